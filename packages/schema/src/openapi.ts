@@ -1,0 +1,107 @@
+/**
+ * Generates the OpenAPI 3.1 document from the operations, so that the document, the validators
+ * and the types all come from the same schema objects.
+ */
+import type { TSchema } from '@sinclair/typebox';
+import type { Operation } from './contract.ts';
+import { sharedSchemas } from './shared.ts';
+
+export interface OpenApiOptions {
+  title?: string;
+  version?: string;
+  /** Server URL prefix the paths are under; `/api/v2` by default. */
+  basePath?: string;
+}
+
+type Json = Record<string, unknown>;
+
+/** The OpenAPI 3.1 document describing `operations`. */
+export function buildOpenApiDocument(operations: readonly Operation[], options: OpenApiOptions = {}): Json {
+  const components: Record<string, Json> = {};
+  const addComponent = (schema: TSchema) => {
+    if (schema.$id && !components[schema.$id]) components[schema.$id] = toOpenApi(schema, true);
+  };
+  sharedSchemas.forEach(addComponent);
+
+  const paths: Record<string, Record<string, Json>> = {};
+  for (const operation of operations) {
+    operation.schemas?.forEach(addComponent);
+    const responses: Json = {};
+    for (const [status, response] of Object.entries(operation.responses)) {
+      addComponent(response.schema);
+      responses[status] = {
+        description: response.description,
+        content: { [response.contentType ?? 'application/json']: { schema: toOpenApi(response.schema) } },
+      };
+    }
+    responses['401'] ??= errorResponse('Missing or invalid token');
+    responses['403'] ??= errorResponse('The token may not do this in this organisation');
+    const pathItem = (paths[operation.path] ??= {});
+    pathItem[operation.method.toLowerCase()] = {
+      operationId: operation.id,
+      summary: operation.summary,
+      ...(operation.description ? { description: operation.description } : {}),
+      tags: operation.tags,
+      ...(operation.access === 'none' ? { security: [] } : {}),
+      parameters: [
+        ...Object.entries(operation.params.properties).map(([name, schema]) => ({
+          name, in: 'path', required: true, schema: toOpenApi(schema as TSchema),
+        })),
+        ...Object.entries(operation.query.properties).map(([name, schema]) => ({
+          name, in: 'query', required: false, schema: toOpenApi(schema as TSchema),
+          ...((schema as TSchema).type === 'array' ? { style: 'form', explode: true } : {}),
+        })),
+      ],
+      ...(operation.body ? { requestBody: requestBody(operation.body) } : {}),
+      responses,
+    };
+  }
+
+  return {
+    openapi: '3.1.0',
+    info: { title: options.title ?? 'Trailproof API', version: options.version ?? '2' },
+    servers: [{ url: options.basePath ?? '/api/v2' }],
+    security: [{ bearerAuth: [] }],
+    paths,
+    components: {
+      schemas: components,
+      securitySchemes: { bearerAuth: { type: 'http', scheme: 'bearer' } },
+    },
+  };
+}
+
+function requestBody(body: NonNullable<Operation['body']>): Json {
+  if (body.kind === 'json') {
+    return { required: true, content: { 'application/json': { schema: toOpenApi(body.data) } } };
+  }
+  const properties: Json = { data_json: toOpenApi(body.data) };
+  for (const [name, file] of Object.entries(body.files)) {
+    properties[name] = { type: 'string', contentMediaType: 'application/octet-stream', description: file.description, maxLength: file.maxBytes };
+  }
+  return {
+    required: true,
+    content: {
+      'multipart/form-data': {
+        schema: { type: 'object', required: ['data_json'], properties },
+        encoding: { data_json: { contentType: 'application/json' } },
+      },
+    },
+  };
+}
+
+const errorResponse = (description: string) => ({
+  description,
+  content: { 'application/json': { schema: { $ref: '#/components/schemas/Error' } } },
+});
+
+/** A plain-JSON copy of a schema with `$ref`s pointing into `components`. */
+function toOpenApi(schema: TSchema, asComponent = false): Json {
+  if (schema.$id && !asComponent) return { $ref: `#/components/schemas/${schema.$id}` };
+  return JSON.parse(
+    JSON.stringify(schema, (key, value) => {
+      if (key === '$id') return undefined;
+      if (key === '$ref' && typeof value === 'string' && !value.startsWith('#')) return `#/components/schemas/${value}`;
+      return value;
+    }),
+  ) as Json;
+}

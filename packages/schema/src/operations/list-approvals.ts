@@ -1,0 +1,27 @@
+import { Type } from '@sinclair/typebox';
+import { defineOperation } from '../contract.ts';
+import { ErrorBody, PathName } from '../shared.ts';
+import { ApprovalListItem, CommitWithArtifacts, Review } from './approval.ts';
+
+/** GET /approvals/{org}/{flow_name} */
+export const listApprovals = defineOperation({
+  id: 'listApprovals',
+  summary: 'List approvals',
+  description: 'The approvals of a flow, newest first.',
+  tags: ['Approvals'],
+  method: 'GET',
+  path: '/approvals/{org}/{flow_name}',
+  access: 'read',
+  params: Type.Object({ org: PathName('Organisation'), flow_name: PathName('Flow name') }),
+  query: Type.Object({
+    page: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 }),
+    per_page: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+  }),
+  body: undefined,
+  responses: {
+    200: { description: 'A page of approvals', schema: Type.Array(Type.Ref(ApprovalListItem)) },
+    400: { description: 'Invalid query', schema: Type.Ref(ErrorBody) },
+    404: { description: 'Flow not found', schema: Type.Ref(ErrorBody) },
+  },
+  schemas: [Review, CommitWithArtifacts, ApprovalListItem],
+});

@@ -1,0 +1,61 @@
+import { Type } from '@sinclair/typebox';
+import { defineOperation } from '../contract.ts';
+import { limits } from '../limits.ts';
+import { EpochSeconds, ErrorBody, JsonObject, pageFields, PathName, ShortText } from '../shared.ts';
+
+export const environmentTypes = ['K8S', 'ECS', 'S3', 'lambda', 'server', 'docker', 'azure-apps', 'cloud-run', 'logical'] as const;
+export const EnvironmentType = Type.Union(
+  environmentTypes.map((t) => Type.Literal(t)),
+  { $id: 'EnvironmentType', description: 'Kind of runtime the environment reports from' },
+);
+
+export const Environment = Type.Object(
+  {
+    org: Type.String(),
+    name: Type.String(),
+    type: Type.Ref(EnvironmentType),
+    description: Type.String(),
+    last_modified_at: EpochSeconds({ description: 'When the environment itself was created or changed' }),
+    include_scaling: Type.Boolean(),
+    tags: JsonObject('User-defined tags'),
+    last_reported_at: Type.Union([EpochSeconds(), Type.Null()], { description: 'Last snapshot report received; null before the first' }),
+    last_changed_at: Type.Union([EpochSeconds(), Type.Null()], { description: 'Last report that changed what runs; null before the first' }),
+    state: Type.Union([Type.Boolean(), Type.Null()], {
+      description: 'true: every running artifact has a compliant trail; false: one does not; null before the first report',
+    }),
+    policies: Type.Array(Type.String()),
+    included_environments: Type.Array(Type.String()),
+  },
+  { $id: 'Environment', additionalProperties: false },
+);
+
+const repeatable = (item: ReturnType<typeof Type.String> | typeof EnvironmentType, description: string) =>
+  Type.Optional(Type.Array(item, { maxItems: limits.smallArray, description }));
+
+/** GET /environments/{org} */
+export const listEnvironments = defineOperation({
+  id: 'listEnvironments',
+  summary: 'List environments',
+  description: 'A filtered, sorted, paginated list of the environments of an organisation.',
+  tags: ['Environments'],
+  method: 'GET',
+  path: '/environments/{org}',
+  access: 'read',
+  params: Type.Object({ org: PathName('Organisation') }),
+  query: Type.Object({
+    page: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 }),
+    per_page: Type.Integer({ minimum: 1, maximum: 50, default: 20 }),
+    sort: Type.Union(['name', 'last_modified_at', 'last_changed_at'].map((s) => Type.Literal(s)), { default: 'name' }),
+    sort_direction: Type.Union([Type.Literal('asc'), Type.Literal('desc')], { default: 'asc' }),
+    space_id: repeatable(ShortText({ minLength: 1 }), 'Space IDs; repeated values combine with OR'),
+    name: Type.Optional(ShortText({ description: 'Case-insensitive substring of the name' })),
+    type: repeatable(Type.Ref(EnvironmentType) as never, 'Environment types; repeated values combine with OR'),
+    tag: repeatable(ShortText({ minLength: 1 }), 'Tag key, or key:value; repeated values combine with OR'),
+  }),
+  body: undefined,
+  responses: {
+    200: { description: 'A page of environments', schema: Type.Object({ ...pageFields, environments: Type.Array(Type.Ref(Environment)) }, { $id: 'EnvironmentPage', additionalProperties: false }) },
+    400: { description: 'Invalid query', schema: Type.Ref(ErrorBody) },
+  },
+  schemas: [EnvironmentType, Environment],
+});

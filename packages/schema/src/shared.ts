@@ -1,0 +1,113 @@
+/**
+ * Schemas shared by several operations, each registered once by `$id` and referenced with
+ * `$ref` (`Type.Ref`). Types come from the same objects the validator compiles.
+ */
+import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { limits } from './limits.ts';
+
+/** An optional field that may also be sent as `null`, as the reference API allows. */
+export const Nullable = <T extends TSchema>(schema: T) => Type.Optional(Type.Union([schema, Type.Null()]));
+
+export const ShortText = (extra: object = {}) => Type.String({ maxLength: limits.shortText, ...extra });
+export const LongText = (extra: object = {}) => Type.String({ maxLength: limits.text, ...extra });
+export const Url = (extra: object = {}) => Type.String({ maxLength: limits.url, ...extra });
+/** Unix epoch seconds; fractions allowed. */
+export const EpochSeconds = (extra: object = {}) => Type.Number({ minimum: 0, maximum: 1e11, ...extra });
+
+/** Identifier used in paths (org, flow, trail, environment names). */
+export const NamePattern = '^[A-Za-z0-9_~-][A-Za-z0-9._~-]*$';
+export const PathName = (description: string) =>
+  Type.String({ minLength: 1, maxLength: limits.name, pattern: NamePattern, description });
+
+/** A free-form JSON object with a bounded number of keys. */
+export const JsonObject = (description: string) =>
+  Type.Record(Type.String({ maxLength: limits.shortText }), Type.Unknown(), { maxProperties: limits.objectKeys, description });
+
+export const Sha256Hex = Type.String({ pattern: '^[a-f0-9]{64}$', description: 'SHA-256 fingerprint, lower-case hex' });
+export const CommitSha = Type.String({ pattern: '^[a-f0-9]{40}$', description: 'Git commit SHA-1, lower-case hex' });
+
+export const GitCommitInfo = Type.Object(
+  {
+    sha1: Type.String({ minLength: 1, maxLength: 64, description: 'The SHA-1 hash of the commit' }),
+    message: Nullable(LongText({ description: 'The commit message' })),
+    author: Nullable(ShortText({ description: 'The commit author' })),
+    author_username: Nullable(ShortText()),
+    branch: Nullable(ShortText({ description: 'The branch name' })),
+    timestamp: Nullable(EpochSeconds({ description: 'Commit time, Unix epoch seconds' })),
+    url: Nullable(Url()),
+    parents: Nullable(Type.Array(Type.String({ maxLength: 64 }), { maxItems: limits.smallArray })),
+  },
+  { $id: 'GitCommitInfo', description: 'Git commit information' },
+);
+export type GitCommitInfo = Static<typeof GitCommitInfo>;
+
+export const RepoInfo = Type.Object(
+  {
+    name: ShortText({ minLength: 1 }),
+    url: Url(),
+    id: Nullable(ShortText()),
+    description: Nullable(LongText()),
+    provider: Nullable(Type.Union(['github', 'gitlab', 'bitbucket', 'azure-devops', 'circleci'].map((p) => Type.Literal(p)))),
+  },
+  { $id: 'RepoInfo', description: 'Source repository information' },
+);
+export type RepoInfo = Static<typeof RepoInfo>;
+
+export const ExternalUrls = Type.Record(
+  Type.String({ pattern: '^[^=.]+$', maxLength: limits.shortText }),
+  Type.Union([
+    Url(),
+    Type.Object({ href: Url(), fingerprint: Nullable(Sha256Hex) }, { additionalProperties: false }),
+  ]),
+  { $id: 'ExternalUrls', maxProperties: limits.objectKeys, description: 'Named links, each a URL or {href, fingerprint}' },
+);
+
+/** Free-form user data: an object or an array, as the reference API allows. */
+export const UserData = Type.Union(
+  [
+    Type.Record(Type.String({ maxLength: limits.shortText }), Type.Unknown(), { maxProperties: limits.objectKeys }),
+    Type.Array(Type.Unknown(), { maxItems: limits.smallArray }),
+  ],
+  { $id: 'UserData', description: 'Free-form user data (JSON object or array)' },
+);
+
+export const JunitResult = Type.Object(
+  {
+    name: ShortText({ description: 'Test suite name' }),
+    failures: Type.Integer({ minimum: 0 }),
+    errors: Type.Integer({ minimum: 0 }),
+    skipped: Type.Integer({ minimum: 0 }),
+    total: Type.Integer({ minimum: 0 }),
+    duration: Type.Number({ minimum: 0, description: 'Seconds; fractions allowed' }),
+    timestamp: Nullable(EpochSeconds({ description: 'Suite start, Unix epoch seconds' })),
+  },
+  { $id: 'JunitResult', additionalProperties: false },
+);
+export type JunitResult = Static<typeof JunitResult>;
+
+export const ErrorBody = Type.Object(
+  {
+    message: Type.String(),
+    errors: Type.Optional(Type.Record(Type.String(), Type.String(), { description: 'Messages by field' })),
+  },
+  { $id: 'Error', description: 'Every error answer: a message, and per-field messages for invalid input' },
+);
+export type ErrorBody = Static<typeof ErrorBody>;
+
+export const HalLink = Type.Union([Type.Object({ href: Type.String() }), Type.Null()]);
+export const PageLinks = Type.Object(
+  { self: HalLink, first: HalLink, prev: HalLink, next: HalLink, last: HalLink },
+  { $id: 'PageLinks', description: 'Links that reproduce the query for this and neighbouring pages', additionalProperties: false },
+);
+
+/** All shared schemas, registered once by `$id`. */
+export const sharedSchemas: TSchema[] = [GitCommitInfo, RepoInfo, ExternalUrls, UserData, JunitResult, ErrorBody, PageLinks];
+
+/** Fields of the paginated envelope; the list itself sits beside them under its own key. */
+export const pageFields = {
+  page: Type.Integer({ minimum: 1 }),
+  per_page: Type.Integer({ minimum: 0 }),
+  total_pages: Type.Integer({ minimum: 0 }),
+  total_count: Type.Integer({ minimum: 0 }),
+  _links: Type.Ref(PageLinks),
+};

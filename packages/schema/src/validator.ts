@@ -1,0 +1,135 @@
+/**
+ * One Ajv instance for the whole contract: shared and operation schemas are registered once by
+ * `$id`, and every operation's params, query and body validators are compiled when the
+ * validator is built (at start-up), never per request.
+ */
+import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
+import type { TObject, TSchema } from '@sinclair/typebox';
+import type { Operation } from './contract.ts';
+import { sharedSchemas } from './shared.ts';
+
+/** Field → message, as in the error body's `errors`. */
+export type FieldErrors = Record<string, string>;
+export type Validation<T> = { ok: true; value: T } | { ok: false; errors: FieldErrors };
+
+export interface OperationValidators {
+  /** Validates path parameters (strings, coerced to the schema's numbers). Fields are prefixed `path.`. */
+  params(raw: Record<string, string>): Validation<Record<string, unknown>>;
+  /** Validates a parsed query (`string | string[]` values), coerced and with defaults. Fields are prefixed `query.`. */
+  query(raw: Record<string, string | string[] | undefined>): Validation<Record<string, unknown>>;
+  /** Validates the JSON data of the body. Fields are named by their path (`junit_results.0.total`). */
+  data(value: unknown): Validation<unknown>;
+}
+
+/** Largest number of field errors reported for one request. */
+const maxReportedErrors = 50;
+
+/** Builds the validators of the given operations with one Ajv instance. */
+export function createValidator(operations: readonly Operation[]): (operationId: string) => OperationValidators {
+  const ajv = new Ajv({ allErrors: true, strict: false, useDefaults: true, coerceTypes: false });
+  const registered = new Map<string, TSchema>();
+  const register = (schema: TSchema) => {
+    const id = schema.$id;
+    if (!id) throw new Error('a named schema needs an $id');
+    const known = registered.get(id);
+    if (known === schema) return;
+    if (known) throw new Error(`two different schemas share the $id '${id}'`);
+    registered.set(id, schema);
+    ajv.addSchema(schema);
+  };
+  sharedSchemas.forEach(register);
+  operations.forEach((operation) => operation.schemas?.forEach(register));
+
+  const byId = new Map<string, OperationValidators>();
+  for (const operation of operations) {
+    const params = ajv.compile(operation.params);
+    const query = ajv.compile(operation.query);
+    const data = operation.body ? ajv.compile(operation.body.data) : undefined;
+    byId.set(operation.id, {
+      params: (raw) => run(params, coerceStrings(operation.params, raw), 'path.'),
+      query: (raw) => run(query, coerceStrings(operation.query, raw), 'query.'),
+      data: (value) => (data ? run(data, value, '') : { ok: true, value: undefined }),
+    });
+  }
+  return (operationId) => {
+    const validators = byId.get(operationId);
+    if (!validators) throw new Error(`no validators for operation '${operationId}'`);
+    return validators;
+  };
+}
+
+function run<T>(validate: ValidateFunction, value: unknown, prefix: string): Validation<T> {
+  if (validate(value)) return { ok: true, value: value as T };
+  return { ok: false, errors: fieldErrors(validate.errors ?? [], prefix) };
+}
+
+/** Turns Ajv errors into `{ "<prefix><path>": message }`, first message per field. */
+export function fieldErrors(errors: readonly ErrorObject[], prefix: string): FieldErrors {
+  const out: FieldErrors = {};
+  let count = 0;
+  for (const error of errors) {
+    // A union reports every branch; the branch errors are more useful than "must match a schema in anyOf".
+    if (error.keyword === 'anyOf' && errors.length > 1) continue;
+    // Optional fields accept null too; "must be null" never tells the client what to send.
+    if (error.keyword === 'type' && error.params.type === 'null' && errors.length > 1) continue;
+    const segments = error.instancePath.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+    let message = error.keyword === 'not' ? 'is not an allowed value' : (error.message ?? 'is invalid');
+    if (error.keyword === 'required') segments.push(String(error.params.missingProperty)), (message = 'is required');
+    if (error.keyword === 'additionalProperties') segments.push(String(error.params.additionalProperty)), (message = 'is not a known field');
+    if (error.keyword === 'enum' || (error.keyword === 'const' && error.params.allowedValue !== undefined)) {
+      const allowed = error.params.allowedValues ?? [error.params.allowedValue];
+      message = `must be one of: ${allowed.join(', ')}`;
+    }
+    const path = segments.join('.');
+    const key = path ? prefix + path : prefix ? prefix.slice(0, -1) : 'body';
+    if (key in out) continue;
+    out[key] = message;
+    if (++count >= maxReportedErrors) break;
+  }
+  return unionLiterals(out, errors, prefix);
+}
+
+/** A union of literals reports one `const` error per branch; say once which values are allowed. */
+function unionLiterals(out: FieldErrors, errors: readonly ErrorObject[], prefix: string): FieldErrors {
+  const allowedByPath = new Map<string, unknown[]>();
+  for (const error of errors) {
+    if (error.keyword !== 'const') continue;
+    const list = allowedByPath.get(error.instancePath) ?? [];
+    list.push(error.params.allowedValue);
+    allowedByPath.set(error.instancePath, list);
+  }
+  for (const [path, allowed] of allowedByPath) {
+    if (allowed.length < 2) continue;
+    const field = prefix + path.split('/').slice(1).join('.');
+    out[field] = `must be one of: ${allowed.join(', ')}`;
+  }
+  return out;
+}
+
+/**
+ * Query strings and path parameters arrive as text. Where the schema wants a number, an integer
+ * or an array, convert what is unambiguous; leave the rest for the validator to reject.
+ */
+function coerceStrings(schema: TObject, raw: Record<string, string | string[] | undefined>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(raw)) {
+    if (value === undefined) continue;
+    const property = schema.properties[key] as TSchema | undefined;
+    if (!property) continue; // unknown query parameters are ignored, as most HTTP APIs do
+    const wantsArray = property.type === 'array';
+    const itemSchema: TSchema | undefined = wantsArray ? property.items : property;
+    const convert = (text: string) => coerceScalar(itemSchema, text);
+    if (wantsArray) out[key] = (Array.isArray(value) ? value : [value]).map(convert);
+    else if (Array.isArray(value)) out[key] = value.map(convert); // the validator says "must be ..." for a repeated scalar
+    else out[key] = convert(value);
+  }
+  return out;
+}
+
+const numeric = /^-?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$/;
+
+function coerceScalar(schema: TSchema | undefined, text: string): unknown {
+  if (!schema) return text;
+  if ((schema.type === 'integer' || schema.type === 'number') && numeric.test(text.trim())) return Number(text);
+  return text;
+}

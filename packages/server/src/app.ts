@@ -1,0 +1,41 @@
+/**
+ * The standalone server: a Koa app with request logging, JSON 404/405 answers and the router.
+ * Embedders mount `createRouter()` in their own app instead.
+ */
+import Koa from 'koa';
+import { ApiError, errorMiddleware } from './http/errors.ts';
+import { jsonLogger, type Logger } from './log.ts';
+import { createRouter, type RouterOptions } from './router.ts';
+
+export interface AppOptions extends RouterOptions {
+  /** Trust `X-Forwarded-*` headers (behind a load balancer). */
+  proxy?: boolean;
+}
+
+/** A Koa app serving the API: one JSON log line per request, tokens never logged. */
+export function createApp(options: AppOptions): Koa {
+  const logger = options.logger ?? jsonLogger();
+  const app = new Koa({ proxy: options.proxy ?? false });
+  const router = createRouter({ ...options, logger });
+  app.silent = true;
+  app.on('error', (error: unknown) => logger.error({ msg: 'unhandled error', error: String(error) }));
+
+  app.use(async (ctx, next) => {
+    const started = process.hrtime.bigint();
+    try {
+      await next();
+    } finally {
+      const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
+      logger.info({ msg: 'request', method: ctx.method, path: ctx.path, status: ctx.status, duration_ms: Math.round(durationMs * 100) / 100 });
+    }
+  });
+  app.use(errorMiddleware(logger));
+  // Unmatched paths: a JSON 404 (after allowedMethods had its chance to answer 405).
+  app.use(async (ctx, next) => {
+    await next();
+    if (ctx.status === 404 && ctx.body == null) throw new ApiError(404, `No such route: ${ctx.method} ${ctx.path}`);
+  });
+  app.use(router.routes());
+  app.use(router.allowedMethods({ throw: true, methodNotAllowed: () => new ApiError(405, 'Method not allowed'), notImplemented: () => new ApiError(501, 'Not implemented') }));
+  return app;
+}

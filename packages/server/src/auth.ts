@@ -1,0 +1,59 @@
+/**
+ * Bearer tokens: `tp_<id>_<secret>`. Only the SHA-256 of the secret is stored; the id finds the
+ * row and the hashes are compared in constant time. A token belongs to one organisation and is
+ * read-only or read-write.
+ */
+import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import type { Store } from './store/index.ts';
+
+/** Who is calling: the organisation the token belongs to and what it may do. */
+export interface Principal {
+  tokenId: string;
+  org: string;
+  readOnly: boolean;
+}
+
+/** Decides who a request's `Authorization` header belongs to; null when nobody. */
+export interface Authenticator {
+  authenticate(authorization: string | undefined): Promise<Principal | null>;
+}
+
+const tokenPattern = /^tp_([A-Za-z0-9]{16})_([A-Za-z0-9_-]{43})$/;
+
+const sha256 = (text: string) => createHash('sha256').update(text).digest();
+
+/** Tokens stored in the store: the default authenticator. */
+export function storeTokens(store: Pick<Store, 'findToken'>): Authenticator {
+  return {
+    async authenticate(authorization) {
+      const match = /^Bearer +(\S+)\s*$/i.exec(authorization ?? '');
+      const parts = match && tokenPattern.exec(match[1]!);
+      if (!parts) return null;
+      const row = await store.findToken(parts[1]!);
+      const presented = sha256(parts[2]!);
+      // Compare even when there is no row, so that unknown and wrong tokens take the same time.
+      const expected = row ? Buffer.from(row.secretSha256, 'hex') : Buffer.alloc(32);
+      const same = timingSafeEqual(presented, expected);
+      if (!row || !same || row.revokedAt !== null) return null;
+      return { tokenId: row.id, org: row.organization, readOnly: row.readOnly };
+    },
+  };
+}
+
+/** Creates a token for an organisation (created if new) and returns it; it is shown only this once. */
+export async function createToken(
+  store: Pick<Store, 'ensureOrganization' | 'insertToken'>,
+  options: { org: string; readOnly?: boolean; description?: string },
+): Promise<{ id: string; token: string }> {
+  const alphanumeric = (n: number) => randomBytes(n * 2).toString('base64').replace(/[^A-Za-z0-9]/g, '').slice(0, n);
+  let id = alphanumeric(16);
+  while (id.length < 16) id += alphanumeric(16).slice(0, 16 - id.length);
+  const secret = randomBytes(32).toString('base64url');
+  const at = Date.now() / 1000;
+  const organization = await store.ensureOrganization(options.org, at);
+  await store.insertToken({
+    id, organizationId: Number(organization.id), secretSha256: sha256(secret).toString('hex'),
+    readOnly: options.readOnly ?? false, description: options.description ?? null, at,
+  });
+  return { id, token: `tp_${id}_${secret}` };
+}

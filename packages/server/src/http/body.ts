@@ -1,0 +1,115 @@
+/**
+ * Multipart bodies: every busboy limit set, files held in memory (10MB at most), `data_json`
+ * accepted as a plain form field (as the real CLI sends it) or as a file part.
+ */
+import multer, { type MulterFile } from '@koa/multer';
+import type { Context, Next } from 'koa';
+import { limits, type MultipartBody } from '@trailproof/schema';
+import { ApiError, badRequest } from './errors.ts';
+import type { UploadedFile } from '../plugin.ts';
+
+/** Largest nesting depth accepted in `data_json`. */
+const maxJsonDepth = 32;
+
+export interface ParsedMultipart {
+  data: unknown;
+  files: Partial<Record<string, UploadedFile>>;
+}
+
+/** Middleware that parses the body for `body` and leaves `ctx.state.multipart`. */
+export function multipartParser(body: MultipartBody) {
+  const fileNames = Object.keys(body.files);
+  const maxFileBytes = Math.max(limits.dataJsonBytes, ...Object.values(body.files).map((f) => f.maxBytes));
+  const upload = multer({
+    storage: multer.memoryStorage(),
+    limits: {
+      fileSize: maxFileBytes,
+      files: fileNames.length + 1,
+      fields: 4,
+      parts: fileNames.length + 5,
+      fieldSize: limits.dataJsonBytes,
+      fieldNameSize: 100,
+      headerPairs: 50,
+      fieldNestingDepth: 0,
+      fieldArrayIndexLimit: 0,
+    },
+  }).fields([{ name: 'data_json', maxCount: 1 }, ...fileNames.map((name) => ({ name, maxCount: 1 }))]);
+
+  return async function parseMultipart(ctx: Context, next: Next) {
+    if (!ctx.is('multipart/form-data')) {
+      throw new ApiError(415, 'Unsupported content type: send multipart/form-data with a data_json part');
+    }
+    await upload(ctx, async () => {});
+    const fields = (ctx.request as { body?: Record<string, unknown> }).body ?? {};
+    const uploaded = ((ctx as { files?: Record<string, MulterFile[]> }).files ?? {}) as Record<string, MulterFile[]>;
+
+    const unknown = Object.keys(fields).filter((name) => name !== 'data_json');
+    if (unknown.length) throw badRequest('Unknown form fields', Object.fromEntries(unknown.map((n) => [n, 'is not a known part'])));
+
+    const files: Partial<Record<string, UploadedFile>> = {};
+    for (const name of fileNames) {
+      const file = uploaded[name]?.[0];
+      if (!file) continue;
+      if (file.size > body.files[name]!.maxBytes) throw new ApiError(413, `File too large: ${name} may be at most ${body.files[name]!.maxBytes} bytes`, { [name]: 'is too large' });
+      files[name] = { fieldName: name, originalName: file.originalname, mimeType: file.mimetype, size: file.size, buffer: file.buffer };
+    }
+
+    const dataFile = uploaded.data_json?.[0];
+    if (dataFile && fields.data_json !== undefined) throw badRequest('data_json was sent twice', { data_json: 'send it once' });
+    if (dataFile && dataFile.size > limits.dataJsonBytes) throw new ApiError(413, 'data_json is too large', { data_json: `may be at most ${limits.dataJsonBytes} bytes` });
+    const text = dataFile ? decodeUtf8(dataFile.buffer) : fields.data_json;
+    if (text === undefined) throw badRequest('The data_json part is required', { data_json: 'is required' });
+    if (typeof text !== 'string') throw badRequest('data_json was sent twice', { data_json: 'send it once' });
+    ctx.state.multipart = { data: parseJson(text), files } satisfies ParsedMultipart;
+    return next();
+  };
+}
+
+function decodeUtf8(buffer: Buffer, field = 'data_json'): string {
+  try {
+    return new TextDecoder('utf-8', { fatal: true }).decode(buffer);
+  } catch {
+    throw badRequest(`${field} is not valid UTF-8`, { [field]: 'is not valid UTF-8' });
+  }
+}
+
+/** Parses JSON text, refusing what is not JSON or nests deeper than `maxJsonDepth`. */
+export function parseJson(text: string, field = 'data_json'): unknown {
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch (error) {
+    throw badRequest(`${field} is not valid JSON`, { [field]: (error as Error).message });
+  }
+  if (depth(value, 0) > maxJsonDepth) throw badRequest(`${field} nests too deeply`, { [field]: `may nest at most ${maxJsonDepth} levels` });
+  return value;
+}
+
+function depth(value: unknown, level: number): number {
+  if (level > maxJsonDepth || value === null || typeof value !== 'object') return level;
+  let deepest = level;
+  for (const child of Object.values(value)) {
+    deepest = Math.max(deepest, depth(child, level + 1));
+    if (deepest > maxJsonDepth) break;
+  }
+  return deepest;
+}
+
+/** Largest JSON request body. */
+const maxJsonBodyBytes = limits.dataJsonBytes;
+
+/** Reads an `application/json` body (bounded) into `ctx.state.jsonBody`. */
+export async function parseJsonBody(ctx: Context, next: Next) {
+  if (!ctx.is('application/json')) throw new ApiError(415, 'Unsupported content type: send application/json');
+  const declared = Number(ctx.get('content-length') || 0);
+  if (declared > maxJsonBodyBytes) throw new ApiError(413, `Body too large: at most ${maxJsonBodyBytes} bytes`);
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of ctx.req as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > maxJsonBodyBytes) throw new ApiError(413, `Body too large: at most ${maxJsonBodyBytes} bytes`);
+    chunks.push(chunk);
+  }
+  ctx.state.jsonBody = parseJson(decodeUtf8(Buffer.concat(chunks), 'body'), 'body');
+  return next();
+}

@@ -1,0 +1,85 @@
+/**
+ * Errors are thrown values with a `status`; one middleware renders every one of them as
+ * `{ "message": ..., "errors": {...} }`. A 5xx logs its cause and tells the client nothing internal.
+ */
+import type { Context, Next } from 'koa';
+import type { FieldErrors } from '@trailproof/schema';
+import type { Logger } from '../log.ts';
+
+/** An error meant for the client: its status, message and per-field messages are shown as they are. */
+export class ApiError extends Error {
+  override readonly name = 'ApiError';
+  readonly expose = true;
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly errors?: FieldErrors,
+    /** Extra response headers, such as `Retry-After`. */
+    readonly headers?: Record<string, string>,
+  ) {
+    super(message);
+  }
+}
+
+export const badRequest = (message: string, errors?: FieldErrors) => new ApiError(400, message, errors);
+export const notFound = (message: string) => new ApiError(404, message);
+
+/** multer / busboy error codes → what the client did wrong. */
+const multipartErrors: Record<string, { status: number; message: string }> = {
+  LIMIT_FILE_SIZE: { status: 413, message: 'File too large: files may be at most 10MB' },
+  LIMIT_PART_COUNT: { status: 413, message: 'Too many parts in the multipart body' },
+  LIMIT_FILE_COUNT: { status: 413, message: 'Too many files in the multipart body' },
+  LIMIT_FIELD_COUNT: { status: 413, message: 'Too many fields in the multipart body' },
+  LIMIT_FIELD_VALUE: { status: 413, message: 'A form field is too large' },
+  LIMIT_FIELD_KEY: { status: 400, message: 'A form field name is too long' },
+  LIMIT_UNEXPECTED_FILE: { status: 400, message: 'Unexpected file part' },
+  MISSING_FIELD_NAME: { status: 400, message: 'A multipart part has no name' },
+  LIMIT_FIELD_NESTING: { status: 400, message: 'Nested form field names are not accepted' },
+  LIMIT_FIELD_ARRAY_INDEX: { status: 400, message: 'Form field array indexes are not accepted' },
+  INVALID_FIELD_NAME: { status: 400, message: 'Invalid form field name' },
+};
+
+/** Turns anything thrown below into a status and an error body. */
+export function toErrorResponse(error: unknown): { status: number; body: { message: string; errors?: FieldErrors }; headers?: Record<string, string>; internal: boolean } {
+  if (error instanceof ApiError) {
+    return { status: error.status, body: { message: error.message, ...(error.errors ? { errors: error.errors } : {}) }, headers: error.headers, internal: false };
+  }
+  const e = error as { code?: unknown; field?: unknown; status?: unknown; statusCode?: unknown; expose?: unknown; message?: unknown; name?: unknown };
+  if (typeof e?.code === 'string' && e.name === 'MulterError') {
+    const known = multipartErrors[e.code] ?? { status: 400, message: String(e.message) };
+    const errors = typeof e.field === 'string' ? { [e.field]: known.message } : undefined;
+    return { status: known.status, body: { message: known.message, ...(errors ? { errors } : {}) }, internal: false };
+  }
+  const status = Number(e?.status ?? e?.statusCode);
+  // busboy reports a malformed body ("Unexpected end of form", "Malformed part header") as a plain Error.
+  if (typeof e?.message === 'string' && /Unexpected end of form|Malformed part header|Multipart: Boundary not found|Malformed urlencoded form/i.test(e.message)) {
+    return { status: 400, body: { message: `Malformed multipart body: ${e.message}` }, internal: false };
+  }
+  if (status >= 400 && status < 500) {
+    const message = e.expose !== false && typeof e.message === 'string' ? e.message : 'Bad request';
+    return { status, body: { message }, internal: false };
+  }
+  return { status: 500, body: { message: 'Internal server error' }, internal: true };
+}
+
+/** The one error middleware: catches, logs internal causes, renders the JSON error shape. */
+export function errorMiddleware(logger: Logger) {
+  return async function renderErrors(ctx: Context, next: Next) {
+    try {
+      await next();
+    } catch (error) {
+      const { status, body, headers, internal } = toErrorResponse(error);
+      if (internal) logger.error({ msg: 'internal error', method: ctx.method, path: ctx.path, error: describe(error) });
+      ctx.status = status;
+      ctx.type = 'application/json';
+      ctx.body = JSON.stringify(body);
+      if (headers) ctx.set(headers);
+      // A request that failed half-way may have an unread body; stop reading it and close.
+      if (!ctx.req.complete) ctx.set('Connection', 'close');
+    }
+  };
+}
+
+function describe(error: unknown): string {
+  return error instanceof Error ? (error.stack ?? error.message) : String(error);
+}

@@ -1,0 +1,33 @@
+/** Pagination: offsets, page counts and `_links` whose hrefs reproduce the client's query. */
+
+export interface PageLinks {
+  self: { href: string };
+  first: { href: string } | null;
+  prev: { href: string } | null;
+  next: { href: string } | null;
+  last: { href: string } | null;
+}
+
+/** Number of pages for `total` items; 0 when there is nothing or `perPage` is 0. */
+export const pageCount = (total: number, perPage: number) => (perPage > 0 ? Math.ceil(total / perPage) : 0);
+
+/**
+ * Links for a page. Each href is the request's own path and query with only `page` changed, so
+ * following `next` repeats the same filters and sort.
+ */
+export function pageLinks(originalUrl: string, page: number, totalPages: number): PageLinks {
+  const url = new URL(originalUrl, 'http://x');
+  const at = (n: number) => {
+    url.searchParams.set('page', String(n));
+    return { href: url.pathname + url.search };
+  };
+  const self = { href: new URL(originalUrl, 'http://x').pathname + new URL(originalUrl, 'http://x').search };
+  if (totalPages === 0) return { self, first: null, prev: null, next: null, last: null };
+  return {
+    self,
+    first: at(1),
+    prev: page > 1 ? at(Math.min(page - 1, totalPages)) : null,
+    next: page < totalPages ? at(page + 1) : null,
+    last: at(totalPages),
+  };
+}

@@ -1,0 +1,21 @@
+/**
+ * @trailproof/server: the API v2 as a small Koa plugin framework.
+ *
+ * - `createRouter({ store, auth, plugins, prefix })`: a @koa/router to mount in any Koa app.
+ * - `createApp(options)`: the standalone app (logging, JSON 404/405).
+ * - `definePlugin({ operation, handler })`: add an operation without touching the core.
+ * - `openSqliteStore(file)`: the default storage.
+ */
+export { createRouter, DuplicateOperationError, type RouterOptions } from './router.ts';
+export { createApp, type AppOptions } from './app.ts';
+export { definePlugin, type HandlerInput, type HandlerResult, type Plugin, type UploadedFile } from './plugin.ts';
+export { ApiError, badRequest, notFound } from './http/errors.ts';
+export { pageCount, pageLinks } from './http/links.ts';
+export { createToken, storeTokens, type Authenticator, type Principal } from './auth.ts';
+export { createStore, openSqliteStore, type Queries, type Store } from './store/index.ts';
+export type * from './store/index.ts';
+export { jsonLogger, silentLogger, type Logger } from './log.ts';
+export { defaultPlugins } from './operations/index.ts';
+export * from './operations/index.ts';
+export { requireFlow, requireOrganization, requireTrail } from './operations/lookup.ts';
+export { startServer, type RunningServer } from './server.ts';

@@ -1,0 +1,26 @@
+/** Lookups shared by the operations, each failing with the 404 the client should see. */
+import { notFound } from '../http/errors.ts';
+import type { Queries } from '../store/index.ts';
+
+export async function requireOrganization(store: Pick<Queries, 'findOrganization'>, name: string) {
+  const organization = await store.findOrganization(name);
+  if (!organization) throw notFound(`Organization '${name}' not found`);
+  return { id: Number(organization.id), name: organization.name };
+}
+
+export async function requireFlow(store: Pick<Queries, 'findOrganization' | 'findFlow'>, org: string, flow: string) {
+  const organization = await requireOrganization(store, org);
+  const found = await store.findFlow(organization.id, flow);
+  if (!found) throw notFound(`Flow '${flow}' not found in organization '${org}'`);
+  return { organization, flow: found };
+}
+
+export async function requireTrail(store: Pick<Queries, 'findOrganization' | 'findFlow' | 'findTrail'>, org: string, flow: string, trail: string) {
+  const { organization } = await requireFlow(store, org, flow);
+  const found = await store.findTrail(organization.id, flow, trail);
+  if (!found) throw notFound(`Trail '${trail}' not found in flow '${flow}': begin the trail first (PUT /trails/${org}/${flow})`);
+  return { organization, trail: found };
+}
+
+/** `a/b` with each segment URL-encoded. */
+export const pathOf = (...segments: Array<string | number>) => segments.map((s) => encodeURIComponent(String(s))).join('/');

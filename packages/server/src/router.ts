@@ -1,0 +1,131 @@
+/**
+ * `createRouter` turns a list of plugins into a @koa/router that any Koa app can mount. Every
+ * route carries its own middleware chain (errors → auth → body → validation → handler), so
+ * nothing here touches the host app's other routes.
+ */
+import Router from '@koa/router';
+import type { Context, Middleware } from 'koa';
+import { buildOpenApiDocument, createValidator, type Operation } from '@trailproof/schema';
+import { storeTokens, type Authenticator, type Principal } from './auth.ts';
+import { ApiError, badRequest, errorMiddleware } from './http/errors.ts';
+import { multipartParser, parseJsonBody, type ParsedMultipart } from './http/body.ts';
+import { silentLogger, type Logger } from './log.ts';
+import type { HandlerInput, Plugin } from './plugin.ts';
+import type { Store } from './store/index.ts';
+import { defaultPlugins } from './operations/index.ts';
+
+export interface RouterOptions {
+  store: Store;
+  /** Who may call; tokens in the store by default. */
+  auth?: Authenticator;
+  /** The operations served; the six of SPEC.md by default. */
+  plugins?: readonly Plugin<any>[];
+  /** Path prefix of every route; `/api/v2` by default. */
+  prefix?: string;
+  /** Where 5xx causes are logged. */
+  logger?: Logger;
+}
+
+/** Raised at start-up when two plugins claim the same operation id or method and path. */
+export class DuplicateOperationError extends Error {
+  override readonly name = 'DuplicateOperationError';
+  readonly code = 'TRAILPROOF_DUPLICATE_OPERATION';
+}
+
+/** Builds the router; throws `DuplicateOperationError` when two plugins collide. */
+export function createRouter(options: RouterOptions): Router {
+  const { store, prefix = '/api/v2', logger = silentLogger } = options;
+  const plugins = options.plugins ?? defaultPlugins;
+  const auth = options.auth ?? storeTokens(store);
+  assertUnique(plugins.map((p) => p.operation));
+  const validators = createValidator(plugins.map((p) => p.operation));
+  const openApi = JSON.stringify(buildOpenApiDocument(plugins.map((p) => p.operation), { basePath: prefix }));
+
+  const router = new Router({ prefix });
+  const renderErrors = errorMiddleware(logger);
+
+  router.get('/openapi.json', renderErrors, (ctx) => {
+    ctx.type = 'application/json';
+    ctx.body = openApi;
+  });
+
+  for (const plugin of plugins) {
+    const { operation } = plugin;
+    const validate = validators(operation.id);
+    const readBody: Middleware = operation.body?.kind === 'multipart'
+      ? multipartParser(operation.body)
+      : operation.body?.kind === 'json' ? parseJsonBody : async (_ctx, next) => next();
+
+    const authenticate: Middleware = async (ctx, next) => {
+      ctx.state.principal = await authorize(auth, operation, ctx);
+      return next();
+    };
+
+    const handle: Middleware = async (ctx) => {
+      const params = validate.params(ctx.params as Record<string, string>);
+      const query = validate.query(ctx.query as Record<string, string | string[]>);
+      const parsed = ctx.state.multipart as ParsedMultipart | undefined;
+      const rawData = parsed ? parsed.data : ctx.state.jsonBody;
+      const data = validate.data(rawData);
+      const errors = { ...(params.ok ? {} : params.errors), ...(query.ok ? {} : query.errors), ...(data.ok ? {} : data.errors) };
+      if (!params.ok || !query.ok || !data.ok) throw badRequest('Input payload validation failed', errors);
+
+      const input: HandlerInput<Operation> = {
+        params: params.value, query: query.value, data: data.value as never, files: parsed?.files ?? {},
+        principal: ctx.state.principal as Principal, store, now: Date.now() / 1000,
+        apiBase: apiBase(ctx, prefix), originalUrl: ctx.originalUrl,
+      };
+      const result = await plugin.handler(input as never);
+      ctx.status = result.status;
+      if (result.headers) ctx.set(result.headers);
+      if ('raw' in result) {
+        ctx.type = result.contentType;
+        ctx.body = Buffer.from(result.raw);
+      } else {
+        ctx.type = 'application/json';
+        ctx.body = JSON.stringify(result.body);
+      }
+    };
+
+    const method = operation.method.toLowerCase() as 'get' | 'put' | 'post' | 'patch' | 'delete';
+    router[method](operation.id, toRouterPath(operation.path), renderErrors, authenticate, readBody, handle);
+  }
+  return router;
+}
+
+/** `/trails/{org}/{flow_name}` → `/trails/:org/:flow_name` */
+const toRouterPath = (path: string) => path.replace(/\{([A-Za-z0-9_]+)\}/g, ':$1');
+
+/** Checks the token and that it may do this operation in the path's organisation. */
+async function authorize(auth: Authenticator, operation: Operation, ctx: Context): Promise<Principal | null> {
+  if (operation.access === 'none') return null;
+  const principal = await auth.authenticate(ctx.get('authorization') || undefined);
+  if (!principal) {
+    throw new ApiError(401, 'Authentication required: send Authorization: Bearer <token>', undefined, { 'WWW-Authenticate': 'Bearer' });
+  }
+  // Another organisation's path gets the same answer whether or not anything exists there.
+  const org = (ctx.params as Record<string, string | undefined>).org;
+  if (org !== undefined && org !== principal.org) throw new ApiError(403, "You don't have permission to access this resource");
+  if (operation.access === 'write' && principal.readOnly) throw new ApiError(403, 'This token is read-only');
+  return principal;
+}
+
+/** The path under which the API answers, as the client sees it (mounts included). */
+function apiBase(ctx: Context, prefix: string): string {
+  const original = ctx.originalUrl.split('?')[0] ?? '';
+  const mount = original.endsWith(ctx.path) ? original.slice(0, original.length - ctx.path.length) : '';
+  return mount + prefix;
+}
+
+function assertUnique(operations: Operation[]) {
+  const ids = new Set<string>();
+  const routes = new Map<string, string>();
+  for (const operation of operations) {
+    if (ids.has(operation.id)) throw new DuplicateOperationError(`Two plugins define the operation '${operation.id}'`);
+    ids.add(operation.id);
+    const route = `${operation.method} ${operation.path.replace(/\{[^}]+\}/g, '{}')}`;
+    const other = routes.get(route);
+    if (other) throw new DuplicateOperationError(`Operations '${other}' and '${operation.id}' both answer ${operation.method} ${operation.path}`);
+    routes.set(route, operation.id);
+  }
+}

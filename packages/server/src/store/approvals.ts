@@ -1,0 +1,101 @@
+import type { Db } from './database.ts';
+import { fromJson, toJson } from './json.ts';
+
+export type ApprovalState = 'APPROVED' | 'UNAPPROVED' | 'PENDING';
+
+export interface ReviewRecord { state: 'APPROVED' | 'UNAPPROVED'; comment: string; approved_by: string; approval_url: string; timestamp: number }
+
+export interface ApprovalRecord {
+  id: number;
+  release_number: number;
+  base_artifact: string;
+  artifact_name: string;
+  target_artifact: string;
+  description: string;
+  src_commit_list: string[];
+  created_at: number;
+  last_modified_at: number;
+  state: ApprovalState;
+  approvals: ReviewRecord[];
+  environment: string | null;
+  user_data: unknown;
+}
+
+export interface ApprovalInsert {
+  flowId: number;
+  targetArtifact: string;
+  baseArtifact: string;
+  artifactName: string;
+  description: string;
+  environment: string | null;
+  srcCommitList: string[];
+  userData: unknown;
+  state: ApprovalState;
+  reviews: ReviewRecord[];
+  at: number;
+}
+
+/** Inserts an approval with the flow's next release number. Call inside a transaction. */
+export async function insertApproval(db: Db, a: ApprovalInsert): Promise<number> {
+  const { last } = await db.selectFrom('approvals').select((eb) => eb.fn.max<number | null>('release_number').as('last'))
+    .where('flow_id', '=', a.flowId).executeTakeFirstOrThrow();
+  const releaseNumber = Number(last ?? 0) + 1;
+  const row = await db.insertInto('approvals').values({
+    flow_id: a.flowId, release_number: releaseNumber, target_artifact: a.targetArtifact, base_artifact: a.baseArtifact,
+    artifact_name: a.artifactName, description: a.description, environment: a.environment, src_commit_list: JSON.stringify(a.srcCommitList),
+    user_data: toJson(a.userData), state: a.state, created_at: a.at, last_modified_at: a.at,
+  }).returning('id').executeTakeFirstOrThrow();
+  if (a.reviews.length) {
+    await db.insertInto('reviews').values(a.reviews.map((r) => ({ approval_id: Number(row.id), ...r }))).execute();
+  }
+  return releaseNumber;
+}
+
+const approvalColumns = [
+  'id', 'release_number', 'base_artifact', 'artifact_name', 'target_artifact', 'description', 'src_commit_list', 'created_at',
+  'last_modified_at', 'state', 'environment', 'user_data',
+] as const;
+
+async function withReviews(db: Db, rows: Array<Record<(typeof approvalColumns)[number], unknown>>): Promise<ApprovalRecord[]> {
+  const ids = rows.map((r) => Number(r.id));
+  const reviews = ids.length
+    ? await db.selectFrom('reviews').select(['approval_id', 'state', 'comment', 'approved_by', 'approval_url', 'timestamp'])
+      .where('approval_id', 'in', ids).orderBy('id').execute()
+    : [];
+  return rows.map((r) => ({
+    id: Number(r.id), release_number: Number(r.release_number), base_artifact: String(r.base_artifact), artifact_name: String(r.artifact_name),
+    target_artifact: String(r.target_artifact), description: String(r.description), src_commit_list: fromJson(r.src_commit_list as string, []),
+    created_at: Number(r.created_at), last_modified_at: Number(r.last_modified_at), state: r.state as ApprovalState,
+    environment: (r.environment as string | null) ?? null, user_data: fromJson(r.user_data as string | null, null),
+    approvals: reviews.filter((v) => Number(v.approval_id) === Number(r.id)).map((v) => ({
+      state: v.state as ReviewRecord['state'], comment: v.comment, approved_by: v.approved_by, approval_url: v.approval_url, timestamp: Number(v.timestamp),
+    })),
+  }));
+}
+
+/** A page of a flow's approvals, newest first. */
+export async function listApprovals(db: Db, flowId: number, offset: number, limit: number): Promise<ApprovalRecord[]> {
+  const rows = await db.selectFrom('approvals').select(approvalColumns).where('flow_id', '=', flowId)
+    .orderBy('release_number', 'desc').limit(limit).offset(offset).execute();
+  return withReviews(db, rows);
+}
+
+/** One approval by number; negative numbers count back from the latest (-1 is the latest). */
+export async function getApproval(db: Db, flowId: number, number: number): Promise<ApprovalRecord | undefined> {
+  let query = db.selectFrom('approvals').select(approvalColumns).where('flow_id', '=', flowId);
+  query = number > 0 ? query.where('release_number', '=', number) : query.orderBy('release_number', 'desc').offset(-number - 1).limit(1);
+  const row = await query.executeTakeFirst();
+  return row ? (await withReviews(db, [row]))[0] : undefined;
+}
+
+/** For each commit, the fingerprints of artifacts attested from it (by trails on that commit). */
+export async function artifactsOfCommits(db: Db, organizationId: number, commits: string[]): Promise<Map<string, string[]>> {
+  const out = new Map<string, string[]>(commits.map((c) => [c, []]));
+  if (!commits.length) return out;
+  const rows = await db.selectFrom('attestations as a').innerJoin('trails as t', 't.id', 'a.trail_id').innerJoin('flows as f', 'f.id', 't.flow_id')
+    .select(['t.commit_sha', 'a.artifact_fingerprint']).distinct()
+    .where('f.organization_id', '=', organizationId).where('t.commit_sha', 'in', commits).where('a.artifact_fingerprint', 'is not', null)
+    .orderBy('a.artifact_fingerprint').execute();
+  for (const r of rows) if (r.commit_sha && r.artifact_fingerprint) out.get(r.commit_sha)?.push(r.artifact_fingerprint);
+  return out;
+}

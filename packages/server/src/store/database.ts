@@ -1,0 +1,167 @@
+/**
+ * The database schema as Kysely sees it. JSON values are stored as text so that SQLite and
+ * PostgreSQL share one query code path; times are Unix epoch seconds (double precision).
+ */
+import type { Generated, Kysely } from 'kysely';
+
+export interface OrganizationsTable {
+  id: Generated<number>;
+  name: string;
+  created_at: number;
+}
+
+export interface TokensTable {
+  /** Public part of the token, used to look it up. */
+  id: string;
+  organization_id: number;
+  /** SHA-256 (hex) of the secret part; the secret itself is never stored. */
+  secret_sha256: string;
+  read_only: number;
+  description: string | null;
+  created_at: number;
+  revoked_at: number | null;
+}
+
+export interface BlobsTable {
+  /** Content address: SHA-256 (hex) of `content`. */
+  sha256: string;
+  size: number;
+  content: Uint8Array;
+  created_at: number;
+}
+
+export interface FlowsTable {
+  id: Generated<number>;
+  organization_id: number;
+  name: string;
+  description: string;
+  visibility: string;
+  template_sha256: string | null;
+  created_at: number;
+  last_modified_at: number;
+}
+
+export interface TrailsTable {
+  id: Generated<number>;
+  flow_id: number;
+  name: string;
+  description: string;
+  commit_sha: string | null;
+  repo_name: string | null;
+  git_commit_info: string | null;
+  repo_info: string | null;
+  origin_url: string | null;
+  external_urls: string | null;
+  user_data: string | null;
+  template_sha256: string | null;
+  created_at: number;
+  last_modified_at: number;
+}
+
+export interface AttestationsTable {
+  id: Generated<number>;
+  trail_id: number;
+  name: string;
+  type: string;
+  /** The attestation input as JSON. */
+  data: string;
+  artifact_fingerprint: string | null;
+  attachment_sha256: string | null;
+  attachment_name: string | null;
+  compliant: number;
+  created_at: number;
+}
+
+export interface EnvironmentsTable {
+  id: Generated<number>;
+  organization_id: number;
+  name: string;
+  /** Lower-cased name, for case-insensitive substring search. */
+  name_lower: string;
+  type: string;
+  description: string;
+  include_scaling: number;
+  tags: string;
+  policies: string;
+  included_environments: string;
+  space_id: string | null;
+  last_modified_at: number;
+  last_reported_at: number | null;
+  last_changed_at: number | null;
+  state: number | null;
+}
+
+export interface EnvironmentTagsTable {
+  environment_id: number;
+  key: string;
+  value: string;
+}
+
+export interface SnapshotsTable {
+  id: Generated<number>;
+  environment_id: number;
+  snapshot_index: number;
+  /** The running artifacts as JSON. */
+  artifacts: string;
+  created_at: number;
+}
+
+export interface DeploymentsTable {
+  id: Generated<number>;
+  organization_id: number;
+  environment_id: number;
+  env_name: string;
+  snapshot_index: number;
+  fingerprint: string;
+  artifact_name: string;
+  deployed_at: number;
+  trail_id: number | null;
+  repo_name: string | null;
+}
+
+export interface ApprovalsTable {
+  id: Generated<number>;
+  flow_id: number;
+  release_number: number;
+  target_artifact: string;
+  base_artifact: string;
+  artifact_name: string;
+  description: string;
+  environment: string | null;
+  /** Commit SHAs as a JSON array. */
+  src_commit_list: string;
+  user_data: string | null;
+  state: string;
+  created_at: number;
+  last_modified_at: number;
+}
+
+export interface ReviewsTable {
+  id: Generated<number>;
+  approval_id: number;
+  state: string;
+  comment: string;
+  approved_by: string;
+  approval_url: string;
+  timestamp: number;
+}
+
+export interface Database {
+  organizations: OrganizationsTable;
+  tokens: TokensTable;
+  blobs: BlobsTable;
+  flows: FlowsTable;
+  trails: TrailsTable;
+  attestations: AttestationsTable;
+  environments: EnvironmentsTable;
+  environment_tags: EnvironmentTagsTable;
+  snapshots: SnapshotsTable;
+  deployments: DeploymentsTable;
+  approvals: ApprovalsTable;
+  reviews: ReviewsTable;
+}
+
+export type Db = Kysely<Database>;
+
+/** Which SQL dialect a database speaks; migrations differ only in column types. */
+export type DialectName = 'sqlite' | 'postgres';

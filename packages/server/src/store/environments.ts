@@ -1,0 +1,115 @@
+import { sql } from 'kysely';
+import type { Db } from './database.ts';
+import { fromJson } from './json.ts';
+
+export interface EnvironmentRecord {
+  org: string;
+  name: string;
+  type: string;
+  description: string;
+  last_modified_at: number;
+  include_scaling: boolean;
+  tags: Record<string, unknown>;
+  last_reported_at: number | null;
+  last_changed_at: number | null;
+  state: boolean | null;
+  policies: string[];
+  included_environments: string[];
+}
+
+export interface EnvironmentInput {
+  name: string;
+  type: string;
+  description?: string;
+  include_scaling?: boolean;
+  tags?: Record<string, unknown>;
+  policies?: string[];
+  included_environments?: string[];
+  space_id?: string | null;
+}
+
+export interface EnvironmentFilter {
+  names?: string;
+  spaceIds?: string[];
+  types?: string[];
+  /** `key` or `key:value`; any one matching is enough. */
+  tags?: string[];
+  sort: 'name' | 'last_modified_at' | 'last_changed_at';
+  direction: 'asc' | 'desc';
+  offset: number;
+  limit: number;
+}
+
+/** Creates or updates an environment (its definition, not its reports); says which. */
+export async function upsertEnvironment(db: Db, organizationId: number, input: EnvironmentInput, at: number): Promise<{ created: boolean; id: number }> {
+  const values = {
+    type: input.type,
+    description: input.description ?? '',
+    include_scaling: input.include_scaling ? 1 : 0,
+    tags: JSON.stringify(input.tags ?? {}),
+    policies: JSON.stringify(input.policies ?? []),
+    included_environments: JSON.stringify(input.included_environments ?? []),
+    space_id: input.space_id ?? null,
+    last_modified_at: at,
+  };
+  const existing = await db.selectFrom('environments').select('id').where('organization_id', '=', organizationId).where('name', '=', input.name).executeTakeFirst();
+  let id: number;
+  if (existing) {
+    id = Number(existing.id);
+    await db.updateTable('environments').set(values).where('id', '=', id).execute();
+    await db.deleteFrom('environment_tags').where('environment_id', '=', id).execute();
+  } else {
+    const row = await db.insertInto('environments').values({
+      ...values, organization_id: organizationId, name: input.name, name_lower: input.name.toLowerCase(),
+      last_reported_at: null, last_changed_at: null, state: null,
+    }).returning('id').executeTakeFirstOrThrow();
+    id = Number(row.id);
+  }
+  const tags = Object.entries(input.tags ?? {});
+  if (tags.length) {
+    await db.insertInto('environment_tags').values(tags.map(([key, value]) => ({ environment_id: id, key, value: tagText(value) }))).execute();
+  }
+  return { created: !existing, id };
+}
+
+const tagText = (value: unknown) => (typeof value === 'string' ? value : JSON.stringify(value));
+
+/** Escapes `%`, `_` and `\` for a LIKE pattern with `ESCAPE '\'`. */
+const likeEscape = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
+
+export async function listEnvironments(db: Db, organizationId: number, orgName: string, f: EnvironmentFilter): Promise<{ items: EnvironmentRecord[]; total: number }> {
+  let base = db.selectFrom('environments as e').where('e.organization_id', '=', organizationId);
+  if (f.names !== undefined && f.names !== '') {
+    base = base.where(sql<boolean>`e.name_lower like ${'%' + likeEscape(f.names.toLowerCase()) + '%'} escape '\\'`);
+  }
+  if (f.spaceIds?.length) base = base.where('e.space_id', 'in', f.spaceIds);
+  if (f.types?.length) base = base.where('e.type', 'in', f.types);
+  if (f.tags?.length) {
+    const tags = f.tags;
+    base = base.where(({ exists, selectFrom }) =>
+      exists(selectFrom('environment_tags as t').select('t.key').whereRef('t.environment_id', '=', 'e.id').where((t) =>
+        t.or(tags.map((tag) => {
+          const colon = tag.indexOf(':');
+          return colon < 0 ? t('t.key', '=', tag) : t.and([t('t.key', '=', tag.slice(0, colon)), t('t.value', '=', tag.slice(colon + 1))]);
+        })),
+      )),
+    );
+  }
+  const { total } = await base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
+  let page = base.selectAll('e');
+  // Nulls (never reported) sort last whatever the direction; ties are broken by name so pages are stable.
+  if (f.sort !== 'name') page = page.orderBy(sql`e.${sql.ref(f.sort)} is null`).orderBy(`e.${f.sort}`, f.direction);
+  page = page.orderBy('e.name', f.sort === 'name' ? f.direction : 'asc');
+  const rows = f.limit > 0 ? await page.limit(f.limit).offset(f.offset).execute() : [];
+  return {
+    total: Number(total),
+    items: rows.map((r) => ({
+      org: orgName, name: r.name, type: r.type, description: r.description, last_modified_at: Number(r.last_modified_at),
+      include_scaling: Number(r.include_scaling) === 1, tags: fromJson(r.tags, {}),
+      last_reported_at: r.last_reported_at === null ? null : Number(r.last_reported_at),
+      last_changed_at: r.last_changed_at === null ? null : Number(r.last_changed_at),
+      state: r.state === null ? null : Number(r.state) === 1,
+      policies: fromJson(r.policies, []), included_environments: fromJson(r.included_environments, []),
+    })),
+  };
+}

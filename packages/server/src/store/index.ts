@@ -1,0 +1,72 @@
+/**
+ * The store: every query the plugins use, over one Kysely instance, so that SQLite and
+ * PostgreSQL share one code path. Each query is a plain function of the database; the store
+ * binds them, and `transaction` hands the same functions bound to a transaction.
+ */
+import type { Kysely } from 'kysely';
+import type { Database, Db, DialectName } from './database.ts';
+import { migrate } from './migrations.ts';
+import { ensureOrganization, findOrganization, getBlob, putBlob } from './organizations.ts';
+import { findToken, insertToken, listTokens, revokeToken } from './tokens.ts';
+import { ensureFlow, findFlow, findTrail, insertAttestation, listAttestations, upsertTrail } from './trails.ts';
+import { listEnvironments, upsertEnvironment } from './environments.ts';
+import { insertDeployments, listDeployments } from './deployments.ts';
+import { artifactsOfCommits, getApproval, insertApproval, listApprovals } from './approvals.ts';
+import { openSqlite, type SqliteOptions } from './sqlite.ts';
+
+const queries = {
+  ensureOrganization, findOrganization, putBlob, getBlob,
+  insertToken, findToken, listTokens, revokeToken,
+  findFlow, ensureFlow, upsertTrail, findTrail, insertAttestation, listAttestations,
+  upsertEnvironment, listEnvironments,
+  insertDeployments, listDeployments,
+  insertApproval, listApprovals, getApproval, artifactsOfCommits,
+};
+
+type Bound<Q> = { [K in keyof Q]: Q[K] extends (db: Db, ...args: infer A) => infer R ? (...args: A) => R : never };
+
+/** The queries, bound to a database or to a transaction. */
+export type Queries = Bound<typeof queries>;
+
+export interface Store extends Queries {
+  readonly dialect: DialectName;
+  /** Runs `work` in one transaction: all of its writes commit together or not at all. */
+  transaction<T>(work: (tx: Queries) => Promise<T>): Promise<T>;
+  /** Closes the database; the store is unusable afterwards. */
+  close(): Promise<void>;
+}
+
+function bind(db: Db): Queries {
+  const out: Record<string, unknown> = {};
+  for (const [name, query] of Object.entries(queries)) out[name] = (...args: unknown[]) => (query as (db: Db, ...a: unknown[]) => unknown)(db, ...args);
+  return out as Queries;
+}
+
+/** Wraps a migrated Kysely instance as a store. */
+export function createStore(db: Kysely<Database>, dialect: DialectName): Store {
+  return {
+    ...bind(db),
+    dialect,
+    transaction: (work) => db.transaction().execute((trx) => work(bind(trx))),
+    close: () => db.destroy(),
+  };
+}
+
+/** Opens (creating if needed) a SQLite file, applies pending migrations and returns the store. */
+export async function openSqliteStore(file: string, options: SqliteOptions = {}): Promise<Store> {
+  const { db } = openSqlite(file, options);
+  try {
+    await migrate(db, 'sqlite');
+  } catch (error) {
+    await db.destroy();
+    throw error;
+  }
+  return createStore(db, 'sqlite');
+}
+
+export type { Database, DialectName } from './database.ts';
+export type { EnvironmentInput, EnvironmentRecord, EnvironmentFilter } from './environments.ts';
+export type { DeploymentInsert, DeploymentRecord, DeploymentFilter } from './deployments.ts';
+export type { ApprovalInsert, ApprovalRecord, ApprovalState, ReviewRecord } from './approvals.ts';
+export type { TrailInput, TrailRow, FlowRow, AttestationInsert, AttestationRow } from './trails.ts';
+export type { TokenRow } from './tokens.ts';

@@ -1,0 +1,117 @@
+/**
+ * Test support: a real server on loopback over a real database file, with tokens for two
+ * organisations, and a small client. Used by this package's tests, the examples and the action.
+ */
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { Ajv } from 'ajv';
+import { sharedSchemas, type Operation } from '@trailproof/schema';
+import { createToken } from './auth.ts';
+import { silentLogger } from './log.ts';
+import type { Plugin } from './plugin.ts';
+import { startServer } from './server.ts';
+import { openSqliteStore, type Store } from './store/index.ts';
+
+export interface TestServer {
+  url: string;
+  store: Store;
+  /** Read-write token of organisation `acme`. */
+  token: string;
+  /** Read-only token of `acme`. */
+  readToken: string;
+  /** Read-write token of another organisation, `globex`. */
+  otherToken: string;
+  /** The database file. */
+  file: string;
+  request(method: string, path: string, options?: RequestOptions): Promise<TestResponse>;
+  close(): Promise<void>;
+}
+
+type FetchBody = NonNullable<NonNullable<Parameters<typeof fetch>[1]>['body']>;
+
+export interface RequestOptions {
+  /** Bearer token; the read-write `acme` token by default, `null` for none. */
+  token?: string | null;
+  /** Multipart body: strings become fields, `{ file, name }` become file parts. */
+  form?: Record<string, string | { content: Uint8Array | string; name?: string; type?: string }>;
+  json?: unknown;
+  headers?: Record<string, string>;
+  body?: FetchBody;
+}
+
+export interface TestResponse {
+  status: number;
+  headers: Headers;
+  body: any;
+  bytes: Uint8Array;
+}
+
+/** Opens a store for tests: a fresh SQLite file in a temporary directory. */
+export async function openTestStore(): Promise<{ store: Store; file: string; cleanup(): void }> {
+  const dir = mkdtempSync(join(tmpdir(), 'trailproof-test-'));
+  const file = join(dir, 'test.db');
+  const store = await openSqliteStore(file);
+  return { store, file, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+}
+
+/** Starts a server on 127.0.0.1 with an ephemeral port. */
+export async function startTestServer(options: { plugins?: readonly Plugin<any>[] } = {}): Promise<TestServer> {
+  const { store, file, cleanup } = await openTestStore();
+  const token = (await createToken(store, { org: 'acme' })).token;
+  const readToken = (await createToken(store, { org: 'acme', readOnly: true })).token;
+  const otherToken = (await createToken(store, { org: 'globex' })).token;
+  const running = await startServer({ store, logger: silentLogger, port: 0, host: '127.0.0.1', ...(options.plugins ? { plugins: options.plugins } : {}) });
+
+  const request = async (method: string, path: string, o: RequestOptions = {}): Promise<TestResponse> => {
+    const headers: Record<string, string> = { ...o.headers };
+    const bearer = o.token === undefined ? token : o.token;
+    if (bearer !== null) headers.authorization = `Bearer ${bearer}`;
+    let body: FetchBody | undefined = o.body;
+    if (o.form) {
+      const form = new FormData();
+      for (const [name, value] of Object.entries(o.form)) {
+        if (typeof value === 'string') form.append(name, value);
+        else form.append(name, new Blob([value.content], { type: value.type ?? 'application/octet-stream' }), value.name ?? name);
+      }
+      body = form;
+    } else if (o.json !== undefined) {
+      headers['content-type'] = 'application/json';
+      body = JSON.stringify(o.json);
+    }
+    const response = await fetch(running.url + path, { method, headers, body });
+    const bytes = new Uint8Array(await response.arrayBuffer());
+    const text = new TextDecoder().decode(bytes);
+    let parsed: unknown = text;
+    if ((response.headers.get('content-type') ?? '').includes('json')) parsed = JSON.parse(text);
+    return { status: response.status, headers: response.headers, body: parsed, bytes };
+  };
+
+  return {
+    url: running.url, store, token, readToken, otherToken, file, request,
+    close: async () => {
+      await running.close(1000);
+      cleanup();
+    },
+  };
+}
+
+let contractAjv: Ajv | undefined;
+/**
+ * Asserts that `body` is exactly what `operation` promises for `status` (no missing, extra or
+ * mistyped fields). Throws with the validator's errors otherwise.
+ */
+export function assertMatchesContract(operation: Operation, status: number, body: unknown): void {
+  const response = operation.responses[status];
+  if (!response) throw new Error(`${operation.id} does not declare a ${status} response`);
+  if (!contractAjv) {
+    contractAjv = new Ajv({ strict: false, allErrors: true });
+    for (const schema of sharedSchemas) contractAjv.addSchema(schema);
+  }
+  for (const schema of operation.schemas ?? []) if (!contractAjv.getSchema(schema.$id!)) contractAjv.addSchema(schema);
+  const id = response.schema.$id;
+  const validate = id && contractAjv.getSchema(id) ? contractAjv.getSchema(id)! : contractAjv.compile(response.schema);
+  if (!validate(body)) {
+    throw new Error(`${operation.id} ${status} does not match the contract: ${JSON.stringify(validate.errors)}\n${JSON.stringify(body).slice(0, 2000)}`);
+  }
+}

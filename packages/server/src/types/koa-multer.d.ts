@@ -1,0 +1,32 @@
+/** The part of @koa/multer 4 that Trailproof uses (the package ships no types). */
+declare module '@koa/multer' {
+  import type { Middleware } from 'koa';
+
+  export interface MulterFile {
+    fieldname: string;
+    originalname: string;
+    mimetype: string;
+    size: number;
+    buffer: Buffer;
+  }
+  interface Limits {
+    fieldNameSize?: number;
+    fieldSize?: number;
+    fields?: number;
+    fileSize?: number;
+    files?: number;
+    parts?: number;
+    headerPairs?: number;
+    fieldNestingDepth?: number;
+    fieldArrayIndexLimit?: number;
+  }
+  interface Instance {
+    fields(fields: Array<{ name: string; maxCount?: number }>): Middleware;
+  }
+  interface Multer {
+    (options: { storage: unknown; limits?: Limits }): Instance;
+    memoryStorage(): unknown;
+  }
+  const multer: Multer;
+  export default multer;
+}
