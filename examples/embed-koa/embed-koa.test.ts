@@ -35,7 +35,7 @@ describe('example: embedding the router in an existing Koa app', () => {
   it('serves the API under the prefix, with auth, and links that carry the prefix', async () => {
     const unauthenticated = await fetch(`${base}/compliance/api/v2/environments/acme`);
     expect(unauthenticated.status).to.equal(401);
-    expect((await unauthenticated.json()).message).to.match(/Bearer/);
+    expect(((await unauthenticated.json()) as { message: string }).message).to.match(/Bearer/);
 
     const form = new FormData();
     form.append('data_json', JSON.stringify({ name: 'build-1' }));
@@ -44,7 +44,7 @@ describe('example: embedding the router in an existing Koa app', () => {
 
     const list = await fetch(`${base}/compliance/api/v2/environments/acme?per_page=5`, { headers: { authorization: `Bearer ${token}` } });
     expect(list.status).to.equal(200);
-    const body = await list.json();
+    const body = (await list.json()) as { _links: { self: { href: string } } };
     expect(body._links.self.href).to.equal('/compliance/api/v2/environments/acme?per_page=5');
   });
 
@@ -57,8 +57,8 @@ describe('example: embedding the router in an existing Koa app', () => {
   });
 
   it('publishes its OpenAPI document under the prefix', async () => {
-    const doc = await (await fetch(`${base}/compliance/api/v2/openapi.json`)).json();
-    expect(doc.servers[0].url).to.equal('/compliance/api/v2');
+    const doc = (await (await fetch(`${base}/compliance/api/v2/openapi.json`)).json()) as { servers: Array<{ url: string }>; paths: object };
+    expect(doc.servers[0]?.url).to.equal('/compliance/api/v2');
     expect(Object.keys(doc.paths)).to.include('/trails/{org}/{flow_name}');
   });
 });

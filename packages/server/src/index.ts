@@ -9,10 +9,10 @@
 export { createRouter, DuplicateOperationError, type RouterOptions } from './router.ts';
 export { createApp, type AppOptions } from './app.ts';
 export { definePlugin, type HandlerInput, type HandlerResult, type Plugin, type UploadedFile } from './plugin.ts';
-export { ApiError, badRequest, notFound } from './http/errors.ts';
+export { ApiError, badRequest, isDatabaseUnavailable, notFound } from './http/errors.ts';
 export { pageCount, pageLinks } from './http/links.ts';
 export { createToken, storeTokens, type Authenticator, type Principal } from './auth.ts';
-export { createStore, openSqliteStore, type Queries, type Store } from './store/index.ts';
+export { createStore, isPostgresUrl, openPostgresStore, openSqliteStore, openStore, type Queries, type Store } from './store/index.ts';
 export type * from './store/index.ts';
 export { jsonLogger, silentLogger, type Logger } from './log.ts';
 export { defaultPlugins } from './operations/index.ts';

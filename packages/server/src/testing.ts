@@ -11,7 +11,8 @@ import { createToken } from './auth.ts';
 import { silentLogger } from './log.ts';
 import type { Plugin } from './plugin.ts';
 import { startServer } from './server.ts';
-import { openSqliteStore, type Store } from './store/index.ts';
+import pg from 'pg';
+import { isPostgresUrl, openPostgresStore, openSqliteStore, type Store } from './store/index.ts';
 
 export interface TestServer {
   url: string;
@@ -22,8 +23,10 @@ export interface TestServer {
   readToken: string;
   /** Read-write token of another organisation, `globex`. */
   otherToken: string;
-  /** The database file. */
+  /** The SQLite database file ('' on PostgreSQL). */
   file: string;
+  /** Which database the server runs on. */
+  backend: 'sqlite' | 'postgres';
   request(method: string, path: string, options?: RequestOptions): Promise<TestResponse>;
   close(): Promise<void>;
 }
@@ -47,12 +50,38 @@ export interface TestResponse {
   bytes: Uint8Array;
 }
 
-/** Opens a store for tests: a fresh SQLite file in a temporary directory. */
-export async function openTestStore(): Promise<{ store: Store; file: string; cleanup(): void }> {
+/**
+ * The database the tests run on: SQLite files by default; PostgreSQL when
+ * `TRAILPROOF_TEST_DATABASE` is a `postgres://` URL (each store then gets a schema of its own).
+ */
+export const testBackend: 'sqlite' | 'postgres' = isPostgresUrl(process.env.TRAILPROOF_TEST_DATABASE ?? '') ? 'postgres' : 'sqlite';
+
+let schemaCounter = 0;
+
+/**
+ * Opens a fresh, empty store for a test. `location` is what a server process would be given to
+ * reach the same data (the SQLite file, or the PostgreSQL URL with its schema in `options`).
+ * `cleanup` removes the data; call it after closing the store.
+ */
+export async function openTestStore(): Promise<{ store: Store; file: string; location: string; schema?: string; cleanup(): void | Promise<void> }> {
+  if (testBackend === 'postgres') {
+    const url = process.env.TRAILPROOF_TEST_DATABASE!;
+    const schema = `t_${process.pid}_${++schemaCounter}_${Date.now().toString(36)}`;
+    const store = await openPostgresStore(url, { schema });
+    const cleanup = async () => {
+      const pool = new pg.Pool({ connectionString: url, max: 1 });
+      try {
+        await pool.query(`drop schema if exists "${schema}" cascade`);
+      } finally {
+        await pool.end();
+      }
+    };
+    return { store, file: '', location: url, schema, cleanup };
+  }
   const dir = mkdtempSync(join(tmpdir(), 'trailproof-test-'));
   const file = join(dir, 'test.db');
   const store = await openSqliteStore(file);
-  return { store, file, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
+  return { store, file, location: file, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
 /** Starts a server on 127.0.0.1 with an ephemeral port. */
@@ -88,10 +117,10 @@ export async function startTestServer(options: { plugins?: readonly Plugin<any>[
   };
 
   return {
-    url: running.url, store, token, readToken, otherToken, file, request,
+    url: running.url, store, token, readToken, otherToken, file, backend: testBackend, request,
     close: async () => {
       await running.close(1000);
-      cleanup();
+      await cleanup();
     },
   };
 }

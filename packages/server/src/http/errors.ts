@@ -39,6 +39,25 @@ const multipartErrors: Record<string, { status: number; message: string }> = {
   INVALID_FIELD_NAME: { status: 400, message: 'Invalid form field name' },
 };
 
+/** Seconds a client is asked to wait when the database is unavailable. */
+const retryAfterSeconds = 2;
+
+/**
+ * True when the database could not be reached or is shutting down (PostgreSQL connection
+ * errors and SQLSTATE classes 08 and 57P, pool time-outs, SQLite lock time-outs): the request
+ * may succeed later, so the client gets 503 with Retry-After instead of a 500.
+ */
+export function isDatabaseUnavailable(error: unknown): boolean {
+  const e = error as { code?: unknown; message?: unknown } | null;
+  const code = typeof e?.code === 'string' ? e.code : '';
+  const message = typeof e?.message === 'string' ? e.message : '';
+  return (
+    ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'SQLITE_BUSY', '53300', '57014'].includes(code) ||
+    /^08/.test(code) || /^57P0/.test(code) ||
+    /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection ended unexpectedly|Query read timeout/i.test(message)
+  );
+}
+
 /** Turns anything thrown below into a status and an error body. */
 export function toErrorResponse(error: unknown): { status: number; body: { message: string; errors?: FieldErrors }; headers?: Record<string, string>; internal: boolean } {
   if (error instanceof ApiError) {
@@ -58,6 +77,9 @@ export function toErrorResponse(error: unknown): { status: number; body: { messa
   if (status >= 400 && status < 500) {
     const message = e.expose !== false && typeof e.message === 'string' ? e.message : 'Bad request';
     return { status, body: { message }, internal: false };
+  }
+  if (isDatabaseUnavailable(error)) {
+    return { status: 503, body: { message: 'The database is unavailable; try again shortly' }, headers: { 'Retry-After': String(retryAfterSeconds) }, internal: true };
   }
   return { status: 500, body: { message: 'Internal server error' }, internal: true };
 }

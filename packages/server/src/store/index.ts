@@ -12,6 +12,7 @@ import { ensureFlow, findFlow, findTrail, insertAttestation, listAttestations, u
 import { listEnvironments, upsertEnvironment } from './environments.ts';
 import { insertDeployments, listDeployments } from './deployments.ts';
 import { artifactsOfCommits, getApproval, insertApproval, listApprovals } from './approvals.ts';
+import { openPostgres, type PostgresOptions } from './postgres.ts';
 import { openSqlite, type SqliteOptions } from './sqlite.ts';
 
 const queries = {
@@ -34,6 +35,8 @@ export interface Store extends Queries {
   transaction<T>(work: (tx: Queries) => Promise<T>): Promise<T>;
   /** Closes the database; the store is unusable afterwards. */
   close(): Promise<void>;
+  /** SQLite only: copies the database to `file` with the online backup API (safe while serving). */
+  backup?(file: string): Promise<void>;
 }
 
 function bind(db: Db): Queries {
@@ -43,28 +46,57 @@ function bind(db: Db): Queries {
 }
 
 /** Wraps a migrated Kysely instance as a store. */
-export function createStore(db: Kysely<Database>, dialect: DialectName): Store {
+export function createStore(db: Kysely<Database>, dialect: DialectName, extra: Pick<Store, 'backup'> = {}): Store {
   return {
     ...bind(db),
+    ...extra,
     dialect,
     transaction: (work) => db.transaction().execute((trx) => work(bind(trx))),
     close: () => db.destroy(),
   };
 }
 
-/** Opens (creating if needed) a SQLite file, applies pending migrations and returns the store. */
-export async function openSqliteStore(file: string, options: SqliteOptions = {}): Promise<Store> {
-  const { db } = openSqlite(file, options);
+async function migrated(db: Kysely<Database>, dialect: DialectName, schema?: string): Promise<Kysely<Database>> {
   try {
-    await migrate(db, 'sqlite');
+    await migrate(db, dialect, schema);
+    return db;
   } catch (error) {
     await db.destroy();
     throw error;
   }
-  return createStore(db, 'sqlite');
+}
+
+/** Opens (creating if needed) a SQLite file, applies pending migrations and returns the store. */
+export async function openSqliteStore(file: string, options: SqliteOptions = {}): Promise<Store> {
+  const { db, raw } = openSqlite(file, options);
+  return createStore(await migrated(db, 'sqlite'), 'sqlite', {
+    backup: async (target) => {
+      await raw.backup(target);
+    },
+  });
+}
+
+/** Connects to PostgreSQL (`postgres://...`), applies pending migrations and returns the store. */
+export async function openPostgresStore(url: string, options: PostgresOptions = {}): Promise<Store> {
+  const { db, pool } = openPostgres(url, options);
+  if (options.schema) await pool.query(`create schema if not exists "${options.schema.replace(/"/g, '""')}"`).catch(async (error) => {
+    await db.destroy();
+    throw error;
+  });
+  return createStore(await migrated(db, 'postgres', options.schema), 'postgres');
+}
+
+/** True for `postgres://` and `postgresql://` URLs. */
+export const isPostgresUrl = (location: string) => /^postgres(ql)?:\/\//i.test(location);
+
+/** Opens a PostgreSQL URL or a SQLite file path. */
+export function openStore(location: string, options: { sqlite?: SqliteOptions; postgres?: PostgresOptions } = {}): Promise<Store> {
+  return isPostgresUrl(location) ? openPostgresStore(location, options.postgres) : openSqliteStore(location, options.sqlite);
 }
 
 export type { Database, DialectName } from './database.ts';
+export type { PostgresOptions } from './postgres.ts';
+export type { SqliteOptions } from './sqlite.ts';
 export type { EnvironmentInput, EnvironmentRecord, EnvironmentFilter } from './environments.ts';
 export type { DeploymentInsert, DeploymentRecord, DeploymentFilter } from './deployments.ts';
 export type { ApprovalInsert, ApprovalRecord, ApprovalState, ReviewRecord } from './approvals.ts';

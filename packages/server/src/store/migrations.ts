@@ -176,7 +176,7 @@ export const migrations: Record<string, Builder> = {
 };
 
 /** Applies every pending migration; throws (and applies nothing more) if one fails. */
-export async function migrate(db: Kysely<any>, dialect: DialectName): Promise<void> {
+export async function migrate(db: Kysely<any>, dialect: DialectName, schema?: string): Promise<void> {
   const provider: MigrationProvider = {
     async getMigrations() {
       const out: Record<string, Migration> = {};
@@ -184,6 +184,6 @@ export async function migrate(db: Kysely<any>, dialect: DialectName): Promise<vo
       return out;
     },
   };
-  const { error } = await new Migrator({ db, provider, migrationTableName: 'schema_migrations', migrationLockTableName: 'schema_migrations_lock' }).migrateToLatest();
+  const { error } = await new Migrator({ db, provider, migrationTableName: 'schema_migrations', migrationLockTableName: 'schema_migrations_lock', ...(schema ? { migrationTableSchema: schema } : {}) }).migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
 }

@@ -1,0 +1,101 @@
+/**
+ * Runs the real `trailproof` command as child processes, the way an operator would: servers on
+ * ephemeral loopback ports, tokens from `token create`.
+ */
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import pg from 'pg';
+
+const cli = fileURLToPath(new URL('../../packages/server/src/cli.ts', import.meta.url));
+
+export interface ServerProcess {
+  url: string;
+  child: ChildProcess;
+  /** Every stdout line so far (JSON logs). */
+  lines: string[];
+  /** Sends `signal` (SIGTERM by default) and resolves with the exit code. */
+  stop(signal?: NodeJS.Signals): Promise<number | null>;
+}
+
+/** Runs `trailproof ARGS` to completion and returns its stdout; throws on a non-zero exit. */
+export function runCli(args: string[], env: NodeJS.ProcessEnv = {}): string {
+  const result = spawnSync(process.execPath, ['--import', 'tsx', cli, ...args], { env: { ...process.env, ...env }, encoding: 'utf8' });
+  if (result.status !== 0) throw new Error(`trailproof ${args.join(' ')} exited ${result.status}: ${result.stderr}`);
+  return result.stdout;
+}
+
+/** Starts `trailproof serve ARGS --port 0` and waits for its "listening" log line. */
+export async function startServerProcess(args: string[], env: NodeJS.ProcessEnv = {}): Promise<ServerProcess> {
+  const child = spawn(process.execPath, ['--import', 'tsx', cli, 'serve', '--port', '0', '--host', '127.0.0.1', ...args], {
+    env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'],
+  });
+  const lines: string[] = [];
+  let stderr = '';
+  child.stderr!.on('data', (chunk) => (stderr += chunk));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`server did not start in 30s: ${stderr}`)), 30_000);
+    void exited.then((code) => reject(new Error(`server exited ${code} before listening: ${stderr}`)));
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      lines.push(line);
+      const entry = JSON.parse(line) as { msg?: string; url?: string };
+      if (entry.msg === 'listening' && entry.url) {
+        clearTimeout(timer);
+        resolve(entry.url);
+      }
+    });
+  });
+  return {
+    url, child, lines,
+    stop: (signal = 'SIGTERM') => {
+      if (child.exitCode === null) child.kill(signal);
+      return exited;
+    },
+  };
+}
+
+/** Creates an empty PostgreSQL database next to the one in `baseUrl`; returns its URL and a drop function. */
+export async function createDatabase(baseUrl: string, prefix: string): Promise<{ url: string; drop(): Promise<void> }> {
+  const name = `${prefix}_${process.pid}_${Date.now().toString(36)}`;
+  const admin = new pg.Client({ connectionString: baseUrl });
+  await admin.connect();
+  try {
+    await admin.query(`create database "${name}"`);
+  } finally {
+    await admin.end();
+  }
+  const url = new URL(baseUrl);
+  url.pathname = `/${name}`;
+  return {
+    url: url.toString(),
+    drop: async () => {
+      const client = new pg.Client({ connectionString: baseUrl });
+      await client.connect();
+      try {
+        await client.query(`drop database if exists "${name}" with (force)`);
+      } finally {
+        await client.end();
+      }
+    },
+  };
+}
+
+/** A small fetch wrapper with a bearer token and a JSON answer. */
+export async function call(base: string, token: string, method: string, path: string, body?: { json?: unknown; form?: FormData }) {
+  const headers: Record<string, string> = { authorization: `Bearer ${token}` };
+  let payload: FormData | string | undefined = body?.form;
+  if (body?.json !== undefined) {
+    headers['content-type'] = 'application/json';
+    payload = JSON.stringify(body.json);
+  }
+  const response = await fetch(base + path, { method, headers, body: payload });
+  const text = await response.text();
+  let parsed: any = text;
+  try {
+    parsed = JSON.parse(text);
+  } catch {
+    // not JSON: keep the text
+  }
+  return { status: response.status, headers: response.headers, body: parsed };
+}
