@@ -1,0 +1,106 @@
+/**
+ * Crash safety: a real server process under concurrent attestation load (with attachments) is
+ * killed with SIGKILL at random moments, twenty times. Every request answered 2xx must be fully
+ * present afterwards (attachment byte for byte), and nothing half-written may be visible.
+ */
+import { createHash, randomBytes, randomInt } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { expect } from 'chai';
+import { openStore } from '@trailproof/server';
+import { testBackend } from '@trailproof/server/testing';
+import { call, createDatabase, runCli, startServerProcess } from './support/processes.ts';
+
+const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+
+describe('crash safety: SIGKILL under attestation load', function () {
+  this.timeout(300_000);
+  let location = '';
+  let cleanup: () => Promise<void> | void = () => {};
+
+  before(async () => {
+    if (testBackend === 'postgres') {
+      const database = await createDatabase(process.env.TRAILPROOF_TEST_DATABASE!, 'crash');
+      location = database.url;
+      cleanup = database.drop;
+    } else {
+      const dir = mkdtempSync(join(tmpdir(), 'trailproof-crash-'));
+      location = join(dir, 'crash.db');
+      cleanup = () => rmSync(dir, { recursive: true, force: true });
+    }
+  });
+  after(() => cleanup());
+
+  it('keeps every acknowledged attestation whole across 20 kills', async () => {
+    const token = runCli(['token', 'create', '--org', 'acme', '--database', location]).trim();
+    const acknowledged = new Map<string, string>(); // attestation name → attachment SHA-256
+    let attempted = 0;
+    let trailBegun = false;
+
+    for (let round = 0; round < 20; round++) {
+      const server = await startServerProcess(['--database', location]);
+      if (!trailBegun) {
+        const form = new FormData();
+        form.append('data_json', JSON.stringify({ name: 'crash' }));
+        expect((await call(server.url, token, 'PUT', '/api/v2/trails/acme/app', { form })).status).to.be.oneOf([200, 201]);
+        trailBegun = true;
+      }
+      let stop = false;
+      const worker = async (w: number) => {
+        for (let i = 0; !stop; i++) {
+          const name = `r${round}-w${w}-${i}`;
+          const attachment = randomBytes(randomInt(20_000, 200_000));
+          const form = new FormData();
+          form.append('data_json', JSON.stringify({ attestation_name: name, junit_results: [{ name: 's', failures: 0, errors: 0, skipped: 0, total: 1, duration: 0.1 }] }));
+          form.append('attachment_file', new Blob([attachment]), `${name}.xml`);
+          attempted++;
+          try {
+            const res = await call(server.url, token, 'POST', `/api/v2/attestations/acme/app/trail/crash/junit`, { form });
+            if (res.status === 201) acknowledged.set(name, sha256(attachment));
+            else if (!stop) throw new Error(`unexpected ${res.status}: ${JSON.stringify(res.body)}`);
+          } catch (error) {
+            if (!stop) throw error; // only the kill may break a request
+            return;
+          }
+        }
+      };
+      const workers = Array.from({ length: 6 }, (_, w) => worker(w));
+      await new Promise((r) => setTimeout(r, randomInt(100, 600)));
+      stop = true;
+      await server.stop('SIGKILL');
+      await Promise.allSettled(workers);
+    }
+
+    expect(acknowledged.size, 'some writes were acknowledged').to.be.greaterThan(20);
+    expect(attempted).to.be.greaterThan(acknowledged.size);
+
+    if (testBackend === 'sqlite') {
+      const raw = new BetterSqlite3(location);
+      expect(raw.pragma('integrity_check', { simple: true })).to.equal('ok');
+      raw.close();
+    }
+    const store = await openStore(location);
+    try {
+      const org = (await store.findOrganization('acme'))!;
+      const trail = (await store.findTrail(Number(org.id), 'app', 'crash'))!;
+      const stored = await store.listAttestations(trail.id);
+      const byName = new Map(stored.map((a) => [a.name, a]));
+      for (const [name, digest] of acknowledged) {
+        const row = byName.get(name);
+        expect(row, `acknowledged ${name} is stored`).to.not.equal(undefined);
+        expect(row!.attachmentSha256).to.equal(digest);
+      }
+      // Nothing half-written: every stored attestation (acknowledged or not) has its whole attachment.
+      for (const row of stored) {
+        const blob = await store.getBlob(row.attachmentSha256!);
+        expect(blob, `attachment of ${row.name}`).to.not.equal(undefined);
+        expect(sha256(blob!.content)).to.equal(row.attachmentSha256);
+        expect(blob!.content.byteLength).to.equal(blob!.size);
+      }
+    } finally {
+      await store.close();
+    }
+  });
+});
