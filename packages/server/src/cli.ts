@@ -3,6 +3,7 @@
  *
  *   trailproof serve [--db FILE | --database URL] [--port N] [--host H]
  *   trailproof token create --org ORG [--read-only] [--description TEXT] [--db FILE | --database URL]
+ *   trailproof token list [--org ORG] [--json]   /   trailproof token revoke ID
  *   trailproof backup OUT.db [--db FILE]
  *
  * Env: TRAILPROOF_DB, DATABASE_URL, PORT, HOST do what the flags do (flags win).
@@ -10,13 +11,14 @@
 import { parseArgs } from 'node:util';
 import { createToken } from './auth.ts';
 import { jsonLogger } from './log.ts';
-import { startServer } from './server.ts';
 import { existsSync } from 'node:fs';
-import { isPostgresUrl, openSqliteStore, openStore } from './store/index.ts';
+import { isPostgresUrl, openSqliteStore, openStore, type Store } from './store/index.ts';
 
 const usage = `Usage:
   trailproof serve [--db FILE | --database URL] [--port N] [--host H]
   trailproof token create --org ORG [--read-only] [--description TEXT] [--db FILE | --database URL]
+  trailproof token list [--org ORG] [--json] [--db FILE | --database URL]
+  trailproof token revoke ID [--db FILE | --database URL]
   trailproof backup OUT.db [--db FILE]
 
 The database: --database postgres://... (env DATABASE_URL) for PostgreSQL, or a SQLite file
@@ -42,6 +44,8 @@ async function serve(args: string[]) {
   if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a port number, not '${values.port ?? process.env.PORT}'`);
   const logger = jsonLogger();
   const location = databaseLocation(values);
+  // The HTTP stack (Koa, the contract's validators) loads only for `serve`, so token and backup commands start quickly.
+  const { startServer } = await import('./server.ts');
   const store = await openStore(location);
   const running = await startServer({ store, logger, port, host: values.host ?? process.env.HOST ?? '127.0.0.1', handleSignals: true });
   logger.info({ msg: 'listening', url: running.url, database: redacted(location), backend: store.dialect });
@@ -49,19 +53,59 @@ async function serve(args: string[]) {
 
 async function token(args: string[]) {
   const [action, ...rest] = args;
-  if (action !== 'create') throw new UsageError(`unknown token command '${action ?? ''}'`);
-  const { values } = parseArgs({
-    args: rest,
-    options: { org: { type: 'string' }, 'read-only': { type: 'boolean' }, description: { type: 'string' }, ...databaseOptions },
-  });
-  if (!values.org) throw new UsageError('token create needs --org ORG');
+  const subcommands: Record<string, (args: string[]) => Promise<void>> = { create: tokenCreate, list: tokenList, revoke: tokenRevoke };
+  const run = subcommands[action ?? ''];
+  if (!run) throw new UsageError(`unknown token command '${action ?? ''}'`);
+  await run(rest);
+}
+
+async function withStore<T>(values: { db?: string; database?: string }, work: (store: Store) => Promise<T>): Promise<T> {
   const store = await openStore(databaseLocation(values));
   try {
-    const { token } = await createToken(store, { org: values.org, readOnly: values['read-only'] ?? false, description: values.description });
-    process.stdout.write(token + '\n');
+    return await work(store);
   } finally {
     await store.close();
   }
+}
+
+async function tokenCreate(args: string[]) {
+  const { values } = parseArgs({
+    args,
+    options: { org: { type: 'string' }, 'read-only': { type: 'boolean' }, description: { type: 'string' }, ...databaseOptions },
+  });
+  if (!values.org) throw new UsageError('token create needs --org ORG');
+  const org = values.org;
+  await withStore(values, async (store) => {
+    const { token } = await createToken(store, { org, readOnly: values['read-only'] ?? false, description: values.description });
+    process.stdout.write(token + '\n');
+  });
+}
+
+/** Lists tokens (id, organisation, access, dates, description): never a secret, which is not stored anyway. */
+async function tokenList(args: string[]) {
+  const { values } = parseArgs({ args, options: { org: { type: 'string' }, json: { type: 'boolean' }, ...databaseOptions } });
+  const tokens = await withStore(values, (store) => store.listTokens(values.org));
+  const rows = tokens.map((t) => ({
+    id: t.id, org: t.organization, access: t.readOnly ? 'read-only' : 'read-write',
+    created_at: new Date(t.createdAt * 1000).toISOString(), revoked_at: t.revokedAt === null ? null : new Date(t.revokedAt * 1000).toISOString(),
+    description: t.description,
+  }));
+  if (values.json) {
+    process.stdout.write(JSON.stringify(rows, null, 2) + '\n');
+    return;
+  }
+  process.stdout.write(['ID', 'ORG', 'ACCESS', 'CREATED', 'REVOKED', 'DESCRIPTION'].join('\t') + '\n');
+  for (const r of rows) process.stdout.write([r.id, r.org, r.access, r.created_at, r.revoked_at ?? '-', r.description ?? ''].join('\t') + '\n');
+}
+
+/** Revokes a token by its id (the part after `tp_`, or the whole token); it stops working at once. */
+async function tokenRevoke(args: string[]) {
+  const { values, positionals } = parseArgs({ args, options: databaseOptions, allowPositionals: true });
+  if (positionals.length !== 1) throw new UsageError('token revoke needs one token id');
+  const id = /^tp_([A-Za-z0-9]{16})(_|$)/.exec(positionals[0]!)?.[1] ?? positionals[0]!;
+  const revoked = await withStore(values, (store) => store.revokeToken(id, Date.now() / 1000));
+  if (!revoked) throw new Error(`no active token with id '${id}'`);
+  process.stderr.write(`trailproof: token ${id} revoked\n`);
 }
 
 /** Copies a SQLite database with the online backup API: consistent, and safe while a server writes. */
