@@ -27,6 +27,10 @@ export interface TestServer {
   file: string;
   /** Which database the server runs on. */
   backend: 'sqlite' | 'postgres';
+  /** The SQLite file or the PostgreSQL URL. */
+  location: string;
+  /** PostgreSQL only: the schema that holds this server's tables. */
+  schema?: string;
   request(method: string, path: string, options?: RequestOptions): Promise<TestResponse>;
   close(): Promise<void>;
 }
@@ -86,7 +90,7 @@ export async function openTestStore(): Promise<{ store: Store; file: string; loc
 
 /** Starts a server on 127.0.0.1 with an ephemeral port. */
 export async function startTestServer(options: { plugins?: readonly Plugin<any>[] } = {}): Promise<TestServer> {
-  const { store, file, cleanup } = await openTestStore();
+  const { store, file, location, schema, cleanup } = await openTestStore();
   const token = (await createToken(store, { org: 'acme' })).token;
   const readToken = (await createToken(store, { org: 'acme', readOnly: true })).token;
   const otherToken = (await createToken(store, { org: 'globex' })).token;
@@ -117,7 +121,7 @@ export async function startTestServer(options: { plugins?: readonly Plugin<any>[
   };
 
   return {
-    url: running.url, store, token, readToken, otherToken, file, backend: testBackend, request,
+    url: running.url, store, token, readToken, otherToken, file, backend: testBackend, location, ...(schema ? { schema } : {}), request,
     close: async () => {
       await running.close(1000);
       await cleanup();
