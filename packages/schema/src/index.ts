@@ -8,6 +8,19 @@ import { getApproval } from './operations/get-approval.ts';
 import { listApprovals } from './operations/list-approvals.ts';
 import { listDeployments } from './operations/list-deployments.ts';
 import { listEnvironments } from './operations/list-environments.ts';
+import { putFlow } from './operations/put-flow.ts';
+import { putFlowTemplate } from './operations/put-flow-template.ts';
+import { listFlows } from './operations/list-flows.ts';
+import { getFlow } from './operations/get-flow.ts';
+import { listTrails } from './operations/list-trails.ts';
+import { getTrail } from './operations/get-trail.ts';
+import { downloadAttachment } from './operations/download-attachment.ts';
+import { putEnvironment } from './operations/put-environment.ts';
+import { getEnvironment } from './operations/get-environment.ts';
+import { reportOperations } from './operations/environment-report.ts';
+import { getSnapshot } from './operations/get-snapshot.ts';
+import { requestApproval } from './operations/request-approval.ts';
+import { reviewApproval } from './operations/review-approval.ts';
 
 export * from './contract.ts';
 export * from './limits.ts';
@@ -21,6 +34,37 @@ export { listDeployments, Deployment } from './operations/list-deployments.ts';
 export { listApprovals } from './operations/list-approvals.ts';
 export { getApproval } from './operations/get-approval.ts';
 export { Approval, ApprovalListItem, approvalShape, approvalStates, CommitWithArtifacts, Review } from './operations/approval.ts';
+export { putFlow } from './operations/put-flow.ts';
+export { putFlowTemplate } from './operations/put-flow-template.ts';
+export { listFlows } from './operations/list-flows.ts';
+export { getFlow } from './operations/get-flow.ts';
+export {
+  CreateFlowInput, Flow, flowVisibilities, LegacyCreateFlowInput, Template, TemplateArtifact, TemplateAttestation,
+} from './operations/flow.ts';
+export { listTrails } from './operations/list-trails.ts';
+export { getTrail } from './operations/get-trail.ts';
+export { downloadAttachment } from './operations/download-attachment.ts';
+export {
+  ArtifactStatus, Attachment, AttestationStatus, AttestationView, JunitTotals, Trail, TrailComplianceStatus, TrailSummary,
+  type AttestationViewBody, type TrailSummaryBody,
+} from './operations/trail.ts';
+export { putEnvironment, EnvironmentInput } from './operations/put-environment.ts';
+export { getEnvironment } from './operations/get-environment.ts';
+export {
+  maxReportArtifacts, reportAzureApps, reportCloudRun, reportDocker, reportECS, reportK8S, reportLambda, reportOperations, reportS3,
+  reportServer, ReportResult, reportTypes, type ReportType,
+} from './operations/environment-report.ts';
+export { getSnapshot, Snapshot, SnapshotArtifact } from './operations/get-snapshot.ts';
+export { requestApproval, ApprovalInput, maxApprovalCommits, ReviewInput } from './operations/request-approval.ts';
+export { reviewApproval } from './operations/review-approval.ts';
 
 /** The six operations of SPEC.md. */
 export const specOperations = [attestJunit, beginTrail, listEnvironments, listApprovals, getApproval, listDeployments] as const;
+
+/** The evidence model: flows and templates, reading trails back, environments and their reports, writing approvals. */
+export const evidenceOperations = [
+  putFlow, putFlowTemplate, listFlows, getFlow,
+  listTrails, getTrail, downloadAttachment,
+  putEnvironment, getEnvironment, ...Object.values(reportOperations), getSnapshot,
+  requestApproval, reviewApproval,
+] as const;

@@ -1,4 +1,5 @@
 import { beginTrail } from '@trailproof/schema';
+import { requireValidTemplate } from '../evidence/template.ts';
 import { definePlugin } from '../plugin.ts';
 import { requireOrganization } from './lookup.ts';
 
@@ -8,6 +9,7 @@ export const beginTrailPlugin = definePlugin({
   async handler({ params, data, files, store, now }) {
     const organization = await requireOrganization(store, params.org);
     const template = files.template_file;
+    if (template) requireValidTemplate(template.buffer); // a bad template is a 400 naming its line, before anything is stored
     const { created } = await store.transaction(async (tx) => {
       const flow = await tx.ensureFlow(organization.id, params.flow_name, now);
       const templateSha256 = template ? await tx.putBlob(template.buffer, now) : null;

@@ -1,4 +1,4 @@
-/** The default plugins: the six operations of SPEC.md. */
+/** The default plugins: the six operations of SPEC.md and the evidence model. */
 import type { Plugin } from '../plugin.ts';
 import { attestJunitPlugin } from './attest-junit.ts';
 import { beginTrailPlugin } from './begin-trail.ts';
@@ -6,9 +6,36 @@ import { getApprovalPlugin } from './get-approval.ts';
 import { listApprovalsPlugin } from './list-approvals.ts';
 import { listDeploymentsPlugin } from './list-deployments.ts';
 import { listEnvironmentsPlugin } from './list-environments.ts';
+import { putFlowPlugin } from './put-flow.ts';
+import { putFlowTemplatePlugin } from './put-flow-template.ts';
+import { listFlowsPlugin } from './list-flows.ts';
+import { getFlowPlugin } from './get-flow.ts';
+import { listTrailsPlugin } from './list-trails.ts';
+import { getTrailPlugin } from './get-trail.ts';
+import { downloadAttachmentPlugin } from './download-attachment.ts';
+import { putEnvironmentPlugin } from './put-environment.ts';
+import { getEnvironmentPlugin } from './get-environment.ts';
+import { environmentReportPlugins } from './environment-report.ts';
+import { getSnapshotPlugin } from './get-snapshot.ts';
+import { requestApprovalPlugin } from './request-approval.ts';
+import { reviewApprovalPlugin } from './review-approval.ts';
 
 export { attestJunitPlugin, beginTrailPlugin, getApprovalPlugin, listApprovalsPlugin, listDeploymentsPlugin, listEnvironmentsPlugin };
 
+export {
+  putFlowPlugin, putFlowTemplatePlugin, listFlowsPlugin, getFlowPlugin, listTrailsPlugin, getTrailPlugin, downloadAttachmentPlugin,
+  putEnvironmentPlugin, getEnvironmentPlugin, environmentReportPlugins, getSnapshotPlugin, requestApprovalPlugin, reviewApprovalPlugin,
+};
+
+/** The evidence model: flows and templates, reading trails back, environments and their reports, writing approvals. */
+export const evidencePlugins: readonly Plugin<any>[] = [
+  putFlowPlugin, putFlowTemplatePlugin, listFlowsPlugin, getFlowPlugin,
+  listTrailsPlugin, getTrailPlugin, downloadAttachmentPlugin,
+  putEnvironmentPlugin, getEnvironmentPlugin, ...environmentReportPlugins, getSnapshotPlugin,
+  requestApprovalPlugin, reviewApprovalPlugin,
+];
+
 export const defaultPlugins: readonly Plugin<any>[] = [
   attestJunitPlugin, beginTrailPlugin, listEnvironmentsPlugin, listApprovalsPlugin, getApprovalPlugin, listDeploymentsPlugin,
+  ...evidencePlugins,
 ];

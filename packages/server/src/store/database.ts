@@ -39,6 +39,8 @@ export interface FlowsTable {
   template_sha256: string | null;
   created_at: number;
   last_modified_at: number;
+  /** Added by migration 0002. */
+  repo_url: string | null;
 }
 
 export interface TrailsTable {

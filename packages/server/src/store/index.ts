@@ -12,6 +12,10 @@ import { ensureFlow, findFlow, findTrail, insertAttestation, listAttestations, u
 import { listEnvironments, upsertEnvironment } from './environments.ts';
 import { insertDeployments, listDeployments } from './deployments.ts';
 import { artifactsOfCommits, getApproval, insertApproval, listApprovals } from './approvals.ts';
+import { getFlowRecord, listFlowRecords, upsertFlow } from './flows.ts';
+import { artifactNameOf, attestationsOfFingerprints, deployedNameOf, getTrailById, listTrailPage } from './evidence.ts';
+import { findEnvironment, getSnapshot, insertSnapshot, lockForUpdate, recordReport, typesOfEnvironments } from './snapshots.ts';
+import { addReview } from './reviews.ts';
 import { openPostgres, type PostgresOptions } from './postgres.ts';
 import { openSqlite, type SqliteOptions } from './sqlite.ts';
 
@@ -22,6 +26,11 @@ const queries = {
   upsertEnvironment, listEnvironments,
   insertDeployments, listDeployments,
   insertApproval, listApprovals, getApproval, artifactsOfCommits,
+  // The evidence model (issue 3): flows, reading trails back, snapshots, reviews, row locks.
+  upsertFlow, getFlowRecord, listFlowRecords,
+  listTrailPage, getTrailById, attestationsOfFingerprints, artifactNameOf, deployedNameOf,
+  lockForUpdate, findEnvironment, typesOfEnvironments, getSnapshot, insertSnapshot, recordReport,
+  addReview,
 };
 
 type Bound<Q> = { [K in keyof Q]: Q[K] extends (db: Db, ...args: infer A) => infer R ? (...args: A) => R : never };
@@ -102,3 +111,6 @@ export type { DeploymentInsert, DeploymentRecord, DeploymentFilter } from './dep
 export type { ApprovalInsert, ApprovalRecord, ApprovalState, ReviewRecord } from './approvals.ts';
 export type { TrailInput, TrailRow, FlowRow, AttestationInsert, AttestationRow } from './trails.ts';
 export type { TokenRow } from './tokens.ts';
+export type { FlowChanges, FlowRecord } from './flows.ts';
+export type { FingerprintAttestation, TrailWithTemplate } from './evidence.ts';
+export type { EnvironmentRow, RunningArtifact, SnapshotRecord } from './snapshots.ts';

@@ -170,9 +170,21 @@ const m001_initial: Builder = async (db, dialect) => {
   await db.schema.createIndex('reviews_approval').on('reviews').columns(['approval_id', 'id']).execute();
 };
 
+/**
+ * The evidence model (issue 3): flows keep the repository URL the reference sends; an index for
+ * listing a flow's trails newest first. Only portable DDL (ADD COLUMN of a nullable text column,
+ * CREATE INDEX): no column type differs between the dialects here, so `types(dialect)` has
+ * nothing to choose.
+ */
+const m002_evidence: Builder = async (db) => {
+  await db.schema.alterTable('flows').addColumn('repo_url', 'text').execute();
+  await db.schema.createIndex('trails_flow_created').on('trails').columns(['flow_id', 'created_at', 'id']).execute();
+};
+
 /** All migrations, by name; names sort in the order they apply. */
 export const migrations: Record<string, Builder> = {
   '0001_initial': m001_initial,
+  '0002_evidence': m002_evidence,
 };
 
 /** Applies every pending migration; throws (and applies nothing more) if one fails. */

@@ -62,15 +62,16 @@ export async function upsertTrail(db: Db, flowId: number, input: TrailInput, tem
     user_data: toJson(input.user_data),
     last_modified_at: at,
   };
-  const existing = await db.selectFrom('trails').select(['id', 'template_sha256']).where('flow_id', '=', flowId).where('name', '=', input.name).executeTakeFirst();
-  if (existing) {
-    await db.updateTable('trails').set({ ...values, template_sha256: templateSha256 ?? existing.template_sha256 }).where('id', '=', existing.id).execute();
-    return { created: false, id: Number(existing.id) };
-  }
+  // Insert-or-nothing first, so that two processes beginning the same new trail at once do not
+  // collide: the loser finds the winner's row (PostgreSQL waits for its commit) and updates it.
   const inserted = await db.insertInto('trails')
     .values({ ...values, flow_id: flowId, name: input.name, template_sha256: templateSha256, created_at: at })
-    .returning('id').executeTakeFirstOrThrow();
-  return { created: true, id: Number(inserted.id) };
+    .onConflict((c) => c.columns(['flow_id', 'name']).doNothing())
+    .returning('id').executeTakeFirst();
+  if (inserted) return { created: true, id: Number(inserted.id) };
+  const existing = await db.selectFrom('trails').select(['id', 'template_sha256']).where('flow_id', '=', flowId).where('name', '=', input.name).executeTakeFirstOrThrow();
+  await db.updateTable('trails').set({ ...values, template_sha256: templateSha256 ?? existing.template_sha256 }).where('id', '=', existing.id).execute();
+  return { created: false, id: Number(existing.id) };
 }
 
 export async function findTrail(db: Db, organizationId: number, flowName: string, trailName: string): Promise<TrailRow | undefined> {

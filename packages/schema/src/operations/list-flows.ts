@@ -1,0 +1,30 @@
+import { Type } from '@sinclair/typebox';
+import { defineOperation } from '../contract.ts';
+import { limits } from '../limits.ts';
+import { ErrorBody, PathName } from '../shared.ts';
+import { Flow, flowSchemas } from './flow.ts';
+
+/** GET /flows/{org} */
+export const listFlows = defineOperation({
+  id: 'listFlows',
+  summary: 'List flows',
+  description: 'The flows of an organisation, by name.',
+  tags: ['Flows'],
+  method: 'GET',
+  path: '/flows/{org}',
+  access: 'read',
+  params: Type.Object({ org: PathName('Organisation') }),
+  query: Type.Object({
+    search_by_name: Type.Optional(Type.String({
+      maxLength: limits.name, pattern: '^[A-Za-z0-9-]*$', description: 'Flows whose name contains this text (letters, digits and -)',
+    })),
+    // Query values arrive as text and only numbers are coerced, so the boolean is spelt as two literals.
+    case_sensitive: Type.Union([Type.Literal('true'), Type.Literal('false')], { default: 'true', description: 'Whether search_by_name is case sensitive' }),
+  }),
+  body: undefined,
+  responses: {
+    200: { description: 'The flows', schema: Type.Array(Type.Ref(Flow)) },
+    400: { description: 'Invalid query', schema: Type.Ref(ErrorBody) },
+  },
+  schemas: flowSchemas,
+});

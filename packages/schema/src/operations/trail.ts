@@ -1,0 +1,129 @@
+/** The trail as read back: its evidence (attestations) and its compliance status with reasons. */
+import { Type, type Static } from '@sinclair/typebox';
+import { EpochSeconds, ExternalUrls, GitCommitInfo, JsonObject, JunitResult, RepoInfo, UserData } from '../shared.ts';
+import { Template, TemplateArtifact, TemplateAttestation } from './flow.ts';
+
+const Link = Type.Object({ href: Type.String() }, { additionalProperties: false });
+const OrNull = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
+
+/** How one required (or unexpected) attestation fares. */
+export const AttestationStatus = Type.Object(
+  {
+    attestation_name: Type.String(),
+    attestation_type: OrNull(Type.String()),
+    attestation_id: OrNull(Type.String({ description: 'The attestation that counts (the latest of that name); null when missing' })),
+    status: Type.Union([Type.Literal('MISSING'), Type.Literal('COMPLETE')]),
+    is_compliant: Type.Boolean(),
+    unexpected: Type.Boolean({ description: 'true when the template does not ask for this attestation' }),
+    reason: OrNull(Type.String({ description: 'Why it does not comply; null when it does' })),
+  },
+  { $id: 'AttestationStatus', additionalProperties: false },
+);
+
+const complianceState = Type.Union([Type.Literal('COMPLIANT'), Type.Literal('NON-COMPLIANT')]);
+
+export const ArtifactStatus = Type.Object(
+  {
+    status: complianceState,
+    is_compliant: Type.Boolean(),
+    unexpected: Type.Boolean({ description: 'true when the template does not name this artifact' }),
+    attestations_statuses: Type.Array(Type.Ref(AttestationStatus)),
+  },
+  { $id: 'ArtifactStatus', additionalProperties: false },
+);
+
+export const TrailComplianceStatus = Type.Object(
+  {
+    status: complianceState,
+    is_compliant: Type.Boolean(),
+    reasons: Type.Array(Type.String(), { description: 'One line per problem; empty when compliant' }),
+    attestations_statuses: Type.Array(Type.Ref(AttestationStatus), { description: 'Trail-level attestations' }),
+    artifacts_statuses: Type.Record(Type.String(), Type.Ref(ArtifactStatus), { description: 'By template artifact name' }),
+    evaluated_at: EpochSeconds(),
+    flow_template_id: OrNull(Type.String({ description: 'SHA-256 of the template evaluated against; null without one' })),
+  },
+  { $id: 'TrailComplianceStatus', additionalProperties: false },
+);
+
+export const JunitTotals = Type.Object(
+  {
+    suites: Type.Integer({ minimum: 0 }),
+    total: Type.Integer({ minimum: 0 }),
+    failures: Type.Integer({ minimum: 0 }),
+    errors: Type.Integer({ minimum: 0 }),
+    skipped: Type.Integer({ minimum: 0 }),
+    duration: Type.Number({ minimum: 0 }),
+  },
+  { $id: 'JunitTotals', additionalProperties: false },
+);
+
+export const Attachment = Type.Object(
+  {
+    name: Type.String(),
+    sha256: Type.String({ pattern: '^[a-f0-9]{64}$' }),
+    size: Type.Integer({ minimum: 0 }),
+    _links: Type.Object({ download: Link }, { additionalProperties: false }),
+  },
+  { $id: 'Attachment', additionalProperties: false },
+);
+
+/** One stored attestation, superseded or not. */
+export const AttestationView = Type.Object(
+  {
+    attestation_id: Type.String(),
+    attestation_name: Type.String(),
+    attestation_type: Type.String(),
+    is_compliant: Type.Boolean(),
+    is_latest: Type.Boolean({ description: 'false when a later attestation of the same name (and target) supersedes it' }),
+    created_at: EpochSeconds(),
+    artifact_fingerprint: OrNull(Type.String()),
+    target_artifacts: Type.Array(Type.String()),
+    description: OrNull(Type.String()),
+    origin_url: OrNull(Type.String()),
+    git_commit_info: OrNull(Type.Ref(GitCommitInfo)),
+    repo_info: OrNull(Type.Ref(RepoInfo)),
+    external_urls: OrNull(Type.Ref(ExternalUrls)),
+    annotations: OrNull(JsonObject('Annotations')),
+    user_data: OrNull(Type.Ref(UserData)),
+    junit_results: OrNull(Type.Array(Type.Ref(JunitResult), { description: 'JUnit attestations only' })),
+    totals: OrNull(Type.Ref(JunitTotals)),
+    attachment: OrNull(Type.Ref(Attachment)),
+  },
+  { $id: 'AttestationView', additionalProperties: false },
+);
+
+const trailFields = {
+  name: Type.String(),
+  description: Type.String(),
+  flow: Type.Object({ name: Type.String() }, { additionalProperties: false }),
+  git_commit_info: OrNull(Type.Ref(GitCommitInfo)),
+  repo_info: OrNull(Type.Ref(RepoInfo)),
+  origin_url: OrNull(Type.String()),
+  external_urls: OrNull(Type.Ref(ExternalUrls)),
+  user_data: OrNull(Type.Ref(UserData)),
+  created_at: EpochSeconds(),
+  last_modified_at: EpochSeconds(),
+  template: OrNull(Type.Ref(Template)),
+  compliance_state: complianceState,
+  is_compliant: Type.Boolean(),
+  compliance_status: Type.Ref(TrailComplianceStatus),
+  _links: Type.Object({ self: Link, flow: Link }, { additionalProperties: false }),
+};
+
+/** A trail in the list: everything but its attestations. */
+export const TrailSummary = Type.Object(trailFields, { $id: 'TrailSummary', additionalProperties: false });
+
+/** One trail with every attestation stored on it, oldest first. */
+export const Trail = Type.Object(
+  { ...trailFields, attestations: Type.Array(Type.Ref(AttestationView)) },
+  { $id: 'Trail', additionalProperties: false },
+);
+
+/** Schemas the trail operations register. */
+export const trailSchemas = [
+  TemplateAttestation, TemplateArtifact, Template, AttestationStatus, ArtifactStatus, TrailComplianceStatus, JunitTotals, Attachment,
+  AttestationView, TrailSummary, Trail,
+];
+
+export type TrailSummaryBody = Static<typeof TrailSummary>;
+export type AttestationViewBody = Static<typeof AttestationView>;

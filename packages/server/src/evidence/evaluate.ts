@@ -1,0 +1,78 @@
+/**
+ * Evaluates trails against their templates with the store: loads attestations and template blobs
+ * once per request (a report may ask about the same trail for many artifacts).
+ */
+import type { AttestationRow, Queries } from '../store/index.ts';
+import { evaluateCompliance, type AttestationFacts, type ComplianceStatus } from './compliance.ts';
+import { parseTemplate, TemplateError, type TemplateModel } from './template.ts';
+
+export interface LoadedTemplate {
+  sha256: string;
+  model: TemplateModel | TemplateError;
+  content: string;
+}
+
+export interface EvaluatedTrail {
+  compliance: ComplianceStatus;
+  attestations: AttestationRow[];
+  template: LoadedTemplate | null;
+}
+
+/** The facts compliance needs from a stored attestation. */
+export function factsOf(a: AttestationRow): AttestationFacts {
+  const targets = (a.data as { target_artifacts?: unknown } | null)?.target_artifacts;
+  return {
+    id: a.id, name: a.name, type: a.type, compliant: a.compliant,
+    targets: Array.isArray(targets) ? targets.filter((t): t is string => typeof t === 'string') : [],
+  };
+}
+
+/** Per-request evaluator with caches; not meant to outlive the request (evidence keeps arriving). */
+export class TrailEvaluator {
+  private readonly templates = new Map<string, Promise<LoadedTemplate | null>>();
+  private readonly verdicts = new Map<number, Promise<boolean>>();
+
+  constructor(
+    private readonly store: Pick<Queries, 'getBlob' | 'listAttestations' | 'getTrailById'>,
+    private readonly now: number,
+  ) {}
+
+  /** The template stored under `sha256`, parsed; a stored template that does not parse is kept as its error. */
+  template(sha256: string | null): Promise<LoadedTemplate | null> {
+    if (!sha256) return Promise.resolve(null);
+    let loaded = this.templates.get(sha256);
+    if (!loaded) {
+      loaded = this.store.getBlob(sha256).then((blob) => {
+        if (!blob) return null;
+        const content = Buffer.from(blob.content).toString('utf8');
+        let model: TemplateModel | TemplateError;
+        try {
+          model = parseTemplate(content);
+        } catch (error) {
+          if (!(error instanceof TemplateError)) throw error;
+          model = error;
+        }
+        return { sha256, model, content };
+      });
+      this.templates.set(sha256, loaded);
+    }
+    return loaded;
+  }
+
+  /** A trail's compliance status and its attestations (oldest first). */
+  async evaluate(trail: { id: number; effectiveTemplateSha256: string | null }): Promise<EvaluatedTrail> {
+    const [attestations, template] = await Promise.all([this.store.listAttestations(trail.id), this.template(trail.effectiveTemplateSha256)]);
+    const compliance = evaluateCompliance(template?.model ?? null, template?.sha256 ?? null, attestations.map(factsOf), this.now);
+    return { compliance, attestations, template };
+  }
+
+  /** Whether a trail is compliant now. */
+  isCompliant(trailId: number): Promise<boolean> {
+    let verdict = this.verdicts.get(trailId);
+    if (!verdict) {
+      verdict = this.store.getTrailById(trailId).then(async (trail) => (trail ? (await this.evaluate(trail)).compliance.is_compliant : false));
+      this.verdicts.set(trailId, verdict);
+    }
+    return verdict;
+  }
+}

@@ -1,0 +1,19 @@
+/** The get shape of an approval (commits with the artifacts attested from them), shared by the write operations. */
+import { notFound } from '../http/errors.ts';
+import type { ApprovalState, Queries, ReviewRecord } from '../store/index.ts';
+import { approvalFields } from './list-approvals.ts';
+
+/** No reviews: PENDING; any UNAPPROVED review: UNAPPROVED (a veto that later approvals do not lift); otherwise APPROVED. */
+export function approvalState(reviews: ReadonlyArray<Pick<ReviewRecord, 'state'>>): ApprovalState {
+  if (!reviews.length) return 'PENDING';
+  return reviews.some((r) => r.state === 'UNAPPROVED') ? 'UNAPPROVED' : 'APPROVED';
+}
+
+/** Reads an approval back in the get shape. */
+export async function approvalBody(store: Pick<Queries, 'getApproval' | 'artifactsOfCommits'>, organizationId: number, flowId: number, number: number) {
+  const approval = await store.getApproval(flowId, number);
+  if (!approval) throw notFound(`Approval ${number} not found`);
+  const artifacts = await store.artifactsOfCommits(organizationId, approval.src_commit_list);
+  const src_commit_list = approval.src_commit_list.map((commit_sha) => ({ commit_sha, artifact_fingerprints: artifacts.get(commit_sha) ?? [] }));
+  return { ...approvalFields(approval), src_commit_list };
+}

@@ -1,0 +1,27 @@
+import { listTrails } from '@trailproof/schema';
+import { TrailEvaluator } from '../evidence/evaluate.ts';
+import { trailSummary } from '../evidence/trail-view.ts';
+import { pageCount, pageLinks } from '../http/links.ts';
+import { definePlugin } from '../plugin.ts';
+import { requireFlow } from './lookup.ts';
+
+/** GET /trails/{org}/{flow_name}: newest first, each with its compliance status. */
+export const listTrailsPlugin = definePlugin({
+  operation: listTrails,
+  async handler({ params, query, store, now, apiBase, originalUrl }) {
+    const { flow } = await requireFlow(store, params.org, params.flow_name);
+    const { items, total } = await store.listTrailPage(flow.id, (query.page - 1) * query.per_page, query.per_page);
+    const evaluator = new TrailEvaluator(store, now);
+    const data = [];
+    for (const trail of items) data.push(trailSummary(trail, await evaluator.evaluate(trail), { org: params.org, apiBase }));
+    const totalPages = pageCount(total, query.per_page);
+    return {
+      status: 200,
+      body: {
+        data,
+        pagination: { total, page: query.page, per_page: query.per_page, page_count: totalPages },
+        _links: pageLinks(originalUrl, query.page, totalPages),
+      },
+    };
+  },
+});

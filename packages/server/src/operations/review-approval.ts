@@ -1,0 +1,24 @@
+import { reviewApproval } from '@trailproof/schema';
+import { notFound } from '../http/errors.ts';
+import { definePlugin } from '../plugin.ts';
+import { approvalBody, approvalState } from './approval-body.ts';
+import { requireFlow } from './lookup.ts';
+
+/** PUT /approvals/{org}/{flow_name}/{approval_number}: adds a review and moves the state. */
+export const reviewApprovalPlugin = definePlugin({
+  operation: reviewApproval,
+  async handler({ params, data, store, now }) {
+    const { organization, flow } = await requireFlow(store, params.org, params.flow_name);
+    const review = { state: data.state, approved_by: data.approved_by, comment: data.comment ?? '', approval_url: data.approval_url ?? '', timestamp: now };
+    const number = await store.transaction(async (tx) => {
+      const found = await tx.getApproval(flow.id, params.approval_number);
+      if (!found) throw notFound(`Approval ${params.approval_number} not found in flow '${params.flow_name}'`);
+      // Reviews of one approval take turns, so that each state is computed from every review before it.
+      await tx.lockForUpdate(store.dialect, 'approvals', found.id);
+      const approval = (await tx.getApproval(flow.id, found.release_number))!;
+      await tx.addReview(approval.id, review, approvalState([...approval.approvals, review]), now);
+      return approval.release_number;
+    });
+    return { status: 200, body: await approvalBody(store, organization.id, flow.id, number) };
+  },
+});

@@ -1,0 +1,97 @@
+/** Reading evidence back: a flow's trails, and which trails attested an artifact fingerprint. */
+import type { Db } from './database.ts';
+import { fromJson } from './json.ts';
+import type { TrailRow } from './trails.ts';
+
+/** A trail with the template it is evaluated against: its own, else its flow's. */
+export interface TrailWithTemplate extends TrailRow {
+  /** The trail's own template, else the flow's; null without either. */
+  effectiveTemplateSha256: string | null;
+}
+
+const trailColumns = [
+  'trails.id', 'trails.flow_id', 'flows.name as flow_name', 'trails.name', 'trails.description', 'trails.git_commit_info', 'trails.repo_info',
+  'trails.origin_url', 'trails.external_urls', 'trails.user_data', 'trails.template_sha256', 'flows.template_sha256 as flow_template_sha256',
+  'trails.created_at', 'trails.last_modified_at',
+] as const;
+
+type TrailSelect = {
+  id: number; flow_id: number; flow_name: string; name: string; description: string; git_commit_info: string | null; repo_info: string | null;
+  origin_url: string | null; external_urls: string | null; user_data: string | null; template_sha256: string | null;
+  flow_template_sha256: string | null; created_at: number; last_modified_at: number;
+};
+
+const toTrail = (r: TrailSelect): TrailWithTemplate => ({
+  id: Number(r.id), flowId: Number(r.flow_id), flowName: r.flow_name, name: r.name, description: r.description,
+  gitCommitInfo: fromJson(r.git_commit_info, null), repoInfo: fromJson(r.repo_info, null), originUrl: r.origin_url,
+  externalUrls: fromJson(r.external_urls, null), userData: fromJson(r.user_data, null), templateSha256: r.template_sha256,
+  effectiveTemplateSha256: r.template_sha256 ?? r.flow_template_sha256, createdAt: Number(r.created_at), lastModifiedAt: Number(r.last_modified_at),
+});
+
+/** A page of a flow's trails, newest first. */
+export async function listTrailPage(db: Db, flowId: number, offset: number, limit: number): Promise<{ items: TrailWithTemplate[]; total: number }> {
+  const { total } = await db.selectFrom('trails').select((eb) => eb.fn.countAll<number>().as('total')).where('flow_id', '=', flowId).executeTakeFirstOrThrow();
+  const rows = await db.selectFrom('trails').innerJoin('flows', 'flows.id', 'trails.flow_id').select(trailColumns)
+    .where('trails.flow_id', '=', flowId).orderBy('trails.created_at', 'desc').orderBy('trails.id', 'desc').limit(limit).offset(offset).execute();
+  return { total: Number(total), items: rows.map(toTrail) };
+}
+
+/** One trail by id, with its effective template. */
+export async function getTrailById(db: Db, trailId: number): Promise<TrailWithTemplate | undefined> {
+  const row = await db.selectFrom('trails').innerJoin('flows', 'flows.id', 'trails.flow_id').select(trailColumns)
+    .where('trails.id', '=', trailId).executeTakeFirst();
+  return row ? toTrail(row) : undefined;
+}
+
+/** One attestation that carries a fingerprint, and where it was made. */
+export interface FingerprintAttestation {
+  fingerprint: string;
+  attestationId: number;
+  trailId: number;
+  trailName: string;
+  flowName: string;
+  repoName: string | null;
+}
+
+/** Every attestation in the organisation carrying one of `fingerprints`, latest first. */
+export async function attestationsOfFingerprints(db: Db, organizationId: number, fingerprints: readonly string[]): Promise<FingerprintAttestation[]> {
+  if (!fingerprints.length) return [];
+  const out: FingerprintAttestation[] = [];
+  // In chunks, so that a large report stays under every database's limit on bound parameters.
+  for (let i = 0; i < fingerprints.length; i += 500) {
+    const rows = await db.selectFrom('attestations as a').innerJoin('trails as t', 't.id', 'a.trail_id').innerJoin('flows as f', 'f.id', 't.flow_id')
+      .select(['a.id', 'a.artifact_fingerprint', 't.id as trail_id', 't.name as trail_name', 'f.name as flow_name', 't.repo_name'])
+      .where('f.organization_id', '=', organizationId).where('a.artifact_fingerprint', 'in', fingerprints.slice(i, i + 500))
+      .execute();
+    for (const r of rows) {
+      out.push({
+        fingerprint: r.artifact_fingerprint!, attestationId: Number(r.id), trailId: Number(r.trail_id), trailName: r.trail_name,
+        flowName: r.flow_name, repoName: r.repo_name,
+      });
+    }
+  }
+  return out.sort((a, b) => b.attestationId - a.attestationId);
+}
+
+/**
+ * The name an artifact goes by, from the latest attestation in the organisation that carries its
+ * fingerprint and names a target artifact (the template artifact it was attested as).
+ */
+export async function artifactNameOf(db: Db, organizationId: number, fingerprint: string): Promise<string | undefined> {
+  const rows = await db.selectFrom('attestations as a').innerJoin('trails as t', 't.id', 'a.trail_id').innerJoin('flows as f', 'f.id', 't.flow_id')
+    .select(['a.data']).where('f.organization_id', '=', organizationId).where('a.artifact_fingerprint', '=', fingerprint)
+    .orderBy('a.id', 'desc').limit(20).execute();
+  for (const r of rows) {
+    const targets = fromJson<{ target_artifacts?: unknown }>(r.data, {}).target_artifacts;
+    const name = Array.isArray(targets) ? targets.find((t): t is string => typeof t === 'string') : undefined;
+    if (name) return name;
+  }
+  return undefined;
+}
+
+/** The name an artifact last ran under in an environment of the organisation. */
+export async function deployedNameOf(db: Db, organizationId: number, fingerprint: string): Promise<string | undefined> {
+  const row = await db.selectFrom('deployments').select('artifact_name').where('organization_id', '=', organizationId)
+    .where('fingerprint', '=', fingerprint).orderBy('id', 'desc').limit(1).executeTakeFirst();
+  return row?.artifact_name;
+}

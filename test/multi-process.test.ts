@@ -1,0 +1,100 @@
+/**
+ * Several stateless server processes on one PostgreSQL database: concurrent writes through all
+ * of them lose nothing, numbering stays unique and gap-free, and every acknowledged write is
+ * readable from every process. Runs in the PostgreSQL pass of the test command.
+ */
+import { createHash, randomBytes } from 'node:crypto';
+import { expect } from 'chai';
+import { testBackend } from '@trailproof/server/testing';
+import { call, createDatabase, runCli, startServerProcess, type ServerProcess } from './support/processes.ts';
+
+const sha = (text: string) => createHash('sha256').update(text).digest('hex');
+
+describe('three server processes on one PostgreSQL database', function () {
+  this.timeout(120_000);
+  let servers: ServerProcess[] = [];
+  let token = '';
+  let drop: () => Promise<void> = async () => {};
+
+  before(async function () {
+    if (testBackend !== 'postgres') return this.skip();
+    const database = await createDatabase(process.env.TRAILPROOF_TEST_DATABASE!, 'multi');
+    drop = database.drop;
+    token = runCli(['token', 'create', '--org', 'acme', '--database', database.url]).trim();
+    servers = await Promise.all([0, 1, 2].map(() => startServerProcess(['--database', database.url])));
+  });
+  after(async () => {
+    await Promise.all(servers.map((s) => s.stop()));
+    await drop();
+  });
+
+  const on = (i: number) => servers[i % servers.length]!.url;
+
+  it('begins trails and attests with attachments concurrently; every process reads every acknowledged write', async () => {
+    const trails = Array.from({ length: 24 }, (_, i) => `build-${i}`);
+    const begun = await Promise.all(trails.map((name, i) => {
+      const form = new FormData();
+      form.append('data_json', JSON.stringify({ name, repo_info: { name: 'acme/app', url: 'https://git.example.com/acme/app' } }));
+      return call(on(i), token, 'PUT', '/api/v2/trails/acme/app', { form });
+    }));
+    expect(begun.map((r) => r.status)).to.deep.equal(trails.map(() => 201));
+
+    // The same trails begun again at once through other processes: updates, never errors.
+    const again = await Promise.all(trails.slice(0, 12).map((name, i) => {
+      const form = new FormData();
+      form.append('data_json', JSON.stringify({ name, description: 'rerun' }));
+      return call(on(i + 1), token, 'PUT', '/api/v2/trails/acme/app', { form });
+    }));
+    expect(again.map((r) => r.status)).to.deep.equal(trails.slice(0, 12).map(() => 200));
+
+    const attachments = trails.map(() => randomBytes(100 * 1024));
+    const attested = await Promise.all(trails.map((name, i) => {
+      const form = new FormData();
+      form.append('data_json', JSON.stringify({ attestation_name: 'unit', junit_results: [{ name: 'suite', failures: 0, errors: 0, skipped: 0, total: i + 1, duration: 1 }] }));
+      form.append('attachment_file', new Blob([attachments[i]!]), 'junit.xml');
+      return call(on(i + 2), token, 'POST', `/api/v2/attestations/acme/app/trail/${name}/junit`, { form });
+    }));
+    expect(attested.map((r) => r.status)).to.deep.equal(trails.map(() => 201));
+
+    for (let p = 0; p < servers.length; p++) {
+      for (const [i, name] of trails.entries()) {
+        const trail = await call(on(p), token, 'GET', `/api/v2/trails/acme/app/${name}`);
+        expect(trail.status).to.equal(200);
+        const [attestation] = trail.body.attestations;
+        expect(attestation.junit_results[0].total).to.equal(i + 1);
+        expect(attestation.attachment.sha256).to.equal(createHash('sha256').update(attachments[i]!).digest('hex'));
+      }
+    }
+  });
+
+  it('numbers concurrent approvals 1..N with no duplicate or gap, seen alike by every process', async () => {
+    const count = 40;
+    const answers = await Promise.all(Array.from({ length: count }, (_, i) =>
+      call(on(i), token, 'POST', '/api/v2/approvals/acme/app', {
+        json: { artifact_fingerprint: sha(`artifact-${i}`), description: `release ${i}`, src_commit_list: [] },
+      })));
+    expect(answers.map((r) => r.status)).to.deep.equal(answers.map(() => 201));
+    for (let p = 0; p < servers.length; p++) {
+      const list = await call(on(p), token, 'GET', `/api/v2/approvals/acme/app?per_page=100`);
+      const numbers = (list.body as Array<{ release_number: number }>).map((a) => a.release_number).sort((a, b) => a - b);
+      expect(numbers).to.deep.equal(Array.from({ length: count }, (_, i) => i + 1));
+    }
+  });
+
+  it('numbers concurrent snapshot reports 1..N and records one deployment per new artifact', async () => {
+    const created = await call(on(0), token, 'PUT', '/api/v2/environments/acme', { json: { name: 'production', type: 'server', description: 'prod' } });
+    expect(created.status).to.equal(201);
+    const reports = 20;
+    const answers = await Promise.all(Array.from({ length: reports }, (_, i) =>
+      call(on(i), token, 'PUT', '/api/v2/environments/acme/production/report/server', {
+        json: { artifacts: [{ digests: { [`service-${i}`]: sha(`service-${i}`) }, creationTimestamp: 1_763_800_000 + i }] },
+      })));
+    expect(answers.map((r) => r.status)).to.deep.equal(answers.map(() => 201));
+    for (let p = 0; p < servers.length; p++) {
+      const page = await call(on(p), token, 'GET', '/api/v2/deployments/acme?env_name=production&per_page=50');
+      expect(page.body.total_count).to.equal(reports);
+      const indexes = (page.body.deployments as Array<{ snapshot_index: number }>).map((d) => d.snapshot_index).sort((a, b) => a - b);
+      expect(indexes).to.deep.equal(Array.from({ length: reports }, (_, i) => i + 1));
+    }
+  });
+});
