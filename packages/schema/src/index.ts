@@ -5,6 +5,7 @@
 import { attestJunit } from './operations/attest-junit.ts';
 import { beginTrail } from './operations/begin-trail.ts';
 import { getApproval } from './operations/get-approval.ts';
+import { verifyEvidence } from './operations/verify-evidence.ts';
 import { listApprovals } from './operations/list-approvals.ts';
 import { listDeployments } from './operations/list-deployments.ts';
 import { listEnvironments } from './operations/list-environments.ts';
@@ -33,6 +34,7 @@ export { listEnvironments, Environment, EnvironmentType, environmentTypes } from
 export { listDeployments, Deployment } from './operations/list-deployments.ts';
 export { listApprovals } from './operations/list-approvals.ts';
 export { getApproval } from './operations/get-approval.ts';
+export { verifyEvidence, VerifyResult } from './operations/verify-evidence.ts';
 export { Approval, ApprovalListItem, approvalShape, approvalStates, CommitWithArtifacts, Review } from './operations/approval.ts';
 export { putFlow } from './operations/put-flow.ts';
 export { putFlowTemplate } from './operations/put-flow-template.ts';
@@ -68,3 +70,6 @@ export const evidenceOperations = [
   putEnvironment, getEnvironment, ...Object.values(reportOperations), getSnapshot,
   requestApproval, reviewApproval,
 ] as const;
+
+/** Tamper evidence (our extension): verifying the hash chain. */
+export const integrityOperations = [verifyEvidence] as const;

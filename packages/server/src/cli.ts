@@ -5,6 +5,7 @@
  *   trailproof token create --org ORG [--read-only] [--description TEXT] [--db FILE | --database URL]
  *   trailproof token list [--org ORG] [--json]   /   trailproof token revoke ID
  *   trailproof backup OUT.db [--db FILE]
+ *   trailproof verify [--org ORG] [--json]
  *
  * Env: TRAILPROOF_DB, DATABASE_URL, PORT, HOST do what the flags do (flags win).
  */
@@ -20,6 +21,7 @@ const usage = `Usage:
   trailproof token list [--org ORG] [--json] [--db FILE | --database URL]
   trailproof token revoke ID [--db FILE | --database URL]
   trailproof backup OUT.db [--db FILE]
+  trailproof verify [--org ORG] [--json] [--db FILE | --database URL]   (exit 1 when a link is broken)
 
 The database: --database postgres://... (env DATABASE_URL) for PostgreSQL, or a SQLite file
 with --db FILE (env TRAILPROOF_DB; default ./trailproof.db).
@@ -125,7 +127,32 @@ async function backup(args: string[]) {
   }
 }
 
-const commands: Record<string, (args: string[]) => Promise<void>> = { serve, token, backup };
+/**
+ * Recomputes the hash chain of one organisation (or all) and every row and attachment it
+ * vouches for. Exit status 1 when a link is broken, so it can gate a pipeline or a cron job.
+ */
+async function verify(args: string[]) {
+  const { values } = parseArgs({ args, options: { org: { type: 'string' }, json: { type: 'boolean' }, ...databaseOptions } });
+  const results = await withStore(values, async (store) => {
+    const organizations = await store.listOrganizations();
+    const chosen = values.org === undefined ? organizations : organizations.filter((o) => o.name === values.org);
+    if (values.org !== undefined && !chosen.length) throw new Error(`no organisation '${values.org}'`);
+    const out = [];
+    for (const o of chosen) out.push(await store.verifyChain(o.id, o.name));
+    return out;
+  });
+  if (values.json) process.stdout.write(JSON.stringify(results, null, 2) + '\n');
+  else {
+    for (const r of results) {
+      process.stdout.write(r.ok
+        ? `${r.org}: ok, ${r.records} records, head ${r.head}\n`
+        : `${r.org}: BROKEN at record ${r.firstBroken!.seq} (${r.firstBroken!.type}${r.firstBroken!.ref ? ` ${r.firstBroken!.ref.table}#${r.firstBroken!.ref.id}` : ''}): ${r.firstBroken!.reason}; ${r.records} records before it are intact\n`);
+    }
+  }
+  if (results.some((r) => !r.ok)) process.exitCode = 1;
+}
+
+const commands: Record<string, (args: string[]) => Promise<void>> = { serve, token, backup, verify };
 
 async function main(argv: string[]) {
   const [name, ...args] = argv;

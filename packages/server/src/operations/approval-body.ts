@@ -3,11 +3,7 @@ import { notFound } from '../http/errors.ts';
 import type { ApprovalState, Queries, ReviewRecord } from '../store/index.ts';
 import { approvalFields } from './list-approvals.ts';
 
-/** No reviews: PENDING; any UNAPPROVED review: UNAPPROVED (a veto that later approvals do not lift); otherwise APPROVED. */
-export function approvalState(reviews: ReadonlyArray<Pick<ReviewRecord, 'state'>>): ApprovalState {
-  if (!reviews.length) return 'PENDING';
-  return reviews.some((r) => r.state === 'UNAPPROVED') ? 'UNAPPROVED' : 'APPROVED';
-}
+export { approvalState } from '../store/approvals.ts';
 
 /** Reads an approval back in the get shape. */
 export async function approvalBody(store: Pick<Queries, 'getApproval' | 'artifactsOfCommits'>, organizationId: number, flowId: number, number: number) {

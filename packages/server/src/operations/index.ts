@@ -1,4 +1,5 @@
 /** The default plugins: the six operations of SPEC.md and the evidence model. */
+import { verifyEvidencePlugin } from './verify-evidence.ts';
 import type { Plugin } from '../plugin.ts';
 import { attestJunitPlugin } from './attest-junit.ts';
 import { beginTrailPlugin } from './begin-trail.ts';
@@ -28,6 +29,8 @@ export {
 };
 
 /** The evidence model: flows and templates, reading trails back, environments and their reports, writing approvals. */
+export { verifyEvidencePlugin };
+
 export const evidencePlugins: readonly Plugin<any>[] = [
   putFlowPlugin, putFlowTemplatePlugin, listFlowsPlugin, getFlowPlugin,
   listTrailsPlugin, getTrailPlugin, downloadAttachmentPlugin,
@@ -38,4 +41,5 @@ export const evidencePlugins: readonly Plugin<any>[] = [
 export const defaultPlugins: readonly Plugin<any>[] = [
   attestJunitPlugin, beginTrailPlugin, listEnvironmentsPlugin, listApprovalsPlugin, getApprovalPlugin, listDeploymentsPlugin,
   ...evidencePlugins,
+  verifyEvidencePlugin,
 ];

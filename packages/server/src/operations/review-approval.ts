@@ -1,7 +1,7 @@
 import { reviewApproval } from '@trailproof/schema';
 import { notFound } from '../http/errors.ts';
 import { definePlugin } from '../plugin.ts';
-import { approvalBody, approvalState } from './approval-body.ts';
+import { approvalBody } from './approval-body.ts';
 import { requireFlow } from './lookup.ts';
 
 /** PUT /approvals/{org}/{flow_name}/{approval_number}: adds a review and moves the state. */
@@ -16,7 +16,7 @@ export const reviewApprovalPlugin = definePlugin({
       // Reviews of one approval take turns, so that each state is computed from every review before it.
       await tx.lockForUpdate(store.dialect, 'approvals', found.id);
       const approval = (await tx.getApproval(flow.id, found.release_number))!;
-      await tx.addReview(approval.id, review, approvalState([...approval.approvals, review]), now);
+      await tx.addReview(approval.id, review);
       return approval.release_number;
     });
     return { status: 200, body: await approvalBody(store, organization.id, flow.id, number) };

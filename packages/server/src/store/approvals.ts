@@ -1,4 +1,5 @@
 import type { Db } from './database.ts';
+import { appendEvidence, inTransaction } from './chain.ts';
 import { fromJson, toJson } from './json.ts';
 
 export type ApprovalState = 'APPROVED' | 'UNAPPROVED' | 'PENDING';
@@ -36,7 +37,11 @@ export interface ApprovalInsert {
 }
 
 /** Inserts an approval with the flow's next release number. Call inside a transaction. */
-export async function insertApproval(db: Db, a: ApprovalInsert): Promise<number> {
+export function insertApproval(db: Db, a: ApprovalInsert): Promise<number> {
+  return inTransaction(db, (trx) => insertApprovalIn(trx, a));
+}
+
+async function insertApprovalIn(db: Db, a: ApprovalInsert): Promise<number> {
   const { last } = await db.selectFrom('approvals').select((eb) => eb.fn.max<number | null>('release_number').as('last'))
     .where('flow_id', '=', a.flowId).executeTakeFirstOrThrow();
   const releaseNumber = Number(last ?? 0) + 1;
@@ -45,10 +50,37 @@ export async function insertApproval(db: Db, a: ApprovalInsert): Promise<number>
     artifact_name: a.artifactName, description: a.description, environment: a.environment, src_commit_list: JSON.stringify(a.srcCommitList),
     user_data: toJson(a.userData), state: a.state, created_at: a.at, last_modified_at: a.at,
   }).returning('id').executeTakeFirstOrThrow();
-  if (a.reviews.length) {
-    await db.insertInto('reviews').values(a.reviews.map((r) => ({ approval_id: Number(row.id), ...r }))).execute();
-  }
+  const { organization_id: organizationId, name: flow } = await db.selectFrom('flows').select(['organization_id', 'name']).where('id', '=', a.flowId).executeTakeFirstOrThrow();
+  await appendEvidence(db, {
+    organizationId: Number(organizationId), type: 'approval', at: a.at, ref: { table: 'approvals', id: Number(row.id) },
+    data: { flow, release_number: releaseNumber, target_artifact: a.targetArtifact },
+  });
+  for (const review of a.reviews) await insertReviewIn(db, Number(organizationId), Number(row.id), review, a.at);
   return releaseNumber;
+}
+
+/** Stores one review of an approval with its chain record. Reviews are never changed; the approval's state is derived from them. */
+async function insertReviewIn(db: Db, organizationId: number, approvalId: number, review: ReviewRecord, at: number): Promise<void> {
+  const row = await db.insertInto('reviews').values({ approval_id: approvalId, ...review }).returning('id').executeTakeFirstOrThrow();
+  await appendEvidence(db, {
+    organizationId, type: 'review', at, ref: { table: 'reviews', id: Number(row.id) },
+    data: { approval_id: approvalId, state: review.state, approved_by: review.approved_by },
+  });
+}
+
+/** Adds a review to an approval (a new row and its chain record; the approval row itself never changes). */
+export function addReview(db: Db, approvalId: number, review: ReviewRecord): Promise<void> {
+  return inTransaction(db, async (trx) => {
+    const { organization_id } = await trx.selectFrom('approvals').innerJoin('flows', 'flows.id', 'approvals.flow_id')
+      .select('flows.organization_id').where('approvals.id', '=', approvalId).executeTakeFirstOrThrow();
+    await insertReviewIn(trx, Number(organization_id), approvalId, review, review.timestamp);
+  });
+}
+
+/** No reviews: PENDING; any UNAPPROVED review: UNAPPROVED (a veto that later approvals do not lift); otherwise APPROVED. */
+export function approvalState(reviews: ReadonlyArray<Pick<ReviewRecord, 'state'>>): ApprovalState {
+  if (!reviews.length) return 'PENDING';
+  return reviews.some((r) => r.state === 'UNAPPROVED') ? 'UNAPPROVED' : 'APPROVED';
 }
 
 const approvalColumns = [
@@ -62,15 +94,20 @@ async function withReviews(db: Db, rows: Array<Record<(typeof approvalColumns)[n
     ? await db.selectFrom('reviews').select(['approval_id', 'state', 'comment', 'approved_by', 'approval_url', 'timestamp'])
       .where('approval_id', 'in', ids).orderBy('id').execute()
     : [];
-  return rows.map((r) => ({
-    id: Number(r.id), release_number: Number(r.release_number), base_artifact: String(r.base_artifact), artifact_name: String(r.artifact_name),
-    target_artifact: String(r.target_artifact), description: String(r.description), src_commit_list: fromJson(r.src_commit_list as string, []),
-    created_at: Number(r.created_at), last_modified_at: Number(r.last_modified_at), state: r.state as ApprovalState,
-    environment: (r.environment as string | null) ?? null, user_data: fromJson(r.user_data as string | null, null),
-    approvals: reviews.filter((v) => Number(v.approval_id) === Number(r.id)).map((v) => ({
+  return rows.map((r) => {
+    const approvals = reviews.filter((v) => Number(v.approval_id) === Number(r.id)).map((v) => ({
       state: v.state as ReviewRecord['state'], comment: v.comment, approved_by: v.approved_by, approval_url: v.approval_url, timestamp: Number(v.timestamp),
-    })),
-  }));
+    }));
+    const createdAt = Number(r.created_at);
+    // Approvals are append-only evidence: their state and modification time follow from their reviews.
+    return {
+      id: Number(r.id), release_number: Number(r.release_number), base_artifact: String(r.base_artifact), artifact_name: String(r.artifact_name),
+      target_artifact: String(r.target_artifact), description: String(r.description), src_commit_list: fromJson(r.src_commit_list as string, []),
+      created_at: createdAt, last_modified_at: Math.max(createdAt, ...approvals.map((a) => a.timestamp)), state: approvalState(approvals),
+      environment: (r.environment as string | null) ?? null, user_data: fromJson(r.user_data as string | null, null),
+      approvals,
+    };
+  });
 }
 
 /** A page of a flow's approvals, newest first. */

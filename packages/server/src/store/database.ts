@@ -148,6 +148,18 @@ export interface ReviewsTable {
   timestamp: number;
 }
 
+/** One link of an organisation's hash chain (see chain.ts). Append-only. */
+export interface EvidenceLogTable {
+  organization_id: number;
+  seq: number;
+  type: string;
+  /** Canonical JSON of the record; `hash` = SHA-256(prev_hash ‖ record). */
+  record: string;
+  prev_hash: string;
+  hash: string;
+  created_at: number;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   tokens: TokensTable;
@@ -161,6 +173,7 @@ export interface Database {
   deployments: DeploymentsTable;
   approvals: ApprovalsTable;
   reviews: ReviewsTable;
+  evidence_log: EvidenceLogTable;
 }
 
 export type Db = Kysely<Database>;

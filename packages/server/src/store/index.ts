@@ -6,21 +6,21 @@
 import type { Kysely } from 'kysely';
 import type { Database, Db, DialectName } from './database.ts';
 import { migrate } from './migrations.ts';
-import { ensureOrganization, findOrganization, getBlob, putBlob } from './organizations.ts';
+import { ensureOrganization, findOrganization, getBlob, listOrganizations, putBlob } from './organizations.ts';
+import { verifyChain } from './chain.ts';
 import { findToken, insertToken, listTokens, revokeToken } from './tokens.ts';
 import { ensureFlow, findFlow, findTrail, insertAttestation, listAttestations, upsertTrail } from './trails.ts';
 import { listEnvironments, upsertEnvironment } from './environments.ts';
 import { insertDeployments, listDeployments } from './deployments.ts';
-import { artifactsOfCommits, getApproval, insertApproval, listApprovals } from './approvals.ts';
+import { addReview, artifactsOfCommits, getApproval, insertApproval, listApprovals } from './approvals.ts';
 import { getFlowRecord, listFlowRecords, upsertFlow } from './flows.ts';
 import { artifactNameOf, attestationsOfFingerprints, deployedNameOf, getTrailById, listTrailPage } from './evidence.ts';
 import { findEnvironment, getSnapshot, insertSnapshot, lockForUpdate, recordReport, typesOfEnvironments } from './snapshots.ts';
-import { addReview } from './reviews.ts';
 import { openPostgres, type PostgresOptions } from './postgres.ts';
 import { openSqlite, type SqliteOptions } from './sqlite.ts';
 
 const queries = {
-  ensureOrganization, findOrganization, putBlob, getBlob,
+  ensureOrganization, findOrganization, listOrganizations, putBlob, getBlob, verifyChain,
   insertToken, findToken, listTokens, revokeToken,
   findFlow, ensureFlow, upsertTrail, findTrail, insertAttestation, listAttestations,
   upsertEnvironment, listEnvironments,
@@ -111,6 +111,8 @@ export type { DeploymentInsert, DeploymentRecord, DeploymentFilter } from './dep
 export type { ApprovalInsert, ApprovalRecord, ApprovalState, ReviewRecord } from './approvals.ts';
 export type { TrailInput, TrailRow, FlowRow, AttestationInsert, AttestationRow } from './trails.ts';
 export type { TokenRow } from './tokens.ts';
+export type { BrokenLink, VerifyResult } from './chain.ts';
+export { canonicalJson, genesisHash } from './chain.ts';
 export type { FlowChanges, FlowRecord } from './flows.ts';
 export type { FingerprintAttestation, TrailWithTemplate } from './evidence.ts';
 export type { EnvironmentRow, RunningArtifact, SnapshotRecord } from './snapshots.ts';

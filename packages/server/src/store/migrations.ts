@@ -2,7 +2,7 @@
  * Numbered migrations, applied in order at start-up inside one transaction each. Column types
  * are chosen per dialect only where SQLite and PostgreSQL disagree (ids, blobs, floats).
  */
-import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import type { DialectName } from './database.ts';
 
 type Builder = (db: Kysely<unknown>, dialect: DialectName) => Promise<void>;
@@ -181,10 +181,50 @@ const m002_evidence: Builder = async (db) => {
   await db.schema.createIndex('trails_flow_created').on('trails').columns(['flow_id', 'created_at', 'id']).execute();
 };
 
+/**
+ * Tamper evidence: the per-organisation hash chain, and triggers that make evidence rows
+ * append-only (the database itself refuses UPDATE and DELETE on them).
+ */
+const m003_tamper_evidence: Builder = async (db, dialect) => {
+  const t = types(dialect);
+  await db.schema.createTable('evidence_log')
+    .addColumn('organization_id', t.ref, (c) => c.notNull().references('organizations.id'))
+    .addColumn('seq', 'integer', (c) => c.notNull())
+    .addColumn('type', 'text', (c) => c.notNull())
+    .addColumn('record', 'text', (c) => c.notNull())
+    .addColumn('prev_hash', 'text', (c) => c.notNull())
+    .addColumn('hash', 'text', (c) => c.notNull())
+    .addColumn('created_at', t.time, (c) => c.notNull())
+    .addPrimaryKeyConstraint('evidence_log_pk', ['organization_id', 'seq'])
+    .execute();
+
+  if (dialect === 'postgres') {
+    await sql`create or replace function trailproof_refuse_change() returns trigger language plpgsql as $$
+      begin
+        raise exception 'evidence is append-only: % on % refused', tg_op, tg_table_name using errcode = '42501';
+      end $$`.execute(db);
+  }
+  for (const table of appendOnlyTables) {
+    const trigger = sql.raw(`${table}_append_only`);
+    if (dialect === 'postgres') {
+      await sql`create trigger ${trigger} before update or delete on ${sql.table(table)} for each row execute function trailproof_refuse_change()`.execute(db);
+    } else {
+      for (const op of ['update', 'delete'] as const) {
+        const name = sql.raw(`${table}_no_${op}`);
+        await sql`create trigger ${name} before ${sql.raw(op)} on ${sql.table(table)} begin select raise(abort, ${sql.lit(`evidence is append-only: ${op} on ${table} refused`)}); end`.execute(db);
+      }
+    }
+  }
+};
+
+/** Evidence tables: rows are written once and never changed or removed. */
+export const appendOnlyTables = ['attestations', 'snapshots', 'deployments', 'approvals', 'reviews', 'blobs', 'evidence_log'] as const;
+
 /** All migrations, by name; names sort in the order they apply. */
 export const migrations: Record<string, Builder> = {
   '0001_initial': m001_initial,
   '0002_evidence': m002_evidence,
+  '0003_tamper_evidence': m003_tamper_evidence,
 };
 
 /** Applies every pending migration; throws (and applies nothing more) if one fails. */

@@ -8,6 +8,10 @@ export async function ensureOrganization(db: Db, name: string, at: number): Prom
   return db.selectFrom('organizations').select(['id', 'name']).where('name', '=', name).executeTakeFirstOrThrow();
 }
 
+export async function listOrganizations(db: Db): Promise<OrganizationRow[]> {
+  return (await db.selectFrom('organizations').select(['id', 'name']).orderBy('name').execute()).map((r) => ({ id: Number(r.id), name: r.name }));
+}
+
 export function findOrganization(db: Db, name: string): Promise<OrganizationRow | undefined> {
   return db.selectFrom('organizations').select(['id', 'name']).where('name', '=', name).executeTakeFirst();
 }

@@ -1,4 +1,5 @@
 import type { Db } from './database.ts';
+import { appendEvidence, inTransaction } from './chain.ts';
 import { fromJson, toJson } from './json.ts';
 
 export interface FlowRow { id: number; name: string; description: string; visibility: string; templateSha256: string | null; createdAt: number; lastModifiedAt: number }
@@ -50,7 +51,20 @@ export async function ensureFlow(db: Db, organizationId: number, name: string, a
 }
 
 /** Creates the trail, or updates it when it exists already (a re-run CI job); says which. */
-export async function upsertTrail(db: Db, flowId: number, input: TrailInput, templateSha256: string | null, at: number): Promise<{ created: boolean; id: number }> {
+export function upsertTrail(db: Db, flowId: number, input: TrailInput, templateSha256: string | null, at: number): Promise<{ created: boolean; id: number }> {
+  return inTransaction(db, async (trx) => {
+    const result = await upsertTrailIn(trx, flowId, input, templateSha256, at);
+    // The trail row is a mutable summary; what each begin said is kept in the chain record itself.
+    const { organization_id, name: flow } = await trx.selectFrom('flows').select(['organization_id', 'name']).where('id', '=', flowId).executeTakeFirstOrThrow();
+    await appendEvidence(trx, {
+      organizationId: Number(organization_id), type: 'trail.begin', at,
+      data: { flow, trail: input.name, created: result.created, input, template_sha256: templateSha256 },
+    });
+    return result;
+  });
+}
+
+async function upsertTrailIn(db: Db, flowId: number, input: TrailInput, templateSha256: string | null, at: number): Promise<{ created: boolean; id: number }> {
   const values = {
     description: input.description ?? '',
     commit_sha: input.git_commit_info?.sha1 ?? null,
@@ -109,12 +123,23 @@ export interface AttestationRow extends Omit<AttestationInsert, 'at'> {
   attachmentSize: number | null;
 }
 
-export async function insertAttestation(db: Db, a: AttestationInsert): Promise<number> {
+/** Stores an attestation and its chain record in one transaction. */
+export function insertAttestation(db: Db, a: AttestationInsert): Promise<number> {
+  return inTransaction(db, (trx) => insertAttestationIn(trx, a));
+}
+
+async function insertAttestationIn(db: Db, a: AttestationInsert): Promise<number> {
   const row = await db.insertInto('attestations').values({
     trail_id: a.trailId, name: a.name, type: a.type, data: JSON.stringify(a.data), artifact_fingerprint: a.artifactFingerprint,
     attachment_sha256: a.attachmentSha256, attachment_name: a.attachmentName, compliant: a.compliant ? 1 : 0, created_at: a.at,
   }).returning('id').executeTakeFirstOrThrow();
   await db.updateTable('trails').set({ last_modified_at: a.at }).where('id', '=', a.trailId).execute();
+  const where = await db.selectFrom('trails').innerJoin('flows', 'flows.id', 'trails.flow_id')
+    .select(['flows.organization_id', 'flows.name as flow', 'trails.name as trail']).where('trails.id', '=', a.trailId).executeTakeFirstOrThrow();
+  await appendEvidence(db, {
+    organizationId: Number(where.organization_id), type: 'attestation', at: a.at, ref: { table: 'attestations', id: Number(row.id) },
+    data: { flow: where.flow, trail: where.trail, name: a.name, type: a.type, artifact_fingerprint: a.artifactFingerprint, attachment_sha256: a.attachmentSha256 },
+  });
   return Number(row.id);
 }
 
