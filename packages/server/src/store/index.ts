@@ -17,6 +17,7 @@ import { getFlowRecord, listFlowRecords, upsertFlow } from './flows.ts';
 import { artifactNameOf, attestationsOfFingerprints, deployedNameOf, getTrailById, listTrailPage } from './evidence.ts';
 import { findEnvironment, getSnapshot, insertSnapshot, lockForUpdate, recordReport, typesOfEnvironments } from './snapshots.ts';
 import { openPostgres, type PostgresOptions } from './postgres.ts';
+import { groupCommit } from './group-commit.ts';
 import { openSqlite, type SqliteOptions } from './sqlite.ts';
 
 const queries = {
@@ -55,12 +56,17 @@ function bind(db: Db): Queries {
 }
 
 /** Wraps a migrated Kysely instance as a store. */
-export function createStore(db: Kysely<Database>, dialect: DialectName, extra: Pick<Store, 'backup'> = {}): Store {
+export function createStore(
+  db: Kysely<Database>,
+  dialect: DialectName,
+  extra: Pick<Store, 'backup'> & { runTransaction?: <T>(work: (trx: Db) => Promise<T>) => Promise<T> } = {},
+): Store {
+  const { runTransaction = (work) => db.transaction().execute(work), ...rest } = extra;
   return {
     ...bind(db),
-    ...extra,
+    ...rest,
     dialect,
-    transaction: (work) => db.transaction().execute((trx) => work(bind(trx))),
+    transaction: (work) => runTransaction((trx) => work(bind(trx))),
     close: () => db.destroy(),
   };
 }
@@ -82,6 +88,8 @@ export async function openSqliteStore(file: string, options: SqliteOptions = {})
     backup: async (target) => {
       await raw.backup(target);
     },
+    // One writer, one fsync per commit: concurrent transactions share commits (see group-commit.ts).
+    runTransaction: groupCommit(db),
   });
 }
 
