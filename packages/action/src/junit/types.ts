@@ -44,7 +44,10 @@ export interface JunitSuiteResult {
   errors: number;
   skipped: number;
   total: number;
-  /** Seconds (sum of case times, or the suite's `time` attribute where larger/only source). */
+  /**
+   * Seconds: the suite's `time` attribute where present and the suite holds no nested suite;
+   * otherwise the sum of the times of the cases directly inside (a missing time counts 0).
+   */
   duration: number;
   /** Epoch seconds, or null where neither the suite nor an enclosing suite has a timestamp. */
   timestamp: number | null;
@@ -59,6 +62,21 @@ export interface JunitFileReport {
   suites: JunitSuiteResult[];
   declared: JunitSuiteDeclared[];
   cases: JunitCase[];
+}
+
+/** Totals over the `suites` of one or more files (see `summarize`). */
+export interface JunitTotals {
+  /** Number of `suites` entries. */
+  suites: number;
+  total: number;
+  /** total - failed - errors - skipped, per suite and never below 0. */
+  passed: number;
+  failed: number;
+  errors: number;
+  skipped: number;
+  flaky: number;
+  /** Seconds, the sum of the suites' durations. */
+  duration: number;
 }
 
 /** Thrown for XML that is corrupt or not JUnit. `line` is 1-based where known. */

@@ -1,0 +1,202 @@
+/**
+ * The streaming machinery of the JUnit reader: bytes → (sniffed encoding) → streaming
+ * `TextDecoder` → saxes → ReportBuilder, with every parser buffer bounded.
+ */
+import { TextDecoder } from 'node:util';
+import { SaxesParser } from 'saxes';
+import { ReportBuilder } from './internal-builder.ts';
+import { sniffEncoding } from './internal-encoding.ts';
+import { detach } from './internal-strings.ts';
+import { JunitReadError, type JunitFileReport } from './types.ts';
+
+/** Options of the read functions. */
+export interface JunitReadOptions {
+  /** Longest `message` and `details` kept per case, in UTF-16 code units (default 4096). */
+  maxDetailsLength?: number;
+}
+
+export const DEFAULT_MAX_DETAILS = 4096;
+/** Bytes decoded (and characters handed to saxes) at a time. */
+const SLICE = 64 * 1024;
+/**
+ * Longest single piece of parser state (text node, CDATA section, comment, attribute value) kept,
+ * unless maxDetailsLength is larger. Small enough that the copies made when cutting stay in V8's
+ * young generation (cheap to collect).
+ */
+const MIN_BUFFER_CAP = 64 * 1024;
+/** Most attributes accepted on one element. */
+export const MAX_ATTRIBUTES = 10_000;
+
+/** saxes 6 internals that grow with the input; checked after every write to bound memory. */
+interface SaxesBuffers {
+  text?: unknown;
+  name?: unknown;
+  entity?: unknown;
+  piTarget?: unknown;
+  attribList?: unknown;
+}
+
+function maxDetailsOf(options: JunitReadOptions | undefined): number {
+  const max = options?.maxDetailsLength ?? DEFAULT_MAX_DETAILS;
+  if (!Number.isSafeInteger(max) || max < 0) {
+    throw new RangeError(`maxDetailsLength must be a non-negative integer, got ${String(max)}`);
+  }
+  return max;
+}
+
+/** Feeds decoded text to saxes and the builder; throws `JunitReadError` on the first problem. */
+class Feeder {
+  private readonly parser = new SaxesParser<{ position: true; xmlns: false }>({ position: true, xmlns: false });
+  private readonly builder: ReportBuilder;
+  private readonly cap: number;
+  private textOn = false;
+  private tagLine = 1;
+  private tagStart = 0;
+
+  constructor(private readonly file: string, maxDetails: number) {
+    this.builder = new ReportBuilder(file, maxDetails);
+    this.cap = Math.max(MIN_BUFFER_CAP, maxDetails);
+    const { parser, builder } = this;
+    parser.on('error', (err) => {
+      throw this.corrupt(err.message.replace(/^\d+:\d+: /, ''));
+    });
+    parser.on('doctype', () => {
+      throw this.corrupt('DOCTYPE and entity declarations are not allowed in JUnit XML');
+    });
+    parser.on('opentagstart', () => {
+      this.tagLine = parser.line;
+      this.tagStart = parser.position;
+    });
+    parser.on('opentag', (tag) => {
+      // An attribute takes at least 5 characters (` a=""`): only a long tag can hold too many.
+      // (No `attribute` handler: setting one makes saxes several times slower.)
+      if (parser.position - this.tagStart > 4 * MAX_ATTRIBUTES && Object.keys(tag.attributes).length > MAX_ATTRIBUTES) {
+        throw this.tooManyAttributes();
+      }
+      builder.openTag(tag.name, tag.attributes, this.tagLine);
+      this.syncText();
+    });
+    parser.on('closetag', () => {
+      builder.closeTag();
+      this.syncText();
+    });
+    parser.on('cdata', (s) => {
+      if (builder.wantsText) builder.text(s);
+    });
+  }
+
+  corrupt(reason: string, line = this.parser.line): JunitReadError {
+    const column = this.parser.column + 1;
+    return new JunitReadError(`${this.file}:${line}:${column}: corrupt XML: ${reason}`, this.file, 'corrupt', line);
+  }
+
+  private tooManyAttributes(): JunitReadError {
+    return this.corrupt(`more than ${MAX_ATTRIBUTES} attributes on one element`);
+  }
+
+  /** saxes only accumulates text nodes while a text handler is set: set it only while wanted. */
+  private syncText(): void {
+    const want = this.builder.wantsText;
+    if (want === this.textOn) return;
+    this.textOn = want;
+    if (want) this.parser.on('text', (s) => this.builder.text(s));
+    else this.parser.off('text');
+  }
+
+  write(s: string): void {
+    for (let i = 0; i < s.length; i += SLICE) {
+      this.guarded(() => this.parser.write(i === 0 && s.length <= SLICE ? s : s.slice(i, i + SLICE)));
+      this.bound();
+    }
+  }
+
+  finish(): JunitFileReport {
+    this.guarded(() => this.parser.close());
+    return this.builder.finish();
+  }
+
+  private guarded(f: () => void): void {
+    try {
+      f();
+    } catch (err) {
+      if (err instanceof JunitReadError) throw err;
+      throw this.corrupt(err instanceof Error ? err.message : String(err));
+    }
+  }
+
+  /**
+   * saxes buffers a whole CDATA section, comment, DOCTYPE, attribute value or (with a text
+   * handler) text node before reporting it. Keep the first `cap` characters only (all the reader
+   * ever uses); longer names and entity references, and too many attributes, are refused.
+   */
+  private bound(): void {
+    const p = this.parser as unknown as SaxesBuffers;
+    // Cut at twice the cap so that the copy is made once per `cap` characters read, not per write.
+    if (typeof p.text === 'string' && p.text.length > 2 * this.cap) p.text = detach(p.text.slice(0, this.cap));
+    for (const key of ['name', 'entity', 'piTarget'] as const) {
+      const v = p[key];
+      if (typeof v === 'string' && v.length > 2 * this.cap) throw this.corrupt(`XML name longer than ${2 * this.cap} characters`);
+    }
+    if (Array.isArray(p.attribList) && p.attribList.length > MAX_ATTRIBUTES) throw this.tooManyAttributes();
+  }
+}
+
+/** Reads a report from decoded text (a leading byte order mark is ignored). */
+export function readText(xml: string, file: string, options?: JunitReadOptions): JunitFileReport {
+  const feeder = new Feeder(file, maxDetailsOf(options));
+  feeder.write(xml.charCodeAt(0) === 0xfeff ? xml.slice(1) : xml);
+  return feeder.finish();
+}
+
+function concat(parts: Uint8Array[], length: number): Uint8Array {
+  if (parts.length === 1 && parts[0] !== undefined) return parts[0];
+  const out = new Uint8Array(length);
+  let offset = 0;
+  for (const p of parts) {
+    out.set(p, offset);
+    offset += p.length;
+  }
+  return out;
+}
+
+/** Reads a report from a byte stream, sniffing the encoding from its first bytes. */
+export async function readBytes(
+  stream: AsyncIterable<Uint8Array>,
+  file: string,
+  options?: JunitReadOptions,
+): Promise<JunitFileReport> {
+  const feeder = new Feeder(file, maxDetailsOf(options));
+  let head: Uint8Array[] = [];
+  let headLength = 0;
+
+  const feed = (decoder: TextDecoder, bytes: Uint8Array): void => {
+    for (let i = 0; i < bytes.length; i += SLICE) {
+      feeder.write(decoder.decode(bytes.subarray(i, i + SLICE), { stream: true }));
+    }
+  };
+  /** Decides the encoding once the head allows it, then decodes the head. */
+  const start = (complete: boolean): TextDecoder | undefined => {
+    const bytes = concat(head, headLength);
+    const sniffed = sniffEncoding(bytes, complete);
+    if (sniffed.kind === 'need-more') return undefined;
+    if (sniffed.kind === 'unsupported') throw feeder.corrupt(sniffed.reason, 1);
+    const decoder = new TextDecoder(sniffed.encoding);
+    head = [];
+    feed(decoder, bytes);
+    return decoder;
+  };
+
+  let decoder: TextDecoder | undefined;
+  for await (const chunk of stream) {
+    if (decoder) {
+      feed(decoder, chunk);
+    } else {
+      head.push(chunk);
+      headLength += chunk.length;
+      decoder = start(false);
+    }
+  }
+  decoder ??= start(true);
+  feeder.write(decoder?.decode() ?? '');
+  return feeder.finish();
+}
