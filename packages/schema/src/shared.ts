@@ -23,8 +23,8 @@ export const PathName = (description: string) =>
 export const JsonObject = (description: string) =>
   Type.Record(Type.String({ maxLength: limits.shortText }), Type.Unknown(), { maxProperties: limits.objectKeys, description });
 
-export const Sha256Hex = Type.String({ pattern: '^[a-f0-9]{64}$', description: 'SHA-256 fingerprint, lower-case hex' });
-export const CommitSha = Type.String({ pattern: '^[a-f0-9]{40}$', description: 'Git commit SHA-1, lower-case hex' });
+export const Sha256Hex = Type.String({ pattern: '^[a-f0-9]{64}$', maxLength: 64, description: 'SHA-256 fingerprint, lower-case hex' });
+export const CommitSha = Type.String({ pattern: '^[a-f0-9]{40}$', maxLength: 40, description: 'Git commit SHA-1, lower-case hex' });
 
 export const GitCommitInfo = Type.Object(
   {

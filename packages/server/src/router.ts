@@ -18,7 +18,7 @@ export interface RouterOptions {
   store: Store;
   /** Who may call; tokens in the store by default. */
   auth?: Authenticator;
-  /** The operations served; the six of SPEC.md by default. */
+  /** The operations served; `defaultPlugins` (SPEC.md's six, the evidence model, verify) by default. */
   plugins?: readonly Plugin<any>[];
   /** Path prefix of every route; `/api/v2` by default. */
   prefix?: string;

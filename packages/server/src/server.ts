@@ -17,10 +17,9 @@ export interface RunningServer {
 export async function startServer(options: AppOptions & { port?: number; host?: string; handleSignals?: boolean }): Promise<RunningServer> {
   const logger = options.logger ?? jsonLogger();
   const app = createApp({ ...options, logger });
-  const server = createServer(app.callback());
-  server.requestTimeout = 60_000;
-  server.headersTimeout = 20_000;
-  server.keepAliveTimeout = 5_000;
+  // Limits below the application: headers at most 16 KiB (431 beyond), a whole request at most
+  // 60 s, headers within 20 s (slow-loris), idle keep-alive connections closed after 5 s.
+  const server = createServer({ maxHeaderSize: 16 * 1024, requestTimeout: 60_000, headersTimeout: 20_000, keepAliveTimeout: 5_000 }, app.callback());
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 8080, options.host ?? '127.0.0.1', resolve);

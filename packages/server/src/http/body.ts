@@ -22,6 +22,8 @@ export function multipartParser(body: MultipartBody) {
   const maxFileBytes = Math.max(limits.dataJsonBytes, ...Object.values(body.files).map((f) => f.maxBytes));
   const upload = multer({
     storage: multer.memoryStorage(),
+    // RFC 7578: file names are UTF-8 (busboy's default, latin1, garbles non-ASCII names).
+    defParamCharset: 'utf8',
     limits: {
       fileSize: maxFileBytes,
       files: fileNames.length + 1,

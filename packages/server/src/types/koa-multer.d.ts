@@ -24,7 +24,7 @@ declare module '@koa/multer' {
     fields(fields: Array<{ name: string; maxCount?: number }>): Middleware;
   }
   interface Multer {
-    (options: { storage: unknown; limits?: Limits }): Instance;
+    (options: { storage: unknown; limits?: Limits; defParamCharset?: string }): Instance;
     memoryStorage(): unknown;
   }
   const multer: Multer;

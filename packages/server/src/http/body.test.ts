@@ -1,0 +1,29 @@
+import { expect } from 'chai';
+import { startTestServer, type TestServer } from '@trailproof/server/testing';
+
+describe('multipart bodies', () => {
+  let server: TestServer;
+  before(async () => (server = await startTestServer()));
+  after(() => server.close());
+
+  it('keeps UTF-8 file names as sent (RFC 7578), not decoded as Latin-1', async () => {
+    expect((await server.request('PUT', '/api/v2/trails/acme/app', { form: { data_json: JSON.stringify({ name: 't1' }) } })).status).to.equal(201);
+    const name = 'résultats-测试-✓.xml';
+    const res = await server.request('POST', '/api/v2/attestations/acme/app/trail/t1/junit', {
+      form: { data_json: JSON.stringify({ attestation_name: 'unit', junit_results: [] }), attachment_file: { content: '<testsuites/>', name } },
+    });
+    expect(res.status).to.equal(201);
+    const org = (await server.store.findOrganization('acme'))!;
+    const trail = (await server.store.findTrail(Number(org.id), 'app', 't1'))!;
+    const [attestation] = await server.store.listAttestations(trail.id);
+    expect(attestation!.attachmentName).to.equal(name);
+  });
+
+  it('refuses a JSON data_json nested deeper than 32 levels', async () => {
+    const deep = JSON.stringify({ name: 't2', user_data: { a: JSON.parse('['.repeat(40) + ']'.repeat(40)) } });
+    const res = await server.request('PUT', '/api/v2/trails/acme/app', { form: { data_json: deep } });
+    expect(res.status).to.equal(400);
+    expect(res.body.errors).to.have.key('data_json');
+    expect(res.body.message).to.match(/nests too deeply/);
+  });
+});
