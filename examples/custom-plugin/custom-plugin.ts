@@ -7,7 +7,7 @@ import { Type } from '@sinclair/typebox';
 import {
   AttestationName, defineOperation, ErrorBody, LongText, Nullable, Sha256Hex, TrailPathParams, Url,
 } from '@trailproof/schema';
-import { definePlugin, requireTrail } from '@trailproof/server';
+import { definePlugin, storeAttestation } from '@trailproof/server';
 
 export const GenericAttestationInput = Type.Object(
   {
@@ -46,14 +46,10 @@ export const attestGeneric = defineOperation({
 export const attestGenericPlugin = definePlugin({
   operation: attestGeneric,
   async handler({ params, data, files, store, now }) {
-    const { trail } = await requireTrail(store, params.org, params.flow_name, params.trail_name);
-    const attachment = files.attachment_file;
-    await store.transaction(async (tx) => {
-      const attachmentSha256 = attachment ? await tx.putBlob(attachment.buffer, now) : null;
-      await tx.insertAttestation({
-        trailId: trail.id, name: data.attestation_name, type: 'generic', data, artifactFingerprint: data.artifact_fingerprint ?? null,
-        attachmentSha256, attachmentName: attachment?.originalName ?? null, compliant: data.is_compliant, at: now,
-      });
+    // The same path every attestation takes: trail lookup, content-addressed attachment, hash chain.
+    await storeAttestation(store, {
+      org: params.org, flow: params.flow_name, trail: params.trail_name, name: data.attestation_name, type: 'generic', data,
+      attachment: files.attachment_file, compliant: data.is_compliant, now,
     });
     return { status: 201, body: `generic attestation '${data.attestation_name}' was added to trail '${params.trail_name}'` };
   },
