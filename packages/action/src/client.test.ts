@@ -1,0 +1,73 @@
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { expect } from 'chai';
+import { ApiRequestError, createClient } from '@trailproof/action';
+
+/** A real server on loopback that answers from a script, one step per request. */
+async function scripted(steps: Array<(req: IncomingMessage, res: ServerResponse) => void>) {
+  const seen: string[] = [];
+  const server: Server = createServer((req, res) => {
+    seen.push(`${req.method} ${req.url} ${req.headers.authorization ?? ''}`);
+    const step = steps.shift() ?? ((_q, r) => r.writeHead(500).end());
+    req.resume();
+    req.on('end', () => step(req, res));
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { url, seen, close: () => new Promise((r) => server.close(r)) };
+}
+
+const json = (status: number, body: unknown, headers: Record<string, string> = {}) => (_req: IncomingMessage, res: ServerResponse) =>
+  res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
+
+describe('action HTTP client', () => {
+  it('retries 503 and succeeds, sending the bearer token each time', async () => {
+    const server = await scripted([json(503, { message: 'busy' }), json(503, { message: 'busy' }), json(201, 'created')]);
+    const retries: string[] = [];
+    const client = createClient({ serverUrl: server.url, apiToken: 'tp_secret', backoffMs: 10, onRetry: (m) => retries.push(m) });
+    const res = await client.request('PUT', '/trails/acme/app', { name: 't' });
+    await server.close();
+    expect(res).to.deep.equal({ status: 201, body: 'created' });
+    expect(server.seen).to.have.length(3);
+    expect(server.seen.every((s) => s === 'PUT /api/v2/trails/acme/app Bearer tp_secret')).to.equal(true);
+    expect(retries).to.have.length(2);
+  });
+
+  it('honours Retry-After on 429', async () => {
+    const server = await scripted([json(429, { message: 'slow down' }, { 'retry-after': '1' }), json(200, 'ok')]);
+    const client = createClient({ serverUrl: server.url, apiToken: 't', backoffMs: 1 });
+    const started = Date.now();
+    await client.request('GET', '/x');
+    await server.close();
+    expect(Date.now() - started).to.be.at.least(900);
+    expect(server.seen).to.have.length(2);
+  });
+
+  it('never retries another 4xx, and surfaces the server message and field errors', async () => {
+    const server = await scripted([json(400, { message: 'Input payload validation failed', errors: { 'junit_results.0.total': 'must be >= 0' } })]);
+    const client = createClient({ serverUrl: server.url, apiToken: 't', backoffMs: 1 });
+    const error = await client.request('POST', '/attestations/acme/app/trail/t/junit', new FormData()).catch((e: unknown) => e);
+    await server.close();
+    expect(error).to.be.instanceOf(ApiRequestError);
+    expect((error as ApiRequestError).status).to.equal(400);
+    expect((error as Error).message).to.contain('Input payload validation failed').and.to.contain('junit_results.0.total: must be >= 0');
+    expect(server.seen).to.have.length(1);
+  });
+
+  it('retries a connection reset, then gives up after its attempts with the cause', async () => {
+    const server = await scripted([(req) => req.socket.destroy(), (req) => req.socket.destroy(), (req) => req.socket.destroy()]);
+    const client = createClient({ serverUrl: server.url, apiToken: 't', backoffMs: 5, attempts: 3 });
+    const error = await client.request('GET', '/x').catch((e: unknown) => e);
+    await server.close();
+    expect(server.seen).to.have.length(3);
+    expect((error as Error).message).to.match(/failed after 3 attempts/);
+  });
+
+  it('times out a server that never answers', async () => {
+    const server = await scripted([() => {}, () => {}]);
+    const client = createClient({ serverUrl: server.url, apiToken: 't', timeoutMs: 200, attempts: 2, backoffMs: 1 });
+    const error = await client.request('GET', '/x').catch((e: unknown) => e);
+    expect((error as Error).message).to.match(/failed after 2 attempts/);
+    server.close();
+  });
+});

@@ -1,0 +1,98 @@
+/**
+ * A small HTTP client for the API v2: bearer token, time-outs, and retries with exponential
+ * backoff on network errors, 429 (honouring Retry-After) and 5xx, never on other 4xx. A
+ * failure carries the server's own `{"message", "errors"}` text.
+ */
+
+export interface ClientOptions {
+  serverUrl: string;
+  apiToken: string;
+  /** Per attempt; 30 s by default. */
+  timeoutMs?: number;
+  /** Attempts in all, the first included; 4 by default. */
+  attempts?: number;
+  /** First backoff delay; doubles each retry (with jitter); 500 ms by default. */
+  backoffMs?: number;
+  /** Told about each retry (for logs). */
+  onRetry?: (message: string) => void;
+}
+
+/** An answer the server gave that was not a success. */
+export class ApiRequestError extends Error {
+  override readonly name = 'ApiRequestError';
+  constructor(readonly status: number, message: string, readonly errors?: Record<string, string>) {
+    super(message);
+  }
+}
+
+export interface ApiClient {
+  /** Sends a request to `/api/v2` + `path`; resolves with the JSON body of a 2xx answer. */
+  request(method: string, path: string, body?: FormData | object): Promise<{ status: number; body: unknown }>;
+}
+
+const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+export function createClient(options: ClientOptions): ApiClient {
+  const attempts = options.attempts ?? 4;
+  const timeoutMs = options.timeoutMs ?? 30_000;
+  const backoffMs = options.backoffMs ?? 500;
+
+  return {
+    async request(method, path, body) {
+      const url = `${options.serverUrl}/api/v2${path}`;
+      let lastError: unknown;
+      for (let attempt = 1; attempt <= attempts; attempt++) {
+        let retryAfterMs: number | undefined;
+        try {
+          const headers: Record<string, string> = { authorization: `Bearer ${options.apiToken}`, accept: 'application/json' };
+          let payload: FormData | string | undefined;
+          if (body instanceof FormData) payload = body;
+          else if (body !== undefined) {
+            headers['content-type'] = 'application/json';
+            payload = JSON.stringify(body);
+          }
+          const response = await fetch(url, { method, headers, body: payload, signal: AbortSignal.timeout(timeoutMs) });
+          const text = await response.text();
+          let parsed: unknown = text;
+          try {
+            parsed = text ? JSON.parse(text) : null;
+          } catch {
+            // not JSON: keep the text
+          }
+          if (response.ok) return { status: response.status, body: parsed };
+          const message = describe(method, path, response.status, parsed);
+          const errors = (parsed as { errors?: Record<string, string> } | null)?.errors ?? undefined;
+          const error = new ApiRequestError(response.status, message, errors);
+          if (response.status !== 429 && response.status < 500) throw error;
+          lastError = error;
+          const retryAfter = Number(response.headers.get('retry-after'));
+          if (Number.isFinite(retryAfter) && retryAfter >= 0) retryAfterMs = Math.min(retryAfter * 1000, 60_000);
+        } catch (error) {
+          if (error instanceof ApiRequestError && error.status !== 429 && error.status < 500) throw error;
+          lastError = error;
+        }
+        if (attempt < attempts) {
+          const delay = retryAfterMs ?? backoffMs * 2 ** (attempt - 1) * (0.75 + Math.random() * 0.5);
+          options.onRetry?.(`${method} ${path} failed (${errorText(lastError)}); retry ${attempt} of ${attempts - 1} in ${Math.round(delay)} ms`);
+          await sleep(delay);
+        }
+      }
+      throw lastError instanceof ApiRequestError ? lastError : new Error(`${method} ${url} failed after ${attempts} attempts: ${errorText(lastError)}`);
+    },
+  };
+}
+
+function describe(method: string, path: string, status: number, body: unknown): string {
+  const b = body as { message?: unknown; errors?: Record<string, unknown> } | null;
+  const message = typeof b?.message === 'string' ? b.message : typeof body === 'string' && body ? body.slice(0, 500) : 'no message';
+  const fields = b?.errors && typeof b.errors === 'object' ? Object.entries(b.errors).map(([k, v]) => `${k}: ${String(v)}`).join('; ') : '';
+  return `${method} ${path} answered ${status}: ${message}${fields ? ` (${fields})` : ''}`;
+}
+
+function errorText(error: unknown): string {
+  if (error instanceof Error) {
+    const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+    return cause?.code ?? cause?.message ?? error.message;
+  }
+  return String(error);
+}

@@ -1,0 +1,135 @@
+/**
+ * Where the results come from: the commit, the repository and the CI run, from the GitHub
+ * event payload, or from `git` and `TRAILPROOF_*` variables outside GitHub.
+ */
+import { execFileSync } from 'node:child_process';
+
+export interface GitCommitInfo {
+  sha1: string;
+  message?: string;
+  author?: string;
+  author_username?: string;
+  branch?: string;
+  timestamp?: number;
+  url?: string;
+  parents?: string[];
+}
+
+export interface RepoInfo {
+  name: string;
+  url: string;
+  id?: string;
+  description?: string;
+  provider?: 'github';
+}
+
+export interface RunContext {
+  commit: GitCommitInfo | null;
+  repo: RepoInfo | null;
+  originUrl?: string;
+  /** Directory the globs are relative to. */
+  workspace: string;
+}
+
+/** The subset of `@actions/github`'s context this reads. */
+export interface GitHubContext {
+  sha: string;
+  ref: string;
+  eventName: string;
+  serverUrl: string;
+  runId: number;
+  repo: { owner: string; repo: string };
+  payload: Record<string, any>;
+}
+
+const clip = (text: string | undefined | null, max: number) => (typeof text === 'string' ? text.slice(0, max) : undefined);
+const epoch = (iso: unknown) => (typeof iso === 'string' && !Number.isNaN(Date.parse(iso)) ? Date.parse(iso) / 1000 : undefined);
+const defined = <T extends object>(value: T) => Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined && v !== null && v !== '')) as T;
+
+/** Commit details from the local clone, when there is one (best effort: a shallow checkout may lack them). */
+export function gitLog(sha: string, cwd: string): Partial<GitCommitInfo> {
+  try {
+    const out = execFileSync('git', ['log', '-1', '--format=%H%x00%an <%ae>%x00%ct%x00%P%x00%B', sha], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 10_000 });
+    const [full, author, time, parents, ...message] = out.split('\0');
+    if (!full?.trim()) return {};
+    return defined({
+      sha1: full.trim(), author: clip(author, 256), timestamp: Number(time) || undefined,
+      parents: parents?.trim() ? parents.trim().split(' ') : undefined, message: clip(message.join('\0').trim(), 16_384),
+    });
+  } catch {
+    return {};
+  }
+}
+
+/** The run as GitHub describes it: push, pull_request and any other event. */
+export function fromGitHub(context: GitHubContext, workspace: string): RunContext {
+  const { payload } = context;
+  const pr = payload.pull_request as Record<string, any> | undefined;
+  const repoName = `${context.repo.owner}/${context.repo.repo}`;
+  const repoUrl = `${context.serverUrl}/${repoName}`;
+  const sha: string = pr?.head?.sha ?? context.sha;
+  const head = payload.head_commit as Record<string, any> | undefined;
+  const fromPayload: Partial<GitCommitInfo> = head && head.id === sha
+    ? {
+        message: clip(head.message, 16_384), timestamp: epoch(head.timestamp),
+        author: head.author ? clip(`${head.author.name} <${head.author.email}>`, 256) : undefined,
+        author_username: clip(head.author?.username, 256),
+      }
+    : pr ? { author_username: clip(pr.user?.login, 256) } : {};
+  const branch = pr ? clip(pr.head?.ref, 256) : context.ref.startsWith('refs/heads/') ? context.ref.slice('refs/heads/'.length) : undefined;
+  const local = gitLog(sha, workspace);
+  return {
+    commit: defined({
+      ...local,
+      ...defined(fromPayload),
+      sha1: sha,
+      branch,
+      url: `${repoUrl}/commit/${sha}`,
+      parents: local.parents,
+    }) as GitCommitInfo,
+    repo: defined({
+      name: repoName,
+      url: repoUrl,
+      id: payload.repository?.id !== undefined ? String(payload.repository.id) : undefined,
+      description: clip(payload.repository?.description, 16_384),
+      provider: 'github' as const,
+    }),
+    originUrl: `${context.serverUrl}/${repoName}/actions/runs/${context.runId}`,
+    workspace,
+  };
+}
+
+/** The `origin` remote's URL, without credentials, when there is one. */
+function gitRemote(cwd: string): string | undefined {
+  try {
+    const url = execFileSync('git', ['remote', 'get-url', 'origin'], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    return url.replace(/\/\/[^@/]+@/, '//') || undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The run outside GitHub: the commit from `git` in `workspace` (or TRAILPROOF_COMMIT), the
+ * repository from TRAILPROOF_REPO_NAME / TRAILPROOF_REPO_URL, the run from TRAILPROOF_ORIGIN_URL.
+ */
+export function fromEnvironment(env: NodeJS.ProcessEnv, workspace: string): RunContext {
+  const sha = env.TRAILPROOF_COMMIT ?? gitLog('HEAD', workspace).sha1;
+  let branch = env.TRAILPROOF_BRANCH;
+  if (!branch) {
+    try {
+      branch = execFileSync('git', ['rev-parse', '--abbrev-ref', 'HEAD'], { cwd: workspace, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+      if (branch === 'HEAD') branch = undefined;
+    } catch {
+      branch = undefined;
+    }
+  }
+  const repoName = env.TRAILPROOF_REPO_NAME;
+  const repoUrl = env.TRAILPROOF_REPO_URL ?? gitRemote(workspace) ?? '';
+  return {
+    commit: sha ? (defined({ ...gitLog(sha, workspace), sha1: sha, branch }) as GitCommitInfo) : null,
+    repo: repoName ? { name: repoName, url: repoUrl } : null,
+    ...(env.TRAILPROOF_ORIGIN_URL ? { originUrl: env.TRAILPROOF_ORIGIN_URL } : {}),
+    workspace,
+  };
+}

@@ -1,0 +1,4 @@
+/** Entry point of the GitHub Action (bundled to dist/index.js). */
+import { run } from './main.ts';
+
+await run();

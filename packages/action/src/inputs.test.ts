@@ -1,0 +1,46 @@
+import { expect } from 'chai';
+import { defaultJunitPaths, InputError, readInputs } from '@trailproof/action';
+
+const base: Record<string, string> = { 'server-url': 'https://tp.example.com/', 'api-token': 'tp_x', org: 'acme', flow: 'backend' };
+const read = (extra: Record<string, string> = {}, sha: string | undefined = 'abc123') => readInputs((n) => ({ ...base, ...extra })[n] ?? '', sha);
+
+describe('action inputs', () => {
+  it('reads defaults into one typed object', () => {
+    expect(read()).to.deep.equal({
+      serverUrl: 'https://tp.example.com', apiToken: 'tp_x', org: 'acme', flow: 'backend', trail: 'abc123', junitPaths: defaultJunitPaths,
+      attestationName: 'junit', failOnFailure: true, requireTests: true, uploadResults: true,
+    });
+  });
+
+  it('reads every optional input', () => {
+    const config = read({
+      trail: 'build-7', 'junit-paths': 'reports/**/*.xml\n\n!reports/flaky/**\n', 'attestation-name': 'unit,fast', 'template-file': 'tpl.yml',
+      'artifact-fingerprint': 'a'.repeat(64), description: 'nightly', 'fail-on-failure': 'false', 'require-tests': 'no', 'upload-results': 'FALSE',
+    });
+    expect(config).to.include({ trail: 'build-7', attestationName: 'unit,fast', templateFile: 'tpl.yml', description: 'nightly', failOnFailure: false, requireTests: false, uploadResults: false });
+    expect(config.junitPaths).to.deep.equal(['reports/**/*.xml', '!reports/flaky/**']);
+  });
+
+  for (const [input, value, pattern] of [
+    ['server-url', '', /Input 'server-url' is required/],
+    ['server-url', 'ftp://x', /Input 'server-url' must be an http\(s\) URL/],
+    ['server-url', 'not a url', /Input 'server-url' must be an http\(s\) URL/],
+    ['api-token', '', /Input 'api-token' is required/],
+    ['org', 'ac me', /Input 'org'/],
+    ['flow', '../etc', /Input 'flow'/],
+    ['trail', 'a/b', /Input 'trail'/],
+    ['attestation-name', 'bad name', /Input 'attestation-name'/],
+    ['artifact-fingerprint', 'abc', /Input 'artifact-fingerprint' must be a SHA-256/],
+    ['fail-on-failure', 'maybe', /Input 'fail-on-failure' must be true or false, not 'maybe'/],
+    ['require-tests', '2', /Input 'require-tests'/],
+    ['upload-results', 'yes please', /Input 'upload-results'/],
+  ] as const) {
+    it(`names '${input}' when it is '${value}'`, () => {
+      expect(() => read({ [input]: value })).to.throw(InputError, pattern);
+    });
+  }
+
+  it('needs a trail when the commit is unknown', () => {
+    expect(() => readInputs((n) => base[n] ?? '', undefined)).to.throw(InputError, /Input 'trail' is required/);
+  });
+});

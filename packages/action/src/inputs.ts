@@ -1,0 +1,106 @@
+/**
+ * The action's inputs, read once into one typed, validated object. The same reader serves the
+ * GitHub Action (`core.getInput`) and the command line (flags or `TRAILPROOF_*` env).
+ */
+
+export interface AttestConfig {
+  serverUrl: string;
+  apiToken: string;
+  org: string;
+  flow: string;
+  /** Trail name; the commit SHA when not given. */
+  trail: string;
+  /** Glob patterns, one per line; `!` excludes. */
+  junitPaths: string[];
+  attestationName: string;
+  templateFile?: string;
+  artifactFingerprint?: string;
+  description?: string;
+  failOnFailure: boolean;
+  requireTests: boolean;
+  uploadResults: boolean;
+}
+
+/** An input that does not validate; the message names it. */
+export class InputError extends Error {
+  override readonly name = 'InputError';
+  constructor(readonly input: string, message: string) {
+    super(`Input '${input}' ${message}`);
+  }
+}
+
+/** The default `junit-paths`: where the common runners write their reports. */
+export const defaultJunitPaths = [
+  '**/TEST-*.xml',
+  '**/junit*.xml',
+  '**/*-junit.xml',
+  '**/*.junit.xml',
+  '**/test-results/**/*.xml',
+  '**/test-reports/**/*.xml',
+  '**/surefire-reports/*.xml',
+  '**/failsafe-reports/TEST-*.xml',
+  '!**/node_modules/**',
+];
+
+const namePattern = /^[A-Za-z0-9_~-][A-Za-z0-9._~-]{0,127}$/;
+const attestationNamePattern = /^[a-zA-Z0-9\-_,]{1,128}$/;
+
+/**
+ * Reads every input through `get` (which returns '' for an absent input) and validates it.
+ * `defaultTrail` is the commit SHA (GITHUB_SHA, or `git rev-parse HEAD` for the CLI).
+ */
+export function readInputs(get: (name: string) => string, defaultTrail: string | undefined): AttestConfig {
+  const text = (name: string) => get(name).trim();
+  const required = (name: string) => {
+    const value = text(name);
+    if (!value) throw new InputError(name, 'is required');
+    return value;
+  };
+  const boolean = (name: string, fallback: boolean) => {
+    const value = text(name).toLowerCase();
+    if (!value) return fallback;
+    if (['true', 'yes', '1', 'on'].includes(value)) return true;
+    if (['false', 'no', '0', 'off'].includes(value)) return false;
+    throw new InputError(name, `must be true or false, not '${text(name)}'`);
+  };
+  const named = (name: string, value: string, pattern = namePattern) => {
+    if (!pattern.test(value)) throw new InputError(name, `'${value}' may hold only letters, digits, '.', '_', '~' and '-' (at most 128)`);
+    return value;
+  };
+
+  const serverUrl = required('server-url').replace(/\/+$/, '');
+  let parsed: URL;
+  try {
+    parsed = new URL(serverUrl);
+  } catch {
+    throw new InputError('server-url', `must be an http(s) URL, not '${serverUrl}'`);
+  }
+  if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') throw new InputError('server-url', `must be an http(s) URL, not '${serverUrl}'`);
+
+  const trail = text('trail') || defaultTrail;
+  if (!trail) throw new InputError('trail', 'is required when the commit SHA is unknown');
+
+  const junitPaths = get('junit-paths').split(/\r?\n/).map((p) => p.trim()).filter(Boolean);
+  const artifactFingerprint = text('artifact-fingerprint') || undefined;
+  if (artifactFingerprint !== undefined && !/^[a-f0-9]{64}$/.test(artifactFingerprint)) {
+    throw new InputError('artifact-fingerprint', 'must be a SHA-256 digest: 64 lower-case hex characters');
+  }
+  const description = text('description') || undefined;
+  if (description !== undefined && description.length > 16_384) throw new InputError('description', 'must be at most 16384 characters');
+
+  return {
+    serverUrl,
+    apiToken: required('api-token'),
+    org: named('org', required('org')),
+    flow: named('flow', required('flow')),
+    trail: named('trail', trail),
+    junitPaths: junitPaths.length ? junitPaths : defaultJunitPaths,
+    attestationName: named('attestation-name', text('attestation-name') || 'junit', attestationNamePattern),
+    ...(text('template-file') ? { templateFile: text('template-file') } : {}),
+    ...(artifactFingerprint ? { artifactFingerprint } : {}),
+    ...(description ? { description } : {}),
+    failOnFailure: boolean('fail-on-failure', true),
+    requireTests: boolean('require-tests', true),
+    uploadResults: boolean('upload-results', true),
+  };
+}

@@ -1,0 +1,212 @@
+/**
+ * The committed action bundle, run exactly as the GitHub runner runs it (`node dist/index.js`
+ * with INPUT_* and GITHUB_* variables, an event payload file, summary and output files),
+ * against a real server process; then the trail is read back through the API and checked.
+ */
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { expect } from 'chai';
+import { list as listTar } from 'tar';
+import { testBackend } from '@trailproof/server/testing';
+import { call, createDatabase, runCli, startServerProcess, type ServerProcess } from './support/processes.ts';
+
+const bundle = fileURLToPath(new URL('../packages/action/dist/index.js', import.meta.url));
+const cliBundle = fileURLToPath(new URL('../packages/action/dist/cli.js', import.meta.url));
+const fixtures = fileURLToPath(new URL('../packages/action/src/fixtures/', import.meta.url));
+const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
+
+const passingXml = `<?xml version="1.0" encoding="UTF-8"?>
+<testsuites>
+  <testsuite name="invoice.RoundingTest" tests="3" failures="0" errors="0" skipped="1" time="0.42" timestamp="2026-11-20T13:05:00Z">
+    <testcase classname="invoice.RoundingTest" name="half to even" time="0.1"/>
+    <testcase classname="invoice.RoundingTest" name="negative amounts" time="0.3"/>
+    <testcase classname="invoice.RoundingTest" name="currency without cents" time="0.02"><skipped/></testcase>
+  </testsuite>
+</testsuites>`;
+const moreXml = `<testsuite name="invoice.TaxTest" tests="2" time="1.5">
+  <testcase classname="invoice.TaxTest" name="standard rate" time="0.5"/>
+  <testcase classname="invoice.TaxTest" name="flaky network" time="1.0"><flakyFailure message="timeout"/></testcase>
+</testsuite>`;
+const failingXml = `<testsuite name="vat.ReverseChargeTest" tests="2" failures="1">
+  <testcase classname="vat.ReverseChargeTest" name="b2b within EU" time="0.2"><failure message="expected 0.00 but was 19.00">AssertionError at vat.ts:42</failure></testcase>
+  <testcase classname="vat.ReverseChargeTest" name="b2c" time="0.1"/>
+</testsuite>`;
+
+describe('the GitHub Action, run as the runner runs it', function () {
+  this.timeout(120_000);
+  let server: ServerProcess;
+  let token = '';
+  let cleanup: () => void | Promise<void> = () => {};
+  const dirs: string[] = [];
+
+  before(async () => {
+    let location: string;
+    if (testBackend === 'postgres') {
+      const db = await createDatabase(process.env.TRAILPROOF_TEST_DATABASE!, 'action');
+      location = db.url;
+      cleanup = db.drop;
+    } else {
+      const dir = mkdtempSync(join(tmpdir(), 'trailproof-action-db-'));
+      location = join(dir, 'evidence.db');
+      cleanup = () => rmSync(dir, { recursive: true, force: true });
+    }
+    token = runCli(['token', 'create', '--org', 'acme', '--database', location]).trim();
+    server = await startServerProcess(['--database', location]);
+  });
+  after(async () => {
+    await server?.stop();
+    await cleanup();
+    dirs.forEach((d) => rmSync(d, { recursive: true, force: true }));
+  });
+
+  /** A workspace with the given files, and the runner's environment for `event`. */
+  function runAction(event: 'push' | 'pull_request', files: Record<string, string>, inputs: Record<string, string> = {}) {
+    const root = mkdtempSync(join(tmpdir(), 'trailproof-runner-'));
+    dirs.push(root);
+    const workspace = join(root, 'workspace');
+    for (const [path, content] of Object.entries(files)) {
+      mkdirSync(join(workspace, path, '..'), { recursive: true });
+      writeFileSync(join(workspace, path), content);
+    }
+    mkdirSync(workspace, { recursive: true });
+    cpSync(join(fixtures, `${event}.json`), join(root, 'event.json'));
+    const payload = JSON.parse(readFileSync(join(root, 'event.json'), 'utf8'));
+    writeFileSync(join(root, 'summary.md'), '');
+    writeFileSync(join(root, 'output.txt'), '');
+    const env: NodeJS.ProcessEnv = {
+      PATH: process.env.PATH, HOME: root, RUNNER_TEMP: root, CI: 'true', GITHUB_ACTIONS: 'true',
+      GITHUB_REPOSITORY: 'acme/backend', GITHUB_REPOSITORY_OWNER: 'acme', GITHUB_SERVER_URL: 'https://github.com', GITHUB_API_URL: 'https://api.github.com',
+      GITHUB_RUN_ID: '4242', GITHUB_RUN_NUMBER: '17', GITHUB_WORKFLOW: 'CI', GITHUB_JOB: 'test', GITHUB_ACTOR: 'ada',
+      GITHUB_EVENT_NAME: event, GITHUB_EVENT_PATH: join(root, 'event.json'), GITHUB_WORKSPACE: workspace,
+      GITHUB_SHA: event === 'push' ? payload.after : 'abababababababababababababababababababab',
+      GITHUB_REF: event === 'push' ? 'refs/heads/main' : 'refs/pull/87/merge',
+      GITHUB_STEP_SUMMARY: join(root, 'summary.md'), GITHUB_OUTPUT: join(root, 'output.txt'),
+      'INPUT_SERVER-URL': server.url, 'INPUT_API-TOKEN': token, INPUT_ORG: 'acme', INPUT_FLOW: 'backend',
+      'INPUT_ATTESTATION-NAME': 'junit', 'INPUT_FAIL-ON-FAILURE': 'true', 'INPUT_REQUIRE-TESTS': 'true', 'INPUT_UPLOAD-RESULTS': 'true',
+      ...Object.fromEntries(Object.entries(inputs).map(([k, v]) => [`INPUT_${k.toUpperCase()}`, v])),
+    };
+    const result = spawnSync(process.execPath, [bundle], { cwd: workspace, env, encoding: 'utf8', timeout: 60_000 });
+    return { ...result, payload, summary: readFileSync(join(root, 'summary.md'), 'utf8'), outputs: parseOutputs(readFileSync(join(root, 'output.txt'), 'utf8')) };
+  }
+
+  it('push: attests passing results with both files as a .tar.gz, and the trail reads back with every field', async () => {
+    const run = runAction('push', { 'build/test-results/TEST-rounding.xml': passingXml, 'tax/junit-tax.xml': moreXml, 'build/test-results/failsafe-summary.xml': '<failsafe-summary result="0"/>' });
+    expect(run.status, run.stdout + run.stderr).to.equal(0);
+    // The token reaches the log only in the command that tells the runner to mask it.
+    expect(run.stdout.split('\n').filter((line) => line.includes(token))).to.deep.equal([`::add-mask::${token}`]);
+    expect(run.stdout).to.match(/::warning::Skipped .*failsafe-summary\.xml: not a JUnit report/);
+    const sha: string = run.payload.after;
+    expect(run.outputs).to.deep.equal({
+      'trail-url': `${server.url}/api/v2/trails/acme/backend/${sha}`, total: '5', passed: '4', failed: '0', errors: '0', skipped: '1', flaky: '1', suites: '2', compliant: 'true',
+    });
+    expect(run.summary).to.contain('✅ all tests passed').and.to.contain('| invoice.RoundingTest | 3 | 2 | 0 | 0 | 1 |').and.to.contain(`(${server.url}/api/v2/trails/acme/backend/${sha})`);
+
+    const trail = await call(server.url, token, 'GET', `/api/v2/trails/acme/backend/${sha}`);
+    expect(trail.status).to.equal(200);
+    expect(trail.body.name).to.equal(sha);
+    expect(trail.body.git_commit_info).to.deep.include({
+      sha1: sha, branch: 'main', message: 'Fix rounding in invoice totals\n\nRounds half to even, as the auditors asked.', author: 'Ada Lovelace <ada@acme.example>',
+      author_username: 'ada', timestamp: Date.parse('2026-11-20T14:03:11+01:00') / 1000, url: `https://github.com/acme/backend/commit/${sha}`,
+    });
+    expect(trail.body.repo_info).to.deep.include({ name: 'acme/backend', url: 'https://github.com/acme/backend', id: '734512', description: 'Invoicing backend' });
+    expect(trail.body.origin_url).to.equal('https://github.com/acme/backend/actions/runs/4242');
+    expect(trail.body.is_compliant).to.equal(true);
+    const [attestation] = trail.body.attestations;
+    expect(attestation).to.include({ attestation_name: 'junit', attestation_type: 'junit', is_compliant: true, origin_url: 'https://github.com/acme/backend/actions/runs/4242' });
+    expect(attestation.junit_results).to.deep.equal([
+      { name: 'invoice.RoundingTest', failures: 0, errors: 0, skipped: 1, total: 3, duration: 0.42, timestamp: Date.parse('2026-11-20T13:05:00Z') / 1000 },
+      { name: 'invoice.TaxTest', failures: 0, errors: 0, skipped: 0, total: 2, duration: 1.5, timestamp: null },
+    ]);
+    expect(attestation.git_commit_info.sha1).to.equal(sha);
+    expect(attestation.attachment.name).to.equal('junit-results.tar.gz');
+
+    const download = await fetch(`${server.url}${attestation.attachment._links.download.href.replace(/^https?:\/\/[^/]+/, '')}`, { headers: { authorization: `Bearer ${token}` } });
+    const bytes = new Uint8Array(await download.arrayBuffer());
+    expect(sha256(bytes)).to.equal(attestation.attachment.sha256);
+    const dir = mkdtempSync(join(tmpdir(), 'trailproof-tar-'));
+    dirs.push(dir);
+    writeFileSync(join(dir, 'a.tar.gz'), bytes);
+    const entries: string[] = [];
+    await listTar({ file: join(dir, 'a.tar.gz'), onReadEntry: (e) => entries.push(e.path) });
+    expect(entries.sort()).to.deep.equal(['build/test-results/TEST-rounding.xml', 'tax/junit-tax.xml']);
+  });
+
+  it('pull_request: attests a failure to the head commit, sets the outputs and fails the step', async () => {
+    const run = runAction('pull_request', { 'reports/junit.xml': failingXml }, { 'attestation-name': 'unit-tests', description: 'PR 87' });
+    expect(run.status).to.equal(1);
+    expect(run.stdout).to.contain('::error::1 test(s) failed and 0 errored (of 2)');
+    const head = '8c1d2e3f4a5b6c7d8e9f0a1b2c3d4e5f6a7b8c9d';
+    expect(run.outputs).to.include({ total: '2', failed: '1', passed: '1', compliant: 'false', 'trail-url': `${server.url}/api/v2/trails/acme/backend/${head}` });
+    expect(run.summary).to.contain('❌ 1 failed, 0 errored').and.to.contain('**vat.ReverseChargeTest › b2b within EU** (failure): expected 0.00 but was 19.00');
+    const trail = await call(server.url, token, 'GET', `/api/v2/trails/acme/backend/${head}`);
+    expect(trail.body.git_commit_info).to.deep.include({ sha1: head, branch: 'feature/vat-reverse-charge', author_username: 'grace' });
+    expect(trail.body.description).to.equal('PR 87');
+    const [attestation] = trail.body.attestations;
+    expect(attestation).to.include({ attestation_name: 'unit-tests', is_compliant: false });
+    expect(attestation.attachment.name).to.equal('junit.xml');
+    expect(attestation.attachment.sha256).to.equal(sha256(Buffer.from(failingXml)));
+    expect(trail.body.is_compliant).to.equal(false);
+  });
+
+  it('fails naming the file and line of corrupt XML, and when nothing matched', () => {
+    const corrupt = runAction('push', { 'TEST-broken.xml': '<testsuite name="x">\n<testcase name="a">\n<failure>' });
+    expect(corrupt.status).to.equal(1);
+    expect(corrupt.stdout).to.match(/::error::.*TEST-broken\.xml:3/);
+    const none = runAction('push', { 'README.md': 'no tests here' });
+    expect(none.status).to.equal(1);
+    expect(none.stdout).to.contain('::error::No JUnit files matched');
+    const allowed = runAction('push', { 'README.md': 'no tests here' }, { 'require-tests': 'false', trail: 'begun-without-tests' });
+    expect(allowed.status).to.equal(0);
+    expect(allowed.stdout).to.contain('::warning::No JUnit files matched');
+    expect(allowed.outputs).to.include({ total: '0', compliant: 'true' });
+  });
+
+  it('with require-tests false and no tests, still begins the trail (with its template) and attests nothing', async () => {
+    const template = 'version: 1\ntrail:\n  attestations:\n    - name: unit\n      type: junit\n';
+    const run = runAction('push', { '.trailproof/template.yml': template }, { 'require-tests': 'false', 'junit-paths': 'none.xml', trail: 'matrix-1', 'template-file': '.trailproof/template.yml' });
+    expect(run.status, run.stdout).to.equal(0);
+    const trail = await call(server.url, token, 'GET', '/api/v2/trails/acme/backend/matrix-1');
+    expect(trail.status).to.equal(200);
+    expect(trail.body.attestations).to.deep.equal([]);
+    expect(trail.body.is_compliant).to.equal(false); // the template's 'unit' attestation is still missing
+  });
+
+  it('names a bad input', () => {
+    const run = runAction('push', { 'TEST-a.xml': passingXml }, { 'artifact-fingerprint': 'not-a-sha' });
+    expect(run.status).to.equal(1);
+    expect(run.stdout).to.contain("::error::Input 'artifact-fingerprint' must be a SHA-256 digest");
+  });
+
+  it('runs the same flow outside GitHub as trailproof-junit with TRAILPROOF_* variables', async () => {
+    const root = mkdtempSync(join(tmpdir(), 'trailproof-cli-'));
+    dirs.push(root);
+    writeFileSync(join(root, 'TEST-rounding.xml'), passingXml);
+    const result = spawnSync(process.execPath, [cliBundle, '--org', 'acme', '--flow', 'backend', '--trail', 'jenkins-55', '--summary', join(root, 's.md')], {
+      cwd: root, encoding: 'utf8', env: { PATH: process.env.PATH, TRAILPROOF_SERVER_URL: server.url, TRAILPROOF_API_TOKEN: token, TRAILPROOF_REPO_NAME: 'acme/backend', TRAILPROOF_ORIGIN_URL: 'https://jenkins.example.com/job/55' },
+    });
+    expect(result.status, result.stderr).to.equal(0);
+    expect(result.stdout).to.contain('3 tests: 2 passed, 0 failed, 0 errors, 1 skipped, 0 flaky');
+    expect(readFileSync(join(root, 's.md'), 'utf8')).to.contain('invoice.RoundingTest');
+    const trail = await call(server.url, token, 'GET', '/api/v2/trails/acme/backend/jenkins-55');
+    expect(trail.body.origin_url).to.equal('https://jenkins.example.com/job/55');
+    expect(trail.body.attestations[0].junit_results[0]).to.include({ name: 'invoice.RoundingTest', total: 3, skipped: 1 });
+  });
+});
+
+/** Parses GITHUB_OUTPUT's `name<<delimiter` blocks. */
+function parseOutputs(text: string): Record<string, string> {
+  const out: Record<string, string> = {};
+  const lines = text.split('\n');
+  for (let i = 0; i < lines.length; i++) {
+    const match = /^([^<]+)<<(.+)$/.exec(lines[i]!);
+    if (!match) continue;
+    const value: string[] = [];
+    for (i++; i < lines.length && lines[i] !== match[2]; i++) value.push(lines[i]!);
+    out[match[1]!] = value.join('\n');
+  }
+  return out;
+}
