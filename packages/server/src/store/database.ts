@@ -160,6 +160,18 @@ export interface EvidenceLogTable {
   created_at: number;
 }
 
+/**
+ * Deployments counted per UTC day, for one environment and/or repository or for all ('' = any):
+ * `total_count` sums whole days here instead of scanning every row of the window.
+ */
+export interface DeploymentCountsTable {
+  organization_id: number;
+  env_name: string;
+  repo_name: string;
+  day: number;
+  count: number;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   tokens: TokensTable;
@@ -174,6 +186,7 @@ export interface Database {
   approvals: ApprovalsTable;
   reviews: ReviewsTable;
   evidence_log: EvidenceLogTable;
+  deployment_counts: DeploymentCountsTable;
 }
 
 export type Db = Kysely<Database>;

@@ -99,7 +99,9 @@ export async function listEnvironments(db: Db, organizationId: number, orgName: 
   let page = base.selectAll('e');
   // Nulls (never reported) sort last whatever the direction; ties are broken by name so pages are stable.
   if (f.sort !== 'name') page = page.orderBy(sql`e.${sql.ref(f.sort)} is null`).orderBy(`e.${f.sort}`, f.direction);
-  page = page.orderBy('e.name', f.sort === 'name' ? f.direction : 'asc');
+  // Names sort case-insensitively (as the name filter matches), then exactly, so pages are stable on every backend.
+  const nameDirection = f.sort === 'name' ? f.direction : 'asc';
+  page = page.orderBy('e.name_lower', nameDirection).orderBy('e.name', nameDirection);
   const rows = f.limit > 0 ? await page.limit(f.limit).offset(f.offset).execute() : [];
   return {
     total: Number(total),

@@ -217,6 +217,26 @@ const m003_tamper_evidence: Builder = async (db, dialect) => {
   }
 };
 
+/** Per-day deployment counts (see DeploymentCountsTable), filled from the deployments already stored. */
+const m004_deployment_counts: Builder = async (db, dialect) => {
+  const t = types(dialect);
+  await db.schema.createTable('deployment_counts')
+    .addColumn('organization_id', t.ref, (c) => c.notNull().references('organizations.id'))
+    .addColumn('env_name', 'text', (c) => c.notNull())
+    .addColumn('repo_name', 'text', (c) => c.notNull())
+    .addColumn('day', 'integer', (c) => c.notNull())
+    .addColumn('count', t.ref, (c) => c.notNull())
+    .addPrimaryKeyConstraint('deployment_counts_pk', ['organization_id', 'env_name', 'repo_name', 'day'])
+    .execute();
+  await sql`insert into deployment_counts (organization_id, env_name, repo_name, day, count)
+    select organization_id, env_name, repo_name, day, count(*) from (
+      select organization_id, '' as env_name, '' as repo_name, cast(floor(deployed_at / 86400) as integer) as day from deployments
+      union all select organization_id, env_name, '', cast(floor(deployed_at / 86400) as integer) from deployments
+      union all select organization_id, '', repo_name, cast(floor(deployed_at / 86400) as integer) from deployments where repo_name is not null
+      union all select organization_id, env_name, repo_name, cast(floor(deployed_at / 86400) as integer) from deployments where repo_name is not null
+    ) as d group by organization_id, env_name, repo_name, day`.execute(db);
+};
+
 /** Evidence tables: rows are written once and never changed or removed. */
 export const appendOnlyTables = ['attestations', 'snapshots', 'deployments', 'approvals', 'reviews', 'blobs', 'evidence_log'] as const;
 
@@ -225,6 +245,7 @@ export const migrations: Record<string, Builder> = {
   '0001_initial': m001_initial,
   '0002_evidence': m002_evidence,
   '0003_tamper_evidence': m003_tamper_evidence,
+  '0004_deployment_counts': m004_deployment_counts,
 };
 
 /** Applies every pending migration; throws (and applies nothing more) if one fails. */
