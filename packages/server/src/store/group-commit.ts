@@ -26,6 +26,7 @@ export function groupCommit(db: Kysely<Database>, options: GroupCommitOptions = 
   const maxBatch = options.maxBatch ?? 64;
   let queue: Array<Job<any>> = [];
   let writing = false;
+  let scheduled = false;
 
   async function writeBatches() {
     writing = true;
@@ -68,8 +69,16 @@ export function groupCommit(db: Kysely<Database>, options: GroupCommitOptions = 
   return function transaction<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
     return new Promise<T>((resolve, reject) => {
       queue.push({ work, resolve, reject });
-      // Jobs queued while a batch is being written wait for the next batch.
-      if (!writing) void writeBatches();
+      // Start on the next turn of the event loop, so that writes arriving together (requests
+      // whose reads finished in the same turn) share the batch; jobs queued while a batch is
+      // being written wait for the next one.
+      if (!writing && !scheduled) {
+        scheduled = true;
+        setImmediate(() => {
+          scheduled = false;
+          void writeBatches();
+        });
+      }
     });
   };
 }

@@ -34,6 +34,15 @@ const queries = {
   addReview,
 };
 
+/**
+ * Queries that only read. Outside a transaction they may run on a separate read connection
+ * (SQLite), so that they do not wait behind writes.
+ */
+const readOnly = new Set<keyof typeof queries>([
+  'findOrganization', 'listOrganizations', 'getBlob', 'verifyChain', 'findToken', 'listTokens', 'findFlow', 'findTrail', 'listAttestations',
+  'listEnvironments', 'listDeployments', 'listApprovals', 'getApproval', 'artifactsOfCommits',
+]);
+
 type Bound<Q> = { [K in keyof Q]: Q[K] extends (db: Db, ...args: infer A) => infer R ? (...args: A) => R : never };
 
 /** The queries, bound to a database or to a transaction. */
@@ -49,9 +58,12 @@ export interface Store extends Queries {
   backup?(file: string): Promise<void>;
 }
 
-function bind(db: Db): Queries {
+function bind(db: Db, reader: Db = db): Queries {
   const out: Record<string, unknown> = {};
-  for (const [name, query] of Object.entries(queries)) out[name] = (...args: unknown[]) => (query as (db: Db, ...a: unknown[]) => unknown)(db, ...args);
+  for (const [name, query] of Object.entries(queries)) {
+    const on = readOnly.has(name as keyof typeof queries) ? reader : db;
+    out[name] = (...args: unknown[]) => (query as (db: Db, ...a: unknown[]) => unknown)(on, ...args);
+  }
   return out as Queries;
 }
 
@@ -59,15 +71,18 @@ function bind(db: Db): Queries {
 export function createStore(
   db: Kysely<Database>,
   dialect: DialectName,
-  extra: Pick<Store, 'backup'> & { runTransaction?: <T>(work: (trx: Db) => Promise<T>) => Promise<T> } = {},
+  extra: Pick<Store, 'backup'> & { runTransaction?: <T>(work: (trx: Db) => Promise<T>) => Promise<T>; reader?: Kysely<Database> } = {},
 ): Store {
-  const { runTransaction = (work) => db.transaction().execute(work), ...rest } = extra;
+  const { runTransaction = (work) => db.transaction().execute(work), reader, ...rest } = extra;
   return {
-    ...bind(db),
+    ...bind(db, reader ?? db),
     ...rest,
     dialect,
     transaction: (work) => runTransaction((trx) => work(bind(trx))),
-    close: () => db.destroy(),
+    close: async () => {
+      await db.destroy();
+      await reader?.destroy();
+    },
   };
 }
 
@@ -83,8 +98,9 @@ async function migrated(db: Kysely<Database>, dialect: DialectName, schema?: str
 
 /** Opens (creating if needed) a SQLite file, applies pending migrations and returns the store. */
 export async function openSqliteStore(file: string, options: SqliteOptions = {}): Promise<Store> {
-  const { db, raw } = openSqlite(file, options);
+  const { db, reader, raw } = openSqlite(file, options);
   return createStore(await migrated(db, 'sqlite'), 'sqlite', {
+    reader,
     backup: async (target) => {
       await raw.backup(target);
     },
