@@ -2,7 +2,8 @@
  * Runs the app on a port with graceful shutdown: on SIGTERM/SIGINT stop accepting, let
  * in-flight requests finish, then close the database.
  */
-import { createServer, type Server } from 'node:http';
+import { createServer, STATUS_CODES, type Server, type ServerResponse } from 'node:http';
+import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import { createApp, type AppOptions } from './app.ts';
 import { jsonLogger } from './log.ts';
@@ -20,6 +21,7 @@ export async function startServer(options: AppOptions & { port?: number; host?: 
   // Limits below the application: headers at most 16 KiB (431 beyond), a whole request at most
   // 60 s, headers within 20 s (slow-loris), idle keep-alive connections closed after 5 s.
   const server = createServer({ maxHeaderSize: 16 * 1024, requestTimeout: 60_000, headersTimeout: 20_000, keepAliveTimeout: 5_000 }, app.callback());
+  server.on('clientError', answerClientError);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 8080, options.host ?? '127.0.0.1', resolve);
@@ -28,8 +30,24 @@ export async function startServer(options: AppOptions & { port?: number; host?: 
   const host = address.family === 'IPv6' ? `[${address.address}]` : address.address;
   const url = `http://${host}:${address.port}`;
 
+  // Requests being answered. When shutting down, their answers (and any that arrive meanwhile on
+  // open connections) say `Connection: close`, so that keep-alive connections end with them
+  // instead of idling until keepAliveTimeout and carrying new requests into the shutdown.
+  const inFlight = new Set<ServerResponse>();
+  let draining = false;
+  server.on('request', (_req, res: ServerResponse) => {
+    if (draining) res.shouldKeepAlive = false;
+    inFlight.add(res);
+    res.once('close', () => inFlight.delete(res));
+  });
+
   let closing: Promise<void> | undefined;
   const close = (graceMs = 10_000) => (closing ??= (async () => {
+    draining = true;
+    for (const res of inFlight) {
+      if (!res.headersSent) res.shouldKeepAlive = false;
+      else res.once('finish', () => setImmediate(() => server.closeIdleConnections()));
+    }
     const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
     server.closeIdleConnections();
     const timer = setTimeout(() => server.closeAllConnections(), graceMs);
@@ -50,4 +68,19 @@ export async function startServer(options: AppOptions & { port?: number; host?: 
     process.once('SIGINT', onSignal);
   }
   return { server, url, close };
+}
+
+/**
+ * Requests that Node's HTTP parser refuses before the app sees them (headers over the limit, a
+ * malformed request line, a header timeout) get the same JSON error shape as every other error.
+ */
+function answerClientError(error: Error & { code?: string }, socket: Duplex & { bytesWritten?: number }) {
+  if (!socket.writable || (socket.bytesWritten ?? 0) > 0 || error.code === 'ECONNRESET') {
+    socket.destroy();
+    return;
+  }
+  const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
+  const message = status === 431 ? 'Request headers too large: at most 16 KiB' : status === 408 ? 'Request timed out' : 'Malformed HTTP request';
+  const body = JSON.stringify({ message });
+  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
 }

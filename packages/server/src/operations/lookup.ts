@@ -16,9 +16,12 @@ export async function requireFlow(store: Pick<Queries, 'findOrganization' | 'fin
 }
 
 export async function requireTrail(store: Pick<Queries, 'findOrganization' | 'findFlow' | 'findTrail'>, org: string, flow: string, trail: string) {
-  const { organization } = await requireFlow(store, org, flow);
+  const organization = await requireOrganization(store, org);
+  const hint = `begin the trail first (PUT /trails/${org}/${flow})`;
+  // Beginning a trail creates its flow, so a missing flow gets the same advice as a missing trail.
+  if (!(await store.findFlow(organization.id, flow))) throw notFound(`Flow '${flow}' not found in organization '${org}': ${hint}`);
   const found = await store.findTrail(organization.id, flow, trail);
-  if (!found) throw notFound(`Trail '${trail}' not found in flow '${flow}': begin the trail first (PUT /trails/${org}/${flow})`);
+  if (!found) throw notFound(`Trail '${trail}' not found in flow '${flow}': ${hint}`);
   return { organization, trail: found };
 }
 

@@ -1,0 +1,215 @@
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { request as httpRequest } from 'node:http';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { setTimeout as sleep } from 'node:timers/promises';
+import { expect } from 'chai';
+import { openSqliteStore } from '@trailproof/server';
+
+const root = fileURLToPath(new URL('../../../', import.meta.url));
+const cli = 'packages/server/src/cli.ts';
+const tokenLine = /^tp_[A-Za-z0-9]{16}_[A-Za-z0-9_-]{43}\n$/;
+
+/** The environment of a child: nothing inherited that would choose its database, port or host. */
+function childEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const { DATABASE_URL: _d, TRAILPROOF_DB: _t, PORT: _p, HOST: _h, ...rest } = process.env;
+  return { ...rest, ...extra };
+}
+
+function run(args: string[], env: NodeJS.ProcessEnv = {}) {
+  return spawnSync(process.execPath, ['--import', 'tsx', cli, ...args], { cwd: root, env: childEnv(env), encoding: 'utf8' });
+}
+
+interface Serving {
+  child: ChildProcess;
+  url: string;
+  /** stdout lines so far, each one JSON object. */
+  lines: Array<Record<string, any>>;
+  exited: Promise<number | null>;
+}
+
+async function serve(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Serving> {
+  const child = spawn(process.execPath, ['--import', 'tsx', cli, 'serve', ...args], { cwd: root, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+  const lines: Array<Record<string, any>> = [];
+  let stderr = '';
+  child.stderr!.on('data', (chunk) => (stderr += chunk));
+  const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
+  const url = await new Promise<string>((resolve, reject) => {
+    void exited.then((code) => reject(new Error(`serve exited ${code}: ${stderr}`)));
+    createInterface({ input: child.stdout! }).on('line', (line) => {
+      lines.push(JSON.parse(line));
+      if (lines.length === 1) {
+        expect(lines[0]!.msg, 'first line').to.equal('listening');
+        resolve(lines[0]!.url);
+      }
+    });
+  });
+  return { child, url, lines, exited };
+}
+
+const call = async (base: string, token: string, method: string, path: string, form?: Record<string, string>) => {
+  let body: FormData | undefined;
+  if (form) {
+    body = new FormData();
+    for (const [k, v] of Object.entries(form)) body.append(k, v);
+  }
+  const res = await fetch(base + path, { method, headers: { authorization: `Bearer ${token}` }, body });
+  return { status: res.status, body: await res.json() };
+};
+
+describe('the trailproof command', function () {
+  this.timeout(60_000);
+  let dir = '';
+  let db = '';
+  const children: ChildProcess[] = [];
+  beforeEach(() => {
+    dir = mkdtempSync(join(tmpdir(), 'trailproof-cli-'));
+    db = join(dir, 'evidence.db');
+  });
+  afterEach(() => {
+    for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    rmSync(dir, { recursive: true, force: true });
+  });
+  const start = async (args: string[], env?: NodeJS.ProcessEnv) => {
+    const s = await serve(args, env);
+    children.push(s.child);
+    return s;
+  };
+
+  it('token create prints the token alone; --read-only makes one that cannot write', async () => {
+    const created = run(['token', 'create', '--org', 'acme', '--db', db]);
+    expect(created.status, created.stderr).to.equal(0);
+    expect(created.stdout).to.match(tokenLine);
+    const readOnly = run(['token', 'create', '--org', 'acme', '--read-only', '--db', db]);
+    expect(readOnly.stdout).to.match(tokenLine);
+    expect(readOnly.stdout).not.to.equal(created.stdout);
+    const [writer, reader] = [created.stdout.trim(), readOnly.stdout.trim()];
+
+    const s = await start(['--db', db, '--port', '0']);
+    const trail = { data_json: JSON.stringify({ name: 'build-1' }) };
+    const refused = await call(s.url, reader, 'PUT', '/api/v2/trails/acme/app', trail);
+    expect(refused).to.deep.equal({ status: 403, body: { message: 'This token is read-only' } });
+    expect((await call(s.url, reader, 'GET', '/api/v2/environments/acme')).status).to.equal(200);
+    expect((await call(s.url, writer, 'PUT', '/api/v2/trails/acme/app', trail)).status).to.equal(201);
+  });
+
+  it('serve logs listening first, then one JSON line per request without the token', async () => {
+    const token = run(['token', 'create', '--org', 'acme', '--db', db]).stdout.trim();
+    const s = await start(['--db', db, '--port', '0', '--host', '127.0.0.1']);
+    expect(s.lines[0]).to.include({ msg: 'listening', database: db, backend: 'sqlite' });
+    expect(s.url).to.match(/^http:\/\/127\.0\.0\.1:\d+$/);
+    expect(s.url).not.to.match(/:0$/);
+
+    expect((await call(s.url, token, 'GET', '/api/v2/environments/acme?per_page=5')).status).to.equal(200);
+    await sleep(200);
+    const requests = s.lines.filter((l) => l.msg === 'request');
+    expect(requests).to.have.length(1);
+    expect(requests[0]).to.include({ level: 'info', method: 'GET', path: '/api/v2/environments/acme', status: 200 });
+    expect(requests[0]!.duration_ms).to.be.a('number').and.to.be.at.least(0);
+    expect(requests[0]!.time).to.be.a('string');
+    const log = s.lines.map((l) => JSON.stringify(l)).join('\n');
+    expect(log).not.to.contain(token);
+    expect(log).not.to.contain(token.slice(20));
+    expect(log).not.to.contain('per_page'); // the path is logged without the query
+
+    expect((await call(s.url, 'tp_nope', 'GET', '/api/v2/environments/acme')).status).to.equal(401);
+    await sleep(200);
+    expect(s.lines.filter((l) => l.msg === 'request').map((l) => l.status)).to.deep.equal([200, 401]);
+  });
+
+  it('on SIGTERM finishes the request in flight, exits 0 and leaves the database consistent', async () => {
+    const token = run(['token', 'create', '--org', 'acme', '--db', db]).stdout.trim();
+    const s = await start(['--db', db, '--port', '0']);
+    expect((await call(s.url, token, 'PUT', '/api/v2/trails/acme/app', { data_json: JSON.stringify({ name: 'build-1' }) })).status).to.equal(201);
+
+    // A 9MB attachment sent slowly: SIGTERM arrives after the headers and the first megabyte.
+    const attachment = Buffer.alloc(9 * 1024 * 1024, 7);
+    const boundary = 'trailproofboundary';
+    const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="data_json"\r\n\r\n${JSON.stringify({ attestation_name: 'slow', junit_results: [] })}\r\n`
+      + `--${boundary}\r\nContent-Disposition: form-data; name="attachment_file"; filename="big.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`);
+    const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
+    const body = Buffer.concat([head, attachment, tail]);
+    const url = new URL(`${s.url}/api/v2/attestations/acme/app/trail/build-1/junit`);
+    const answer = new Promise<{ status: number; body: string; connection?: string }>((resolve, reject) => {
+      const req = httpRequest({
+        host: url.hostname, port: url.port, path: url.pathname, method: 'POST',
+        headers: { authorization: `Bearer ${token}`, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': body.length },
+      }, (res) => {
+        let text = '';
+        res.setEncoding('utf8').on('data', (c) => (text += c)).on('end', () => resolve({ status: res.statusCode!, body: text, connection: res.headers.connection }));
+      });
+      req.on('error', reject);
+      void (async () => {
+        const chunk = 1024 * 1024;
+        req.write(body.subarray(0, chunk));
+        await sleep(1000);
+        s.child.kill('SIGTERM');
+        for (let at = chunk; at < body.length; at += chunk) {
+          await sleep(100);
+          req.write(body.subarray(at, at + chunk));
+        }
+        req.end();
+      })();
+    });
+    const response = await answer;
+    expect(response.status, response.body).to.equal(201);
+    expect(JSON.parse(response.body)).to.contain('slow');
+    // the answer ends the keep-alive connection, so the process need not wait for it to idle out
+    expect(response.connection).to.equal('close');
+    const answeredAt = Date.now();
+    expect(await s.exited).to.equal(0);
+    expect(Date.now() - answeredAt).to.be.below(3000);
+    const messages = s.lines.map((l) => l.msg);
+    expect(messages).to.include.members(['shutting down', 'stopped']);
+    expect(messages.indexOf('stopped')).to.be.above(messages.lastIndexOf('request'));
+    expect(s.lines.find((l) => l.msg === 'shutting down')!.signal).to.equal('SIGTERM');
+
+    const store = await openSqliteStore(db);
+    try {
+      const org = (await store.findOrganization('acme'))!;
+      const trail = (await store.findTrail(Number(org.id), 'app', 'build-1'))!;
+      const [attestation] = await store.listAttestations(trail.id);
+      expect(attestation!.name).to.equal('slow');
+      expect(attestation!.attachmentSha256).to.equal(createHash('sha256').update(attachment).digest('hex'));
+      expect(Buffer.from((await store.getBlob(attestation!.attachmentSha256!))!.content).equals(attachment)).to.equal(true);
+      const chain = await store.verifyChain(Number(org.id), 'acme');
+      expect(chain.ok).to.equal(true);
+      expect(chain.records).to.equal(2); // the trail begin and the attestation
+    } finally {
+      await store.close();
+    }
+  });
+
+  it('refuses a bad --port with exit code 2 and the usage', () => {
+    for (const args of [['--port', 'abc'], ['--port=-1']]) {
+      const result = run(['serve', '--db', db, ...args]);
+      expect(result.status, args.join(' ')).to.equal(2);
+      expect(result.stderr).to.contain('--port must be a port number').and.to.contain('Usage:');
+      expect(result.stdout).to.equal('');
+    }
+    const unknown = run(['serve', '--db', db, '--colour', 'red']);
+    expect(unknown.status).to.equal(2);
+    expect(unknown.stderr).to.contain('Usage:');
+  });
+
+  it('takes the database from TRAILPROOF_DB and the port from PORT; flags win', async () => {
+    const token = run(['token', 'create', '--org', 'acme'], { TRAILPROOF_DB: db }).stdout.trim();
+    expect(token + '\n').to.match(tokenLine);
+    const s = await start([], { TRAILPROOF_DB: db, PORT: '0' });
+    expect(s.lines[0]).to.include({ msg: 'listening', database: db });
+    expect((await call(s.url, token, 'GET', '/api/v2/environments/acme')).status).to.equal(200);
+
+    const other = join(dir, 'other.db');
+    const flagged = await start(['--db', other, '--port', '0'], { TRAILPROOF_DB: db, PORT: '1' });
+    expect(flagged.lines[0]).to.include({ database: other });
+    expect((await call(flagged.url, token, 'GET', '/api/v2/environments/acme')).status).to.equal(401); // the token lives in the other file
+
+    const badPort = run(['serve'], { TRAILPROOF_DB: db, PORT: 'eighty' });
+    expect(badPort.status).to.equal(2);
+    expect(badPort.stderr).to.contain("'eighty'");
+  });
+});

@@ -1,0 +1,158 @@
+import { connect } from 'node:net';
+import { expect } from 'chai';
+import { attestJunit, defineOperation, getApproval, listEnvironments } from '@trailproof/schema';
+import { defaultPlugins, definePlugin, startServer, type Logger } from '@trailproof/server';
+import { openTestStore, startTestServer, type TestResponse, type TestServer } from '@trailproof/server/testing';
+
+const secret = 'password=hunter2 at /srv/trailproof/internal.ts';
+
+/** A third-party operation whose handler fails the way a bug does. */
+const explode = defineOperation({
+  id: 'explode', summary: 'Fails', tags: ['Test'], method: 'GET', path: '/explode/{org}', access: 'read',
+  params: listEnvironments.params, query: getApproval.query, body: undefined,
+  responses: { 200: { description: 'Never', schema: attestJunit.responses[201].schema } },
+});
+const explodePlugin = definePlugin({
+  operation: explode,
+  async handler() {
+    throw new Error(`connection to ${secret} refused`);
+  },
+});
+const throwsString = definePlugin({
+  operation: { ...explode, id: 'throwsString', path: '/throws-string/{org}' },
+  async handler() {
+    throw secret as unknown as Error; // not even an Error
+  },
+});
+
+/** Every error answer: JSON, `{message}` and, only where fields are at fault, `errors` of strings. */
+function expectErrorShape(res: TestResponse, status: number, fields?: string[]) {
+  expect(res.status, JSON.stringify(res.body)).to.equal(status);
+  expect(res.headers.get('content-type')).to.match(/^application\/json/);
+  expect(res.body).to.be.an('object');
+  expect(res.body.message).to.be.a('string').and.not.equal('');
+  if (fields) {
+    expect(Object.keys(res.body)).to.have.members(['message', 'errors']);
+    expect(res.body.errors).to.have.keys(fields);
+    for (const value of Object.values(res.body.errors)) expect(value).to.be.a('string');
+  } else {
+    expect(Object.keys(res.body)).to.deep.equal(['message']);
+  }
+}
+
+describe('error answers', () => {
+  let server: TestServer;
+  before(async () => (server = await startTestServer({ plugins: [...defaultPlugins, explodePlugin, throwsString] })));
+  after(() => server.close());
+
+  it('404 for unknown routes, as JSON, with or without a token', async () => {
+    for (const [path, token] of [['/api/v2/no-such-thing', undefined], ['/', null], ['/api/v2/environments/acme/production/extra/segments', undefined], ['/api/v3/environments/acme', null]] as const) {
+      const res = await server.request('GET', path, { token });
+      expectErrorShape(res, 404);
+      expect(res.body.message, path).to.equal(`No such route: GET ${path}`);
+    }
+  });
+
+  it('405 for a known path with another method, as JSON with Allow', async () => {
+    const res = await server.request('DELETE', '/api/v2/environments/acme');
+    expectErrorShape(res, 405);
+    expect(res.body.message).to.equal('Method not allowed');
+    expect(res.headers.get('allow')!.split(/,\s*/).sort()).to.deep.equal(['GET', 'HEAD', 'PUT']);
+    const post = await server.request('POST', '/api/v2/approvals/acme/payments/1', { json: {} });
+    expectErrorShape(post, 405);
+    expect(post.headers.get('allow')).to.contain('PUT').and.to.contain('GET');
+    const unknownMethod = await server.request('PURGE', '/api/v2/environments/acme');
+    expectErrorShape(unknownMethod, 501);
+    expect(unknownMethod.headers.get('allow')).to.contain('PUT');
+  });
+
+  it('413 for a file over 10MB and for a JSON body over its limit', async () => {
+    expect((await server.request('PUT', '/api/v2/trails/acme/payments', { form: { data_json: JSON.stringify({ name: 'build-1' }) } })).status).to.equal(201);
+    const file = await server.request('POST', '/api/v2/attestations/acme/payments/trail/build-1/junit', {
+      form: { data_json: JSON.stringify({ attestation_name: 'unit', junit_results: [] }), attachment_file: { content: new Uint8Array(10 * 1024 * 1024 + 1) } },
+    });
+    expectErrorShape(file, 413, ['attachment_file']);
+    const json = await server.request('PUT', '/api/v2/environments/acme', {
+      headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'big', type: 'server', description: 'x'.repeat(1024 * 1024) }),
+    });
+    expectErrorShape(json, 413);
+  });
+
+  it('415 for a body of the wrong content type', async () => {
+    const json = await server.request('PUT', '/api/v2/trails/acme/payments', { json: { name: 'build-1' } });
+    expectErrorShape(json, 415);
+    const text = await server.request('PUT', '/api/v2/environments/acme', { headers: { 'content-type': 'text/plain' }, body: '{"name":"x","type":"server"}' });
+    expectErrorShape(text, 415);
+    expect(text.body.message).to.contain('application/json');
+  });
+
+  it('400 for invalid input, naming each field', async () => {
+    expectErrorShape(await server.request('GET', '/api/v2/environments/acme?per_page=0&sort=size'), 400, ['query.per_page', 'query.sort']);
+    expectErrorShape(await server.request('GET', '/api/v2/approvals/acme/payments/0'), 400, ['path.approval_number']);
+    expectErrorShape(await server.request('PUT', '/api/v2/trails/acme/payments', { form: { data_json: '{"name":' } }), 400, ['data_json']);
+    expectErrorShape(await server.request('PUT', '/api/v2/trails/acme/payments', { form: { data_json: JSON.stringify({ name: 'a b', colour: 'red' }) } }), 400, ['name', 'colour']);
+    expectErrorShape(await server.request('PUT', '/api/v2/environments/acme', { headers: { 'content-type': 'application/json' }, body: '{"name": "x",' }), 400, ['body']);
+    expectErrorShape(await server.request('GET', '/api/v2/deployments/acme?start_ts=10&end_ts=5'), 400, ['query.start_ts']);
+    const malformed = await server.request('PUT', '/api/v2/trails/acme/payments', { headers: { 'content-type': 'multipart/form-data; boundary=x' }, body: '--x\r\nContent-Disposition: form-data; name="data_json"\r\n\r\n{}' });
+    expectErrorShape(malformed, 400);
+  });
+
+  it('401, 403 and 404 for missing tokens, other organisations and unknown resources', async () => {
+    const none = await server.request('GET', '/api/v2/environments/acme', { token: null });
+    expectErrorShape(none, 401);
+    expectErrorShape(await server.request('GET', '/api/v2/environments/acme', { token: server.otherToken }), 403);
+    expectErrorShape(await server.request('GET', '/api/v2/approvals/acme/no-such-flow'), 404);
+    expectErrorShape(await server.request('GET', '/api/v2/environments/initech', { token: server.otherToken }), 403);
+  });
+
+  it('431 and 400 from the HTTP parser are JSON too', async () => {
+    const raw = async (text: string) => {
+      const socket = connect(Number(new URL(server.url).port), '127.0.0.1');
+      socket.end(text);
+      let answer = '';
+      for await (const chunk of socket) answer += chunk;
+      return answer;
+    };
+    const big = await raw(`GET /api/v2/environments/acme HTTP/1.1\r\nHost: x\r\nX-Padding: ${'x'.repeat(20 * 1024)}\r\n\r\n`);
+    expect(big).to.match(/^HTTP\/1\.1 431 /);
+    expect(JSON.parse(big.split('\r\n\r\n')[1]!).message).to.match(/headers too large/);
+    const malformed = await raw('GET /api/v2/environments/acme HTTP/1.1\r\nHost: x\r\nBad Header Line\r\n\r\n');
+    expect(malformed).to.match(/^HTTP\/1\.1 400 /);
+    expect(malformed).to.match(/content-type: application\/json/i);
+    expect(JSON.parse(malformed.split('\r\n\r\n')[1]!)).to.deep.equal({ message: 'Malformed HTTP request' });
+  });
+
+  it('500 with nothing internal when a handler throws', async () => {
+    for (const path of ['/api/v2/explode/acme', '/api/v2/throws-string/acme']) {
+      const res = await server.request('GET', path);
+      expectErrorShape(res, 500);
+      expect(res.body).to.deep.equal({ message: 'Internal server error' });
+      const text = new TextDecoder().decode(res.bytes);
+      for (const leak of ['hunter2', 'internal.ts', 'connection', 'at ', 'Error']) expect(text, path).not.to.contain(leak);
+    }
+    // The server keeps serving afterwards.
+    expect((await server.request('GET', '/api/v2/environments/acme')).status).to.equal(200);
+  });
+
+  it('logs the cause of a 500 for the operator, and never the token', async () => {
+    const entries: Array<Record<string, unknown>> = [];
+    const logger: Logger = { info: (e) => entries.push(e), error: (e) => entries.push({ level: 'error', ...e }) };
+    const { store, cleanup } = await openTestStore();
+    const { createToken } = await import('@trailproof/server');
+    const { token } = await createToken(store, { org: 'acme' });
+    const running = await startServer({ store, logger, port: 0, host: '127.0.0.1', plugins: [...defaultPlugins, explodePlugin] });
+    try {
+      const res = await fetch(`${running.url}/api/v2/explode/acme?x=1`, { headers: { authorization: `Bearer ${token}` } });
+      expect(res.status).to.equal(500);
+      expect(await res.json()).to.deep.equal({ message: 'Internal server error' });
+    } finally {
+      await running.close(1000);
+      await cleanup();
+    }
+    const error = entries.find((e) => e.level === 'error')!;
+    expect(error).to.include({ msg: 'internal error', method: 'GET', path: '/api/v2/explode/acme' });
+    expect(String(error.error)).to.contain('hunter2');
+    expect(entries.find((e) => e.msg === 'request')).to.include({ method: 'GET', path: '/api/v2/explode/acme', status: 500 });
+    expect(JSON.stringify(entries)).not.to.contain(token.slice(20));
+  });
+});
