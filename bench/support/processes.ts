@@ -1,0 +1,77 @@
+/**
+ * Child processes for the benchmarks: the real server (started by the test suite's helpers, as
+ * an operator would start it) and the bare-Koa baselines. Every child is tracked so that the
+ * benchmark stops all of them at the end, also when it fails or is interrupted.
+ */
+import { spawn, type ChildProcess } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { fileURLToPath } from 'node:url';
+import { startServerProcess as startTestServer } from '../../test/support/processes.ts';
+
+export { runCli, createDatabase } from '../../test/support/processes.ts';
+
+const children = new Set<ChildProcess>();
+
+/** Remembers a child so that `killAll` (also run on exit and on SIGINT/SIGTERM) stops it. */
+export function track(child: ChildProcess): ChildProcess {
+  children.add(child);
+  child.once('exit', () => children.delete(child));
+  return child;
+}
+
+/** Stops every tracked child still running (SIGKILL: used only when a benchmark is cut short). */
+export function killAll(): void {
+  for (const child of children) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+}
+process.once('exit', killAll);
+for (const signal of ['SIGINT', 'SIGTERM'] as const) {
+  process.once(signal, () => {
+    killAll();
+    process.exit(130);
+  });
+}
+
+export interface Running {
+  url: string;
+  stop(): Promise<unknown>;
+}
+
+/**
+ * Starts `trailproof serve` on `location` (a SQLite file or a PostgreSQL URL). Once it listens,
+ * its request log (one JSON line per request on stdout) is drained without being parsed or
+ * kept, so that the benchmark's own process does not spend CPU on it during a measurement.
+ */
+export async function startServer(location: string): Promise<Running> {
+  const server = await startTestServer(['--database', location]);
+  track(server.child);
+  const out = server.child.stdout!;
+  out.removeAllListeners('data');
+  out.on('data', () => {});
+  server.lines.length = 0;
+  return { url: server.url, stop: () => server.stop('SIGTERM') };
+}
+
+/** Starts a baseline script from bench/support (`baseline-write.ts`, `baseline-read.ts`) with ARGS. */
+export async function startBaseline(script: string, args: string[] = []): Promise<Running> {
+  const file = fileURLToPath(new URL(`./${script}`, import.meta.url));
+  const child = track(spawn(process.execPath, ['--import', 'tsx', file, ...args], { stdio: ['ignore', 'pipe', 'inherit'] }));
+  const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${script} did not start in 30 s`)), 30_000);
+    void exited.then(() => reject(new Error(`${script} exited ${child.exitCode} before listening`)));
+    createInterface({ input: child.stdout! }).once('line', (line) => {
+      clearTimeout(timer);
+      resolve((JSON.parse(line) as { url: string }).url);
+    });
+  });
+  return {
+    url,
+    stop: () => {
+      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
+      return exited;
+    },
+  };
+}
+
+/** Prints a progress line on stderr (stdout carries results). */
+export const log = (message: string) => process.stderr.write(`[bench ${new Date().toISOString().slice(11, 19)}] ${message}\n`);
