@@ -119,6 +119,23 @@ describe('list deployments: GET /deployments/{org}', () => {
     expect(await artifacts('?repo_name=acme/payments')).to.deep.equal(['s2', 'p1']);
     expect(await artifacts('?repo_name=acme%2Fpayments&env_name=staging')).to.deep.equal(['s2']);
     expect(await artifacts('?repo_name=acme/other')).to.deep.equal([]);
+    // An empty filter is no filter: the page and total_count agree with the unfiltered list
+    for (const query of ['?env_name=', '?repo_name=', '?env_name=&repo_name=']) {
+      const page = await list(query);
+      expect(page.deployments.map((d) => d.artifact_name), query).to.deep.equal(['s2', 's1', 'p1']);
+      expect(page.total_count, query).to.equal(3);
+    }
+  });
+
+  it('total_count over many days counts every deployment once, fractions of a second at day edges included', async () => {
+    const dayStart = Math.floor(seeded / day) * day - 10 * day;
+    // The window starts inside a day: its first (partial) day is counted from the rows
+    const times = [dayStart + 0.25, dayStart + day - 1e-3, dayStart + day - 4e-7, dayStart + day, dayStart + 3 * day + 0.5, seeded - 1];
+    for (const [i, at] of times.entries()) await deploy(`edge-${i}`, at);
+    await deploy('before-window', dayStart + 0.2);
+    const page = await list(`?start_ts=${dayStart + 0.25}&end_ts=${seeded}&per_page=50`);
+    expect(page.deployments).to.have.length(times.length);
+    expect(page.total_count).to.equal(times.length);
   });
 
   it('lists newest first, ties in insertion order newest first', async () => {

@@ -16,7 +16,8 @@ export const listDeploymentsPlugin = definePlugin({
     const start = query.start_ts ?? end - defaultWindowSeconds;
     if (start > end) throw badRequest('Input payload validation failed', { 'query.start_ts': 'must not be after end_ts' });
     const { items, total } = await store.listDeployments(organization.id, {
-      start, end, envName: query.env_name, repoName: query.repo_name, offset: (query.page - 1) * query.per_page, limit: query.per_page,
+      // An empty filter (`?env_name=`) is no filter, as a null one is.
+      start, end, envName: query.env_name || undefined, repoName: query.repo_name || undefined, offset: (query.page - 1) * query.per_page, limit: query.per_page,
     });
     const totalPages = pageCount(total, query.per_page);
     const deployments = items.map(({ trail, ...d }) => {

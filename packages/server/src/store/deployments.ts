@@ -61,8 +61,9 @@ const secondsPerDay = 86_400;
  * partial days at the edges from the rows themselves, so the cost does not grow with the window.
  */
 async function countDeployments(db: Db, organizationId: number, f: DeploymentFilter): Promise<number> {
-  const rows = (from: number, to: number) => {
-    let q = db.selectFrom('deployments as d').where('d.organization_id', '=', organizationId).where('d.deployed_at', '>=', from).where('d.deployed_at', '<=', to);
+  /** Rows in [from, to], or [from, to) when `toExclusive`. */
+  const rows = (from: number, to: number, toExclusive = false) => {
+    let q = db.selectFrom('deployments as d').where('d.organization_id', '=', organizationId).where('d.deployed_at', '>=', from).where('d.deployed_at', toExclusive ? '<' : '<=', to);
     if (f.envName !== undefined) q = q.where('d.env_name', '=', f.envName);
     if (f.repoName !== undefined) q = q.where('d.repo_name', '=', f.repoName);
     return q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow().then((r) => Number(r.n));
@@ -71,7 +72,7 @@ async function countDeployments(db: Db, organizationId: number, f: DeploymentFil
   const lastDay = Math.floor(f.end / secondsPerDay);
   if (lastDay - firstDay < 2) return rows(f.start, f.end);
   const [head, tail, middle] = await Promise.all([
-    rows(f.start, (firstDay + 1) * secondsPerDay - 1e-6),
+    rows(f.start, (firstDay + 1) * secondsPerDay, true),
     rows(lastDay * secondsPerDay, f.end),
     db.selectFrom('deployment_counts').where('organization_id', '=', organizationId)
       .where('env_name', '=', f.envName ?? '').where('repo_name', '=', f.repoName ?? '')
