@@ -52,6 +52,8 @@ describe('example: embedding the router in an existing Koa app', () => {
     const wrongMethod = await fetch(`${base}/compliance/api/v2/environments/acme`, { method: 'DELETE', headers: { authorization: `Bearer ${token}` } });
     expect(wrongMethod.status).to.equal(405);
     expect(wrongMethod.headers.get('allow')).to.contain('GET');
+    expect(wrongMethod.headers.get('content-type')).to.match(/^application\/json/);
+    expect(await wrongMethod.json()).to.deep.equal({ message: 'Method not allowed' });
     const unknown = await fetch(`${base}/nothing-here`);
     expect(unknown.status).to.equal(404);
   });

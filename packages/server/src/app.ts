@@ -30,16 +30,10 @@ export function createApp(options: AppOptions): Koa {
     }
   });
   app.use(errorMiddleware(logger));
-  // Unmatched paths: a JSON 404; a known path with another method: a JSON 405 (501 for a method
-  // no route has), each keeping the Allow header that allowedMethods set (RFC 9110 requires it on 405).
+  // Unmatched paths: a JSON 404 (the router's allowedMethods answers 405/501 in JSON itself).
   app.use(async (ctx, next) => {
     await next();
-    if (ctx.body != null) return;
-    if (ctx.status === 404) throw new ApiError(404, `No such route: ${ctx.method} ${ctx.path}`);
-    const allow = ctx.response.get('Allow');
-    const headers = allow ? { Allow: allow } : undefined;
-    if (ctx.status === 405) throw new ApiError(405, 'Method not allowed', undefined, headers);
-    if (ctx.status === 501) throw new ApiError(501, 'Not implemented', undefined, headers);
+    if (ctx.body == null && ctx.status === 404) throw new ApiError(404, `No such route: ${ctx.method} ${ctx.path}`);
   });
   app.use(router.routes());
   app.use(router.allowedMethods());

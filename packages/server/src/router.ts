@@ -90,7 +90,28 @@ export function createRouter(options: RouterOptions): Router {
     const method = operation.method.toLowerCase() as 'get' | 'put' | 'post' | 'patch' | 'delete';
     router[method](operation.id, toRouterPath(operation.path), renderErrors, authenticate, readBody, handle);
   }
+  jsonAllowedMethods(router);
   return router;
+}
+
+/**
+ * Makes `router.allowedMethods()` answer its 405 (known path, other method) and 501 (a method no
+ * route has) in the API's JSON error shape, keeping the `Allow` header (RFC 9110 requires it on
+ * 405), so a host app that mounts the router gets the same answers as the standalone server.
+ */
+function jsonAllowedMethods(router: Router): void {
+  const plain = router.allowedMethods.bind(router);
+  router.allowedMethods = (options) => {
+    const inner = plain(options);
+    return async (ctx, next) => {
+      await inner(ctx, next);
+      if (ctx.body != null) return;
+      const message = ctx.status === 405 ? 'Method not allowed' : ctx.status === 501 ? 'Not implemented' : undefined;
+      if (!message) return;
+      ctx.type = 'application/json';
+      ctx.body = JSON.stringify({ message });
+    };
+  };
 }
 
 /** `/trails/{org}/{flow_name}` → `/trails/:org/:flow_name` */
