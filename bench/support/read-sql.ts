@@ -88,7 +88,7 @@ export function environmentStatements(orgId: number, q: URLSearchParams): { coun
   const perPage = Number(q.get('per_page') ?? 20);
   const page = Number(q.get('page') ?? 1);
   const nameDirection = sort === 'name' ? direction : 'asc';
-  const order = (sort === 'name' ? '' : `e."${sort}" is null, "e"."${sort}" ${direction}, `) + `"e"."name_lower" ${nameDirection}, "e"."name" ${nameDirection}`;
+  const order = (sort === 'name' ? '' : `e."${sort}" is null ${direction === 'asc' ? 'desc' : 'asc'}, "e"."${sort}" ${direction}, `) + `"e"."name_lower" ${nameDirection}, "e"."name" ${nameDirection}`;
   return {
     count: { sql: `select count(*) as "total" from "environments" as "e" ${where}`, params },
     page: { sql: `select "e".* from "environments" as "e" ${where} order by ${order} limit ? offset ?`, params: [...params, perPage, (page - 1) * perPage] },
@@ -113,8 +113,8 @@ const json = (text: unknown, fallback: unknown) => (typeof text === 'string' ? J
 export const environmentItem = (org: string, r: Record<string, unknown>) => ({
   org, name: r.name, type: r.type, description: r.description, last_modified_at: Number(r.last_modified_at),
   include_scaling: Number(r.include_scaling) === 1, tags: json(r.tags, {}),
-  last_reported_at: r.last_reported_at === null ? null : Number(r.last_reported_at),
-  last_changed_at: r.last_changed_at === null ? null : Number(r.last_changed_at),
-  state: r.state === null ? null : Number(r.state) === 1,
+  last_reported_at: Number(r.last_reported_at ?? 0),
+  last_changed_at: Number(r.last_changed_at ?? 0),
+  state: r.state !== null && Number(r.state) === 1,
   policies: json(r.policies, []), included_environments: json(r.included_environments, []),
 });

@@ -18,10 +18,10 @@ export const Environment = Type.Object(
     last_modified_at: EpochSeconds({ description: 'When the environment itself was created or changed' }),
     include_scaling: Type.Boolean(),
     tags: JsonObject('User-defined tags'),
-    last_reported_at: Type.Union([EpochSeconds(), Type.Null()], { description: 'Last snapshot report received; null before the first' }),
-    last_changed_at: Type.Union([EpochSeconds(), Type.Null()], { description: 'Last report that changed what runs; null before the first' }),
-    state: Type.Union([Type.Boolean(), Type.Null()], {
-      description: 'true: every running artifact has a compliant trail; false: one does not; null before the first report',
+    last_reported_at: EpochSeconds({ description: 'Last snapshot report received; 0 before the first' }),
+    last_changed_at: EpochSeconds({ description: 'Last report that changed what runs; 0 before the first' }),
+    state: Type.Boolean({
+      description: 'true: every running artifact has a compliant trail; false: one does not, or nothing has been reported yet',
     }),
     policies: Type.Array(Type.String()),
     included_environments: Type.Array(Type.String()),

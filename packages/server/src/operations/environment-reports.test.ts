@@ -26,7 +26,7 @@ describe('environments and snapshot reports', () => {
     assertMatchesContract(getEnvironment, 200, env.body);
     expect(env.body).to.deep.include({
       org: 'acme', name: 'prod', type: 'K8S', description: 'Production', include_scaling: true, tags: { team: 'core' }, policies: ['p1'],
-      included_environments: [], state: null, last_reported_at: null, last_changed_at: null,
+      included_environments: [], state: false, last_reported_at: 0, last_changed_at: 0,
     });
 
     const updated = await putEnv({ name: 'prod', type: 'K8S', description: 'Prod cluster' });
@@ -120,10 +120,12 @@ describe('environments and snapshot reports', () => {
       form: { data_json: JSON.stringify({ attestation_name: 'unit', artifact_fingerprint: fingerprint, junit_results: [{ name: 's', failures: 1, errors: 0, skipped: 0, total: 3, duration: 1 }] }) },
     });
     await putEnv({ name: 'prod', type: 'server' });
-    expect((await getEnv('prod')).body.state).to.equal(null);
+    expect((await getEnv('prod')).body).to.include({ state: false, last_reported_at: 0 });
     const first = await report('prod', 'server', [{ digests: { 'acme/web:1': fingerprint }, creationTimestamp: 1_763_800_000 }]);
     assertMatchesContract(reportServer, 201, first.body);
-    expect((await getEnv('prod')).body.state).to.equal(false);
+    const reported = (await getEnv('prod')).body;
+    expect(reported.state).to.equal(false);
+    expect(reported.last_reported_at).to.be.greaterThan(0);
 
     const deployments = (await server.request('GET', '/api/v2/deployments/acme?repo_name=acme/web')).body.deployments;
     expect(deployments).to.have.length(1);

@@ -71,7 +71,8 @@ describe('list environments: GET /environments/{org}', () => {
       policies: ['prod-policy'], included_environments: [],
     });
     const beta = res.body.environments.find((e: { name: string }) => e.name === 'Beta');
-    expect(beta).to.include({ last_reported_at: null, last_changed_at: null, state: null, include_scaling: false, description: '' });
+    // Never reported: the number and boolean SPEC.md types these as (0, false), never null
+    expect(beta).to.include({ last_reported_at: 0, last_changed_at: 0, state: false, include_scaling: false, description: '' });
     expect(res.body.environments.find((e: { name: string }) => e.name === 'delta').state).to.equal(false);
   });
 
@@ -126,8 +127,8 @@ describe('list environments: GET /environments/{org}', () => {
       'name desc': ['gammaxeu', 'gamma_eu', 'delta', 'Beta', 'alpha'],
       'last_modified_at asc': ['Beta', 'gammaxeu', 'gamma_eu', 'delta', 'alpha'],
       'last_modified_at desc': ['alpha', 'delta', 'gamma_eu', 'gammaxeu', 'Beta'],
-      // never-changed environments last in both directions, by name
-      'last_changed_at asc': ['delta', 'alpha', 'gamma_eu', 'Beta', 'gammaxeu'],
+      // never-changed environments (last_changed_at 0) first ascending, last descending, by name
+      'last_changed_at asc': ['Beta', 'gammaxeu', 'delta', 'alpha', 'gamma_eu'],
       'last_changed_at desc': ['gamma_eu', 'alpha', 'delta', 'Beta', 'gammaxeu'],
     };
     for (const [key, order] of Object.entries(expected)) {

@@ -1,5 +1,5 @@
-import { sql } from 'kysely';
-import type { Db } from './database.ts';
+import { sql, type Selectable } from 'kysely';
+import type { Db, EnvironmentsTable } from './database.ts';
 import { fromJson } from './json.ts';
 
 export interface EnvironmentRecord {
@@ -10,9 +10,12 @@ export interface EnvironmentRecord {
   last_modified_at: number;
   include_scaling: boolean;
   tags: Record<string, unknown>;
-  last_reported_at: number | null;
-  last_changed_at: number | null;
-  state: boolean | null;
+  /** 0 before the first report (SPEC.md types it as a number). */
+  last_reported_at: number;
+  /** 0 before the first report. */
+  last_changed_at: number;
+  /** false before the first report: nothing has been shown compliant yet (SPEC.md types it as a boolean). */
+  state: boolean;
   policies: string[];
   included_environments: string[];
 }
@@ -97,21 +100,32 @@ export async function listEnvironments(db: Db, organizationId: number, orgName: 
   }
   const { total } = await base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
   let page = base.selectAll('e');
-  // Nulls (never reported) sort last whatever the direction; ties are broken by name so pages are stable.
-  if (f.sort !== 'name') page = page.orderBy(sql`e.${sql.ref(f.sort)} is null`).orderBy(`e.${f.sort}`, f.direction);
+  // Never reported (NULL, shown as 0) sorts as 0 would: first ascending, last descending, on
+  // both backends (their NULL orders differ); ties are broken by name so pages are stable.
+  if (f.sort !== 'name') {
+    page = page.orderBy(sql`e.${sql.ref(f.sort)} is null`, f.direction === 'asc' ? 'desc' : 'asc').orderBy(`e.${f.sort}`, f.direction);
+  }
   // Names sort case-insensitively (as the name filter matches), then exactly, so pages are stable on every backend.
   const nameDirection = f.sort === 'name' ? f.direction : 'asc';
   page = page.orderBy('e.name_lower', nameDirection).orderBy('e.name', nameDirection);
   const rows = f.limit > 0 ? await page.limit(f.limit).offset(f.offset).execute() : [];
   return {
     total: Number(total),
-    items: rows.map((r) => ({
-      org: orgName, name: r.name, type: r.type, description: r.description, last_modified_at: Number(r.last_modified_at),
-      include_scaling: Number(r.include_scaling) === 1, tags: fromJson(r.tags, {}),
-      last_reported_at: r.last_reported_at === null ? null : Number(r.last_reported_at),
-      last_changed_at: r.last_changed_at === null ? null : Number(r.last_changed_at),
-      state: r.state === null ? null : Number(r.state) === 1,
-      policies: fromJson(r.policies, []), included_environments: fromJson(r.included_environments, []),
-    })),
+    items: rows.map((r) => environmentFromRow(r, orgName)),
+  };
+}
+
+/**
+ * An environment as the API shows it. The database keeps NULL for "never reported" (so it
+ * sorts apart); the API answers the number and boolean SPEC.md types these fields as.
+ */
+export function environmentFromRow(r: Selectable<EnvironmentsTable>, orgName: string): EnvironmentRecord {
+  return {
+    org: orgName, name: r.name, type: r.type, description: r.description, last_modified_at: Number(r.last_modified_at),
+    include_scaling: Number(r.include_scaling) === 1, tags: fromJson(r.tags, {}),
+    last_reported_at: Number(r.last_reported_at ?? 0),
+    last_changed_at: Number(r.last_changed_at ?? 0),
+    state: r.state !== null && Number(r.state) === 1,
+    policies: fromJson(r.policies, []), included_environments: fromJson(r.included_environments, []),
   };
 }

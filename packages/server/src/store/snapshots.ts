@@ -4,7 +4,7 @@
  */
 import { appendEvidence, inTransaction } from './chain.ts';
 import type { Db, DialectName } from './database.ts';
-import type { EnvironmentRecord } from './environments.ts';
+import { environmentFromRow, type EnvironmentRecord } from './environments.ts';
 import { fromJson } from './json.ts';
 
 /** One artifact running in a snapshot: a name and fingerprint with its instances. */
@@ -44,14 +44,7 @@ export async function lockForUpdate(db: Db, dialect: DialectName, table: 'enviro
 export async function findEnvironment(db: Db, organizationId: number, orgName: string, name: string): Promise<EnvironmentRow | undefined> {
   const r = await db.selectFrom('environments').selectAll().where('organization_id', '=', organizationId).where('name', '=', name).executeTakeFirst();
   if (!r) return undefined;
-  return {
-    id: Number(r.id), org: orgName, name: r.name, type: r.type, description: r.description, last_modified_at: Number(r.last_modified_at),
-    include_scaling: Number(r.include_scaling) === 1, tags: fromJson(r.tags, {}),
-    last_reported_at: r.last_reported_at === null ? null : Number(r.last_reported_at),
-    last_changed_at: r.last_changed_at === null ? null : Number(r.last_changed_at),
-    state: r.state === null ? null : Number(r.state) === 1,
-    policies: fromJson(r.policies, []), included_environments: fromJson(r.included_environments, []), space_id: r.space_id,
-  };
+  return { id: Number(r.id), ...environmentFromRow(r, orgName), space_id: r.space_id };
 }
 
 /** The environments of an organisation with these names (to check included environments). */
