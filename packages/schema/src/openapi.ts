@@ -34,8 +34,22 @@ export function buildOpenApiDocument(operations: readonly Operation[], options: 
         content: { [response.contentType ?? 'application/json']: { schema: toOpenApi(response.schema) } },
       };
     }
-    responses['401'] ??= errorResponse('Missing or invalid token');
-    responses['403'] ??= errorResponse('The token may not do this in this organisation');
+    // What every route of its kind can answer, declared even where the operation does not name it.
+    const hasInput = operation.body !== undefined || Object.keys(operation.params.properties).length + Object.keys(operation.query.properties).length > 0;
+    if (hasInput) responses['400'] ??= errorResponse('Invalid input: `errors` names each field at fault');
+    if (operation.access !== 'none') {
+      responses['401'] ??= errorResponse('Missing or invalid token');
+      responses['403'] ??= errorResponse('The token may not do this in this organisation');
+      if ('org' in operation.params.properties) responses['404'] ??= errorResponse('Organisation (or what the path names in it) not found');
+    }
+    if (operation.body) {
+      responses['413'] ??= errorResponse(operation.body.kind === 'multipart' ? 'A file over 10MB, or too many parts' : 'Body too large');
+      responses['415'] ??= errorResponse(`Content type other than ${operation.body.kind === 'multipart' ? 'multipart/form-data' : 'application/json'}`);
+    }
+    responses['503'] ??= {
+      ...errorResponse('The database is unavailable; retry after the `Retry-After` seconds'),
+      headers: { 'Retry-After': { schema: { type: 'integer' } } },
+    };
     const pathItem = (paths[operation.path] ??= {});
     pathItem[operation.method.toLowerCase()] = {
       operationId: operation.id,

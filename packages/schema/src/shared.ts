@@ -37,7 +37,7 @@ export const GitCommitInfo = Type.Object(
     url: Nullable(Url()),
     parents: Nullable(Type.Array(Type.String({ maxLength: 64 }), { maxItems: limits.smallArray })),
   },
-  { $id: 'GitCommitInfo', description: 'Git commit information' },
+  { $id: 'GitCommitInfo', description: 'Git commit information', maxProperties: 32 },
 );
 export type GitCommitInfo = Static<typeof GitCommitInfo>;
 
@@ -49,7 +49,7 @@ export const RepoInfo = Type.Object(
     description: Nullable(LongText()),
     provider: Nullable(Type.Union(['github', 'gitlab', 'bitbucket', 'azure-devops', 'circleci'].map((p) => Type.Literal(p)))),
   },
-  { $id: 'RepoInfo', description: 'Source repository information' },
+  { $id: 'RepoInfo', description: 'Source repository information', maxProperties: 32 },
 );
 export type RepoInfo = Static<typeof RepoInfo>;
 

@@ -19,7 +19,7 @@ export const JunitAttestationInput = Type.Object(
     git_commit_info: Nullable(Type.Ref(GitCommitInfo)),
     repo_info: Nullable(Type.Ref(RepoInfo)),
     external_urls: Nullable(Type.Ref(ExternalUrls)),
-    annotations: Nullable(JsonObject('Annotations: string values by key')),
+    annotations: Nullable(JsonObject('Annotations by key (free-form values)')),
     user_data: Nullable(Type.Ref(UserData)),
   },
   { $id: 'JunitAttestationInput', additionalProperties: false },
