@@ -1,6 +1,6 @@
 import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -196,6 +196,15 @@ describe('the trailproof command', function () {
     expect(unknown.stderr).to.contain('Usage:');
   });
 
+  it('refuses a --database or DATABASE_URL that is not a PostgreSQL URL instead of opening a file of that name', () => {
+    for (const [args, env, source] of [[['--database', db], {}, '--database'], [[], { DATABASE_URL: 'mysql://root@localhost/app' }, 'DATABASE_URL']] as const) {
+      const result = run(['token', 'create', '--org', 'acme', ...args], env);
+      expect(result.status, source).to.equal(2);
+      expect(result.stderr, source).to.contain(`${source} takes a postgres:// URL`);
+    }
+    expect(existsSync(join(root, 'mysql:'))).to.equal(false);
+  });
+
   it('takes the database from TRAILPROOF_DB and the port from PORT; flags win', async () => {
     const token = run(['token', 'create', '--org', 'acme'], { TRAILPROOF_DB: db }).stdout.trim();
     expect(token + '\n').to.match(tokenLine);
@@ -207,6 +216,10 @@ describe('the trailproof command', function () {
     const flagged = await start(['--db', other, '--port', '0'], { TRAILPROOF_DB: db, PORT: '1' });
     expect(flagged.lines[0]).to.include({ database: other });
     expect((await call(flagged.url, token, 'GET', '/api/v2/environments/acme')).status).to.equal(401); // the token lives in the other file
+
+    // TRAILPROOF_DB wins over the generic DATABASE_URL (here one that could not be reached)
+    const both = await start(['--port', '0'], { TRAILPROOF_DB: db, DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' });
+    expect(both.lines[0]).to.include({ database: db, backend: 'sqlite' });
 
     const badPort = run(['serve'], { TRAILPROOF_DB: db, PORT: 'eighty' });
     expect(badPort.status).to.equal(2);

@@ -24,21 +24,35 @@ const usage = `Usage:
   trailproof verify [--org ORG] [--json] [--db FILE | --database URL]   (exit 1 when a link is broken)
 
 The database: --database postgres://... (env DATABASE_URL) for PostgreSQL, or a SQLite file
-with --db FILE (env TRAILPROOF_DB; default ./trailproof.db).
+with --db FILE (env TRAILPROOF_DB; default ./trailproof.db). Flags win, then
+TRAILPROOF_DB, then DATABASE_URL.
 Defaults: --port 8080 (env PORT), --host 127.0.0.1 (env HOST).`;
 
 class UsageError extends Error {}
 
 const databaseOptions = { db: { type: 'string' }, database: { type: 'string' } } as const;
 
-/** Where the data lives: flags first, then DATABASE_URL, then TRAILPROOF_DB, then ./trailproof.db. */
+/**
+ * Where the data lives: the flags first, then TRAILPROOF_DB (our own variable, so it wins over
+ * the generic one), then DATABASE_URL, then ./trailproof.db. --database and DATABASE_URL must be
+ * PostgreSQL URLs: anything else is refused rather than opened as a SQLite file of that name.
+ */
 function databaseLocation(values: { db?: string; database?: string }): string {
   if (values.db && values.database) throw new UsageError('give --db or --database, not both');
-  return values.database ?? values.db ?? process.env.DATABASE_URL ?? process.env.TRAILPROOF_DB ?? './trailproof.db';
+  if (values.database !== undefined) return postgresUrl(values.database, '--database');
+  if (values.db !== undefined) return values.db;
+  if (process.env.TRAILPROOF_DB) return process.env.TRAILPROOF_DB;
+  if (process.env.DATABASE_URL) return postgresUrl(process.env.DATABASE_URL, 'DATABASE_URL');
+  return './trailproof.db';
 }
 
-/** A location for logs: a PostgreSQL URL without its password. */
-const redacted = (location: string) => (isPostgresUrl(location) ? location.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@') : location);
+function postgresUrl(value: string, source: string): string {
+  if (!isPostgresUrl(value)) throw new UsageError(`${source} takes a postgres:// URL (use --db or TRAILPROOF_DB for a SQLite file), not '${redacted(value).slice(0, 60)}'`);
+  return value;
+}
+
+/** A location for logs and messages: any URL without its password. */
+const redacted = (location: string) => location.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@');
 
 async function serve(args: string[]) {
   const { values } = parseArgs({ args, options: { ...databaseOptions, port: { type: 'string' }, host: { type: 'string' } } });
