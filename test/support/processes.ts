@@ -32,7 +32,7 @@ export async function startServerProcess(args: string[], env: NodeJS.ProcessEnv 
   });
   const lines: string[] = [];
   let stderr = '';
-  child.stderr!.on('data', (chunk) => (stderr += chunk));
+  child.stderr!.on('data', (chunk) => { stderr += chunk; if (process.env.TRAILPROOF_TEST_CHILD_STDERR) process.stderr.write(chunk); });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start in 30s: ${stderr}`)), 30_000);

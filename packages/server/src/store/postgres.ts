@@ -22,6 +22,7 @@ export interface PostgresOptions {
 pg.types.setTypeParser(pg.types.builtins.INT8, (text) => Number(text));
 
 export function openPostgres(url: string, options: PostgresOptions = {}): { db: Kysely<Database>; pool: pg.Pool } {
+  // `?? default` also for an explicit undefined (an unset environment variable).
   const statementTimeout = options.statementTimeoutMs ?? 10_000;
   const pool = new pg.Pool({
     connectionString: url,
@@ -35,5 +36,9 @@ export function openPostgres(url: string, options: PostgresOptions = {}): { db: 
   });
   // A connection dropped by the server while idle: the pool discards it; nothing to crash for.
   pool.on('error', () => {});
+  // One dropped while checked out (a transaction between two statements when the database goes
+  // away) emits 'error' on the client itself, which would crash the process unheard: the next
+  // statement on it fails and the request answers 503, so the event needs no more than a listener.
+  pool.on('connect', (client) => client.on('error', () => {}));
   return { db: new Kysely<Database>({ dialect: new PostgresDialect({ pool }) }), pool };
 }
