@@ -97,4 +97,57 @@ describe('three server processes on one PostgreSQL database', function () {
       expect(indexes).to.deep.equal(Array.from({ length: reports }, (_, i) => i + 1));
     }
   });
+
+  it('takes every kind of write at once through all processes: numbering, approval history and the hash chain stay whole', async () => {
+    const created = await call(on(1), token, 'PUT', '/api/v2/environments/acme', { json: { name: 'staging', type: 'server' } });
+    expect(created.status).to.equal(201);
+    // The flow exists before the storm (approvals name it; trails create it).
+    const flow = new FormData();
+    flow.append('data_json', JSON.stringify({ name: 'mixed-target' }));
+    expect((await call(on(0), token, 'PUT', '/api/v2/trails/acme/mixed', { form: flow })).status).to.equal(201);
+    const n = 15;
+    const writes: Array<Promise<{ kind: string; status: number }>> = [];
+    for (let i = 0; i < n; i++) {
+      const trail = new FormData();
+      trail.append('data_json', JSON.stringify({ name: `mixed-${i}` }));
+      writes.push(call(on(i), token, 'PUT', '/api/v2/trails/acme/mixed', { form: trail }).then((r) => ({ kind: 'trail', status: r.status })));
+      writes.push(call(on(i + 1), token, 'POST', '/api/v2/approvals/acme/mixed', {
+        json: { artifact_fingerprint: sha(`mixed-artifact-${i}`), description: `mixed ${i}`, src_commit_list: [] },
+      }).then((r) => ({ kind: 'approval', status: r.status })));
+      writes.push(call(on(i + 2), token, 'PUT', '/api/v2/environments/acme/staging/report/server', {
+        json: { artifacts: [{ digests: { [`mixed-${i}`]: sha(`mixed-${i}`) }, creationTimestamp: 1_763_800_000 + i }] },
+      }).then((r) => ({ kind: 'report', status: r.status })));
+      // The target trail begun again (an update) and attested to, each through another process.
+      const again = new FormData();
+      again.append('data_json', JSON.stringify({ name: 'mixed-target', description: `run ${i}` }));
+      writes.push(call(on(i), token, 'PUT', '/api/v2/trails/acme/mixed', { form: again }).then(async (r) => {
+        expect(r.status).to.equal(200);
+        const form = new FormData();
+        form.append('data_json', JSON.stringify({ attestation_name: `unit-${i}`, junit_results: [{ name: 's', failures: 0, errors: 0, skipped: 0, total: 1, duration: 1 }] }));
+        const attested = await call(on(i + 1), token, 'POST', '/api/v2/attestations/acme/mixed/trail/mixed-target/junit', { form });
+        return { kind: 'attestation', status: attested.status };
+      }));
+    }
+    const answers = await Promise.all(writes);
+    expect(answers.filter((a) => a.status >= 300), 'failed writes').to.deep.equal([]);
+
+    for (let p = 0; p < servers.length; p++) {
+      const approvals = (await call(on(p), token, 'GET', '/api/v2/approvals/acme/mixed?per_page=100')).body as Array<{ release_number: number; base_artifact: string; target_artifact: string }>;
+      const byNumber = [...approvals].sort((a, b) => a.release_number - b.release_number);
+      expect(byNumber.map((a) => a.release_number)).to.deep.equal(Array.from({ length: n }, (_, i) => i + 1));
+      // Each approval's base is the target of the one numbered before it, whatever the interleaving.
+      expect(byNumber[0]!.base_artifact).to.equal('');
+      for (let i = 1; i < n; i++) expect(byNumber[i]!.base_artifact, `release ${i + 1}`).to.equal(byNumber[i - 1]!.target_artifact);
+
+      const deployments = (await call(on(p), token, 'GET', '/api/v2/deployments/acme?env_name=staging&per_page=50')).body;
+      expect((deployments.deployments as Array<{ snapshot_index: number }>).map((d) => d.snapshot_index).sort((a, b) => a - b))
+        .to.deep.equal(Array.from({ length: n }, (_, i) => i + 1));
+      const target = (await call(on(p), token, 'GET', '/api/v2/trails/acme/mixed/mixed-target')).body;
+      expect((target.attestations as unknown[]).length).to.equal(n);
+
+      const verified = await call(on(p), token, 'GET', '/api/v2/verify/acme');
+      expect(verified.status).to.equal(200);
+      expect(verified.body.ok, JSON.stringify(verified.body)).to.equal(true);
+    }
+  });
 });
