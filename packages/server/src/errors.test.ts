@@ -78,6 +78,25 @@ describe('error answers', () => {
     expectErrorShape(json, 413);
   });
 
+  it('413 for too many fields or files in a multipart body, storing nothing', async () => {
+    const path = '/api/v2/trails/acme/payments';
+    // Five plain fields: more than the four a multipart operation takes.
+    const fiveFields = new FormData();
+    fiveFields.append('data_json', JSON.stringify({ name: 'build-parts' }));
+    for (let i = 0; i < 4; i++) fiveFields.append(`field${i}`, 'x');
+    const fields = await server.request('PUT', path, { body: fiveFields });
+    expectErrorShape(fields, 413);
+    expect(fields.body.message).to.match(/Too many fields/);
+    // Three files where begin trail takes two (data_json as a file, and template_file).
+    const threeFiles = new FormData();
+    threeFiles.append('data_json', new Blob([JSON.stringify({ name: 'build-parts' })]), 'data.json');
+    for (let i = 0; i < 2; i++) threeFiles.append('template_file', new Blob(['version: 1\n']), 'template.yml');
+    const files = await server.request('PUT', path, { body: threeFiles });
+    expectErrorShape(files, 413);
+    expect(files.body.message).to.match(/Too many files/);
+    expect((await server.request('GET', `${path}/build-parts`)).status).to.equal(404);
+  });
+
   it('415 for a body of the wrong content type', async () => {
     const json = await server.request('PUT', '/api/v2/trails/acme/payments', { json: { name: 'build-1' } });
     expectErrorShape(json, 415);

@@ -1,0 +1,36 @@
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import BetterSqlite3 from 'better-sqlite3';
+import { expect } from 'chai';
+import { openSqlite } from './sqlite.ts';
+
+describe('the SQLite connection settings', () => {
+  let dir = '';
+  beforeEach(() => (dir = mkdtempSync(join(tmpdir(), 'trailproof-sqlite-'))));
+  afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('writes in WAL mode with synchronous=FULL and foreign keys enforced, unless told otherwise', async () => {
+    const file = join(dir, 'a.db');
+    const { db, reader, raw } = openSqlite(file);
+    try {
+      expect(raw.pragma('journal_mode', { simple: true })).to.equal('wal');
+      expect(raw.pragma('synchronous', { simple: true })).to.equal(2); // 2 = FULL
+      expect(raw.pragma('foreign_keys', { simple: true })).to.equal(1);
+      raw.exec('create table parent (id integer primary key); create table child (parent_id integer references parent(id))');
+      expect(() => raw.exec('insert into child values (42)')).to.throw(/FOREIGN KEY/);
+    } finally {
+      await db.destroy();
+      await reader.destroy();
+    }
+    // WAL is a property of the file: another connection sees it too.
+    const other = new BetterSqlite3(file);
+    expect(other.pragma('journal_mode', { simple: true })).to.equal('wal');
+    other.close();
+
+    const relaxed = openSqlite(join(dir, 'b.db'), { synchronous: 'NORMAL' });
+    expect(relaxed.raw.pragma('synchronous', { simple: true })).to.equal(1);
+    await relaxed.db.destroy();
+    await relaxed.reader.destroy();
+  });
+});
