@@ -7,7 +7,7 @@
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'chai';
-import { getApproval, getEnvironment, getTrail, listApprovals, listDeployments, listTrails } from '@trailproof/schema';
+import { getApproval, getEnvironment, getSnapshot, getTrail, listApprovals, listDeployments, listTrails } from '@trailproof/schema';
 import { assertMatchesContract, startTestServer, type TestServer } from '@trailproof/server/testing';
 
 const sha = (text: string) => createHash('sha256').update(text).digest('hex');
@@ -58,7 +58,7 @@ describe('the delivery story, end to end', function () {
     const res = await api('GET', `/deployments/acme?${query}`);
     expect(res.status).to.equal(200);
     assertMatchesContract(listDeployments, 200, res.body);
-    return res.body.deployments as Array<{ fingerprint: string; snapshot_index: number; deployed_at: number; _links: Record<string, { href: string }> }>;
+    return res.body.deployments as Array<{ fingerprint: string; artifact_name: string; env_name: string; snapshot_index: number; deployed_at: number; _links: Record<string, { href: string }> }>;
   };
 
   it('plays the story and checks every derived field', async () => {
@@ -122,6 +122,18 @@ describe('the delivery story, end to end', function () {
     assertMatchesContract(getEnvironment, 200, production);
     expect(production).to.deep.include({ state: false, last_reported_at: production.last_changed_at, last_modified_at: production.last_changed_at });
     expect(production.last_changed_at).to.be.above(between23);
+    const changedAt3 = production.last_changed_at;
+
+    // The latest snapshot: what runs, which of it is new, and the trail that attested each.
+    const snapshot = (await api('GET', '/environments/acme/production/snapshots/-1')).body;
+    assertMatchesContract(getSnapshot, 200, snapshot);
+    expect(snapshot).to.deep.include({ env_name: 'production', type: 'K8S', snapshot_index: 3, created_at: changedAt3 });
+    expect(snapshot.artifacts.map((a: { name: string; fingerprint: string; new: boolean; instance_count: number }) => [a.name, a.fingerprint, a.new, a.instance_count]))
+      .to.have.deep.members([['acme/backend:2', F2, false, 1], ['acme/backend:3', F3, true, 1], ['acme/web:1', W1, false, 1]]);
+    const f3 = snapshot.artifacts.find((a: { fingerprint: string }) => a.fingerprint === F3);
+    expect(f3._links.trail).to.deep.equal({ href: '/api/v2/trails/acme/backend/build-3' });
+    expect(f3.instances).to.have.length(1);
+    expect(f3.instances[0]).to.include({ namespace: 'prod' });
 
     // 3. Deployments with each filter and window.
     const all = await deployments('');
@@ -132,6 +144,14 @@ describe('the delivery story, end to end', function () {
       trail: { href: '/api/v2/trails/acme/backend/build-3' },
     });
     expect(all[2]!._links.trail).to.deep.equal({ href: '/api/v2/trails/acme/frontend/web-1' });
+    // Each deployment carries the name it ran under, its environment, and the time of the report that first saw it.
+    expect(all.map((d) => [d.artifact_name, d.env_name])).to.deep.equal([
+      ['acme/backend:3', 'production'], ['acme/backend:2', 'production'], ['acme/web:1', 'production'], ['acme/backend:1', 'production'],
+    ]);
+    expect(all[0]!.deployed_at).to.equal(changedAt3);
+    expect(all[1]!.deployed_at).to.equal(changedAt2);
+    expect(all[2]!.deployed_at).to.equal(all[3]!.deployed_at);
+    expect(all[3]!.deployed_at).to.be.within(before1, between12);
     expect((await deployments('repo_name=acme/backend')).map((d) => d.fingerprint)).to.deep.equal([F3, F2, F1]);
     expect((await deployments('repo_name=acme/frontend')).map((d) => d.fingerprint)).to.deep.equal([W1]);
     expect(await deployments('repo_name=acme/nothing')).to.deep.equal([]);
@@ -149,8 +169,14 @@ describe('the delivery story, end to end', function () {
     const first = await api('POST', '/approvals/acme/backend', { artifact_fingerprint: F2, description: 'Release 2', src_commit_list: [C2, C1], environment: 'production' });
     expect(first.status).to.equal(201);
     expect(first.body).to.deep.include({ release_number: 1, base_artifact: '', artifact_name: 'backend', target_artifact: F2, state: 'PENDING' });
+    const createdAt = first.body.created_at;
+    expect(first.body).to.deep.include({ environment: 'production', last_modified_at: createdAt });
+    await sleep(20);
     const reviewed = await api('PUT', '/approvals/acme/backend/1', { state: 'APPROVED', approved_by: 'Grace', comment: 'ship it' });
-    expect(reviewed.body).to.deep.include({ state: 'APPROVED' });
+    expect(reviewed.body).to.deep.include({ state: 'APPROVED', created_at: createdAt, environment: 'production' });
+    // A review moves last_modified_at to its own time; the approval's creation time stays.
+    expect(reviewed.body.last_modified_at).to.be.above(createdAt);
+    expect(reviewed.body.last_modified_at).to.equal(reviewed.body.approvals[0].timestamp);
     const second = await api('POST', '/approvals/acme/backend', {
       artifact_fingerprint: F3, description: 'Release 3', src_commit_list: [C3], approvals: [{ state: 'UNAPPROVED', approved_by: 'Grace', comment: 'unit tests fail' }],
     });
