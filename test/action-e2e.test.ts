@@ -3,9 +3,9 @@
  * with INPUT_* and GITHUB_* variables, an event payload file, summary and output files),
  * against a real server process; then the trail is read back through the API and checked.
  */
-import { spawnSync } from 'node:child_process';
+import { execFileSync, spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -54,8 +54,10 @@ describe('the GitHub Action, run as the runner runs it', function () {
       location = join(dir, 'evidence.db');
       cleanup = () => rmSync(dir, { recursive: true, force: true });
     }
-    token = runCli(['token', 'create', '--org', 'acme', '--database', location]).trim();
-    server = await startServerProcess(['--database', location]);
+    // --database takes only a postgres:// URL; a SQLite file is --db.
+    const database = [testBackend === 'postgres' ? '--database' : '--db', location];
+    token = runCli(['token', 'create', '--org', 'acme', ...database]).trim();
+    server = await startServerProcess(database);
   });
   after(async () => {
     await server?.stop();
@@ -63,18 +65,24 @@ describe('the GitHub Action, run as the runner runs it', function () {
     dirs.forEach((d) => rmSync(d, { recursive: true, force: true }));
   });
 
-  /** A workspace with the given files, and the runner's environment for `event`. */
-  function runAction(event: 'push' | 'pull_request', files: Record<string, string>, inputs: Record<string, string> = {}) {
+  /**
+   * A workspace with the given files, and the runner's environment for `event`. With `checkout`,
+   * the workspace is a depth-1 clone (as actions/checkout makes) of a repository whose head commit
+   * is Grace's, and a pull_request payload names that commit as the PR head.
+   */
+  function runAction(event: 'push' | 'pull_request', files: Record<string, string>, inputs: Record<string, string> = {}, options: { checkout?: boolean } = {}) {
     const root = mkdtempSync(join(tmpdir(), 'trailproof-runner-'));
     dirs.push(root);
     const workspace = join(root, 'workspace');
+    const head = options.checkout ? checkout(root, workspace) : undefined;
     for (const [path, content] of Object.entries(files)) {
       mkdirSync(join(workspace, path, '..'), { recursive: true });
       writeFileSync(join(workspace, path), content);
     }
     mkdirSync(workspace, { recursive: true });
-    cpSync(join(fixtures, `${event}.json`), join(root, 'event.json'));
-    const payload = JSON.parse(readFileSync(join(root, 'event.json'), 'utf8'));
+    const payload = JSON.parse(readFileSync(join(fixtures, `${event}.json`), 'utf8'));
+    if (head && event === 'pull_request') payload.pull_request.head.sha = head;
+    writeFileSync(join(root, 'event.json'), JSON.stringify(payload));
     writeFileSync(join(root, 'summary.md'), '');
     writeFileSync(join(root, 'output.txt'), '');
     const env: NodeJS.ProcessEnv = {
@@ -90,7 +98,7 @@ describe('the GitHub Action, run as the runner runs it', function () {
       ...Object.fromEntries(Object.entries(inputs).map(([k, v]) => [`INPUT_${k.toUpperCase()}`, v])),
     };
     const result = spawnSync(process.execPath, [bundle], { cwd: workspace, env, encoding: 'utf8', timeout: 60_000 });
-    return { ...result, payload, summary: readFileSync(join(root, 'summary.md'), 'utf8'), outputs: parseOutputs(readFileSync(join(root, 'output.txt'), 'utf8')) };
+    return { ...result, payload, head, summary: readFileSync(join(root, 'summary.md'), 'utf8'), outputs: parseOutputs(readFileSync(join(root, 'output.txt'), 'utf8')) };
   }
 
   it('push: attests passing results with both files as a .tar.gz, and the trail reads back with every field', async () => {
@@ -111,6 +119,8 @@ describe('the GitHub Action, run as the runner runs it', function () {
     expect(trail.body.git_commit_info).to.deep.include({
       sha1: sha, branch: 'main', message: 'Fix rounding in invoice totals\n\nRounds half to even, as the auditors asked.', author: 'Ada Lovelace <ada@acme.example>',
       author_username: 'ada', timestamp: Date.parse('2026-11-20T14:03:11+01:00') / 1000, url: `https://github.com/acme/backend/commit/${sha}`,
+      // No git history in this workspace: the one pushed commit's parent is the payload's `before`.
+      parents: [run.payload.before],
     });
     expect(trail.body.repo_info).to.deep.include({ name: 'acme/backend', url: 'https://github.com/acme/backend', id: '734512', description: 'Invoicing backend' });
     expect(trail.body.origin_url).to.equal('https://github.com/acme/backend/actions/runs/4242');
@@ -121,7 +131,9 @@ describe('the GitHub Action, run as the runner runs it', function () {
       { name: 'invoice.RoundingTest', failures: 0, errors: 0, skipped: 1, total: 3, duration: 0.42, timestamp: Date.parse('2026-11-20T13:05:00Z') / 1000 },
       { name: 'invoice.TaxTest', failures: 0, errors: 0, skipped: 0, total: 2, duration: 1.5, timestamp: null },
     ]);
-    expect(attestation.git_commit_info.sha1).to.equal(sha);
+    expect(attestation.git_commit_info).to.deep.equal(trail.body.git_commit_info);
+    expect(attestation.repo_info).to.deep.equal(trail.body.repo_info);
+    expect(attestation.artifact_fingerprint ?? null).to.equal(null);
     expect(attestation.attachment.name).to.equal('junit-results.tar.gz');
 
     const download = await fetch(`${server.url}${attestation.attachment._links.download.href.replace(/^https?:\/\/[^/]+/, '')}`, { headers: { authorization: `Bearer ${token}` } });
@@ -136,29 +148,49 @@ describe('the GitHub Action, run as the runner runs it', function () {
   });
 
   it('pull_request: attests a failure to the head commit, sets the outputs and fails the step', async () => {
-    const run = runAction('pull_request', { 'reports/junit.xml': failingXml }, { 'attestation-name': 'unit-tests', description: 'PR 87' });
+    const fingerprint = sha256(Buffer.from('acme/backend:1.4.2'));
+    const run = runAction('pull_request', { 'reports/junit.xml': failingXml }, { 'attestation-name': 'unit-tests', description: 'PR 87', 'artifact-fingerprint': fingerprint }, { checkout: true });
     expect(run.status).to.equal(1);
     expect(run.stdout).to.contain('::error::1 test(s) failed and 0 errored (of 2)');
-    const head = '8c1d2e3f4a5b6c7d8e9f0a1b2c3d4e5f6a7b8c9d';
+    const head = run.head!;
     expect(run.outputs).to.include({ total: '2', failed: '1', passed: '1', compliant: 'false', 'trail-url': `${server.url}/api/v2/trails/acme/backend/${head}` });
     expect(run.summary).to.contain('❌ 1 failed, 0 errored').and.to.contain('**vat.ReverseChargeTest › b2b within EU** (failure): expected 0.00 but was 19.00');
     const trail = await call(server.url, token, 'GET', `/api/v2/trails/acme/backend/${head}`);
-    expect(trail.body.git_commit_info).to.deep.include({ sha1: head, branch: 'feature/vat-reverse-charge', author_username: 'grace' });
+    // Message, author and time from the checkout of the PR head; the PR opener ('grace' in the
+    // payload) is not the commit's author, so no author_username; a depth-1 clone knows no parents.
+    expect(withoutNulls(trail.body.git_commit_info)).to.deep.equal({
+      sha1: head, branch: 'feature/vat-reverse-charge', url: `https://github.com/acme/backend/commit/${head}`,
+      message: 'Add VAT reverse charge\n\nFor B2B invoices.', author: 'Grace Hopper <grace@acme.example>', timestamp: Date.parse('2026-11-21T16:30:00Z') / 1000,
+    });
+    expect(withoutNulls(trail.body.repo_info)).to.deep.equal({ name: 'acme/backend', url: 'https://github.com/acme/backend', id: '734512', description: 'Invoicing backend', provider: 'github' });
+    expect(trail.body.origin_url).to.equal('https://github.com/acme/backend/actions/runs/4242');
     expect(trail.body.description).to.equal('PR 87');
     const [attestation] = trail.body.attestations;
-    expect(attestation).to.include({ attestation_name: 'unit-tests', is_compliant: false });
+    expect(attestation).to.include({ attestation_name: 'unit-tests', is_compliant: false, artifact_fingerprint: fingerprint, origin_url: 'https://github.com/acme/backend/actions/runs/4242' });
+    expect(attestation.git_commit_info).to.deep.equal(trail.body.git_commit_info);
+    expect(attestation.repo_info).to.deep.equal(trail.body.repo_info);
     expect(attestation.attachment.name).to.equal('junit.xml');
     expect(attestation.attachment.sha256).to.equal(sha256(Buffer.from(failingXml)));
     expect(trail.body.is_compliant).to.equal(false);
+  });
+
+  it('an HTTP error fails the step, and the job summary still shows the error and the totals read', () => {
+    const run = runAction('push', { 'TEST-rounding.xml': passingXml }, { 'api-token': 'tp_not_a_token', trail: 'denied' });
+    expect(run.status).to.equal(1);
+    expect(run.stdout).to.match(/::error::PUT \/trails\/acme\/backend answered 401/);
+    expect(run.summary).to.match(/\*\*Failed:\*\* PUT \/trails\/acme\/backend answered 401/);
+    expect(run.summary).to.contain('3 tests in 1 suites').and.contain('| invoice.RoundingTest | 3 | 2 | 0 | 0 | 1 |').and.contain('was not begun');
   });
 
   it('fails naming the file and line of corrupt XML, and when nothing matched', () => {
     const corrupt = runAction('push', { 'TEST-broken.xml': '<testsuite name="x">\n<testcase name="a">\n<failure>' });
     expect(corrupt.status).to.equal(1);
     expect(corrupt.stdout).to.match(/::error::.*TEST-broken\.xml:3/);
+    expect(corrupt.summary).to.match(/\*\*Failed:\*\* .*TEST-broken\.xml:3:\d+: corrupt XML/);
     const none = runAction('push', { 'README.md': 'no tests here' });
     expect(none.status).to.equal(1);
     expect(none.stdout).to.contain('::error::No JUnit files matched');
+    expect(none.summary).to.contain('**Failed:** No JUnit files matched');
     const allowed = runAction('push', { 'README.md': 'no tests here' }, { 'require-tests': 'false', trail: 'begun-without-tests' });
     expect(allowed.status).to.equal(0);
     expect(allowed.stdout).to.contain('::warning::No JUnit files matched');
@@ -179,6 +211,10 @@ describe('the GitHub Action, run as the runner runs it', function () {
     const run = runAction('push', { 'TEST-a.xml': passingXml }, { 'artifact-fingerprint': 'not-a-sha' });
     expect(run.status).to.equal(1);
     expect(run.stdout).to.contain("::error::Input 'artifact-fingerprint' must be a SHA-256 digest");
+    expect(run.summary).to.contain("**Failed:** Input 'artifact-fingerprint' must be a SHA-256 digest");
+    const template = runAction('push', { 'TEST-a.xml': passingXml }, { 'template-file': '.trailproof/missing.yml' });
+    expect(template.status).to.equal(1);
+    expect(template.stdout).to.contain("::error::Input 'template-file' names no file: '.trailproof/missing.yml'");
   });
 
   it('runs the same flow outside GitHub as trailproof-junit with TRAILPROOF_* variables', async () => {
@@ -196,6 +232,27 @@ describe('the GitHub Action, run as the runner runs it', function () {
     expect(trail.body.attestations[0].junit_results[0]).to.include({ name: 'invoice.RoundingTest', total: 3, skipped: 1 });
   });
 });
+
+/** A repository with two commits by Grace at `root/origin`, cloned at depth 1 into `workspace`; returns the head's SHA. */
+function checkout(root: string, workspace: string): string {
+  const origin = join(root, 'origin');
+  const identity = { GIT_AUTHOR_NAME: 'Grace Hopper', GIT_AUTHOR_EMAIL: 'grace@acme.example', GIT_COMMITTER_NAME: 'Grace Hopper', GIT_COMMITTER_EMAIL: 'grace@acme.example' };
+  const git = (cwd: string, args: string[], date = '2026-11-21T16:30:00Z') =>
+    execFileSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, ...identity, GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date } }).trim();
+  git(root, ['init', '-q', origin]);
+  writeFileSync(join(origin, 'vat.ts'), 'export const rate = 0.19;\n');
+  git(origin, ['add', '.']);
+  git(origin, ['commit', '-q', '-m', 'VAT rates'], '2026-11-18T10:00:00Z');
+  writeFileSync(join(origin, 'vat.ts'), 'export const rate = 0.19;\nexport const reverseCharge = true;\n');
+  git(origin, ['commit', '-q', '-a', '-m', 'Add VAT reverse charge\n\nFor B2B invoices.']);
+  git(root, ['clone', '-q', '--depth', '1', `file://${origin}`, workspace]);
+  return git(workspace, ['rev-parse', 'HEAD']);
+}
+
+/** The object without its null fields (the API answers absent optional fields as null). */
+function withoutNulls(value: Record<string, unknown>): Record<string, unknown> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== null));
+}
 
 /** Parses GITHUB_OUTPUT's `name<<delimiter` blocks. */
 function parseOutputs(text: string): Record<string, string> {

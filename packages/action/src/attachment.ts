@@ -1,24 +1,57 @@
 /**
  * The files behind the results, as the attestation's attachment: one file as it is, several
- * as a gzipped tar keeping their paths relative to the workspace.
+ * as a gzipped tar keeping their paths relative to the workspace. Sizes are checked with `stat`
+ * before anything is read, and the tar is given up as soon as it passes the limit, so a large
+ * set of reports never sits in memory.
  */
-import { readFile } from 'node:fs/promises';
+import { readFile, stat } from 'node:fs/promises';
 import { basename, relative } from 'node:path';
 import { create as createTar } from 'tar';
 
-/** The server's limit for an attachment. */
-export const maxAttachmentBytes = 10 * 1024 * 1024;
+/** The server's limit for an uploaded file (attachment or template). */
+export const maxUploadBytes = 10 * 1024 * 1024;
 
-export interface Attachment {
-  name: string;
-  bytes: Uint8Array;
-}
+/**
+ * Deflate's best possible ratio is about 1032:1: files whose total passes `limit` times this
+ * cannot become a tar.gz within `limit`, however repetitive they are.
+ */
+const maxDeflateRatio = 1032;
 
-export async function buildAttachment(files: readonly string[], workspace: string): Promise<Attachment | null> {
-  if (!files.length) return null;
-  if (files.length === 1) return { name: basename(files[0]!), bytes: await readFile(files[0]!) };
+export type AttachmentResult =
+  | { kind: 'attached'; name: string; bytes: Uint8Array }
+  /** Nothing to attach; `reason` says why, for the warning. */
+  | { kind: 'too-large'; reason: string };
+
+const bytes = (n: number) => `${n.toLocaleString('en')} bytes`;
+const limitText = (n: number) => (n % (1024 * 1024) === 0 ? `${n / 1024 / 1024}MB` : bytes(n));
+
+/** Builds the attachment of `files` (at least one), or says why it would pass `limit` bytes. */
+export async function buildAttachment(files: readonly string[], workspace: string, limit = maxUploadBytes): Promise<AttachmentResult> {
+  const sizes = await Promise.all(files.map(async (f) => (await stat(f)).size));
+  const total = sizes.reduce((a, b) => a + b, 0);
+  const over = `over the ${limitText(limit)} attachment limit`;
+  if (files.length === 1) {
+    const file = files[0]!;
+    if (sizes[0]! > limit) return { kind: 'too-large', reason: `${relative(workspace, file)} is ${bytes(sizes[0]!)}, ${over}` };
+    const content = await readFile(file);
+    // The file may have grown since stat.
+    if (content.byteLength > limit) return { kind: 'too-large', reason: `${relative(workspace, file)} is ${bytes(content.byteLength)}, ${over}` };
+    return { kind: 'attached', name: basename(file), bytes: content };
+  }
+  if (total > limit * maxDeflateRatio) {
+    return { kind: 'too-large', reason: `the ${files.length} JUnit files come to ${bytes(total)}, which no .tar.gz can bring under the ${limitText(limit)} attachment limit` };
+  }
   const chunks: Buffer[] = [];
+  let length = 0;
   const stream = createTar({ gzip: true, cwd: workspace, portable: true, noMtime: true }, files.map((f) => relative(workspace, f)));
-  for await (const chunk of stream as AsyncIterable<Buffer>) chunks.push(chunk);
-  return { name: 'junit-results.tar.gz', bytes: Buffer.concat(chunks) };
+  for await (const chunk of stream as AsyncIterable<Buffer>) {
+    length += chunk.byteLength;
+    if (length > limit) {
+      // Stop reading the files: the rest would only be thrown away.
+      (stream as unknown as { destroy?: () => void }).destroy?.();
+      return { kind: 'too-large', reason: `the ${files.length} JUnit files (${bytes(total)}) pass ${limitText(limit)} even as a .tar.gz, ${over}` };
+    }
+    chunks.push(chunk);
+  }
+  return { kind: 'attached', name: 'junit-results.tar.gz', bytes: Buffer.concat(chunks) };
 }

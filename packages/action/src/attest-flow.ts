@@ -5,9 +5,9 @@
  */
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import * as glob from '@actions/glob';
-import { buildAttachment, maxAttachmentBytes } from './attachment.ts';
+import { buildAttachment } from './attachment.ts';
 import { createClient } from './client.ts';
+import { findJunitFiles } from './find-files.ts';
 import type { RunContext } from './git-context.ts';
 import type { AttestConfig } from './inputs.ts';
 import { JunitReadError, readJunitFile, summarize, type JunitCase, type JunitFileReport, type JunitSuiteResult, type JunitTotals } from './junit/index.ts';
@@ -20,28 +20,57 @@ export interface Reporter {
 export interface AttestResult {
   /** The trail's address in the API. */
   trailUrl: string;
+  /** The JUnit files read (XML that is not JUnit left out). */
   files: string[];
-  totals: JunitTotals;
+  /** Null until every file has been read. */
+  totals: JunitTotals | null;
   suites: JunitSuiteResult[];
-  /** Failed and errored cases (with messages), at most 100. */
+  /** Failed and errored cases (with messages), at most `maxListedFailures`. */
   failures: JunitCase[];
+  /** Failed and errored cases left out of `failures`. */
+  moreFailures: number;
   /** No failures and no errors. */
   compliant: boolean;
   /** What was attached, if anything. */
   attachment: { name: string; size: number } | null;
-  /** False when nothing was attested (no files or no tests, and require-tests off). */
+  /** Whether the trail was begun (or updated). */
+  begun: boolean;
+  /** False when nothing was attested (no files or no tests with require-tests off, or a failure). */
   attested: boolean;
+}
+
+/** Thrown when the flow fails part-way: `result` holds what was done and read before the failure. */
+export class AttestError extends Error {
+  override readonly name = 'AttestError';
+  constructor(message: string, readonly result: AttestResult, options?: { cause?: unknown }) {
+    super(message, options);
+  }
 }
 
 /** Largest number of suites in one attestation (the server's limit). */
 const maxSuites = 10_000;
+/** Failed tests listed in the result (and the job summary). */
+export const maxListedFailures = 100;
 
+/**
+ * Finds and reads the JUnit files, begins the trail and attests the results.
+ * @throws AttestError (with what is known so far) for anything but a bad input.
+ */
 export async function attestJunitResults(config: AttestConfig, run: RunContext, reporter: Reporter): Promise<AttestResult> {
-  const trailUrl = `${config.serverUrl}/api/v2/trails/${[config.org, config.flow, config.trail].map(encodeURIComponent).join('/')}`;
-  const empty: AttestResult = {
-    trailUrl, files: [], totals: summarize([]), suites: [], failures: [], compliant: true, attachment: null, attested: false,
+  const result: AttestResult = {
+    trailUrl: `${config.serverUrl}/api/v2/trails/${[config.org, config.flow, config.trail].map(encodeURIComponent).join('/')}`,
+    files: [], totals: null, suites: [], failures: [], moreFailures: 0, compliant: true, attachment: null, begun: false, attested: false,
   };
+  try {
+    await attest(config, run, reporter, result);
+    return result;
+  } catch (error) {
+    throw new AttestError(error instanceof Error ? error.message : String(error), result, { cause: error });
+  }
+}
 
+/** The flow itself; fills in `result` as it goes. */
+async function attest(config: AttestConfig, run: RunContext, reporter: Reporter, result: AttestResult): Promise<void> {
   const client = createClient({ serverUrl: config.serverUrl, apiToken: config.apiToken, onRetry: (m) => reporter.warning(m) });
   const common = {
     ...(run.commit ? { git_commit_info: run.commit } : {}),
@@ -53,28 +82,26 @@ export async function attestJunitResults(config: AttestConfig, run: RunContext, 
     form.append('data_json', JSON.stringify({ name: config.trail, ...common, ...(config.description ? { description: config.description } : {}) }));
     if (config.templateFile) form.append('template_file', new Blob([await readFile(resolve(run.workspace, config.templateFile))]), 'template.yml');
     const begun = await client.request('PUT', `/trails/${encodeURIComponent(config.org)}/${encodeURIComponent(config.flow)}`, form);
+    result.begun = true;
     reporter.info(begun.status === 201 ? `Began trail ${config.trail}` : `Trail ${config.trail} exists already; updated it`);
   };
 
-  const globber = await glob.create(config.junitPaths.map((p) => (p.startsWith('!') ? `!${resolve(run.workspace, p.slice(1))}` : resolve(run.workspace, p))).join('\n'), {
-    matchDirectories: false, implicitDescendants: false,
-  });
-  const files = [...new Set(await globber.glob())].sort();
+  const files = await findJunitFiles(config.junitPaths, run.workspace);
   if (!files.length) {
     const message = `No JUnit files matched ${config.junitPaths.join(', ')} under ${run.workspace}`;
     if (config.requireTests) throw new Error(message);
     reporter.warning(message);
     // Nothing to attest, but the run (and its template) is still recorded on the trail.
+    result.totals = summarize([]);
     await beginTrail();
-    return empty;
+    return;
   }
 
   const reports: JunitFileReport[] = [];
-  const read: string[] = [];
   for (const file of files) {
     try {
       reports.push(await readJunitFile(file));
-      read.push(file);
+      result.files.push(file);
     } catch (error) {
       // A loose glob catches other XML (a failsafe-summary.xml): skip it; corrupt XML is an error.
       if (error instanceof JunitReadError && error.kind === 'not-junit') reporter.warning(`Skipped ${file}: not a JUnit report`);
@@ -82,41 +109,42 @@ export async function attestJunitResults(config: AttestConfig, run: RunContext, 
     }
   }
   const totals = summarize(reports);
-  reporter.info(`Read ${read.length} JUnit file(s): ${totals.total} tests, ${totals.failed} failed, ${totals.errors} errors, ${totals.skipped} skipped, ${totals.flaky} flaky`);
+  const failing = reports.flatMap((r) => r.cases).filter((c) => c.outcome === 'failure' || c.outcome === 'error');
+  Object.assign(result, {
+    totals, suites: reports.flatMap((r) => r.suites), compliant: totals.failed === 0 && totals.errors === 0,
+    failures: failing.slice(0, maxListedFailures), moreFailures: Math.max(0, failing.length - maxListedFailures),
+  });
+  reporter.info(`Read ${result.files.length} JUnit file(s): ${totals.total} tests, ${totals.failed} failed, ${totals.errors} errors, ${totals.skipped} skipped, ${totals.flaky} flaky`);
   if (totals.total === 0) {
-    const message = `No test found in ${read.length} JUnit file(s)`;
+    const message = `No test found in ${result.files.length} JUnit file(s)`;
     if (config.requireTests) throw new Error(message);
     reporter.warning(message);
     await beginTrail();
-    return { ...empty, files: read };
+    return;
   }
 
   await beginTrail();
 
-  const suites = reports.flatMap((r) => r.suites);
   const form = new FormData();
   form.append('data_json', JSON.stringify({
     attestation_name: config.attestationName,
-    junit_results: junitResults(suites),
+    junit_results: junitResults(result.suites),
     ...common,
     ...(config.description ? { description: config.description } : {}),
     ...(config.artifactFingerprint ? { artifact_fingerprint: config.artifactFingerprint } : {}),
   }));
-  let attachment: AttestResult['attachment'] = null;
   if (config.uploadResults) {
-    const built = await buildAttachment(read, run.workspace);
-    if (built && built.bytes.byteLength > maxAttachmentBytes) {
-      reporter.warning(`The JUnit files come to ${built.bytes.byteLength} bytes, over the 10MB attachment limit: attesting without them`);
-    } else if (built) {
+    const built = await buildAttachment(result.files, run.workspace);
+    if (built.kind === 'too-large') {
+      reporter.warning(`Attesting without the JUnit files: ${built.reason}`);
+    } else {
       form.append('attachment_file', new Blob([built.bytes]), built.name);
-      attachment = { name: built.name, size: built.bytes.byteLength };
+      result.attachment = { name: built.name, size: built.bytes.byteLength };
     }
   }
   await client.request('POST', `/attestations/${[config.org, config.flow].map(encodeURIComponent).join('/')}/trail/${encodeURIComponent(config.trail)}/junit`, form);
-  reporter.info(`Attested '${config.attestationName}' to ${trailUrl}`);
-
-  const failures = reports.flatMap((r) => r.cases).filter((c) => c.outcome === 'failure' || c.outcome === 'error').slice(0, 100);
-  return { trailUrl, files: read, totals, suites, failures, compliant: totals.failed === 0 && totals.errors === 0, attachment, attested: true };
+  result.attested = true;
+  reporter.info(`Attested '${config.attestationName}' to ${result.trailUrl}`);
 }
 
 /** The API's `junit_results`: one entry per suite, names within the server's limit; past 10,000 suites the rest are summed into one. */

@@ -11,9 +11,9 @@
  */
 import { writeFileSync } from 'node:fs';
 import { parseArgs } from 'node:util';
-import { attestJunitResults } from './attest-flow.ts';
+import { AttestError, attestJunitResults, type AttestResult } from './attest-flow.ts';
 import { fromEnvironment } from './git-context.ts';
-import { InputError, readInputs } from './inputs.ts';
+import { InputError, readInputs, type AttestConfig } from './inputs.ts';
 import { summaryMarkdown } from './summary.ts';
 
 const names = [
@@ -48,21 +48,28 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
   };
   const workspace = process.cwd();
   const run = fromEnvironment(env, workspace);
+  let config: AttestConfig | undefined;
+  let result: AttestResult | undefined;
+  let status = 0;
+  let error: string | undefined;
   try {
-    const config = readInputs(get, run.commit?.sha1);
-    const result = await attestJunitResults(config, run, {
+    config = readInputs(get, { defaultTrail: run.commit?.sha1, workspace });
+    result = await attestJunitResults(config, run, {
       info: (m) => process.stdout.write(`${m}\n`),
       warning: (m) => process.stderr.write(`warning: ${m}\n`),
     });
-    const markdown = summaryMarkdown(config, result);
-    if (typeof values.summary === 'string') writeFileSync(values.summary, markdown);
-    const t = result.totals;
+    const t = result.totals!;
     process.stdout.write(`${t.total} tests: ${t.passed} passed, ${t.failed} failed, ${t.errors} errors, ${t.skipped} skipped, ${t.flaky} flaky\n${result.trailUrl}\n`);
-    return !result.compliant && config.failOnFailure ? 1 : 0;
-  } catch (error) {
-    process.stderr.write(`trailproof-junit: ${(error as Error).message}\n`);
-    return error instanceof InputError ? 2 : 1;
+    if (!result.compliant && config.failOnFailure) status = 1;
+  } catch (caught) {
+    if (caught instanceof AttestError) result = caught.result;
+    error = (caught as Error).message;
+    process.stderr.write(`trailproof-junit: ${error}\n`);
+    status = caught instanceof InputError ? 2 : 1;
   }
+  // Like the job summary: written on a failure too.
+  if (typeof values.summary === 'string') writeFileSync(values.summary, summaryMarkdown({ config, result, error }));
+  return status;
 }
 
 process.exitCode = await main(process.argv.slice(2));

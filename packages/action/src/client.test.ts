@@ -6,7 +6,10 @@ import { ApiRequestError, createClient } from '@trailproof/action';
 /** A real server on loopback that answers from a script, one step per request. */
 async function scripted(steps: Array<(req: IncomingMessage, res: ServerResponse) => void>) {
   const seen: string[] = [];
+  /** When each request arrived (ms, monotonic). */
+  const at: number[] = [];
   const server: Server = createServer((req, res) => {
+    at.push(performance.now());
     seen.push(`${req.method} ${req.url} ${req.headers.authorization ?? ''}`);
     const step = steps.shift() ?? ((_q, r) => r.writeHead(500).end());
     req.resume();
@@ -14,8 +17,11 @@ async function scripted(steps: Array<(req: IncomingMessage, res: ServerResponse)
   });
   await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
   const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
-  return { url, seen, close: () => new Promise((r) => server.close(r)) };
+  /** Milliseconds between consecutive requests. */
+  const gaps = () => at.slice(1).map((t, i) => t - at[i]!);
+  return { url, seen, gaps, close: () => new Promise((r) => server.close(r)) };
 }
+
 
 const json = (status: number, body: unknown, headers: Record<string, string> = {}) => (_req: IncomingMessage, res: ServerResponse) =>
   res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
@@ -32,6 +38,32 @@ describe('action HTTP client', () => {
     expect(server.seen.every((s) => s === 'PUT /api/v2/trails/acme/app Bearer tp_secret')).to.equal(true);
     expect(retries).to.have.length(2);
   });
+
+  /** Each case: the answers before a final 200, the client's options, and the [min, max] wait before each retry (ms). */
+  const waits: Array<[string, () => Array<ReturnType<typeof json>>, { backoffMs: number; maxDelayMs?: number }, Array<[number, number]>]> = [
+    ['backs off exponentially (±25% jitter) on 5xx and 429 without a Retry-After header',
+      () => [json(503, { message: 'busy' }), json(429, { message: 'slow down' }), json(502, 'bad gateway')], { backoffMs: 100 },
+      [[75, 125], [150, 250], [300, 500]]],
+    // 120 ms, then 240 and 480 ms (±25%) capped at 200 ms.
+    ['backs off when Retry-After is unreadable, and caps the backoff at maxDelayMs',
+      () => [json(503, {}, { 'retry-after': 'soon' }), json(503, {}, { 'retry-after': '1.5' }), json(503, {})], { backoffMs: 120, maxDelayMs: 200 },
+      [[90, 150], [180, 200], [200, 200]]],
+    // HTTP dates have whole seconds: two seconds ahead is more than one second away.
+    ['honours Retry-After as an HTTP date, and caps a long Retry-After at maxDelayMs',
+      () => [json(503, {}, { 'retry-after': new Date(Date.now() + 2000).toUTCString() }), json(429, {}, { 'retry-after': '3600' })], { backoffMs: 1, maxDelayMs: 1500 },
+      [[1000, 1500], [1500, 1500]]],
+  ];
+  for (const [title, answers, options, expected] of waits) {
+    it(title, async () => {
+      const server = await scripted([...answers(), json(200, 'ok')]);
+      await createClient({ serverUrl: server.url, apiToken: 't', ...options }).request('GET', '/x');
+      await server.close();
+      const gaps = server.gaps();
+      expect(gaps).to.have.length(expected.length);
+      // Timers may fire a little early, and a loaded machine adds some time.
+      expected.forEach(([min, max], i) => expect(gaps[i], `wait before retry ${i + 1}`).to.be.within(min - 2, max + 100));
+    });
+  }
 
   it('honours Retry-After on 429', async () => {
     const server = await scripted([json(429, { message: 'slow down' }, { 'retry-after': '1' }), json(200, 'ok')]);

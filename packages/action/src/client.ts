@@ -11,8 +11,10 @@ export interface ClientOptions {
   timeoutMs?: number;
   /** Attempts in all, the first included; 4 by default. */
   attempts?: number;
-  /** First backoff delay; doubles each retry (with jitter); 500 ms by default. */
+  /** First backoff delay; doubles each retry, ±25% jitter; 500 ms by default. */
   backoffMs?: number;
+  /** Longest wait before a retry, whether from the backoff or a Retry-After header; 60 s by default. */
+  maxDelayMs?: number;
   /** Told about each retry (for logs). */
   onRetry?: (message: string) => void;
 }
@@ -36,6 +38,7 @@ export function createClient(options: ClientOptions): ApiClient {
   const attempts = options.attempts ?? 4;
   const timeoutMs = options.timeoutMs ?? 30_000;
   const backoffMs = options.backoffMs ?? 500;
+  const maxDelayMs = options.maxDelayMs ?? 60_000;
 
   return {
     async request(method, path, body) {
@@ -65,14 +68,13 @@ export function createClient(options: ClientOptions): ApiClient {
           const error = new ApiRequestError(response.status, message, errors);
           if (response.status !== 429 && response.status < 500) throw error;
           lastError = error;
-          const retryAfter = Number(response.headers.get('retry-after'));
-          if (Number.isFinite(retryAfter) && retryAfter >= 0) retryAfterMs = Math.min(retryAfter * 1000, 60_000);
+          retryAfterMs = parseRetryAfter(response.headers.get('retry-after'), Date.now());
         } catch (error) {
           if (error instanceof ApiRequestError && error.status !== 429 && error.status < 500) throw error;
           lastError = error;
         }
         if (attempt < attempts) {
-          const delay = retryAfterMs ?? backoffMs * 2 ** (attempt - 1) * (0.75 + Math.random() * 0.5);
+          const delay = Math.min(maxDelayMs, retryAfterMs ?? backoffMs * 2 ** (attempt - 1) * (0.75 + Math.random() * 0.5));
           options.onRetry?.(`${method} ${path} failed (${errorText(lastError)}); retry ${attempt} of ${attempts - 1} in ${Math.round(delay)} ms`);
           await sleep(delay);
         }
@@ -80,6 +82,21 @@ export function createClient(options: ClientOptions): ApiClient {
       throw lastError instanceof ApiRequestError ? lastError : new Error(`${method} ${url} failed after ${attempts} attempts: ${errorText(lastError)}`);
     },
   };
+}
+
+/**
+ * A Retry-After header as milliseconds from `now`: delay-seconds (`120`) or an HTTP date (a date
+ * in the past is 0). Absent or unreadable: undefined, so the caller backs off instead (a missing
+ * header must not mean "retry at once").
+ */
+function parseRetryAfter(header: string | null, now: number): number | undefined {
+  const value = header?.trim();
+  if (!value) return undefined;
+  if (/^\d+$/.test(value)) return Number(value) * 1000;
+  // Every HTTP-date form starts with the day's name; Date.parse alone would take '1.5' for a date.
+  if (!/^(mon|tue|wed|thu|fri|sat|sun)[a-z]*,? /i.test(value)) return undefined;
+  const date = Date.parse(value);
+  return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
 function describe(method: string, path: string, status: number, body: unknown): string {

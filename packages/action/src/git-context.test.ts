@@ -1,5 +1,7 @@
-import { readFileSync } from 'node:fs';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect } from 'chai';
 import { fromGitHub } from '@trailproof/action';
 
@@ -8,23 +10,93 @@ const context = (eventName: string, payload: Record<string, unknown>, ref: strin
   eventName, payload, ref, sha, serverUrl: 'https://github.com', runId: 99, repo: { owner: 'acme', repo: 'backend' },
 });
 
+/** A real repository with two commits by Grace, and a depth-1 clone of it (as actions/checkout makes). */
+function repositories() {
+  const root = mkdtempSync(join(tmpdir(), 'trailproof-git-'));
+  const origin = join(root, 'origin');
+  const identity = { GIT_AUTHOR_NAME: 'Grace Hopper', GIT_AUTHOR_EMAIL: 'grace@acme.example', GIT_COMMITTER_NAME: 'Grace Hopper', GIT_COMMITTER_EMAIL: 'grace@acme.example' };
+  const git = (cwd: string, args: string[], env: Record<string, string> = {}) =>
+    execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...identity, ...env } }).trim();
+  git(root, ['init', '-q', origin]);
+  const commit = (message: string, date: string) => {
+    writeFileSync(join(origin, 'file.txt'), message);
+    git(origin, ['add', 'file.txt']);
+    git(origin, ['commit', '-q', '-m', message], { GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date });
+    return git(origin, ['rev-parse', 'HEAD']);
+  };
+  const parent = commit('First', '2026-11-18T10:00:00Z');
+  const head = commit('Add VAT reverse charge\n\nFor B2B invoices.', '2026-11-21T16:30:00Z');
+  const shallow = join(root, 'shallow');
+  git(root, ['clone', '-q', '--depth', '1', `file://${origin}`, shallow]);
+  return { origin, shallow, parent, head, cleanup: () => rmSync(root, { recursive: true, force: true }) };
+}
+
 describe('git context from GitHub events', () => {
-  it('push: the head commit with message, author, username, time and branch', () => {
+  let repos: ReturnType<typeof repositories>;
+  before(() => (repos = repositories()));
+  after(() => repos.cleanup());
+
+  it('push: the head commit with message, author, username, time and branch; the parent from `before` (one commit pushed)', () => {
     const push = fixture('push.json');
     const run = fromGitHub(context('push', push, 'refs/heads/main', push.after), tmpdir());
     expect(run.commit).to.deep.equal({
       sha1: '2f4c9a1e5b7d3c8e0f1a2b3c4d5e6f7a8b9c0d1e', message: 'Fix rounding in invoice totals\n\nRounds half to even, as the auditors asked.',
       author: 'Ada Lovelace <ada@acme.example>', author_username: 'ada', timestamp: Date.parse('2026-11-20T14:03:11+01:00') / 1000, branch: 'main',
-      url: 'https://github.com/acme/backend/commit/2f4c9a1e5b7d3c8e0f1a2b3c4d5e6f7a8b9c0d1e',
+      url: 'https://github.com/acme/backend/commit/2f4c9a1e5b7d3c8e0f1a2b3c4d5e6f7a8b9c0d1e', parents: ['1111111111111111111111111111111111111111'],
     });
     expect(run.repo).to.deep.equal({ name: 'acme/backend', url: 'https://github.com/acme/backend', id: '734512', description: 'Invoicing backend', provider: 'github' });
     expect(run.originUrl).to.equal('https://github.com/acme/backend/actions/runs/99');
   });
 
-  it("pull_request: the PR head's SHA and branch, not the merge commit", () => {
+  const push = fixture('push.json');
+  for (const [what, change] of [
+    ['several commits pushed', { commits: [push.commits[0], { ...push.commits[0], id: 'f'.repeat(40) }] }],
+    ['a new branch (before is all zeros)', { before: '0'.repeat(40), created: true }],
+    ['a forced push (before need not be the parent)', { forced: true }],
+    ['a head commit that is not the one commit listed', { commits: [{ ...push.commits[0], id: 'e'.repeat(40) }] }],
+  ] as const) {
+    it(`push without git history: no parents for ${what}`, () => {
+      const run = fromGitHub(context('push', { ...push, ...change }, 'refs/heads/main', push.after), tmpdir());
+      expect(run.commit).to.not.have.property('parents');
+      expect(run.commit).to.include({ sha1: push.after, author_username: 'ada' });
+    });
+  }
+
+  it('push with the full history checked out: the parents come from git, not from the payload', () => {
+    const payload = { ...push, after: repos.head, before: 'a'.repeat(40), commits: [{ ...push.commits[0], id: repos.head }], head_commit: { ...push.head_commit, id: repos.head } };
+    const run = fromGitHub(context('push', payload, 'refs/heads/main', repos.head), repos.origin);
+    expect(run.commit!.parents).to.deep.equal([repos.parent]);
+  });
+
+  it('push with a depth-1 checkout: git does not know the parents, the payload does', () => {
+    const payload = { ...push, after: repos.head, before: repos.parent, commits: [{ ...push.commits[0], id: repos.head }], head_commit: { ...push.head_commit, id: repos.head } };
+    const run = fromGitHub(context('push', payload, 'refs/heads/main', repos.head), repos.shallow);
+    expect(run.commit!.parents).to.deep.equal([repos.parent]);
+  });
+
+  it("pull_request: the PR head's SHA and branch, not the merge commit; no author from the PR opener", () => {
     const pr = fixture('pull_request.json');
     const run = fromGitHub(context('pull_request', pr, 'refs/pull/87/merge', 'abababababababababababababababababababab'), tmpdir());
-    expect(run.commit).to.deep.include({ sha1: '8c1d2e3f4a5b6c7d8e9f0a1b2c3d4e5f6a7b8c9d', branch: 'feature/vat-reverse-charge', author_username: 'grace' });
-    expect(run.commit!.url).to.equal('https://github.com/acme/backend/commit/8c1d2e3f4a5b6c7d8e9f0a1b2c3d4e5f6a7b8c9d');
+    expect(run.commit).to.deep.equal({
+      sha1: '8c1d2e3f4a5b6c7d8e9f0a1b2c3d4e5f6a7b8c9d', branch: 'feature/vat-reverse-charge',
+      url: 'https://github.com/acme/backend/commit/8c1d2e3f4a5b6c7d8e9f0a1b2c3d4e5f6a7b8c9d',
+    });
+  });
+
+  it('pull_request with the head checked out at depth 1: message, author and time from git; parents omitted, not guessed', () => {
+    const pr = fixture('pull_request.json');
+    const payload = { ...pr, after: repos.head, pull_request: { ...pr.pull_request, head: { ...pr.pull_request.head, sha: repos.head } } };
+    const run = fromGitHub(context('pull_request', payload, 'refs/pull/87/merge', 'abababababababababababababababababababab'), repos.shallow);
+    expect(run.commit).to.deep.equal({
+      sha1: repos.head, branch: 'feature/vat-reverse-charge', url: `https://github.com/acme/backend/commit/${repos.head}`,
+      message: 'Add VAT reverse charge\n\nFor B2B invoices.', author: 'Grace Hopper <grace@acme.example>', timestamp: Date.parse('2026-11-21T16:30:00Z') / 1000,
+    });
+  });
+
+  it('pull_request with the full history: the parents from git', () => {
+    const pr = fixture('pull_request.json');
+    const payload = { ...pr, pull_request: { ...pr.pull_request, head: { ...pr.pull_request.head, sha: repos.head } } };
+    const run = fromGitHub(context('pull_request', payload, 'refs/pull/87/merge', 'abababababababababababababababababababab'), repos.origin);
+    expect(run.commit!.parents).to.deep.equal([repos.parent]);
   });
 });

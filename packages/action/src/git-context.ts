@@ -1,8 +1,11 @@
 /**
  * Where the results come from: the commit, the repository and the CI run, from the GitHub
- * event payload, or from `git` and `TRAILPROOF_*` variables outside GitHub.
+ * event payload and the checkout, or from `git` and `TRAILPROOF_*` variables outside GitHub.
+ * Which field comes from where is listed in the package README ("Commit and repository").
  */
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 
 export interface GitCommitInfo {
   sha1: string;
@@ -46,19 +49,54 @@ const clip = (text: string | undefined | null, max: number) => (typeof text === 
 const epoch = (iso: unknown) => (typeof iso === 'string' && !Number.isNaN(Date.parse(iso)) ? Date.parse(iso) / 1000 : undefined);
 const defined = <T extends object>(value: T) => Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined && v !== null && v !== '')) as T;
 
-/** Commit details from the local clone, when there is one (best effort: a shallow checkout may lack them). */
+const git = (args: string[], cwd: string) =>
+  execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 10_000 });
+
+/**
+ * Whether `sha` is a boundary of a shallow clone (actions/checkout fetches one commit by
+ * default): git then shows it without parents, which says nothing about its real parents.
+ */
+function isShallowBoundary(sha: string, cwd: string): boolean {
+  try {
+    const shallow = resolve(cwd, git(['rev-parse', '--git-path', 'shallow'], cwd).trim());
+    return readFileSync(shallow, 'utf8').split('\n').includes(sha);
+  } catch {
+    return false; // no shallow file: the history is complete
+  }
+}
+
+/**
+ * Commit details from the local clone, when it has the commit. `parents` only where git knows
+ * them: not for the boundary commit of a shallow clone.
+ */
 export function gitLog(sha: string, cwd: string): Partial<GitCommitInfo> {
   try {
-    const out = execFileSync('git', ['log', '-1', '--format=%H%x00%an <%ae>%x00%ct%x00%P%x00%B', sha], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 10_000 });
+    const out = git(['log', '-1', '--format=%H%x00%an <%ae>%x00%ct%x00%P%x00%B', sha], cwd);
     const [full, author, time, parents, ...message] = out.split('\0');
-    if (!full?.trim()) return {};
+    const id = full?.trim();
+    if (!id) return {};
     return defined({
-      sha1: full.trim(), author: clip(author, 256), timestamp: Number(time) || undefined,
-      parents: parents?.trim() ? parents.trim().split(' ') : undefined, message: clip(message.join('\0').trim(), 16_384),
+      sha1: id, author: clip(author, 256), timestamp: Number(time) || undefined,
+      parents: isShallowBoundary(id, cwd) ? undefined : parents!.trim().split(' ').filter(Boolean),
+      message: clip(message.join('\0').trim(), 16_384),
     });
   } catch {
     return {};
   }
+}
+
+const noCommit = /^0+$/;
+
+/**
+ * The parent of `sha` where a push payload truly says it: the push added exactly that one
+ * commit on top of `before` (not a new branch, not a forced push). Otherwise unknown.
+ */
+function parentsFromPush(payload: Record<string, any>, sha: string): string[] | undefined {
+  const commits = payload.commits as Array<Record<string, any>> | undefined;
+  const before = payload.before as unknown;
+  if (!Array.isArray(commits) || commits.length !== 1 || commits[0]?.id !== sha) return undefined;
+  if (typeof before !== 'string' || !/^[0-9a-f]{40,64}$/.test(before) || noCommit.test(before) || payload.forced === true) return undefined;
+  return [before];
 }
 
 /** The run as GitHub describes it: push, pull_request and any other event. */
@@ -68,6 +106,8 @@ export function fromGitHub(context: GitHubContext, workspace: string): RunContex
   const repoName = `${context.repo.owner}/${context.repo.repo}`;
   const repoUrl = `${context.serverUrl}/${repoName}`;
   const sha: string = pr?.head?.sha ?? context.sha;
+  // Only push payloads describe the commit (head_commit); a pull_request payload names who
+  // opened the PR, who need not be the author of its head commit, so it gives no author.
   const head = payload.head_commit as Record<string, any> | undefined;
   const fromPayload: Partial<GitCommitInfo> = head && head.id === sha
     ? {
@@ -75,7 +115,7 @@ export function fromGitHub(context: GitHubContext, workspace: string): RunContex
         author: head.author ? clip(`${head.author.name} <${head.author.email}>`, 256) : undefined,
         author_username: clip(head.author?.username, 256),
       }
-    : pr ? { author_username: clip(pr.user?.login, 256) } : {};
+    : {};
   const branch = pr ? clip(pr.head?.ref, 256) : context.ref.startsWith('refs/heads/') ? context.ref.slice('refs/heads/'.length) : undefined;
   const local = gitLog(sha, workspace);
   return {
@@ -85,7 +125,7 @@ export function fromGitHub(context: GitHubContext, workspace: string): RunContex
       sha1: sha,
       branch,
       url: `${repoUrl}/commit/${sha}`,
-      parents: local.parents,
+      parents: local.parents ?? (context.eventName === 'push' ? parentsFromPush(payload, sha) : undefined),
     }) as GitCommitInfo,
     repo: defined({
       name: repoName,
@@ -102,7 +142,7 @@ export function fromGitHub(context: GitHubContext, workspace: string): RunContex
 /** The `origin` remote's URL, without credentials, when there is one. */
 function gitRemote(cwd: string): string | undefined {
   try {
-    const url = execFileSync('git', ['remote', 'get-url', 'origin'], { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    const url = git(['remote', 'get-url', 'origin'], cwd).trim();
     return url.replace(/\/\/[^@/]+@/, '//') || undefined;
   } catch {
     return undefined;
@@ -118,7 +158,7 @@ export function fromEnvironment(env: NodeJS.ProcessEnv, workspace: string): RunC
   let branch = env.TRAILPROOF_BRANCH;
   if (!branch) {
     try {
-      branch = execFileSync('git', ['rev-parse', '--abbrev-ref', 'HEAD'], { cwd: workspace, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+      branch = git(['rev-parse', '--abbrev-ref', 'HEAD'], workspace).trim();
       if (branch === 'HEAD') branch = undefined;
     } catch {
       branch = undefined;

@@ -1,10 +1,23 @@
+import { mkdirSync, mkdtempSync, rmSync, truncateSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect } from 'chai';
 import { defaultJunitPaths, InputError, readInputs } from '@trailproof/action';
 
+/** A workspace with a template, a directory and a file just over the 10MB limit (sparse). */
+const workspace = mkdtempSync(join(tmpdir(), 'trailproof-inputs-'));
+writeFileSync(join(workspace, 'tpl.yml'), 'version: 1\n');
+mkdirSync(join(workspace, 'templates'));
+writeFileSync(join(workspace, 'huge.yml'), '');
+truncateSync(join(workspace, 'huge.yml'), 10 * 1024 * 1024 + 1);
+
 const base: Record<string, string> = { 'server-url': 'https://tp.example.com/', 'api-token': 'tp_x', org: 'acme', flow: 'backend' };
-const read = (extra: Record<string, string> = {}, sha: string | undefined = 'abc123') => readInputs((n) => ({ ...base, ...extra })[n] ?? '', sha);
+const read = (extra: Record<string, string> = {}, sha: string | undefined = 'abc123') =>
+  readInputs((n) => ({ ...base, ...extra })[n] ?? '', { defaultTrail: sha, workspace });
 
 describe('action inputs', () => {
+  after(() => rmSync(workspace, { recursive: true, force: true }));
+
   it('reads defaults into one typed object', () => {
     expect(read()).to.deep.equal({
       serverUrl: 'https://tp.example.com', apiToken: 'tp_x', org: 'acme', flow: 'backend', trail: 'abc123', junitPaths: defaultJunitPaths,
@@ -21,6 +34,16 @@ describe('action inputs', () => {
     expect(config.junitPaths).to.deep.equal(['reports/**/*.xml', '!reports/flaky/**']);
   });
 
+  it('junit-paths: `#` lines are comments, blank lines are ignored; only comments means the default', () => {
+    const config = read({ 'junit-paths': '# unit tests\n  build/test-results\n\n  # not the flaky ones\n!build/test-results/flaky\n#!nothing' });
+    expect(config.junitPaths).to.deep.equal(['build/test-results', '!build/test-results/flaky']);
+    expect(read({ 'junit-paths': '# nothing yet\n\n' }).junitPaths).to.deep.equal(defaultJunitPaths);
+  });
+
+  it('template-file: accepts a file in the workspace, as given', () => {
+    expect(read({ 'template-file': join(workspace, 'tpl.yml') }).templateFile).to.equal(join(workspace, 'tpl.yml'));
+  });
+
   for (const [input, value, pattern] of [
     ['server-url', '', /Input 'server-url' is required/],
     ['server-url', 'ftp://x', /Input 'server-url' must be an http\(s\) URL/],
@@ -34,6 +57,9 @@ describe('action inputs', () => {
     ['fail-on-failure', 'maybe', /Input 'fail-on-failure' must be true or false, not 'maybe'/],
     ['require-tests', '2', /Input 'require-tests'/],
     ['upload-results', 'yes please', /Input 'upload-results'/],
+    ['template-file', 'missing.yml', /Input 'template-file' names no file: 'missing.yml'/],
+    ['template-file', 'templates', /Input 'template-file' must name a file; 'templates' .* is not one/],
+    ['template-file', 'huge.yml', /Input 'template-file' 'huge.yml' is 10485761 bytes, over the 10MB/],
   ] as const) {
     it(`names '${input}' when it is '${value}'`, () => {
       expect(() => read({ [input]: value })).to.throw(InputError, pattern);
@@ -41,6 +67,6 @@ describe('action inputs', () => {
   }
 
   it('needs a trail when the commit is unknown', () => {
-    expect(() => readInputs((n) => base[n] ?? '', undefined)).to.throw(InputError, /Input 'trail' is required/);
+    expect(() => readInputs((n) => base[n] ?? '', { defaultTrail: undefined, workspace })).to.throw(InputError, /Input 'trail' is required/);
   });
 });

@@ -2,6 +2,10 @@
  * The action's inputs, read once into one typed, validated object. The same reader serves the
  * GitHub Action (`core.getInput`) and the command line (flags or `TRAILPROOF_*` env).
  */
+import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
+import { maxUploadBytes } from './attachment.ts';
+import { patternLines } from './find-files.ts';
 
 export interface AttestConfig {
   serverUrl: string;
@@ -10,9 +14,10 @@ export interface AttestConfig {
   flow: string;
   /** Trail name; the commit SHA when not given. */
   trail: string;
-  /** Glob patterns, one per line; `!` excludes. */
+  /** Glob patterns (comments and blank lines dropped); `!` excludes; a directory means the XML files below it. */
   junitPaths: string[];
   attestationName: string;
+  /** As given (relative to the workspace); checked to be a file of at most 10MB. */
   templateFile?: string;
   artifactFingerprint?: string;
   description?: string;
@@ -47,9 +52,10 @@ const attestationNamePattern = /^[a-zA-Z0-9\-_,]{1,128}$/;
 
 /**
  * Reads every input through `get` (which returns '' for an absent input) and validates it.
- * `defaultTrail` is the commit SHA (GITHUB_SHA, or `git rev-parse HEAD` for the CLI).
+ * `defaultTrail` is the commit SHA (GITHUB_SHA, or `git rev-parse HEAD` for the CLI);
+ * `workspace` is the directory relative paths start from.
  */
-export function readInputs(get: (name: string) => string, defaultTrail: string | undefined): AttestConfig {
+export function readInputs(get: (name: string) => string, context: { defaultTrail: string | undefined; workspace: string }): AttestConfig {
   const text = (name: string) => get(name).trim();
   const required = (name: string) => {
     const value = text(name);
@@ -77,10 +83,12 @@ export function readInputs(get: (name: string) => string, defaultTrail: string |
   }
   if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') throw new InputError('server-url', `must be an http(s) URL, not '${serverUrl}'`);
 
-  const trail = text('trail') || defaultTrail;
+  const trail = text('trail') || context.defaultTrail;
   if (!trail) throw new InputError('trail', 'is required when the commit SHA is unknown');
 
-  const junitPaths = get('junit-paths').split(/\r?\n/).map((p) => p.trim()).filter(Boolean);
+  const junitPaths = patternLines(get('junit-paths'));
+  const templateFile = text('template-file') || undefined;
+  if (templateFile !== undefined) checkFile('template-file', templateFile, context.workspace);
   const artifactFingerprint = text('artifact-fingerprint') || undefined;
   if (artifactFingerprint !== undefined && !/^[a-f0-9]{64}$/.test(artifactFingerprint)) {
     throw new InputError('artifact-fingerprint', 'must be a SHA-256 digest: 64 lower-case hex characters');
@@ -96,11 +104,25 @@ export function readInputs(get: (name: string) => string, defaultTrail: string |
     trail: named('trail', trail),
     junitPaths: junitPaths.length ? junitPaths : defaultJunitPaths,
     attestationName: named('attestation-name', text('attestation-name') || 'junit', attestationNamePattern),
-    ...(text('template-file') ? { templateFile: text('template-file') } : {}),
+    ...(templateFile ? { templateFile } : {}),
     ...(artifactFingerprint ? { artifactFingerprint } : {}),
     ...(description ? { description } : {}),
     failOnFailure: boolean('fail-on-failure', true),
     requireTests: boolean('require-tests', true),
     uploadResults: boolean('upload-results', true),
   };
+}
+
+/** An input naming a file to upload: it must be a readable file within the server's 10MB limit. */
+function checkFile(name: string, given: string, workspace: string): void {
+  const path = resolve(workspace, given);
+  let stats;
+  try {
+    stats = statSync(path);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    throw new InputError(name, code === 'ENOENT' ? `names no file: '${given}' (${path})` : `'${given}' cannot be read: ${code ?? (error as Error).message}`);
+  }
+  if (!stats.isFile()) throw new InputError(name, `must name a file; '${given}' (${path}) is not one`);
+  if (stats.size > maxUploadBytes) throw new InputError(name, `'${given}' is ${stats.size} bytes, over the 10MB (${maxUploadBytes} bytes) limit`);
 }

@@ -1,15 +1,19 @@
 /**
  * The GitHub Action: read the inputs, attest the JUnit results, write the job summary and the
- * outputs, and fail the step when tests failed (and `fail-on-failure` says so).
+ * outputs, and fail the step when tests failed (and `fail-on-failure` says so). The summary is
+ * written on a failure too, with the error and whatever was known by then.
  */
 import * as core from '@actions/core';
 import * as github from '@actions/github';
-import { attestJunitResults } from './attest-flow.ts';
+import { AttestError, attestJunitResults, type AttestResult } from './attest-flow.ts';
 import { fromGitHub } from './git-context.ts';
-import { readInputs } from './inputs.ts';
+import { readInputs, type AttestConfig } from './inputs.ts';
 import { summaryMarkdown } from './summary.ts';
 
 export async function run(): Promise<void> {
+  let config: AttestConfig | undefined;
+  let result: AttestResult | undefined;
+  let error: string | undefined;
   try {
     // Masked before anything else can print it.
     const token = core.getInput('api-token');
@@ -17,11 +21,10 @@ export async function run(): Promise<void> {
     const workspace = process.env.GITHUB_WORKSPACE ?? process.cwd();
     const run = fromGitHub(github.context, workspace);
     // The trail defaults to the commit the results are about: on pull_request, the PR head, not the merge commit.
-    const config = readInputs((name) => core.getInput(name), run.commit?.sha1);
-    const result = await attestJunitResults(config, run, { info: core.info, warning: core.warning });
+    config = readInputs((name) => core.getInput(name), { defaultTrail: run.commit?.sha1, workspace });
+    result = await attestJunitResults(config, run, { info: core.info, warning: core.warning });
 
-    await core.summary.addRaw(summaryMarkdown(config, result), true).write();
-    const t = result.totals;
+    const t = result.totals!;
     core.setOutput('trail-url', result.trailUrl);
     core.setOutput('total', t.total);
     core.setOutput('passed', t.passed);
@@ -34,7 +37,14 @@ export async function run(): Promise<void> {
     if (!result.compliant && config.failOnFailure) {
       core.setFailed(`${t.failed} test(s) failed and ${t.errors} errored (of ${t.total}); evidence recorded at ${result.trailUrl}`);
     }
-  } catch (error) {
-    core.setFailed(error instanceof Error ? error.message : String(error));
+  } catch (caught) {
+    if (caught instanceof AttestError) result = caught.result;
+    error = caught instanceof Error ? caught.message : String(caught);
+    core.setFailed(error);
+  }
+  try {
+    await core.summary.addRaw(summaryMarkdown({ config, result, error }), true).write();
+  } catch (caught) {
+    core.warning(`Could not write the job summary: ${caught instanceof Error ? caught.message : String(caught)}`);
   }
 }
