@@ -2,16 +2,18 @@
  * Robustness: thousands of generated malformed requests across every operation. Every answer
  * must be a 4xx with the JSON error shape (never a 5xx, crash or hang), and afterwards the
  * database passes its integrity check with everything stored before unchanged.
+ *
+ * Two storms: wholly invalid requests (paths, queries, bodies, tokens), then well-formed bodies
+ * that break each operation's contract in one place (see support/contract-violations.ts).
  */
-import { request as httpRequest } from 'node:http';
 import { expect } from 'chai';
 import fc from 'fast-check';
 import type { Operation } from '@trailproof/schema';
 import { defaultPlugins } from '@trailproof/server';
 import { startTestServer, type TestServer } from '@trailproof/server/testing';
+import { contractViolations, type DataViolation, type OperationViolations } from './support/contract-violations.ts';
 import { databaseFingerprint, sqliteIntegrity } from './support/db-fingerprint.ts';
-
-interface RawRequest { method: string; path: string; headers: Record<string, string>; body?: Buffer; why: string }
+import { multipart, send, type RawAnswer, type RawRequest } from './support/raw-http.ts';
 
 const operations: Operation[] = defaultPlugins.map((p) => p.operation);
 const validParams: Record<string, string> = { org: 'acme', flow_name: 'app', trail_name: 't1', env_name: 'production', approval_number: '1' };
@@ -32,16 +34,6 @@ function evilQueryValue(schema: { type?: string; anyOf?: unknown[]; items?: { an
 
 const invalidUtf8 = Buffer.from([0x7b, 0xff, 0xfe, 0x22, 0x7d]); // "{", two bytes no UTF-8 allows, "\"", "}"
 const deepJson = (depth: number) => '['.repeat(depth) + ']'.repeat(depth);
-
-function multipart(parts: Array<{ name: string; content: Buffer | string; filename?: string }>, boundary = 'trailproofBoundary') {
-  const chunks: Buffer[] = [];
-  for (const part of parts) {
-    const disposition = `form-data; name="${part.name}"${part.filename ? `; filename="${part.filename}"` : ''}`;
-    chunks.push(Buffer.from(`--${boundary}\r\nContent-Disposition: ${disposition}\r\n\r\n`), Buffer.from(part.content), Buffer.from('\r\n'));
-  }
-  chunks.push(Buffer.from(`--${boundary}--\r\n`));
-  return { body: Buffer.concat(chunks), type: `multipart/form-data; boundary=${boundary}` };
-}
 
 /** Bodies that no operation with a body accepts. */
 function evilBody(operation: Operation) {
@@ -79,89 +71,229 @@ function evilBody(operation: Operation) {
   );
 }
 
-/** One malformed request for `operation`: at least one part is certainly invalid. */
-function malformedRequest(operation: Operation): fc.Arbitrary<RawRequest> {
-  const paramNames = Object.keys(operation.params.properties);
-  const queryNames = Object.keys(operation.query.properties);
-  const strategies: Array<fc.Arbitrary<RawRequest>> = [];
-  const build = (params: Record<string, string>, query: string, body?: { body: Buffer; type: string }, why = '', headers: Record<string, string> = {}): RawRequest => ({
+/** The request line and headers of `operation` with the given path parameters and query. */
+function build(operation: Operation, params: Record<string, string>, query: string, body?: { body: Buffer; type: string }, why = '', headers: Record<string, string> = {}): RawRequest {
+  return {
     method: operation.method,
     path: '/api/v2' + operation.path.replace(/\{(\w+)\}/g, (_, name: string) => params[name] ?? validParams[name] ?? 'x1') + (query ? `?${query}` : ''),
     headers: { ...(body ? { 'content-type': body.type } : {}), ...headers },
     ...(body ? { body: body.body } : {}),
     why,
-  });
+  };
+}
+
+/** One malformed request for `operation`: at least one part is certainly invalid. */
+function malformedRequest(operation: Operation): fc.Arbitrary<RawRequest> {
+  const paramNames = Object.keys(operation.params.properties);
+  const queryNames = Object.keys(operation.query.properties);
+  const strategies: Array<fc.Arbitrary<RawRequest>> = [];
   const validBody = operation.body ? (operation.body.kind === 'json' ? { body: Buffer.from('{}'), type: 'application/json' } : multipart([{ name: 'data_json', content: '{}' }])) : undefined;
 
   strategies.push(fc.constantFrom(...paramNames)
     .chain((name) => fc.tuple(fc.constant(name), name === 'approval_number' ? fc.oneof(evilSegment, evilNumber) : evilSegment))
-    .map(([name, value]) => build({ [name]: value.replace(/ /g, '%20') }, '', validBody, `path ${name}=${value.slice(0, 30)}`)));
+    .map(([name, value]) => build(operation, { [name]: value.replace(/ /g, '%20') }, '', validBody, `path ${name}=${value.slice(0, 30)}`)));
   if (queryNames.length) {
     strategies.push(fc.constantFrom(...queryNames).chain((name) =>
       fc.tuple(fc.constant(name), evilQueryValue(operation.query.properties[name] as never), fc.boolean()))
-      .map(([name, value, repeat]) => build({}, `${name}=${encodeURIComponent(value)}${repeat ? `&${name}=${encodeURIComponent(value)}` : ''}&page=1`, validBody, `query ${name}=${value.slice(0, 30)}`)));
+      .map(([name, value, repeat]) => build(operation, {}, `${name}=${encodeURIComponent(value)}${repeat ? `&${name}=${encodeURIComponent(value)}` : ''}&page=1`, validBody, `query ${name}=${value.slice(0, 30)}`)));
   }
-  if (operation.body) strategies.push(evilBody(operation).map((b) => build({}, '', b, b.why)));
+  if (operation.body) strategies.push(evilBody(operation).map((b) => build(operation, {}, '', b, b.why)));
   strategies.push(fc.constantFrom('Basic YWNtZTpzZWNyZXQ=', 'Bearer', 'Bearer tp_short', 'Bearer tp_AAAAAAAAAAAAAAAA_' + 'A'.repeat(43), 'bearer  ', 'Token abc')
-    .map((auth) => build({}, '', validBody, `authorization ${auth}`, { authorization: auth })));
+    .map((auth) => build(operation, {}, '', validBody, `authorization ${auth}`, { authorization: auth })));
   return fc.oneof(...strategies);
 }
 
-function send(url: string, token: string, req: RawRequest): Promise<{ status: number; type: string; body: string }> {
-  return new Promise((resolve, reject) => {
-    const target = new URL(url);
-    const headers: Record<string, string | number> = { authorization: `Bearer ${token}`, ...req.headers };
-    if (req.body) headers['content-length'] = req.body.length;
-    const r = httpRequest({ host: target.hostname, port: target.port, method: req.method, path: req.path, headers, timeout: 15_000 }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, type: String(res.headers['content-type'] ?? ''), body: Buffer.concat(chunks).toString('utf8') }));
-    });
-    r.on('timeout', () => r.destroy(new Error(`no answer in 15s: ${req.method} ${req.path.slice(0, 100)} (${req.why})`)));
-    // The server may answer (413/415) and close before reading a large body; the answer still counts.
-    r.on('error', reject);
-    r.end(req.body);
+/** A request with a well-formed body that breaks the contract; `field` is what the answer must name. */
+interface Violating { operation: string; request: RawRequest; category: string; field?: string; data?: DataViolation }
+
+/** A surrogate code unit written the way UTF-8 writes a code point (CESU-8): bytes no strict UTF-8 decoder accepts. */
+const cesu = (unit: number) => Buffer.from([0xe0 | (unit >> 12), 0x80 | ((unit >> 6) & 0x3f), 0x80 | (unit & 0x3f)]);
+
+/**
+ * The data as JSON text, usually as JSON.stringify writes it (NUL and surrogates escaped); for
+ * bad text, sometimes raw: a NUL byte inside a string, or a surrogate as its three UTF-8-like
+ * bytes (CESU-8), neither of which is valid JSON / UTF-8, so the whole body is at fault.
+ */
+function encode(v: DataViolation, raw: boolean): { bytes: Buffer; rawFault: boolean } {
+  const text = JSON.stringify(v.data);
+  if (!raw || (v.category !== 'nul-character' && v.category !== 'lone-surrogate')) return { bytes: Buffer.from(text), rawFault: false };
+  const pieces = text.split(/(\\u0000|\\ud[89ab][0-9a-f]{2}|\\ud[c-f][0-9a-f]{2})/);
+  return {
+    bytes: Buffer.concat(pieces.map((p, i) => (i % 2 === 0 ? Buffer.from(p) : p === '\\u0000' ? Buffer.from([0]) : cesu(parseInt(p.slice(2), 16))))),
+    rawFault: true,
+  };
+}
+
+function violatingRequest(operation: Operation, contract: OperationViolations): fc.Arbitrary<Violating> {
+  const body = operation.body!;
+  const root = body.kind === 'json' ? 'body' : 'data_json';
+  const data: Array<fc.Arbitrary<DataViolation>> = [
+    ...Object.values(contract.schema).filter((list) => list.length).map((list) => fc.constantFrom(...list)),
+    contract.unknownField,
+    contract.badText, contract.badText, // NUL and lone surrogates: two categories, so twice the weight
+  ];
+  const fromData = fc.tuple(fc.oneof(...data), fc.boolean(), fc.boolean()).map(([v, raw, asFile]): Violating => {
+    // Raw bytes only where the server decodes them strictly: busboy decodes a form field itself,
+    // turning invalid UTF-8 into U+FFFD (see the pending test below).
+    const { bytes, rawFault } = encode(v, raw && (body.kind === 'json' || asFile));
+    const textFault = v.category === 'nul-character' || v.category === 'lone-surrogate';
+    const field = rawFault ? root : v.field || (textFault ? root : 'body');
+    const sent = body.kind === 'json'
+      ? { body: bytes, type: 'application/json' }
+      : multipart([{ name: 'data_json', content: bytes, ...(asFile ? { filename: 'data.json' } : {}) }]);
+    return { operation: operation.id, request: build(operation, {}, '', sent, `${v.why}${rawFault ? ' (raw bytes)' : ''}`), category: v.category, field, data: v };
   });
+  if (body.kind === 'json') return fromData;
+
+  const valid = JSON.stringify(contract.example);
+  const files = Object.keys(body.files);
+  const part = (name: string, content: string, filename?: string) => ({ name, content, ...(filename !== undefined ? { filename } : {}) });
+  const parts = (category: string, field: string | undefined, why: string, list: Parameters<typeof multipart>[0]): Violating =>
+    ({ operation: operation.id, request: build(operation, {}, '', multipart(list), `${category}: ${why}`), category, ...(field ? { field } : {}) });
+  const duplicated = fc.constantFrom(
+    parts('duplicated-parts', 'data_json', 'data_json field twice', [part('data_json', valid), part('data_json', valid)]),
+    parts('duplicated-parts', 'data_json', 'data_json file twice', [part('data_json', valid, 'a.json'), part('data_json', valid, 'b.json')]),
+    parts('duplicated-parts', 'data_json', 'data_json as field and file', [part('data_json', valid), part('data_json', valid, 'a.json')]),
+    ...files.flatMap((name) => [
+      parts('duplicated-parts', name, `${name} twice`, [part('data_json', valid), part(name, 'one', 'a.txt'), part(name, 'two', 'b.txt')]),
+      parts('duplicated-parts', name, `${name} twice, the same bytes`, [part(name, 'same', 'a.txt'), part('data_json', valid), part(name, 'same', 'a.txt')]),
+    ]),
+  );
+  const empty = fc.constantFrom(
+    parts('empty-parts', 'data_json', 'empty data_json field', [part('data_json', '')]),
+    parts('empty-parts', 'data_json', 'empty data_json file', [part('data_json', '', 'data.json')]),
+    parts('empty-parts', 'data_json', 'empty data_json, then the real one', [part('data_json', ''), part('data_json', valid)]),
+    parts('empty-parts', undefined, 'empty part without a name', [part('', ''), part('data_json', valid)]),
+    parts('empty-parts', undefined, 'part with no headers', [{ name: '', content: '', rawHeaders: '' }, part('data_json', valid)]),
+    parts('empty-parts', 'data_json', 'part without Content-Disposition', [{ name: '', content: valid, rawHeaders: 'Content-Type: application/json\r\n' }, part('data_json', '')]),
+    parts('empty-parts', 'other', 'empty unknown field', [part('data_json', valid), part('other', '')]),
+    ...files.map((name) => parts('empty-parts', 'data_json', `empty ${name} without data_json`, [part(name, '', 'empty.txt')])),
+  );
+  // A NUL in a file name: raw in the header (busboy refuses the header) or RFC 5987-encoded (decoded into the name).
+  const fileName = fc.tuple(fc.constantFrom(...files), fc.constantFrom('a%00b.xml', '%00', 'x.xml%00')).chain(([name, encoded]) => fc.constantFrom(
+    parts('nul-character', undefined, `${name} file name with a raw NUL`, [part('data_json', valid), part(name, 'content', decodeURIComponent(encoded))]),
+    parts('nul-character', name, `${name} file name*=utf-8''${encoded}`, [part('data_json', valid),
+      { name, content: 'content', rawHeaders: `Content-Disposition: form-data; name="${name}"; filename*=utf-8''${encoded}\r\n` }]),
+  ));
+  return fc.oneof(fromData, fromData, fromData, duplicated, empty, ...(files.length ? [fileName] : []));
+}
+
+/** The answer is a 4xx with the JSON error shape; returns the parsed body. */
+function expectClientError(res: RawAnswer, context: string) {
+  expect(res.status, context).to.be.within(400, 499);
+  expect(res.type, context).to.contain('application/json');
+  const body = JSON.parse(res.body) as { message?: unknown; errors?: Record<string, unknown> };
+  expect(body.message, context).to.be.a('string');
+  if (body.errors !== undefined) for (const value of Object.values(body.errors)) expect(value, context).to.be.a('string');
+  return body;
 }
 
 describe('robustness: generated malformed requests across every operation', function () {
   this.timeout(600_000);
   let server: TestServer;
+  let location: { file: string; url?: string; schema?: string };
+  let stored: Awaited<ReturnType<typeof databaseFingerprint>>;
 
   before(async () => {
     server = await startTestServer();
+    location = { file: server.file, ...(server.backend === 'postgres' ? { url: server.location, schema: server.schema } : {}) };
     // Evidence stored before the storm, which must come through unchanged.
     expect((await server.request('PUT', '/api/v2/trails/acme/app', { form: { data_json: JSON.stringify({ name: 't1' }) } })).status).to.equal(201);
     expect((await server.request('POST', '/api/v2/attestations/acme/app/trail/t1/junit', {
       form: { data_json: JSON.stringify({ attestation_name: 'unit', junit_results: [{ name: 's', failures: 0, errors: 0, skipped: 0, total: 1, duration: 1 }] }), attachment_file: { content: 'evidence' } },
     })).status).to.equal(201);
+    expect((await server.request('PUT', '/api/v2/environments/acme', { json: { name: 'production', type: 'K8S' } })).status).to.equal(201);
+    stored = await databaseFingerprint(location);
   });
   after(() => server.close());
 
-  it('answers every one with a 4xx JSON error and changes nothing', async () => {
-    const location = { file: server.file, ...(server.backend === 'postgres' ? { url: server.location, schema: server.schema } : {}) };
-    const before = await databaseFingerprint(location);
-    let count = 0;
-    const statuses = new Map<number, number>();
+  /** Still alive and serving, the file sound, nothing stored changed. */
+  async function expectUnchanged() {
+    expect((await server.request('GET', '/api/v2/environments/acme')).status).to.equal(200);
+    if (server.backend === 'sqlite') expect(sqliteIntegrity(server.file)).to.equal('ok');
+    expect(await databaseFingerprint(location)).to.deep.equal(stored);
+  }
+
+  it('answers every wholly invalid request with a 4xx JSON error and changes nothing', async () => {
+    const counts = new Map<string, number>();
     await fc.assert(
       fc.asyncProperty(fc.constantFrom(...operations).chain(malformedRequest), async (req) => {
         const res = await send(server.url, server.token, req);
-        count++;
-        statuses.set(res.status, (statuses.get(res.status) ?? 0) + 1);
-        const context = `${req.method} ${req.path.slice(0, 120)} (${req.why}) → ${res.status} ${res.body.slice(0, 200)}`;
-        expect(res.status, context).to.be.within(400, 499);
-        expect(res.type, context).to.contain('application/json');
-        const body = JSON.parse(res.body) as { message?: unknown; errors?: Record<string, unknown> };
-        expect(body.message, context).to.be.a('string');
-        if (body.errors !== undefined) for (const value of Object.values(body.errors)) expect(value, context).to.be.a('string');
+        const kind = /^(path|query|authorization) /.exec(req.why)?.[1] ?? 'body';
+        counts.set(kind, (counts.get(kind) ?? 0) + 1);
+        expectClientError(res, `${req.method} ${req.path.slice(0, 120)} (${req.why}) → ${res.status} ${res.body.slice(0, 200)}`);
       }),
       { numRuns: 2000 },
     );
-    expect(count).to.be.at.least(2000);
-    expect([...statuses.keys()].every((s) => s >= 400 && s < 500)).to.equal(true);
-    // Still alive and serving.
-    expect((await server.request('GET', '/api/v2/environments/acme')).status).to.equal(200);
-    if (server.backend === 'sqlite') expect(sqliteIntegrity(server.file)).to.equal('ok');
-    expect(await databaseFingerprint(location)).to.deep.equal(before);
+    console.log(`      requests by kind: ${[...counts].sort().map(([k, n]) => `${k} ${n}`).join(', ')}`);
+    expect([...counts.values()].reduce((a, b) => a + b, 0)).to.be.at.least(2000);
+    await expectUnchanged();
+  });
+
+  it('refuses every well-formed body that breaks the contract, naming the field, and changes nothing', async () => {
+    const contracts = contractViolations(operations);
+    const withBody = operations.filter((o) => contracts.has(o.id));
+    const counts = new Map<string, number>();
+    await fc.assert(
+      fc.asyncProperty(fc.constantFrom(...withBody).chain((o) => violatingRequest(o, contracts.get(o.id)!)), async (v) => {
+        // The generator's promise: schema violations are ones the contract itself refuses.
+        if (v.data && !['nul-character', 'lone-surrogate'].includes(v.category)) expect(contracts.get(v.operation)!.validate.data(structuredClone(v.data.data)).ok, v.request.why).to.equal(false);
+        const res = await send(server.url, server.token, v.request);
+        counts.set(v.category, (counts.get(v.category) ?? 0) + 1);
+        const context = `${v.request.method} ${v.request.path.slice(0, 120)} (${v.request.why.slice(0, 200)}) → ${res.status} ${res.body.slice(0, 300)}`;
+        const body = expectClientError(res, context);
+        expect(res.status, context).to.equal(400);
+        if (v.field) expect(body.errors ?? {}, context).to.have.property(v.field);
+      }),
+      { numRuns: 2500 },
+    );
+    console.log(`      requests by category: ${[...counts].sort().map(([k, n]) => `${k} ${n}`).join(', ')}`);
+    expect([...counts.values()].reduce((a, b) => a + b, 0)).to.be.at.least(2500);
+    await expectUnchanged();
+  });
+});
+
+/**
+ * Malformed input the server still accepts, found by the generators above and kept out of them
+ * until fixed where the fault lies (outside this suite's files). Un-skip each with its fix.
+ */
+describe('robustness: known gaps', () => {
+  let server: TestServer;
+  before(async () => (server = await startTestServer()));
+  after(() => server.close());
+
+  it('answers a NUL in a query value without a 5xx (on PostgreSQL: 400 through the 22021 safety net)', async () => {
+    for (const query of ['env_name=a%00b', 'repo_name=%00']) {
+      const res = await server.request('GET', `/api/v2/deployments/acme?${query}`);
+      expect(res.status, query).to.be.below(500);
+      if (server.backend === 'postgres') expect(res.status, query).to.equal(400);
+      if (res.status >= 400) expect(res.body.message, query).to.be.a('string');
+    }
+  });
+
+  // router.ts: query values never pass assertStorableText (http/body.ts). SQLite answers 200;
+  // PostgreSQL refuses the NUL (22021), which errors.ts turns into a 400 without a field.
+  it.skip('refuses a NUL in a query value with a 400 naming it, on both backends', async () => {
+    const res = await server.request('GET', '/api/v2/deployments/acme?env_name=a%00b');
+    expect(res.status).to.equal(400);
+    expect(res.body.errors).to.have.property('query.env_name');
+  });
+
+  // schema shared.ts: GitCommitInfo and RepoInfo leave additionalProperties open, so unknown keys
+  // are stored verbatim and shown back, unlike every other input object (docs/decisions.md).
+  it.skip('refuses unknown fields inside git_commit_info and repo_info', async () => {
+    const data = { name: 't-open', git_commit_info: { sha1: 'abc', surprise: { any: 'json' } }, repo_info: { name: 'r', url: 'u', extra: 1 } };
+    const res = await server.request('PUT', '/api/v2/trails/acme/app', { form: { data_json: JSON.stringify(data) } });
+    expect(res.status).to.equal(400);
+    expect(res.body.errors).to.have.keys(['git_commit_info.surprise', 'repo_info.extra']);
+  });
+
+  // http/body.ts with multer: busboy decodes a data_json form field itself and turns invalid
+  // UTF-8 into U+FFFD, so "caf\xE9" is stored as "caf\uFFFD"; as a file part it is a 400.
+  it.skip('refuses invalid UTF-8 in a data_json form field', async () => {
+    const body = Buffer.concat([Buffer.from('--B\r\nContent-Disposition: form-data; name="data_json"\r\n\r\n{"name":"t-latin1","description":"caf'), Buffer.from([0xe9]), Buffer.from('"}\r\n--B--\r\n')]);
+    const res = await server.request('PUT', '/api/v2/trails/acme/app', { headers: { 'content-type': 'multipart/form-data; boundary=B' }, body });
+    expect(res.status).to.equal(400);
+    expect(res.body.errors).to.have.property('data_json');
   });
 });

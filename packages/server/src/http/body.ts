@@ -4,7 +4,7 @@
  */
 import multer, { type MulterFile } from '@koa/multer';
 import type { Context, Next } from 'koa';
-import { limits, type MultipartBody } from '@trailproof/schema';
+import { limits, type FieldErrors, type MultipartBody } from '@trailproof/schema';
 import { ApiError, badRequest } from './errors.ts';
 import type { UploadedFile } from '../plugin.ts';
 
@@ -53,6 +53,9 @@ export function multipartParser(body: MultipartBody) {
       const file = uploaded[name]?.[0];
       if (!file) continue;
       if (file.size > body.files[name]!.maxBytes) throw new ApiError(413, `File too large: ${name} may be at most ${body.files[name]!.maxBytes} bytes`, { [name]: 'is too large' });
+      // The file name is stored with the evidence, so it obeys the same text rule as data_json.
+      const nameProblem = textProblem(file.originalname);
+      if (nameProblem) throw badRequest('The file name cannot be stored', { [name]: `file name ${nameProblem}` });
       files[name] = { fieldName: name, originalName: file.originalname, mimeType: file.mimetype, size: file.size, buffer: file.buffer };
     }
 
@@ -84,8 +87,51 @@ export function parseJson(text: string, field = 'data_json'): unknown {
     throw badRequest(`${field} is not valid JSON`, { [field]: (error as Error).message });
   }
   if (depth(value, 0) > maxJsonDepth) throw badRequest(`${field} nests too deeply`, { [field]: `may nest at most ${maxJsonDepth} levels` });
+  assertStorableText(value, '', field);
   return value;
 }
+
+/** A NUL character, or a UTF-16 surrogate without its other half. */
+const unstorable = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+function textProblem(text: string): string | undefined {
+  const found = unstorable.exec(text)?.[0];
+  if (found === undefined) return undefined;
+  return found === '\u0000' ? 'must not contain NUL characters (\\u0000)' : 'must be valid Unicode text (it has a lone surrogate)';
+}
+
+/**
+ * Refuses, with a 400 naming each field, text that no database keeps as sent: PostgreSQL
+ * rejects NUL characters in text and JSON, and a lone UTF-16 surrogate is not Unicode (it is
+ * stored as U+FFFD, silently altering the evidence, or refused, depending on the column).
+ * Checked once, here, so SQLite and PostgreSQL answer alike. Fields are named like validation
+ * errors: `prefix` + the dotted path (`git_commit_info.message`, `query.env_name`), `root` for
+ * the value itself; a bad object key is reported on its object.
+ */
+export function assertStorableText(value: unknown, prefix: string, root: string): void {
+  const errors: FieldErrors = {};
+  let count = 0;
+  const visit = (node: unknown, path: string) => {
+    if (count >= maxReportedTextErrors) return;
+    const field = path ? prefix + path : root;
+    if (typeof node === 'string') {
+      const problem = textProblem(node);
+      if (problem && !(field in errors)) (errors[field] = problem), count++;
+      return;
+    }
+    if (node === null || typeof node !== 'object') return;
+    for (const [key, child] of Object.entries(node)) {
+      const problem = Array.isArray(node) ? undefined : textProblem(key);
+      if (problem && !(field in errors)) (errors[field] = `has a key that ${problem}`), count++;
+      visit(child, path ? `${path}.${key}` : key);
+    }
+  };
+  visit(value, '');
+  if (count) throw badRequest('Text that cannot be stored: NUL characters and lone surrogates are refused', errors);
+}
+
+/** Largest number of fields reported for unstorable text, as for validation errors. */
+const maxReportedTextErrors = 50;
 
 function depth(value: unknown, level: number): number {
   if (level > maxJsonDepth || value === null || typeof value !== 'object') return level;

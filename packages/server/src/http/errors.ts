@@ -58,6 +58,14 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   );
 }
 
+/**
+ * PostgreSQL refusing text it cannot store: 22021 (character_not_in_repertoire: a NUL in text)
+ * and 22P05 (untranslatable_character: a \u0000 escape in json/jsonb). Input is checked before
+ * it gets here (`assertStorableText` in body.ts); this is the safety net for any path that check
+ * misses (query values, for now), so the client's fault stays a 400 and not a 500.
+ */
+const unstorableTextCodes = ['22021', '22P05'];
+
 /** Turns anything thrown below into a status and an error body. */
 export function toErrorResponse(error: unknown): { status: number; body: { message: string; errors?: FieldErrors }; headers?: Record<string, string>; internal: boolean } {
   if (error instanceof ApiError) {
@@ -77,6 +85,10 @@ export function toErrorResponse(error: unknown): { status: number; body: { messa
   if (status >= 400 && status < 500) {
     const message = e.expose !== false && typeof e.message === 'string' ? e.message : 'Bad request';
     return { status, body: { message }, internal: false };
+  }
+  if (typeof e?.code === 'string' && unstorableTextCodes.includes(e.code)) {
+    // Still logged as internal: it means an input check is missing somewhere.
+    return { status: 400, body: { message: 'Text that cannot be stored: NUL characters and lone surrogates are refused' }, internal: true };
   }
   if (isDatabaseUnavailable(error)) {
     return { status: 503, body: { message: 'The database is unavailable; try again shortly' }, headers: { 'Retry-After': String(retryAfterSeconds) }, internal: true };
