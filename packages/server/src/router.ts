@@ -8,7 +8,7 @@ import type { Context, Middleware } from 'koa';
 import { buildOpenApiDocument, createValidator, type Operation } from '@trailproof/schema';
 import { storeTokens, type Authenticator, type Principal } from './auth.ts';
 import { ApiError, badRequest, errorMiddleware } from './http/errors.ts';
-import { multipartParser, parseJsonBody, type ParsedMultipart } from './http/body.ts';
+import { assertStorableText, multipartParser, parseJsonBody, type ParsedMultipart } from './http/body.ts';
 import { silentLogger, type Logger } from './log.ts';
 import type { HandlerInput, Plugin } from './plugin.ts';
 import type { Store } from './store/index.ts';
@@ -62,6 +62,8 @@ export function createRouter(options: RouterOptions): Router {
     };
 
     const handle: Middleware = async (ctx) => {
+      // Query values reach SQL as text: NUL and lone surrogates are refused as in bodies.
+      assertStorableText(ctx.query, 'query.', 'query');
       const params = validate.params(ctx.params as Record<string, string>);
       const query = validate.query(ctx.query as Record<string, string | string[]>);
       const parsed = ctx.state.multipart as ParsedMultipart | undefined;
