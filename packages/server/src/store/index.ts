@@ -3,7 +3,8 @@
  * PostgreSQL share one code path. Each query is a plain function of the database; the store
  * binds them, and `transaction` hands the same functions bound to a transaction.
  */
-import type { Kysely } from 'kysely';
+import BetterSqlite3 from 'better-sqlite3';
+import { Kysely, SqliteDialect } from 'kysely';
 import type { Database, Db, DialectName } from './database.ts';
 import { migrate } from './migrations.ts';
 import { ensureOrganization, findOrganization, getBlob, listOrganizations, putBlob } from './organizations.ts';
@@ -71,7 +72,7 @@ function bind(db: Db, reader: Db = db): Queries {
 export function createStore(
   db: Kysely<Database>,
   dialect: DialectName,
-  extra: Pick<Store, 'backup'> & { runTransaction?: <T>(work: (trx: Db) => Promise<T>) => Promise<T>; reader?: Kysely<Database> } = {},
+  extra: Pick<Store, 'backup'> & Partial<Pick<Store, 'verifyChain'>> & { runTransaction?: <T>(work: (trx: Db) => Promise<T>) => Promise<T>; reader?: Kysely<Database> } = {},
 ): Store {
   const { runTransaction = (work) => db.transaction().execute(work), reader, ...rest } = extra;
   return {
@@ -101,8 +102,21 @@ export async function openSqliteStore(file: string, options: SqliteOptions = {})
   const { db, reader, raw } = openSqlite(file, options);
   return createStore(await migrated(db, 'sqlite'), 'sqlite', {
     reader,
+    // The whole database in one step of SQLite's backup API: a step copies from one consistent read
+    // of the source, while copied a few pages per step the copy starts over whenever the server (or
+    // another process) commits in between, which under continuous writes may be forever.
     backup: async (target) => {
-      await raw.backup(target);
+      await raw.backup(target, { progress: () => 0x7fffffff });
+    },
+    // Verification reads the whole chain and every evidence row in one read transaction: on a
+    // connection of its own, so that the server's other reads do not queue behind it meanwhile.
+    verifyChain: async (organizationId, orgName) => {
+      const own = new Kysely<Database>({ dialect: new SqliteDialect({ database: new BetterSqlite3(file, { readonly: true, fileMustExist: true }) }) });
+      try {
+        return await verifyChain(own, organizationId, orgName);
+      } finally {
+        await own.destroy();
+      }
     },
     // One writer, one fsync per commit: concurrent transactions share commits (see group-commit.ts).
     runTransaction: groupCommit(db),

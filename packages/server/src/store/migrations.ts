@@ -237,6 +237,23 @@ const m004_deployment_counts: Builder = async (db, dialect) => {
     ) as d group by organization_id, env_name, repo_name, day`.execute(db);
 };
 
+/**
+ * Closes what row triggers do not see. On PostgreSQL, TRUNCATE empties a table without firing
+ * row triggers: a statement-level trigger refuses it on every evidence table and on trails.
+ * Trails are updated in place by each begin (the chain vouches for the latest state), but
+ * never removed: both databases refuse DELETE on them.
+ */
+const m005_refuse_truncate: Builder = async (db, dialect) => {
+  if (dialect === 'postgres') {
+    for (const table of [...appendOnlyTables, 'trails']) {
+      await sql`create trigger ${sql.raw(`${table}_no_truncate`)} before truncate on ${sql.table(table)} for each statement execute function trailproof_refuse_change()`.execute(db);
+    }
+    await sql`create trigger trails_no_delete before delete on trails for each row execute function trailproof_refuse_change()`.execute(db);
+  } else {
+    await sql`create trigger trails_no_delete before delete on trails begin select raise(abort, 'evidence is append-only: delete on trails refused'); end`.execute(db);
+  }
+};
+
 /** Evidence tables: rows are written once and never changed or removed. */
 export const appendOnlyTables = ['attestations', 'snapshots', 'deployments', 'approvals', 'reviews', 'blobs', 'evidence_log'] as const;
 
@@ -246,6 +263,7 @@ export const migrations: Record<string, Builder> = {
   '0002_evidence': m002_evidence,
   '0003_tamper_evidence': m003_tamper_evidence,
   '0004_deployment_counts': m004_deployment_counts,
+  '0005_refuse_truncate': m005_refuse_truncate,
 };
 
 /** Applies every pending migration; throws (and applies nothing more) if one fails. */

@@ -54,10 +54,11 @@ export async function ensureFlow(db: Db, organizationId: number, name: string, a
 export function upsertTrail(db: Db, flowId: number, input: TrailInput, templateSha256: string | null, at: number): Promise<{ created: boolean; id: number }> {
   return inTransaction(db, async (trx) => {
     const result = await upsertTrailIn(trx, flowId, input, templateSha256, at);
-    // The trail row is a mutable summary; what each begin said is kept in the chain record itself.
+    // The trail row is a summary that each begin updates in place: each begin's record keeps what
+    // it said and vouches for the row as it left it (verify checks the row against the latest one).
     const { organization_id, name: flow } = await trx.selectFrom('flows').select(['organization_id', 'name']).where('id', '=', flowId).executeTakeFirstOrThrow();
     await appendEvidence(trx, {
-      organizationId: Number(organization_id), type: 'trail.begin', at,
+      organizationId: Number(organization_id), type: 'trail.begin', at, ref: { table: 'trails', id: result.id },
       data: { flow, trail: input.name, created: result.created, input, template_sha256: templateSha256 },
     });
     return result;
