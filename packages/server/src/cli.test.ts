@@ -196,12 +196,10 @@ describe('the trailproof command', function () {
     expect(unknown.stderr).to.contain('Usage:');
   });
 
-  it('refuses a --database or DATABASE_URL that is not a PostgreSQL URL instead of opening a file of that name', () => {
-    for (const [args, env, source] of [[['--database', db], {}, '--database'], [[], { DATABASE_URL: 'mysql://root@localhost/app' }, 'DATABASE_URL']] as const) {
-      const result = run(['token', 'create', '--org', 'acme', ...args], env);
-      expect(result.status, source).to.equal(2);
-      expect(result.stderr, source).to.contain(`${source} takes a postgres:// URL`);
-    }
+  it('refuses a DATABASE_URL that is not a PostgreSQL URL instead of opening a file of that name', () => {
+    const result = run(['token', 'create', '--org', 'acme'], { DATABASE_URL: 'mysql://root:secret@localhost/app' });
+    expect(result.status).to.equal(2);
+    expect(result.stderr).to.contain('DATABASE_URL takes a postgres:// URL').and.to.contain('root:***@').and.not.to.contain('secret');
     expect(existsSync(join(root, 'mysql:'))).to.equal(false);
   });
 

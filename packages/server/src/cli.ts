@@ -36,12 +36,13 @@ const databaseOptions = { db: { type: 'string' }, database: { type: 'string' } }
 
 /**
  * Where the data lives: the flags first, then TRAILPROOF_DB (our own variable, so it wins over
- * the generic one), then DATABASE_URL, then ./trailproof.db. --database and DATABASE_URL must be
- * PostgreSQL URLs: anything else is refused rather than opened as a SQLite file of that name.
+ * the generic one), then DATABASE_URL, then ./trailproof.db. --database takes either kind;
+ * DATABASE_URL must be a PostgreSQL URL (the generic variable may name another kind of database):
+ * anything else is refused rather than opened as a SQLite file of that name.
  */
 function databaseLocation(values: { db?: string; database?: string }): string {
   if (values.db && values.database) throw new UsageError('give --db or --database, not both');
-  if (values.database !== undefined) return postgresUrl(values.database, '--database');
+  if (values.database !== undefined) return values.database; // a postgres:// URL, or a SQLite file as --db
   if (values.db !== undefined) return values.db;
   if (process.env.TRAILPROOF_DB) return process.env.TRAILPROOF_DB;
   if (process.env.DATABASE_URL) return postgresUrl(process.env.DATABASE_URL, 'DATABASE_URL');
