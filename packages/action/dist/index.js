@@ -11237,11 +11237,11 @@ var require_pluralizer = __commonJS({
         this.singular = singular;
         this.plural = plural;
       }
-      pluralize(count) {
-        const one = count === 1;
+      pluralize(count2) {
+        const one = count2 === 1;
         const keys = one ? singulars : plurals;
         const noun = one ? this.singular : this.plural;
-        return { ...keys, count, noun };
+        return { ...keys, count: count2, noun };
       }
     };
   }
@@ -18660,15 +18660,15 @@ ${value}`;
           pos = 0;
         }
       }
-      discardLeadingBytes(count) {
-        while (count > 0 && this.lineChunkIndex < this.chunks.length) {
+      discardLeadingBytes(count2) {
+        while (count2 > 0 && this.lineChunkIndex < this.chunks.length) {
           const chunk = this.chunks[this.lineChunkIndex];
           const remaining = chunk.length - this.linePos;
-          if (count < remaining) {
-            this.linePos += count;
-            count = 0;
+          if (count2 < remaining) {
+            this.linePos += count2;
+            count2 = 0;
           } else {
-            count -= remaining;
+            count2 -= remaining;
             this.lineChunkIndex++;
             this.linePos = 0;
           }
@@ -32416,18 +32416,26 @@ var RESULT_RANK = /* @__PURE__ */ new Map([
   ["rerunError", 4]
 ]);
 var MUTED = /* @__PURE__ */ new Set(["system-out", "system-err"]);
+var CaseHandlerError = class extends Error {
+  constructor(error2) {
+    super("onCase failed");
+    this.error = error2;
+  }
+  error;
+};
 function localName(name) {
   const i = name.indexOf(":");
   return i < 0 ? name : name.slice(i + 1);
 }
 var ReportBuilder = class {
-  constructor(file, maxDetails) {
+  constructor(file, options) {
     this.file = file;
-    this.maxDetails = maxDetails;
+    this.options = options;
     this.fileBase = basename4(file);
+    this.maxDetails = options.maxDetails;
   }
   file;
-  maxDetails;
+  options;
   frames = [];
   containers = [];
   current = null;
@@ -32436,9 +32444,15 @@ var ReportBuilder = class {
   mutedDepth = 0;
   interned = /* @__PURE__ */ new Map();
   fileBase;
-  cases = [];
+  maxDetails;
+  failures = [];
+  moreFailures = 0;
   suites = [];
   declared = [];
+  /** Whether a case's details are still wanted: by `onCase`, or for a failure the report has room for. */
+  get wantsDetails() {
+    return this.options.onCase !== void 0 || this.failures.length < this.options.maxFailures;
+  }
   /** Whether text and CDATA are currently wanted (inside the deciding result element). */
   get wantsText() {
     return this.collecting !== null && this.mutedDepth === 0;
@@ -32502,7 +32516,7 @@ var ReportBuilder = class {
     c.length += part.length;
   }
   finish() {
-    return { file: this.file, suites: this.suites, declared: this.declared, cases: this.cases };
+    return { file: this.file, suites: this.suites, declared: this.declared, failures: this.failures, moreFailures: this.moreFailures };
   }
   openContainer(isRoot, attrs) {
     const parent = this.containers.at(-1);
@@ -32603,11 +32617,11 @@ var ReportBuilder = class {
     else c.hasError = true;
     if (rank > c.rank) {
       c.rank = rank;
-      const message = attrs.message;
+      const message = this.wantsDetails ? attrs.message : void 0;
       c.message = message ? detach(cut(message, this.maxDetails)) : void 0;
       c.parts = [];
       c.length = 0;
-      this.collecting = c;
+      this.collecting = this.wantsDetails ? c : null;
     }
     this.frames.push("result");
   }
@@ -32638,6 +32652,11 @@ var ReportBuilder = class {
       if (c.hasSkipped || c.statusSkipped) m2.skipped++;
     }
     if (c.name === "" && c.className === "") return;
+    const failed = outcome === "failure" || outcome === "error";
+    const kept = failed && this.failures.length < this.options.maxFailures;
+    if (failed && !kept) this.moreFailures++;
+    const { onCase } = this.options;
+    if (!kept && onCase === void 0) return;
     const kase = {
       className: this.intern(c.className),
       name: detach(c.name),
@@ -32651,7 +32670,14 @@ var ReportBuilder = class {
       const details = c.parts.join("").trimEnd();
       if (details !== "") kase.details = detach(details);
     }
-    this.cases.push(kase);
+    if (kept) this.failures.push(kase);
+    if (onCase !== void 0) {
+      try {
+        onCase(kase);
+      } catch (error2) {
+        throw new CaseHandlerError(error2);
+      }
+    }
   }
 };
 
@@ -32713,21 +32739,27 @@ function sniffEncoding(head, complete) {
 
 // src/junit/internal-sax.ts
 var DEFAULT_MAX_DETAILS = 4096;
+var DEFAULT_MAX_FAILURES = 100;
 var SLICE = 64 * 1024;
 var MIN_BUFFER_CAP = 64 * 1024;
 var MAX_ATTRIBUTES = 1e4;
-function maxDetailsOf(options) {
-  const max = options?.maxDetailsLength ?? DEFAULT_MAX_DETAILS;
-  if (!Number.isSafeInteger(max) || max < 0) {
-    throw new RangeError(`maxDetailsLength must be a non-negative integer, got ${String(max)}`);
-  }
-  return max;
+function count(name, value, fallback) {
+  const n = value ?? fallback;
+  if (!Number.isSafeInteger(n) || n < 0) throw new RangeError(`${name} must be a non-negative integer, got ${String(n)}`);
+  return n;
+}
+function builderOptions(options) {
+  return {
+    maxDetails: count("maxDetailsLength", options?.maxDetailsLength, DEFAULT_MAX_DETAILS),
+    maxFailures: count("maxFailures", options?.maxFailures, DEFAULT_MAX_FAILURES),
+    onCase: options?.onCase
+  };
 }
 var Feeder = class {
-  constructor(file, maxDetails) {
+  constructor(file, options) {
     this.file = file;
-    this.builder = new ReportBuilder(file, maxDetails);
-    this.cap = Math.max(MIN_BUFFER_CAP, maxDetails);
+    this.builder = new ReportBuilder(file, options);
+    this.cap = Math.max(MIN_BUFFER_CAP, options.maxDetails);
     const { parser, builder } = this;
     parser.on("error", (err) => {
       throw this.corrupt(err.message.replace(/^\d+:\d+: /, ""));
@@ -32791,6 +32823,7 @@ var Feeder = class {
       f2();
     } catch (err) {
       if (err instanceof JunitReadError) throw err;
+      if (err instanceof CaseHandlerError) throw err.error;
       throw this.corrupt(err instanceof Error ? err.message : String(err));
     }
   }
@@ -32820,7 +32853,7 @@ function concat(parts, length) {
   return out;
 }
 async function readBytes(stream, file, options) {
-  const feeder = new Feeder(file, maxDetailsOf(options));
+  const feeder = new Feeder(file, builderOptions(options));
   let head = [];
   let headLength = 0;
   const feed = (decoder2, bytes2) => {
@@ -32930,9 +32963,14 @@ async function attest(config, run2, reporter, result) {
     return;
   }
   const reports = [];
+  const failures = [];
+  let moreFailures = 0;
   for (const file of files) {
     try {
-      reports.push(await readJunitFile(file));
+      const report = await readJunitFile(file, { maxFailures: maxListedFailures - failures.length });
+      reports.push(report);
+      failures.push(...report.failures);
+      moreFailures += report.moreFailures;
       result.files.push(file);
     } catch (error2) {
       if (error2 instanceof JunitReadError && error2.kind === "not-junit") reporter.warning(`Skipped ${file}: not a JUnit report`);
@@ -32940,13 +32978,12 @@ async function attest(config, run2, reporter, result) {
     }
   }
   const totals = summarize(reports);
-  const failing = reports.flatMap((r) => r.cases).filter((c) => c.outcome === "failure" || c.outcome === "error");
   Object.assign(result, {
     totals,
     suites: reports.flatMap((r) => r.suites),
     compliant: totals.failed === 0 && totals.errors === 0,
-    failures: failing.slice(0, maxListedFailures),
-    moreFailures: Math.max(0, failing.length - maxListedFailures)
+    failures,
+    moreFailures
   });
   reporter.info(`Read ${result.files.length} JUnit file(s): ${totals.total} tests, ${totals.failed} failed, ${totals.errors} errors, ${totals.skipped} skipped, ${totals.flaky} flaky`);
   if (totals.total === 0) {

@@ -98,9 +98,15 @@ async function attest(config: AttestConfig, run: RunContext, reporter: Reporter,
   }
 
   const reports: JunitFileReport[] = [];
+  const failures: JunitCase[] = [];
+  let moreFailures = 0;
   for (const file of files) {
     try {
-      reports.push(await readJunitFile(file));
+      // Each file keeps only the failed cases still to be listed: memory does not grow with the cases.
+      const report = await readJunitFile(file, { maxFailures: maxListedFailures - failures.length });
+      reports.push(report);
+      failures.push(...report.failures);
+      moreFailures += report.moreFailures;
       result.files.push(file);
     } catch (error) {
       // A loose glob catches other XML (a failsafe-summary.xml): skip it; corrupt XML is an error.
@@ -109,10 +115,8 @@ async function attest(config: AttestConfig, run: RunContext, reporter: Reporter,
     }
   }
   const totals = summarize(reports);
-  const failing = reports.flatMap((r) => r.cases).filter((c) => c.outcome === 'failure' || c.outcome === 'error');
   Object.assign(result, {
-    totals, suites: reports.flatMap((r) => r.suites), compliant: totals.failed === 0 && totals.errors === 0,
-    failures: failing.slice(0, maxListedFailures), moreFailures: Math.max(0, failing.length - maxListedFailures),
+    totals, suites: reports.flatMap((r) => r.suites), compliant: totals.failed === 0 && totals.errors === 0, failures, moreFailures,
   });
   reporter.info(`Read ${result.files.length} JUnit file(s): ${totals.total} tests, ${totals.failed} failed, ${totals.errors} errors, ${totals.skipped} skipped, ${totals.flaky} flaky`);
   if (totals.total === 0) {

@@ -6,7 +6,7 @@ import { expect } from 'chai';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { JunitReadError, readJunitFile, type JunitFileReport, type JunitSuiteResult } from './index.ts';
+import { JunitReadError, readJunitFile, type JunitCase, type JunitFileReport, type JunitSuiteResult } from './index.ts';
 
 const CORPUS = fileURLToPath(new URL('../../../../../shared/junit-corpus/', import.meta.url));
 
@@ -53,11 +53,14 @@ function rejection(file: string, parseError: string): { kind: 'corrupt' | 'not-j
   return { kind: 'corrupt', line: Number(at[1]), column: Number(at[2]) };
 }
 
-const reports = new Map<string, JunitFileReport>();
-async function report(rel: string): Promise<JunitFileReport> {
+/** A report with every case, collected through `onCase` (the report itself keeps only failures). */
+type WithCases = JunitFileReport & { cases: JunitCase[] };
+const reports = new Map<string, WithCases>();
+async function report(rel: string): Promise<WithCases> {
   let r = reports.get(rel);
   if (!r) {
-    r = await readJunitFile(join(CORPUS, rel));
+    const cases: JunitCase[] = [];
+    r = { ...(await readJunitFile(join(CORPUS, rel), { onCase: (c) => cases.push(c) })), cases };
     reports.set(rel, r);
   }
   return r;

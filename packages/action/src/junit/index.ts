@@ -1,11 +1,15 @@
 /**
- * JUnit XML reader: streams a report (any size, bounded memory) and returns its test cases, the
- * per-suite results the API's `junit_results` expects, and the counts every `<testsuite>`
- * declares. The rules are documented in packages/action/README.md, "JUnit reader rules".
+ * JUnit XML reader: streams a report (any size, bounded memory) and returns the per-suite
+ * results the API's `junit_results` expects, the counts every `<testsuite>` declares and the
+ * first failed test cases; every test case goes to the `onCase` option, if given. The rules are
+ * documented in packages/action/README.md, "JUnit reader rules".
  *
  * @example
  * const report = await readJunitFile('build/test-results/TEST-foo.xml');
  * const totals = summarize([report]);
+ * // Every case, for the consumers that need them all:
+ * const cases: JunitCase[] = [];
+ * await readJunitFile('TEST-foo.xml', { onCase: (c) => cases.push(c) });
  */
 import { createReadStream } from 'node:fs';
 import { readBytes, readText, type JunitReadOptions } from './internal-sax.ts';
@@ -19,7 +23,7 @@ export type { JunitReadOptions } from './internal-sax.ts';
  * @param path File to read; `report.file` is this path as given.
  * @throws JunitReadError kind 'corrupt' (not well-formed, DOCTYPE/entity declarations, unsupported
  *   encoding; `line` is 1-based) or 'not-junit' (root is neither `<testsuites>` nor `<testsuite>`).
- *   File-system errors (ENOENT, EACCES, ...) are thrown as they come from `fs`.
+ *   File-system errors (ENOENT, EACCES, ...) and errors thrown by `onCase` are thrown as they are.
  */
 export function readJunitFile(path: string, options?: JunitReadOptions): Promise<JunitFileReport> {
   return readBytes(createReadStream(path, { highWaterMark: 64 * 1024 }), path, options);

@@ -73,6 +73,21 @@ interface CaseState {
 
 type Frame = 'container' | 'case' | 'result' | 'muted' | 'other';
 
+export interface BuilderOptions {
+  maxDetails: number;
+  /** Failed or errored cases kept in the report. */
+  maxFailures: number;
+  /** Given every listed case; without it, only the kept failures are ever built. */
+  onCase: ((testCase: JunitCase) => void) | undefined;
+}
+
+/** Carries an error thrown by `onCase` through the parser, which would otherwise call it corrupt XML. */
+export class CaseHandlerError extends Error {
+  constructor(readonly error: unknown) {
+    super('onCase failed');
+  }
+}
+
 function localName(name: string): string {
   const i = name.indexOf(':');
   return i < 0 ? name : name.slice(i + 1);
@@ -87,15 +102,23 @@ export class ReportBuilder {
   private mutedDepth = 0;
   private readonly interned = new Map<string, string>();
   private readonly fileBase: string;
-  private readonly cases: JunitCase[] = [];
+  private readonly maxDetails: number;
+  private readonly failures: JunitCase[] = [];
+  private moreFailures = 0;
   private readonly suites: JunitSuiteResult[] = [];
   private readonly declared: JunitSuiteDeclared[] = [];
 
   constructor(
     private readonly file: string,
-    private readonly maxDetails: number,
+    private readonly options: BuilderOptions,
   ) {
     this.fileBase = basename(file);
+    this.maxDetails = options.maxDetails;
+  }
+
+  /** Whether a case's details are still wanted: by `onCase`, or for a failure the report has room for. */
+  private get wantsDetails(): boolean {
+    return this.options.onCase !== undefined || this.failures.length < this.options.maxFailures;
   }
 
   /** Whether text and CDATA are currently wanted (inside the deciding result element). */
@@ -164,7 +187,7 @@ export class ReportBuilder {
   }
 
   finish(): JunitFileReport {
-    return { file: this.file, suites: this.suites, declared: this.declared, cases: this.cases };
+    return { file: this.file, suites: this.suites, declared: this.declared, failures: this.failures, moreFailures: this.moreFailures };
   }
 
   private openContainer(isRoot: boolean, attrs: Record<string, string>): void {
@@ -254,11 +277,12 @@ export class ReportBuilder {
     if (rank > c.rank) {
       // A more severe element decides the outcome: its message and text replace earlier ones.
       c.rank = rank;
-      const message = attrs.message;
+      const message = this.wantsDetails ? attrs.message : undefined;
       c.message = message ? detach(cut(message, this.maxDetails)) : undefined;
       c.parts = [];
       c.length = 0;
-      this.collecting = c;
+      // Nobody will see the text of a case that is neither handed on nor kept: skip it.
+      this.collecting = this.wantsDetails ? c : null;
     }
     this.frames.push('result');
   }
@@ -294,6 +318,12 @@ export class ReportBuilder {
     }
     // A case with neither a name nor a class name cannot be identified: counted, not listed.
     if (c.name === '' && c.className === '') return;
+    const failed = outcome === 'failure' || outcome === 'error';
+    const kept = failed && this.failures.length < this.options.maxFailures;
+    if (failed && !kept) this.moreFailures++;
+    const { onCase } = this.options;
+    // Without a handler a case that is not kept is never built: memory stays flat however many cases.
+    if (!kept && onCase === undefined) return;
     const kase: JunitCase = {
       className: this.intern(c.className),
       name: detach(c.name),
@@ -307,6 +337,13 @@ export class ReportBuilder {
       const details = c.parts.join('').trimEnd();
       if (details !== '') kase.details = detach(details);
     }
-    this.cases.push(kase);
+    if (kept) this.failures.push(kase);
+    if (onCase !== undefined) {
+      try {
+        onCase(kase);
+      } catch (error) {
+        throw new CaseHandlerError(error);
+      }
+    }
   }
 }

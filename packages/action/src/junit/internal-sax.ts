@@ -4,18 +4,27 @@
  */
 import { TextDecoder } from 'node:util';
 import { SaxesParser } from 'saxes';
-import { ReportBuilder } from './internal-builder.ts';
+import { CaseHandlerError, ReportBuilder, type BuilderOptions } from './internal-builder.ts';
 import { sniffEncoding } from './internal-encoding.ts';
 import { detach } from './internal-strings.ts';
-import { JunitReadError, type JunitFileReport } from './types.ts';
+import { JunitReadError, type JunitCase, type JunitFileReport } from './types.ts';
 
 /** Options of the read functions. */
 export interface JunitReadOptions {
   /** Longest `message` and `details` kept per case, in UTF-16 code units (default 4096). */
   maxDetailsLength?: number;
+  /** Failed or errored cases kept in the report's `failures` (default 100); the rest are counted. */
+  maxFailures?: number;
+  /**
+   * Called with every listed test case, in document order, as soon as it is read: for consumers
+   * that need every case (the report keeps only failures). An error it throws ends the read and
+   * is thrown as it is.
+   */
+  onCase?: (testCase: JunitCase) => void;
 }
 
 export const DEFAULT_MAX_DETAILS = 4096;
+export const DEFAULT_MAX_FAILURES = 100;
 /** Bytes decoded (and characters handed to saxes) at a time. */
 const SLICE = 64 * 1024;
 /**
@@ -36,12 +45,18 @@ interface SaxesBuffers {
   attribList?: unknown;
 }
 
-function maxDetailsOf(options: JunitReadOptions | undefined): number {
-  const max = options?.maxDetailsLength ?? DEFAULT_MAX_DETAILS;
-  if (!Number.isSafeInteger(max) || max < 0) {
-    throw new RangeError(`maxDetailsLength must be a non-negative integer, got ${String(max)}`);
-  }
-  return max;
+function count(name: string, value: number | undefined, fallback: number): number {
+  const n = value ?? fallback;
+  if (!Number.isSafeInteger(n) || n < 0) throw new RangeError(`${name} must be a non-negative integer, got ${String(n)}`);
+  return n;
+}
+
+function builderOptions(options: JunitReadOptions | undefined): BuilderOptions {
+  return {
+    maxDetails: count('maxDetailsLength', options?.maxDetailsLength, DEFAULT_MAX_DETAILS),
+    maxFailures: count('maxFailures', options?.maxFailures, DEFAULT_MAX_FAILURES),
+    onCase: options?.onCase,
+  };
 }
 
 /** Feeds decoded text to saxes and the builder; throws `JunitReadError` on the first problem. */
@@ -53,9 +68,9 @@ class Feeder {
   private tagLine = 1;
   private tagStart = 0;
 
-  constructor(private readonly file: string, maxDetails: number) {
-    this.builder = new ReportBuilder(file, maxDetails);
-    this.cap = Math.max(MIN_BUFFER_CAP, maxDetails);
+  constructor(private readonly file: string, options: BuilderOptions) {
+    this.builder = new ReportBuilder(file, options);
+    this.cap = Math.max(MIN_BUFFER_CAP, options.maxDetails);
     const { parser, builder } = this;
     parser.on('error', (err) => {
       throw this.corrupt(err.message.replace(/^\d+:\d+: /, ''));
@@ -120,6 +135,7 @@ class Feeder {
       f();
     } catch (err) {
       if (err instanceof JunitReadError) throw err;
+      if (err instanceof CaseHandlerError) throw err.error;
       throw this.corrupt(err instanceof Error ? err.message : String(err));
     }
   }
@@ -143,7 +159,7 @@ class Feeder {
 
 /** Reads a report from decoded text (a leading byte order mark is ignored). */
 export function readText(xml: string, file: string, options?: JunitReadOptions): JunitFileReport {
-  const feeder = new Feeder(file, maxDetailsOf(options));
+  const feeder = new Feeder(file, builderOptions(options));
   feeder.write(xml.charCodeAt(0) === 0xfeff ? xml.slice(1) : xml);
   return feeder.finish();
 }
@@ -165,7 +181,7 @@ export async function readBytes(
   file: string,
   options?: JunitReadOptions,
 ): Promise<JunitFileReport> {
-  const feeder = new Feeder(file, maxDetailsOf(options));
+  const feeder = new Feeder(file, builderOptions(options));
   let head: Uint8Array[] = [];
   let headLength = 0;
 

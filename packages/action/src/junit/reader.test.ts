@@ -6,14 +6,20 @@ import { expect } from 'chai';
 import { fileURLToPath } from 'node:url';
 import { setFlagsFromString } from 'node:v8';
 import { runInNewContext } from 'node:vm';
-import {
-  JunitReadError,
-  readJunitFile,
-  readJunitStream,
-  readJunitString,
-  summarize,
-  type JunitFileReport,
-} from './index.ts';
+import * as reader from './index.ts';
+import { JunitReadError, summarize, type JunitCase, type JunitFileReport, type JunitReadOptions } from './index.ts';
+
+/** A report with every case, collected through `onCase` (the report itself keeps only failures). */
+type WithCases = JunitFileReport & { cases: JunitCase[] };
+async function withCases(read: (options: JunitReadOptions) => Promise<JunitFileReport>, options?: JunitReadOptions): Promise<WithCases> {
+  const cases: JunitCase[] = [];
+  const report = await read({ ...options, onCase: (c) => cases.push(c) });
+  return { ...report, cases };
+}
+const readJunitFile = (path: string, options?: JunitReadOptions) => withCases((o) => reader.readJunitFile(path, o), options);
+const readJunitStream = (stream: AsyncIterable<Uint8Array>, file: string, options?: JunitReadOptions) =>
+  withCases((o) => reader.readJunitStream(stream, file, o), options);
+const readJunitString = (xml: string, file?: string, options?: JunitReadOptions) => withCases((o) => reader.readJunitString(xml, file, o), options);
 
 const fixture = (name: string): string => fileURLToPath(new URL(`fixtures/${name}`, import.meta.url));
 
@@ -21,7 +27,7 @@ async function* chunks(bytes: Uint8Array, size: number): AsyncGenerator<Uint8Arr
   for (let i = 0; i < bytes.length; i += size) yield bytes.subarray(i, i + size);
 }
 
-function fromBytes(bytes: Uint8Array, size = 64 * 1024, file = 'test.xml'): Promise<JunitFileReport> {
+function fromBytes(bytes: Uint8Array, size = 64 * 1024, file = 'test.xml'): Promise<WithCases> {
   return readJunitStream(chunks(bytes, size), file);
 }
 
@@ -467,6 +473,45 @@ describe('JUnit reader: dialect rules', () => {
     });
   });
 
+  describe('what the report keeps', () => {
+    const many = suite(Array.from({ length: 250 }, (_, i) =>
+      i % 2 ? `<testcase classname="c" name="t${i}"/>` : `<testcase classname="c" name="t${i}"><${i % 4 ? 'error' : 'failure'} message="m${i}">trace ${i}</${i % 4 ? 'error' : 'failure'}></testcase>`).join(''));
+
+    it('by default: the suites and the first 100 failed or errored cases; the rest only counted', async () => {
+      const r = await reader.readJunitString(many);
+      expect(r).to.not.have.property('cases');
+      expect(r.suites[0]).to.include({ total: 250, failures: 63, errors: 62 });
+      expect(r.failures.map((c) => c.name)).to.deep.equal(Array.from({ length: 100 }, (_, i) => `t${2 * i}`));
+      expect(r.failures[1]).to.include({ outcome: 'error', message: 'm2', details: 'trace 2' });
+      expect(r.moreFailures).to.equal(25);
+    });
+
+    it('maxFailures sets how many are kept; onCase is given every listed case in document order', async () => {
+      const seen: string[] = [];
+      const r = await reader.readJunitString(many, 'f', { maxFailures: 3, onCase: (c) => seen.push(`${c.name}:${c.outcome}`) });
+      expect(r.failures.map((c) => c.name)).to.deep.equal(['t0', 't2', 't4']);
+      expect(r.moreFailures).to.equal(122);
+      expect(seen).to.have.length(250);
+      expect(seen.slice(0, 3)).to.deep.equal(['t0:failure', 't1:success', 't2:error']);
+      // With onCase, every case has its message and details, kept or not.
+      const last: JunitCase[] = [];
+      await reader.readJunitString(many, 'f', { maxFailures: 0, onCase: (c) => last.push(c) });
+      expect(last[248]).to.include({ name: 't248', outcome: 'failure', message: 'm248', details: 'trace 248' });
+    });
+
+    it('an error thrown by onCase ends the read and comes out as it is', async () => {
+      const boom = new Error('stop here');
+      let error: unknown;
+      await reader.readJunitString(many, 'f', { onCase: () => { throw boom; } }).catch((e: unknown) => (error = e));
+      expect(error).to.equal(boom);
+    });
+
+    it('refuses a bad maxFailures', async () => {
+      const error = await reader.readJunitString('<testsuite/>', 'f', { maxFailures: 1.5 }).catch((e: unknown) => e);
+      expect(error).to.be.instanceOf(RangeError).and.have.property('message', 'maxFailures must be a non-negative integer, got 1.5');
+    });
+  });
+
   describe('summarize', () => {
     it('totals the suites of several files', async () => {
       const a = await readJunitFile(fixture('surefire-rerun.xml'));
@@ -531,6 +576,39 @@ describe('JUnit reader: dialect rules', () => {
       expect(report.cases[1]?.details).to.have.length(4096);
       expect(report.cases.length).to.be.greaterThan(10_000);
       expect(report.suites[0]?.total).to.equal(report.cases.length);
+    });
+
+    it('by default keeps memory flat however many test cases: 250,000 cases (~50MB), 6% failing with stack traces, RSS growth under 30MB', async function () {
+      this.timeout(300_000);
+      collect();
+      const baseline = process.memoryUsage().rss;
+      let peak = baseline;
+      const trace = `org.opentest4j.AssertionFailedError: expected: &lt;200&gt; but was: &lt;500&gt;\n${'\tat com.acme.service.Component.handle(Component.java:123)\n'.repeat(25)}`;
+      // 100 cases of a Surefire report: 5 failures, 1 error (each with its stack trace), 94 passes.
+      const block = (n: number) => Buffer.from(Array.from({ length: 100 }, (_, k) => {
+        const open = `<testcase name="shouldHandleRequest${n * 100 + k}" classname="com.acme.module${k % 40}.Component${k % 9}Test" time="0.0${k}"`;
+        if (k < 5) return `${open}><failure message="expected 200 (case ${n * 100 + k})" type="AssertionFailedError">${trace}</failure></testcase>\n`;
+        if (k === 5) return `${open}><error message="NullPointerException" type="java.lang.NullPointerException">${trace}</error></testcase>\n`;
+        return `${open}/>\n`;
+      }).join(''));
+      const blocks = 2500;
+      async function* generate(): AsyncGenerator<Buffer> {
+        yield Buffer.from('<?xml version="1.0" encoding="UTF-8"?>\n<testsuite name="com.acme.BigSuiteTest">\n');
+        for (let n = 0; n < blocks; n++) {
+          if (n % 100 === 0) peak = Math.max(peak, process.memoryUsage().rss);
+          yield block(n);
+        }
+        yield Buffer.from('</testsuite>\n');
+      }
+      const report = await reader.readJunitStream(generate(), 'TEST-big.xml');
+      peak = Math.max(peak, process.memoryUsage().rss);
+      const growthMB = (peak - baseline) / (1 << 20);
+      expect(report.suites).to.have.length(1);
+      expect(report.suites[0]).to.include({ total: blocks * 100, failures: blocks * 5, errors: blocks });
+      expect(report.failures).to.have.length(100);
+      expect(report.failures[0]).to.include({ name: 'shouldHandleRequest0', message: 'expected 200 (case 0)' });
+      expect(report.moreFailures).to.equal(blocks * 6 - 100);
+      expect(growthMB, `RSS grew by ${growthMB.toFixed(1)}MB`).to.be.lessThan(30);
     });
   });
 });

@@ -55,13 +55,19 @@ export interface JunitSuiteResult {
   flaky: number;
 }
 
-/** Everything read from one file. */
+/**
+ * What is kept of one file: per-suite counts and at most `maxFailures` failed cases, so memory
+ * does not grow with the number of test cases. Every case goes to the `onCase` option.
+ */
 export interface JunitFileReport {
   /** Path as given to the reader. */
   file: string;
   suites: JunitSuiteResult[];
   declared: JunitSuiteDeclared[];
-  cases: JunitCase[];
+  /** The first failed or errored cases (outcome 'failure' or 'error'), in document order, at most `maxFailures`. */
+  failures: JunitCase[];
+  /** Failed or errored cases read but not kept in `failures`. */
+  moreFailures: number;
 }
 
 /** Totals over the `suites` of one or more files (see `summarize`). */
