@@ -32,7 +32,7 @@ function countCases(node: unknown): number {
 const parsers: Record<string, (file: string) => Promise<{ cases: number; keep: unknown }>> = {
   async trailproof(file) {
     const report = await readJunitFile(file);
-    return { cases: report.cases.length, keep: report };
+    return { cases: report.suites.reduce((n, s) => n + s.total, 0), keep: report };
   },
   async 'fast-xml-parser'(file) {
     // As the popular JUnit actions do: the whole file as a string, then one tree.
