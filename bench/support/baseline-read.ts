@@ -46,9 +46,9 @@ app.use(async (ctx) => {
   const q = new URLSearchParams(ctx.querystring);
   if (ctx.path.includes('/deployments/')) {
     const f = deploymentFilter(q, Date.now() / 1000);
-    const counts = await Promise.all(deploymentCount(orgId, f).map((s) => runner.all(s)));
-    const total = counts.reduce((n, rows) => n + Number(rows[0]?.n ?? 0), 0);
-    const rows = f.limit > 0 ? await runner.all(deploymentPage(orgId, f)) : [];
+    // Count and page at once, as the server runs them.
+    const [counted, rows] = await Promise.all([runner.all(deploymentCount(orgId, f)), f.limit > 0 ? runner.all(deploymentPage(orgId, f)) : []]);
+    const total = Number(counted[0]?.n ?? 0);
     ctx.body = { page: f.offset / Math.max(f.limit, 1) + 1, per_page: f.limit, total_count: total, deployments: rows.map(deploymentItem) };
   } else {
     const { count, page } = environmentStatements(orgId, q);

@@ -23,8 +23,9 @@ export function deploymentFilter(q: URLSearchParams, now: number) {
 }
 export type DeploymentFilter = ReturnType<typeof deploymentFilter>;
 
-function deploymentWhere(orgId: number, f: DeploymentFilter, from: number, to: number): Statement {
-  let sql = `where "d"."organization_id" = ? and "d"."deployed_at" >= ? and "d"."deployed_at" <= ?`;
+/** The filter's rows in [from, to], or [from, to) when `toExclusive`, as the server's `windowRows`. */
+function deploymentRows(orgId: number, f: DeploymentFilter, from: number, to: number, toExclusive = false): Statement {
+  let sql = `where "d"."organization_id" = ? and "d"."deployed_at" >= ? and "d"."deployed_at" ${toExclusive ? '<' : '<='} ?`;
   const params: unknown[] = [orgId, from, to];
   if (f.envName !== undefined) (sql += ` and "d"."env_name" = ?`), params.push(f.envName);
   if (f.repoName !== undefined) (sql += ` and "d"."repo_name" = ?`), params.push(f.repoName);
@@ -32,33 +33,37 @@ function deploymentWhere(orgId: number, f: DeploymentFilter, from: number, to: n
 }
 
 /**
- * total_count: whole UTC days from the per-day counts, the partial days at the edges from the
- * rows (three statements), or the rows alone when the window spans less than two days.
+ * total_count in one statement: whole UTC days from the per-day counts, the partial days at the
+ * edges from the rows (three scalar subqueries), or the rows alone when the window spans less
+ * than two days.
  */
-export function deploymentCount(orgId: number, f: DeploymentFilter): Statement[] {
-  const rows = (from: number, to: number): Statement => {
-    const w = deploymentWhere(orgId, f, from, to);
-    return { sql: `select count(*) as "n" from "deployments" as "d" ${w.sql}`, params: w.params };
+export function deploymentCount(orgId: number, f: DeploymentFilter): Statement {
+  const rows = (from: number, to: number, toExclusive = false): Statement => {
+    const w = deploymentRows(orgId, f, from, to, toExclusive);
+    return { sql: `(select count(*) as "n" from "deployments" as "d" ${w.sql})`, params: w.params };
   };
   const firstDay = Math.floor(f.start / secondsPerDay);
   const lastDay = Math.floor(f.end / secondsPerDay);
-  if (lastDay - firstDay < 2) return [rows(f.start, f.end)];
-  return [
-    rows(f.start, (firstDay + 1) * secondsPerDay - 1e-6),
-    rows(lastDay * secondsPerDay, f.end),
-    {
-      sql: `select sum("count") as "n" from "deployment_counts" where "organization_id" = ? and "env_name" = ? and "repo_name" = ? and "day" > ? and "day" < ?`,
-      params: [orgId, f.envName ?? '', f.repoName ?? '', firstDay, lastDay],
-    },
-  ];
+  if (lastDay - firstDay < 2) {
+    const all = rows(f.start, f.end);
+    return { sql: `select ${all.sql} as "n"`, params: all.params };
+  }
+  const head = rows(f.start, (firstDay + 1) * secondsPerDay, true);
+  const tail = rows(lastDay * secondsPerDay, f.end);
+  return {
+    sql: `select ${head.sql}\n      + ${tail.sql}\n      + coalesce((select sum("count") as "n" from "deployment_counts" where "organization_id" = ? and "env_name" = ? and "repo_name" = ? and "day" > ? and "day" < ?), 0) as "n"`,
+    params: [...head.params, ...tail.params, orgId, f.envName ?? '', f.repoName ?? '', firstDay, lastDay],
+  };
 }
 
+/** The page's ids from the covering index first (a deferred join), then their rows, trails and flows. */
 export function deploymentPage(orgId: number, f: DeploymentFilter): Statement {
-  const w = deploymentWhere(orgId, f, f.start, f.end);
+  const w = deploymentRows(orgId, f, f.start, f.end);
   return {
     sql: `select "d"."fingerprint", "d"."deployed_at", "d"."artifact_name", "d"."env_name", "d"."snapshot_index", "t"."name" as "trail_name", "fl"."name" as "flow_name" `
-      + `from "deployments" as "d" left join "trails" as "t" on "t"."id" = "d"."trail_id" left join "flows" as "fl" on "fl"."id" = "t"."flow_id" `
-      + `${w.sql} order by "d"."deployed_at" desc, "d"."id" desc limit ? offset ?`,
+      + `from (select "d"."id" from "deployments" as "d" ${w.sql} order by "d"."deployed_at" desc, "d"."id" desc limit ? offset ?) as "p" `
+      + `inner join "deployments" as "d" on "d"."id" = "p"."id" left join "trails" as "t" on "t"."id" = "d"."trail_id" left join "flows" as "fl" on "fl"."id" = "t"."flow_id" `
+      + `order by "d"."deployed_at" desc, "d"."id" desc`,
     params: [...w.params, f.limit, f.offset],
   };
 }
@@ -68,30 +73,29 @@ const sorts = ['name', 'last_modified_at', 'last_changed_at'] as const;
 
 /** Count and page statements of the environment list, for `name`, one `tag`, `sort`, `sort_direction`. */
 export function environmentStatements(orgId: number, q: URLSearchParams): { count: Statement; page: Statement } {
-  let where = `where "e"."organization_id" = ?`;
-  const params: unknown[] = [orgId];
-  const name = q.get('name');
-  if (name) (where += ` and e.name_lower like ? escape '\\'`), params.push(`%${likeEscape(name.toLowerCase())}%`);
+  // A tag filter starts from the matching tags and joins their environments, as the server does.
+  let from = `"environments" as "e"`;
+  const params: unknown[] = [];
   const tag = q.get('tag');
   if (tag) {
     const colon = tag.indexOf(':');
-    if (colon < 0) {
-      where += ` and exists (select "t"."key" from "environment_tags" as "t" where "t"."environment_id" = "e"."id" and "t"."key" = ?)`;
-      params.push(tag);
-    } else {
-      where += ` and exists (select "t"."key" from "environment_tags" as "t" where "t"."environment_id" = "e"."id" and ("t"."key" = ? and "t"."value" = ?))`;
-      params.push(tag.slice(0, colon), tag.slice(colon + 1));
-    }
+    const match = colon < 0 ? `"t"."key" = ?` : `("t"."key" = ? and "t"."value" = ?)`;
+    from = `(select distinct "t"."environment_id" from "environment_tags" as "t" where ${match}) as "x" inner join "environments" as "e" on "e"."id" = "x"."environment_id"`;
+    params.push(...(colon < 0 ? [tag] : [tag.slice(0, colon), tag.slice(colon + 1)]));
   }
+  let where = `where "e"."organization_id" = ?`;
+  params.push(orgId);
+  const name = q.get('name');
+  if (name) (where += ` and e.name_lower like ? escape '\\'`), params.push(`%${likeEscape(name.toLowerCase())}%`);
   const sort = sorts.find((s) => s === q.get('sort')) ?? 'name';
   const direction = q.get('sort_direction') === 'desc' ? 'desc' : 'asc';
   const perPage = Number(q.get('per_page') ?? 20);
   const page = Number(q.get('page') ?? 1);
   const nameDirection = sort === 'name' ? direction : 'asc';
-  const order = (sort === 'name' ? '' : `e."${sort}" is null ${direction === 'asc' ? 'desc' : 'asc'}, "e"."${sort}" ${direction}, `) + `"e"."name_lower" ${nameDirection}, "e"."name" ${nameDirection}`;
+  const order = (sort === 'name' ? '' : `"e"."${sort}" ${direction === 'asc' ? 'asc nulls first' : 'desc nulls last'}, `) + `"e"."name_lower" ${nameDirection}, "e"."name" ${nameDirection}`;
   return {
-    count: { sql: `select count(*) as "total" from "environments" as "e" ${where}`, params },
-    page: { sql: `select "e".* from "environments" as "e" ${where} order by ${order} limit ? offset ?`, params: [...params, perPage, (page - 1) * perPage] },
+    count: { sql: `select count(*) as "total" from ${from} ${where}`, params },
+    page: { sql: `select "e".* from ${from} ${where} order by ${order} limit ? offset ?`, params: [...params, perPage, (page - 1) * perPage] },
   };
 }
 

@@ -1,3 +1,4 @@
+import { CompiledQuery, sql, type Compilable } from 'kysely';
 import type { Db } from './database.ts';
 
 export interface DeploymentRecord {
@@ -57,43 +58,101 @@ export async function insertDeployments(db: Db, rows: DeploymentInsert[]): Promi
 const secondsPerDay = 86_400;
 
 /**
- * How many deployments fall in [start, end]: whole UTC days from the per-day counts, the two
- * partial days at the edges from the rows themselves, so the cost does not grow with the window.
+ * Runs a query compiled once per shape. Kysely builds and compiles a query anew on each call, a
+ * measurable part of a small query's cost at the list's rates; the statement's text depends
+ * only on its shape (which filters are present), not on the values. So `build` runs once per
+ * database and `shape` with a unique marker for each value of `values`, the compiled statement
+ * remembers which value goes where, and later calls send the same text with their own values.
  */
-async function countDeployments(db: Db, organizationId: number, f: DeploymentFilter): Promise<number> {
-  /** Rows in [from, to], or [from, to) when `toExclusive`. */
-  const rows = (from: number, to: number, toExclusive = false) => {
-    let q = db.selectFrom('deployments as d').where('d.organization_id', '=', organizationId).where('d.deployed_at', '>=', from).where('d.deployed_at', toExclusive ? '<' : '<=', to);
-    if (f.envName !== undefined) q = q.where('d.env_name', '=', f.envName);
-    if (f.repoName !== undefined) q = q.where('d.repo_name', '=', f.repoName);
-    return q.select((eb) => eb.fn.countAll<number>().as('n')).executeTakeFirstOrThrow().then((r) => Number(r.n));
+function compiledOnce<V extends object, R>(build: (db: Db, values: V) => Compilable<R>) {
+  const cache = new WeakMap<Db, Map<string, { sql: string; slots: Array<{ key: string } | { value: unknown }> }>>();
+  return async (db: Db, shape: string, values: V): Promise<R[]> => {
+    let byShape = cache.get(db);
+    if (!byShape) cache.set(db, (byShape = new Map()));
+    let compiled = byShape.get(shape);
+    if (!compiled) {
+      const markers = new Map<unknown, string>();
+      const marked = Object.fromEntries(Object.entries(values).map(([key, value]) => {
+        if (value === undefined) return [key, value]; // absent: part of the shape, not a value
+        const marker = `\u0000value:${key}`;
+        markers.set(marker, key);
+        return [key, marker];
+      })) as V;
+      const query = build(db, marked).compile();
+      compiled = { sql: query.sql, slots: query.parameters.map((p) => (markers.has(p) ? { key: markers.get(p)! } : { value: p })) };
+      byShape.set(shape, compiled);
+    }
+    const parameters = compiled.slots.map((slot) => ('key' in slot ? (values as Record<string, unknown>)[slot.key] : slot.value));
+    return (await db.executeQuery<R>(CompiledQuery.raw(compiled.sql, parameters))).rows;
   };
-  const firstDay = Math.floor(f.start / secondsPerDay);
-  const lastDay = Math.floor(f.end / secondsPerDay);
-  if (lastDay - firstDay < 2) return rows(f.start, f.end);
-  const [head, tail, middle] = await Promise.all([
-    rows(f.start, (firstDay + 1) * secondsPerDay, true),
-    rows(lastDay * secondsPerDay, f.end),
-    db.selectFrom('deployment_counts').where('organization_id', '=', organizationId)
-      .where('env_name', '=', f.envName ?? '').where('repo_name', '=', f.repoName ?? '')
-      .where('day', '>', firstDay).where('day', '<', lastDay)
-      .select((eb) => eb.fn.sum<number>('count').as('n')).executeTakeFirstOrThrow(),
-  ]);
-  return head + tail + Number(middle.n ?? 0);
 }
 
-/** Deployments in the window, newest first. */
+interface WindowValues {
+  org: number; envName: string | undefined; repoName: string | undefined;
+}
+
+/** What the statements' text depends on: which filters are present. */
+const shapeOf = (w: WindowValues) => `${w.envName !== undefined} ${w.repoName !== undefined}`;
+
+/** The filter's rows in [from, to], or [from, to) when `toExclusive`. */
+function windowRows(db: Db, v: WindowValues, from: number, to: number, toExclusive = false) {
+  let q = db.selectFrom('deployments as d').where('d.organization_id', '=', v.org).where('d.deployed_at', '>=', from).where('d.deployed_at', toExclusive ? '<' : '<=', to);
+  if (v.envName !== undefined) q = q.where('d.env_name', '=', v.envName);
+  if (v.repoName !== undefined) q = q.where('d.repo_name', '=', v.repoName);
+  return q;
+}
+
+const countRows = (q: ReturnType<typeof windowRows>) => q.select((eb) => eb.fn.countAll().as('n'));
+
+/** Deployments in [start, end]. */
+const countWithin = compiledOnce((db, v: WindowValues & { start: number; end: number }) =>
+  db.selectNoFrom(sql<number>`${countRows(windowRows(db, v, v.start, v.end))}`.as('n')));
+
+/**
+ * Deployments in [start, end] over two days or more: whole UTC days (firstDay, lastDay) from
+ * the per-day counts, the two partial days at the edges from the rows themselves, so the cost
+ * does not grow with the window. One statement (three scalar subqueries): one round trip.
+ */
+const countAcrossDays = compiledOnce((db, v: WindowValues & { start: number; headEnd: number; tailStart: number; end: number; firstDay: number; lastDay: number; envKey: string; repoKey: string }) =>
+  db.selectNoFrom(sql<number>`${countRows(windowRows(db, v, v.start, v.headEnd, true))}
+      + ${countRows(windowRows(db, v, v.tailStart, v.end))}
+      + coalesce(${db.selectFrom('deployment_counts').where('organization_id', '=', v.org)
+        .where('env_name', '=', v.envKey).where('repo_name', '=', v.repoKey)
+        .where('day', '>', v.firstDay).where('day', '<', v.lastDay)
+        .select((eb) => eb.fn.sum('count').as('n'))}, 0)`.as('n')));
+
+/**
+ * A page of the window, newest first. The page's ids come first, from the covering index alone
+ * (ORDER BY, LIMIT and OFFSET in a subquery); only those rows are read and joined to their
+ * trail and flow, so a deep page does not join the rows it skips.
+ */
+const pageWithin = compiledOnce((db, v: WindowValues & { start: number; end: number; limit: number; offset: number }) =>
+  db.selectFrom(
+    windowRows(db, v, v.start, v.end).select('d.id').orderBy('d.deployed_at', 'desc').orderBy('d.id', 'desc').limit(v.limit).offset(v.offset).as('p'),
+  ).innerJoin('deployments as d', 'd.id', 'p.id')
+    .leftJoin('trails as t', 't.id', 'd.trail_id').leftJoin('flows as fl', 'fl.id', 't.flow_id')
+    .select(['d.fingerprint', 'd.deployed_at', 'd.artifact_name', 'd.env_name', 'd.snapshot_index', 't.name as trail_name', 'fl.name as flow_name'])
+    .orderBy('d.deployed_at', 'desc').orderBy('d.id', 'desc'));
+
+async function countDeployments(db: Db, w: WindowValues, f: DeploymentFilter): Promise<number> {
+  const firstDay = Math.floor(f.start / secondsPerDay);
+  const lastDay = Math.floor(f.end / secondsPerDay);
+  const [row] = lastDay - firstDay < 2
+    ? await countWithin(db, shapeOf(w), { ...w, start: f.start, end: f.end })
+    : await countAcrossDays(db, shapeOf(w), {
+      ...w, start: f.start, headEnd: (firstDay + 1) * secondsPerDay, tailStart: lastDay * secondsPerDay, end: f.end,
+      firstDay, lastDay, envKey: f.envName ?? '', repoKey: f.repoName ?? '',
+    });
+  return Number(row?.n ?? 0);
+}
+
+/** Deployments in the window, newest first, and how many there are. */
 export async function listDeployments(db: Db, organizationId: number, f: DeploymentFilter): Promise<{ items: DeploymentRecord[]; total: number }> {
-  let base = db.selectFrom('deployments as d').where('d.organization_id', '=', organizationId)
-    .where('d.deployed_at', '>=', f.start).where('d.deployed_at', '<=', f.end);
-  if (f.envName !== undefined) base = base.where('d.env_name', '=', f.envName);
-  if (f.repoName !== undefined) base = base.where('d.repo_name', '=', f.repoName);
-  const total = await countDeployments(db, organizationId, f);
-  const rows = f.limit > 0
-    ? await base.leftJoin('trails as t', 't.id', 'd.trail_id').leftJoin('flows as fl', 'fl.id', 't.flow_id')
-      .select(['d.fingerprint', 'd.deployed_at', 'd.artifact_name', 'd.env_name', 'd.snapshot_index', 't.name as trail_name', 'fl.name as flow_name'])
-      .orderBy('d.deployed_at', 'desc').orderBy('d.id', 'desc').limit(f.limit).offset(f.offset).execute()
-    : [];
+  const w: WindowValues = { org: organizationId, envName: f.envName, repoName: f.repoName };
+  const [total, rows] = await Promise.all([
+    countDeployments(db, w, f),
+    f.limit > 0 ? pageWithin(db, shapeOf(w), { ...w, start: f.start, end: f.end, limit: f.limit, offset: f.offset }) : [],
+  ]);
   return {
     total,
     items: rows.map((r) => ({
