@@ -21064,7 +21064,7 @@ import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 
 // src/attest-flow.ts
-import { readFile as readFile2 } from "node:fs/promises";
+import { readFile as readFile3 } from "node:fs/promises";
 import { resolve as resolve2 } from "node:path";
 
 // src/attachment.ts
@@ -27262,9 +27262,6 @@ async function findJunitFiles(patterns, workspace) {
   return [...new Set(await globber.glob())].sort();
 }
 
-// src/junit/index.ts
-import { createReadStream } from "node:fs";
-
 // src/junit/internal-sax.ts
 var import_saxes = __toESM(require_saxes(), 1);
 import { TextDecoder as TextDecoder2 } from "node:util";
@@ -27290,11 +27287,23 @@ var DOT_GROUPS_ONLY = /^[1-9]\d{0,2}(?:\.\d{3}){2,}$/;
 var DECIMAL_COMMA = /^\d+,\d+$/;
 var AMBIGUOUS_COMMA = /^[1-9]\d{0,2},\d{3}$/;
 var CLOCK = /^(?:(\d+):)?(\d{1,2}):(\d{1,2}(?:\.\d+)?)$/;
+function isDecimal(s3) {
+  const n = s3.length;
+  if (n === 0 || n > 15) return false;
+  let dot = false;
+  for (let i = 0; i < n; i++) {
+    const c = s3.charCodeAt(i);
+    if (c === 46 && i > 0 && !dot) dot = true;
+    else if (c < 48 || c > 57) return false;
+  }
+  return true;
+}
 function finite(n) {
   return Number.isFinite(n) && n >= 0 ? n : null;
 }
 function parseTime(raw) {
   if (raw === void 0) return null;
+  if (isDecimal(raw)) return Number(raw);
   const s3 = raw.trim();
   if (s3 === "") return null;
   if (PLAIN.test(s3)) return finite(Number(s3));
@@ -27570,11 +27579,11 @@ var ReportBuilder = class {
     const c = this.containers.pop();
     if (c === void 0) return;
     const { direct, declared, marks } = c;
-    const base = { name: c.display, timestamp: c.timestamp };
     if (direct.total > 0) {
       const duration = c.time !== null && !c.hasNestedSuite && !c.isRoot ? c.time : direct.time;
       this.suites.push({
-        ...base,
+        name: c.display,
+        timestamp: c.timestamp,
         failures: direct.failures,
         errors: direct.errors,
         skipped: direct.skipped,
@@ -27586,7 +27595,8 @@ var ReportBuilder = class {
       const d = { tests: declared.tests ?? 0, failures: declared.failures ?? 0, errors: declared.errors ?? 0, skipped: declared.skipped ?? 0 };
       if (d.tests > 0 || d.failures > 0 || d.errors > 0 || d.skipped > 0) {
         this.suites.push({
-          ...base,
+          name: c.display,
+          timestamp: c.timestamp,
           failures: d.failures,
           errors: d.errors,
           skipped: d.skipped,
@@ -27613,12 +27623,12 @@ var ReportBuilder = class {
     }
   }
   openCase(attrs) {
-    const status = (attrs.status ?? "").toLowerCase().replace(/[\s_-]/g, "");
+    const { status } = attrs;
     this.current = {
       className: attrs.classname ?? "",
       name: attrs.name ?? "",
       time: parseTime(attrs.time),
-      statusSkipped: SKIP_STATUSES.has(status),
+      statusSkipped: status !== void 0 && SKIP_STATUSES.has(status.toLowerCase().replace(/[\s_-]/g, "")),
       hasFailure: false,
       hasError: false,
       hasSkipped: false,
@@ -27720,40 +27730,39 @@ var ALIASES = /* @__PURE__ */ new Map([
   ["cp1252", "windows-1252"],
   ["windows1252", "windows-1252"]
 ]);
-function startsWith(head, bytes2) {
-  return head.length >= bytes2.length && bytes2.every((b2, i) => head[i] === b2);
-}
-function asciiView(head) {
-  let s3 = "";
-  for (let i = 0; i < head.length; i++) s3 += String.fromCharCode(head[i] ?? 0);
-  return s3;
-}
+var labels = /* @__PURE__ */ new Map();
+var MAX_LABELS = 64;
 function decoderLabel(declared) {
   const lower = declared.trim().toLowerCase();
-  const label = ALIASES.get(lower) ?? lower;
+  let label = labels.get(lower);
+  if (label !== void 0) return label;
   try {
-    return new TextDecoder(label).encoding;
+    label = new TextDecoder(ALIASES.get(lower) ?? lower).encoding;
   } catch {
-    return null;
+    label = null;
   }
+  if (labels.size < MAX_LABELS) labels.set(lower, label);
+  return label;
 }
 function sniffEncoding(head, complete) {
   if (head.length < 4 && !complete) return { kind: "need-more" };
-  if (startsWith(head, [0, 0, 254, 255]) || startsWith(head, [255, 254, 0, 0])) {
+  const b0 = head[0], b1 = head[1], b2 = head[2], b3 = head[3];
+  if (b0 === 0 && b1 === 0 && b2 === 254 && b3 === 255 || b0 === 255 && b1 === 254 && b2 === 0 && b3 === 0) {
     return { kind: "unsupported", reason: "UTF-32 is not supported" };
   }
-  if (startsWith(head, [239, 187, 191])) return { kind: "decode", encoding: "utf-8" };
-  if (startsWith(head, [254, 255])) return { kind: "decode", encoding: "utf-16be" };
-  if (startsWith(head, [255, 254])) return { kind: "decode", encoding: "utf-16le" };
-  if (startsWith(head, [60, 0, 63, 0])) return { kind: "decode", encoding: "utf-16le" };
-  if (startsWith(head, [0, 60, 0, 63])) return { kind: "decode", encoding: "utf-16be" };
-  if (startsWith(head, [76, 111, 167, 148])) return { kind: "unsupported", reason: "EBCDIC is not supported" };
-  const text = asciiView(head.subarray(0, SNIFF_BYTES));
-  if (!complete && text.length < 5 && "<?xml".startsWith(text)) return { kind: "need-more" };
-  if (!text.startsWith("<?xml")) return { kind: "decode", encoding: "utf-8" };
-  const end = text.indexOf("?>");
+  if (b0 === 239 && b1 === 187 && b2 === 191) return { kind: "decode", encoding: "utf-8" };
+  if (b0 === 254 && b1 === 255) return { kind: "decode", encoding: "utf-16be" };
+  if (b0 === 255 && b1 === 254) return { kind: "decode", encoding: "utf-16le" };
+  if (b0 === 60 && b1 === 0 && b2 === 63 && b3 === 0) return { kind: "decode", encoding: "utf-16le" };
+  if (b0 === 0 && b1 === 60 && b2 === 0 && b3 === 63) return { kind: "decode", encoding: "utf-16be" };
+  if (b0 === 76 && b1 === 111 && b2 === 167 && b3 === 148) return { kind: "unsupported", reason: "EBCDIC is not supported" };
+  const view = Buffer.from(head.buffer, head.byteOffset, Math.min(head.byteLength, SNIFF_BYTES));
+  const opening = view.toString("latin1", 0, 5);
+  if (!complete && opening.length < 5 && "<?xml".startsWith(opening)) return { kind: "need-more" };
+  if (opening !== "<?xml") return { kind: "decode", encoding: "utf-8" };
+  const end = view.indexOf("?>");
   if (end < 0 && !complete && head.length < SNIFF_BYTES) return { kind: "need-more" };
-  const decl = end < 0 ? text : text.slice(0, end);
+  const decl = view.toString("latin1", 0, end < 0 ? view.length : end);
   const m2 = /\sencoding\s*=\s*(?:"([^"]*)"|'([^']*)')/.exec(decl);
   const declared = m2 ? m2[1] ?? m2[2] ?? "" : "";
   if (declared === "") return { kind: "decode", encoding: "utf-8" };
@@ -27761,6 +27770,34 @@ function sniffEncoding(head, complete) {
   if (label === null) return { kind: "unsupported", reason: `unsupported encoding "${declared}"` };
   if (label === "utf-16le" || label === "utf-16be") return { kind: "decode", encoding: "utf-8" };
   return { kind: "decode", encoding: label };
+}
+
+// src/junit/internal-file.ts
+import { closeSync, createReadStream, fstatSync, openSync, readSync } from "node:fs";
+var WHOLE_FILE_BYTES = 1024 * 1024;
+var CHUNK = 64 * 1024;
+var scratch;
+function openFile(path6) {
+  const fd = openSync(path6, "r");
+  let streaming = false;
+  try {
+    const stat3 = fstatSync(fd);
+    const { size } = stat3;
+    if (!stat3.isFile() || size > WHOLE_FILE_BYTES) {
+      streaming = true;
+      return { kind: "stream", stream: createReadStream(path6, { fd, highWaterMark: CHUNK }) };
+    }
+    const buffer = size <= CHUNK ? scratch ??= Buffer.allocUnsafe(CHUNK) : Buffer.allocUnsafe(size);
+    let filled = 0;
+    while (filled < size) {
+      const n = readSync(fd, buffer, filled, size - filled, null);
+      if (n === 0) break;
+      filled += n;
+    }
+    return { kind: "whole", bytes: buffer.subarray(0, filled) };
+  } finally {
+    if (!streaming) closeSync(fd);
+  }
 }
 
 // src/junit/internal-sax.ts
@@ -27878,8 +27915,17 @@ function concat(parts, length) {
   }
   return out;
 }
-async function readBytes(stream, file, options) {
-  const feeder = new Feeder(file, builderOptions(options));
+var wholeDecoders = /* @__PURE__ */ new Map();
+function readWhole(feeder, bytes2) {
+  const sniffed = sniffEncoding(bytes2, true);
+  if (sniffed.kind === "unsupported") throw feeder.corrupt(sniffed.reason, 1);
+  const encoding = sniffed.kind === "decode" ? sniffed.encoding : "utf-8";
+  let decoder = wholeDecoders.get(encoding);
+  if (decoder === void 0) wholeDecoders.set(encoding, decoder = new TextDecoder2(encoding));
+  feeder.write(decoder.decode(bytes2));
+  return feeder.finish();
+}
+async function readStream(feeder, stream) {
   let head = [];
   let headLength = 0;
   const feed = (decoder2, bytes2) => {
@@ -27911,10 +27957,15 @@ async function readBytes(stream, file, options) {
   feeder.write(decoder?.decode() ?? "");
   return feeder.finish();
 }
+async function readFile2(path6, options) {
+  const feeder = new Feeder(path6, builderOptions(options));
+  const source = openFile(path6);
+  return source.kind === "whole" ? readWhole(feeder, source.bytes) : readStream(feeder, source.stream);
+}
 
 // src/junit/index.ts
 function readJunitFile(path6, options) {
-  return readBytes(createReadStream(path6, { highWaterMark: 64 * 1024 }), path6, options);
+  return readFile2(path6, options);
 }
 function summarize(reports) {
   const totals = { suites: 0, total: 0, passed: 0, failed: 0, errors: 0, skipped: 0, flaky: 0, duration: 0 };
@@ -27974,7 +28025,7 @@ async function attest(config, run, reporter, result) {
   const beginTrail = async () => {
     const form2 = new FormData();
     form2.append("data_json", JSON.stringify({ name: config.trail, ...common, ...config.description ? { description: config.description } : {} }));
-    if (config.templateFile) form2.append("template_file", new Blob([await readFile2(resolve2(run.workspace, config.templateFile))]), "template.yml");
+    if (config.templateFile) form2.append("template_file", new Blob([await readFile3(resolve2(run.workspace, config.templateFile))]), "template.yml");
     const begun = await client.request("PUT", `/trails/${encodeURIComponent(config.org)}/${encodeURIComponent(config.flow)}`, form2);
     result.begun = true;
     reporter.info(begun.status === 201 ? `Began trail ${config.trail}` : `Trail ${config.trail} exists already; updated it`);

@@ -11,22 +11,22 @@
  * const cases: JunitCase[] = [];
  * await readJunitFile('TEST-foo.xml', { onCase: (c) => cases.push(c) });
  */
-import { createReadStream } from 'node:fs';
-import { readBytes, readText, type JunitReadOptions } from './internal-sax.ts';
+import { readBytes, readFile, readText, type JunitReadOptions } from './internal-sax.ts';
 import type { JunitFileReport, JunitTotals } from './types.ts';
 
 export * from './types.ts';
 export type { JunitReadOptions } from './internal-sax.ts';
 
 /**
- * Reads a JUnit XML file by streaming it (never whole in memory).
+ * Reads a JUnit XML file: read whole in one synchronous read if it is a regular file of at most
+ * 1 MiB (cheaper than the thread-pool round trips of a stream), else streamed (never whole in memory).
  * @param path File to read; `report.file` is this path as given.
  * @throws JunitReadError kind 'corrupt' (not well-formed, DOCTYPE/entity declarations, unsupported
  *   encoding; `line` is 1-based) or 'not-junit' (root is neither `<testsuites>` nor `<testsuite>`).
  *   File-system errors (ENOENT, EACCES, ...) and errors thrown by `onCase` are thrown as they are.
  */
 export function readJunitFile(path: string, options?: JunitReadOptions): Promise<JunitFileReport> {
-  return readBytes(createReadStream(path, { highWaterMark: 64 * 1024 }), path, options);
+  return readFile(path, options);
 }
 
 /**

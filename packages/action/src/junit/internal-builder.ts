@@ -217,19 +217,20 @@ export class ReportBuilder {
     const c = this.containers.pop();
     if (c === undefined) return;
     const { direct, declared, marks } = c;
-    const base = { name: c.display, timestamp: c.timestamp };
+    // Object literals written out, not spread from a shared base: V8 builds a spread object
+    // several times slower, and this runs once per suite (once per file for small reports).
     if (direct.total > 0) {
       const duration = c.time !== null && !c.hasNestedSuite && !c.isRoot ? c.time : direct.time;
       this.suites.push({
-        ...base, failures: direct.failures, errors: direct.errors, skipped: direct.skipped,
-        total: direct.total, duration, flaky: direct.flaky,
+        name: c.display, timestamp: c.timestamp, failures: direct.failures, errors: direct.errors,
+        skipped: direct.skipped, total: direct.total, duration, flaky: direct.flaky,
       });
     } else if (!c.isRoot && !c.hasNestedSuite) {
       const d = { tests: declared.tests ?? 0, failures: declared.failures ?? 0, errors: declared.errors ?? 0, skipped: declared.skipped ?? 0 };
       if (d.tests > 0 || d.failures > 0 || d.errors > 0 || d.skipped > 0) {
         this.suites.push({
-          ...base, failures: d.failures, errors: d.errors, skipped: d.skipped,
-          total: d.tests, duration: c.time ?? 0, flaky: 0,
+          name: c.display, timestamp: c.timestamp, failures: d.failures, errors: d.errors,
+          skipped: d.skipped, total: d.tests, duration: c.time ?? 0, flaky: 0,
         });
       }
     }
@@ -251,12 +252,12 @@ export class ReportBuilder {
   }
 
   private openCase(attrs: Record<string, string>): void {
-    const status = (attrs.status ?? '').toLowerCase().replace(/[\s_-]/g, '');
+    const { status } = attrs;
     this.current = {
       className: attrs.classname ?? '',
       name: attrs.name ?? '',
       time: parseTime(attrs.time),
-      statusSkipped: SKIP_STATUSES.has(status),
+      statusSkipped: status !== undefined && SKIP_STATUSES.has(status.toLowerCase().replace(/[\s_-]/g, '')),
       hasFailure: false, hasError: false, hasSkipped: false, hasFlaky: false,
       rank: 0, message: undefined, parts: [], length: 0,
     };

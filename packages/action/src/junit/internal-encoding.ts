@@ -21,26 +21,24 @@ export type SniffResult =
   /** Not decodable: `reason` says why. */
   | { kind: 'unsupported'; reason: string };
 
-function startsWith(head: Uint8Array, bytes: number[]): boolean {
-  return head.length >= bytes.length && bytes.every((b, i) => head[i] === b);
-}
-
-/** `head` as Latin-1 text (one char per byte), to look for the XML declaration. */
-function asciiView(head: Uint8Array): string {
-  let s = '';
-  for (let i = 0; i < head.length; i++) s += String.fromCharCode(head[i] ?? 0);
-  return s;
-}
+/** Declared encoding names seen so far, lower-cased, with their label (a few per build). */
+const labels = new Map<string, string | null>();
+const MAX_LABELS = 64;
 
 /** Normalises a declared encoding name to a `TextDecoder` label, or null where unknown. */
 export function decoderLabel(declared: string): string | null {
   const lower = declared.trim().toLowerCase();
-  const label = ALIASES.get(lower) ?? lower;
+  let label = labels.get(lower);
+  if (label !== undefined) return label;
   try {
-    return new TextDecoder(label).encoding;
+    // Building a TextDecoder is the only way to ask for a label, and costs more than reading a
+    // small report: done once per name (the cache is bounded, names come from the files).
+    label = new TextDecoder(ALIASES.get(lower) ?? lower).encoding;
   } catch {
-    return null;
+    label = null;
   }
+  if (labels.size < MAX_LABELS) labels.set(lower, label);
+  return label;
 }
 
 /**
@@ -54,23 +52,26 @@ export function decoderLabel(declared: string): string | null {
  */
 export function sniffEncoding(head: Uint8Array, complete: boolean): SniffResult {
   if (head.length < 4 && !complete) return { kind: 'need-more' };
-  if (startsWith(head, [0x00, 0x00, 0xfe, 0xff]) || startsWith(head, [0xff, 0xfe, 0x00, 0x00])) {
+  const b0 = head[0], b1 = head[1], b2 = head[2], b3 = head[3];
+  if ((b0 === 0x00 && b1 === 0x00 && b2 === 0xfe && b3 === 0xff) || (b0 === 0xff && b1 === 0xfe && b2 === 0x00 && b3 === 0x00)) {
     return { kind: 'unsupported', reason: 'UTF-32 is not supported' };
   }
-  if (startsWith(head, [0xef, 0xbb, 0xbf])) return { kind: 'decode', encoding: 'utf-8' };
-  if (startsWith(head, [0xfe, 0xff])) return { kind: 'decode', encoding: 'utf-16be' };
-  if (startsWith(head, [0xff, 0xfe])) return { kind: 'decode', encoding: 'utf-16le' };
-  if (startsWith(head, [0x3c, 0x00, 0x3f, 0x00])) return { kind: 'decode', encoding: 'utf-16le' };
-  if (startsWith(head, [0x00, 0x3c, 0x00, 0x3f])) return { kind: 'decode', encoding: 'utf-16be' };
-  if (startsWith(head, [0x4c, 0x6f, 0xa7, 0x94])) return { kind: 'unsupported', reason: 'EBCDIC is not supported' };
+  if (b0 === 0xef && b1 === 0xbb && b2 === 0xbf) return { kind: 'decode', encoding: 'utf-8' };
+  if (b0 === 0xfe && b1 === 0xff) return { kind: 'decode', encoding: 'utf-16be' };
+  if (b0 === 0xff && b1 === 0xfe) return { kind: 'decode', encoding: 'utf-16le' };
+  if (b0 === 0x3c && b1 === 0x00 && b2 === 0x3f && b3 === 0x00) return { kind: 'decode', encoding: 'utf-16le' };
+  if (b0 === 0x00 && b1 === 0x3c && b2 === 0x00 && b3 === 0x3f) return { kind: 'decode', encoding: 'utf-16be' };
+  if (b0 === 0x4c && b1 === 0x6f && b2 === 0xa7 && b3 === 0x94) return { kind: 'unsupported', reason: 'EBCDIC is not supported' };
 
-  // ASCII-compatible: look for <?xml ... encoding="..." ?>.
-  const text = asciiView(head.subarray(0, SNIFF_BYTES));
-  if (!complete && text.length < 5 && '<?xml'.startsWith(text)) return { kind: 'need-more' };
-  if (!text.startsWith('<?xml')) return { kind: 'decode', encoding: 'utf-8' };
-  const end = text.indexOf('?>');
+  // ASCII-compatible: look for <?xml ... encoding="..." ?> in the first SNIFF_BYTES, read as
+  // Latin-1 (one char per byte).
+  const view = Buffer.from(head.buffer, head.byteOffset, Math.min(head.byteLength, SNIFF_BYTES));
+  const opening = view.toString('latin1', 0, 5);
+  if (!complete && opening.length < 5 && '<?xml'.startsWith(opening)) return { kind: 'need-more' };
+  if (opening !== '<?xml') return { kind: 'decode', encoding: 'utf-8' };
+  const end = view.indexOf('?>');
   if (end < 0 && !complete && head.length < SNIFF_BYTES) return { kind: 'need-more' };
-  const decl = end < 0 ? text : text.slice(0, end);
+  const decl = view.toString('latin1', 0, end < 0 ? view.length : end);
   const m = /\sencoding\s*=\s*(?:"([^"]*)"|'([^']*)')/.exec(decl);
   const declared = m ? (m[1] ?? m[2] ?? '') : '';
   if (declared === '') return { kind: 'decode', encoding: 'utf-8' };

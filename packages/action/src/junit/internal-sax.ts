@@ -1,11 +1,12 @@
 /**
- * The streaming machinery of the JUnit reader: bytes → (sniffed encoding) → streaming
- * `TextDecoder` → saxes → ReportBuilder, with every parser buffer bounded.
+ * The machinery of the JUnit reader: bytes → (sniffed encoding) → `TextDecoder` (streaming, or
+ * once for a small file read whole) → saxes → ReportBuilder, with every parser buffer bounded.
  */
 import { TextDecoder } from 'node:util';
 import { SaxesParser } from 'saxes';
 import { CaseHandlerError, ReportBuilder, type BuilderOptions } from './internal-builder.ts';
 import { sniffEncoding } from './internal-encoding.ts';
+import { openFile } from './internal-file.ts';
 import { detach } from './internal-strings.ts';
 import { JunitReadError, type JunitCase, type JunitFileReport } from './types.ts';
 
@@ -175,13 +176,23 @@ function concat(parts: Uint8Array[], length: number): Uint8Array {
   return out;
 }
 
-/** Reads a report from a byte stream, sniffing the encoding from its first bytes. */
-export async function readBytes(
-  stream: AsyncIterable<Uint8Array>,
-  file: string,
-  options?: JunitReadOptions,
-): Promise<JunitFileReport> {
-  const feeder = new Feeder(file, builderOptions(options));
+/** Decoders of whole documents, by label: `decode` without `stream` keeps no state between calls. */
+const wholeDecoders = new Map<string, TextDecoder>();
+
+/** Reads a report from the whole document's bytes: one sniff, one decode. */
+function readWhole(feeder: Feeder, bytes: Uint8Array): JunitFileReport {
+  const sniffed = sniffEncoding(bytes, true);
+  if (sniffed.kind === 'unsupported') throw feeder.corrupt(sniffed.reason, 1);
+  // With the whole document at hand the sniffer always decides; 'need-more' cannot happen.
+  const encoding = sniffed.kind === 'decode' ? sniffed.encoding : 'utf-8';
+  let decoder = wholeDecoders.get(encoding);
+  if (decoder === undefined) wholeDecoders.set(encoding, (decoder = new TextDecoder(encoding)));
+  feeder.write(decoder.decode(bytes));
+  return feeder.finish();
+}
+
+/** Feeds a byte stream to `feeder`, sniffing the encoding from its first bytes. */
+async function readStream(feeder: Feeder, stream: AsyncIterable<Uint8Array>): Promise<JunitFileReport> {
   let head: Uint8Array[] = [];
   let headLength = 0;
 
@@ -215,4 +226,20 @@ export async function readBytes(
   decoder ??= start(true);
   feeder.write(decoder?.decode() ?? '');
   return feeder.finish();
+}
+
+/** Reads a report from a byte stream, sniffing the encoding from its first bytes. */
+export async function readBytes(
+  stream: AsyncIterable<Uint8Array>,
+  file: string,
+  options?: JunitReadOptions,
+): Promise<JunitFileReport> {
+  return readStream(new Feeder(file, builderOptions(options)), stream);
+}
+
+/** Reads a report from a file: whole if small (see internal-file.ts), else streamed. */
+export async function readFile(path: string, options?: JunitReadOptions): Promise<JunitFileReport> {
+  const feeder = new Feeder(path, builderOptions(options));
+  const source = openFile(path);
+  return source.kind === 'whole' ? readWhole(feeder, source.bytes) : readStream(feeder, source.stream);
 }

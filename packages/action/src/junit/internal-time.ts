@@ -16,6 +16,23 @@ const AMBIGUOUS_COMMA = /^[1-9]\d{0,2},\d{3}$/;
 /** "01:02:03.5", "02:03.5": clock notation ([h:]mm:ss[.f]). */
 const CLOCK = /^(?:(\d+):)?(\d{1,2}):(\d{1,2}(?:\.\d+)?)$/;
 
+/**
+ * Digits with at most one dot, starting with a digit ("0.004", "12", "3."): what nearly every
+ * `time` is, and a subset of PLAIN that Number() reads exactly; checked without a regular
+ * expression because it runs once per test case.
+ */
+function isDecimal(s: string): boolean {
+  const n = s.length;
+  if (n === 0 || n > 15) return false;
+  let dot = false;
+  for (let i = 0; i < n; i++) {
+    const c = s.charCodeAt(i);
+    if (c === 0x2e && i > 0 && !dot) dot = true;
+    else if (c < 0x30 || c > 0x39) return false;
+  }
+  return true;
+}
+
 function finite(n: number): number | null {
   return Number.isFinite(n) && n >= 0 ? n : null;
 }
@@ -30,6 +47,7 @@ function finite(n: number): number | null {
  */
 export function parseTime(raw: string | undefined): number | null {
   if (raw === undefined) return null;
+  if (isDecimal(raw)) return Number(raw);
   const s = raw.trim();
   if (s === '') return null;
   if (PLAIN.test(s)) return finite(Number(s));
