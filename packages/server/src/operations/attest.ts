@@ -1,6 +1,6 @@
 /** Storing an attestation: the one way every attestation plugin (ours or a third party's) records evidence. */
 import type { UploadedFile } from '../plugin.ts';
-import type { Store } from '../store/index.ts';
+import { blobAddress, type Store } from '../store/index.ts';
 import { requireTrail } from './lookup.ts';
 
 export interface AttestationToStore {
@@ -23,12 +23,15 @@ export interface AttestationToStore {
  * attachment content-addressed, and its hash-chain record, all in one transaction.
  */
 export async function storeAttestation(store: Store, a: AttestationToStore): Promise<void> {
-  const { trail } = await requireTrail(store, a.org, a.flow, a.trail);
+  const { organization, trail } = await requireTrail(store, a.org, a.flow, a.trail);
+  // Hashed before the transaction: on SQLite every transaction waits for the one writer.
+  const attachmentSha256 = a.attachment ? blobAddress(a.attachment.buffer) : null;
   await store.transaction(async (tx) => {
-    const attachmentSha256 = a.attachment ? await tx.putBlob(a.attachment.buffer, a.now) : null;
+    if (a.attachment) await tx.putBlob(a.attachment.buffer, a.now, attachmentSha256!);
     await tx.insertAttestation({
       trailId: trail.id, name: a.name, type: a.type, data: a.data, artifactFingerprint: a.data.artifact_fingerprint ?? null,
       attachmentSha256, attachmentName: a.attachment?.originalName ?? null, compliant: a.compliant, at: a.now,
+      where: { organizationId: organization.id, flow: trail.flowName, trail: trail.name },
     });
   });
 }

@@ -30,6 +30,9 @@ const digestColumns = {
 } as const;
 export type DigestTable = keyof typeof digestColumns;
 
+/** The columns a record's digest covers: a statement that stores a row can return them (RETURNING) for `appendEvidence`. */
+export const digestColumnsOf = <T extends DigestTable>(table: T): (typeof digestColumns)[T] => digestColumns[table];
+
 /** The table each type of record vouches for (in the order verification reports rows without a record). */
 const tableOf: Record<EvidenceType, DigestTable> = {
   'trail.begin': 'trails', attestation: 'attestations', snapshot: 'snapshots', approval: 'approvals', review: 'reviews',
@@ -51,6 +54,16 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest('hex')
 const digestOf = (row: Record<string, unknown>) =>
   sha256(canonicalJson(Object.fromEntries(Object.entries(row).map(([k, v]) => [k, typeof v === 'bigint' ? Number(v) : v]))));
 
+/** The digest columns of `row`, in the order a select lists them (the digest sorts keys anyway). */
+const pick = (row: Record<string, unknown>, columns: readonly string[]) => {
+  const out: Record<string, unknown> = {};
+  for (const column of columns) {
+    if (!(column in row)) throw new Error(`the stored row lacks its digest column ${column}`);
+    out[column] = row[column];
+  }
+  return out;
+};
+
 /** Digest of a row as the database holds it now. */
 export async function rowDigest(db: Db, table: DigestTable, id: number): Promise<string | undefined> {
   const row = await (db as any).selectFrom(table).select(digestColumns[table] as unknown as string[]).where('id', '=', id).executeTakeFirst();
@@ -65,14 +78,24 @@ export interface EvidenceInput {
   ref: { table: DigestTable; id: number };
   /** What else the record says (names, fingerprints, digests of attached bytes). */
   data: Record<string, unknown>;
+  /**
+   * The row's digest columns as the statement that stored it returned them (RETURNING), which
+   * saves reading it back; read back when absent. Verification reads the row the same way.
+   */
+  row?: Record<string, unknown>;
 }
 
 /**
  * Appends a record to its organisation's chain. Must run in the transaction that wrote the
- * evidence; on PostgreSQL the organisation row is locked so concurrent appends take turns.
+ * evidence; on PostgreSQL the organisation row is locked so concurrent appends take turns, and
+ * the lock is held until COMMIT: callers store their rows first and append last, so that only
+ * the append and the commit are serialised.
  */
 export async function appendEvidence(db: Db, input: EvidenceInput): Promise<{ seq: number; hash: string }> {
   if (!db.isTransaction) throw new Error('appendEvidence must run inside the transaction that stores the evidence');
+  // The digest before the lock: it does not depend on the chain.
+  const digest = input.row ? digestOf(pick(input.row, digestColumns[input.ref.table])) : await rowDigest(db, input.ref.table, input.ref.id);
+  if (!digest) throw new Error(`evidence row ${input.ref.table}#${input.ref.id} not found`);
   let org = db.selectFrom('organizations').select('name').where('id', '=', input.organizationId);
   if (db.getExecutor().adapter instanceof PostgresAdapter) org = org.forUpdate();
   const { name } = await org.executeTakeFirstOrThrow();
@@ -80,8 +103,6 @@ export async function appendEvidence(db: Db, input: EvidenceInput): Promise<{ se
     .orderBy('seq', 'desc').limit(1).executeTakeFirst();
   const seq = Number(last?.seq ?? 0) + 1;
   const previous = last?.hash ?? genesisHash;
-  const digest = await rowDigest(db, input.ref.table, input.ref.id);
-  if (!digest) throw new Error(`evidence row ${input.ref.table}#${input.ref.id} not found`);
   const record = canonicalJson({ seq, org: name, type: input.type, at: input.at, ref: input.ref, digest, data: input.data });
   const hash = sha256(previous + record);
   await db.insertInto('evidence_log').values({

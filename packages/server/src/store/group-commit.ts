@@ -16,6 +16,8 @@ interface Job<T> {
 export interface GroupCommitOptions {
   /** Most jobs in one database transaction (bounds how long one batch holds the writer). */
   maxBatch?: number;
+  /** Called after each COMMIT that succeeded (the WAL checkpointer copies what it wrote). */
+  afterCommit?: () => void;
 }
 
 /**
@@ -23,7 +25,7 @@ export interface GroupCommitOptions {
  * Only for a single-connection database (SQLite through Kysely), where jobs run one after another anyway.
  */
 export function groupCommit(db: Kysely<Database>, options: GroupCommitOptions = {}) {
-  const maxBatch = options.maxBatch ?? 64;
+  const { maxBatch = 64, afterCommit } = options;
   let queue: Array<Job<any>> = [];
   let writing = false;
   let scheduled = false;
@@ -55,6 +57,7 @@ export function groupCommit(db: Kysely<Database>, options: GroupCommitOptions = 
           batch.forEach((job) => job.reject(error));
           continue;
         }
+        afterCommit?.();
         batch.forEach((job, i) => {
           const outcome = outcomes[i]!;
           if (outcome.ok) job.resolve(outcome.value);

@@ -19,6 +19,7 @@ import { artifactNameOf, attestationsOfFingerprints, deployedNameOf, getTrailByI
 import { findEnvironment, getSnapshot, insertSnapshot, lockForUpdate, recordReport, typesOfEnvironments } from './snapshots.ts';
 import { openPostgres, type PostgresOptions } from './postgres.ts';
 import { groupCommit } from './group-commit.ts';
+import { startCheckpointer } from './checkpoint.ts';
 import { openSqlite, type SqliteOptions } from './sqlite.ts';
 
 const queries = {
@@ -100,7 +101,9 @@ async function migrated(db: Kysely<Database>, dialect: DialectName, schema?: str
 /** Opens (creating if needed) a SQLite file, applies pending migrations and returns the store. */
 export async function openSqliteStore(file: string, options: SqliteOptions = {}): Promise<Store> {
   const { db, reader, raw } = openSqlite(file, options);
-  return createStore(await migrated(db, 'sqlite'), 'sqlite', {
+  await migrated(db, 'sqlite');
+  const checkpointer = startCheckpointer(raw, file);
+  const store = createStore(db, 'sqlite', {
     reader,
     // The whole database in one step of SQLite's backup API: a step copies from one consistent read
     // of the source, while copied a few pages per step the copy starts over whenever the server (or
@@ -119,8 +122,15 @@ export async function openSqliteStore(file: string, options: SqliteOptions = {})
       }
     },
     // One writer, one fsync per commit: concurrent transactions share commits (see group-commit.ts).
-    runTransaction: groupCommit(db),
+    runTransaction: groupCommit(db, { afterCommit: () => checkpointer?.committed() }),
   });
+  return {
+    ...store,
+    close: async () => {
+      await checkpointer?.close();
+      await store.close();
+    },
+  };
 }
 
 /** Connects to PostgreSQL (`postgres://...`), applies pending migrations and returns the store. */
@@ -151,6 +161,7 @@ export type { TrailInput, TrailRow, FlowRow, AttestationInsert, AttestationRow }
 export type { TokenRow } from './tokens.ts';
 export type { BrokenLink, VerifyResult } from './chain.ts';
 export { canonicalJson, genesisHash } from './chain.ts';
+export { blobAddress } from './organizations.ts';
 export type { FlowChanges, FlowRecord } from './flows.ts';
 export type { FingerprintAttestation, TrailWithTemplate } from './evidence.ts';
 export type { EnvironmentRow, RunningArtifact, SnapshotRecord } from './snapshots.ts';

@@ -16,9 +16,14 @@ export function findOrganization(db: Db, name: string): Promise<OrganizationRow 
   return db.selectFrom('organizations').select(['id', 'name']).where('name', '=', name).executeTakeFirst();
 }
 
-/** Stores bytes once under their SHA-256; returns the address. */
-export async function putBlob(db: Db, content: Uint8Array, at: number): Promise<string> {
-  const sha256 = createHash('sha256').update(content).digest('hex');
+/** The address of bytes in the blob store: their SHA-256, in hex. */
+export const blobAddress = (content: Uint8Array) => createHash('sha256').update(content).digest('hex');
+
+/**
+ * Stores bytes once under their SHA-256; returns the address. A caller may hash them before its
+ * transaction (`blobAddress`), so that hashing does not hold the writer.
+ */
+export async function putBlob(db: Db, content: Uint8Array, at: number, sha256 = blobAddress(content)): Promise<string> {
   await db.insertInto('blobs').values({ sha256, size: content.byteLength, content, created_at: at })
     .onConflict((c) => c.column('sha256').doNothing()).execute();
   return sha256;

@@ -1,5 +1,5 @@
 import type { Db } from './database.ts';
-import { appendEvidence, inTransaction } from './chain.ts';
+import { appendEvidence, digestColumnsOf, inTransaction } from './chain.ts';
 import { fromJson, toJson } from './json.ts';
 
 export interface FlowRow { id: number; name: string; description: string; visibility: string; templateSha256: string | null; createdAt: number; lastModifiedAt: number }
@@ -116,9 +116,11 @@ export interface AttestationInsert {
   attachmentName: string | null;
   compliant: boolean;
   at: number;
+  /** Where the trail is, when the caller has looked it up already (names never change); read otherwise. */
+  where?: { organizationId: number; flow: string; trail: string };
 }
 
-export interface AttestationRow extends Omit<AttestationInsert, 'at'> {
+export interface AttestationRow extends Omit<AttestationInsert, 'at' | 'where'> {
   id: number;
   createdAt: number;
   attachmentSize: number | null;
@@ -130,15 +132,19 @@ export function insertAttestation(db: Db, a: AttestationInsert): Promise<number>
 }
 
 async function insertAttestationIn(db: Db, a: AttestationInsert): Promise<number> {
+  // The chain append locks the organisation until COMMIT on PostgreSQL: everything that does not
+  // need the chain comes first, so that concurrent attestations overlap up to the append.
   const row = await db.insertInto('attestations').values({
     trail_id: a.trailId, name: a.name, type: a.type, data: JSON.stringify(a.data), artifact_fingerprint: a.artifactFingerprint,
     attachment_sha256: a.attachmentSha256, attachment_name: a.attachmentName, compliant: a.compliant ? 1 : 0, created_at: a.at,
-  }).returning('id').executeTakeFirstOrThrow();
+  }).returning(digestColumnsOf('attestations')).executeTakeFirstOrThrow();
+  const where = a.where ?? await db.selectFrom('trails').innerJoin('flows', 'flows.id', 'trails.flow_id')
+    .select(['flows.organization_id as organizationId', 'flows.name as flow', 'trails.name as trail']).where('trails.id', '=', a.trailId).executeTakeFirstOrThrow();
+  // Locks the trail row until COMMIT, so it comes last before the chain; trail then organisation,
+  // the order in which beginning a trail takes them too (no deadlock between the two).
   await db.updateTable('trails').set({ last_modified_at: a.at }).where('id', '=', a.trailId).execute();
-  const where = await db.selectFrom('trails').innerJoin('flows', 'flows.id', 'trails.flow_id')
-    .select(['flows.organization_id', 'flows.name as flow', 'trails.name as trail']).where('trails.id', '=', a.trailId).executeTakeFirstOrThrow();
   await appendEvidence(db, {
-    organizationId: Number(where.organization_id), type: 'attestation', at: a.at, ref: { table: 'attestations', id: Number(row.id) },
+    organizationId: Number(where.organizationId), type: 'attestation', at: a.at, ref: { table: 'attestations', id: Number(row.id) }, row,
     data: { flow: where.flow, trail: where.trail, name: a.name, type: a.type, artifact_fingerprint: a.artifactFingerprint, attachment_sha256: a.attachmentSha256 },
   });
   return Number(row.id);

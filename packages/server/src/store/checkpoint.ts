@@ -1,0 +1,67 @@
+/**
+ * WAL checkpoints off the event loop. SQLite's automatic checkpoint runs inside the COMMIT that
+ * crosses the threshold, on the writer's connection: it copies the WAL into the database file
+ * and fsyncs it, synchronously, on the server's only thread. With 100KB attachments that was
+ * every other batch, and it stalled every request meanwhile. A worker thread with a connection
+ * of its own copies committed pages right after each commit instead (PASSIVE: it never blocks
+ * the writer nor waits for readers). The writer keeps a higher automatic threshold as a bound
+ * on the WAL's size: by then the worker has copied nearly everything, so that checkpoint is
+ * cheap, and it lets the next transaction restart the WAL from its beginning.
+ *
+ * Durability is unchanged: a commit is durable once its WAL frames are fsynced
+ * (synchronous=FULL), before any request is acknowledged; checkpoints only move committed
+ * pages into the database file.
+ */
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+import type BetterSqlite3 from 'better-sqlite3';
+
+/** WAL pages (4KB each) after which the writer checkpoints itself, in case the worker falls behind. */
+const writerThreshold = 4000;
+
+// Plain JavaScript, evaluated in the worker: no TypeScript loader needed there.
+const workerSource = `
+const { parentPort, workerData } = require('node:worker_threads');
+const Database = require(workerData.module);
+const db = new Database(workerData.file, { fileMustExist: true });
+let pending = false, running = false;
+function run() {
+  if (running || !pending) return;
+  running = true; pending = false;
+  try { db.pragma('wal_checkpoint(PASSIVE)'); } catch {}
+  running = false;
+  if (pending) setImmediate(run);
+}
+parentPort.on('message', (m) => {
+  if (m === 'close') { db.close(); parentPort.close(); return; }
+  pending = true; setImmediate(run);
+});
+`;
+
+export interface Checkpointer {
+  /** Call after each commit: the worker copies what was committed (several calls coalesce). */
+  committed(): void;
+  close(): Promise<void>;
+}
+
+/** Starts the worker for the WAL-mode file `raw` writes to; null for an in-memory database. */
+export function startCheckpointer(raw: BetterSqlite3.Database, file: string): Checkpointer | null {
+  if (raw.memory || String(raw.pragma('journal_mode', { simple: true })).toLowerCase() !== 'wal') return null;
+  raw.pragma(`wal_autocheckpoint = ${writerThreshold}`);
+  const worker = new Worker(workerSource, { eval: true, workerData: { file, module: createRequire(import.meta.url).resolve('better-sqlite3') } });
+  worker.unref();
+  // A checkpoint that fails is retried by the next one (or by the writer's own): nothing to report.
+  worker.on('error', () => {});
+  return {
+    committed: () => worker.postMessage('commit'),
+    // Kept alive while closing (unreferenced, the process could end before the caller resumes).
+    close: async () => {
+      worker.ref();
+      const exited = new Promise((resolve) => worker.once('exit', resolve));
+      worker.postMessage('close');
+      const timer = setTimeout(() => void worker.terminate(), 1000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
