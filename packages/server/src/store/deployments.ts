@@ -1,4 +1,5 @@
-import { CompiledQuery, sql, type Compilable } from 'kysely';
+import { sql } from 'kysely';
+import { compiledOnce } from './compiled-once.ts';
 import type { Db } from './database.ts';
 
 export interface DeploymentRecord {
@@ -57,42 +58,9 @@ export async function insertDeployments(db: Db, rows: DeploymentInsert[]): Promi
 
 const secondsPerDay = 86_400;
 
-/**
- * Runs a query compiled once per shape. Kysely builds and compiles a query anew on each call, a
- * measurable part of a small query's cost at the list's rates; the statement's text depends
- * only on its shape (which filters are present), not on the values. So `build` runs once per
- * database and `shape` with a unique marker for each value of `values`, the compiled statement
- * remembers which value goes where, and later calls send the same text with their own values.
- */
-function compiledOnce<V extends object, R>(build: (db: Db, values: V) => Compilable<R>) {
-  const cache = new WeakMap<Db, Map<string, { sql: string; slots: Array<{ key: string } | { value: unknown }> }>>();
-  return async (db: Db, shape: string, values: V): Promise<R[]> => {
-    let byShape = cache.get(db);
-    if (!byShape) cache.set(db, (byShape = new Map()));
-    let compiled = byShape.get(shape);
-    if (!compiled) {
-      const markers = new Map<unknown, string>();
-      const marked = Object.fromEntries(Object.entries(values).map(([key, value]) => {
-        if (value === undefined) return [key, value]; // absent: part of the shape, not a value
-        const marker = `\u0000value:${key}`;
-        markers.set(marker, key);
-        return [key, marker];
-      })) as V;
-      const query = build(db, marked).compile();
-      compiled = { sql: query.sql, slots: query.parameters.map((p) => (markers.has(p) ? { key: markers.get(p)! } : { value: p })) };
-      byShape.set(shape, compiled);
-    }
-    const parameters = compiled.slots.map((slot) => ('key' in slot ? (values as Record<string, unknown>)[slot.key] : slot.value));
-    return (await db.executeQuery<R>(CompiledQuery.raw(compiled.sql, parameters))).rows;
-  };
-}
-
 interface WindowValues {
   org: number; envName: string | undefined; repoName: string | undefined;
 }
-
-/** What the statements' text depends on: which filters are present. */
-const shapeOf = (w: WindowValues) => `${w.envName !== undefined} ${w.repoName !== undefined}`;
 
 /** The filter's rows in [from, to], or [from, to) when `toExclusive`. */
 function windowRows(db: Db, v: WindowValues, from: number, to: number, toExclusive = false) {
@@ -138,8 +106,8 @@ async function countDeployments(db: Db, w: WindowValues, f: DeploymentFilter): P
   const firstDay = Math.floor(f.start / secondsPerDay);
   const lastDay = Math.floor(f.end / secondsPerDay);
   const [row] = lastDay - firstDay < 2
-    ? await countWithin(db, shapeOf(w), { ...w, start: f.start, end: f.end })
-    : await countAcrossDays(db, shapeOf(w), {
+    ? await countWithin(db, { ...w, start: f.start, end: f.end })
+    : await countAcrossDays(db, {
       ...w, start: f.start, headEnd: (firstDay + 1) * secondsPerDay, tailStart: lastDay * secondsPerDay, end: f.end,
       firstDay, lastDay, envKey: f.envName ?? '', repoKey: f.repoName ?? '',
     });
@@ -151,7 +119,7 @@ export async function listDeployments(db: Db, organizationId: number, f: Deploym
   const w: WindowValues = { org: organizationId, envName: f.envName, repoName: f.repoName };
   const [total, rows] = await Promise.all([
     countDeployments(db, w, f),
-    f.limit > 0 ? pageWithin(db, shapeOf(w), { ...w, start: f.start, end: f.end, limit: f.limit, offset: f.offset }) : [],
+    f.limit > 0 ? pageWithin(db, { ...w, start: f.start, end: f.end, limit: f.limit, offset: f.offset }) : [],
   ]);
   return {
     total,

@@ -1,4 +1,5 @@
 import { sql, type Selectable } from 'kysely';
+import { compiledOnce } from './compiled-once.ts';
 import type { Db, EnvironmentsTable } from './database.ts';
 import { fromJson } from './json.ts';
 
@@ -80,43 +81,70 @@ const tagText = (value: unknown) => (typeof value === 'string' ? value : JSON.st
 /** Escapes `%`, `_` and `\` for a LIKE pattern with `ESCAPE '\'`. */
 const likeEscape = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 
-/** Environments of the organisation that carry any one of the tags (`key` or `key:value`), each once. */
-function taggedEnvironments(db: Db, tags: string[]) {
-  return db.selectFrom('environment_tags as t').select('t.environment_id').distinct().where((t) =>
-    t.or(tags.map((tag) => {
-      const colon = tag.indexOf(':');
-      return colon < 0 ? t('t.key', '=', tag) : t.and([t('t.key', '=', tag.slice(0, colon)), t('t.value', '=', tag.slice(colon + 1))]);
-    })),
-  );
+/** The list's values (parameters); which of them are present, with the order, is its shape. */
+interface ListValues {
+  org: number;
+  /** The name filter as a LIKE pattern. */
+  nameLike?: string;
+  spaceIds?: string[];
+  types?: string[];
+  /** `key` or `key:value` each; any one matching is enough. */
+  tags?: Array<{ key: string; value?: string }>;
 }
 
-export async function listEnvironments(db: Db, organizationId: number, orgName: string, f: EnvironmentFilter): Promise<{ items: EnvironmentRecord[]; total: number }> {
+type Order = Pick<EnvironmentFilter, 'sort' | 'direction'>;
+
+/** The filtered environments of the organisation, as `e`. */
+function filtered(db: Db, v: ListValues) {
   // A tag filter starts from the matching tags (index on key, value) and looks their
   // environments up by id, rather than probing the tags of every environment of the organisation.
-  let base = f.tags?.length
-    ? db.selectFrom(taggedEnvironments(db, f.tags).as('x')).innerJoin('environments as e', 'e.id', 'x.environment_id')
+  const tags = v.tags;
+  let base = tags?.length
+    ? db.selectFrom(
+      db.selectFrom('environment_tags as t').select('t.environment_id').distinct()
+        .where((t) => t.or(tags.map((tag) => (tag.value === undefined ? t('t.key', '=', tag.key) : t.and([t('t.key', '=', tag.key), t('t.value', '=', tag.value)]))))).as('x'),
+    ).innerJoin('environments as e', 'e.id', 'x.environment_id')
     : db.selectFrom('environments as e');
-  base = base.where('e.organization_id', '=', organizationId);
-  if (f.names !== undefined && f.names !== '') {
-    base = base.where(sql<boolean>`e.name_lower like ${'%' + likeEscape(f.names.toLowerCase()) + '%'} escape '\\'`);
-  }
-  if (f.spaceIds?.length) base = base.where('e.space_id', 'in', f.spaceIds);
-  if (f.types?.length) base = base.where('e.type', 'in', f.types);
-  const { total } = await base.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
-  let page = base.selectAll('e');
+  base = base.where('e.organization_id', '=', v.org);
+  if (v.nameLike !== undefined) base = base.where(sql<boolean>`e.name_lower like ${v.nameLike} escape '\\'`);
+  if (v.spaceIds?.length) base = base.where('e.space_id', 'in', v.spaceIds);
+  if (v.types?.length) base = base.where('e.type', 'in', v.types);
+  return base;
+}
+
+const countEnvironments = compiledOnce((db, v: ListValues) => filtered(db, v).select((eb) => eb.fn.countAll<number>().as('total')));
+
+const environmentPage = compiledOnce((db, v: ListValues & { limit: number; offset: number }, o: Order) => {
+  let page = filtered(db, v).selectAll('e');
   // Never reported (NULL, shown as 0) sorts as 0 would: first ascending, last descending, on
   // both backends (their default NULL orders differ); ties are broken by name so pages are
   // stable. Indexes on (organization_id, column, name_lower, name) serve these orders
   // (migration 0006), so a page reads its own rows, not the whole organisation.
-  if (f.sort !== 'name') {
-    page = page.orderBy(`e.${f.sort}`, (o) => (f.direction === 'asc' ? o.asc().nullsFirst() : o.desc().nullsLast()));
+  if (o.sort !== 'name') {
+    page = page.orderBy(`e.${o.sort}`, (ob) => (o.direction === 'asc' ? ob.asc().nullsFirst() : ob.desc().nullsLast()));
   }
   // Names sort case-insensitively (as the name filter matches), then exactly, so pages are stable on every backend.
-  const nameDirection = f.sort === 'name' ? f.direction : 'asc';
-  page = page.orderBy('e.name_lower', nameDirection).orderBy('e.name', nameDirection);
-  const rows = f.limit > 0 ? await page.limit(f.limit).offset(f.offset).execute() : [];
+  const nameDirection = o.sort === 'name' ? o.direction : 'asc';
+  return page.orderBy('e.name_lower', nameDirection).orderBy('e.name', nameDirection).limit(v.limit).offset(v.offset);
+});
+
+export async function listEnvironments(db: Db, organizationId: number, orgName: string, f: EnvironmentFilter): Promise<{ items: EnvironmentRecord[]; total: number }> {
+  const v: ListValues = {
+    org: organizationId,
+    nameLike: f.names !== undefined && f.names !== '' ? `%${likeEscape(f.names.toLowerCase())}%` : undefined,
+    spaceIds: f.spaceIds?.length ? f.spaceIds : undefined,
+    types: f.types?.length ? f.types : undefined,
+    tags: f.tags?.length ? f.tags.map((tag) => {
+      const colon = tag.indexOf(':');
+      return colon < 0 ? { key: tag } : { key: tag.slice(0, colon), value: tag.slice(colon + 1) };
+    }) : undefined,
+  };
+  const [[counted], rows] = await Promise.all([
+    countEnvironments(db, v),
+    f.limit > 0 ? environmentPage(db, { ...v, limit: f.limit, offset: f.offset }, { sort: f.sort, direction: f.direction }) : [],
+  ]);
   return {
-    total: Number(total),
+    total: Number(counted?.total ?? 0),
     items: rows.map((r) => environmentFromRow(r, orgName)),
   };
 }

@@ -1,0 +1,57 @@
+/**
+ * Queries compiled once per shape. Kysely builds and compiles a query anew on each call, a
+ * measurable part of a small query's cost at the list operations' rates. A statement's text
+ * depends only on its shape (which values are present, how many there are in a list, and the
+ * `options` that choose its form, such as a sort order), not on the values themselves.
+ */
+import { CompiledQuery, type Compilable } from 'kysely';
+import type { Db } from './database.ts';
+
+type Path = Array<string | number>;
+interface Statement {
+  sql: string;
+  /** Per parameter: where its value is in `values`, or a constant of the query. */
+  slots: Array<{ path: Path } | { value: unknown }>;
+}
+
+const isNested = (v: unknown): v is object => v !== null && typeof v === 'object';
+
+/** Lists and objects kept, every present value a 0: equal for values of the same shape. */
+const shapeOf = (values: object) => JSON.stringify(values, (_key, v: unknown) => (v === undefined || isNested(v) ? v : 0));
+
+/**
+ * `build` runs once per database, shape and `options`, with a unique marker in place of each
+ * value; the compiled statement remembers which value each parameter is, and later calls send
+ * the same text with their own values. `build` may decide on `options` and on whether a value
+ * is present (or a list's length), never on a value itself.
+ */
+export function compiledOnce<V extends object, R, O = undefined>(build: (db: Db, values: V, options: O) => Compilable<R>) {
+  const cache = new WeakMap<Db, Map<string, Statement>>();
+  return async (db: Db, values: V, options?: O): Promise<R[]> => {
+    let byShape = cache.get(db);
+    if (!byShape) cache.set(db, (byShape = new Map()));
+    const key = `${JSON.stringify(options)} ${shapeOf(values)}`;
+    let statement = byShape.get(key);
+    if (!statement) {
+      const markers = new Map<string, Path>();
+      const mark = (v: unknown, path: Path): unknown => {
+        if (v === undefined) return v;
+        if (Array.isArray(v)) return v.map((item, i) => mark(item, [...path, i]));
+        if (isNested(v)) return Object.fromEntries(Object.entries(v).map(([k, item]) => [k, mark(item, [...path, k])]));
+        const marker = `\u0000value:${markers.size}`;
+        markers.set(marker, path);
+        return marker;
+      };
+      const query = build(db, mark(values, []) as V, options as O).compile();
+      const derived = query.parameters.find((p) => typeof p === 'string' && p.includes('\u0000value:') && !markers.has(p));
+      if (derived !== undefined) throw new Error(`compiledOnce: a parameter is computed from a value (${JSON.stringify(derived)}); pass the computed value instead`);
+      statement = {
+        sql: query.sql,
+        slots: query.parameters.map((p) => (typeof p === 'string' && markers.has(p) ? { path: markers.get(p)! } : { value: p })),
+      };
+      byShape.set(key, statement);
+    }
+    const parameters = statement.slots.map((slot) => ('path' in slot ? slot.path.reduce<any>((v, k) => v[k], values) : slot.value));
+    return (await db.executeQuery<R>(CompiledQuery.raw(statement.sql, parameters))).rows;
+  };
+}
