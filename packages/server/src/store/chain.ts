@@ -11,7 +11,7 @@
  * the chain, are found as well as rows that were changed.
  */
 import { createHash } from 'node:crypto';
-import { PostgresAdapter } from 'kysely';
+import { PostgresAdapter, sql } from 'kysely';
 import type { Db } from './database.ts';
 
 export type EvidenceType = 'trail.begin' | 'attestation' | 'snapshot' | 'approval' | 'review';
@@ -96,9 +96,11 @@ export async function appendEvidence(db: Db, input: EvidenceInput): Promise<{ se
   // The digest before the lock: it does not depend on the chain.
   const digest = input.row ? digestOf(pick(input.row, digestColumns[input.ref.table])) : await rowDigest(db, input.ref.table, input.ref.id);
   if (!digest) throw new Error(`evidence row ${input.ref.table}#${input.ref.id} not found`);
+  const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
   let org = db.selectFrom('organizations').select('name').where('id', '=', input.organizationId);
-  if (db.getExecutor().adapter instanceof PostgresAdapter) org = org.forUpdate();
+  if (postgres) org = org.forUpdate();
   const { name } = await org.executeTakeFirstOrThrow();
+  if (postgres) return appendLocked(db, input, name, digest);
   const last = await db.selectFrom('evidence_log').select(['seq', 'hash']).where('organization_id', '=', input.organizationId)
     .orderBy('seq', 'desc').limit(1).executeTakeFirst();
   const seq = Number(last?.seq ?? 0) + 1;
@@ -109,6 +111,29 @@ export async function appendEvidence(db: Db, input: EvidenceInput): Promise<{ se
     organization_id: input.organizationId, seq, type: input.type, record, prev_hash: previous, hash, created_at: input.at,
   }).execute();
   return { seq, hash };
+}
+
+/**
+ * PostgreSQL, with the organisation locked: reads the head and appends the record in one
+ * statement, which saves a round trip while every other append of the organisation waits. The
+ * record is the same canonical JSON as on SQLite, with `seq` filled in by the statement (keys
+ * sort `at, data, digest, org, ref, seq, type`), and hashed by PostgreSQL over the same UTF-8
+ * bytes. A statement of its own after the lock, so that it reads the head as last committed.
+ */
+async function appendLocked(db: Db, input: EvidenceInput, org: string, digest: string): Promise<{ seq: number; hash: string }> {
+  const head = canonicalJson({ at: input.at, data: input.data, digest, org, ref: input.ref });
+  const before = `${head.slice(0, -1)},"seq":`;
+  const after = `,"type":${JSON.stringify(input.type)}}`;
+  const { rows } = await sql<{ seq: number; hash: string }>`
+    insert into evidence_log (organization_id, seq, type, record, prev_hash, hash, created_at)
+    select ${input.organizationId}::bigint, h.seq, ${input.type}::text, ${before}::text || h.seq::text || ${after}::text, h.prev,
+      encode(sha256(convert_to(h.prev || ${before}::text || h.seq::text || ${after}::text, 'UTF8')), 'hex'), ${input.at}::double precision
+    from (select coalesce(l.seq, 0) + 1 as seq, coalesce(l.hash, ${genesisHash}::text) as prev
+          from (select 1) as one left join lateral (
+            select seq, hash from evidence_log where organization_id = ${input.organizationId}::bigint order by seq desc limit 1
+          ) as l on true) as h
+    returning seq, hash`.execute(db);
+  return { seq: Number(rows[0]!.seq), hash: rows[0]!.hash };
 }
 
 /**
