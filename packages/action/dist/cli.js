@@ -27430,6 +27430,7 @@ var JunitReadError = class extends Error {
 
 // src/junit/internal-builder.ts
 var MAX_DEPTH = 1e4;
+var MAX_ATTRIBUTES = 1e4;
 var SKIP_STATUSES = /* @__PURE__ */ new Set([
   "disabled",
   "skipped",
@@ -27800,12 +27801,152 @@ function openFile(path6) {
   }
 }
 
+// src/junit/internal-plain.ts
+var S2 = "[ \\t\\n]";
+var NAME = "[A-Za-z_:][A-Za-z0-9_:.-]*";
+var DECLARATION = new RegExp(
+  `<\\?xml${S2}+version${S2}*=${S2}*(["'])1\\.0\\1(?:${S2}+encoding${S2}*=${S2}*(["'])[A-Za-z][A-Za-z0-9._-]*\\2)?(?:${S2}+standalone${S2}*=${S2}*(["'])(?:yes|no)\\3)?${S2}*\\?>`,
+  "y"
+);
+var TAG_NAME = new RegExp(NAME, "y");
+var ATTRIBUTE = new RegExp(`${S2}+(${NAME})${S2}*=${S2}*(?:"([^<"]*)"|'([^<']*)')`, "y");
+var TAG_END = new RegExp(`${S2}*(/?)>`, "y");
+var CLOSE_TAG = new RegExp(`</(${NAME})${S2}*>`, "y");
+var REFERENCE = /&(?:(lt|gt|amp|quot|apos)|#([0-9]{1,7})|#x([0-9A-Fa-f]{1,6}));/y;
+var SPACE_ONLY = /^[ \t\n]*$/;
+var NOT_PLAIN = /[\x00-\x08\x0B-\x1F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+var PREDEFINED = { lt: "<", gt: ">", amp: "&", quot: '"', apos: "'" };
+function isXmlChar(c) {
+  return c === 9 || c === 10 || c === 13 || c >= 32 && c <= 55295 || c >= 57344 && c <= 65533 || c >= 65536 && c <= 1114111;
+}
+function unescape2(raw) {
+  let amp = raw.indexOf("&");
+  if (amp < 0) return raw;
+  let out = "";
+  let from = 0;
+  while (amp >= 0) {
+    REFERENCE.lastIndex = amp;
+    const m2 = REFERENCE.exec(raw);
+    if (m2 === null) return null;
+    let char;
+    if (m2[1] !== void 0) {
+      char = PREDEFINED[m2[1]] ?? "";
+    } else {
+      const code = m2[2] !== void 0 ? Number(m2[2]) : parseInt(m2[3] ?? "", 16);
+      if (!isXmlChar(code)) return null;
+      char = String.fromCodePoint(code);
+    }
+    out += raw.slice(from, amp) + char;
+    from = REFERENCE.lastIndex;
+    amp = raw.indexOf("&", from);
+  }
+  return out + raw.slice(from);
+}
+function scan(xml, builder, cap) {
+  if (NOT_PLAIN.test(xml)) return false;
+  let i = 0;
+  if (xml.startsWith("<?xml")) {
+    DECLARATION.lastIndex = 0;
+    if (!DECLARATION.test(xml)) return false;
+    i = DECLARATION.lastIndex;
+  }
+  const open2 = [];
+  let sawRoot = false;
+  while (i < xml.length) {
+    const lt2 = xml.indexOf("<", i);
+    const end = lt2 < 0 ? xml.length : lt2;
+    if (end > i) {
+      const raw = xml.slice(i, end);
+      if (open2.length === 0) {
+        if (!SPACE_ONLY.test(raw)) return false;
+      } else {
+        if (raw.includes("]]>")) return false;
+        if (builder.wantsText) {
+          const text = raw.length > cap ? null : unescape2(raw);
+          if (text === null) return false;
+          builder.text(text);
+        } else if (raw.includes("&") && unescape2(raw) === null) {
+          return false;
+        }
+      }
+    }
+    if (lt2 < 0) break;
+    const next = xml.charCodeAt(lt2 + 1);
+    if (next === 47) {
+      CLOSE_TAG.lastIndex = lt2;
+      const m2 = CLOSE_TAG.exec(xml);
+      if (m2 === null || open2.pop() !== m2[1]) return false;
+      builder.closeTag();
+      i = CLOSE_TAG.lastIndex;
+    } else if (next === 33) {
+      if (xml.startsWith("<!--", lt2)) {
+        const close = xml.indexOf("-->", lt2 + 4);
+        if (close < 0) return false;
+        const body = xml.slice(lt2 + 4, close);
+        if (body.includes("--") || body.endsWith("-")) return false;
+        i = close + 3;
+      } else if (xml.startsWith("<![CDATA[", lt2) && open2.length > 0) {
+        const close = xml.indexOf("]]>", lt2 + 9);
+        if (close < 0) return false;
+        if (builder.wantsText) {
+          if (close - (lt2 + 9) > cap) return false;
+          builder.text(xml.slice(lt2 + 9, close));
+        }
+        i = close + 3;
+      } else {
+        return false;
+      }
+    } else {
+      if (sawRoot && open2.length === 0) return false;
+      TAG_NAME.lastIndex = lt2 + 1;
+      if (!TAG_NAME.test(xml)) return false;
+      const name = xml.slice(lt2 + 1, TAG_NAME.lastIndex);
+      const attributes = /* @__PURE__ */ Object.create(null);
+      let at2 = TAG_NAME.lastIndex;
+      let count2 = 0;
+      for (; ; ) {
+        ATTRIBUTE.lastIndex = at2;
+        const m3 = ATTRIBUTE.exec(xml);
+        if (m3 === null) break;
+        const key = m3[1] ?? "";
+        let raw = m3[2] ?? m3[3] ?? "";
+        if (key in attributes || ++count2 > MAX_ATTRIBUTES || raw.length > cap) return false;
+        if (raw.includes("	") || raw.includes("\n")) raw = raw.replace(/[\t\n]/g, " ");
+        const value = unescape2(raw);
+        if (value === null) return false;
+        attributes[key] = value;
+        at2 = ATTRIBUTE.lastIndex;
+      }
+      TAG_END.lastIndex = at2;
+      const m2 = TAG_END.exec(xml);
+      if (m2 === null) return false;
+      sawRoot = true;
+      builder.openTag(name, attributes, 0);
+      if (m2[1] === "/") builder.closeTag();
+      else open2.push(name);
+      i = TAG_END.lastIndex;
+    }
+  }
+  return sawRoot && open2.length === 0;
+}
+function readPlain(xml, file, options, cap) {
+  const { onCase } = options;
+  const held = [];
+  const builder = new ReportBuilder(file, { ...options, onCase: onCase && ((c) => held.push(c)) });
+  try {
+    if (!scan(xml, builder, cap)) return null;
+  } catch {
+    return null;
+  }
+  if (onCase !== void 0) for (const c of held) onCase(c);
+  return builder.finish();
+}
+
 // src/junit/internal-sax.ts
 var DEFAULT_MAX_DETAILS = 4096;
 var DEFAULT_MAX_FAILURES = 100;
 var SLICE = 64 * 1024;
 var MIN_BUFFER_CAP = 64 * 1024;
-var MAX_ATTRIBUTES = 1e4;
 function count(name, value, fallback) {
   const n = value ?? fallback;
   if (!Number.isSafeInteger(n) || n < 0) throw new RangeError(`${name} must be a non-negative integer, got ${String(n)}`);
@@ -27822,7 +27963,7 @@ var Feeder = class {
   constructor(file, options) {
     this.file = file;
     this.builder = new ReportBuilder(file, options);
-    this.cap = Math.max(MIN_BUFFER_CAP, options.maxDetails);
+    this.cap = bufferCap(options);
     const { parser, builder } = this;
     parser.on("error", (err) => {
       throw this.corrupt(err.message.replace(/^\d+:\d+: /, ""));
@@ -27905,6 +28046,13 @@ var Feeder = class {
     if (Array.isArray(p2.attribList) && p2.attribList.length > MAX_ATTRIBUTES) throw this.tooManyAttributes();
   }
 };
+function readDecoded(xml, file, options) {
+  const plain = xml.length <= WHOLE_FILE_BYTES ? readPlain(xml, file, options, bufferCap(options)) : null;
+  if (plain !== null) return plain;
+  const feeder = new Feeder(file, options);
+  feeder.write(xml);
+  return feeder.finish();
+}
 function concat(parts, length) {
   if (parts.length === 1 && parts[0] !== void 0) return parts[0];
   const out = new Uint8Array(length);
@@ -27916,14 +28064,16 @@ function concat(parts, length) {
   return out;
 }
 var wholeDecoders = /* @__PURE__ */ new Map();
-function readWhole(feeder, bytes2) {
+function bufferCap(options) {
+  return Math.max(MIN_BUFFER_CAP, options.maxDetails);
+}
+function readWhole(file, options, bytes2) {
   const sniffed = sniffEncoding(bytes2, true);
-  if (sniffed.kind === "unsupported") throw feeder.corrupt(sniffed.reason, 1);
+  if (sniffed.kind === "unsupported") throw new Feeder(file, options).corrupt(sniffed.reason, 1);
   const encoding = sniffed.kind === "decode" ? sniffed.encoding : "utf-8";
   let decoder = wholeDecoders.get(encoding);
   if (decoder === void 0) wholeDecoders.set(encoding, decoder = new TextDecoder2(encoding));
-  feeder.write(decoder.decode(bytes2));
-  return feeder.finish();
+  return readDecoded(decoder.decode(bytes2), file, options);
 }
 async function readStream(feeder, stream) {
   let head = [];
@@ -27958,9 +28108,9 @@ async function readStream(feeder, stream) {
   return feeder.finish();
 }
 async function readFile2(path6, options) {
-  const feeder = new Feeder(path6, builderOptions(options));
+  const checked = builderOptions(options);
   const source = openFile(path6);
-  return source.kind === "whole" ? readWhole(feeder, source.bytes) : readStream(feeder, source.stream);
+  return source.kind === "whole" ? readWhole(path6, checked, source.bytes) : readStream(new Feeder(path6, checked), source.stream);
 }
 
 // src/junit/index.ts

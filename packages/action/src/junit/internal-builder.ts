@@ -17,6 +17,8 @@ import {
 
 /** Deepest element nesting accepted (a bound on memory, far beyond any real report). */
 export const MAX_DEPTH = 10_000;
+/** Most attributes accepted on one element. */
+export const MAX_ATTRIBUTES = 10_000;
 
 /** `status` attribute values (lower-cased, without spaces, dashes or underscores) that mean "skipped". */
 const SKIP_STATUSES = new Set([

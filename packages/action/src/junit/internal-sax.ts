@@ -4,9 +4,10 @@
  */
 import { TextDecoder } from 'node:util';
 import { SaxesParser } from 'saxes';
-import { CaseHandlerError, ReportBuilder, type BuilderOptions } from './internal-builder.ts';
+import { CaseHandlerError, MAX_ATTRIBUTES, ReportBuilder, type BuilderOptions } from './internal-builder.ts';
 import { sniffEncoding } from './internal-encoding.ts';
-import { openFile } from './internal-file.ts';
+import { openFile, WHOLE_FILE_BYTES } from './internal-file.ts';
+import { readPlain } from './internal-plain.ts';
 import { detach } from './internal-strings.ts';
 import { JunitReadError, type JunitCase, type JunitFileReport } from './types.ts';
 
@@ -17,9 +18,9 @@ export interface JunitReadOptions {
   /** Failed or errored cases kept in the report's `failures` (default 100); the rest are counted. */
   maxFailures?: number;
   /**
-   * Called with every listed test case, in document order, as soon as it is read: for consumers
-   * that need every case (the report keeps only failures). An error it throws ends the read and
-   * is thrown as it is.
+   * Called with every listed test case, in document order, as soon as it is read (a document
+   * read whole: once it has been read to the end): for consumers that need every case (the report
+   * keeps only failures). An error it throws ends the read and is thrown as it is.
    */
   onCase?: (testCase: JunitCase) => void;
 }
@@ -34,8 +35,6 @@ const SLICE = 64 * 1024;
  * young generation (cheap to collect).
  */
 const MIN_BUFFER_CAP = 64 * 1024;
-/** Most attributes accepted on one element. */
-export const MAX_ATTRIBUTES = 10_000;
 
 /** saxes 6 internals that grow with the input; checked after every write to bound memory. */
 interface SaxesBuffers {
@@ -71,7 +70,7 @@ class Feeder {
 
   constructor(private readonly file: string, options: BuilderOptions) {
     this.builder = new ReportBuilder(file, options);
-    this.cap = Math.max(MIN_BUFFER_CAP, options.maxDetails);
+    this.cap = bufferCap(options);
     const { parser, builder } = this;
     parser.on('error', (err) => {
       throw this.corrupt(err.message.replace(/^\d+:\d+: /, ''));
@@ -158,11 +157,22 @@ class Feeder {
   }
 }
 
+/**
+ * Reads a whole decoded document: with the plain-XML fast path (internal-plain.ts) if it is at
+ * most WHOLE_FILE_BYTES characters long, with saxes where that gives up or the text is longer.
+ */
+function readDecoded(xml: string, file: string, options: BuilderOptions): JunitFileReport {
+  const plain = xml.length <= WHOLE_FILE_BYTES ? readPlain(xml, file, options, bufferCap(options)) : null;
+  if (plain !== null) return plain;
+  const feeder = new Feeder(file, options);
+  feeder.write(xml);
+  return feeder.finish();
+}
+
 /** Reads a report from decoded text (a leading byte order mark is ignored). */
 export function readText(xml: string, file: string, options?: JunitReadOptions): JunitFileReport {
-  const feeder = new Feeder(file, builderOptions(options));
-  feeder.write(xml.charCodeAt(0) === 0xfeff ? xml.slice(1) : xml);
-  return feeder.finish();
+  const checked = builderOptions(options);
+  return readDecoded(xml.charCodeAt(0) === 0xfeff ? xml.slice(1) : xml, file, checked);
 }
 
 function concat(parts: Uint8Array[], length: number): Uint8Array {
@@ -179,16 +189,22 @@ function concat(parts: Uint8Array[], length: number): Uint8Array {
 /** Decoders of whole documents, by label: `decode` without `stream` keeps no state between calls. */
 const wholeDecoders = new Map<string, TextDecoder>();
 
-/** Reads a report from the whole document's bytes: one sniff, one decode. */
-function readWhole(feeder: Feeder, bytes: Uint8Array): JunitFileReport {
+/** The longest piece of parser state kept (see MIN_BUFFER_CAP). */
+function bufferCap(options: BuilderOptions): number {
+  return Math.max(MIN_BUFFER_CAP, options.maxDetails);
+}
+
+/**
+ * Reads a report from the whole document's bytes: one sniff, one decode.
+ */
+function readWhole(file: string, options: BuilderOptions, bytes: Uint8Array): JunitFileReport {
   const sniffed = sniffEncoding(bytes, true);
-  if (sniffed.kind === 'unsupported') throw feeder.corrupt(sniffed.reason, 1);
+  if (sniffed.kind === 'unsupported') throw new Feeder(file, options).corrupt(sniffed.reason, 1);
   // With the whole document at hand the sniffer always decides; 'need-more' cannot happen.
   const encoding = sniffed.kind === 'decode' ? sniffed.encoding : 'utf-8';
   let decoder = wholeDecoders.get(encoding);
   if (decoder === undefined) wholeDecoders.set(encoding, (decoder = new TextDecoder(encoding)));
-  feeder.write(decoder.decode(bytes));
-  return feeder.finish();
+  return readDecoded(decoder.decode(bytes), file, options);
 }
 
 /** Feeds a byte stream to `feeder`, sniffing the encoding from its first bytes. */
@@ -239,7 +255,7 @@ export async function readBytes(
 
 /** Reads a report from a file: whole if small (see internal-file.ts), else streamed. */
 export async function readFile(path: string, options?: JunitReadOptions): Promise<JunitFileReport> {
-  const feeder = new Feeder(path, builderOptions(options));
+  const checked = builderOptions(options);
   const source = openFile(path);
-  return source.kind === 'whole' ? readWhole(feeder, source.bytes) : readStream(feeder, source.stream);
+  return source.kind === 'whole' ? readWhole(path, checked, source.bytes) : readStream(new Feeder(path, checked), source.stream);
 }

@@ -1,0 +1,176 @@
+/**
+ * A fast path for small reports read whole: the plain XML that test runners write (ASCII names,
+ * quoted attributes, the five predefined entities and character references, comments, CDATA)
+ * scanned with indexOf and sticky regular expressions instead of saxes.
+ *
+ * Why: saxes reads one character per method call, which is fast once V8 has optimised it but
+ * slow until then, and a build's few thousand 2 KB files are read mostly before that; native
+ * string searches are fast from the first file.
+ *
+ * Safety: anything outside that subset, and anything not well-formed, makes `readPlain` give up
+ * (null) and the caller reads the document with saxes, so errors, their lines and every rule
+ * stay saxes's. Giving up must leave no trace: the cases meant for `onCase` are held back until
+ * the whole document has been read.
+ */
+import { MAX_ATTRIBUTES, ReportBuilder, type BuilderOptions } from './internal-builder.ts';
+import type { JunitCase, JunitFileReport } from './types.ts';
+
+const S = '[ \\t\\n]';
+const NAME = '[A-Za-z_:][A-Za-z0-9_:.-]*';
+/** The XML declaration saxes accepts for XML 1.0 (version, then encoding, then standalone). */
+const DECLARATION = new RegExp(
+  `<\\?xml${S}+version${S}*=${S}*(["'])1\\.0\\1(?:${S}+encoding${S}*=${S}*(["'])[A-Za-z][A-Za-z0-9._-]*\\2)?` +
+    `(?:${S}+standalone${S}*=${S}*(["'])(?:yes|no)\\3)?${S}*\\?>`,
+  'y',
+);
+const TAG_NAME = new RegExp(NAME, 'y');
+const ATTRIBUTE = new RegExp(`${S}+(${NAME})${S}*=${S}*(?:"([^<"]*)"|'([^<']*)')`, 'y');
+const TAG_END = new RegExp(`${S}*(/?)>`, 'y');
+const CLOSE_TAG = new RegExp(`</(${NAME})${S}*>`, 'y');
+const REFERENCE = /&(?:(lt|gt|amp|quot|apos)|#([0-9]{1,7})|#x([0-9A-Fa-f]{1,6}));/y;
+const SPACE_ONLY = /^[ \t\n]*$/;
+/** Characters XML 1.0 forbids, and CR (which saxes normalises, with its line count). */
+const NOT_PLAIN = /[\x00-\x08\x0B-\x1F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+const PREDEFINED: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
+
+function isXmlChar(c: number): boolean {
+  return c === 0x9 || c === 0xa || c === 0xd || (c >= 0x20 && c <= 0xd7ff) || (c >= 0xe000 && c <= 0xfffd) || (c >= 0x10000 && c <= 0x10ffff);
+}
+
+/** `raw` with its references replaced, or null where one is not a predefined entity or a valid character. */
+function unescape(raw: string): string | null {
+  let amp = raw.indexOf('&');
+  if (amp < 0) return raw;
+  let out = '';
+  let from = 0;
+  while (amp >= 0) {
+    REFERENCE.lastIndex = amp;
+    const m = REFERENCE.exec(raw);
+    if (m === null) return null;
+    let char: string;
+    if (m[1] !== undefined) {
+      char = PREDEFINED[m[1]] ?? '';
+    } else {
+      const code = m[2] !== undefined ? Number(m[2]) : parseInt(m[3] ?? '', 16);
+      if (!isXmlChar(code)) return null;
+      char = String.fromCodePoint(code);
+    }
+    out += raw.slice(from, amp) + char;
+    from = REFERENCE.lastIndex;
+    amp = raw.indexOf('&', from);
+  }
+  return out + raw.slice(from);
+}
+
+/**
+ * Feeds the document to `builder`; false where it is not plain or not well-formed (the builder
+ * is then to be dropped). `cap`: longest text, CDATA section or attribute value taken (saxes's
+ * reader cuts longer ones; leaving them to it keeps the results the same).
+ */
+function scan(xml: string, builder: ReportBuilder, cap: number): boolean {
+  if (NOT_PLAIN.test(xml)) return false;
+  let i = 0;
+  if (xml.startsWith('<?xml')) {
+    DECLARATION.lastIndex = 0;
+    if (!DECLARATION.test(xml)) return false;
+    i = DECLARATION.lastIndex;
+  }
+  const open: string[] = [];
+  let sawRoot = false;
+  while (i < xml.length) {
+    const lt = xml.indexOf('<', i);
+    const end = lt < 0 ? xml.length : lt;
+    if (end > i) {
+      const raw = xml.slice(i, end);
+      if (open.length === 0) {
+        if (!SPACE_ONLY.test(raw)) return false;
+      } else {
+        if (raw.includes(']]>')) return false;
+        if (builder.wantsText) {
+          const text = raw.length > cap ? null : unescape(raw);
+          if (text === null) return false;
+          builder.text(text);
+        } else if (raw.includes('&') && unescape(raw) === null) {
+          return false;
+        }
+      }
+    }
+    if (lt < 0) break;
+    const next = xml.charCodeAt(lt + 1);
+    if (next === 0x2f) {
+      // </name>
+      CLOSE_TAG.lastIndex = lt;
+      const m = CLOSE_TAG.exec(xml);
+      if (m === null || open.pop() !== m[1]) return false;
+      builder.closeTag();
+      i = CLOSE_TAG.lastIndex;
+    } else if (next === 0x21) {
+      if (xml.startsWith('<!--', lt)) {
+        const close = xml.indexOf('-->', lt + 4);
+        if (close < 0) return false;
+        const body = xml.slice(lt + 4, close);
+        if (body.includes('--') || body.endsWith('-')) return false;
+        i = close + 3;
+      } else if (xml.startsWith('<![CDATA[', lt) && open.length > 0) {
+        const close = xml.indexOf(']]>', lt + 9);
+        if (close < 0) return false;
+        if (builder.wantsText) {
+          if (close - (lt + 9) > cap) return false;
+          builder.text(xml.slice(lt + 9, close));
+        }
+        i = close + 3;
+      } else {
+        return false; // DOCTYPE, or CDATA outside the root: saxes says what is wrong
+      }
+    } else {
+      // <name attr="value" ...> or <name .../>
+      if (sawRoot && open.length === 0) return false;
+      TAG_NAME.lastIndex = lt + 1;
+      if (!TAG_NAME.test(xml)) return false;
+      const name = xml.slice(lt + 1, TAG_NAME.lastIndex);
+      const attributes: Record<string, string> = Object.create(null) as Record<string, string>;
+      let at = TAG_NAME.lastIndex;
+      let count = 0;
+      for (;;) {
+        ATTRIBUTE.lastIndex = at;
+        const m = ATTRIBUTE.exec(xml);
+        if (m === null) break;
+        const key = m[1] ?? '';
+        let raw = m[2] ?? m[3] ?? '';
+        if (key in attributes || ++count > MAX_ATTRIBUTES || raw.length > cap) return false;
+        // Attribute-value normalisation: a literal tab or newline is a space.
+        if (raw.includes('\t') || raw.includes('\n')) raw = raw.replace(/[\t\n]/g, ' ');
+        const value = unescape(raw);
+        if (value === null) return false;
+        attributes[key] = value;
+        at = ATTRIBUTE.lastIndex;
+      }
+      TAG_END.lastIndex = at;
+      const m = TAG_END.exec(xml);
+      if (m === null) return false;
+      sawRoot = true;
+      builder.openTag(name, attributes, 0);
+      if (m[1] === '/') builder.closeTag();
+      else open.push(name);
+      i = TAG_END.lastIndex;
+    }
+  }
+  return sawRoot && open.length === 0;
+}
+
+/**
+ * Reads a whole plain document, or gives up (null) where saxes must read it. Errors thrown by
+ * `onCase` are thrown as they are.
+ */
+export function readPlain(xml: string, file: string, options: BuilderOptions, cap: number): JunitFileReport | null {
+  const { onCase } = options;
+  const held: JunitCase[] = [];
+  const builder = new ReportBuilder(file, { ...options, onCase: onCase && ((c) => held.push(c)) });
+  try {
+    if (!scan(xml, builder, cap)) return null;
+  } catch {
+    return null; // the builder refused the document (not JUnit, too deep): saxes says so, with the line
+  }
+  if (onCase !== undefined) for (const c of held) onCase(c);
+  return builder.finish();
+}
