@@ -14,6 +14,9 @@ interface Statement {
   slots: Array<{ path: Path } | { value: unknown }>;
 }
 
+/** Statements kept per database and query. */
+const maxShapes = 256;
+
 const isNested = (v: unknown): v is object => v !== null && typeof v === 'object';
 
 /** Lists and objects kept, every present value a 0: equal for values of the same shape. */
@@ -49,6 +52,8 @@ export function compiledOnce<V extends object, R, O = undefined>(build: (db: Db,
         sql: query.sql,
         slots: query.parameters.map((p) => (typeof p === 'string' && markers.has(p) ? { path: markers.get(p)! } : { value: p })),
       };
+      // Shapes a client chooses (lists of filters of any length) are many: keep a bounded few.
+      if (byShape.size >= maxShapes) byShape.clear();
       byShape.set(key, statement);
     }
     const parameters = statement.slots.map((slot) => ('path' in slot ? slot.path.reduce<any>((v, k) => v[k], values) : slot.value));
