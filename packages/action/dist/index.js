@@ -32405,6 +32405,18 @@ var JunitReadError = class extends Error {
 // src/junit/internal-builder.ts
 var MAX_DEPTH = 1e4;
 var MAX_ATTRIBUTES = 1e4;
+var READ_ATTRIBUTES = [
+  "name",
+  "classname",
+  "time",
+  "timestamp",
+  "status",
+  "message",
+  "tests",
+  "failures",
+  "errors",
+  "skipped"
+];
 var SKIP_STATUSES = /* @__PURE__ */ new Set([
   "disabled",
   "skipped",
@@ -32788,8 +32800,19 @@ var TAG_END = new RegExp(`${S2}*(/?)>`, "y");
 var CLOSE_TAG = new RegExp(`</(${NAME})${S2}*>`, "y");
 var REFERENCE = /&(?:(lt|gt|amp|quot|apos)|#([0-9]{1,7})|#x([0-9A-Fa-f]{1,6}));/y;
 var SPACE_ONLY = /^[ \t\n]*$/;
+var TAB_OR_NEWLINE = /[\t\n]/;
+var TABS_AND_NEWLINES = /[\t\n]/g;
+var MAX_PLAIN_ATTRIBUTES = 64;
 var NOT_PLAIN = /[\x00-\x08\x0B-\x1F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+var READ = new Map(READ_ATTRIBUTES.map((a) => [a, a]));
 var PREDEFINED = { lt: "<", gt: ">", amp: "&", quot: '"', apos: "'" };
+function isSpace(xml, from, to2) {
+  for (let k2 = from; k2 < to2; k2++) {
+    const c = xml.charCodeAt(k2);
+    if (c !== 32 && c !== 10 && c !== 9) return false;
+  }
+  return true;
+}
 function isXmlChar(c) {
   return c === 9 || c === 10 || c === 13 || c >= 32 && c <= 55295 || c >= 57344 && c <= 65533 || c >= 65536 && c <= 1114111;
 }
@@ -32829,7 +32852,7 @@ function scan(xml, builder, cap) {
   while (i < xml.length) {
     const lt2 = xml.indexOf("<", i);
     const end = lt2 < 0 ? xml.length : lt2;
-    if (end > i) {
+    if (end > i && (builder.wantsText || !isSpace(xml, i, end))) {
       const raw = xml.slice(i, end);
       if (open2.length === 0) {
         if (!SPACE_ONLY.test(raw)) return false;
@@ -32875,20 +32898,21 @@ function scan(xml, builder, cap) {
       TAG_NAME.lastIndex = lt2 + 1;
       if (!TAG_NAME.test(xml)) return false;
       const name = xml.slice(lt2 + 1, TAG_NAME.lastIndex);
-      const attributes = /* @__PURE__ */ Object.create(null);
+      const attributes = {};
       let at2 = TAG_NAME.lastIndex;
-      let count2 = 0;
+      const keys = [];
       for (; ; ) {
         ATTRIBUTE.lastIndex = at2;
         const m3 = ATTRIBUTE.exec(xml);
         if (m3 === null) break;
         const key = m3[1] ?? "";
         let raw = m3[2] ?? m3[3] ?? "";
-        if (key in attributes || ++count2 > MAX_ATTRIBUTES || raw.length > cap) return false;
-        if (raw.includes("	") || raw.includes("\n")) raw = raw.replace(/[\t\n]/g, " ");
+        if (keys.includes(key) || keys.push(key) > MAX_PLAIN_ATTRIBUTES || raw.length > cap) return false;
+        if (TAB_OR_NEWLINE.test(raw)) raw = raw.replace(TABS_AND_NEWLINES, " ");
         const value = unescape2(raw);
         if (value === null) return false;
-        attributes[key] = value;
+        const read = READ.get(key);
+        if (read !== void 0) attributes[read] = value;
         at2 = ATTRIBUTE.lastIndex;
       }
       TAG_END.lastIndex = at2;

@@ -20,6 +20,16 @@ export const MAX_DEPTH = 10_000;
 /** Most attributes accepted on one element. */
 export const MAX_ATTRIBUTES = 10_000;
 
+/**
+ * Every attribute the builder reads (the type below makes reading any other a compile error);
+ * internal-plain.ts hands over only these.
+ */
+export const READ_ATTRIBUTES = [
+  'name', 'classname', 'time', 'timestamp', 'status', 'message', 'tests', 'failures', 'errors', 'skipped',
+] as const;
+/** An element's attributes, as far as the builder is concerned. */
+export type Attributes = Partial<Record<(typeof READ_ATTRIBUTES)[number], string>>;
+
 /** `status` attribute values (lower-cased, without spaces, dashes or underscores) that mean "skipped". */
 const SKIP_STATUSES = new Set([
   'disabled', 'skipped', 'skip', 'notrun', 'ignored', 'ignore', 'notexecuted', 'pending', 'excluded',
@@ -137,7 +147,7 @@ export class ReportBuilder {
     return v;
   }
 
-  openTag(qname: string, attrs: Record<string, string>, line: number): void {
+  openTag(qname: string, attrs: Attributes, line: number): void {
     if (this.frames.length >= MAX_DEPTH) {
       throw new JunitReadError(`${this.file}:${line}: elements nested deeper than ${MAX_DEPTH}`, this.file, 'corrupt', line);
     }
@@ -192,7 +202,7 @@ export class ReportBuilder {
     return { file: this.file, suites: this.suites, declared: this.declared, failures: this.failures, moreFailures: this.moreFailures };
   }
 
-  private openContainer(isRoot: boolean, attrs: Record<string, string>): void {
+  private openContainer(isRoot: boolean, attrs: Attributes): void {
     const parent = this.containers.at(-1);
     if (parent && !isRoot) parent.hasNestedSuite = true;
     const declared: Partial<Counts> = {};
@@ -253,7 +263,7 @@ export class ReportBuilder {
     }
   }
 
-  private openCase(attrs: Record<string, string>): void {
+  private openCase(attrs: Attributes): void {
     const { status } = attrs;
     this.current = {
       className: attrs.classname ?? '',
@@ -266,7 +276,7 @@ export class ReportBuilder {
     this.frames.push('case');
   }
 
-  private openCaseChild(name: string, attrs: Record<string, string>): void {
+  private openCaseChild(name: string, attrs: Attributes): void {
     const c = this.current;
     const rank = RESULT_RANK.get(name);
     if (c === null || rank === undefined) {

@@ -12,7 +12,7 @@
  * stay saxes's. Giving up must leave no trace: the cases meant for `onCase` are held back until
  * the whole document has been read.
  */
-import { MAX_ATTRIBUTES, ReportBuilder, type BuilderOptions } from './internal-builder.ts';
+import { READ_ATTRIBUTES, ReportBuilder, type Attributes, type BuilderOptions } from './internal-builder.ts';
 import type { JunitCase, JunitFileReport } from './types.ts';
 
 const S = '[ \\t\\n]';
@@ -29,9 +29,27 @@ const TAG_END = new RegExp(`${S}*(/?)>`, 'y');
 const CLOSE_TAG = new RegExp(`</(${NAME})${S}*>`, 'y');
 const REFERENCE = /&(?:(lt|gt|amp|quot|apos)|#([0-9]{1,7})|#x([0-9A-Fa-f]{1,6}));/y;
 const SPACE_ONLY = /^[ \t\n]*$/;
+const TAB_OR_NEWLINE = /[\t\n]/;
+const TABS_AND_NEWLINES = /[\t\n]/g;
+/** Most attributes on one element the fast path takes (duplicates are found by a linear search). */
+const MAX_PLAIN_ATTRIBUTES = 64;
 /** Characters XML 1.0 forbids, and CR (which saxes normalises, with its line count). */
 const NOT_PLAIN = /[\x00-\x08\x0B-\x1F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+/**
+ * The attributes the builder reads, each mapped to itself: storing under the constant name, not
+ * the one just sliced from the document, keeps property stores on V8's fast path.
+ */
+const READ = new Map<string, (typeof READ_ATTRIBUTES)[number]>(READ_ATTRIBUTES.map((a) => [a, a]));
 const PREDEFINED: Record<string, string> = { lt: '<', gt: '>', amp: '&', quot: '"', apos: "'" };
+
+/** Whether xml[from, to) is only spaces, tabs and newlines (without slicing it out). */
+function isSpace(xml: string, from: number, to: number): boolean {
+  for (let k = from; k < to; k++) {
+    const c = xml.charCodeAt(k);
+    if (c !== 0x20 && c !== 0x0a && c !== 0x09) return false;
+  }
+  return true;
+}
 
 function isXmlChar(c: number): boolean {
   return c === 0x9 || c === 0xa || c === 0xd || (c >= 0x20 && c <= 0xd7ff) || (c >= 0xe000 && c <= 0xfffd) || (c >= 0x10000 && c <= 0x10ffff);
@@ -80,7 +98,8 @@ function scan(xml: string, builder: ReportBuilder, cap: number): boolean {
   while (i < xml.length) {
     const lt = xml.indexOf('<', i);
     const end = lt < 0 ? xml.length : lt;
-    if (end > i) {
+    // Mostly the indentation between tags: nothing to check or keep unless the text is wanted.
+    if (end > i && (builder.wantsText || !isSpace(xml, i, end))) {
       const raw = xml.slice(i, end);
       if (open.length === 0) {
         if (!SPACE_ONLY.test(raw)) return false;
@@ -128,21 +147,26 @@ function scan(xml: string, builder: ReportBuilder, cap: number): boolean {
       TAG_NAME.lastIndex = lt + 1;
       if (!TAG_NAME.test(xml)) return false;
       const name = xml.slice(lt + 1, TAG_NAME.lastIndex);
-      const attributes: Record<string, string> = Object.create(null) as Record<string, string>;
+      // Only what the builder reads, in a plain object (V8 keeps it in fast mode; none of those
+      // names is on Object.prototype).
+      const attributes: Attributes = {};
       let at = TAG_NAME.lastIndex;
-      let count = 0;
+      const keys: string[] = [];
       for (;;) {
         ATTRIBUTE.lastIndex = at;
         const m = ATTRIBUTE.exec(xml);
         if (m === null) break;
         const key = m[1] ?? '';
         let raw = m[2] ?? m[3] ?? '';
-        if (key in attributes || ++count > MAX_ATTRIBUTES || raw.length > cap) return false;
+        // Duplicates found by comparing with the names so far (cheaper than a property lookup
+        // with a fresh string); a tag with many attributes is left to saxes.
+        if (keys.includes(key) || keys.push(key) > MAX_PLAIN_ATTRIBUTES || raw.length > cap) return false;
         // Attribute-value normalisation: a literal tab or newline is a space.
-        if (raw.includes('\t') || raw.includes('\n')) raw = raw.replace(/[\t\n]/g, ' ');
+        if (TAB_OR_NEWLINE.test(raw)) raw = raw.replace(TABS_AND_NEWLINES, ' ');
         const value = unescape(raw);
         if (value === null) return false;
-        attributes[key] = value;
+        const read = READ.get(key);
+        if (read !== undefined) attributes[read] = value;
         at = ATTRIBUTE.lastIndex;
       }
       TAG_END.lastIndex = at;
