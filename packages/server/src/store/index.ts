@@ -76,8 +76,10 @@ export function createStore(
   extra: Pick<Store, 'backup'> & Partial<Pick<Store, 'verifyChain'>> & { runTransaction?: <T>(work: (trx: Db) => Promise<T>) => Promise<T>; reader?: Kysely<Database> } = {},
 ): Store {
   const { runTransaction = (work) => db.transaction().execute(work), reader, ...rest } = extra;
+  const top = bind(db, reader ?? db);
   return {
-    ...bind(db, reader ?? db),
+    ...top,
+    findOrganization: rememberOrganizations(top.findOrganization),
     ...rest,
     dialect,
     transaction: (work) => runTransaction((trx) => work(bind(trx))),
@@ -85,6 +87,22 @@ export function createStore(
       await db.destroy();
       await reader?.destroy();
     },
+  };
+}
+
+/**
+ * Organisations are never renamed or deleted, so a committed one found by name stays what it is:
+ * remembered per store (outside transactions only, where what is read is committed), it costs
+ * no query on later requests. Unknown names are always asked again.
+ */
+function rememberOrganizations(find: Queries['findOrganization']): Queries['findOrganization'] {
+  const known = new Map<string, Awaited<ReturnType<Queries['findOrganization']>>>();
+  return async (name) => {
+    const remembered = known.get(name);
+    if (remembered) return remembered;
+    const found = await find(name);
+    if (found && known.size < 10_000) known.set(name, { id: Number(found.id), name: found.name });
+    return found;
   };
 }
 
