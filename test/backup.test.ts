@@ -108,6 +108,9 @@ describe('trailproof backup while serving', function () {
       for (let i = 0; i < 5; i++) await store.putBlob(randomBytes(8_000_000), Date.now() / 1000); // about 40 MB
       let commits = 0;
       const writing = setInterval(() => void writer.putBlob(randomBytes(1_000), Date.now() / 1000).then(() => commits++), 2);
+      // The other connection is committing before the copy starts (a copy in one step could
+      // otherwise finish before the first of its commits, proving nothing).
+      while (commits < 3) await new Promise((r) => setTimeout(r, 5));
       let timer: NodeJS.Timeout | undefined;
       const backup = store.backup!(join(dir, 'busy-copy.db'));
       const outcome = await Promise.race([backup.then(() => 'done'), new Promise((r) => (timer = setTimeout(r, 20_000, 'starved')))]);
