@@ -8,7 +8,9 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'chai';
-import { openSqliteStore } from '@trailproof/server';
+import { openStore } from '@trailproof/server';
+import { testBackend } from '@trailproof/server/testing';
+import { createDatabase } from '../../../test/support/processes.ts';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const cli = 'packages/server/src/cli.ts';
@@ -64,14 +66,27 @@ const call = async (base: string, token: string, method: string, path: string, f
 describe('the trailproof command', function () {
   this.timeout(60_000);
   let dir = '';
+  /** The database of the test: a SQLite file, or on the PostgreSQL pass a new PostgreSQL database. */
   let db = '';
+  /** A SQLite file, for what only concerns files (TRAILPROOF_DB). */
+  let file = '';
+  let dropDatabase = async () => {};
   const children: ChildProcess[] = [];
-  beforeEach(() => {
+  beforeEach(async () => {
     dir = mkdtempSync(join(tmpdir(), 'trailproof-cli-'));
-    db = join(dir, 'evidence.db');
+    file = join(dir, 'evidence.db');
+    db = file;
+    if (testBackend === 'postgres') {
+      const created = await createDatabase(process.env.TRAILPROOF_TEST_DATABASE!, 'cli');
+      db = created.url;
+      dropDatabase = created.drop;
+    }
   });
-  afterEach(() => {
+  afterEach(async () => {
     for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
+    await sleep(100); // killed servers release their connections before the database is dropped
+    await dropDatabase();
+    dropDatabase = async () => {};
     rmSync(dir, { recursive: true, force: true });
   });
   const start = async (args: string[], env?: NodeJS.ProcessEnv) => {
@@ -81,15 +96,15 @@ describe('the trailproof command', function () {
   };
 
   it('token create prints the token alone; --read-only makes one that cannot write', async () => {
-    const created = run(['token', 'create', '--org', 'acme', '--db', db]);
+    const created = run(['token', 'create', '--org', 'acme', '--database', db]);
     expect(created.status, created.stderr).to.equal(0);
     expect(created.stdout).to.match(tokenLine);
-    const readOnly = run(['token', 'create', '--org', 'acme', '--read-only', '--db', db]);
+    const readOnly = run(['token', 'create', '--org', 'acme', '--read-only', '--database', db]);
     expect(readOnly.stdout).to.match(tokenLine);
     expect(readOnly.stdout).not.to.equal(created.stdout);
     const [writer, reader] = [created.stdout.trim(), readOnly.stdout.trim()];
 
-    const s = await start(['--db', db, '--port', '0']);
+    const s = await start(['--database', db, '--port', '0']);
     const trail = { data_json: JSON.stringify({ name: 'build-1' }) };
     const refused = await call(s.url, reader, 'PUT', '/api/v2/trails/acme/app', trail);
     expect(refused).to.deep.equal({ status: 403, body: { message: 'This token is read-only' } });
@@ -98,9 +113,9 @@ describe('the trailproof command', function () {
   });
 
   it('serve logs listening first, then one JSON line per request without the token', async () => {
-    const token = run(['token', 'create', '--org', 'acme', '--db', db]).stdout.trim();
-    const s = await start(['--db', db, '--port', '0', '--host', '127.0.0.1']);
-    expect(s.lines[0]).to.include({ msg: 'listening', database: db, backend: 'sqlite' });
+    const token = run(['token', 'create', '--org', 'acme', '--database', db]).stdout.trim();
+    const s = await start(['--database', db, '--port', '0', '--host', '127.0.0.1']);
+    expect(s.lines[0]).to.include({ msg: 'listening', database: db, backend: testBackend });
     expect(s.url).to.match(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(s.url).not.to.match(/:0$/);
 
@@ -122,8 +137,8 @@ describe('the trailproof command', function () {
   });
 
   it('on SIGTERM finishes the request in flight, exits 0 and leaves the database consistent', async () => {
-    const token = run(['token', 'create', '--org', 'acme', '--db', db]).stdout.trim();
-    const s = await start(['--db', db, '--port', '0']);
+    const token = run(['token', 'create', '--org', 'acme', '--database', db]).stdout.trim();
+    const s = await start(['--database', db, '--port', '0']);
     expect((await call(s.url, token, 'PUT', '/api/v2/trails/acme/app', { data_json: JSON.stringify({ name: 'build-1' }) })).status).to.equal(201);
 
     // A 9MB attachment sent slowly: SIGTERM arrives after the headers and the first megabyte.
@@ -168,7 +183,7 @@ describe('the trailproof command', function () {
     expect(messages.indexOf('stopped')).to.be.above(messages.lastIndexOf('request'));
     expect(s.lines.find((l) => l.msg === 'shutting down')!.signal).to.equal('SIGTERM');
 
-    const store = await openSqliteStore(db);
+    const store = await openStore(db);
     try {
       const org = (await store.findOrganization('acme'))!;
       const trail = (await store.findTrail(Number(org.id), 'app', 'build-1'))!;
@@ -186,12 +201,12 @@ describe('the trailproof command', function () {
 
   it('refuses a bad --port with exit code 2 and the usage', () => {
     for (const args of [['--port', 'abc'], ['--port=-1']]) {
-      const result = run(['serve', '--db', db, ...args]);
+      const result = run(['serve', '--db', file, ...args]);
       expect(result.status, args.join(' ')).to.equal(2);
       expect(result.stderr).to.contain('--port must be a port number').and.to.contain('Usage:');
       expect(result.stdout).to.equal('');
     }
-    const unknown = run(['serve', '--db', db, '--colour', 'red']);
+    const unknown = run(['serve', '--db', file, '--colour', 'red']);
     expect(unknown.status).to.equal(2);
     expect(unknown.stderr).to.contain('Usage:');
   });
@@ -204,22 +219,22 @@ describe('the trailproof command', function () {
   });
 
   it('takes the database from TRAILPROOF_DB and the port from PORT; flags win', async () => {
-    const token = run(['token', 'create', '--org', 'acme'], { TRAILPROOF_DB: db }).stdout.trim();
+    const token = run(['token', 'create', '--org', 'acme'], { TRAILPROOF_DB: file }).stdout.trim();
     expect(token + '\n').to.match(tokenLine);
-    const s = await start([], { TRAILPROOF_DB: db, PORT: '0' });
-    expect(s.lines[0]).to.include({ msg: 'listening', database: db });
+    const s = await start([], { TRAILPROOF_DB: file, PORT: '0' });
+    expect(s.lines[0]).to.include({ msg: 'listening', database: file });
     expect((await call(s.url, token, 'GET', '/api/v2/environments/acme')).status).to.equal(200);
 
     const other = join(dir, 'other.db');
-    const flagged = await start(['--db', other, '--port', '0'], { TRAILPROOF_DB: db, PORT: '1' });
+    const flagged = await start(['--db', other, '--port', '0'], { TRAILPROOF_DB: file, PORT: '1' });
     expect(flagged.lines[0]).to.include({ database: other });
     expect((await call(flagged.url, token, 'GET', '/api/v2/environments/acme')).status).to.equal(401); // the token lives in the other file
 
     // TRAILPROOF_DB wins over the generic DATABASE_URL (here one that could not be reached)
-    const both = await start(['--port', '0'], { TRAILPROOF_DB: db, DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' });
-    expect(both.lines[0]).to.include({ database: db, backend: 'sqlite' });
+    const both = await start(['--port', '0'], { TRAILPROOF_DB: file, DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' });
+    expect(both.lines[0]).to.include({ database: file, backend: 'sqlite' });
 
-    const badPort = run(['serve'], { TRAILPROOF_DB: db, PORT: 'eighty' });
+    const badPort = run(['serve'], { TRAILPROOF_DB: file, PORT: 'eighty' });
     expect(badPort.status).to.equal(2);
     expect(badPort.stderr).to.contain("'eighty'");
   });
