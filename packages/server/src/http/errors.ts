@@ -61,8 +61,8 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 /**
  * PostgreSQL refusing text it cannot store: 22021 (character_not_in_repertoire: a NUL in text)
  * and 22P05 (untranslatable_character: a \u0000 escape in json/jsonb). Input is checked before
- * it gets here (`assertStorableText` in body.ts); this is the safety net for any path that check
- * misses (query values, for now), so the client's fault stays a 400 and not a 500.
+ * it gets here (`assertStorableText` on bodies, data_json and query values); this is the safety
+ * net for any path that check misses, so the client's fault stays a 400 and not a 500.
  */
 const unstorableTextCodes = ['22021', '22P05'];
 

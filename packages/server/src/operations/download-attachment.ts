@@ -1,7 +1,7 @@
-import { createHash } from 'node:crypto';
 import { downloadAttachment } from '@trailproof/schema';
 import { notFound } from '../http/errors.ts';
 import { definePlugin } from '../plugin.ts';
+import { blobAddress } from '../store/index.ts';
 import { requireTrail } from './lookup.ts';
 
 /** `attachment; filename=...` with a plain ASCII fallback and the exact name in RFC 5987 form. */
@@ -22,7 +22,7 @@ export const downloadAttachmentPlugin = definePlugin({
     if (!blob) throw notFound(`Attestation ${params.attestation_id} has no attachment`);
     // The header states what is sent, so it is computed from the bytes; a mismatch with the
     // address they are stored under means the stored evidence was altered, which is our fault.
-    const sha256 = createHash('sha256').update(blob.content).digest('hex');
+    const sha256 = blobAddress(blob.content);
     if (sha256 !== blob.sha256) throw new Error(`blob ${blob.sha256} does not match its content (${sha256})`);
     return {
       status: 200,

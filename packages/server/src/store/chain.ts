@@ -13,6 +13,7 @@
 import { createHash } from 'node:crypto';
 import { PostgresAdapter, sql } from 'kysely';
 import type { Db } from './database.ts';
+import { blobAddress } from './organizations.ts';
 
 export type EvidenceType = 'trail.begin' | 'attestation' | 'snapshot' | 'approval' | 'review';
 
@@ -266,7 +267,7 @@ async function walkChain(db: Db, organizationId: number, orgName: string): Promi
       if (typeof attachment === 'string') {
         const blob = await db.selectFrom('blobs').select('content').where('sha256', '=', attachment).executeTakeFirst();
         if (!blob) return broken(`attachment ${attachment} is missing`);
-        if (createHash('sha256').update(blob.content).digest('hex') !== attachment) return broken(`attachment ${attachment} was changed after it was stored`);
+        if (blobAddress(blob.content) !== attachment) return broken(`attachment ${attachment} was changed after it was stored`);
       }
       walk.head = row.hash;
       walk.records++;

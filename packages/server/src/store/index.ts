@@ -101,7 +101,7 @@ function rememberOrganizations(find: Queries['findOrganization']): Queries['find
     const remembered = known.get(name);
     if (remembered) return remembered;
     const found = await find(name);
-    if (found && known.size < 10_000) known.set(name, { id: Number(found.id), name: found.name });
+    if (found && known.size < 10_000) known.set(name, found);
     return found;
   };
 }

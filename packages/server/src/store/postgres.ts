@@ -22,7 +22,6 @@ export interface PostgresOptions {
 pg.types.setTypeParser(pg.types.builtins.INT8, (text) => Number(text));
 
 export function openPostgres(url: string, options: PostgresOptions = {}): { db: Kysely<Database>; pool: pg.Pool } {
-  // `?? default` also for an explicit undefined (an unset environment variable).
   const statementTimeout = options.statementTimeoutMs ?? 10_000;
   const pool = new pg.Pool({
     connectionString: url,
