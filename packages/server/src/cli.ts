@@ -65,7 +65,7 @@ async function serve(args: string[]) {
   const location = databaseLocation(values);
   // The HTTP stack (Koa, the contract's validators) loads only for `serve`, so token and backup commands start quickly.
   const { startServer } = await import('./server.ts');
-  const store = await openStore(location, { postgres: postgresTuning() });
+  const store = await openStore(location, { postgres: postgresTuning(), sqlite: { writerThreadAtOpen: true } });
   const running = await startServer({ store, logger, port, host: values.host ?? process.env.HOST ?? '127.0.0.1', handleSignals: true });
   logger.info({ msg: 'listening', url: running.url, database: redacted(location), backend: store.dialect });
 }

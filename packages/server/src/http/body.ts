@@ -87,9 +87,14 @@ export function parseJson(text: string, field = 'data_json'): unknown {
     throw badRequest(`${field} is not valid JSON`, { [field]: (error as Error).message });
   }
   if (depth(value, 0) > maxJsonDepth) throw badRequest(`${field} nests too deeply`, { [field]: `may nest at most ${maxJsonDepth} levels` });
-  assertStorableText(value, '', field);
+  // Parsed strings hold a NUL or a surrogate only where the text has one, raw or as a \u escape:
+  // text with neither needs no walk of every string (most bodies).
+  if (unstorable.test(text) || mayEscapeUnstorable.test(text)) assertStorableText(value, '', field);
   return value;
 }
+
+/** A `\u` escape of NUL or of a surrogate (or a false alarm such as `\\u0000`, which the walk clears). */
+const mayEscapeUnstorable = /\\u(?:0000|[dD][89a-fA-F])/;
 
 /** A NUL character, or a UTF-16 surrogate without its other half. */
 const unstorable = /\u0000|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;

@@ -1,7 +1,7 @@
 /** Storing an attestation: the one way every attestation plugin (ours or a third party's) records evidence. */
 import type { UploadedFile } from '../plugin.ts';
-import { blobAddress, type Store } from '../store/index.ts';
-import { requireTrail } from './lookup.ts';
+import type { Store } from '../store/index.ts';
+import { requireOrganization, trailNotFound } from './lookup.ts';
 
 export interface AttestationToStore {
   org: string;
@@ -23,15 +23,11 @@ export interface AttestationToStore {
  * attachment content-addressed, and its hash-chain record, all in one transaction.
  */
 export async function storeAttestation(store: Store, a: AttestationToStore): Promise<void> {
-  const { organization, trail } = await requireTrail(store, a.org, a.flow, a.trail);
-  // Hashed before the transaction: on SQLite every transaction waits for the one writer.
-  const attachmentSha256 = a.attachment ? blobAddress(a.attachment.buffer) : null;
-  await store.transaction(async (tx) => {
-    if (a.attachment) await tx.putBlob(a.attachment.buffer, a.now, attachmentSha256!);
-    await tx.insertAttestation({
-      trailId: trail.id, name: a.name, type: a.type, data: a.data, artifactFingerprint: a.data.artifact_fingerprint ?? null,
-      attachmentSha256, attachmentName: a.attachment?.originalName ?? null, compliant: a.compliant, at: a.now,
-      where: { organizationId: organization.id, flow: trail.flowName, trail: trail.name },
-    });
+  const organization = await requireOrganization(store, a.org);
+  const stored = await store.appendAttestation({
+    organizationId: organization.id, flow: a.flow, trail: a.trail, name: a.name, type: a.type, dataJson: JSON.stringify(a.data),
+    artifactFingerprint: a.data.artifact_fingerprint ?? null, compliant: a.compliant, at: a.now,
+    attachment: a.attachment ? { content: a.attachment.buffer, name: a.attachment.originalName } : null,
   });
+  if ('missing' in stored) throw trailNotFound(a.org, a.flow, a.trail, stored.missing);
 }

@@ -17,12 +17,17 @@ export async function requireFlow(store: Pick<Queries, 'findOrganization' | 'fin
 
 export async function requireTrail(store: Pick<Queries, 'findOrganization' | 'findFlow' | 'findTrail'>, org: string, flow: string, trail: string) {
   const organization = await requireOrganization(store, org);
+  if (!(await store.findFlow(organization.id, flow))) throw trailNotFound(org, flow, trail, 'flow');
+  const found = await store.findTrail(organization.id, flow, trail);
+  if (!found) throw trailNotFound(org, flow, trail, 'trail');
+  return { organization, trail: found };
+}
+
+/** The 404 for a trail that does not exist, saying to begin it first. */
+export function trailNotFound(org: string, flow: string, trail: string, missing: 'flow' | 'trail') {
   const hint = `begin the trail first (PUT /trails/${org}/${flow})`;
   // Beginning a trail creates its flow, so a missing flow gets the same advice as a missing trail.
-  if (!(await store.findFlow(organization.id, flow))) throw notFound(`Flow '${flow}' not found in organization '${org}': ${hint}`);
-  const found = await store.findTrail(organization.id, flow, trail);
-  if (!found) throw notFound(`Trail '${trail}' not found in flow '${flow}': ${hint}`);
-  return { organization, trail: found };
+  return notFound(missing === 'flow' ? `Flow '${flow}' not found in organization '${org}': ${hint}` : `Trail '${trail}' not found in flow '${flow}': ${hint}`);
 }
 
 /** `a/b` with each segment URL-encoded. */

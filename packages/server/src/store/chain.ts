@@ -11,9 +11,10 @@
  * the chain, are found as well as rows that were changed.
  */
 import { createHash } from 'node:crypto';
-import { PostgresAdapter, sql } from 'kysely';
+import { PostgresAdapter } from 'kysely';
 import type { Db } from './database.ts';
 import { blobAddress } from './organizations.ts';
+import { compiledOnce } from './compiled-once.ts';
 
 export type EvidenceType = 'trail.begin' | 'attestation' | 'snapshot' | 'approval' | 'review';
 
@@ -93,49 +94,62 @@ export interface EvidenceInput {
  * the append and the commit are serialised.
  */
 export async function appendEvidence(db: Db, input: EvidenceInput): Promise<{ seq: number; hash: string }> {
-  if (!db.isTransaction) throw new Error('appendEvidence must run inside the transaction that stores the evidence');
-  // The digest before the lock: it does not depend on the chain.
-  const digest = input.row ? digestOf(pick(input.row, digestColumns[input.ref.table])) : await rowDigest(db, input.ref.table, input.ref.id);
-  if (!digest) throw new Error(`evidence row ${input.ref.table}#${input.ref.id} not found`);
-  const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
-  let org = db.selectFrom('organizations').select('name').where('id', '=', input.organizationId);
-  if (postgres) org = org.forUpdate();
-  const { name } = await org.executeTakeFirstOrThrow();
-  if (postgres) return appendLocked(db, input, name, digest);
-  const last = await db.selectFrom('evidence_log').select(['seq', 'hash']).where('organization_id', '=', input.organizationId)
-    .orderBy('seq', 'desc').limit(1).executeTakeFirst();
-  const seq = Number(last?.seq ?? 0) + 1;
-  const previous = last?.hash ?? genesisHash;
-  const record = canonicalJson({ seq, org: name, type: input.type, at: input.at, ref: input.ref, digest, data: input.data });
-  const hash = sha256(previous + record);
-  await db.insertInto('evidence_log').values({
-    organization_id: input.organizationId, seq, type: input.type, record, prev_hash: previous, hash, created_at: input.at,
-  }).execute();
-  return { seq, hash };
+  return (await appendEvidenceBatch(db, [input]))[0]!;
 }
 
 /**
- * PostgreSQL, with the organisation locked: reads the head and appends the record in one
- * statement, which saves a round trip while every other append of the organisation waits. The
- * record is the same canonical JSON as on SQLite, with `seq` filled in by the statement (keys
- * sort `at, data, digest, org, ref, seq, type`), and hashed by PostgreSQL over the same UTF-8
- * bytes. A statement of its own after the lock, so that it reads the head as last committed.
+ * Appends records, in the order given, to their organisations' chains (see `appendEvidence`):
+ * one lock, one read of the head and one insert per organisation, however many records, so
+ * that a batch of attestations (PostgreSQL's group commit) holds the lock about as long as one.
+ * Organisations are locked in id order, so that two batches never wait for each other's.
  */
-async function appendLocked(db: Db, input: EvidenceInput, org: string, digest: string): Promise<{ seq: number; hash: string }> {
-  const head = canonicalJson({ at: input.at, data: input.data, digest, org, ref: input.ref });
-  const before = `${head.slice(0, -1)},"seq":`;
-  const after = `,"type":${JSON.stringify(input.type)}}`;
-  const { rows } = await sql<{ seq: number; hash: string }>`
-    insert into evidence_log (organization_id, seq, type, record, prev_hash, hash, created_at)
-    select ${input.organizationId}::bigint, h.seq, ${input.type}::text, ${before}::text || h.seq::text || ${after}::text, h.prev,
-      encode(sha256(convert_to(h.prev || ${before}::text || h.seq::text || ${after}::text, 'UTF8')), 'hex'), ${input.at}::double precision
-    from (select coalesce(l.seq, 0) + 1 as seq, coalesce(l.hash, ${genesisHash}::text) as prev
-          from (select 1) as one left join lateral (
-            select seq, hash from evidence_log where organization_id = ${input.organizationId}::bigint order by seq desc limit 1
-          ) as l on true) as h
-    returning seq, hash`.execute(db);
-  return { seq: Number(rows[0]!.seq), hash: rows[0]!.hash };
+export async function appendEvidenceBatch(db: Db, inputs: EvidenceInput[]): Promise<Array<{ seq: number; hash: string }>> {
+  if (!db.isTransaction) throw new Error('appendEvidence must run inside the transaction that stores the evidence');
+  // Digests before the lock: they do not depend on the chain.
+  const digests: string[] = [];
+  for (const input of inputs) {
+    const digest = input.row ? digestOf(pick(input.row, digestColumns[input.ref.table])) : await rowDigest(db, input.ref.table, input.ref.id);
+    if (!digest) throw new Error(`evidence row ${input.ref.table}#${input.ref.id} not found`);
+    digests.push(digest);
+  }
+  const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
+  const byOrganization = new Map<number, number[]>();
+  inputs.forEach((input, i) => byOrganization.set(input.organizationId, [...(byOrganization.get(input.organizationId) ?? []), i]));
+  const appended: Array<{ seq: number; hash: string }> = [];
+  for (const [organizationId, indexes] of [...byOrganization].sort(([a], [b]) => a - b)) {
+    const [org] = await organizationName(db, { id: organizationId }, { lock: postgres });
+    if (!org) throw new Error(`organisation #${organizationId} not found`);
+    // A statement of its own after the lock: on PostgreSQL it reads the head as last committed
+    // (a statement that waited for the lock would still see the head from before the wait).
+    const [last] = await chainHead(db, { organizationId });
+    let seq = Number(last?.seq ?? 0);
+    let previous = last?.hash ?? genesisHash;
+    const records = indexes.map((i) => {
+      const input = inputs[i]!;
+      seq++;
+      const record = canonicalJson({ seq, org: org.name, type: input.type, at: input.at, ref: input.ref, digest: digests[i], data: input.data });
+      const hash = sha256(previous + record);
+      const row = { organizationId, seq, type: input.type, record, previous, hash, at: input.at };
+      appended[i] = { seq, hash };
+      previous = hash;
+      return row;
+    });
+    await insertRecords(db, { records });
+  }
+  return appended;
 }
+
+/** The organisation's name; on PostgreSQL its row locked until COMMIT (appends take turns). */
+const organizationName = compiledOnce((db, v: { id: number }, o: { lock: boolean }) => {
+  const query = db.selectFrom('organizations').select('name').where('id', '=', v.id);
+  return o.lock ? query.forUpdate() : query;
+});
+const chainHead = compiledOnce((db, v: { organizationId: number }) =>
+  db.selectFrom('evidence_log').select(['seq', 'hash']).where('organization_id', '=', v.organizationId).orderBy('seq', 'desc').limit(1));
+const insertRecords = compiledOnce((db, v: { records: Array<{ organizationId: number; seq: number; type: string; record: string; previous: string; hash: string; at: number }> }) =>
+  db.insertInto('evidence_log').values(v.records.map((r) => ({
+    organization_id: r.organizationId, seq: r.seq, type: r.type, record: r.record, prev_hash: r.previous, hash: r.hash, created_at: r.at,
+  }))));
 
 /**
  * Runs `work` in the caller's transaction, or in a new one when there is none, so that a piece

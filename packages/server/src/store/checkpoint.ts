@@ -16,8 +16,8 @@ import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import type BetterSqlite3 from 'better-sqlite3';
 
-/** WAL pages (4KB each) after which the writer checkpoints itself, in case the worker falls behind. */
-const writerThreshold = 4000;
+/** WAL pages (4KB each) after which a writer checkpoints itself, in case the worker falls behind. */
+export const walAutocheckpoint = 4000;
 
 // Plain JavaScript, evaluated in the worker: no TypeScript loader needed there.
 const workerSource = `
@@ -47,7 +47,7 @@ export interface Checkpointer {
 /** Starts the worker for the WAL-mode file `raw` writes to; null for an in-memory database. */
 export function startCheckpointer(raw: BetterSqlite3.Database, file: string): Checkpointer | null {
   if (raw.memory || String(raw.pragma('journal_mode', { simple: true })).toLowerCase() !== 'wal') return null;
-  raw.pragma(`wal_autocheckpoint = ${writerThreshold}`);
+  raw.pragma(`wal_autocheckpoint = ${walAutocheckpoint}`);
   const worker = new Worker(workerSource, { eval: true, workerData: { file, module: createRequire(import.meta.url).resolve('better-sqlite3') } });
   worker.unref();
   // A checkpoint that fails is retried by the next one (or by the writer's own): nothing to report.

@@ -17,22 +17,32 @@ interface Statement {
 /** Statements kept per database and query. */
 const maxShapes = 256;
 
-const isNested = (v: unknown): v is object => v !== null && typeof v === 'object';
+/** Objects and lists are walked; anything else (bytes included) is one value. */
+const isNested = (v: unknown): v is object => v !== null && typeof v === 'object' && !ArrayBuffer.isView(v);
 
 /** Lists and objects kept, every present value a 0: equal for values of the same shape. */
-const shapeOf = (values: object) => JSON.stringify(values, (_key, v: unknown) => (v === undefined || isNested(v) ? v : 0));
+function shapeOf(value: unknown): string {
+  if (value === undefined) return '-';
+  if (!isNested(value)) return '0';
+  if (Array.isArray(value)) return `[${value.map(shapeOf).join(',')}]`;
+  return `{${Object.entries(value).map(([k, v]) => `${JSON.stringify(k)}:${shapeOf(v)}`).join(',')}}`;
+}
 
 /**
- * `build` runs once per database, shape and `options`, with a unique marker in place of each
+ * `build` runs once per dialect, shape and `options`, with a unique marker in place of each
  * value; the compiled statement remembers which value each parameter is, and later calls send
  * the same text with their own values. `build` may decide on `options` and on whether a value
  * is present (or a list's length), never on a value itself.
  */
 export function compiledOnce<V extends object, R, O = undefined>(build: (db: Db, values: V, options: O) => Compilable<R>) {
-  const cache = new WeakMap<Db, Map<string, Statement>>();
+  // Per adapter (one per Kysely instance, shared by its transactions): the text depends on the
+  // dialect. A plugin could rewrite it per instance: then per instance (transactions are not cached).
+  const cache = new WeakMap<object, Map<string, Statement>>();
   return async (db: Db, values: V, options?: O): Promise<R[]> => {
-    let byShape = cache.get(db);
-    if (!byShape) cache.set(db, (byShape = new Map()));
+    const executor = db.getExecutor();
+    const owner = executor.plugins.length ? db : executor.adapter;
+    let byShape = cache.get(owner);
+    if (!byShape) cache.set(owner, (byShape = new Map()));
     const key = `${JSON.stringify(options)} ${shapeOf(values)}`;
     let statement = byShape.get(key);
     if (!statement) {

@@ -85,3 +85,75 @@ export function groupCommit(db: Kysely<Database>, options: GroupCommitOptions = 
     });
   };
 }
+
+/**
+ * Group commit for one kind of write on PostgreSQL, where every transaction of an organisation
+ * waits for the chain's lock until the previous one has committed: inputs that arrive while a
+ * batch is being written are stored together by `writeMany`, in one transaction with one chain
+ * append (one lock, one commit). If the batch fails before COMMIT (a deadlock, one input the
+ * database refuses), each input is tried again alone, so that one bad input fails alone; if the
+ * COMMIT itself fails, nothing is retried (its outcome is unknown) and every input fails.
+ */
+export function batchedWrites<I, R>(
+  db: Kysely<Database>,
+  writeMany: (trx: Transaction<Database>, inputs: I[]) => Promise<R[]>,
+  options: { maxBatch?: number } = {},
+): { write: (input: I) => Promise<R>; drained: () => Promise<void> } {
+  const { maxBatch = 64 } = options;
+  let queue: Array<{ input: I; resolve: (value: R) => void; reject: (error: unknown) => void }> = [];
+  let writing: Promise<void> | null = null;
+
+  async function write(inputs: I[]): Promise<{ results: R[] } | { failedBeforeCommit: unknown }> {
+    let inside: { error: unknown } | null = null;
+    const results = await db.transaction().execute(async (trx) => {
+      try {
+        return await writeMany(trx, inputs);
+      } catch (error) {
+        inside = { error };
+        throw error;
+      }
+    }).catch((error) => {
+      if (inside) return null;
+      throw error;
+    });
+    return results ? { results } : { failedBeforeCommit: inside!.error };
+  }
+
+  async function writeBatches() {
+    try {
+      while (queue.length) {
+        const batch = queue.slice(0, maxBatch);
+        queue = queue.slice(batch.length);
+        try {
+          const outcome = await write(batch.map((job) => job.input));
+          if ('results' in outcome) {
+            batch.forEach((job, i) => job.resolve(outcome.results[i]!));
+          } else if (batch.length === 1) {
+            batch[0]!.reject(outcome.failedBeforeCommit);
+          } else {
+            await Promise.all(batch.map(async (job) => {
+              const alone = await write([job.input]).catch((error: unknown) => ({ failedBeforeCommit: error }));
+              if ('results' in alone) job.resolve(alone.results[0]!);
+              else job.reject(alone.failedBeforeCommit);
+            }));
+          }
+        } catch (error) {
+          batch.forEach((job) => job.reject(error));
+        }
+      }
+    } finally {
+      writing = null;
+    }
+  }
+
+  return {
+    write: (input) => new Promise<R>((resolve, reject) => {
+      queue.push({ input, resolve, reject });
+      writing ??= writeBatches();
+    }),
+    /** Resolves once every input given so far has been written (or has failed). */
+    drained: async () => {
+      while (writing) await writing;
+    },
+  };
+}

@@ -10,7 +10,7 @@ import { migrate } from './migrations.ts';
 import { ensureOrganization, findOrganization, getBlob, listOrganizations, putBlob } from './organizations.ts';
 import { verifyChain } from './chain.ts';
 import { findToken, insertToken, listTokens, revokeToken } from './tokens.ts';
-import { ensureFlow, findFlow, findTrail, insertAttestation, listAttestations, upsertTrail } from './trails.ts';
+import { appendAttestation, appendAttestations, ensureFlow, findFlow, findTrail, insertAttestation, listAttestations, upsertTrail } from './trails.ts';
 import { listEnvironments, upsertEnvironment } from './environments.ts';
 import { insertDeployments, listDeployments } from './deployments.ts';
 import { addReview, artifactsOfCommits, getApproval, insertApproval, listApprovals } from './approvals.ts';
@@ -18,14 +18,15 @@ import { getFlowRecord, listFlowRecords, upsertFlow } from './flows.ts';
 import { artifactNameOf, attestationsOfFingerprints, deployedNameOf, getTrailById, listTrailPage } from './evidence.ts';
 import { findEnvironment, getSnapshot, insertSnapshot, lockForUpdate, recordReport, typesOfEnvironments } from './snapshots.ts';
 import { openPostgres, type PostgresOptions } from './postgres.ts';
-import { groupCommit } from './group-commit.ts';
-import { startCheckpointer } from './checkpoint.ts';
+import { batchedWrites, groupCommit } from './group-commit.ts';
+import { startCheckpointer, walAutocheckpoint } from './checkpoint.ts';
 import { openSqlite, type SqliteOptions } from './sqlite.ts';
+import { lockedDriver, startWriterThread } from './writer-thread.ts';
 
 const queries = {
   ensureOrganization, findOrganization, listOrganizations, putBlob, getBlob, verifyChain,
   insertToken, findToken, listTokens, revokeToken,
-  findFlow, ensureFlow, upsertTrail, findTrail, insertAttestation, listAttestations,
+  findFlow, ensureFlow, upsertTrail, findTrail, insertAttestation, appendAttestation, listAttestations,
   upsertEnvironment, listEnvironments,
   insertDeployments, listDeployments,
   insertApproval, listApprovals, getApproval, artifactsOfCommits,
@@ -118,9 +119,20 @@ async function migrated(db: Kysely<Database>, dialect: DialectName, schema?: str
 
 /** Opens (creating if needed) a SQLite file, applies pending migrations and returns the store. */
 export async function openSqliteStore(file: string, options: SqliteOptions = {}): Promise<Store> {
-  const { db, reader, raw } = openSqlite(file, options);
+  // Attestations are stored by a writer thread (writer-thread.ts), which this connection pauses
+  // whenever it writes itself. An in-memory database has no file another thread could open.
+  const inMemory = file === ':memory:' || file === '';
+  let checkpointer: ReturnType<typeof startCheckpointer> = null;
+  const writer = inMemory ? null : startWriterThread(file, { ...options, afterCommit: () => checkpointer?.committed(), walAutocheckpoint });
+  const { db, reader, raw } = openSqlite(file, { ...options, wrapDriver: writer ? (driver) => lockedDriver(driver, writer.pause) : undefined });
   await migrated(db, 'sqlite');
-  const checkpointer = startCheckpointer(raw, file);
+  checkpointer = startCheckpointer(raw, file);
+  if (writer && options.writerThreadAtOpen) {
+    await writer.ready().catch(async (error) => {
+      await Promise.allSettled([writer.close(), checkpointer?.close(), db.destroy(), reader.destroy()]);
+      throw error;
+    });
+  }
   const store = createStore(db, 'sqlite', {
     reader,
     // The whole database in one step of SQLite's backup API: a step copies from one consistent read
@@ -144,7 +156,9 @@ export async function openSqliteStore(file: string, options: SqliteOptions = {})
   });
   return {
     ...store,
+    ...(writer ? { appendAttestation: writer.appendAttestation } : {}),
     close: async () => {
+      await writer?.close();
       await checkpointer?.close();
       await store.close();
     },
@@ -158,7 +172,17 @@ export async function openPostgresStore(url: string, options: PostgresOptions = 
     await db.destroy();
     throw error;
   });
-  return createStore(await migrated(db, 'postgres', options.schema), 'postgres');
+  const store = createStore(await migrated(db, 'postgres', options.schema), 'postgres');
+  // Attestations arriving together share a transaction and one chain append (see batchedWrites).
+  const attestations = batchedWrites(db, appendAttestations);
+  return {
+    ...store,
+    appendAttestation: attestations.write,
+    close: async () => {
+      await attestations.drained();
+      await store.close();
+    },
+  };
 }
 
 /** True for `postgres://` and `postgresql://` URLs. */
@@ -175,7 +199,7 @@ export type { SqliteOptions } from './sqlite.ts';
 export type { EnvironmentInput, EnvironmentRecord, EnvironmentFilter } from './environments.ts';
 export type { DeploymentInsert, DeploymentRecord, DeploymentFilter } from './deployments.ts';
 export type { ApprovalInsert, ApprovalRecord, ApprovalState, ReviewRecord } from './approvals.ts';
-export type { TrailInput, TrailRow, FlowRow, AttestationInsert, AttestationRow } from './trails.ts';
+export type { TrailInput, TrailRow, FlowRow, AttestationInsert, AttestationRow, AttestationAppend, AppendResult } from './trails.ts';
 export type { TokenRow } from './tokens.ts';
 export type { BrokenLink, VerifyResult } from './chain.ts';
 export { canonicalJson, genesisHash } from './chain.ts';

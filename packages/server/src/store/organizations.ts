@@ -1,5 +1,6 @@
 import { createHash } from 'node:crypto';
 import type { Db } from './database.ts';
+import { compiledOnce } from './compiled-once.ts';
 
 export interface OrganizationRow { id: number; name: string }
 
@@ -24,10 +25,22 @@ export const blobAddress = (content: Uint8Array) => createHash('sha256').update(
  * transaction (`blobAddress`), so that hashing does not hold the writer.
  */
 export async function putBlob(db: Db, content: Uint8Array, at: number, sha256 = blobAddress(content)): Promise<string> {
-  await db.insertInto('blobs').values({ sha256, size: content.byteLength, content, created_at: at })
-    .onConflict((c) => c.column('sha256').doNothing()).execute();
+  await putBlobs(db, [{ sha256, content, at }]);
   return sha256;
 }
+
+/**
+ * Stores several contents under their addresses in one statement (each content once), in address
+ * order: two transactions storing the same new contents wait for each other instead of deadlocking.
+ */
+export async function putBlobs(db: Db, blobs: Array<{ sha256: string; content: Uint8Array; at: number }>): Promise<void> {
+  const distinct = [...new Map(blobs.map((b) => [b.sha256, b])).values()].sort((a, b) => (a.sha256 < b.sha256 ? -1 : a.sha256 > b.sha256 ? 1 : 0));
+  if (distinct.length) await insertBlobs(db, { blobs: distinct.map((b) => ({ sha256: b.sha256, size: b.content.byteLength, content: b.content, at: b.at })) });
+}
+
+const insertBlobs = compiledOnce((db, v: { blobs: Array<{ sha256: string; size: number; content: Uint8Array; at: number }> }) =>
+  db.insertInto('blobs').values(v.blobs.map((b) => ({ sha256: b.sha256, size: b.size, content: b.content, created_at: b.at })))
+    .onConflict((c) => c.column('sha256').doNothing()));
 
 export async function getBlob(db: Db, sha256: string): Promise<{ sha256: string; size: number; content: Uint8Array } | undefined> {
   const row = await db.selectFrom('blobs').select(['sha256', 'size', 'content']).where('sha256', '=', sha256).executeTakeFirst();

@@ -3,12 +3,23 @@
  * piece of evidence survives a power cut), foreign keys on, a busy timeout for other processes.
  */
 import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, SqliteDialect } from 'kysely';
+import { CompiledQuery, Kysely, SqliteDialect, type Driver } from 'kysely';
 import type { Database } from './database.ts';
 
 export interface SqliteOptions {
   /** `FULL` (default) fsyncs the WAL on every commit; `NORMAL` may lose the last commits on power loss. */
   synchronous?: 'FULL' | 'NORMAL';
+  /**
+   * Starts the writer thread that stores attestations (writer-thread.ts) as the store opens, and
+   * waits for it, instead of on the first attestation: for a server, whose first attestation
+   * should not wait for it. Off by default (a script or test that stores none never starts it).
+   */
+  writerThreadAtOpen?: boolean;
+}
+
+export interface WriterOptions extends SqliteOptions {
+  /** Wraps the driver Kysely builds for the writer connection (to take a lock around each use of it, say). */
+  wrapDriver?: (driver: Driver) => Driver;
 }
 
 /**
@@ -16,17 +27,56 @@ export interface SqliteOptions {
  * for reads outside transactions, so that reads (tokens, lookups, lists) never wait behind a
  * write batch. WAL lets the reader see every committed transaction while the writer writes.
  */
-export function openSqlite(file: string, options: SqliteOptions = {}): { db: Kysely<Database>; reader: Kysely<Database>; raw: BetterSqlite3.Database } {
+export function openSqlite(file: string, options: WriterOptions = {}): { db: Kysely<Database>; reader: Kysely<Database>; raw: BetterSqlite3.Database } {
+  const { db, raw } = openSqliteWriter(file, options);
+  const readRaw = new BetterSqlite3(file, { readonly: true });
+  readRaw.pragma('busy_timeout = 5000');
+  const reader = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(readRaw) }) });
+  return { db, reader, raw };
+}
+
+/**
+ * A writer connection alone, with the settings above: the store's own, and the writer thread's
+ * (`writer-thread.ts`).
+ */
+export function openSqliteWriter(file: string, options: WriterOptions = {}): { db: Kysely<Database>; raw: BetterSqlite3.Database } {
   const raw = new BetterSqlite3(file);
   raw.pragma('journal_mode = WAL');
   raw.pragma(`synchronous = ${options.synchronous ?? 'FULL'}`);
   raw.pragma('foreign_keys = ON');
   raw.pragma('busy_timeout = 5000');
-  const readRaw = new BetterSqlite3(file, { readonly: true });
-  readRaw.pragma('busy_timeout = 5000');
-  const db = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(raw) }) });
-  const reader = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(readRaw) }) });
-  return { db, reader, raw };
+  const dialect = new SqliteDialect({ database: withStatementCache(raw) });
+  const createDriver = dialect.createDriver.bind(dialect);
+  dialect.createDriver = () => {
+    const driver = immediateTransactions(createDriver());
+    return options.wrapDriver ? options.wrapDriver(driver) : driver;
+  };
+  return { db: new Kysely<Database>({ dialect }), raw };
+}
+
+/** `driver` with some of its methods replaced (the others called on it as they are). */
+export function overrideDriver(driver: Driver, overrides: Partial<Driver>): Driver {
+  return new Proxy(driver, {
+    get(target, property) {
+      if (property in overrides) return overrides[property as keyof Driver];
+      const value = Reflect.get(target, property, target);
+      return typeof value === 'function' ? value.bind(target) : value;
+    },
+  });
+}
+
+/**
+ * Transactions that take the write lock when they begin (BEGIN IMMEDIATE). Kysely begins them
+ * DEFERRED: such a transaction reads first, and when it then writes after another connection
+ * (another process, or the writer thread) has committed, SQLite refuses at once with
+ * SQLITE_BUSY, without waiting in the busy handler. IMMEDIATE waits for its turn instead.
+ */
+function immediateTransactions(driver: Driver): Driver {
+  return overrideDriver(driver, {
+    beginTransaction: async (connection) => {
+      await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+    },
+  });
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { Db } from './database.ts';
+import { compiledOnce } from './compiled-once.ts';
 
 export interface TokenRow {
   id: string;
@@ -32,8 +33,11 @@ const toTokenRow = (r: TokenSelect): TokenRow => ({
   description: r.description, createdAt: Number(r.created_at), revokedAt: r.revoked_at === null ? null : Number(r.revoked_at),
 });
 
+/** Every request looks its token up: compiled once. */
+const tokenById = compiledOnce((db, v: { id: string }) => tokenColumns(db).where('tokens.id', '=', v.id));
+
 export async function findToken(db: Db, id: string): Promise<TokenRow | undefined> {
-  const row = await tokenColumns(db).where('tokens.id', '=', id).executeTakeFirst();
+  const [row] = await tokenById(db, { id });
   return row ? toTokenRow(row) : undefined;
 }
 

@@ -1,6 +1,8 @@
 import type { Db } from './database.ts';
-import { appendEvidence, digestColumnsOf, inTransaction } from './chain.ts';
+import { appendEvidence, appendEvidenceBatch, digestColumnsOf, inTransaction } from './chain.ts';
 import { fromJson, toJson } from './json.ts';
+import { blobAddress, putBlobs } from './organizations.ts';
+import { compiledOnce } from './compiled-once.ts';
 
 export interface FlowRow { id: number; name: string; description: string; visibility: string; templateSha256: string | null; createdAt: number; lastModifiedAt: number }
 
@@ -128,26 +130,128 @@ export interface AttestationRow extends Omit<AttestationInsert, 'at' | 'where'> 
 
 /** Stores an attestation and its chain record in one transaction. */
 export function insertAttestation(db: Db, a: AttestationInsert): Promise<number> {
-  return inTransaction(db, (trx) => insertAttestationIn(trx, a));
+  return inTransaction(db, async (trx) => {
+    const where = a.where ?? await trx.selectFrom('trails').innerJoin('flows', 'flows.id', 'trails.flow_id')
+      .select(['flows.organization_id as organizationId', 'flows.name as flow', 'trails.name as trail']).where('trails.id', '=', a.trailId).executeTakeFirstOrThrow();
+    const [id] = await insertAttestationRows(trx, [{ ...a, dataJson: JSON.stringify(a.data), where: { ...where, organizationId: Number(where.organizationId) } }]);
+    return id!;
+  });
 }
 
-async function insertAttestationIn(db: Db, a: AttestationInsert): Promise<number> {
-  // The chain append locks the organisation until COMMIT on PostgreSQL: everything that does not
-  // need the chain comes first, so that concurrent attestations overlap up to the append.
-  const row = await db.insertInto('attestations').values({
-    trail_id: a.trailId, name: a.name, type: a.type, data: JSON.stringify(a.data), artifact_fingerprint: a.artifactFingerprint,
-    attachment_sha256: a.attachmentSha256, attachment_name: a.attachmentName, compliant: a.compliant ? 1 : 0, created_at: a.at,
-  }).returning(digestColumnsOf('attestations')).executeTakeFirstOrThrow();
-  const where = a.where ?? await db.selectFrom('trails').innerJoin('flows', 'flows.id', 'trails.flow_id')
-    .select(['flows.organization_id as organizationId', 'flows.name as flow', 'trails.name as trail']).where('trails.id', '=', a.trailId).executeTakeFirstOrThrow();
-  // Locks the trail row until COMMIT, so it comes last before the chain; trail then organisation,
-  // the order in which beginning a trail takes them too (no deadlock between the two).
-  await db.updateTable('trails').set({ last_modified_at: a.at }).where('id', '=', a.trailId).execute();
-  await appendEvidence(db, {
-    organizationId: Number(where.organizationId), type: 'attestation', at: a.at, ref: { table: 'attestations', id: Number(row.id) }, row,
-    data: { flow: where.flow, trail: where.trail, name: a.name, type: a.type, artifact_fingerprint: a.artifactFingerprint, attachment_sha256: a.attachmentSha256 },
+type AttestationValues = Omit<AttestationInsert, 'data' | 'where' | 'compliant'> & { dataJson: string; compliant: number };
+const insertAttestationRowsOnce = compiledOnce((db, v: { rows: AttestationValues[] }) => db.insertInto('attestations').values(v.rows.map((r) => ({
+  trail_id: r.trailId, name: r.name, type: r.type, data: r.dataJson, artifact_fingerprint: r.artifactFingerprint,
+  attachment_sha256: r.attachmentSha256, attachment_name: r.attachmentName, compliant: r.compliant, created_at: r.at,
+}))).returning(digestColumnsOf('attestations')));
+const touchTrail = compiledOnce((db, v: { id: number; at: number }) => db.updateTable('trails').set({ last_modified_at: v.at }).where('id', '=', v.id));
+
+/** What tells stored attestation rows apart (rows alike in all of it are interchangeable). */
+const contentKey = (r: { trail_id: unknown; name: unknown; type: unknown; data: unknown; artifact_fingerprint: unknown; attachment_sha256: unknown; attachment_name: unknown; compliant: unknown; created_at: unknown }) =>
+  JSON.stringify([Number(r.trail_id), r.name, r.type, r.data, r.artifact_fingerprint, r.attachment_sha256, r.attachment_name, Number(r.compliant), Number(r.created_at)]);
+
+/**
+ * Stores attestations on trails already found (one statement), then moves each trail's
+ * `last_modified_at`, then appends their chain records: in that order, because on PostgreSQL the
+ * trail rows stay locked until COMMIT from their update and the organisation from the append
+ * (trails before organisation, each in id order: the order beginning a trail takes them too, so
+ * no deadlock), and what locks nothing comes first so that concurrent transactions overlap up to there.
+ */
+async function insertAttestationRows(db: Db, list: Array<Omit<AttestationInsert, 'data' | 'where'> & { dataJson: string; where: { organizationId: number; flow: string; trail: string } }>): Promise<number[]> {
+  if (!list.length) return [];
+  const values = list.map((a): AttestationValues => ({
+    trailId: a.trailId, name: a.name, type: a.type, dataJson: a.dataJson, artifactFingerprint: a.artifactFingerprint,
+    attachmentSha256: a.attachmentSha256, attachmentName: a.attachmentName, compliant: a.compliant ? 1 : 0, at: a.at,
+  }));
+  // RETURNING gives the rows, not which input each came from: they are matched by content.
+  const returned = new Map<string, Array<Record<string, unknown> & { id: number }>>();
+  for (const row of await insertAttestationRowsOnce(db, { rows: values })) {
+    const key = contentKey(row);
+    returned.set(key, [...(returned.get(key) ?? []), row]);
+  }
+  const rows = values.map((v) => {
+    const row = returned.get(contentKey({
+      trail_id: v.trailId, name: v.name, type: v.type, data: v.dataJson, artifact_fingerprint: v.artifactFingerprint,
+      attachment_sha256: v.attachmentSha256, attachment_name: v.attachmentName, compliant: v.compliant, created_at: v.at,
+    }))?.shift();
+    if (!row) throw new Error('the attestation insert did not return every row');
+    return row;
   });
-  return Number(row.id);
+  const touched = new Map<number, number>();
+  for (const a of list) touched.set(a.trailId, Math.max(touched.get(a.trailId) ?? a.at, a.at));
+  for (const [id, at] of [...touched].sort(([x], [y]) => x - y)) await touchTrail(db, { id, at });
+  await appendEvidenceBatch(db, list.map((a, i) => ({
+    organizationId: a.where.organizationId, type: 'attestation', at: a.at, ref: { table: 'attestations', id: Number(rows[i]!.id) }, row: rows[i],
+    data: { flow: a.where.flow, trail: a.where.trail, name: a.name, type: a.type, artifact_fingerprint: a.artifactFingerprint, attachment_sha256: a.attachmentSha256 },
+  })));
+  return rows.map((row) => Number(row.id));
+}
+
+/** An attestation to store on a trail named by its organisation, flow and trail names. */
+export interface AttestationAppend {
+  organizationId: number;
+  flow: string;
+  trail: string;
+  name: string;
+  type: string;
+  /** The attestation's data as the JSON text to store. */
+  dataJson: string;
+  artifactFingerprint: string | null;
+  /** Stored content-addressed (once per content), named as the client sent it. */
+  attachment: { content: Uint8Array; name: string } | null;
+  compliant: boolean;
+  at: number;
+}
+
+/** The stored attestation, or which of flow and trail does not exist (nothing stored). */
+export type AppendResult = { id: number; trailId: number } | { missing: 'flow' | 'trail' };
+
+const trailIdOf = compiledOnce((db, v: { organizationId: number; flow: string; trail: string }) =>
+  db.selectFrom('trails').innerJoin('flows', 'flows.id', 'trails.flow_id').select('trails.id')
+    .where('flows.organization_id', '=', v.organizationId).where('flows.name', '=', v.flow).where('trails.name', '=', v.trail));
+
+/**
+ * Finds the trail and stores the attestation, its attachment and its chain record, in one
+ * transaction. Takes and returns plain values only, so that it can run on SQLite's writer thread.
+ */
+export async function appendAttestation(db: Db, a: AttestationAppend): Promise<AppendResult> {
+  return (await appendAttestations(db, [a]))[0]!;
+}
+
+/**
+ * `appendAttestation` for several, in one transaction, with one chain append per organisation
+ * (PostgreSQL's group commit). A missing trail fails only its own attestation.
+ */
+export function appendAttestations(db: Db, list: AttestationAppend[]): Promise<AppendResult[]> {
+  return inTransaction(db, async (trx) => {
+    // Each statement below serves the whole list: a batch costs a few round trips, not a few per attestation.
+    const trails = new Map<string, Promise<AppendResult>>();
+    const trailOf = (a: AttestationAppend) => {
+      const key = JSON.stringify([a.organizationId, a.flow, a.trail]);
+      let found = trails.get(key);
+      if (!found) {
+        found = (async (): Promise<AppendResult> => {
+          const [trail] = await trailIdOf(trx, { organizationId: a.organizationId, flow: a.flow, trail: a.trail });
+          if (trail) return { id: 0, trailId: Number(trail.id) };
+          return { missing: (await findFlow(trx, a.organizationId, a.flow)) ? 'trail' : 'flow' };
+        })();
+        trails.set(key, found);
+      }
+      return found;
+    };
+    const results: AppendResult[] = [];
+    for (const a of list) results.push(await trailOf(a));
+    const found = list.flatMap((a, index) => {
+      const result = results[index]!;
+      return 'missing' in result ? [] : [{ index, trailId: result.trailId, a, attachmentSha256: a.attachment ? blobAddress(a.attachment.content) : null }];
+    });
+    await putBlobs(trx, found.flatMap(({ a, attachmentSha256 }) => (a.attachment ? [{ sha256: attachmentSha256!, content: a.attachment.content, at: a.at }] : [])));
+    const ids = await insertAttestationRows(trx, found.map(({ trailId, a, attachmentSha256 }) => ({
+      trailId, name: a.name, type: a.type, dataJson: a.dataJson, artifactFingerprint: a.artifactFingerprint, attachmentSha256,
+      attachmentName: a.attachment?.name ?? null, compliant: a.compliant, at: a.at, where: { organizationId: a.organizationId, flow: a.flow, trail: a.trail },
+    })));
+    found.forEach(({ index, trailId }, i) => (results[index] = { id: ids[i]!, trailId }));
+    return results;
+  });
 }
 
 /** Every attestation of a trail, oldest first (later ones with the same name supersede earlier ones). */

@@ -1,0 +1,114 @@
+/**
+ * The attestation write path on each backend: SQLite's writer thread (writer-thread.ts) taking
+ * turns with the store's own writer, PostgreSQL's batches (batchedWrites), and what both promise:
+ * every acknowledged attestation stored with its chain record, a bad one failing alone, nothing
+ * lost when the store closes with writes pending, and two stores (two processes) on one database.
+ */
+import { randomBytes } from 'node:crypto';
+import { expect } from 'chai';
+import { openPostgresStore, openSqliteStore, type Store } from '@trailproof/server';
+import { openTestStore } from '@trailproof/server/testing';
+import type { AttestationAppend } from './trails.ts';
+
+describe('storing attestations (writer thread, batches)', function () {
+  this.timeout(60_000);
+  let store: Store;
+  let location = '';
+  let schema: string | undefined;
+  let cleanup: () => void | Promise<void> = () => {};
+  let organizationId = 0;
+
+  /** A second store on the same database, as a second server process has. */
+  const openAnother = () => (schema === undefined ? openSqliteStore(location) : openPostgresStore(location, { schema }));
+
+  beforeEach(async () => {
+    ({ store, location, schema, cleanup } = await openTestStore());
+    organizationId = Number((await store.ensureOrganization('acme', 1)).id);
+    const flow = await store.ensureFlow(organizationId, 'app', 1);
+    await store.upsertTrail(flow.id, { name: 't1' }, null, 1);
+    await store.upsertTrail(flow.id, { name: 't2' }, null, 1);
+  });
+  afterEach(async () => {
+    await store.close().catch(() => {});
+    await cleanup();
+  });
+
+  const attestation = (name: string, overrides: Partial<AttestationAppend> = {}): AttestationAppend => ({
+    organizationId, flow: 'app', trail: 't1', name, type: 'generic', dataJson: JSON.stringify({ attestation_name: name }),
+    artifactFingerprint: null, attachment: { content: randomBytes(2048), name: `${name}.bin` }, compliant: true, at: 2, ...overrides,
+  });
+
+  const storedOn = async (s: Store, trail: string) => {
+    const found = (await s.findTrail(organizationId, 'app', trail))!;
+    return s.listAttestations(found.id);
+  };
+
+  it('stores concurrent attestations while other writes go on, each with its chain record', async () => {
+    const flow = (await store.findFlow(organizationId, 'app'))!;
+    const writes: Array<Promise<unknown>> = [];
+    for (let i = 0; i < 200; i++) {
+      writes.push(store.appendAttestation(attestation(`a${i}`, { trail: i % 2 ? 't1' : 't2' })));
+      // Writes of the store's own connection in between (on SQLite they pause the writer thread).
+      if (i % 10 === 0) writes.push(store.upsertTrail(flow.id, { name: `other-${i}`, description: 'meanwhile' }, null, 3));
+      if (i % 25 === 0) writes.push(store.transaction((tx) => tx.upsertTrail(flow.id, { name: 't1', description: `begun again ${i}` }, null, 3)));
+    }
+    const results = await Promise.all(writes);
+    const ids = results.filter((r): r is { id: number; trailId: number } => typeof r === 'object' && r !== null && 'trailId' in r).map((r) => r.id);
+    expect(ids).to.have.length(200);
+    expect(new Set(ids).size).to.equal(200);
+    expect((await storedOn(store, 't1')).length + (await storedOn(store, 't2')).length).to.equal(200);
+    const verified = await store.verifyChain(organizationId, 'acme');
+    expect(verified.firstBroken).to.equal(null);
+    // 2 trails begun first, 200 attestations, 20 other trails, 8 begins again.
+    expect(verified.records).to.equal(2 + 200 + 20 + 8);
+  });
+
+  it('answers which of flow and trail is missing, storing nothing', async () => {
+    expect(await store.appendAttestation(attestation('x', { trail: 'nope' }))).to.deep.equal({ missing: 'trail' });
+    expect(await store.appendAttestation(attestation('x', { flow: 'nope' }))).to.deep.equal({ missing: 'flow' });
+    const stored = await store.appendAttestation(attestation('y'));
+    expect(stored).to.have.property('id').that.is.a('number');
+    expect((await storedOn(store, 't1')).map((a) => a.name)).to.deep.equal(['y']);
+    expect((await store.verifyChain(organizationId, 'acme')).records).to.equal(3);
+  });
+
+  it('fails a bad attestation alone, with the database error, when it shares a batch with good ones', async () => {
+    const outcomes = await Promise.allSettled(Array.from({ length: 30 }, (_, i) =>
+      store.appendAttestation(attestation(`b${i}`, i === 13 ? { name: null as unknown as string } : {}))));
+    const rejected = outcomes.flatMap((o, i) => (o.status === 'rejected' ? [{ i, error: o.reason as { code?: unknown; message: string } }] : []));
+    expect(rejected.map((r) => r.i)).to.deep.equal([13]);
+    // The cause crosses the thread boundary with its code (SQLite's, or PostgreSQL's not_null_violation).
+    expect(rejected[0]!.error.code).to.be.oneOf(['SQLITE_CONSTRAINT_NOTNULL', '23502']);
+    expect(await storedOn(store, 't1')).to.have.length(29);
+    const verified = await store.verifyChain(organizationId, 'acme');
+    expect(verified.firstBroken).to.equal(null);
+    expect(verified.records).to.equal(2 + 29);
+  });
+
+  it('stores what was pending when the store closes, and it is there when opened again', async () => {
+    const pending = Array.from({ length: 50 }, (_, i) => store.appendAttestation(attestation(`c${i}`)));
+    await store.close();
+    const outcomes = await Promise.allSettled(pending);
+    expect(outcomes.filter((o) => o.status === 'rejected')).to.deep.equal([]);
+    store = await openAnother();
+    expect(await storedOn(store, 't1')).to.have.length(50);
+    expect((await store.verifyChain(organizationId, 'acme')).firstBroken).to.equal(null);
+  });
+
+  it('two stores on one database (two processes) store the same attachments at once, in opposite orders', async () => {
+    const other = await openAnother();
+    try {
+      const contents = Array.from({ length: 40 }, () => randomBytes(4096));
+      const from = (s: Store, order: Buffer[], prefix: string) => order.map((content, i) =>
+        s.appendAttestation(attestation(`${prefix}${i}`, { attachment: { content, name: 'same.bin' } })));
+      const results = await Promise.all([...from(store, contents, 'p'), ...from(other, [...contents].reverse(), 'q')]);
+      expect(results.every((r) => 'id' in r)).to.equal(true);
+      const stored = await storedOn(store, 't1');
+      expect(stored).to.have.length(80);
+      expect(new Set(stored.map((a) => a.attachmentSha256)).size).to.equal(40);
+      expect((await store.verifyChain(organizationId, 'acme')).firstBroken).to.equal(null);
+    } finally {
+      await other.close();
+    }
+  });
+});

@@ -1,0 +1,73 @@
+/**
+ * The writer thread's side (see writer-thread.ts): its own connection to the file, the group
+ * commit of the main thread's store, and the procedures it may run. Jobs arrive as messages with
+ * plain values; each is answered once the COMMIT of its batch has returned.
+ */
+import { parentPort, workerData } from 'node:worker_threads';
+import { groupCommit } from './group-commit.ts';
+import { openSqliteWriter, type SqliteOptions } from './sqlite.ts';
+import { appendAttestation } from './trails.ts';
+import { lockedDriver, toErrorShape, turns, type FromWriter, type ToWriter, type WriterProcedures } from './writer-thread.ts';
+
+const { file, synchronous, walAutocheckpoint } = workerData as { file: string; synchronous: SqliteOptions['synchronous']; walAutocheckpoint: number | null };
+const port = parentPort!;
+const post = (message: FromWriter) => port.postMessage(message);
+
+// Batches and the main thread's pauses take turns on one lock.
+const lock = turns();
+const { db, raw } = openSqliteWriter(file, { synchronous, wrapDriver: (driver) => lockedDriver(driver, lock) });
+if (walAutocheckpoint) raw.pragma(`wal_autocheckpoint = ${walAutocheckpoint}`);
+const transaction = groupCommit(db, { afterCommit: () => post({ kind: 'committed' }) });
+
+/** Attachments arrive as Uint8Array (structured clone drops Buffer); better-sqlite3 binds Buffers. */
+const asBuffer = (bytes: Uint8Array) => (Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
+
+const procedures: WriterProcedures = {
+  appendAttestation: (input) => transaction((trx) => appendAttestation(trx, {
+    ...input, attachment: input.attachment ? { ...input.attachment, content: asBuffer(input.attachment.content) } : null,
+  })),
+};
+
+let running = 0;
+let closing = false;
+const releases: Array<() => void> = [];
+
+async function close() {
+  if (running) return;
+  await db.destroy();
+  port.close();
+}
+
+port.on('message', (message: ToWriter) => {
+  switch (message.kind) {
+    case 'run': {
+      running++;
+      (procedures[message.procedure] as (...args: unknown[]) => Promise<unknown>)(...message.args).then(
+        (value) => post({ kind: 'done', id: message.id, value }),
+        (error) => post({ kind: 'failed', id: message.id, error: toErrorShape(error) }),
+      ).finally(() => {
+        running--;
+        if (closing) void close();
+      });
+      return;
+    }
+    case 'pause':
+      void lock().then((release) => {
+        releases.push(release);
+        post({ kind: 'paused', id: message.id });
+      });
+      return;
+    case 'resume':
+      releases.shift()?.();
+      return;
+    case 'ping':
+      post({ kind: 'done', id: message.id, value: null });
+      return;
+    case 'close':
+      closing = true;
+      void close();
+      return;
+  }
+});
+
+process.on('unhandledRejection', (error) => post({ kind: 'fatal', error: toErrorShape(error) }));

@@ -1,0 +1,215 @@
+/**
+ * SQLite's hot write off the event loop. better-sqlite3 runs every statement, and the fsync of
+ * every COMMIT (synchronous=FULL), on the thread that calls it: with the store's writer on the
+ * server's only thread, storing attestations took most of that thread. A worker thread with a
+ * connection of its own stores them instead (`writer-thread-worker.ts`), in group-committed
+ * batches as on the main thread, and answers each job only after the batch's COMMIT returned:
+ * nothing is acknowledged before it is durable.
+ *
+ * Two connections of one process now write to one file. They take turns instead of meeting in
+ * SQLite's busy handler (which would sleep on the event loop): the main thread's writer pauses
+ * the worker between its batches for as long as it holds its connection (`pause`).
+ */
+import { fileURLToPath } from 'node:url';
+import { Worker } from 'node:worker_threads';
+import type { Driver } from 'kysely';
+import type { AppendResult, AttestationAppend } from './trails.ts';
+import { overrideDriver, type SqliteOptions } from './sqlite.ts';
+
+/** What the worker runs: store queries that take plain values, each in its own savepoint of a batch. */
+export interface WriterProcedures {
+  appendAttestation(input: AttestationAppend): Promise<AppendResult>;
+}
+
+/** Messages to the worker. */
+export type ToWriter =
+  | { kind: 'run'; id: number; procedure: keyof WriterProcedures; args: unknown[] }
+  | { kind: 'pause'; id: number }
+  | { kind: 'resume' }
+  | { kind: 'ping'; id: number }
+  | { kind: 'close' };
+
+/** An error as it crosses the thread boundary (structured clone keeps neither class nor `code`). */
+export interface ErrorShape { name: string; message: string; stack?: string; code?: unknown }
+
+/** Messages from the worker. */
+export type FromWriter =
+  | { kind: 'done'; id: number; value: unknown }
+  | { kind: 'failed'; id: number; error: ErrorShape }
+  | { kind: 'paused'; id: number }
+  | { kind: 'committed' }
+  | { kind: 'fatal'; error: ErrorShape };
+
+export function toErrorShape(error: unknown): ErrorShape {
+  const e = (error ?? {}) as Partial<ErrorShape>;
+  const code = typeof e.code === 'string' || typeof e.code === 'number' ? e.code : undefined;
+  return { name: String(e.name ?? 'Error'), message: String(e.message ?? error), stack: typeof e.stack === 'string' ? e.stack : undefined, code };
+}
+
+export function fromErrorShape(shape: ErrorShape): Error {
+  const error = Object.assign(new Error(shape.message), { code: shape.code });
+  error.name = shape.name;
+  if (shape.stack) error.stack = shape.stack;
+  return error;
+}
+
+/** One at a time: `lock()` resolves, in call order, with the function that lets the next one in. */
+export function turns(): () => Promise<() => void> {
+  let tail: Promise<unknown> = Promise.resolve();
+  return () => {
+    let release!: () => void;
+    const done = new Promise<void>((resolve) => (release = resolve));
+    const ready = tail.then(() => release);
+    tail = done;
+    return ready;
+  };
+}
+
+/** `driver` taking `lock` for as long as a connection is acquired (a query, or a whole transaction). */
+export function lockedDriver(driver: Driver, lock: () => Promise<() => void>): Driver {
+  let release: (() => void) | undefined;
+  const overrides: Partial<Driver> = {
+    async acquireConnection() {
+      const connection = await driver.acquireConnection();
+      try {
+        release = await lock();
+      } catch (error) {
+        await driver.releaseConnection(connection);
+        throw error;
+      }
+      return connection;
+    },
+    async releaseConnection(connection) {
+      const held = release;
+      release = undefined;
+      try {
+        await driver.releaseConnection(connection);
+      } finally {
+        held?.();
+      }
+    },
+  };
+  return overrideDriver(driver, overrides);
+}
+
+export interface WriterThread extends WriterProcedures {
+  /** Starts the worker if needed and resolves once it has opened the database. */
+  ready(): Promise<void>;
+  /** Holds the worker between batches until the returned function is called. */
+  pause(): Promise<() => void>;
+  /** Lets pending jobs finish, then stops the worker. */
+  close(): Promise<void>;
+}
+
+const entry = fileURLToPath(new URL('./writer-thread-worker.ts', import.meta.url));
+const tsxApi = import.meta.resolve('tsx/esm/api');
+
+// Plain JavaScript evaluated in the worker: it loads the TypeScript entry through the loader the
+// process already has (`--import tsx`), or registers tsx's when it has none (`bin/trailproof.js`).
+const bootstrap = `
+const { workerData } = require('node:worker_threads');
+const { pathToFileURL } = require('node:url');
+const url = pathToFileURL(workerData.entry).href;
+import(url).catch(async (error) => {
+  if (error && error.code !== 'ERR_UNKNOWN_FILE_EXTENSION') throw error;
+  const { register } = await import(workerData.tsxApi);
+  register();
+  // A failed import stays failed for its URL: the query makes it a new one.
+  await import(url + '?loader=tsx');
+});
+`;
+
+export interface WriterThreadOptions extends SqliteOptions {
+  /** Called after each COMMIT of the worker (the WAL checkpointer copies what it wrote). */
+  afterCommit?: () => void;
+  /** WAL pages after which the worker's connection checkpoints itself (see checkpoint.ts). */
+  walAutocheckpoint?: number;
+}
+
+/**
+ * The writer thread for a SQLite file (started on its first job, so that a store that never
+ * stores an attestation never starts one). If the worker dies, its pending jobs fail (a 500)
+ * and the next job starts a new one.
+ */
+export function startWriterThread(file: string, options: WriterThreadOptions = {}): WriterThread {
+  let worker: Worker | null = null;
+  let exited: Promise<void> = Promise.resolve();
+  let nextId = 1;
+  let closing = false;
+  const pending = new Map<number, { resolve: (value: any) => void; reject: (error: unknown) => void }>();
+
+  const settle = () => {
+    // Referenced while a job is pending (a script awaiting one must not exit), not otherwise.
+    if (pending.size) worker?.ref();
+    else worker?.unref();
+  };
+
+  const failAll = (error: Error) => {
+    for (const job of pending.values()) job.reject(error);
+    pending.clear();
+  };
+
+  function started(): Worker {
+    if (worker) return worker;
+    if (closing) throw new Error('the store is closed');
+    const w = new Worker(bootstrap, {
+      eval: true,
+      workerData: { entry, tsxApi, file, synchronous: options.synchronous ?? 'FULL', walAutocheckpoint: options.walAutocheckpoint ?? null },
+    });
+    w.on('message', (message: FromWriter) => {
+      if (message.kind === 'committed') return options.afterCommit?.();
+      if (message.kind === 'fatal') return failAll(fromErrorShape(message.error));
+      const job = pending.get(message.id);
+      if (!job) return;
+      pending.delete(message.id);
+      settle();
+      if (message.kind === 'failed') job.reject(fromErrorShape(message.error));
+      else job.resolve(message.kind === 'done' ? message.value : undefined);
+    });
+    w.on('error', (error) => failAll(error));
+    exited = new Promise((resolve) => w.once('exit', () => {
+      if (worker === w) worker = null;
+      failAll(new Error('the SQLite writer thread stopped'));
+      resolve();
+    }));
+    worker = w;
+    return w;
+  }
+
+  function request<T>(message: (id: number) => ToWriter): Promise<T> {
+    return new Promise<T>((resolve, reject) => {
+      const id = nextId++;
+      let w: Worker;
+      try {
+        w = started();
+      } catch (error) {
+        return reject(error);
+      }
+      pending.set(id, { resolve, reject });
+      settle();
+      w.postMessage(message(id));
+    });
+  }
+
+  return {
+    appendAttestation: (input) => request((id) => ({ kind: 'run', id, procedure: 'appendAttestation', args: [input] })),
+    ready: () => request((id) => ({ kind: 'ping', id })),
+    async pause() {
+      // No worker, no writes of its own to wait for (one started meanwhile waits in its busy handler, off the event loop).
+      if (!worker) return () => {};
+      const w = worker;
+      await request((id) => ({ kind: 'pause', id }));
+      return () => w.postMessage({ kind: 'resume' } satisfies ToWriter);
+    },
+    async close() {
+      closing = true;
+      const w = worker;
+      if (!w) return;
+      w.ref();
+      w.postMessage({ kind: 'close' } satisfies ToWriter);
+      const timer = setTimeout(() => void w.terminate(), 10_000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
