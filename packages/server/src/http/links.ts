@@ -16,13 +16,15 @@ export const pageCount = (total: number, perPage: number) => (perPage > 0 ? Math
  * following `next` repeats the same filters and sort.
  */
 export function pageLinks(originalUrl: string, page: number, totalPages: number): PageLinks {
+  // Parsed once: every href is this path and query with only `page` changed.
   const url = new URL(originalUrl, 'http://x');
-  const at = (n: number) => {
-    url.searchParams.set('page', String(n));
-    return { href: url.pathname + url.search };
-  };
-  const self = { href: new URL(originalUrl, 'http://x').pathname + new URL(originalUrl, 'http://x').search };
+  const self = { href: url.pathname + url.search };
   if (totalPages === 0) return { self, first: null, prev: null, next: null, last: null };
+  const query = url.searchParams;
+  const at = (n: number) => {
+    query.set('page', String(n));
+    return { href: `${url.pathname}?${query}` };
+  };
   return {
     self,
     first: at(1),

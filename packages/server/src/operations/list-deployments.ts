@@ -20,8 +20,11 @@ export const listDeploymentsPlugin = definePlugin({
       start, end, envName: query.env_name || undefined, repoName: query.repo_name || undefined, offset: (query.page - 1) * query.per_page, limit: query.per_page,
     });
     const totalPages = pageCount(total, query.per_page);
+    // A page holds few environments: each one's link is built once.
+    const environments = new Map<string, string>();
+    const environmentLink = (name: string) => environments.get(name) ?? environments.set(name, `${apiBase}/environments/${pathOf(params.org, name)}`).get(name)!;
     const deployments = items.map(({ trail, ...d }) => {
-      const environment = `${apiBase}/environments/${pathOf(params.org, d.env_name)}`;
+      const environment = environmentLink(d.env_name);
       return {
         ...d,
         _links: {

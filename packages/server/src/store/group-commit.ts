@@ -87,19 +87,20 @@ export function groupCommit(db: Kysely<Database>, options: GroupCommitOptions = 
 }
 
 /**
- * Group commit for one kind of write on PostgreSQL, where every transaction of an organisation
- * waits for the chain's lock until the previous one has committed: inputs that arrive while a
- * batch is being written are stored together by `writeMany`, in one transaction with one chain
- * append (one lock, one commit). If the batch fails before COMMIT (a deadlock, one input the
+ * Group commit for one kind of write, in set-based statements: inputs that arrive while a batch
+ * is being written are stored together by `writeMany`, in one transaction with one chain append
+ * (one lock, one commit). On PostgreSQL every transaction of an organisation waits for the
+ * chain's lock until the previous one has committed; on SQLite's writer thread a batch costs a
+ * few statements instead of a few per input. If the batch fails before COMMIT (a deadlock, one input the
  * database refuses), each input is tried again alone, so that one bad input fails alone; if the
  * COMMIT itself fails, nothing is retried (its outcome is unknown) and every input fails.
  */
 export function batchedWrites<I, R>(
   db: Kysely<Database>,
   writeMany: (trx: Transaction<Database>, inputs: I[]) => Promise<R[]>,
-  options: { maxBatch?: number } = {},
+  options: { maxBatch?: number; afterCommit?: () => void } = {},
 ): { write: (input: I) => Promise<R>; drained: () => Promise<void> } {
-  const { maxBatch = 64 } = options;
+  const { maxBatch = 64, afterCommit } = options;
   let queue: Array<{ input: I; resolve: (value: R) => void; reject: (error: unknown) => void }> = [];
   let writing: Promise<void> | null = null;
 
@@ -116,7 +117,9 @@ export function batchedWrites<I, R>(
       if (inside) return null;
       throw error;
     });
-    return results ? { results } : { failedBeforeCommit: inside!.error };
+    if (!results) return { failedBeforeCommit: inside!.error };
+    afterCommit?.();
+    return { results };
   }
 
   async function writeBatches() {
@@ -149,7 +152,9 @@ export function batchedWrites<I, R>(
   return {
     write: (input) => new Promise<R>((resolve, reject) => {
       queue.push({ input, resolve, reject });
-      writing ??= writeBatches();
+      // Started on the next turn of the event loop, so that inputs arriving together (requests
+      // parsed in the same turn, messages delivered together) share the first batch too.
+      writing ??= new Promise<void>((started) => setImmediate(started)).then(writeBatches);
     }),
     /** Resolves once every input given so far has been written (or has failed). */
     drained: async () => {

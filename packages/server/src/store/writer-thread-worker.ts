@@ -1,12 +1,12 @@
 /**
- * The writer thread's side (see writer-thread.ts): its own connection to the file, the group
- * commit of the main thread's store, and the procedures it may run. Jobs arrive as messages with
+ * The writer thread's side (see writer-thread.ts): its own connection to the file, attestations
+ * stored in batches (`batchedWrites`, as on PostgreSQL), and the procedures it may run. Jobs arrive as messages with
  * plain values; each is answered once the COMMIT of its batch has returned.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import { groupCommit } from './group-commit.ts';
+import { batchedWrites } from './group-commit.ts';
 import { openSqliteWriter, type SqliteOptions } from './sqlite.ts';
-import { appendAttestation } from './trails.ts';
+import { appendAttestations } from './trails.ts';
 import { lockedDriver, toErrorShape, turns, type FromWriter, type ToWriter, type WriterProcedures } from './writer-thread.ts';
 
 const { file, synchronous, walAutocheckpoint } = workerData as { file: string; synchronous: SqliteOptions['synchronous']; walAutocheckpoint: number | null };
@@ -17,15 +17,15 @@ const post = (message: FromWriter) => port.postMessage(message);
 const lock = turns();
 const { db, raw } = openSqliteWriter(file, { synchronous, wrapDriver: (driver) => lockedDriver(driver, lock) });
 if (walAutocheckpoint) raw.pragma(`wal_autocheckpoint = ${walAutocheckpoint}`);
-const transaction = groupCommit(db, { afterCommit: () => post({ kind: 'committed' }) });
+const attestations = batchedWrites(db, appendAttestations, { afterCommit: () => post({ kind: 'committed' }) });
 
 /** Attachments arrive as Uint8Array (structured clone drops Buffer); better-sqlite3 binds Buffers. */
 const asBuffer = (bytes: Uint8Array) => (Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
 
 const procedures: WriterProcedures = {
-  appendAttestation: (input) => transaction((trx) => appendAttestation(trx, {
+  appendAttestation: (input) => attestations.write({
     ...input, attachment: input.attachment ? { ...input.attachment, content: asBuffer(input.attachment.content) } : null,
-  })),
+  }),
 };
 
 let running = 0;

@@ -2,9 +2,9 @@
  * SQLite's hot write off the event loop. better-sqlite3 runs every statement, and the fsync of
  * every COMMIT (synchronous=FULL), on the thread that calls it: with the store's writer on the
  * server's only thread, storing attestations took most of that thread. A worker thread with a
- * connection of its own stores them instead (`writer-thread-worker.ts`), in group-committed
- * batches as on the main thread, and answers each job only after the batch's COMMIT returned:
- * nothing is acknowledged before it is durable.
+ * connection of its own stores them instead (`writer-thread-worker.ts`), those that arrive
+ * together in one transaction (`batchedWrites`, as on PostgreSQL), and answers each job only
+ * after its batch's COMMIT returned: nothing is acknowledged before it is durable.
  *
  * Two connections of one process now write to one file. They take turns instead of meeting in
  * SQLite's busy handler (which would sleep on the event loop): the main thread's writer pauses
@@ -16,7 +16,7 @@ import type { Driver } from 'kysely';
 import type { AppendResult, AttestationAppend } from './trails.ts';
 import { overrideDriver, type SqliteOptions } from './sqlite.ts';
 
-/** What the worker runs: store queries that take plain values, each in its own savepoint of a batch. */
+/** What the worker runs: store queries that take and return plain values (they cross threads). */
 export interface WriterProcedures {
   appendAttestation(input: AttestationAppend): Promise<AppendResult>;
 }
