@@ -6,6 +6,7 @@
  */
 import { randomBytes } from 'node:crypto';
 import { expect } from 'chai';
+import pg from 'pg';
 import { openPostgresStore, openSqliteStore, type Store } from '@trailproof/server';
 import { openTestStore } from '@trailproof/server/testing';
 import type { AttestationAppend } from './trails.ts';
@@ -93,6 +94,22 @@ describe('storing attestations (writer thread, batches)', function () {
     store = await openAnother();
     expect(await storedOn(store, 't1')).to.have.length(50);
     expect((await store.verifyChain(organizationId, 'acme')).firstBroken).to.equal(null);
+  });
+
+  it('PostgreSQL: attachments are compressed with lz4 (or kept uncompressed), never with pglz', async function () {
+    if (schema === undefined) this.skip();
+    const client = new pg.Client({ connectionString: location });
+    await client.connect();
+    try {
+      const { rows } = await client.query(
+        `select a.attcompression as compression, a.attstorage as storage from pg_attribute a join pg_class c on c.oid = a.attrelid
+         join pg_namespace n on n.oid = c.relnamespace where n.nspname = $1 and c.relname = 'blobs' and a.attname = 'content'`, [schema]);
+      expect(rows).to.have.length(1);
+      // 'l' = lz4; without lz4 support the column is EXTERNAL ('e': out of line, uncompressed).
+      expect(rows[0].compression === 'l' || rows[0].storage === 'e', JSON.stringify(rows[0])).to.equal(true);
+    } finally {
+      await client.end();
+    }
   });
 
   it('two stores on one database (two processes) store the same attachments at once, in opposite orders', async () => {

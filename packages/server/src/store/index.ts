@@ -8,7 +8,7 @@ import { Kysely, SqliteDialect } from 'kysely';
 import type { Database, Db, DialectName } from './database.ts';
 import { migrate } from './migrations.ts';
 import { ensureOrganization, findOrganization, getBlob, listOrganizations, putBlob } from './organizations.ts';
-import { verifyChain } from './chain.ts';
+import { verifyChain } from './chain-verify.ts';
 import { findToken, insertToken, listTokens, revokeToken } from './tokens.ts';
 import { appendAttestation, appendAttestations, ensureFlow, findFlow, findTrail, insertAttestation, listAttestations, upsertTrail } from './trails.ts';
 import { listEnvironments, upsertEnvironment } from './environments.ts';
@@ -201,7 +201,7 @@ export type { DeploymentInsert, DeploymentRecord, DeploymentFilter } from './dep
 export type { ApprovalInsert, ApprovalRecord, ApprovalState, ReviewRecord } from './approvals.ts';
 export type { TrailInput, TrailRow, FlowRow, AttestationInsert, AttestationRow, AttestationAppend, AppendResult } from './trails.ts';
 export type { TokenRow } from './tokens.ts';
-export type { BrokenLink, VerifyResult } from './chain.ts';
+export type { BrokenLink, VerifyResult } from './chain-verify.ts';
 export { canonicalJson, genesisHash } from './chain.ts';
 export { blobAddress } from './organizations.ts';
 export type { FlowChanges, FlowRecord } from './flows.ts';
