@@ -145,9 +145,9 @@ const insertAttestationRowsOnce = compiledOnce((db, v: { rows: AttestationValues
 }))).returning(digestColumnsOf('attestations')));
 const touchTrail = compiledOnce((db, v: { id: number; at: number }) => db.updateTable('trails').set({ last_modified_at: v.at }).where('id', '=', v.id));
 
-/** What tells stored attestation rows apart (rows alike in all of it are interchangeable). */
-const contentKey = (r: { trail_id: unknown; name: unknown; type: unknown; data: unknown; artifact_fingerprint: unknown; attachment_sha256: unknown; attachment_name: unknown; compliant: unknown; created_at: unknown }) =>
-  JSON.stringify([Number(r.trail_id), r.name, r.type, r.data, r.artifact_fingerprint, r.attachment_sha256, r.attachment_name, Number(r.compliant), Number(r.created_at)]);
+/** What tells stored attestation rows apart, but for their data (compared only between rows alike in all this). */
+const rowKey = (r: { trail_id: unknown; name: unknown; type: unknown; artifact_fingerprint: unknown; attachment_sha256: unknown; attachment_name: unknown; compliant: unknown; created_at: unknown }) =>
+  JSON.stringify([Number(r.trail_id), r.name, r.type, r.artifact_fingerprint, r.attachment_sha256, r.attachment_name, Number(r.compliant), Number(r.created_at)]);
 
 /**
  * Stores attestations on trails already found (one statement), then moves each trail's
@@ -162,19 +162,21 @@ async function insertAttestationRows(db: Db, list: Array<Omit<AttestationInsert,
     trailId: a.trailId, name: a.name, type: a.type, dataJson: a.dataJson, artifactFingerprint: a.artifactFingerprint,
     attachmentSha256: a.attachmentSha256, attachmentName: a.attachmentName, compliant: a.compliant ? 1 : 0, at: a.at,
   }));
-  // RETURNING gives the rows, not which input each came from: they are matched by content.
+  // RETURNING gives the rows, not which input each came from: they are matched by content
+  // (rows alike in every column are interchangeable).
   const returned = new Map<string, Array<Record<string, unknown> & { id: number }>>();
   for (const row of await insertAttestationRowsOnce(db, { rows: values })) {
-    const key = contentKey(row);
+    const key = rowKey(row);
     returned.set(key, [...(returned.get(key) ?? []), row]);
   }
   const rows = values.map((v) => {
-    const row = returned.get(contentKey({
-      trail_id: v.trailId, name: v.name, type: v.type, data: v.dataJson, artifact_fingerprint: v.artifactFingerprint,
+    const alike = returned.get(rowKey({
+      trail_id: v.trailId, name: v.name, type: v.type, artifact_fingerprint: v.artifactFingerprint,
       attachment_sha256: v.attachmentSha256, attachment_name: v.attachmentName, compliant: v.compliant, created_at: v.at,
-    }))?.shift();
-    if (!row) throw new Error('the attestation insert did not return every row');
-    return row;
+    })) ?? [];
+    const index = alike.findIndex((row) => row.data === v.dataJson);
+    if (index < 0) throw new Error('the attestation insert did not return every row');
+    return alike.splice(index, 1)[0]!;
   });
   const touched = new Map<number, number>();
   for (const a of list) touched.set(a.trailId, Math.max(touched.get(a.trailId) ?? a.at, a.at));
