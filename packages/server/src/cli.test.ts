@@ -34,8 +34,14 @@ interface Serving {
   exited: Promise<number | null>;
 }
 
-async function serve(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Serving> {
-  const child = spawn(process.execPath, ['--import', 'tsx', cli, 'serve', ...args], { cwd: root, env: childEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
+/**
+ * Starts `serve`: through tsx's loader by default, as the tests run everything; `installed` runs
+ * the package's `bin/trailproof.js` as an installed command would, with no loader given to node.
+ */
+async function serve(args: string[], env: NodeJS.ProcessEnv = {}, how: 'tsx' | 'installed' = 'tsx'): Promise<Serving> {
+  const command = how === 'tsx' ? ['--import', 'tsx', cli, 'serve', ...args] : ['packages/server/bin/trailproof.js', 'serve', ...args];
+  const { NODE_OPTIONS: _n, ...environment } = childEnv(env);
+  const child = spawn(process.execPath, command, { cwd: root, env: how === 'tsx' ? childEnv(env) : environment, stdio: ['ignore', 'pipe', 'pipe'] });
   const lines: Array<Record<string, any>> = [];
   let stderr = '';
   child.stderr!.on('data', (chunk) => (stderr += chunk));
@@ -89,8 +95,8 @@ describe('the trailproof command', function () {
     dropDatabase = async () => {};
     rmSync(dir, { recursive: true, force: true });
   });
-  const start = async (args: string[], env?: NodeJS.ProcessEnv) => {
-    const s = await serve(args, env);
+  const start = async (args: string[], env?: NodeJS.ProcessEnv, how?: 'tsx' | 'installed') => {
+    const s = await serve(args, env, how);
     children.push(s.child);
     return s;
   };
@@ -110,6 +116,19 @@ describe('the trailproof command', function () {
     expect(refused).to.deep.equal({ status: 403, body: { message: 'This token is read-only' } });
     expect((await call(s.url, reader, 'GET', '/api/v2/environments/acme')).status).to.equal(200);
     expect((await call(s.url, writer, 'PUT', '/api/v2/trails/acme/app', trail)).status).to.equal(201);
+  });
+
+  it('the installed command (bin/trailproof.js, node without a loader) serves and stores attestations', async () => {
+    // The attestation is stored by SQLite's writer thread, which must load the TypeScript sources by itself.
+    const token = run(['token', 'create', '--org', 'acme', '--database', db]).stdout.trim();
+    const s = await start(['--database', db, '--port', '0', '--host', '127.0.0.1'], {}, 'installed');
+    expect((await call(s.url, token, 'PUT', '/api/v2/trails/acme/app', { data_json: JSON.stringify({ name: 't1' }) })).status).to.equal(201);
+    const attested = await call(s.url, token, 'POST', '/api/v2/attestations/acme/app/trail/t1/junit', {
+      data_json: JSON.stringify({ attestation_name: 'unit', junit_results: [{ name: 's', failures: 0, errors: 0, skipped: 0, total: 1, duration: 0.1 }] }),
+    });
+    expect(attested).to.deep.equal({ status: 201, body: "junit attestation 'unit' was added to trail 't1'" });
+    const trail = (await call(s.url, token, 'GET', '/api/v2/trails/acme/app/t1')).body as { compliance_status: { attestations_statuses: Array<{ attestation_name: string }> } };
+    expect(trail.compliance_status.attestations_statuses.map((a) => a.attestation_name)).to.deep.equal(['unit']);
   });
 
   it('serve logs listening first, then one JSON line per request without the token', async () => {
