@@ -91,9 +91,10 @@ export function groupCommit(db: Kysely<Database>, options: GroupCommitOptions = 
  * is being written are stored together by `writeMany`, in one transaction with one chain append
  * (one lock, one commit). On PostgreSQL every transaction of an organisation waits for the
  * chain's lock until the previous one has committed; on SQLite's writer thread a batch costs a
- * few statements instead of a few per input. If the batch fails before COMMIT (a deadlock, one input the
- * database refuses), each input is tried again alone, so that one bad input fails alone; if the
- * COMMIT itself fails, nothing is retried (its outcome is unknown) and every input fails.
+ * few statements instead of a few per input. If the batch fails before COMMIT (a deadlock, one
+ * input the database refuses), each input is tried again alone, so that one bad input fails
+ * alone; if the COMMIT itself fails, nothing is retried (its outcome is unknown) and every input
+ * fails.
  */
 export function batchedWrites<I, R>(
   db: Kysely<Database>,

@@ -221,7 +221,7 @@ export async function appendAttestation(db: Db, a: AttestationAppend): Promise<A
 
 /**
  * `appendAttestation` for several, in one transaction, with one chain append per organisation
- * (PostgreSQL's group commit). A missing trail fails only its own attestation.
+ * (the batches of `batchedWrites`, on both backends). A missing trail fails only its own attestation.
  */
 export function appendAttestations(db: Db, list: AttestationAppend[]): Promise<AppendResult[]> {
   return inTransaction(db, async (trx) => {
