@@ -38,6 +38,7 @@ export type FromWriter =
   | { kind: 'failed'; id: number; error: ErrorShape }
   | { kind: 'paused'; id: number }
   | { kind: 'committed' }
+  /** A rejection nothing handled: the worker's state is unknown. */
   | { kind: 'fatal'; error: ErrorShape };
 
 export function toErrorShape(error: unknown): ErrorShape {
@@ -158,7 +159,9 @@ export function startWriterThread(file: string, options: WriterThreadOptions = {
     });
     w.on('message', (message: FromWriter) => {
       if (message.kind === 'committed') return options.afterCommit?.();
-      if (message.kind === 'fatal') return failAll(fromErrorShape(message.error));
+      // A worker in an unknown state is stopped before its jobs are failed, so that none of them
+      // commits after its client was told it failed (the exit handler fails them).
+      if (message.kind === 'fatal') return void w.terminate();
       const job = pending.get(message.id);
       if (!job) return;
       pending.delete(message.id);
