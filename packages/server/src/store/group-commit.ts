@@ -7,12 +7,6 @@
 import { sql, type Kysely, type Transaction } from 'kysely';
 import type { Database } from './database.ts';
 
-interface Job<T> {
-  work: (trx: Transaction<Database>) => Promise<T>;
-  resolve: (value: T) => void;
-  reject: (error: unknown) => void;
-}
-
 export interface GroupCommitOptions {
   /** Most jobs in one database transaction (bounds how long one batch holds the writer). */
   maxBatch?: number;
@@ -20,69 +14,36 @@ export interface GroupCommitOptions {
   afterCommit?: () => void;
 }
 
+type Work = (trx: Transaction<Database>) => Promise<unknown>;
+type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
+
 /**
- * Returns a `transaction(work)` function over `db` that batches concurrent callers.
+ * Returns a `transaction(work)` function over `db` that batches concurrent callers (the batches
+ * of `batchedWrites`, each job in a savepoint of its batch's transaction).
  * Only for a single-connection database (SQLite through Kysely), where jobs run one after another anyway.
  */
 export function groupCommit(db: Kysely<Database>, options: GroupCommitOptions = {}) {
-  const { maxBatch = 64, afterCommit } = options;
-  let queue: Array<Job<any>> = [];
-  let writing = false;
-  let scheduled = false;
-
-  async function writeBatches() {
-    writing = true;
-    try {
-      while (queue.length) {
-        const batch = queue.slice(0, maxBatch);
-        queue = queue.slice(batch.length);
-        const outcomes: Array<{ ok: true; value: unknown } | { ok: false; error: unknown }> = [];
-        try {
-          await db.transaction().execute(async (trx) => {
-            for (const job of batch) {
-              await sql`savepoint job`.execute(trx);
-              try {
-                const value = await job.work(trx);
-                await sql`release savepoint job`.execute(trx);
-                outcomes.push({ ok: true, value });
-              } catch (error) {
-                await sql`rollback to savepoint job`.execute(trx);
-                await sql`release savepoint job`.execute(trx);
-                outcomes.push({ ok: false, error });
-              }
-            }
-          });
-        } catch (error) {
-          // The COMMIT itself failed (disk full, I/O error): nothing of the batch is durable.
-          batch.forEach((job) => job.reject(error));
-          continue;
-        }
-        afterCommit?.();
-        batch.forEach((job, i) => {
-          const outcome = outcomes[i]!;
-          if (outcome.ok) job.resolve(outcome.value);
-          else job.reject(outcome.error);
-        });
+  const batches = batchedWrites<Work, Outcome>(db, async (trx, works) => {
+    const outcomes: Outcome[] = [];
+    for (const work of works) {
+      await sql`savepoint job`.execute(trx);
+      try {
+        const value = await work(trx);
+        await sql`release savepoint job`.execute(trx);
+        outcomes.push({ ok: true, value });
+      } catch (error) {
+        await sql`rollback to savepoint job`.execute(trx);
+        await sql`release savepoint job`.execute(trx);
+        outcomes.push({ ok: false, error });
       }
-    } finally {
-      writing = false;
     }
-  }
+    return outcomes;
+  }, options);
 
-  return function transaction<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
-      queue.push({ work, resolve, reject });
-      // Start on the next turn of the event loop, so that writes arriving together (requests
-      // whose reads finished in the same turn) share the batch; jobs queued while a batch is
-      // being written wait for the next one.
-      if (!writing && !scheduled) {
-        scheduled = true;
-        setImmediate(() => {
-          scheduled = false;
-          void writeBatches();
-        });
-      }
-    });
+  return async function transaction<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
+    const outcome = await batches.write(work);
+    if (!outcome.ok) throw outcome.error;
+    return outcome.value as T;
   };
 }
 
@@ -99,7 +60,7 @@ export function groupCommit(db: Kysely<Database>, options: GroupCommitOptions = 
 export function batchedWrites<I, R>(
   db: Kysely<Database>,
   writeMany: (trx: Transaction<Database>, inputs: I[]) => Promise<R[]>,
-  options: { maxBatch?: number; afterCommit?: () => void } = {},
+  options: GroupCommitOptions = {},
 ): { write: (input: I) => Promise<R>; drained: () => Promise<void> } {
   const { maxBatch = 64, afterCommit } = options;
   let queue: Array<{ input: I; resolve: (value: R) => void; reject: (error: unknown) => void }> = [];
