@@ -1,7 +1,7 @@
 /**
  * The writer thread's side (see writer-thread.ts): its own connection to the file, attestations
- * stored in batches (`batchedWrites`, as on PostgreSQL), and the procedures it may run. Jobs arrive as messages with
- * plain values; each is answered once the COMMIT of its batch has returned.
+ * stored in batches (`batchedWrites`, as on PostgreSQL), and the procedures it may run. Jobs
+ * arrive as messages with plain values; each is answered once the COMMIT of its batch returned.
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { batchedWrites } from './group-commit.ts';
@@ -70,4 +70,4 @@ port.on('message', (message: ToWriter) => {
   }
 });
 
-process.on('unhandledRejection', (error) => post({ kind: 'fatal', error: toErrorShape(error) }));
+process.on('unhandledRejection', () => post({ kind: 'fatal' }));

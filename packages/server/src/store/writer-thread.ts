@@ -39,7 +39,7 @@ export type FromWriter =
   | { kind: 'paused'; id: number }
   | { kind: 'committed' }
   /** A rejection nothing handled: the worker's state is unknown. */
-  | { kind: 'fatal'; error: ErrorShape };
+  | { kind: 'fatal' };
 
 export function toErrorShape(error: unknown): ErrorShape {
   const e = (error ?? {}) as Partial<ErrorShape>;
