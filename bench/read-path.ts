@@ -4,6 +4,7 @@
  * bare Koa handler running the same SQL (support/baseline-read.ts), alternating query by
  * query. Then total_count scaling: the default-window query at 10k, 100k and 1M rows.
  */
+import { isPostgresUrl } from '@trailproof/server';
 import { readPathQueries } from './support/read-queries.ts';
 import { load, type LoadResult } from './support/load.ts';
 import { log, runCli, startBaseline, startServer, type Running } from './support/processes.ts';
@@ -20,13 +21,12 @@ export interface ReadPathOptions {
 }
 
 const connections = 16;
-const isPostgres = (location: string) => /^postgres(ql)?:/.test(location);
 
 /** Migrates (through the real CLI), seeds, and returns a read-only token of `bench`. */
 async function seed(location: string, rows: number, now: number): Promise<string> {
   runCli(['token', 'create', '--org', 'bench', '--database', location]); // migrates, creates the organisation
   const started = Date.now();
-  if (isPostgres(location)) await seedPostgres(location, rows, now);
+  if (isPostgresUrl(location)) await seedPostgres(location, rows, now);
   else seedSqlite(location, rows, now);
   log(`  seeded ${rows.toLocaleString('en')} deployments in ${((Date.now() - started) / 1000).toFixed(1)} s`);
   return runCli(['token', 'create', '--org', 'bench', '--read-only', '--database', location]).trim();
@@ -34,7 +34,7 @@ async function seed(location: string, rows: number, now: number): Promise<string
 
 /** Starts `count` processes of the server, or of the baseline, on `location`. */
 function start(kind: 'server' | 'baseline', location: string, count: number): Promise<Running[]> {
-  const backend = isPostgres(location) ? 'postgres' : 'sqlite';
+  const backend = isPostgresUrl(location) ? 'postgres' : 'sqlite';
   return Promise.all(Array.from({ length: count }, () => (kind === 'server' ? startServer(location) : startBaseline('baseline-read.ts', [backend, location]))));
 }
 

@@ -9,6 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
+import { isPostgresUrl } from '@trailproof/server';
 import { load, type LoadOptions, type LoadResult } from './support/load.ts';
 import { log, runCli, startBaseline, startServer } from './support/processes.ts';
 import { round, type Figure } from './support/report.ts';
@@ -39,7 +40,7 @@ export interface WritePathOptions {
 
 /** Attestations stored, counted straight from the database (read-only for SQLite, after the server stopped). */
 async function storedAttestations(location: string): Promise<number> {
-  if (/^postgres(ql)?:/.test(location)) {
+  if (isPostgresUrl(location)) {
     const client = new pg.Client({ connectionString: location });
     await client.connect();
     try {
