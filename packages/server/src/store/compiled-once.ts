@@ -14,7 +14,7 @@ interface Statement {
   slots: Array<{ path: Path } | { value: unknown }>;
 }
 
-/** Statements kept per database and query. */
+/** Statements kept per dialect (or Kysely instance) and query. */
 const maxShapes = 256;
 
 /** Objects and lists are walked; anything else (bytes included) is one value. */
