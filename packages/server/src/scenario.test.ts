@@ -104,19 +104,27 @@ describe('the delivery story, end to end', function () {
 
     // 2. Three reports to production: each changes what runs, so each makes a snapshot.
     expect((await api('PUT', '/environments/acme', { name: 'production', type: 'K8S', description: 'Production cluster' })).status).to.equal(201);
-    const before1 = Date.now() / 1000;
+    // Times are kept to the millisecond: each mark waits until the clock has moved past it, so
+    // that what the server stamps afterwards is strictly later.
+    const mark = async () => {
+      const now = Date.now() / 1000;
+      await sleep(2);
+      return now;
+    };
+    const before1 = await mark();
     expect(await report(201, ['acme/backend:1', F1], ['acme/backend:1', F1], ['acme/web:1', W1])).to.deep.include({ snapshot_index: 1, deployed: [F1, W1] });
     let production = (await api('GET', '/environments/acme/production')).body;
     expect(production.state).to.equal(true);
-    const between12 = Date.now() / 1000;
+    const between12 = await mark();
     expect(await report(201, ['acme/backend:2', F2], ['acme/web:1', W1])).to.deep.include({ snapshot_index: 2, deployed: [F2] });
     expect((await api('GET', '/environments/acme/production')).body.state).to.equal(true);
     const changedAt2 = (await api('GET', '/environments/acme/production')).body.last_changed_at;
+    await sleep(2); // the next report is stamped a later millisecond
     expect(await report(200, ['acme/backend:2', F2], ['acme/web:1', W1])).to.deep.include({ snapshot_index: 2, changed: false, deployed: [] });
     production = (await api('GET', '/environments/acme/production')).body;
     expect(production.last_changed_at).to.equal(changedAt2);
     expect(production.last_reported_at).to.be.above(changedAt2);
-    const between23 = Date.now() / 1000;
+    const between23 = await mark();
     expect(await report(201, ['acme/backend:2', F2], ['acme/backend:3', F3], ['acme/web:1', W1])).to.deep.include({ snapshot_index: 3, deployed: [F3] });
     production = (await api('GET', '/environments/acme/production')).body;
     assertMatchesContract(getEnvironment, 200, production);
