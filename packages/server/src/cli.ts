@@ -27,7 +27,8 @@ The database: --database postgres://... (env DATABASE_URL) for PostgreSQL, or a 
 with --db FILE (env TRAILPROOF_DB; default ./trailproof.db). Flags win, then
 TRAILPROOF_DB, then DATABASE_URL. PostgreSQL tuning for serve: TRAILPROOF_PG_MAX_CONNECTIONS
 (pool size, default 10), TRAILPROOF_PG_STATEMENT_TIMEOUT_MS (default 10000),
-TRAILPROOF_PG_CONNECTION_TIMEOUT_MS (default 3000).
+TRAILPROOF_PG_CONNECTION_TIMEOUT_MS (default 3000). SQLite: TRAILPROOF_SQLITE_READER_THREADS
+(threads that run list queries off the event loop, default 2, 0 for none).
 Defaults: --port 8080 (env PORT), --host 127.0.0.1 (env HOST).`;
 
 class UsageError extends Error {}
@@ -65,20 +66,23 @@ async function serve(args: string[]) {
   const location = databaseLocation(values);
   // The HTTP stack (Koa, the contract's validators) loads only for `serve`, so token and backup commands start quickly.
   const { startServer } = await import('./server.ts');
-  const store = await openStore(location, { postgres: postgresTuning(), sqlite: { writerThreadAtOpen: true } });
+  const store = await openStore(location, { postgres: postgresTuning(), sqlite: { threadsAtOpen: true, readerThreads: numberSetting('TRAILPROOF_SQLITE_READER_THREADS', 0, 64) } });
   const running = await startServer({ store, logger, port, host: values.host ?? process.env.HOST ?? '127.0.0.1', handleSignals: true });
   logger.info({ msg: 'listening', url: running.url, database: redacted(location), backend: store.dialect });
 }
 
+/** A whole number from the environment variable `name`; undefined when it is unset or empty. */
+function numberSetting(name: string, min: number, max: number): number | undefined {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return undefined;
+  const value = Number(raw);
+  if (!Number.isInteger(value) || value < min || value > max) throw new UsageError(`${name} must be a whole number from ${min} to ${max}, not '${raw}'`);
+  return value;
+}
+
 /** PostgreSQL pool and time-out settings from the environment (see docs/scaling.md). */
 function postgresTuning(): PostgresOptions {
-  const setting = (name: string, min: number, max: number): number | undefined => {
-    const raw = process.env[name];
-    if (raw === undefined || raw === '') return undefined;
-    const value = Number(raw);
-    if (!Number.isInteger(value) || value < min || value > max) throw new UsageError(`${name} must be a whole number from ${min} to ${max}, not '${raw}'`);
-    return value;
-  };
+  const setting = numberSetting;
   return {
     maxConnections: setting('TRAILPROOF_PG_MAX_CONNECTIONS', 1, 1000),
     statementTimeoutMs: setting('TRAILPROOF_PG_STATEMENT_TIMEOUT_MS', 10, 600_000),

@@ -10,11 +10,14 @@ export interface SqliteOptions {
   /** `FULL` (default) fsyncs the WAL on every commit; `NORMAL` may lose the last commits on power loss. */
   synchronous?: 'FULL' | 'NORMAL';
   /**
-   * Starts the writer thread that stores attestations (writer-thread.ts) as the store opens, and
-   * waits for it, instead of on the first attestation: for a server, whose first attestation
-   * should not wait for it. Off by default (a script or test that stores none never starts it).
+   * Starts the threads (the writer thread that stores attestations, writer-thread.ts, and the
+   * reader threads, reader-threads.ts) as the store opens, and waits for them, instead of on
+   * first use: for a server, whose first requests should not wait for them. Off by default (a
+   * script or test that stores or lists nothing never starts them).
    */
-  writerThreadAtOpen?: boolean;
+  threadsAtOpen?: boolean;
+  /** Threads that run the list queries off the event loop (reader-threads.ts); 2 by default (1 on one core), 0 for none. */
+  readerThreads?: number;
 }
 
 export interface WriterOptions extends SqliteOptions {
@@ -29,10 +32,14 @@ export interface WriterOptions extends SqliteOptions {
  */
 export function openSqlite(file: string, options: WriterOptions = {}): { db: Kysely<Database>; reader: Kysely<Database>; raw: BetterSqlite3.Database } {
   const { db, raw } = openSqliteWriter(file, options);
-  const readRaw = new BetterSqlite3(file, { readonly: true });
-  readRaw.pragma('busy_timeout = 5000');
-  const reader = new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(readRaw) }) });
-  return { db, reader, raw };
+  return { db, reader: openSqliteReader(file), raw };
+}
+
+/** A read-only connection: the store's own for reads outside transactions, and each reader thread's. */
+export function openSqliteReader(file: string): Kysely<Database> {
+  const raw = new BetterSqlite3(file, { readonly: true });
+  raw.pragma('busy_timeout = 5000');
+  return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(raw) }) });
 }
 
 /**

@@ -7,7 +7,8 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { batchedWrites } from './group-commit.ts';
 import { openSqliteWriter, type SqliteOptions } from './sqlite.ts';
 import { appendAttestations } from './trails.ts';
-import { lockedDriver, toErrorShape, turns, type FromWriter, type ToWriter, type WriterProcedures } from './writer-thread.ts';
+import { toErrorShape } from './threads.ts';
+import { lockedDriver, turns, type FromWriter, type ToWriter, type WriterProcedures } from './writer-thread.ts';
 
 const { file, synchronous, walAutocheckpoint } = workerData as { file: string; synchronous: SqliteOptions['synchronous']; walAutocheckpoint: number | null };
 const port = parentPort!;

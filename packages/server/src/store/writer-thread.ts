@@ -10,11 +10,11 @@
  * SQLite's busy handler (which would sleep on the event loop): the main thread's writer pauses
  * the worker between its batches for as long as it holds its connection (`pause`).
  */
-import { fileURLToPath } from 'node:url';
-import { Worker } from 'node:worker_threads';
+import type { Worker } from 'node:worker_threads';
 import type { Driver } from 'kysely';
 import type { AppendResult, AttestationAppend } from './trails.ts';
 import { overrideDriver, type SqliteOptions } from './sqlite.ts';
+import { fromErrorShape, startModuleWorker, type ErrorShape } from './threads.ts';
 
 /** What the worker runs: store queries that take and return plain values (they cross threads). */
 export interface WriterProcedures {
@@ -29,9 +29,6 @@ export type ToWriter =
   | { kind: 'ping'; id: number }
   | { kind: 'close' };
 
-/** An error as it crosses the thread boundary (structured clone keeps neither class nor `code`). */
-export interface ErrorShape { name: string; message: string; stack?: string; code?: unknown }
-
 /** Messages from the worker. */
 export type FromWriter =
   | { kind: 'done'; id: number; value: unknown }
@@ -40,19 +37,6 @@ export type FromWriter =
   | { kind: 'committed' }
   /** A rejection nothing handled: the worker's state is unknown. */
   | { kind: 'fatal' };
-
-export function toErrorShape(error: unknown): ErrorShape {
-  const e = (error ?? {}) as Partial<ErrorShape>;
-  const code = typeof e.code === 'string' || typeof e.code === 'number' ? e.code : undefined;
-  return { name: String(e.name ?? 'Error'), message: String(e.message ?? error), stack: typeof e.stack === 'string' ? e.stack : undefined, code };
-}
-
-export function fromErrorShape(shape: ErrorShape): Error {
-  const error = Object.assign(new Error(shape.message), { code: shape.code });
-  error.name = shape.name;
-  if (shape.stack) error.stack = shape.stack;
-  return error;
-}
 
 /** One at a time: `lock()` resolves, in call order, with the function that lets the next one in. */
 export function turns(): () => Promise<() => void> {
@@ -102,24 +86,6 @@ export interface WriterThread extends WriterProcedures {
   close(): Promise<void>;
 }
 
-const entry = fileURLToPath(new URL('./writer-thread-worker.ts', import.meta.url));
-const tsxApi = import.meta.resolve('tsx/esm/api');
-
-// Plain JavaScript evaluated in the worker: it loads the TypeScript entry through the loader the
-// process already has (`--import tsx`), or registers tsx's when it has none (`bin/trailproof.js`).
-const bootstrap = `
-const { workerData } = require('node:worker_threads');
-const { pathToFileURL } = require('node:url');
-const url = pathToFileURL(workerData.entry).href;
-import(url).catch(async (error) => {
-  if (error && error.code !== 'ERR_UNKNOWN_FILE_EXTENSION') throw error;
-  const { register } = await import(workerData.tsxApi);
-  register();
-  // A failed import stays failed for its URL: the query makes it a new one.
-  await import(url + '?loader=tsx');
-});
-`;
-
 export interface WriterThreadOptions extends SqliteOptions {
   /** Called after each COMMIT of the worker (the WAL checkpointer copies what it wrote). */
   afterCommit?: () => void;
@@ -153,9 +119,8 @@ export function startWriterThread(file: string, options: WriterThreadOptions = {
   function started(): Worker {
     if (worker) return worker;
     if (closing) throw new Error('the store is closed');
-    const w = new Worker(bootstrap, {
-      eval: true,
-      workerData: { entry, tsxApi, file, synchronous: options.synchronous ?? 'FULL', walAutocheckpoint: options.walAutocheckpoint ?? null },
+    const w = startModuleWorker(new URL('./writer-thread-worker.ts', import.meta.url), {
+      file, synchronous: options.synchronous ?? 'FULL', walAutocheckpoint: options.walAutocheckpoint ?? null,
     });
     w.on('message', (message: FromWriter) => {
       if (message.kind === 'committed') return options.afterCommit?.();

@@ -1,0 +1,13 @@
+/**
+ * The queries that SQLite's reader threads run (reader-threads.ts): the lists, whose cost grows
+ * with the rows they scan and count. Point lookups (a token, an organisation, a trail) stay on
+ * the event loop's own read connection, where they cost less than a message to another thread.
+ */
+import { listApprovals } from './approvals.ts';
+import { listDeployments } from './deployments.ts';
+import { listEnvironments } from './environments.ts';
+import { listAttestations } from './trails.ts';
+
+export const readerProcedures = { listDeployments, listEnvironments, listApprovals, listAttestations };
+
+export type ReaderProcedures = typeof readerProcedures;

@@ -1,0 +1,42 @@
+/**
+ * What the store's worker threads (the SQLite writer thread, the reader threads) share: starting
+ * a worker on a TypeScript entry, and errors that keep their `code` across the thread boundary.
+ */
+import { Worker } from 'node:worker_threads';
+
+const tsxApi = import.meta.resolve('tsx/esm/api');
+
+// Plain JavaScript evaluated in the worker: it loads the TypeScript entry through the loader the
+// process already has (`--import tsx`), or registers tsx's when it has none (`bin/trailproof.js`).
+const bootstrap = `
+const { workerData } = require('node:worker_threads');
+const url = workerData.entry;
+import(url).catch(async (error) => {
+  if (error && error.code !== 'ERR_UNKNOWN_FILE_EXTENSION') throw error;
+  const { register } = await import(workerData.tsxApi);
+  register();
+  // A failed import stays failed for its URL: the query makes it a new one.
+  await import(url + '?loader=tsx');
+});
+`;
+
+/** A worker running the module at `entry` (a file URL of a .ts file), with `data` as its workerData. */
+export function startModuleWorker(entry: URL, data: Record<string, unknown>): Worker {
+  return new Worker(bootstrap, { eval: true, workerData: { ...data, entry: entry.href, tsxApi } });
+}
+
+/** An error as it crosses the thread boundary (structured clone keeps neither class nor `code`). */
+export interface ErrorShape { name: string; message: string; stack?: string; code?: unknown }
+
+export function toErrorShape(error: unknown): ErrorShape {
+  const e = (error ?? {}) as Partial<ErrorShape>;
+  const code = typeof e.code === 'string' || typeof e.code === 'number' ? e.code : undefined;
+  return { name: String(e.name ?? 'Error'), message: String(e.message ?? error), stack: typeof e.stack === 'string' ? e.stack : undefined, code };
+}
+
+export function fromErrorShape(shape: ErrorShape): Error {
+  const error = Object.assign(new Error(shape.message), { code: shape.code });
+  error.name = shape.name;
+  if (shape.stack) error.stack = shape.stack;
+  return error;
+}
