@@ -2,7 +2,7 @@ import { readFileSync, existsSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { expect } from 'chai';
 import { specOperations, type Operation } from '@trailproof/schema';
-import { createToken, defaultPlugins } from '@trailproof/server';
+import { createToken, defaultPlugins, openPostgresStore, openSqliteStore } from '@trailproof/server';
 import { startTestServer, type RequestOptions, type TestServer } from '@trailproof/server/testing';
 
 const fp = createHash('sha256').update('api:1').digest('hex');
@@ -147,6 +147,30 @@ describe('authentication and authorization on every route of the six operations'
     for (const ref of refs) {
       expect(ref).to.match(/^#\/components\/schemas\//);
       expect(doc.components.schemas[ref.split('/').pop()!], ref).to.be.an('object');
+    }
+  });
+
+  it('refuses a token from the first request after its revocation, by this server or by another process', async () => {
+    const openAnother = () => (server.backend === 'sqlite' ? openSqliteStore(server.file) : openPostgresStore(server.location, { schema: server.schema }));
+    for (const revokedBy of ['this server', 'another process'] as const) {
+      const { token, id } = await createToken(server.store, { org: 'acme' });
+      // Used first, so that whatever the server remembers of it is there when it is revoked.
+      for (let i = 0; i < 3; i++) expect((await server.request('GET', '/api/v2/environments/acme', { token })).status, revokedBy).to.equal(200);
+      if (revokedBy === 'this server') {
+        expect(await server.store.revokeToken(id, Date.now() / 1000)).to.equal(true);
+      } else {
+        const another = await openAnother();
+        try {
+          expect(await another.revokeToken(id, Date.now() / 1000)).to.equal(true);
+        } finally {
+          await another.close();
+        }
+      }
+      expect((await server.request('GET', '/api/v2/environments/acme', { token })).status, revokedBy).to.equal(401);
+      // A token created meanwhile by another process works at once.
+      const another = await openAnother();
+      const created = await createToken(another, { org: 'acme' }).finally(() => another.close());
+      expect((await server.request('GET', '/api/v2/environments/acme', { token: created.token })).status, revokedBy).to.equal(200);
     }
   });
 

@@ -25,6 +25,7 @@ import { openSqlite, type SqliteOptions } from './sqlite.ts';
 import { lockedDriver, startWriterThread } from './writer-thread.ts';
 import { startReaderThreads, type ReaderThreads } from './reader-threads.ts';
 import { readerProcedures } from './reader-procedures.ts';
+import { rememberOrganizations, rememberTokensUntilChange } from './remembered.ts';
 
 const queries = {
   ensureOrganization, findOrganization, listOrganizations, putBlob, getBlob, verifyChain,
@@ -94,22 +95,6 @@ export function createStore(
   };
 }
 
-/**
- * Organisations are never renamed or deleted, so a committed one found by name stays what it is:
- * remembered per store (outside transactions only, where what is read is committed), it costs
- * no query on later requests. Unknown names are always asked again.
- */
-function rememberOrganizations(find: Queries['findOrganization']): Queries['findOrganization'] {
-  const known = new Map<string, Awaited<ReturnType<Queries['findOrganization']>>>();
-  return async (name) => {
-    const remembered = known.get(name);
-    if (remembered) return remembered;
-    const found = await find(name);
-    if (found && known.size < 10_000) known.set(name, found);
-    return found;
-  };
-}
-
 async function migrated(db: Kysely<Database>, dialect: DialectName, schema?: string): Promise<Kysely<Database>> {
   try {
     await migrate(db, dialect, schema);
@@ -128,9 +113,10 @@ export async function openSqliteStore(file: string, options: SqliteOptions = {})
   let checkpointer: ReturnType<typeof startCheckpointer> = null;
   const writer = inMemory ? null : startWriterThread(file, { ...options, afterCommit: () => checkpointer?.committed(), walAutocheckpoint });
   const readers = inMemory ? null : startReaderThreads(file, options.readerThreads ?? defaultReaderThreads);
-  const { db, reader, raw } = openSqlite(file, { ...options, wrapDriver: writer ? (driver) => lockedDriver(driver, writer.pause) : undefined });
+  const { db, reader, raw, readerRaw } = openSqlite(file, { ...options, wrapDriver: writer ? (driver) => lockedDriver(driver, writer.pause) : undefined });
   await migrated(db, 'sqlite');
   checkpointer = startCheckpointer(raw, file);
+  const dataVersion = readerRaw.prepare('pragma data_version').pluck();
   if (writer && options.threadsAtOpen) {
     await Promise.all([writer.ready(), readers?.ready()]).catch(async (error) => {
       await Promise.allSettled([writer.close(), readers?.close(), checkpointer?.close(), db.destroy(), reader.destroy()]);
@@ -162,6 +148,7 @@ export async function openSqliteStore(file: string, options: SqliteOptions = {})
     ...store,
     ...(writer ? { appendAttestation: writer.appendAttestation } : {}),
     ...(readers ? onReaderThreads(store, readers) : {}),
+    findToken: rememberTokensUntilChange(store.findToken, () => dataVersion.get() as number),
     close: async () => {
       await readers?.close();
       await writer?.close();

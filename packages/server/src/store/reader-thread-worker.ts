@@ -11,7 +11,7 @@ import { toErrorShape } from './threads.ts';
 
 const port = parentPort!;
 const post = (message: FromReader) => port.postMessage(message);
-const reader = openSqliteReader((workerData as { file: string }).file);
+const reader = openSqliteReader((workerData as { file: string }).file).db;
 
 port.on('message', (message: ToReader) => {
   if (message.kind === 'close') {

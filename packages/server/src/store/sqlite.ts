@@ -30,16 +30,19 @@ export interface WriterOptions extends SqliteOptions {
  * for reads outside transactions, so that reads (tokens, lookups, lists) never wait behind a
  * write batch. WAL lets the reader see every committed transaction while the writer writes.
  */
-export function openSqlite(file: string, options: WriterOptions = {}): { db: Kysely<Database>; reader: Kysely<Database>; raw: BetterSqlite3.Database } {
+export function openSqlite(file: string, options: WriterOptions = {}): {
+  db: Kysely<Database>; reader: Kysely<Database>; raw: BetterSqlite3.Database; readerRaw: BetterSqlite3.Database;
+} {
   const { db, raw } = openSqliteWriter(file, options);
-  return { db, reader: openSqliteReader(file), raw };
+  const { db: reader, raw: readerRaw } = openSqliteReader(file);
+  return { db, reader, raw, readerRaw };
 }
 
 /** A read-only connection: the store's own for reads outside transactions, and each reader thread's. */
-export function openSqliteReader(file: string): Kysely<Database> {
+export function openSqliteReader(file: string): { db: Kysely<Database>; raw: BetterSqlite3.Database } {
   const raw = new BetterSqlite3(file, { readonly: true });
   raw.pragma('busy_timeout = 5000');
-  return new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(raw) }) });
+  return { db: new Kysely<Database>({ dialect: new SqliteDialect({ database: withStatementCache(raw) }) }), raw };
 }
 
 /**

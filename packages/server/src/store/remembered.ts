@@ -1,0 +1,43 @@
+/** Lookups that every request makes, answered from memory while what they read cannot have changed. */
+import type { Queries } from './index.ts';
+
+/**
+ * Organisations are never renamed or deleted, so a committed one found by name stays what it is:
+ * remembered per store (outside transactions only, where what is read is committed), it costs
+ * no query on later requests. Unknown names are always asked again.
+ */
+export function rememberOrganizations(find: Queries['findOrganization']): Queries['findOrganization'] {
+  const known = new Map<string, Awaited<ReturnType<Queries['findOrganization']>>>();
+  return async (name) => {
+    const remembered = known.get(name);
+    if (remembered) return remembered;
+    const found = await find(name);
+    if (found && known.size < 10_000) known.set(name, found);
+    return found;
+  };
+}
+
+/**
+ * Tokens found, remembered until anything is committed to the database. `version` is SQLite's
+ * `PRAGMA data_version` of the read connection, which moves whenever another connection commits
+ * (this process's writers, or another process's, such as `trailproof token revoke`): a revoked
+ * token is refused from the first request after its COMMIT, as when every request read it, while
+ * a server that is only read costs no token query per request. Unknown ids are always asked again.
+ */
+export function rememberTokensUntilChange(find: Queries['findToken'], version: () => number): Queries['findToken'] {
+  let knownAt = -1;
+  const known = new Map<string, NonNullable<Awaited<ReturnType<Queries['findToken']>>>>();
+  return async (id) => {
+    const at = version();
+    if (at !== knownAt) {
+      known.clear();
+      knownAt = at;
+    }
+    const remembered = known.get(id);
+    if (remembered) return remembered;
+    const found = await find(id);
+    // Kept only if nothing was committed while it was read (else it may already be out of date).
+    if (found && version() === at && known.size < 10_000) known.set(id, found);
+    return found;
+  };
+}
