@@ -93,8 +93,12 @@ export function environmentStatements(orgId: number, q: URLSearchParams): { coun
   const page = Number(q.get('page') ?? 1);
   const nameDirection = sort === 'name' ? direction : 'asc';
   const order = (sort === 'name' ? '' : `"e"."${sort}" ${direction === 'asc' ? 'asc nulls first' : 'desc nulls last'}, `) + `"e"."name_lower" ${nameDirection}, "e"."name" ${nameDirection}`;
+  // Every environment of the organisation (no filter): the count kept on its row, as the server reads it.
+  const count = tag || name
+    ? { sql: `select count(*) as "total" from ${from} ${where}`, params }
+    : { sql: `select "environment_count" as "total" from "organizations" where "id" = ?`, params: [orgId] };
   return {
-    count: { sql: `select count(*) as "total" from ${from} ${where}`, params },
+    count,
     page: { sql: `select "e".* from ${from} ${where} order by ${order} limit ? offset ?`, params: [...params, perPage, (page - 1) * perPage] },
   };
 }

@@ -94,6 +94,9 @@ const countsSql = `insert into deployment_counts (organization_id, env_name, rep
     union all select organization_id, env_name, repo_name, cast(floor(deployed_at / 86400) as integer) from deployments where repo_name is not null
   ) as d group by organization_id, env_name, repo_name, day`;
 
+/** Each organisation's environment count, as the server keeps it (migration 0008). */
+const environmentCountSql = `update organizations set environment_count = (select count(*) from environments where environments.organization_id = organizations.id)`;
+
 /**
  * Seeds a migrated SQLite file (the organisation `bench` must exist: `token create` makes it).
  * No ANALYZE: the server never runs one, so its planner works without statistics here too.
@@ -114,6 +117,7 @@ export function seedSqlite(file: string, deployments: number, now: number): void
         if (envIds.length < seedShape.deploymentEnvironments) envIds.push(id);
         for (const [k, v] of Object.entries(e.tags)) tag.run(id, k, v);
       }
+      db.prepare(environmentCountSql).run();
     })();
     const insert = db.prepare(`insert into deployments (organization_id, environment_id, env_name, snapshot_index, fingerprint, artifact_name, deployed_at, trail_id, repo_name)
       values (?, ?, ?, ?, ?, ?, ?, null, ?)`);
@@ -145,6 +149,7 @@ export async function seedPostgres(url: string, deployments: number, now: number
     const tagRows = envs.flatMap((e) => Object.entries(e.tags).map(([k, v]) => [idOf.get(e.name)!, k, v] as const));
     await client.query(`insert into environment_tags (environment_id, key, value) select * from unnest($1::bigint[], $2::text[], $3::text[])`,
       [tagRows.map((t) => t[0]), tagRows.map((t) => t[1]), tagRows.map((t) => t[2])]);
+    await client.query(environmentCountSql);
     await client.query('commit');
     const envIds = envs.slice(0, seedShape.deploymentEnvironments).map((e) => idOf.get(e.name)!);
     for (const { cols: c } of deploymentBatches(deployments, envIds, now, 20_000)) {

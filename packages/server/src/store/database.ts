@@ -8,6 +8,8 @@ export interface OrganizationsTable {
   id: Generated<number>;
   name: string;
   created_at: number;
+  /** How many environments it has (migration 0008). */
+  environment_count: Generated<number>;
 }
 
 export interface TokensTable {

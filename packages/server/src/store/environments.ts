@@ -2,6 +2,7 @@ import { sql, type Selectable } from 'kysely';
 import { compiledOnce } from './compiled-once.ts';
 import type { Db, EnvironmentsTable } from './database.ts';
 import { fromJson } from './json.ts';
+import { inTransaction } from './chain.ts';
 
 export interface EnvironmentRecord {
   org: string;
@@ -63,11 +64,14 @@ export async function upsertEnvironment(db: Db, organizationId: number, input: E
     await db.updateTable('environments').set(values).where('id', '=', id).execute();
     await db.deleteFrom('environment_tags').where('environment_id', '=', id).execute();
   } else {
-    const row = await db.insertInto('environments').values({
-      ...values, organization_id: organizationId, name: input.name, name_lower: input.name.toLowerCase(),
-      last_reported_at: null, last_changed_at: null, state: null,
-    }).returning('id').executeTakeFirstOrThrow();
-    id = Number(row.id);
+    id = await inTransaction(db, async (trx) => {
+      const row = await trx.insertInto('environments').values({
+        ...values, organization_id: organizationId, name: input.name, name_lower: input.name.toLowerCase(),
+        last_reported_at: null, last_changed_at: null, state: null,
+      }).returning('id').executeTakeFirstOrThrow();
+      await trx.updateTable('organizations').set((eb) => ({ environment_count: eb('environment_count', '+', 1) })).where('id', '=', organizationId).execute();
+      return Number(row.id);
+    });
   }
   const tags = Object.entries(input.tags ?? {});
   if (tags.length) {
@@ -112,7 +116,12 @@ function filtered(db: Db, v: ListValues) {
   return base;
 }
 
-const countEnvironments = compiledOnce((db, v: ListValues) => filtered(db, v).select((eb) => eb.fn.countAll<number>().as('total')));
+const countEnvironments = compiledOnce((db, v: ListValues) => (isFiltered(v)
+  ? filtered(db, v).select((eb) => eb.fn.countAll<number>().as('total'))
+  // Every environment of the organisation: the count kept on its row (migration 0008).
+  : db.selectFrom('organizations').where('id', '=', v.org).select('environment_count as total')));
+
+const isFiltered = (v: ListValues) => v.nameLike !== undefined || v.spaceIds !== undefined || v.types !== undefined || v.tags !== undefined;
 
 const environmentPage = compiledOnce((db, v: ListValues & { limit: number; offset: number }, o: Order) => {
   let page = filtered(db, v).selectAll('e');

@@ -12,6 +12,7 @@ import { m004_deployment_counts } from './migrations/0004-deployment-counts.ts';
 import { m005_refuse_truncate } from './migrations/0005-refuse-truncate.ts';
 import { m006_environment_order_indexes } from './migrations/0006-environment-order-indexes.ts';
 import { m007_blob_compression } from './migrations/0007-blob-compression.ts';
+import { m008_environment_counts } from './migrations/0008-environment-counts.ts';
 
 export { appendOnlyTables } from './migrations/builder.ts';
 
@@ -24,6 +25,7 @@ export const migrations: Record<string, Builder> = {
   '0005_refuse_truncate': m005_refuse_truncate,
   '0006_environment_order_indexes': m006_environment_order_indexes,
   '0007_blob_compression': m007_blob_compression,
+  '0008_environment_counts': m008_environment_counts,
 };
 
 /** Applies every pending migration; throws (and applies nothing more) if one fails. */
