@@ -14,7 +14,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import Koa from 'koa';
 import pg from 'pg';
 import {
-  deploymentCount, deploymentFilter, deploymentItem, deploymentPage, environmentItem, environmentStatements, numbered, type Statement,
+  deepPageCut, deploymentCount, deploymentFilter, deploymentItem, deploymentPage, environmentItem, environmentStatements, numbered, type Statement,
 } from './read-sql.ts';
 
 type Row = Record<string, unknown>;
@@ -47,7 +47,12 @@ app.use(async (ctx) => {
   if (ctx.path.includes('/deployments/')) {
     const f = deploymentFilter(q, Date.now() / 1000);
     // Count and page at once, as the server runs them.
-    const [counted, rows] = await Promise.all([runner.all(deploymentCount(orgId, f)), f.limit > 0 ? runner.all(deploymentPage(orgId, f)) : []]);
+    const page = async () => {
+      // A deep page first skips whole days by their counts, as the server's does.
+      const cut = await deepPageCut(orgId, f, (s) => runner.all(s));
+      return runner.all(deploymentPage(orgId, cut, cut.endExclusive));
+    };
+    const [counted, rows] = await Promise.all([runner.all(deploymentCount(orgId, f)), f.limit > 0 ? page() : []]);
     const total = Number(counted[0]?.n ?? 0);
     ctx.body = { page: f.offset / Math.max(f.limit, 1) + 1, per_page: f.limit, total_count: total, deployments: rows.map(deploymentItem) };
   } else {

@@ -56,9 +56,49 @@ export function deploymentCount(orgId: number, f: DeploymentFilter): Statement {
   };
 }
 
+/** From this offset on, the server starts a page by skipping whole days (its deepPageOffset). */
+const deepPageOffset = 1_000;
+const daysPerRead = 32;
+
+/** The newest partial day's rows: what a deep page first skips (the server's deepPageStart), or none for a shallow page. */
+export function deepPageNewest(orgId: number, f: DeploymentFilter): Statement | undefined {
+  const firstDay = Math.floor(f.start / secondsPerDay);
+  const lastDay = Math.floor(f.end / secondsPerDay);
+  if (f.offset < deepPageOffset || lastDay - firstDay < 2) return undefined;
+  const newest = deploymentRows(orgId, f, lastDay * secondsPerDay, f.end);
+  return { sql: `select count(*) as "n" from "deployments" as "d" ${newest.sql}`, params: newest.params };
+}
+
+/** Per-day counts of whole days after the window's first and before `before`, newest first (the server's daysBefore). */
+export function deepPageDays(orgId: number, f: DeploymentFilter, before: number, limit: number): Statement {
+  return {
+    sql: `select "day", "count" from "deployment_counts" where "organization_id" = ? and "env_name" = ? and "repo_name" = ? and "day" > ? and "day" < ? order by "day" desc limit ?`,
+    params: [orgId, f.envName ?? '', f.repoName ?? '', Math.floor(f.start / secondsPerDay), before, limit],
+  };
+}
+
+/** The window's end and the offset left once the days newer than the page are skipped (the server's deepPageStart). */
+export async function deepPageCut(orgId: number, f: DeploymentFilter, all: (s: Statement) => Promise<Array<Record<string, unknown>>>): Promise<DeploymentFilter & { endExclusive: boolean }> {
+  const newestStatement = deepPageNewest(orgId, f);
+  if (!newestStatement) return { ...f, endExclusive: false };
+  let skipped = Number((await all(newestStatement))[0]?.n ?? 0);
+  if (skipped > f.offset) return { ...f, endExclusive: false };
+  let cut = Math.floor(f.end / secondsPerDay);
+  const cutHere = () => ({ ...f, end: cut * secondsPerDay, offset: f.offset - skipped, endExclusive: true });
+  for (;;) {
+    const days = await all(deepPageDays(orgId, f, cut, daysPerRead));
+    for (const { day, count } of days) {
+      if (skipped + Number(count) > f.offset) return cutHere();
+      skipped += Number(count);
+      cut = Number(day);
+    }
+    if (days.length < daysPerRead) return cutHere();
+  }
+}
+
 /** The page's ids from the covering index first (a deferred join), then their rows, trails and flows. */
-export function deploymentPage(orgId: number, f: DeploymentFilter): Statement {
-  const w = deploymentRows(orgId, f, f.start, f.end);
+export function deploymentPage(orgId: number, f: DeploymentFilter, endExclusive = false): Statement {
+  const w = deploymentRows(orgId, f, f.start, f.end, endExclusive);
   return {
     sql: `select "d"."fingerprint", "d"."deployed_at", "d"."artifact_name", "d"."env_name", "d"."snapshot_index", "t"."name" as "trail_name", "fl"."name" as "flow_name" `
       + `from (select "d"."id" from "deployments" as "d" ${w.sql} order by "d"."deployed_at" desc, "d"."id" desc limit ? offset ?) as "p" `
