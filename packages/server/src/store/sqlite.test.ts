@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { expect } from 'chai';
-import { openSqlite } from './sqlite.ts';
+import { newDatabasePageSize, openSqlite } from './sqlite.ts';
 
 describe('the SQLite connection settings', () => {
   let dir = '';
@@ -32,5 +32,23 @@ describe('the SQLite connection settings', () => {
     expect(relaxed.raw.pragma('synchronous', { simple: true })).to.equal(1);
     await relaxed.db.destroy();
     await relaxed.reader.destroy();
+  });
+
+  it('gives a new database 16KB pages, and leaves an existing one its own', async () => {
+    const created = openSqlite(join(dir, 'new.db'));
+    expect(created.raw.pragma('page_size', { simple: true })).to.equal(newDatabasePageSize);
+    await created.db.destroy();
+    await created.reader.destroy();
+
+    const file = join(dir, 'old.db');
+    const old = new BetterSqlite3(file);
+    old.exec('create table t (x)');
+    expect(old.pragma('page_size', { simple: true })).to.equal(4096);
+    old.close();
+    const reopened = openSqlite(file);
+    expect(reopened.raw.pragma('page_size', { simple: true })).to.equal(4096);
+    expect(reopened.raw.pragma('journal_mode', { simple: true })).to.equal('wal');
+    await reopened.db.destroy();
+    await reopened.reader.destroy();
   });
 });
