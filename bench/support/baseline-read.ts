@@ -56,7 +56,7 @@ app.use(async (ctx) => {
     const total = Number(counted[0]?.n ?? 0);
     ctx.body = { page: f.offset / Math.max(f.limit, 1) + 1, per_page: f.limit, total_count: total, deployments: rows.map(deploymentItem) };
   } else {
-    const { count, page } = environmentStatements(orgId, q);
+    const { count, page } = environmentStatements(orgId, q, kind === 'sqlite' ? 'sqlite' : 'postgres');
     const total = Number((await runner.all(count))[0]!.total);
     const rows = await runner.all(page);
     ctx.body = { total_count: total, environments: rows.map((r) => environmentItem('bench', r)) };

@@ -112,7 +112,7 @@ const likeEscape = (text: string) => text.replace(/[\\%_]/g, (c) => `\\${c}`);
 const sorts = ['name', 'last_modified_at', 'last_changed_at'] as const;
 
 /** Count and page statements of the environment list, for `name`, one `tag`, `sort`, `sort_direction`. */
-export function environmentStatements(orgId: number, q: URLSearchParams): { count: Statement; page: Statement } {
+export function environmentStatements(orgId: number, q: URLSearchParams, kind: 'sqlite' | 'postgres'): { count: Statement; page: Statement } {
   // A tag filter starts from the matching tags and joins their environments, as the server does.
   let from = `"environments" as "e"`;
   const params: unknown[] = [];
@@ -134,9 +134,16 @@ export function environmentStatements(orgId: number, q: URLSearchParams): { coun
   const nameDirection = sort === 'name' ? direction : 'asc';
   const order = (sort === 'name' ? '' : `"e"."${sort}" ${direction === 'asc' ? 'asc nulls first' : 'desc nulls last'}, `) + `"e"."name_lower" ${nameDirection}, "e"."name" ${nameDirection}`;
   // Every environment of the organisation (no filter): the count kept on its row, as the server reads it.
-  const count = tag || name
-    ? { sql: `select count(*) as "total" from ${from} ${where}`, params }
-    : { sql: `select "environment_count" as "total" from "organizations" where "id" = ?`, params: [orgId] };
+  const needle = name?.toLowerCase();
+  const count = !tag && !name
+    ? { sql: `select "environment_count" as "total" from "organizations" where "id" = ?`, params: [orgId] }
+    // SQLite, a name of three characters or more (and no tag): counted from the trigram index of names, as the server does.
+    : kind === 'sqlite' && !tag && needle && [...needle].length >= 3
+      ? {
+        sql: `select count(*) as "total" from (select rowid as id from environment_names where environment_names match ?) as "n" inner join "environments" as "e" on "e"."id" = "n"."id" where "e"."organization_id" = ?`,
+        params: [`"${needle.replace(/"/g, '""')}"`, orgId],
+      }
+      : { sql: `select count(*) as "total" from ${from} ${where}`, params };
   return {
     count,
     page: { sql: `select "e".* from ${from} ${where} order by ${order} limit ? offset ?`, params: [...params, perPage, (page - 1) * perPage] },

@@ -1,4 +1,4 @@
-import { sql, type Selectable } from 'kysely';
+import { SqliteAdapter, sql, type Selectable } from 'kysely';
 import { compiledOnce } from './compiled-once.ts';
 import type { Db, EnvironmentsTable } from './database.ts';
 import { fromJson } from './json.ts';
@@ -90,6 +90,8 @@ interface ListValues {
   org: number;
   /** The name filter as a LIKE pattern. */
   nameLike?: string;
+  /** SQLite, a name filter of three characters or more: the phrase that finds it in the trigram index (migration 0009). */
+  namePhrase?: string;
   spaceIds?: string[];
   types?: string[];
   /** `key` or `key:value` each; any one matching is enough. */
@@ -116,10 +118,21 @@ function filtered(db: Db, v: ListValues) {
   return base;
 }
 
-const countEnvironments = compiledOnce((db, v: ListValues) => (isFiltered(v)
-  ? filtered(db, v).select((eb) => eb.fn.countAll<number>().as('total'))
+const countEnvironments = compiledOnce((db, v: ListValues) => {
   // Every environment of the organisation: the count kept on its row (migration 0008).
-  : db.selectFrom('organizations').where('id', '=', v.org).select('environment_count as total')));
+  if (!isFiltered(v)) return db.selectFrom('organizations').where('id', '=', v.org).select('environment_count as total');
+  // A name (and no tag): the names that contain it, from the trigram index, then their rows.
+  if (v.namePhrase !== undefined && v.tags === undefined) {
+    let byName = db.selectFrom(sql<{ id: number }>`(select rowid as id from environment_names where environment_names match ${v.namePhrase})`.as('n'))
+      .innerJoin('environments as e', 'e.id', 'n.id').where('e.organization_id', '=', v.org);
+    if (v.spaceIds?.length) byName = byName.where('e.space_id', 'in', v.spaceIds);
+    if (v.types?.length) byName = byName.where('e.type', 'in', v.types);
+    return byName.select((eb) => eb.fn.countAll<number>().as('total'));
+  }
+  return filtered(db, v).select((eb) => eb.fn.countAll<number>().as('total'));
+});
+
+const isSqlite = (db: Db) => db.getExecutor().adapter instanceof SqliteAdapter;
 
 const isFiltered = (v: ListValues) => v.nameLike !== undefined || v.spaceIds !== undefined || v.types !== undefined || v.tags !== undefined;
 
@@ -138,9 +151,12 @@ const environmentPage = compiledOnce((db, v: ListValues & { limit: number; offse
 });
 
 export async function listEnvironments(db: Db, organizationId: number, orgName: string, f: EnvironmentFilter): Promise<{ items: EnvironmentRecord[]; total: number }> {
+  const name = f.names?.toLowerCase();
   const v: ListValues = {
     org: organizationId,
-    nameLike: f.names !== undefined && f.names !== '' ? `%${likeEscape(f.names.toLowerCase())}%` : undefined,
+    nameLike: name ? `%${likeEscape(name)}%` : undefined,
+    // The trigram index finds substrings of three characters or more (code points), as a phrase.
+    namePhrase: name && [...name].length >= 3 && isSqlite(db) ? `"${name.replace(/"/g, '""')}"` : undefined,
     spaceIds: f.spaceIds?.length ? f.spaceIds : undefined,
     types: f.types?.length ? f.types : undefined,
     tags: f.tags?.length ? f.tags.map((tag) => {

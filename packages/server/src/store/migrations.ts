@@ -13,6 +13,7 @@ import { m005_refuse_truncate } from './migrations/0005-refuse-truncate.ts';
 import { m006_environment_order_indexes } from './migrations/0006-environment-order-indexes.ts';
 import { m007_blob_compression } from './migrations/0007-blob-compression.ts';
 import { m008_environment_counts } from './migrations/0008-environment-counts.ts';
+import { m009_environment_name_index } from './migrations/0009-environment-name-index.ts';
 
 export { appendOnlyTables } from './migrations/builder.ts';
 
@@ -26,6 +27,7 @@ export const migrations: Record<string, Builder> = {
   '0006_environment_order_indexes': m006_environment_order_indexes,
   '0007_blob_compression': m007_blob_compression,
   '0008_environment_counts': m008_environment_counts,
+  '0009_environment_name_index': m009_environment_name_index,
 };
 
 /** Applies every pending migration; throws (and applies nothing more) if one fails. */
