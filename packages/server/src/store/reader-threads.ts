@@ -12,7 +12,7 @@
  */
 import type { Worker } from 'node:worker_threads';
 import type { ReaderProcedures } from './reader-procedures.ts';
-import { fromErrorShape, startModuleWorker, type ErrorShape } from './threads.ts';
+import { startModuleWorker, workerJobs, type ErrorShape } from './threads.ts';
 
 type Procedure = keyof ReaderProcedures;
 type ArgsOf<K extends Procedure> = ReaderProcedures[K] extends (db: any, ...args: infer A) => any ? A : never;
@@ -36,7 +36,7 @@ export interface ReaderThreads {
 interface Thread {
   worker: Worker;
   opened: boolean;
-  pending: Map<number, { resolve: (value: any) => void; reject: (error: unknown) => void }>;
+  jobs: ReturnType<typeof workerJobs>;
   exited: Promise<void>;
   started: Promise<void>;
 }
@@ -44,33 +44,25 @@ interface Thread {
 /** `count` reader threads for a SQLite file (none: every list stays on the caller's connection). */
 export function startReaderThreads(file: string, count: number): ReaderThreads {
   let threads: Thread[] = [];
-  let nextId = 1;
   let closing = false;
 
   function start(): Thread {
     const worker = startModuleWorker(new URL('./reader-thread-worker.ts', import.meta.url), { file });
     let opened!: () => void;
-    const thread: Thread = { worker, opened: false, pending: new Map(), exited: Promise.resolve(), started: new Promise((resolve) => (opened = resolve)) };
-    worker.unref();
+    const thread: Thread = { worker, opened: false, jobs: workerJobs(worker), exited: Promise.resolve(), started: new Promise((resolve) => (opened = resolve)) };
     worker.on('message', (message: FromReader) => {
       if (message.kind === 'ready') {
         thread.opened = true;
         return opened();
       }
-      const job = thread.pending.get(message.id);
-      if (!job) return;
-      thread.pending.delete(message.id);
-      if (!thread.pending.size) worker.unref();
-      if (message.kind === 'failed') job.reject(fromErrorShape(message.error));
-      else job.resolve(message.value);
+      thread.jobs.answer(message);
     });
     worker.on('error', () => {});
     thread.exited = new Promise((resolve) => worker.once('exit', () => {
       const wasOpen = thread.opened;
       thread.opened = false;
       opened();
-      for (const job of thread.pending.values()) job.reject(new Error('the SQLite reader thread stopped'));
-      thread.pending.clear();
+      thread.jobs.failAll(new Error('the SQLite reader thread stopped'));
       // One that stops unasked after it had opened is replaced (its lists go to the caller's
       // connection meanwhile); one that could not open is not retried.
       if (!closing && wasOpen) threads = threads.map((t) => (t === thread ? start() : t));
@@ -88,16 +80,9 @@ export function startReaderThreads(file: string, count: number): ReaderThreads {
     run(procedure, args) {
       let best: Thread | undefined;
       for (const thread of started()) {
-        if (thread.opened && (!best || thread.pending.size < best.pending.size)) best = thread;
+        if (thread.opened && (!best || thread.jobs.size < best.jobs.size)) best = thread;
       }
-      if (!best) return undefined;
-      const thread = best;
-      return new Promise((resolve, reject) => {
-        const id = nextId++;
-        thread.pending.set(id, { resolve, reject });
-        thread.worker.ref();
-        thread.worker.postMessage({ kind: 'run', id, procedure, args } satisfies ToReader);
-      }) as ResultOf<typeof procedure>;
+      return best?.jobs.send((id) => ({ kind: 'run', id, procedure, args } satisfies ToReader)) as ResultOf<typeof procedure> | undefined;
     },
     async ready() {
       await Promise.all(started().map((thread) => thread.started));

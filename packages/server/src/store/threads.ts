@@ -25,6 +25,50 @@ export function startModuleWorker(entry: URL, data: Record<string, unknown>): Wo
   return new Worker(bootstrap, { eval: true, workerData: { ...data, entry: entry.href, tsxApi } });
 }
 
+/** An answer to a job: its value, or the error it failed with. */
+export type JobAnswer = { kind: 'failed'; id: number; error: ErrorShape } | { kind: string; id: number; value?: unknown };
+
+/**
+ * The jobs sent to one worker and not yet answered, matched to their answers by id. The worker is
+ * referenced while any is pending (a script awaiting one must not exit), not otherwise.
+ */
+export function workerJobs(worker: Worker) {
+  let nextId = 1;
+  const pending = new Map<number, { resolve: (value: any) => void; reject: (error: unknown) => void }>();
+  const settle = () => (pending.size ? worker.ref() : worker.unref());
+  settle();
+  return {
+    /** How many are pending. */
+    get size() {
+      return pending.size;
+    },
+    /** Posts the message built for a new job's id (`transfer`: buffers the worker takes over); resolves with its answer. */
+    send<T>(message: (id: number) => unknown, transfer: ArrayBuffer[] = []): Promise<T> {
+      return new Promise<T>((resolve, reject) => {
+        const id = nextId++;
+        pending.set(id, { resolve, reject });
+        settle();
+        worker.postMessage(message(id), transfer);
+      });
+    },
+    /** Settles the job an answer is for (a `failed` one rejects, any other resolves with its value). */
+    answer(message: JobAnswer) {
+      const job = pending.get(message.id);
+      if (!job) return;
+      pending.delete(message.id);
+      settle();
+      if (message.kind === 'failed') job.reject(fromErrorShape((message as { error: ErrorShape }).error));
+      else job.resolve((message as { value?: unknown }).value);
+    },
+    /** Fails every pending job with `error`. */
+    failAll(error: unknown) {
+      for (const job of pending.values()) job.reject(error);
+      pending.clear();
+      settle();
+    },
+  };
+}
+
 /** An error as it crosses the thread boundary (structured clone keeps neither class nor `code`). */
 export interface ErrorShape { name: string; message: string; stack?: string; code?: unknown }
 

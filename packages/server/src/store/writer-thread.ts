@@ -14,7 +14,7 @@ import type { Worker } from 'node:worker_threads';
 import type { Driver } from 'kysely';
 import type { AppendResult, AttestationAppend } from './trails.ts';
 import { overrideDriver, type SqliteOptions } from './sqlite.ts';
-import { fromErrorShape, startModuleWorker, type ErrorShape } from './threads.ts';
+import { startModuleWorker, workerJobs, type ErrorShape } from './threads.ts';
 
 /** What the worker runs: store queries that take and return plain values (they cross threads). */
 export interface WriterProcedures {
@@ -99,65 +99,38 @@ export interface WriterThreadOptions extends SqliteOptions {
  * and the next job starts a new one.
  */
 export function startWriterThread(file: string, options: WriterThreadOptions = {}): WriterThread {
-  let worker: Worker | null = null;
+  let worker: { thread: Worker; jobs: ReturnType<typeof workerJobs> } | null = null;
   let exited: Promise<void> = Promise.resolve();
-  let nextId = 1;
   let closing = false;
-  const pending = new Map<number, { resolve: (value: any) => void; reject: (error: unknown) => void }>();
 
-  const settle = () => {
-    // Referenced while a job is pending (a script awaiting one must not exit), not otherwise.
-    if (pending.size) worker?.ref();
-    else worker?.unref();
-  };
-
-  const failAll = (error: Error) => {
-    for (const job of pending.values()) job.reject(error);
-    pending.clear();
-  };
-
-  function started(): Worker {
+  function started() {
     if (worker) return worker;
     if (closing) throw new Error('the store is closed');
-    const w = startModuleWorker(new URL('./writer-thread-worker.ts', import.meta.url), {
+    const thread = startModuleWorker(new URL('./writer-thread-worker.ts', import.meta.url), {
       file, synchronous: options.synchronous ?? 'FULL', walAutocheckpoint: options.walAutocheckpoint ?? null,
     });
-    w.on('message', (message: FromWriter) => {
+    const jobs = workerJobs(thread);
+    thread.on('message', (message: FromWriter) => {
       if (message.kind === 'committed') return options.afterCommit?.();
       // A worker in an unknown state is stopped before its jobs are failed, so that none of them
       // commits after its client was told it failed (the exit handler fails them).
-      if (message.kind === 'fatal') return void w.terminate();
-      const job = pending.get(message.id);
-      if (!job) return;
-      pending.delete(message.id);
-      settle();
-      if (message.kind === 'failed') job.reject(fromErrorShape(message.error));
-      else job.resolve(message.kind === 'done' ? message.value : undefined);
+      if (message.kind === 'fatal') return void thread.terminate();
+      jobs.answer(message);
     });
-    w.on('error', (error) => failAll(error));
-    exited = new Promise((resolve) => w.once('exit', () => {
-      if (worker === w) worker = null;
-      failAll(new Error('the SQLite writer thread stopped'));
+    thread.on('error', (error) => jobs.failAll(error));
+    const current = { thread, jobs };
+    exited = new Promise((resolve) => thread.once('exit', () => {
+      if (worker === current) worker = null;
+      jobs.failAll(new Error('the SQLite writer thread stopped'));
       resolve();
     }));
-    worker = w;
-    return w;
+    worker = current;
+    return current;
   }
 
   /** `transfer`: buffers the worker takes over (see postMessage). */
-  function request<T>(message: (id: number) => ToWriter, transfer: ArrayBuffer[] = []): Promise<T> {
-    return new Promise<T>((resolve, reject) => {
-      const id = nextId++;
-      let w: Worker;
-      try {
-        w = started();
-      } catch (error) {
-        return reject(error);
-      }
-      pending.set(id, { resolve, reject });
-      settle();
-      w.postMessage(message(id), transfer);
-    });
+  async function request<T>(message: (id: number) => ToWriter, transfer: ArrayBuffer[] = []): Promise<T> {
+    return started().jobs.send<T>(message, transfer);
   }
 
   return {
@@ -173,17 +146,17 @@ export function startWriterThread(file: string, options: WriterThreadOptions = {
     async pause() {
       // No worker, no writes of its own to wait for (one started meanwhile waits in its busy handler, off the event loop).
       if (!worker) return () => {};
-      const w = worker;
+      const { thread } = worker;
       await request((id) => ({ kind: 'pause', id }));
-      return () => w.postMessage({ kind: 'resume' } satisfies ToWriter);
+      return () => thread.postMessage({ kind: 'resume' } satisfies ToWriter);
     },
     async close() {
       closing = true;
-      const w = worker;
-      if (!w) return;
-      w.ref();
-      w.postMessage({ kind: 'close' } satisfies ToWriter);
-      const timer = setTimeout(() => void w.terminate(), 10_000);
+      if (!worker) return;
+      const { thread } = worker;
+      thread.ref();
+      thread.postMessage({ kind: 'close' } satisfies ToWriter);
+      const timer = setTimeout(() => void thread.terminate(), 10_000);
       await exited;
       clearTimeout(timer);
     },
