@@ -140,7 +140,7 @@ export function environmentStatements(orgId: number, q: URLSearchParams, kind: '
     // SQLite, a name of three characters or more (and no tag): counted from the trigram index of names, as the server does.
     : kind === 'sqlite' && !tag && needle && [...needle].length >= 3
       ? {
-        sql: `select count(*) as "total" from (select rowid as id from environment_names where environment_names match ?) as "n" inner join "environments" as "e" on "e"."id" = "n"."id" where "e"."organization_id" = ?`,
+        sql: `select count(*) as "total" from (select rowid as environment_id from environment_names where environment_names match ?) as "x" inner join "environments" as "e" on "e"."id" = "x"."environment_id" where "e"."organization_id" = ?`,
         params: [`"${needle.replace(/"/g, '""')}"`, orgId],
       }
       : { sql: `select count(*) as "total" from ${from} ${where}`, params };

@@ -82,11 +82,10 @@ function numberSetting(name: string, min: number, max: number): number | undefin
 
 /** PostgreSQL pool and time-out settings from the environment (see docs/scaling.md). */
 function postgresTuning(): PostgresOptions {
-  const setting = numberSetting;
   return {
-    maxConnections: setting('TRAILPROOF_PG_MAX_CONNECTIONS', 1, 1000),
-    statementTimeoutMs: setting('TRAILPROOF_PG_STATEMENT_TIMEOUT_MS', 10, 600_000),
-    connectionTimeoutMs: setting('TRAILPROOF_PG_CONNECTION_TIMEOUT_MS', 10, 600_000),
+    maxConnections: numberSetting('TRAILPROOF_PG_MAX_CONNECTIONS', 1, 1000),
+    statementTimeoutMs: numberSetting('TRAILPROOF_PG_STATEMENT_TIMEOUT_MS', 10, 600_000),
+    connectionTimeoutMs: numberSetting('TRAILPROOF_PG_CONNECTION_TIMEOUT_MS', 10, 600_000),
   };
 }
 

@@ -100,37 +100,37 @@ interface ListValues {
 
 type Order = Pick<EnvironmentFilter, 'sort' | 'direction'>;
 
-/** The filtered environments of the organisation, as `e`. */
-function filtered(db: Db, v: ListValues) {
+/**
+ * The filtered environments of the organisation, as `e`. `byNameIndex`: a name filter with a
+ * phrase (and no tag filter) starts from the trigram index of names (to count them; a page is
+ * found faster by walking the ordered index, which stops at its last match).
+ */
+function filtered(db: Db, v: ListValues, byNameIndex = false) {
   // A tag filter starts from the matching tags (index on key, value) and looks their
   // environments up by id, rather than probing the tags of every environment of the organisation.
   const tags = v.tags;
+  const namePhrase = byNameIndex && !tags?.length ? v.namePhrase : undefined;
   let base = tags?.length
     ? db.selectFrom(
       db.selectFrom('environment_tags as t').select('t.environment_id').distinct()
         .where((t) => t.or(tags.map((tag) => (tag.value === undefined ? t('t.key', '=', tag.key) : t.and([t('t.key', '=', tag.key), t('t.value', '=', tag.value)]))))).as('x'),
     ).innerJoin('environments as e', 'e.id', 'x.environment_id')
-    : db.selectFrom('environments as e');
+    : namePhrase !== undefined
+      ? db.selectFrom(sql<{ environment_id: number }>`(select rowid as environment_id from environment_names where environment_names match ${namePhrase})`.as('x'))
+        .innerJoin('environments as e', 'e.id', 'x.environment_id')
+      : db.selectFrom('environments as e');
   base = base.where('e.organization_id', '=', v.org);
-  if (v.nameLike !== undefined) base = base.where(sql<boolean>`e.name_lower like ${v.nameLike} escape '\\'`);
+  // The index matched the name already.
+  if (v.nameLike !== undefined && namePhrase === undefined) base = base.where(sql<boolean>`e.name_lower like ${v.nameLike} escape '\\'`);
   if (v.spaceIds?.length) base = base.where('e.space_id', 'in', v.spaceIds);
   if (v.types?.length) base = base.where('e.type', 'in', v.types);
   return base;
 }
 
-const countEnvironments = compiledOnce((db, v: ListValues) => {
-  // Every environment of the organisation: the count kept on its row (migration 0008).
-  if (!isFiltered(v)) return db.selectFrom('organizations').where('id', '=', v.org).select('environment_count as total');
-  // A name (and no tag): the names that contain it, from the trigram index, then their rows.
-  if (v.namePhrase !== undefined && v.tags === undefined) {
-    let byName = db.selectFrom(sql<{ id: number }>`(select rowid as id from environment_names where environment_names match ${v.namePhrase})`.as('n'))
-      .innerJoin('environments as e', 'e.id', 'n.id').where('e.organization_id', '=', v.org);
-    if (v.spaceIds?.length) byName = byName.where('e.space_id', 'in', v.spaceIds);
-    if (v.types?.length) byName = byName.where('e.type', 'in', v.types);
-    return byName.select((eb) => eb.fn.countAll<number>().as('total'));
-  }
-  return filtered(db, v).select((eb) => eb.fn.countAll<number>().as('total'));
-});
+// Every environment of the organisation: the count kept on its row (migration 0008).
+const countEnvironments = compiledOnce((db, v: ListValues) => (isFiltered(v)
+  ? filtered(db, v, true).select((eb) => eb.fn.countAll<number>().as('total'))
+  : db.selectFrom('organizations').where('id', '=', v.org).select('environment_count as total')));
 
 const isSqlite = (db: Db) => db.getExecutor().adapter instanceof SqliteAdapter;
 
