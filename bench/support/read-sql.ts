@@ -66,7 +66,7 @@ export function deepPageNewest(orgId: number, f: DeploymentFilter): Statement | 
   const lastDay = Math.floor(f.end / secondsPerDay);
   if (f.offset < deepPageOffset || lastDay - firstDay < 2) return undefined;
   const newest = deploymentRows(orgId, f, lastDay * secondsPerDay, f.end);
-  return { sql: `select count(*) as "n" from "deployments" as "d" ${newest.sql}`, params: newest.params };
+  return { sql: `select (select count(*) as "n" from "deployments" as "d" ${newest.sql}) as "n"`, params: newest.params };
 }
 
 /** Per-day counts of whole days after the window's first and before `before`, newest first (the server's daysBefore). */

@@ -103,9 +103,6 @@ const pageWithin = compiledOnce((db, v: WindowValues & { start: number; end: num
     .select(['d.fingerprint', 'd.deployed_at', 'd.artifact_name', 'd.env_name', 'd.snapshot_index', 't.name as trail_name', 'fl.name as flow_name'])
     .orderBy('d.deployed_at', 'desc').orderBy('d.id', 'desc'));
 
-/** Rows in [from, to]. */
-const countFrom = compiledOnce((db, v: WindowValues & { from: number; to: number }) => countRows(windowRows(db, v, v.from, v.to)));
-
 /** Per-day counts of whole days after firstDay and before `before`, newest first, `limit` of them (days without rows have none). */
 const daysBefore = compiledOnce((db, v: { org: number; envKey: string; repoKey: string; firstDay: number; before: number; limit: number }) =>
   db.selectFrom('deployment_counts').select(['day', 'count']).where('organization_id', '=', v.org)
@@ -130,7 +127,7 @@ async function deepPageStart(db: Db, w: WindowValues, f: DeploymentFilter): Prom
   const firstDay = Math.floor(f.start / secondsPerDay);
   const lastDay = Math.floor(f.end / secondsPerDay);
   if (f.offset < deepPageOffset || lastDay - firstDay < 2) return asIs;
-  const [newest] = await countFrom(db, { ...w, from: lastDay * secondsPerDay, to: f.end });
+  const [newest] = await countWithin(db, { ...w, start: lastDay * secondsPerDay, end: f.end });
   let skipped = Number(newest?.n ?? 0);
   if (skipped > f.offset) return asIs;
   // Rows before day `cut` remain; each whole day that ends before the page starts is skipped.
