@@ -72,7 +72,7 @@ export function deepPageNewest(orgId: number, f: DeploymentFilter): Statement | 
 /** Per-day counts of whole days after the window's first and before `before`, newest first (the server's daysBefore). */
 export function deepPageDays(orgId: number, f: DeploymentFilter, before: number, limit: number): Statement {
   return {
-    sql: `select "day", "count" from "deployment_counts" where "organization_id" = ? and "env_name" = ? and "repo_name" = ? and "day" > ? and "day" < ? order by "day" desc limit ?`,
+    sql: `select "day", "count" from "deployment_counts" where "organization_id" = ? and "env_name" = ? and "repo_name" = ? and "day" > ? and "day" < ? order by "day" desc limit ? + 0`,
     params: [orgId, f.envName ?? '', f.repoName ?? '', Math.floor(f.start / secondsPerDay), before, limit],
   };
 }
@@ -101,7 +101,7 @@ export function deploymentPage(orgId: number, f: DeploymentFilter, endExclusive 
   const w = deploymentRows(orgId, f, f.start, f.end, endExclusive);
   return {
     sql: `select "d"."fingerprint", "d"."deployed_at", "d"."artifact_name", "d"."env_name", "d"."snapshot_index", "t"."name" as "trail_name", "fl"."name" as "flow_name" `
-      + `from (select "d"."id" from "deployments" as "d" ${w.sql} order by "d"."deployed_at" desc, "d"."id" desc limit ? offset ?) as "p" `
+      + `from (select "d"."id" from "deployments" as "d" ${w.sql} order by "d"."deployed_at" desc, "d"."id" desc limit ? + 0 offset ?) as "p" `
       + `inner join "deployments" as "d" on "d"."id" = "p"."id" left join "trails" as "t" on "t"."id" = "d"."trail_id" left join "flows" as "fl" on "fl"."id" = "t"."flow_id" `
       + `order by "d"."deployed_at" desc, "d"."id" desc`,
     params: [...w.params, f.limit, f.offset],
@@ -146,7 +146,7 @@ export function environmentStatements(orgId: number, q: URLSearchParams, kind: '
       : { sql: `select count(*) as "total" from ${from} ${where}`, params };
   return {
     count,
-    page: { sql: `select "e".* from ${from} ${where} order by ${order} limit ? offset ?`, params: [...params, perPage, (page - 1) * perPage] },
+    page: { sql: `select "e".* from ${from} ${where} order by ${order} limit ? + 0 offset ?`, params: [...params, perPage, (page - 1) * perPage] },
   };
 }
 
