@@ -150,10 +150,14 @@ export function environmentStatements(orgId: number, q: URLSearchParams, kind: '
   };
 }
 
-/** `?` placeholders as PostgreSQL's `$1, $2, ...` (no statement here has a literal `?`). */
+/**
+ * A statement as the server compiles it for PostgreSQL: `?` placeholders as `$1, $2, ...` (no
+ * statement here has a literal `?`), and a LIMIT bound as is (the `+ 0` is SQLite's, see the
+ * server's sqliteDialect).
+ */
 export function numbered(s: Statement): Statement {
   let n = 0;
-  return { sql: s.sql.replace(/\?/g, () => `$${++n}`), params: s.params };
+  return { sql: s.sql.replace(/limit \? \+ 0/g, 'limit ?').replace(/\?/g, () => `$${++n}`), params: s.params };
 }
 
 /** A deployment row as the API answers it (without links). */

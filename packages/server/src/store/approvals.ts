@@ -1,7 +1,6 @@
 import type { Db } from './database.ts';
 import { appendEvidence, inTransaction } from './chain.ts';
 import { fromJson, toJson } from './json.ts';
-import { pageLimit } from './page-limit.ts';
 
 export type ApprovalState = 'APPROVED' | 'UNAPPROVED' | 'PENDING';
 
@@ -114,7 +113,7 @@ async function withReviews(db: Db, rows: Array<Record<(typeof approvalColumns)[n
 /** A page of a flow's approvals, newest first. */
 export async function listApprovals(db: Db, flowId: number, offset: number, limit: number): Promise<ApprovalRecord[]> {
   const rows = await db.selectFrom('approvals').select(approvalColumns).where('flow_id', '=', flowId)
-    .orderBy('release_number', 'desc').limit(pageLimit(limit)).offset(offset).execute();
+    .orderBy('release_number', 'desc').limit(limit).offset(offset).execute();
   return withReviews(db, rows);
 }
 

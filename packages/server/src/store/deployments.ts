@@ -1,7 +1,6 @@
 import { sql } from 'kysely';
 import { compiledOnce } from './compiled-once.ts';
 import type { Db } from './database.ts';
-import { pageLimit } from './page-limit.ts';
 
 export interface DeploymentRecord {
   fingerprint: string;
@@ -98,7 +97,7 @@ const countAcrossDays = compiledOnce((db, v: WindowValues & { start: number; hea
  */
 const pageWithin = compiledOnce((db, v: WindowValues & { start: number; end: number; limit: number; offset: number }, o: { endExclusive: boolean }) =>
   db.selectFrom(
-    windowRows(db, v, v.start, v.end, o.endExclusive).select('d.id').orderBy('d.deployed_at', 'desc').orderBy('d.id', 'desc').limit(pageLimit(v.limit)).offset(v.offset).as('p'),
+    windowRows(db, v, v.start, v.end, o.endExclusive).select('d.id').orderBy('d.deployed_at', 'desc').orderBy('d.id', 'desc').limit(v.limit).offset(v.offset).as('p'),
   ).innerJoin('deployments as d', 'd.id', 'p.id')
     .leftJoin('trails as t', 't.id', 'd.trail_id').leftJoin('flows as fl', 'fl.id', 't.flow_id')
     .select(['d.fingerprint', 'd.deployed_at', 'd.artifact_name', 'd.env_name', 'd.snapshot_index', 't.name as trail_name', 'fl.name as flow_name'])
@@ -108,7 +107,7 @@ const pageWithin = compiledOnce((db, v: WindowValues & { start: number; end: num
 const daysBefore = compiledOnce((db, v: { org: number; envKey: string; repoKey: string; firstDay: number; before: number; limit: number }) =>
   db.selectFrom('deployment_counts').select(['day', 'count']).where('organization_id', '=', v.org)
     .where('env_name', '=', v.envKey).where('repo_name', '=', v.repoKey)
-    .where('day', '>', v.firstDay).where('day', '<', v.before).orderBy('day', 'desc').limit(pageLimit(v.limit)));
+    .where('day', '>', v.firstDay).where('day', '<', v.before).orderBy('day', 'desc').limit(v.limit));
 
 /** Days read at once while skipping (reading all of a year's at once cost more than the rows skipped). */
 const daysPerRead = 32;

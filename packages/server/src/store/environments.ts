@@ -3,7 +3,6 @@ import { compiledOnce } from './compiled-once.ts';
 import type { Db, EnvironmentsTable } from './database.ts';
 import { fromJson } from './json.ts';
 import { inTransaction } from './chain.ts';
-import { pageLimit } from './page-limit.ts';
 
 export interface EnvironmentRecord {
   org: string;
@@ -148,7 +147,7 @@ const environmentPage = compiledOnce((db, v: ListValues & { limit: number; offse
   }
   // Names sort case-insensitively (as the name filter matches), then exactly, so pages are stable on every backend.
   const nameDirection = o.sort === 'name' ? o.direction : 'asc';
-  return page.orderBy('e.name_lower', nameDirection).orderBy('e.name', nameDirection).limit(pageLimit(v.limit)).offset(v.offset);
+  return page.orderBy('e.name_lower', nameDirection).orderBy('e.name', nameDirection).limit(v.limit).offset(v.offset);
 });
 
 export async function listEnvironments(db: Db, organizationId: number, orgName: string, f: EnvironmentFilter): Promise<{ items: EnvironmentRecord[]; total: number }> {

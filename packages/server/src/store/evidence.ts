@@ -2,7 +2,6 @@
 import type { Db } from './database.ts';
 import { fromJson } from './json.ts';
 import type { TrailRow } from './trails.ts';
-import { pageLimit } from './page-limit.ts';
 
 /** A trail with the template it is evaluated against: its own, else its flow's. */
 export interface TrailWithTemplate extends TrailRow {
@@ -33,7 +32,7 @@ const toTrail = (r: TrailSelect): TrailWithTemplate => ({
 export async function listTrailPage(db: Db, flowId: number, offset: number, limit: number): Promise<{ items: TrailWithTemplate[]; total: number }> {
   const { total } = await db.selectFrom('trails').select((eb) => eb.fn.countAll<number>().as('total')).where('flow_id', '=', flowId).executeTakeFirstOrThrow();
   const rows = await db.selectFrom('trails').innerJoin('flows', 'flows.id', 'trails.flow_id').select(trailColumns)
-    .where('trails.flow_id', '=', flowId).orderBy('trails.created_at', 'desc').orderBy('trails.id', 'desc').limit(pageLimit(limit)).offset(offset).execute();
+    .where('trails.flow_id', '=', flowId).orderBy('trails.created_at', 'desc').orderBy('trails.id', 'desc').limit(limit).offset(offset).execute();
   return { total: Number(total), items: rows.map(toTrail) };
 }
 

@@ -5,7 +5,7 @@
  */
 import { availableParallelism } from 'node:os';
 import BetterSqlite3 from 'better-sqlite3';
-import { Kysely, SqliteDialect } from 'kysely';
+import { Kysely } from 'kysely';
 import type { Database, Db, DialectName } from './database.ts';
 import { migrate } from './migrations.ts';
 import { ensureOrganization, findOrganization, getBlob, listOrganizations, putBlob } from './organizations.ts';
@@ -21,7 +21,7 @@ import { findEnvironment, getSnapshot, insertSnapshot, lockForUpdate, recordRepo
 import { openPostgres, type PostgresOptions } from './postgres.ts';
 import { batchedWrites, groupCommit } from './group-commit.ts';
 import { startCheckpointer, walAutocheckpoint } from './checkpoint.ts';
-import { openSqlite, type SqliteOptions } from './sqlite.ts';
+import { openSqlite, sqliteDialect, type SqliteOptions } from './sqlite.ts';
 import { lockedDriver, startWriterThread } from './writer-thread.ts';
 import { startReaderThreads, type ReaderThreads } from './reader-threads.ts';
 import { readerProcedures } from './reader-procedures.ts';
@@ -134,7 +134,7 @@ export async function openSqliteStore(file: string, options: SqliteOptions = {})
     // Verification reads the whole chain and every evidence row in one read transaction: on a
     // connection of its own, so that the server's other reads do not queue behind it meanwhile.
     verifyChain: async (organizationId, orgName) => {
-      const own = new Kysely<Database>({ dialect: new SqliteDialect({ database: new BetterSqlite3(file, { readonly: true, fileMustExist: true }) }) });
+      const own = new Kysely<Database>({ dialect: sqliteDialect(new BetterSqlite3(file, { readonly: true, fileMustExist: true })) });
       try {
         return await verifyChain(own, organizationId, orgName);
       } finally {
