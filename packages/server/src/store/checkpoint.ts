@@ -16,7 +16,7 @@ import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import type BetterSqlite3 from 'better-sqlite3';
 
-/** WAL pages (4KB each) after which a writer checkpoints itself, in case the worker falls behind. */
+/** WAL pages (of the database's page size: 16KB for a new one, 4KB for one made before) after which a writer checkpoints itself, in case the worker falls behind. */
 export const walAutocheckpoint = 4000;
 
 // Plain JavaScript, evaluated in the worker: no TypeScript loader needed there.

@@ -132,10 +132,10 @@ async function deepPageStart(db: Db, w: WindowValues, f: DeploymentFilter): Prom
   if (skipped > f.offset) return asIs;
   // Rows before day `cut` remain; each whole day that ends before the page starts is skipped.
   let cut = lastDay;
-  for (;;) {
+  skipping: for (;;) {
     const days = await daysBefore(db, { org: w.org, envKey: w.envName ?? '', repoKey: w.repoName ?? '', firstDay, before: cut, limit: daysPerRead });
     for (const { day, count } of days) {
-      if (skipped + Number(count) > f.offset) return { end: cut * secondsPerDay, endExclusive: true, offset: f.offset - skipped };
+      if (skipped + Number(count) > f.offset) break skipping;
       skipped += Number(count);
       cut = Number(day);
     }
