@@ -33,8 +33,15 @@ export interface HandlerInput<O extends Operation> {
   originalUrl: string;
 }
 
-/** A result may also carry raw bytes (downloads); `body` is then sent as it is. */
-export type HandlerResult<O extends Operation> = ResultOf<O> | { status: 200; raw: Uint8Array; contentType: string; headers?: Record<string, string> };
+/**
+ * A result carries its body as a value (`ResultOf`), or as raw bytes (downloads), or as JSON text
+ * already written (`json`: a list page whose items the store wrote as JSON, see `pageBody`). The
+ * last two are sent as they are.
+ */
+export type HandlerResult<O extends Operation> =
+  | ResultOf<O>
+  | { status: 200; raw: Uint8Array; contentType: string; headers?: Record<string, string> }
+  | { status: 200; json: string; headers?: Record<string, string> };
 
 export interface Plugin<O extends Operation = Operation> {
   operation: O;

@@ -83,6 +83,9 @@ export function createRouter(options: RouterOptions): Router {
       if ('raw' in result) {
         ctx.type = result.contentType;
         ctx.body = Buffer.from(result.raw);
+      } else if ('json' in result) {
+        ctx.type = 'application/json';
+        ctx.body = result.json;
       } else {
         ctx.type = 'application/json';
         ctx.body = JSON.stringify(result.body);

@@ -1,6 +1,6 @@
 /** A trail as the API answers it: its stored fields, its attestations and its compliance status. */
 import type { AttestationViewBody, TrailSummaryBody } from '@trailproof/schema';
-import { pathOf } from '../operations/lookup.ts';
+import { pathOf, type ViewContext } from '../http/links.ts';
 import type { AttestationRow, TrailRow } from '../store/index.ts';
 import { countingAttestations } from './compliance.ts';
 import { factsOf, type EvaluatedTrail } from './evaluate.ts';
@@ -8,11 +8,6 @@ import { templateView } from './template.ts';
 
 type Summary = TrailSummaryBody;
 type Attestation = AttestationViewBody;
-
-export interface ViewContext {
-  org: string;
-  apiBase: string;
-}
 
 const objectOrNull = (value: unknown) => (value !== null && typeof value === 'object' && !Array.isArray(value) ? value : null);
 const stringOrNull = (value: unknown) => (typeof value === 'string' ? value : null);

@@ -1,4 +1,16 @@
-/** Pagination: offsets, page counts and `_links` whose hrefs reproduce the client's query. */
+/**
+ * Links: pagination (page counts and `_links` whose hrefs reproduce the client's query), the
+ * paths of resources, and a list page's body.
+ */
+
+/** Where a resource's links point: its organisation and the API's path as the client sees it. */
+export interface ViewContext {
+  org: string;
+  apiBase: string;
+}
+
+/** `a/b` with each segment URL-encoded. */
+export const pathOf = (...segments: Array<string | number>) => segments.map((s) => encodeURIComponent(String(s))).join('/');
 
 export interface PageLinks {
   self: { href: string };
@@ -32,4 +44,21 @@ export function pageLinks(originalUrl: string, page: number, totalPages: number)
     next: page < totalPages ? at(page + 1) : null,
     last: at(totalPages),
   };
+}
+
+/** A list page's figures, as the deployment and environment lists answer them. */
+export interface PageFigures {
+  page: number;
+  per_page: number;
+  total_pages: number;
+  total_count: number;
+}
+
+/**
+ * A list page's body as JSON text: its figures, then the items under `key` (`itemsJson`, a JSON
+ * array the store has already written, spliced in unparsed), then the page's `_links`.
+ */
+export function pageBody(figures: PageFigures, key: string, itemsJson: string, links: PageLinks): string {
+  const head = JSON.stringify(figures);
+  return `${head.slice(0, -1)},${JSON.stringify(key)}:${itemsJson},"_links":${JSON.stringify(links)}}`;
 }

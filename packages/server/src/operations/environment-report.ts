@@ -12,7 +12,8 @@ import { TrailEvaluator } from '../evidence/evaluate.ts';
 import { fingerprintEvidence, runningArtifacts, sameRunning, type ReportedArtifact } from '../evidence/running.ts';
 import { badRequest, notFound } from '../http/errors.ts';
 import { definePlugin, type Plugin } from '../plugin.ts';
-import { pathOf, requireOrganization } from './lookup.ts';
+import { pathOf } from '../http/links.ts';
+import { requireOrganization } from './lookup.ts';
 
 type ReportOperation = (typeof reportOperations)[ReportType];
 

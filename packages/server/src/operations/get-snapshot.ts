@@ -1,7 +1,8 @@
 import { getSnapshot } from '@trailproof/schema';
 import { notFound } from '../http/errors.ts';
 import { definePlugin } from '../plugin.ts';
-import { pathOf, requireOrganization } from './lookup.ts';
+import { pathOf } from '../http/links.ts';
+import { requireOrganization } from './lookup.ts';
 
 /** GET /environments/{org}/{env_name}/snapshots/{snapshot_index}: -1 is the latest. */
 export const getSnapshotPlugin = definePlugin({

@@ -29,6 +29,3 @@ export function trailNotFound(org: string, flow: string, trail: string, missing:
   // Beginning a trail creates its flow, so a missing flow gets the same advice as a missing trail.
   return notFound(missing === 'flow' ? `Flow '${flow}' not found in organization '${org}': ${hint}` : `Trail '${trail}' not found in flow '${flow}': ${hint}`);
 }
-
-/** `a/b` with each segment URL-encoded. */
-export const pathOf = (...segments: Array<string | number>) => segments.map((s) => encodeURIComponent(String(s))).join('/');

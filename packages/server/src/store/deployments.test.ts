@@ -1,10 +1,12 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
+import type { DeploymentRecord } from '@trailproof/server';
 import { openTestStore } from '@trailproof/server/testing';
 import { deepPageOffset } from './deployments.ts';
 
 describe('deployment counts (per-day rollups)', function () {
   this.timeout(60_000);
+  const at = { org: 'acme', apiBase: '/api/v2' };
 
   it('equal a count of the rows themselves, for any window and filter', async () => {
     const { store, cleanup } = await openTestStore();
@@ -34,7 +36,7 @@ describe('deployment counts (per-day rollups)', function () {
             const start = base + from;
             const end = start + length;
             const expected = all.filter((d) => d.deployedAt >= start && d.deployedAt <= end && (envName === undefined || d.envName === envName) && (repoName === undefined || d.repoName === repoName)).length;
-            const { total } = await store.listDeployments(Number(org.id), { start, end, envName, repoName, offset: 0, limit: 1 });
+            const { total } = await store.listDeployments(Number(org.id), { start, end, envName, repoName, offset: 0, limit: 1 }, at);
             expect(total, JSON.stringify({ from, length, envName, repoName })).to.equal(expected);
           },
         ),
@@ -70,7 +72,8 @@ describe('deployment counts (per-day rollups)', function () {
 
       const check = async (start: number, end: number, envName: string | undefined, repoName: string | undefined, offset: number, limit: number) => {
         const expected = newestFirst.filter((d) => d.deployedAt >= start && d.deployedAt <= end && (envName === undefined || d.envName === envName) && (repoName === undefined || d.repoName === repoName));
-        const { items, total } = await store.listDeployments(Number(org.id), { start, end, envName, repoName, offset, limit });
+        const { itemsJson, total } = await store.listDeployments(Number(org.id), { start, end, envName, repoName, offset, limit }, at);
+        const items = JSON.parse(itemsJson) as DeploymentRecord[];
         const context = JSON.stringify({ start, end, envName, repoName, offset, limit });
         expect(total, context).to.equal(expected.length);
         expect(items.map((d) => d.fingerprint), context).to.deep.equal(expected.slice(offset, offset + limit).map((d) => d.fingerprint));

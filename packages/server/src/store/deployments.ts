@@ -1,14 +1,17 @@
 import { sql } from 'kysely';
 import { compiledOnce } from './compiled-once.ts';
 import type { Db } from './database.ts';
+import { pathOf, type ViewContext } from '../http/links.ts';
 
+/** A deployment as the API answers it (an item of `listDeployments`' `itemsJson`). */
 export interface DeploymentRecord {
   fingerprint: string;
   deployed_at: number;
   artifact_name: string;
   env_name: string;
   snapshot_index: number;
-  trail: { flow: string; trail: string } | null;
+  /** `trail` only when a trail attested the artifact. */
+  _links: { environment: { href: string }; snapshot: { href: string }; trail?: { href: string } };
 }
 
 export interface DeploymentFilter {
@@ -157,19 +160,33 @@ async function countDeployments(db: Db, w: WindowValues, f: DeploymentFilter): P
   return Number(row?.n ?? 0);
 }
 
-/** Deployments in the window, newest first, and how many there are. */
-export async function listDeployments(db: Db, organizationId: number, f: DeploymentFilter): Promise<{ items: DeploymentRecord[]; total: number }> {
+/**
+ * Deployments in the window, newest first, and how many there are. The page comes as the JSON
+ * text of its items as the API answers them (`_links` pointing under `at`): written where the
+ * rows are read, on a reader thread with SQLite, so that only a string crosses to the event loop,
+ * which splices it into the response unparsed.
+ */
+export async function listDeployments(db: Db, organizationId: number, f: DeploymentFilter, at: ViewContext): Promise<{ itemsJson: string; total: number }> {
   const w: WindowValues = { org: organizationId, envName: f.envName, repoName: f.repoName };
   const page = async () => {
     const { end, endExclusive, offset } = await deepPageStart(db, w, f);
     return pageWithin(db, { ...w, start: f.start, end, limit: f.limit, offset }, { endExclusive });
   };
   const [total, rows] = await Promise.all([countDeployments(db, w, f), f.limit > 0 ? page() : []]);
-  return {
-    total,
-    items: rows.map((r) => ({
-      fingerprint: r.fingerprint, deployed_at: Number(r.deployed_at), artifact_name: r.artifact_name, env_name: r.env_name,
-      snapshot_index: Number(r.snapshot_index), trail: r.trail_name && r.flow_name ? { flow: r.flow_name, trail: r.trail_name } : null,
-    })),
-  };
+  // A page holds few environments: each one's link is built once.
+  const environments = new Map<string, string>();
+  const environmentLink = (name: string) => environments.get(name) ?? environments.set(name, `${at.apiBase}/environments/${pathOf(at.org, name)}`).get(name)!;
+  const items = rows.map((r): DeploymentRecord => {
+    const environment = environmentLink(r.env_name);
+    const snapshotIndex = Number(r.snapshot_index);
+    return {
+      fingerprint: r.fingerprint, deployed_at: Number(r.deployed_at), artifact_name: r.artifact_name, env_name: r.env_name, snapshot_index: snapshotIndex,
+      _links: {
+        environment: { href: environment },
+        snapshot: { href: `${environment}/snapshots/${snapshotIndex}` },
+        ...(r.trail_name && r.flow_name ? { trail: { href: `${at.apiBase}/trails/${pathOf(at.org, r.flow_name, r.trail_name)}` } } : {}),
+      },
+    };
+  });
+  return { total, itemsJson: JSON.stringify(items) };
 }

@@ -150,7 +150,12 @@ const environmentPage = compiledOnce((db, v: ListValues & { limit: number; offse
   return page.orderBy('e.name_lower', nameDirection).orderBy('e.name', nameDirection).limit(v.limit).offset(v.offset);
 });
 
-export async function listEnvironments(db: Db, organizationId: number, orgName: string, f: EnvironmentFilter): Promise<{ items: EnvironmentRecord[]; total: number }> {
+/**
+ * A page of the organisation's environments that match, and how many match. The page comes as the
+ * JSON text of its items (`EnvironmentRecord`s), written where the rows are read (see
+ * `listDeployments`).
+ */
+export async function listEnvironments(db: Db, organizationId: number, orgName: string, f: EnvironmentFilter): Promise<{ itemsJson: string; total: number }> {
   const name = f.names?.toLowerCase();
   const v: ListValues = {
     org: organizationId,
@@ -170,7 +175,7 @@ export async function listEnvironments(db: Db, organizationId: number, orgName: 
   ]);
   return {
     total: Number(counted?.total ?? 0),
-    items: rows.map((r) => environmentFromRow(r, orgName)),
+    itemsJson: JSON.stringify(rows.map((r) => environmentFromRow(r, orgName))),
   };
 }
 

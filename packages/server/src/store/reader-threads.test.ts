@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { openSqliteStore, type Store } from '@trailproof/server';
+import { openSqliteStore, type DeploymentRecord, type Store } from '@trailproof/server';
 
 describe('SQLite reader threads', function () {
   this.timeout(60_000);
@@ -49,6 +49,7 @@ describe('SQLite reader threads', function () {
   after(() => rmSync(dir, { recursive: true, force: true }));
 
   const window = { start: base, end: base + 30 * day };
+  const at = { org: 'acme', apiBase: '/api/v2' };
 
   /** How many turns the event loop took while `work` ran: none when it ran on the event loop itself. */
   async function turnsDuring(work: () => Promise<unknown>): Promise<number> {
@@ -68,7 +69,7 @@ describe('SQLite reader threads', function () {
   it('runs lists off the event loop', async () => {
     const threads = await open(2);
     const inline = await open(0);
-    const list = (store: Store) => () => store.listDeployments(organizationId, { ...window, offset: 2_000, limit: 50 });
+    const list = (store: Store) => () => store.listDeployments(organizationId, { ...window, offset: 2_000, limit: 50 }, at);
     // The same list on the store's own connection runs to its end before the loop turns again:
     // this is what the threads are for, and it shows that the measure below can fail.
     expect(await turnsDuring(list(inline))).to.equal(0);
@@ -88,9 +89,9 @@ describe('SQLite reader threads', function () {
       { ...window, offset: 0, limit: 0 },
     ];
     for (const f of deploymentFilters) {
-      const expected = await inline.listDeployments(organizationId, f);
-      expect(expected.items.length, JSON.stringify(f)).to.equal(Math.min(f.limit, Math.max(0, expected.total - f.offset)));
-      expect(await threads.listDeployments(organizationId, f), JSON.stringify(f)).to.deep.equal(expected);
+      const expected = await inline.listDeployments(organizationId, f, at);
+      expect(JSON.parse(expected.itemsJson).length, JSON.stringify(f)).to.equal(Math.min(f.limit, Math.max(0, expected.total - f.offset)));
+      expect(await threads.listDeployments(organizationId, f, at), JSON.stringify(f)).to.deep.equal(expected);
     }
     const environmentFilters = [
       { sort: 'name' as const, direction: 'desc' as const, offset: 0, limit: 20 },
@@ -108,15 +109,15 @@ describe('SQLite reader threads', function () {
     const store = await open(2);
     const environment = await store.upsertEnvironment(organizationId, { name: 'fresh', type: 'server' }, base);
     for (let i = 0; i < 20; i++) {
-      const before = await store.listDeployments(organizationId, { ...window, envName: 'fresh', offset: 0, limit: 1 });
+      const before = await store.listDeployments(organizationId, { ...window, envName: 'fresh', offset: 0, limit: 1 }, at);
       expect(before.total).to.equal(i);
       await store.insertDeployments([{
         organizationId, environmentId: environment.id, envName: 'fresh', snapshotIndex: i + 1, fingerprint: `fresh${i}`,
         artifactName: `fresh${i}`, deployedAt: base + day + i, trailId: null, repoName: null,
       }]);
-      const after = await store.listDeployments(organizationId, { ...window, envName: 'fresh', offset: 0, limit: 1 });
+      const after = await store.listDeployments(organizationId, { ...window, envName: 'fresh', offset: 0, limit: 1 }, at);
       expect(after.total).to.equal(i + 1);
-      expect(after.items[0]!.fingerprint).to.equal(`fresh${i}`);
+      expect(JSON.parse(after.itemsJson)[0].fingerprint).to.equal(`fresh${i}`);
     }
   });
 
@@ -124,10 +125,10 @@ describe('SQLite reader threads', function () {
     const store = await open(2);
     const envs = Array.from({ length: 10 }, (_, i) => `${i % 2 ? 'prod' : 'dev'}-${i}`);
     const results = await Promise.all(Array.from({ length: 200 }, (_, i) =>
-      store.listDeployments(organizationId, { ...window, envName: envs[i % 10], offset: 0, limit: 5 })));
+      store.listDeployments(organizationId, { ...window, envName: envs[i % 10], offset: 0, limit: 5 }, at)));
     results.forEach((result, i) => {
       expect(result.total).to.equal(300);
-      for (const item of result.items) expect(item.env_name).to.equal(envs[i % 10]);
+      for (const item of JSON.parse(result.itemsJson) as DeploymentRecord[]) expect(item.env_name).to.equal(envs[i % 10]);
     });
   });
 });
