@@ -55,13 +55,14 @@ describe('environment counts (total_count of an unfiltered list)', function () {
     for (let i = 0; i < 3; i++) await store.upsertEnvironment(globex, { name: `g${i}`, type: 'K8S' }, 2);
     await store.close();
     // Back to the database as it was before the migration: no count column, neither it nor the
-    // later ones applied (on SQLite, 0009's name index and its triggers removed too).
+    // later ones applied (on SQLite, 0009's name index and its triggers removed too; on
+    // PostgreSQL, 0010's trigger on tokens).
     const undo = [
       ...(schema === undefined
         ? ['insert', 'update', 'delete'].map((on) => `drop trigger environment_names_${on}`).concat('drop table environment_names')
-        : []),
+        : [`drop trigger tokens_changed on "${schema}".tokens`]),
       `alter table organizations drop column environment_count`,
-      `delete from schema_migrations where name in ('0008_environment_counts', '0009_environment_name_index')`,
+      `delete from schema_migrations where name in ('0008_environment_counts', '0009_environment_name_index', '0010_token_notifications')`,
     ];
     if (schema === undefined) {
       const raw = new BetterSqlite3(location);

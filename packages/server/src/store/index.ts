@@ -26,6 +26,7 @@ import { lockedDriver, startWriterThread } from './writer-thread.ts';
 import { startReaderThreads, type ReaderThreads } from './reader-threads.ts';
 import { readerProcedures } from './reader-procedures.ts';
 import { rememberOrganizations, rememberTokensUntilChange } from './remembered.ts';
+import { listenForTokenChanges } from './token-changes.ts';
 
 const queries = {
   ensureOrganization, findOrganization, listOrganizations, putBlob, getBlob, verifyChain,
@@ -184,10 +185,24 @@ export async function openPostgresStore(url: string, options: PostgresOptions = 
   const store = createStore(await migrated(db, 'postgres', options.schema), 'postgres');
   // Attestations arriving together share a transaction and one chain append (see batchedWrites).
   const attestations = batchedWrites(db, appendAttestations);
+  // Tokens are remembered until PostgreSQL says the tokens table changed (token-changes.ts).
+  const tokenChanges = listenForTokenChanges(url, { connectionTimeoutMs: options.connectionTimeoutMs });
+  const thenForget = <A extends unknown[], R>(write: (...args: A) => Promise<R>) => async (...args: A) => {
+    try {
+      return await write(...args);
+    } finally {
+      tokenChanges.changed();
+    }
+  };
   return {
     ...store,
+    findToken: rememberTokensUntilChange(store.findToken, tokenChanges.version),
+    // This process's own changes apply to its next request without waiting for the notification.
+    insertToken: thenForget(store.insertToken),
+    revokeToken: thenForget(store.revokeToken),
     appendAttestation: attestations.write,
     close: async () => {
+      await tokenChanges.close();
       await attestations.drained();
       await store.close();
     },

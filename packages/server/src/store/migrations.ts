@@ -14,6 +14,7 @@ import { m006_environment_order_indexes } from './migrations/0006-environment-or
 import { m007_blob_compression } from './migrations/0007-blob-compression.ts';
 import { m008_environment_counts } from './migrations/0008-environment-counts.ts';
 import { m009_environment_name_index } from './migrations/0009-environment-name-index.ts';
+import { m010_token_notifications } from './migrations/0010-token-notifications.ts';
 
 export { appendOnlyTables } from './migrations/builder.ts';
 
@@ -28,6 +29,7 @@ export const migrations: Record<string, Builder> = {
   '0007_blob_compression': m007_blob_compression,
   '0008_environment_counts': m008_environment_counts,
   '0009_environment_name_index': m009_environment_name_index,
+  '0010_token_notifications': m010_token_notifications,
 };
 
 /** Applies every pending migration; throws (and applies nothing more) if one fails. */

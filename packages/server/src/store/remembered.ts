@@ -18,11 +18,14 @@ export function rememberOrganizations(find: Queries['findOrganization']): Querie
 }
 
 /**
- * Tokens found, remembered until anything is committed to the database. `version` is SQLite's
- * `PRAGMA data_version` of the read connection, which moves whenever another connection commits
- * (this process's writers, or another process's, such as `trailproof token revoke`): a revoked
- * token is refused from the first request after its COMMIT, as when every request read it, while
- * a server that is only read costs no token query per request. Unknown ids are always asked again.
+ * Tokens found, remembered until anything that may change them is committed. `version` moves
+ * with such commits. On SQLite it is `PRAGMA data_version` of the read connection, which moves
+ * whenever another connection commits (this process's writers, or another process's, such as
+ * `trailproof token revoke`): a revoked token is refused from the first request after its
+ * COMMIT. On PostgreSQL it moves with the notifications that the tokens table changed
+ * (token-changes.ts): a token revoked by another process is refused once the notification has
+ * arrived, a moment after the COMMIT. Either way a server that is only read costs no token query
+ * per request. Unknown ids are always asked again.
  */
 export function rememberTokensUntilChange(find: Queries['findToken'], version: () => number): Queries['findToken'] {
   let knownAt = -1;
