@@ -1,8 +1,8 @@
 /**
  * Read path: one organisation with 10,000 environments, 50 of which hold 1,000,000 deployments
  * (100,000 with --quick). Each list query at 16 connections against the server and against a
- * bare Koa handler running the same SQL (support/baseline-read.ts), alternating query by
- * query. Then total_count scaling: the default-window query at 10k, 100k and 1M rows.
+ * bare Koa handler running the same SQL (support/baseline-read.ts), in turns (measurePair).
+ * Then total_count scaling: the default-window query at 10k, 100k and 1M rows.
  */
 import { isPostgresUrl } from '@trailproof/server';
 import { readPathQueries } from './support/read-queries.ts';
@@ -45,6 +45,32 @@ function measure(targets: Running[], path: string, token: string, seconds: numbe
   })));
 }
 
+/**
+ * The server's and the baseline's figures for one query, measured in turns (server, baseline,
+ * server, baseline: `rounds` each, `seconds` in all per side), so that a drift of the shared
+ * machine between the two measurements weighs on both alike. Throughput is over all rounds;
+ * p50 is the mean of the rounds' and p99 the larger of them.
+ */
+async function measurePair(servers: Running[], baselines: Running[], path: string, token: string, seconds: number, rounds = 2) {
+  const ours: LoadResult[] = [];
+  const base: LoadResult[] = [];
+  for (let i = 0; i < rounds; i++) {
+    ours.push(await measure(servers, path, token, seconds / rounds));
+    base.push(await measure(baselines, path, token, seconds / rounds));
+  }
+  return { ours: combined(ours), base: combined(base) };
+}
+
+function combined(results: LoadResult[]): LoadResult {
+  const sum = (pick: (r: LoadResult) => number) => results.reduce((total, r) => total + pick(r), 0);
+  return {
+    rps: sum((r) => r.rps) / results.length,
+    p50: Math.round(sum((r) => r.p50) / results.length),
+    p99: Math.max(...results.map((r) => r.p99)),
+    ok: sum((r) => r.ok), non2xx: sum((r) => r.non2xx), errors: sum((r) => r.errors),
+  };
+}
+
 /** The server and the baseline answer the same total and the same page; null when they do. */
 async function sameAnswer(server: string, baseline: string, path: string, token: string): Promise<string | null> {
   const get = async (url: string) => (await fetch(url + path, { headers: { authorization: `Bearer ${token}` } })).json() as Promise<Record<string, any>>;
@@ -82,8 +108,7 @@ export async function readPath(o: ReadPathOptions): Promise<Figure[]> {
     for (const q of queries) {
       const mismatch = await sameAnswer(servers[0]!.url, baselines[0]!.url, q.path, token);
       if (mismatch) mismatches.push(`${q.name}: ${mismatch}`);
-      const ours = await measure(servers, q.path, token, seconds);
-      const base = await measure(baselines, q.path, token, seconds);
+      const { ours, base } = await measurePair(servers, baselines, q.path, token, seconds);
       defaultWindow ??= ours;
       log(`  ${q.name}: ${ours.rps.toFixed(0)} req/s (baseline ${base.rps.toFixed(0)}), p50 ${ours.p50} ms, p99 ${ours.p99} ms (baseline ${base.p50} / ${base.p99} ms)`);
       const ratio = round(ours.rps / base.rps, 2);
