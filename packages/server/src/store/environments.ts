@@ -1,7 +1,6 @@
 import { SqliteAdapter, sql, type Selectable } from 'kysely';
 import { compiledOnce } from './compiled-once.ts';
 import type { Db, EnvironmentsTable } from './database.ts';
-import { fromJson } from './json.ts';
 import { inTransaction } from './chain.ts';
 
 export interface EnvironmentRecord {
@@ -169,13 +168,14 @@ export async function listEnvironments(db: Db, organizationId: number, orgName: 
       return colon < 0 ? { key: tag } : { key: tag.slice(0, colon), value: tag.slice(colon + 1) };
     }) : undefined,
   };
+  const orgJson = JSON.stringify(orgName);
   const [[counted], rows] = await Promise.all([
     countEnvironments(db, v),
     f.limit > 0 ? environmentPage(db, { ...v, limit: f.limit, offset: f.offset }, { sort: f.sort, direction: f.direction }) : [],
   ]);
   return {
     total: Number(counted?.total ?? 0),
-    itemsJson: JSON.stringify(rows.map((r) => environmentFromRow(r, orgName))),
+    itemsJson: `[${rows.map((r) => environmentJson(r, orgJson)).join(',')}]`,
   };
 }
 
@@ -184,12 +184,18 @@ export async function listEnvironments(db: Db, organizationId: number, orgName: 
  * sorts apart); the API answers the number and boolean SPEC.md types these fields as.
  */
 export function environmentFromRow(r: Selectable<EnvironmentsTable>, orgName: string): EnvironmentRecord {
-  return {
-    org: orgName, name: r.name, type: r.type, description: r.description, last_modified_at: Number(r.last_modified_at),
-    include_scaling: Number(r.include_scaling) === 1, tags: fromJson(r.tags, {}),
-    last_reported_at: Number(r.last_reported_at ?? 0),
-    last_changed_at: Number(r.last_changed_at ?? 0),
-    state: r.state !== null && Number(r.state) === 1,
-    policies: fromJson(r.policies, []), included_environments: fromJson(r.included_environments, []),
-  };
+  return JSON.parse(environmentJson(r, JSON.stringify(orgName))) as EnvironmentRecord;
+}
+
+/**
+ * `environmentFromRow`'s record as JSON text (`orgJson`: the organisation's name as JSON), for
+ * list pages. The JSON columns (tags, policies, included environments) are spliced in as stored,
+ * not parsed and written again: only `upsertEnvironment` writes them, with JSON.stringify.
+ */
+export function environmentJson(r: Selectable<EnvironmentsTable>, orgJson: string): string {
+  const text = JSON.stringify;
+  return `{"org":${orgJson},"name":${text(r.name)},"type":${text(r.type)},"description":${text(r.description)},`
+    + `"last_modified_at":${text(Number(r.last_modified_at))},"include_scaling":${Number(r.include_scaling) === 1},"tags":${r.tags},`
+    + `"last_reported_at":${text(Number(r.last_reported_at ?? 0))},"last_changed_at":${text(Number(r.last_changed_at ?? 0))},`
+    + `"state":${r.state !== null && Number(r.state) === 1},"policies":${r.policies},"included_environments":${r.included_environments}}`;
 }
