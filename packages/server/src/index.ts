@@ -10,7 +10,7 @@ export { createRouter, DuplicateOperationError, type RouterOptions } from './rou
 export { createApp, type AppOptions } from './app.ts';
 export { definePlugin, type HandlerInput, type HandlerResult, type Plugin, type UploadedFile } from './plugin.ts';
 export { ApiError, badRequest, isDatabaseUnavailable, notFound } from './http/errors.ts';
-export { pageBody, pageCount, pageLinks, pathOf, type PageFigures, type PageLinks, type ViewContext } from './http/links.ts';
+export { environmentHref, pageBody, pageCount, pageLinks, pathOf, trailHref, type PageFigures, type PageLinks, type ViewContext } from './http/links.ts';
 export { createToken, storeTokens, type Authenticator, type Principal } from './auth.ts';
 export { createStore, isPostgresUrl, openPostgresStore, openSqliteStore, openStore, type Queries, type Store } from './store/index.ts';
 export type * from './store/index.ts';

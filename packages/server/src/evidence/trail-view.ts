@@ -1,6 +1,6 @@
 /** A trail as the API answers it: its stored fields, its attestations and its compliance status. */
 import type { AttestationViewBody, TrailSummaryBody } from '@trailproof/schema';
-import { pathOf, type ViewContext } from '../http/links.ts';
+import { pathOf, trailHref, type ViewContext } from '../http/links.ts';
 import type { AttestationRow, TrailRow } from '../store/index.ts';
 import { countingAttestations } from './compliance.ts';
 import { factsOf, type EvaluatedTrail } from './evaluate.ts';
@@ -14,7 +14,7 @@ const stringOrNull = (value: unknown) => (typeof value === 'string' ? value : nu
 
 /** The trail without its attestations (the list shape). */
 export function trailSummary(trail: TrailRow, evaluated: EvaluatedTrail, at: ViewContext): Summary {
-  const self = `${at.apiBase}/trails/${pathOf(at.org, trail.flowName, trail.name)}`;
+  const self = trailHref(at, trail.flowName, trail.name);
   const { template } = evaluated;
   return {
     name: trail.name,
@@ -39,11 +39,11 @@ export function trailSummary(trail: TrailRow, evaluated: EvaluatedTrail, at: Vie
 /** The whole trail: the summary and every attestation stored on it, oldest first. */
 export function trailView(trail: TrailRow, evaluated: EvaluatedTrail, at: ViewContext) {
   const counting = new Set([...countingAttestations(evaluated.attestations.map(factsOf)).values()].map((a) => a.id));
-  const base = `${at.apiBase}/trails/${pathOf(at.org, trail.flowName, trail.name)}`;
+  const base = trailHref(at, trail.flowName, trail.name);
   return { ...trailSummary(trail, evaluated, at), attestations: evaluated.attestations.map((a) => attestationView(a, counting.has(a.id), base)) };
 }
 
-function attestationView(a: AttestationRow, counts: boolean, trailHref: string): Attestation {
+function attestationView(a: AttestationRow, counts: boolean, trailLink: string): Attestation {
   const data = (objectOrNull(a.data) ?? {}) as Record<string, unknown>;
   const junit = a.type === 'junit' && Array.isArray(data.junit_results) ? (data.junit_results as Array<Record<string, number>>) : null;
   return {
@@ -69,7 +69,7 @@ function attestationView(a: AttestationRow, counts: boolean, trailHref: string):
         name: a.attachmentName ?? '',
         sha256: a.attachmentSha256,
         size: a.attachmentSize ?? 0,
-        _links: { download: { href: `${trailHref}/attestations/${a.id}/attachment` } },
+        _links: { download: { href: `${trailLink}/attestations/${a.id}/attachment` } },
       }
       : null,
   };

@@ -12,6 +12,12 @@ export interface ViewContext {
 /** `a/b` with each segment URL-encoded. */
 export const pathOf = (...segments: Array<string | number>) => segments.map((s) => encodeURIComponent(String(s))).join('/');
 
+/** The href of an environment of `at.org`. */
+export const environmentHref = (at: ViewContext, name: string) => `${at.apiBase}/environments/${pathOf(at.org, name)}`;
+
+/** The href of a trail of `at.org`. */
+export const trailHref = (at: ViewContext, flow: string, trail: string) => `${at.apiBase}/trails/${pathOf(at.org, flow, trail)}`;
+
 export interface PageLinks {
   self: { href: string };
   first: { href: string } | null;

@@ -12,7 +12,7 @@ import { TrailEvaluator } from '../evidence/evaluate.ts';
 import { fingerprintEvidence, runningArtifacts, sameRunning, type ReportedArtifact } from '../evidence/running.ts';
 import { badRequest, notFound } from '../http/errors.ts';
 import { definePlugin, type Plugin } from '../plugin.ts';
-import { pathOf } from '../http/links.ts';
+import { environmentHref } from '../http/links.ts';
 import { requireOrganization } from './lookup.ts';
 
 type ReportOperation = (typeof reportOperations)[ReportType];
@@ -68,7 +68,7 @@ function reportPlugin(type: ReportType): Plugin<ReportOperation> {
         snapshot_index: result.index,
         changed: result.changed,
         deployed: result.deployed,
-        _links: { snapshot: { href: `${apiBase}/environments/${pathOf(params.org, params.env_name)}/snapshots/${result.index}` } },
+        _links: { snapshot: { href: `${environmentHref({ org: params.org, apiBase }, params.env_name)}/snapshots/${result.index}` } },
       };
       return result.changed ? { status: 201, body } : { status: 200, body };
     },

@@ -1,7 +1,7 @@
 import { getSnapshot } from '@trailproof/schema';
 import { notFound } from '../http/errors.ts';
 import { definePlugin } from '../plugin.ts';
-import { pathOf } from '../http/links.ts';
+import { environmentHref, trailHref } from '../http/links.ts';
 import { requireOrganization } from './lookup.ts';
 
 /** GET /environments/{org}/{env_name}/snapshots/{snapshot_index}: -1 is the latest. */
@@ -20,7 +20,7 @@ export const getSnapshotPlugin = definePlugin({
     for (const a of await store.attestationsOfFingerprints(organization.id, snapshot.artifacts.map((x) => x.fingerprint))) {
       if (!latestTrail.has(a.fingerprint)) latestTrail.set(a.fingerprint, a);
     }
-    const environmentHref = `${apiBase}/environments/${pathOf(params.org, params.env_name)}`;
+    const at = { org: params.org, apiBase };
     return {
       status: 200,
       body: {
@@ -34,10 +34,10 @@ export const getSnapshotPlugin = definePlugin({
           return {
             ...artifact,
             new: !before.has(artifact.fingerprint),
-            _links: trail ? { trail: { href: `${apiBase}/trails/${pathOf(params.org, trail.flowName, trail.trailName)}` } } : {},
+            _links: trail ? { trail: { href: trailHref(at, trail.flowName, trail.trailName) } } : {},
           };
         }),
-        _links: { environment: { href: environmentHref } },
+        _links: { environment: { href: environmentHref(at, params.env_name) } },
       },
     };
   },

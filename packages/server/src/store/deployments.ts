@@ -1,7 +1,7 @@
 import { sql } from 'kysely';
 import { compiledOnce } from './compiled-once.ts';
 import type { Db } from './database.ts';
-import { pathOf, type ViewContext } from '../http/links.ts';
+import { environmentHref, trailHref, type ViewContext } from '../http/links.ts';
 
 /** A deployment as the API answers it (an item of `listDeployments`' `itemsJson`). */
 export interface DeploymentRecord {
@@ -175,7 +175,7 @@ export async function listDeployments(db: Db, organizationId: number, f: Deploym
   const [total, rows] = await Promise.all([countDeployments(db, w, f), f.limit > 0 ? page() : []]);
   // A page holds few environments: each one's link is built once.
   const environments = new Map<string, string>();
-  const environmentLink = (name: string) => environments.get(name) ?? environments.set(name, `${at.apiBase}/environments/${pathOf(at.org, name)}`).get(name)!;
+  const environmentLink = (name: string) => environments.get(name) ?? environments.set(name, environmentHref(at, name)).get(name)!;
   const items = rows.map((r): DeploymentRecord => {
     const environment = environmentLink(r.env_name);
     const snapshotIndex = Number(r.snapshot_index);
@@ -184,7 +184,7 @@ export async function listDeployments(db: Db, organizationId: number, f: Deploym
       _links: {
         environment: { href: environment },
         snapshot: { href: `${environment}/snapshots/${snapshotIndex}` },
-        ...(r.trail_name && r.flow_name ? { trail: { href: `${at.apiBase}/trails/${pathOf(at.org, r.flow_name, r.trail_name)}` } } : {}),
+        ...(r.trail_name && r.flow_name ? { trail: { href: trailHref(at, r.flow_name, r.trail_name) } } : {}),
       },
     };
   });
