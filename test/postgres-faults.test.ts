@@ -7,7 +7,7 @@
 import { execSync } from 'node:child_process';
 import { expect } from 'chai';
 import pg from 'pg';
-import { testBackend } from '@trailproof/server/testing';
+import { testBackend, waitUntil } from '@trailproof/server/testing';
 import { call, createDatabase, runCli, startServerProcess, type ServerProcess } from './support/processes.ts';
 
 describe('PostgreSQL restarted under load', function () {
@@ -73,12 +73,7 @@ describe('PostgreSQL restarted under load', function () {
     pgCtl('start');
 
     // Recovery: the same process answers 200 again within 30 s.
-    const recoveredBy = Date.now() + 30_000;
-    let recovered = false;
-    while (Date.now() < recoveredBy && !recovered) {
-      recovered = (await list()).status === 200;
-      if (!recovered) await new Promise((r) => setTimeout(r, 250));
-    }
+    const recovered = await waitUntil(async () => (await list()).status === 200, 30_000, 250);
     running = false;
     await Promise.all(clients);
 

@@ -3,7 +3,7 @@ import { createHash } from 'node:crypto';
 import { expect } from 'chai';
 import { specOperations, type Operation } from '@trailproof/schema';
 import { createToken, defaultPlugins, openPostgresStore, openSqliteStore } from '@trailproof/server';
-import { startTestServer, type RequestOptions, type TestServer } from '@trailproof/server/testing';
+import { startTestServer, waitUntil, type RequestOptions, type TestServer } from '@trailproof/server/testing';
 
 const fp = createHash('sha256').update('api:1').digest('hex');
 /** The six operations of SPEC.md, as the default plugins serve them. */
@@ -170,8 +170,7 @@ describe('authentication and authorization on every route of the six operations'
       if (server.backend === 'postgres' && revokedBy === 'another process') {
         // PostgreSQL tells this server that tokens changed by a notification, which arrives a
         // moment after the COMMIT (store/token-changes.ts): refused from then on.
-        const until = Date.now() + 2_000;
-        while ((await status()) !== 401 && Date.now() < until) await new Promise((resolve) => setTimeout(resolve, 5));
+        await waitUntil(async () => (await status()) === 401, 2_000, 5);
       }
       expect(await status(), revokedBy).to.equal(401);
       // A token created meanwhile by another process works at once.

@@ -129,6 +129,19 @@ export async function startTestServer(options: { plugins?: readonly Plugin<any>[
   };
 }
 
+/**
+ * Polls `check` every `intervalMs` until it holds or `ms` have passed; resolves with whether it
+ * held. For what happens a moment later by design (a notification, a database coming back).
+ */
+export async function waitUntil(check: () => boolean | Promise<boolean>, ms: number, intervalMs = 10): Promise<boolean> {
+  const until = Date.now() + ms;
+  for (;;) {
+    if (await check()) return true;
+    if (Date.now() >= until) return false;
+    await new Promise((resolve) => setTimeout(resolve, intervalMs));
+  }
+}
+
 let contractAjv: Ajv | undefined;
 /**
  * Asserts that `body` is exactly what `operation` promises for `status` (no missing, extra or

@@ -1,18 +1,12 @@
 import { expect } from 'chai';
 import pg from 'pg';
 import { createToken, type Store } from '@trailproof/server';
-import { openTestStore, testBackend } from '@trailproof/server/testing';
+import { openTestStore, testBackend, waitUntil } from '@trailproof/server/testing';
 import { rememberTokensUntilChange } from './remembered.ts';
 import { listenForTokenChanges, type TokenChanges } from './token-changes.ts';
 
-/** Resolves once `check` holds, polling; fails after `ms`. */
-async function eventually(check: () => boolean | Promise<boolean>, ms = 3_000, what = 'the condition') {
-  const until = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > until) throw new Error(`${what} did not hold within ${ms} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 10));
-  }
-}
+/** Asserts that `check` holds within `ms`. */
+const eventually = async (check: () => boolean | Promise<boolean>, ms: number, what: string) => expect(await waitUntil(check, ms), what).to.equal(true);
 
 /** Listening: `version()` stays put between calls (it moves at every call otherwise). */
 const listening = (changes: TokenChanges) => eventually(() => changes.version() === changes.version(), 5_000, 'listening');
