@@ -30,7 +30,11 @@ export interface TokenChangeOptions {
   applicationName?: string;
 }
 
-/** Listens for token changes on `url` (in the background: `version()` works at once). */
+/**
+ * Listens for token changes on `url`, from the first `version()` call on and in the background
+ * (`version()` works at once): a store that never checks a token (`trailproof token create`, a
+ * migration, a backup) never opens the connection.
+ */
 export function listenForTokenChanges(url: string, options: TokenChangeOptions = {}): TokenChanges {
   const { connectionTimeoutMs = 3_000, retryMs = 1_000, maxAgeMs = 60_000, applicationName = 'trailproof token listener' } = options;
   let version = 0;
@@ -38,6 +42,7 @@ export function listenForTokenChanges(url: string, options: TokenChangeOptions =
   let closed = false;
   let client: pg.Client | null = null;
   let retry: NodeJS.Timeout | undefined;
+  let started = false;
   const age = setInterval(() => version++, maxAgeMs).unref();
 
   const lost = (which: pg.Client) => {
@@ -66,10 +71,14 @@ export function listenForTokenChanges(url: string, options: TokenChangeOptions =
       lost(current);
     }
   }
-  void connect();
-
   return {
-    version: () => (listening ? version : ++version),
+    version() {
+      if (!started && !closed) {
+        started = true;
+        void connect();
+      }
+      return listening ? version : ++version;
+    },
     changed: () => void version++,
     async close() {
       closed = true;
