@@ -4,6 +4,7 @@
  * benchmark stops all of them at the end, also when it fails or is interrupted.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { startServerProcess as startTestServer } from '../../test/support/processes.ts';
@@ -34,6 +35,24 @@ for (const signal of ['SIGINT', 'SIGTERM'] as const) {
 export interface Running {
   url: string;
   stop(): Promise<unknown>;
+  /** CPU time the process has used so far, all its threads, in microseconds (null where /proc is not there). */
+  cpuMicros(): number | null;
+}
+
+/** Clock ticks per second of /proc/PID/stat (USER_HZ: 100 on Linux for x86 and arm). */
+const ticksPerSecond = 100;
+
+/** User + system CPU time of process `pid`, all threads, in microseconds; null without /proc. */
+export function processCpuMicros(pid: number | undefined): number | null {
+  if (pid === undefined) return null;
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    // Fields after the command name (which may hold spaces): state is field 3, utime 14, stime 15.
+    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+    return ((Number(fields[11]) + Number(fields[12])) * 1_000_000) / ticksPerSecond;
+  } catch {
+    return null;
+  }
 }
 
 /**
@@ -48,7 +67,7 @@ export async function startServer(location: string): Promise<Running> {
   out.removeAllListeners('data');
   out.on('data', () => {});
   server.lines.length = 0;
-  return { url: server.url, stop: () => server.stop('SIGTERM') };
+  return { url: server.url, stop: () => server.stop('SIGTERM'), cpuMicros: () => processCpuMicros(server.child.pid) };
 }
 
 /** Starts a baseline script from bench/support (`baseline-write.ts`, `baseline-read.ts`) with ARGS. */
@@ -66,6 +85,7 @@ export async function startBaseline(script: string, args: string[] = []): Promis
   });
   return {
     url,
+    cpuMicros: () => processCpuMicros(child.pid),
     stop: () => {
       if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
       return exited;
