@@ -6,7 +6,7 @@
  */
 import { isPostgresUrl } from '@trailproof/server';
 import { readPathQueries } from './support/read-queries.ts';
-import { load, type LoadResult } from './support/load.ts';
+import { combineRounds, load, type LoadResult } from './support/load.ts';
 import { log, runCli, startBaseline, startServer, type Running } from './support/processes.ts';
 import { round, type Figure } from './support/report.ts';
 import { seedPostgres, seedSqlite } from './support/seed.ts';
@@ -58,17 +58,7 @@ async function measurePair(servers: Running[], baselines: Running[], path: strin
     ours.push(await measure(servers, path, token, seconds / rounds));
     base.push(await measure(baselines, path, token, seconds / rounds));
   }
-  return { ours: combined(ours), base: combined(base) };
-}
-
-function combined(results: LoadResult[]): LoadResult {
-  const sum = (pick: (r: LoadResult) => number) => results.reduce((total, r) => total + pick(r), 0);
-  return {
-    rps: sum((r) => r.rps) / results.length,
-    p50: Math.round(sum((r) => r.p50) / results.length),
-    p99: Math.max(...results.map((r) => r.p99)),
-    ok: sum((r) => r.ok), non2xx: sum((r) => r.non2xx), errors: sum((r) => r.errors),
-  };
+  return { ours: combineRounds(ours), base: combineRounds(base) };
 }
 
 /** The server and the baseline answer the same total and the same page; null when they do. */
