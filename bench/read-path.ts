@@ -7,7 +7,7 @@
 import { isPostgresUrl } from '@trailproof/server';
 import { readPathQueries } from './support/read-queries.ts';
 import { combineRounds, load, type LoadResult } from './support/load.ts';
-import { log, runCli, startBaseline, startServer, type Running } from './support/processes.ts';
+import { cpuCounter, log, perRequest, runCli, startBaseline, startServer, type Running } from './support/processes.ts';
 import { round, type Figure } from './support/report.ts';
 import { seedPostgres, seedSqlite } from './support/seed.ts';
 
@@ -54,11 +54,24 @@ function measure(targets: Running[], path: string, token: string, seconds: numbe
 async function measurePair(servers: Running[], baselines: Running[], path: string, token: string, seconds: number, rounds = 2) {
   const ours: LoadResult[] = [];
   const base: LoadResult[] = [];
+  let ourMicros: number | null = 0;
+  let baseMicros: number | null = 0;
+  const add = (total: number | null, more: number | null) => (total === null || more === null ? null : total + more);
   for (let i = 0; i < rounds; i++) {
+    const ourCpu = cpuCounter(servers);
     ours.push(await measure(servers, path, token, seconds / rounds));
+    ourMicros = add(ourMicros, ourCpu());
+    const baseCpu = cpuCounter(baselines);
     base.push(await measure(baselines, path, token, seconds / rounds));
+    baseMicros = add(baseMicros, baseCpu());
   }
-  return { ours: combineRounds(ours), base: combineRounds(base) };
+  const combinedOurs = combineRounds(ours);
+  const combinedBase = combineRounds(base);
+  return {
+    ours: combinedOurs, base: combinedBase,
+    /** CPU time per request of the server's processes and of the baseline's (all threads), over their turns. */
+    cpu: { ours: perRequest(ourMicros, combinedOurs.ok), base: perRequest(baseMicros, combinedBase.ok) },
+  };
 }
 
 /** The server and the baseline answer the same total and the same page; null when they do. */
@@ -98,13 +111,17 @@ export async function readPath(o: ReadPathOptions): Promise<Figure[]> {
     for (const q of queries) {
       const mismatch = await sameAnswer(servers[0]!.url, baselines[0]!.url, q.path, token);
       if (mismatch) mismatches.push(`${q.name}: ${mismatch}`);
-      const { ours, base } = await measurePair(servers, baselines, q.path, token, seconds);
+      const { ours, base, cpu } = await measurePair(servers, baselines, q.path, token, seconds);
       defaultWindow ??= ours;
       log(`  ${q.name}: ${ours.rps.toFixed(0)} req/s (baseline ${base.rps.toFixed(0)}), p50 ${ours.p50} ms, p99 ${ours.p99} ms (baseline ${base.p50} / ${base.p99} ms)`);
       const ratio = round(ours.rps / base.rps, 2);
       const failed = ours.non2xx + ours.errors;
+      const cpuNote = cpu.ours === null ? undefined : `CPU ${cpu.ours} us per request (baseline ${cpu.base ?? '?'} us)${isPostgresUrl(main) ? ', PostgreSQL\'s own not included' : ''}`;
       figures.push(
-        { suite, name: `${q.name}: throughput`, value: round(ours.rps), unit: 'req/s', baseline: round(base.rps), ratio, target: '>= 0.7 of baseline', pass: ratio !== null && ratio >= 0.7 && failed === 0, note: failed ? `${failed} failed requests` : undefined },
+        {
+          suite, name: `${q.name}: throughput`, value: round(ours.rps), unit: 'req/s', baseline: round(base.rps), ratio, target: '>= 0.7 of baseline',
+          pass: ratio !== null && ratio >= 0.7 && failed === 0, note: [failed ? `${failed} failed requests` : undefined, cpuNote].filter(Boolean).join('; ') || undefined,
+        },
         { suite, name: `${q.name}: p99 latency`, value: ours.p99, unit: 'ms', baseline: base.p99, ratio: null, target: '< 20 ms', pass: ours.p99 < 20, note: `p50 ${ours.p50} ms (baseline ${base.p50} ms)` },
       );
     }

@@ -12,7 +12,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import { isPostgresUrl } from '@trailproof/server';
 import { combineRounds, load, type LoadOptions, type LoadResult } from './support/load.ts';
-import { log, runCli, startBaseline, startServer, type Running } from './support/processes.ts';
+import { cpuCounter, log, perRequest, runCli, startBaseline, startServer } from './support/processes.ts';
 import { round, type Figure } from './support/report.ts';
 
 const boundary = 'trailproofBenchBoundary';
@@ -58,19 +58,6 @@ async function storedAttestations(location: string): Promise<number> {
   }
 }
 
-/** Starts counting the CPU time of `processes`; the returned function gives the microseconds used since (null without /proc). */
-function cpuOf(processes: Running[]): () => number | null {
-  const read = () => processes.map((p) => p.cpuMicros());
-  const before = read();
-  return () => {
-    const after = read();
-    if ([...before, ...after].some((v) => v === null)) return null;
-    return after.reduce<number>((sum, v, i) => sum + v! - before[i]!, 0);
-  };
-}
-
-const perRequest = (micros: number | null, requests: number) => (micros === null || requests === 0 ? null : Math.round(micros / requests));
-
 export async function writePath(o: WritePathOptions): Promise<Figure[]> {
   const dir = mkdtempSync(join(tmpdir(), 'trailproof-bench-write-'));
   const location = o.database ?? join(dir, 'write.db');
@@ -111,13 +98,13 @@ export async function writePath(o: WritePathOptions): Promise<Figure[]> {
     let baseMicros: number | null = 0;
     const add = (total: number | null, more: number | null) => (total === null || more === null ? null : total + more);
     for (let i = 0; i < rounds; i++) {
-      const ourCpu = cpuOf(servers);
+      const ourCpu = cpuCounter(servers);
       ourRounds.push(await runServers(seconds / rounds));
       ourMicros = add(ourMicros, ourCpu());
       // The server's writes reach the disk before the baseline runs, so that the kernel's
       // writeback of them is not charged to the baseline's turn.
       execFileSync('sync');
-      const baseCpu = cpuOf(baselines);
+      const baseCpu = cpuCounter(baselines);
       baseRounds.push(await runBaselines(seconds / rounds));
       baseMicros = add(baseMicros, baseCpu());
     }

@@ -55,6 +55,20 @@ export function processCpuMicros(pid: number | undefined): number | null {
   }
 }
 
+/** Starts counting the CPU time of `processes`; the returned function gives the microseconds used since (null without /proc). */
+export function cpuCounter(processes: Running[]): () => number | null {
+  const read = () => processes.map((p) => p.cpuMicros());
+  const before = read();
+  return () => {
+    const after = read();
+    if ([...before, ...after].some((v) => v === null)) return null;
+    return after.reduce<number>((sum, v, i) => sum + v! - before[i]!, 0);
+  };
+}
+
+/** Microseconds per request, rounded; null when unknown. */
+export const perRequest = (micros: number | null, requests: number) => (micros === null || requests === 0 ? null : Math.round(micros / requests));
+
 /**
  * Starts `trailproof serve` on `location` (a SQLite file or a PostgreSQL URL). Once it listens,
  * its request log (one JSON line per request on stdout) is drained without being parsed or
