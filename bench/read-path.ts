@@ -6,8 +6,9 @@
  */
 import { isPostgresUrl } from '@trailproof/server';
 import { readPathQueries } from './support/read-queries.ts';
-import { combineRounds, load, type LoadResult } from './support/load.ts';
-import { cpuCounter, log, perRequest, runCli, startBaseline, startServer, type Running } from './support/processes.ts';
+import { load, type LoadResult } from './support/load.ts';
+import { inTurns } from './support/turns.ts';
+import { log, runCli, startBaseline, startServer, type Running } from './support/processes.ts';
 import { round, type Figure } from './support/report.ts';
 import { seedPostgres, seedSqlite } from './support/seed.ts';
 
@@ -45,33 +46,13 @@ function measure(targets: Running[], path: string, token: string, seconds: numbe
   })));
 }
 
-/**
- * The server's and the baseline's figures for one query, measured in turns (server, baseline,
- * server, baseline: `rounds` each, `seconds` in all per side), so that a drift of the shared
- * machine between the two measurements weighs on both alike. Throughput is over all rounds;
- * p50 is the mean of the rounds' and p99 the larger of them.
- */
-async function measurePair(servers: Running[], baselines: Running[], path: string, token: string, seconds: number, rounds = 2) {
-  const ours: LoadResult[] = [];
-  const base: LoadResult[] = [];
-  let ourMicros: number | null = 0;
-  let baseMicros: number | null = 0;
-  const add = (total: number | null, more: number | null) => (total === null || more === null ? null : total + more);
-  for (let i = 0; i < rounds; i++) {
-    const ourCpu = cpuCounter(servers);
-    ours.push(await measure(servers, path, token, seconds / rounds));
-    ourMicros = add(ourMicros, ourCpu());
-    const baseCpu = cpuCounter(baselines);
-    base.push(await measure(baselines, path, token, seconds / rounds));
-    baseMicros = add(baseMicros, baseCpu());
-  }
-  const combinedOurs = combineRounds(ours);
-  const combinedBase = combineRounds(base);
-  return {
-    ours: combinedOurs, base: combinedBase,
-    /** CPU time per request of the server's processes and of the baseline's (all threads), over their turns. */
-    cpu: { ours: perRequest(ourMicros, combinedOurs.ok), base: perRequest(baseMicros, combinedBase.ok) },
-  };
+/** The server's and the baseline's figures for one query, measured in turns (support/turns.ts), 2 turns each. */
+function measurePair(servers: Running[], baselines: Running[], path: string, token: string, seconds: number) {
+  return inTurns(
+    { processes: servers, load: (s) => measure(servers, path, token, s) },
+    { processes: baselines, load: (s) => measure(baselines, path, token, s) },
+    seconds, 2,
+  );
 }
 
 /** The server and the baseline answer the same total and the same page; null when they do. */

@@ -11,9 +11,10 @@ import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import { isPostgresUrl } from '@trailproof/server';
-import { combineRounds, load, type LoadOptions, type LoadResult } from './support/load.ts';
-import { cpuCounter, log, perRequest, runCli, startBaseline, startServer } from './support/processes.ts';
+import { load, type LoadOptions } from './support/load.ts';
+import { log, runCli, startBaseline, startServer } from './support/processes.ts';
 import { round, type Figure } from './support/report.ts';
+import { inTurns } from './support/turns.ts';
 
 const boundary = 'trailproofBenchBoundary';
 
@@ -90,31 +91,14 @@ export async function writePath(o: WritePathOptions): Promise<Figure[]> {
     const warm = await runServers(warmup);
     await runBaselines(warmup);
 
-    // In turns (server, baseline, server, baseline), so that a drift of the shared machine weighs
-    // on both alike; each process's CPU time is counted over its own turns only.
-    const ourRounds: LoadResult[] = [];
-    const baseRounds: LoadResult[] = [];
-    let ourMicros: number | null = 0;
-    let baseMicros: number | null = 0;
-    const add = (total: number | null, more: number | null) => (total === null || more === null ? null : total + more);
-    for (let i = 0; i < rounds; i++) {
-      const ourCpu = cpuCounter(servers);
-      ourRounds.push(await runServers(seconds / rounds));
-      ourMicros = add(ourMicros, ourCpu());
-      // The server's writes reach the disk before the baseline runs, so that the kernel's
-      // writeback of them is not charged to the baseline's turn.
-      execFileSync('sync');
-      const baseCpu = cpuCounter(baselines);
-      baseRounds.push(await runBaselines(seconds / rounds));
-      baseMicros = add(baseMicros, baseCpu());
-    }
+    // In turns; the server's writes reach the disk after each of its turns, so that the kernel's
+    // writeback of them is not charged to the baseline's turn.
+    const { ours, base, cpu } = await inTurns(
+      { processes: servers, load: runServers }, { processes: baselines, load: runBaselines }, seconds, rounds, () => execFileSync('sync'),
+    );
     await Promise.all([...servers, ...baselines].map((p) => p.stop()));
-    const ours = combineRounds(ourRounds);
-    const base = combineRounds(baseRounds);
-    const ourCpuPerRequest = perRequest(ourMicros, ours.ok);
-    const baseCpuPerRequest = perRequest(baseMicros, base.ok);
-    log(`  server: ${ours.rps.toFixed(1)} req/s, p50 ${ours.p50} ms, p99 ${ours.p99} ms, ${ourCpuPerRequest ?? '?'} us CPU per request, ${ours.ok} acknowledged, ${ours.non2xx} non-2xx, ${ours.errors} errors`);
-    log(`  baseline: ${base.rps.toFixed(1)} req/s, p50 ${base.p50} ms, p99 ${base.p99} ms, ${baseCpuPerRequest ?? '?'} us CPU per request`);
+    log(`  server: ${ours.rps.toFixed(1)} req/s, p50 ${ours.p50} ms, p99 ${ours.p99} ms, ${cpu.ours ?? '?'} us CPU per request, ${ours.ok} acknowledged, ${ours.non2xx} non-2xx, ${ours.errors} errors`);
+    log(`  baseline: ${base.rps.toFixed(1)} req/s, p50 ${base.p50} ms, p99 ${base.p99} ms, ${cpu.base ?? '?'} us CPU per request`);
 
     // Durability: every 2xx the load generator saw (warm-up included) is a stored attestation.
     const stored = await storedAttestations(location);
@@ -125,7 +109,7 @@ export async function writePath(o: WritePathOptions): Promise<Figure[]> {
       { suite: o.suite, name: 'attest JUnit: throughput', value: round(ours.rps), unit: 'req/s', baseline: round(base.rps), ratio, target: '>= 0.5 of baseline', pass: ratio !== null && ratio >= 0.5, note },
       { suite: o.suite, name: 'attest JUnit: latency p99', value: ours.p99, unit: 'ms', baseline: base.p99, ratio: null, target: '–', pass: null, note: `p50 ${ours.p50} ms, baseline p50 ${base.p50} ms` },
       {
-        suite: o.suite, name: 'attest JUnit: CPU per request', value: ourCpuPerRequest, unit: 'us', baseline: baseCpuPerRequest, ratio: null, target: '–', pass: null,
+        suite: o.suite, name: 'attest JUnit: CPU per request', value: cpu.ours, unit: 'us', baseline: cpu.base, ratio: null, target: '–', pass: null,
         note: `user + system time of the ${o.processes > 1 ? 'server processes' : 'server process'} (all threads) over the measured run, per acknowledged write${isPostgresUrl(location) ? '; PostgreSQL\'s own processes not included' : ''}`,
       },
       {

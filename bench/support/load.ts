@@ -64,17 +64,3 @@ export async function load(...targets: LoadOptions[]): Promise<LoadResult> {
     errors: results.reduce((n, r) => n + r.errors, 0),
   };
 }
-
-/**
- * Rounds of one measurement taken in turns with another: throughput is the mean of the rounds'
- * (equal durations), p50 the mean of theirs, p99 the larger of them; counts add up.
- */
-export function combineRounds(results: LoadResult[]): LoadResult {
-  const sum = (pick: (r: LoadResult) => number) => results.reduce((total, r) => total + pick(r), 0);
-  return {
-    rps: sum((r) => r.rps) / results.length,
-    p50: Math.round(sum((r) => r.p50) / results.length),
-    p99: Math.max(...results.map((r) => r.p99)),
-    ok: sum((r) => r.ok), non2xx: sum((r) => r.non2xx), errors: sum((r) => r.errors),
-  };
-}
