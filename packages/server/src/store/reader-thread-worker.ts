@@ -7,21 +7,26 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { readerProcedures } from './reader-procedures.ts';
 import type { FromReader, ToReader } from './reader-threads.ts';
 import { openSqliteReader } from './sqlite.ts';
-import { toErrorShape } from './threads.ts';
+import { batchedPost, toErrorShape, unbatched, type MessageBatch } from './threads.ts';
 
 const port = parentPort!;
-const post = (message: FromReader) => port.postMessage(message);
+// The answers of one turn go out together, as the jobs come (threads.ts, batchedPost).
+const answers = batchedPost((message) => port.postMessage(message));
+const post = (message: FromReader) => answers.post(message);
 const reader = openSqliteReader((workerData as { file: string }).file).db;
 
-port.on('message', (message: ToReader) => {
-  if (message.kind === 'close') {
-    void reader.destroy().then(() => port.close());
-    return;
+port.on('message', (received: ToReader | MessageBatch) => {
+  for (const message of unbatched(received)) {
+    if (message.kind === 'close') {
+      answers.flush();
+      void reader.destroy().then(() => port.close());
+      return;
+    }
+    const procedure = readerProcedures[message.procedure] as (db: typeof reader, ...args: unknown[]) => Promise<unknown>;
+    procedure(reader, ...message.args).then(
+      (value) => post({ kind: 'done', id: message.id, value }),
+      (error) => post({ kind: 'failed', id: message.id, error: toErrorShape(error) }),
+    );
   }
-  const procedure = readerProcedures[message.procedure] as (db: typeof reader, ...args: unknown[]) => Promise<unknown>;
-  procedure(reader, ...message.args).then(
-    (value) => post({ kind: 'done', id: message.id, value }),
-    (error) => post({ kind: 'failed', id: message.id, error: toErrorShape(error) }),
-  );
 });
-post({ kind: 'ready' });
+port.postMessage({ kind: 'ready' } satisfies FromReader);

@@ -12,16 +12,16 @@
  */
 import type { Worker } from 'node:worker_threads';
 import type { ReaderProcedures } from './reader-procedures.ts';
-import { startModuleWorker, workerJobs, type ErrorShape } from './threads.ts';
+import { startModuleWorker, unbatched, workerJobs, type ErrorShape, type MessageBatch } from './threads.ts';
 
 type Procedure = keyof ReaderProcedures;
 type ArgsOf<K extends Procedure> = ReaderProcedures[K] extends (db: any, ...args: infer A) => any ? A : never;
 type ResultOf<K extends Procedure> = ReturnType<ReaderProcedures[K]>;
 
-/** Messages to a reader thread. */
+/** Messages to a reader thread (the jobs of one turn come as a `MessageBatch`). */
 export type ToReader = { kind: 'run'; id: number; procedure: Procedure; args: unknown[] } | { kind: 'close' };
 
-/** Messages from a reader thread. */
+/** Messages from a reader thread (the answers of one turn come as a `MessageBatch`). */
 export type FromReader = { kind: 'ready' } | { kind: 'done'; id: number; value: unknown } | { kind: 'failed'; id: number; error: ErrorShape };
 
 export interface ReaderThreads {
@@ -49,13 +49,18 @@ export function startReaderThreads(file: string, count: number): ReaderThreads {
   function start(): Thread {
     const worker = startModuleWorker(new URL('./reader-thread-worker.ts', import.meta.url), { file });
     let opened!: () => void;
-    const thread: Thread = { worker, opened: false, jobs: workerJobs(worker), exited: Promise.resolve(), started: new Promise((resolve) => (opened = resolve)) };
-    worker.on('message', (message: FromReader) => {
-      if (message.kind === 'ready') {
-        thread.opened = true;
-        return opened();
+    const thread: Thread = {
+      worker, opened: false, jobs: workerJobs(worker, { batched: true }), exited: Promise.resolve(), started: new Promise((resolve) => (opened = resolve)),
+    };
+    worker.on('message', (received: FromReader | MessageBatch) => {
+      for (const message of unbatched(received)) {
+        if (message.kind === 'ready') {
+          thread.opened = true;
+          opened();
+        } else {
+          thread.jobs.answer(message);
+        }
       }
-      thread.jobs.answer(message);
     });
     worker.on('error', () => {});
     thread.exited = new Promise((resolve) => worker.once('exit', () => {
@@ -92,6 +97,7 @@ export function startReaderThreads(file: string, count: number): ReaderThreads {
       await Promise.all(threads.map(async (thread) => {
         // One still starting has nothing to finish.
         if (!thread.opened) return void (await thread.worker.terminate());
+        thread.jobs.flush();
         thread.worker.postMessage({ kind: 'close' } satisfies ToReader);
         const timer = setTimeout(() => void thread.worker.terminate(), 5_000);
         await thread.exited;

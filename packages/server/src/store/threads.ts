@@ -28,16 +28,49 @@ export function startModuleWorker(entry: URL, data: Record<string, unknown>): Wo
 /** An answer to a job: its value, or the error it failed with. */
 export type JobAnswer = { kind: 'failed'; id: number; error: ErrorShape } | { kind: string; id: number; value?: unknown };
 
+/** Several messages posted as one (see `batchedPost`). */
+export interface MessageBatch { kind: 'batch'; messages: unknown[] }
+
+/**
+ * A `post` that gathers the messages of one turn of the event loop and posts them as one at its
+ * end (a `MessageBatch` when there are several): each message posted wakes the receiving thread
+ * and costs both threads time, and under load several jobs arrive in one turn. `flush()` posts
+ * what is gathered at once.
+ */
+export function batchedPost(postMessage: (message: unknown) => void): { post: (message: unknown) => void; flush: () => void } {
+  let gathered: unknown[] = [];
+  const flush = () => {
+    const messages = gathered;
+    gathered = [];
+    if (messages.length) postMessage(messages.length === 1 ? messages[0] : ({ kind: 'batch', messages } satisfies MessageBatch));
+  };
+  return {
+    post(message) {
+      if (gathered.push(message) === 1) setImmediate(flush);
+    },
+    flush,
+  };
+}
+
+/** Each message of `message`, a `MessageBatch` or a single one. */
+export const unbatched = <T>(message: T | MessageBatch): T[] =>
+  (message as MessageBatch | null)?.kind === 'batch' ? ((message as MessageBatch).messages as T[]) : [message as T];
+
 /**
  * The jobs sent to one worker and not yet answered, matched to their answers by id. The worker is
- * referenced while any is pending (a script awaiting one must not exit), not otherwise.
+ * referenced while any is pending (a script awaiting one must not exit), not otherwise. With
+ * `batched`, the jobs of one turn are posted together (`batchedPost`; the worker must unpack a
+ * `MessageBatch`); jobs with buffers to transfer are posted at once.
  */
-export function workerJobs(worker: Worker) {
+export function workerJobs(worker: Worker, options: { batched?: boolean } = {}) {
   let nextId = 1;
   const pending = new Map<number, { resolve: (value: any) => void; reject: (error: unknown) => void }>();
   const settle = () => (pending.size ? worker.ref() : worker.unref());
+  const outbox = options.batched ? batchedPost((message) => worker.postMessage(message)) : null;
   settle();
   return {
+    /** Posts the jobs gathered for this turn now (before a message that must follow them). */
+    flush: () => outbox?.flush(),
     /** How many are pending. */
     get size() {
       return pending.size;
@@ -48,7 +81,8 @@ export function workerJobs(worker: Worker) {
         const id = nextId++;
         pending.set(id, { resolve, reject });
         settle();
-        worker.postMessage(message(id), transfer);
+        if (outbox && !transfer.length) outbox.post(message(id));
+        else worker.postMessage(message(id), transfer);
       });
     },
     /** Settles the job an answer is for (a `failed` one rejects, any other resolves with its value). */

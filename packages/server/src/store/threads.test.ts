@@ -1,0 +1,54 @@
+/**
+ * Messages to and from the store's worker threads (threads.ts): the jobs of one turn of the event
+ * loop cross as one message, and each is answered with its own result.
+ */
+import { Worker } from 'node:worker_threads';
+import { expect } from 'chai';
+import { batchedPost, unbatched, workerJobs } from './threads.ts';
+
+describe('worker thread messages', () => {
+  it('posts the messages of one turn as one, in order, and those of later turns apart', async () => {
+    const posted: unknown[] = [];
+    const outbox = batchedPost((message) => posted.push(message));
+    outbox.post('a');
+    outbox.post('b');
+    outbox.post('c');
+    expect(posted).to.deep.equal([]);
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(posted).to.deep.equal([{ kind: 'batch', messages: ['a', 'b', 'c'] }]);
+    outbox.post('d');
+    await new Promise((resolve) => setImmediate(resolve));
+    expect(posted.at(-1)).to.equal('d');
+    outbox.post('e');
+    outbox.flush();
+    expect(posted.at(-1)).to.equal('e');
+    expect(posted.flatMap((message) => unbatched(message))).to.deep.equal(['a', 'b', 'c', 'd', 'e']);
+  });
+
+  it('answers each job of a batch with its own result, the batch reaching the worker as one message', async () => {
+    // Answers every job of a message with twice its number, in reverse order, and counts the messages.
+    const worker = new Worker(`
+      const { parentPort } = require('node:worker_threads');
+      let received = 0;
+      parentPort.on('message', (message) => {
+        received++;
+        const jobs = message.kind === 'batch' ? message.messages : [message];
+        for (const job of [...jobs].reverse()) {
+          if (job.kind === 'count') parentPort.postMessage({ kind: 'done', id: job.id, value: received });
+          else parentPort.postMessage({ kind: 'done', id: job.id, value: job.n * 2 });
+        }
+      });
+    `, { eval: true });
+    try {
+      const jobs = workerJobs(worker, { batched: true });
+      worker.on('message', (message) => jobs.answer(message));
+      const results = await Promise.all(Array.from({ length: 50 }, (_, n) => jobs.send<number>((id) => ({ kind: 'double', id, n }))));
+      expect(results).to.deep.equal(Array.from({ length: 50 }, (_, n) => n * 2));
+      // The 50 jobs were one message; this one, sent in a later turn, is the second.
+      expect(await jobs.send<number>((id) => ({ kind: 'count', id }))).to.equal(2);
+      expect(jobs.size).to.equal(0);
+    } finally {
+      await worker.terminate();
+    }
+  });
+});
