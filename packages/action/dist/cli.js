@@ -27798,7 +27798,7 @@ function openFile(path6) {
     const { size } = stat3;
     if (!stat3.isFile() || size > WHOLE_FILE_BYTES) {
       streaming = true;
-      return { kind: "stream", stream: createReadStream(path6, { fd, highWaterMark: CHUNK }) };
+      return { kind: "stream", stream: createReadStream(path6, { fd, highWaterMark: CHUNK }), regular: stat3.isFile() };
     }
     const buffer = size <= CHUNK ? scratch ??= Buffer.allocUnsafe(CHUNK) : Buffer.allocUnsafe(size);
     let filled = 0;
@@ -27865,100 +27865,151 @@ function unescape2(raw) {
   }
   return out + raw.slice(from);
 }
-function scan(xml, builder, cap) {
-  if (NOT_PLAIN.test(xml)) return false;
-  let i = 0;
-  if (xml.startsWith("<?xml")) {
-    DECLARATION.lastIndex = 0;
-    if (!DECLARATION.test(xml)) return false;
-    i = DECLARATION.lastIndex;
+var carryLimit = (cap) => 2 * cap + 1024;
+var PlainScanner = class {
+  constructor(builder, cap) {
+    this.builder = builder;
+    this.cap = cap;
   }
-  const open2 = [];
-  let sawRoot = false;
-  while (i < xml.length) {
-    const lt2 = xml.indexOf("<", i);
-    const end = lt2 < 0 ? xml.length : lt2;
-    if (end > i && (builder.wantsText || !isSpace(xml, i, end))) {
-      const raw = xml.slice(i, end);
-      if (open2.length === 0) {
-        if (!SPACE_ONLY.test(raw)) return false;
-      } else {
-        if (raw.includes("]]>")) return false;
-        if (builder.wantsText) {
-          const text = raw.length > cap ? null : unescape2(raw);
-          if (text === null) return false;
-          builder.text(text);
-        } else if (raw.includes("&") && unescape2(raw) === null) {
+  builder;
+  cap;
+  /** Text not yet read: the unfinished end of earlier pieces, then the new one. */
+  pending = "";
+  open = [];
+  sawRoot = false;
+  declarationChecked = false;
+  failed = false;
+  /** Reads what `piece` completes (all of it when `last`); false where the document is not plain. */
+  write(piece, last = false) {
+    if (this.failed) return false;
+    if (NOT_PLAIN.test(piece) || !this.scan(this.pending + piece, last)) {
+      this.failed = true;
+      this.pending = "";
+      return false;
+    }
+    return !last || this.sawRoot && this.open.length === 0;
+  }
+  scan(xml, last) {
+    const { builder, cap, open: open2 } = this;
+    const limit = carryLimit(cap);
+    const unfinished = (from) => {
+      if (last || xml.length - from > limit) return false;
+      this.pending = xml.slice(from);
+      return true;
+    };
+    let i = 0;
+    if (!this.declarationChecked) {
+      if (!last && xml.length < 5) return unfinished(0);
+      if (xml.startsWith("<?xml")) {
+        DECLARATION.lastIndex = 0;
+        if (!DECLARATION.test(xml)) return unfinished(0);
+        i = DECLARATION.lastIndex;
+      }
+      this.declarationChecked = true;
+    }
+    while (i < xml.length) {
+      const lt2 = xml.indexOf("<", i);
+      if (lt2 < 0 && !last) {
+        if (!builder.wantsText && open2.length > 0 && xml.length - i > 64) {
+          let cut2 = xml.length - 16;
+          const amp = xml.lastIndexOf("&", cut2 - 1);
+          if (amp >= cut2 - 12) cut2 = amp;
+          if (!isSpace(xml, i, cut2)) {
+            if (xml.slice(i, cut2 + 2).includes("]]>")) return false;
+            const raw = xml.slice(i, cut2);
+            if (raw.includes("&") && unescape2(raw) === null) return false;
+          }
+          i = cut2;
+        }
+        return unfinished(i);
+      }
+      const end = lt2 < 0 ? xml.length : lt2;
+      if (end > i && (builder.wantsText || !isSpace(xml, i, end))) {
+        const raw = xml.slice(i, end);
+        if (open2.length === 0) {
+          if (!SPACE_ONLY.test(raw)) return false;
+        } else {
+          if (raw.includes("]]>")) return false;
+          if (builder.wantsText) {
+            const text = raw.length > cap ? null : unescape2(raw);
+            if (text === null) return false;
+            builder.text(text);
+          } else if (raw.includes("&") && unescape2(raw) === null) {
+            return false;
+          }
+        }
+      }
+      i = end;
+      if (lt2 < 0) break;
+      const next = xml.charCodeAt(lt2 + 1);
+      if (next === 47) {
+        CLOSE_TAG.lastIndex = lt2;
+        const m2 = CLOSE_TAG.exec(xml);
+        if (m2 === null) return unfinished(lt2);
+        if (open2.pop() !== m2[1]) return false;
+        builder.closeTag();
+        i = CLOSE_TAG.lastIndex;
+      } else if (next === 33) {
+        if (xml.length - lt2 < 9 && !last) return unfinished(lt2);
+        if (xml.startsWith("<!--", lt2)) {
+          const close = xml.indexOf("-->", lt2 + 4);
+          if (close < 0) return unfinished(lt2);
+          const body = xml.slice(lt2 + 4, close);
+          if (body.includes("--") || body.endsWith("-")) return false;
+          i = close + 3;
+        } else if (xml.startsWith("<![CDATA[", lt2) && open2.length > 0) {
+          const close = xml.indexOf("]]>", lt2 + 9);
+          if (close < 0) return unfinished(lt2);
+          if (builder.wantsText) {
+            if (close - (lt2 + 9) > cap) return false;
+            builder.text(xml.slice(lt2 + 9, close));
+          }
+          i = close + 3;
+        } else {
           return false;
         }
-      }
-    }
-    if (lt2 < 0) break;
-    const next = xml.charCodeAt(lt2 + 1);
-    if (next === 47) {
-      CLOSE_TAG.lastIndex = lt2;
-      const m2 = CLOSE_TAG.exec(xml);
-      if (m2 === null || open2.pop() !== m2[1]) return false;
-      builder.closeTag();
-      i = CLOSE_TAG.lastIndex;
-    } else if (next === 33) {
-      if (xml.startsWith("<!--", lt2)) {
-        const close = xml.indexOf("-->", lt2 + 4);
-        if (close < 0) return false;
-        const body = xml.slice(lt2 + 4, close);
-        if (body.includes("--") || body.endsWith("-")) return false;
-        i = close + 3;
-      } else if (xml.startsWith("<![CDATA[", lt2) && open2.length > 0) {
-        const close = xml.indexOf("]]>", lt2 + 9);
-        if (close < 0) return false;
-        if (builder.wantsText) {
-          if (close - (lt2 + 9) > cap) return false;
-          builder.text(xml.slice(lt2 + 9, close));
-        }
-        i = close + 3;
       } else {
-        return false;
+        if (this.sawRoot && open2.length === 0) return false;
+        TAG_NAME.lastIndex = lt2 + 1;
+        if (!TAG_NAME.test(xml)) return unfinished(lt2);
+        const name = xml.slice(lt2 + 1, TAG_NAME.lastIndex);
+        const attributes = {};
+        let at2 = TAG_NAME.lastIndex;
+        const keys = [];
+        for (; ; ) {
+          ATTRIBUTE.lastIndex = at2;
+          const m3 = ATTRIBUTE.exec(xml);
+          if (m3 === null) break;
+          const key = m3[1] ?? "";
+          let raw = m3[2] ?? m3[3] ?? "";
+          if (keys.includes(key) || keys.push(key) > MAX_PLAIN_ATTRIBUTES || raw.length > cap) return false;
+          if (TAB_OR_NEWLINE.test(raw)) raw = raw.replace(TABS_AND_NEWLINES, " ");
+          const value = unescape2(raw);
+          if (value === null) return false;
+          const read = READ.get(key);
+          if (read !== void 0) attributes[read] = value;
+          at2 = ATTRIBUTE.lastIndex;
+        }
+        TAG_END.lastIndex = at2;
+        const m2 = TAG_END.exec(xml);
+        if (m2 === null) return unfinished(lt2);
+        this.sawRoot = true;
+        builder.openTag(name, attributes, 0);
+        if (m2[1] === "/") builder.closeTag();
+        else open2.push(name);
+        i = TAG_END.lastIndex;
       }
-    } else {
-      if (sawRoot && open2.length === 0) return false;
-      TAG_NAME.lastIndex = lt2 + 1;
-      if (!TAG_NAME.test(xml)) return false;
-      const name = xml.slice(lt2 + 1, TAG_NAME.lastIndex);
-      const attributes = {};
-      let at2 = TAG_NAME.lastIndex;
-      const keys = [];
-      for (; ; ) {
-        ATTRIBUTE.lastIndex = at2;
-        const m3 = ATTRIBUTE.exec(xml);
-        if (m3 === null) break;
-        const key = m3[1] ?? "";
-        let raw = m3[2] ?? m3[3] ?? "";
-        if (keys.includes(key) || keys.push(key) > MAX_PLAIN_ATTRIBUTES || raw.length > cap) return false;
-        if (TAB_OR_NEWLINE.test(raw)) raw = raw.replace(TABS_AND_NEWLINES, " ");
-        const value = unescape2(raw);
-        if (value === null) return false;
-        const read = READ.get(key);
-        if (read !== void 0) attributes[read] = value;
-        at2 = ATTRIBUTE.lastIndex;
-      }
-      TAG_END.lastIndex = at2;
-      const m2 = TAG_END.exec(xml);
-      if (m2 === null) return false;
-      sawRoot = true;
-      builder.openTag(name, attributes, 0);
-      if (m2[1] === "/") builder.closeTag();
-      else open2.push(name);
-      i = TAG_END.lastIndex;
     }
+    this.pending = "";
+    return true;
   }
-  return sawRoot && open2.length === 0;
-}
+};
 function readPlain(xml, file, options, cap) {
   const { onCase } = options;
   const held = [];
   const builder = new ReportBuilder(file, { ...options, onCase: onCase && ((c) => held.push(c)) });
   try {
-    if (!scan(xml, builder, cap)) return null;
+    if (!new PlainScanner(builder, cap).write(xml, true)) return null;
   } catch {
     return null;
   }
@@ -28099,6 +28150,35 @@ function readWhole(file, options, bytes2) {
   if (decoder === void 0) wholeDecoders.set(encoding, decoder = new TextDecoder2(encoding));
   return readDecoded(decoder.decode(bytes2), file, options);
 }
+var NotPlain = class extends Error {
+};
+var PlainFeeder = class {
+  builder;
+  scanner;
+  constructor(file, options) {
+    this.builder = new ReportBuilder(file, options);
+    this.scanner = new PlainScanner(this.builder, bufferCap(options));
+  }
+  write(text) {
+    this.read(text, false);
+  }
+  finish() {
+    this.read("", true);
+    return this.builder.finish();
+  }
+  corrupt() {
+    return new NotPlain();
+  }
+  read(text, last) {
+    let plain;
+    try {
+      plain = this.scanner.write(text, last);
+    } catch {
+      plain = false;
+    }
+    if (!plain) throw new NotPlain();
+  }
+};
 async function readStream(feeder, stream) {
   let head = [];
   let headLength = 0;
@@ -28134,7 +28214,18 @@ async function readStream(feeder, stream) {
 async function readFile2(path6, options) {
   const checked = builderOptions(options);
   const source = openFile(path6);
-  return source.kind === "whole" ? readWhole(path6, checked, source.bytes) : readStream(new Feeder(path6, checked), source.stream);
+  if (source.kind === "whole") return readWhole(path6, checked, source.bytes);
+  if (checked.onCase === void 0 && source.regular) {
+    try {
+      return await readStream(new PlainFeeder(path6, checked), source.stream);
+    } catch (error) {
+      if (!(error instanceof NotPlain)) throw error;
+    }
+    const again = openFile(path6);
+    if (again.kind === "whole") return readWhole(path6, checked, again.bytes);
+    return readStream(new Feeder(path6, checked), again.stream);
+  }
+  return readStream(new Feeder(path6, checked), source.stream);
 }
 
 // src/junit/index.ts

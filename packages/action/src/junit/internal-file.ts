@@ -24,8 +24,8 @@ export type FileSource =
    * decode it before anything else can run (no `await` in between).
    */
   | { kind: 'whole'; bytes: Uint8Array }
-  /** The file's bytes as a stream (closes the file at its end). */
-  | { kind: 'stream'; stream: AsyncIterable<Uint8Array> };
+  /** The file's bytes as a stream (closes the file at its end); `regular`: a regular file, which can be read again. */
+  | { kind: 'stream'; stream: AsyncIterable<Uint8Array>; regular: boolean };
 
 /**
  * Opens `path` and reads it whole if it is a regular file of at most WHOLE_FILE_BYTES; otherwise
@@ -39,7 +39,7 @@ export function openFile(path: string): FileSource {
     const { size } = stat;
     if (!stat.isFile() || size > WHOLE_FILE_BYTES) {
       streaming = true;
-      return { kind: 'stream', stream: createReadStream(path, { fd, highWaterMark: CHUNK }) };
+      return { kind: 'stream', stream: createReadStream(path, { fd, highWaterMark: CHUNK }), regular: stat.isFile() };
     }
     const buffer = size <= CHUNK ? (scratch ??= Buffer.allocUnsafe(CHUNK)) : Buffer.allocUnsafe(size);
     // The size fstat gave, as readFileSync reads it: a file still being written to is read as

@@ -80,106 +80,170 @@ function unescape(raw: string): string | null {
   return out + raw.slice(from);
 }
 
+/** Longest unfinished piece of markup or text carried from one piece to the next (beyond it, saxes reads the document). */
+const carryLimit = (cap: number) => 2 * cap + 1024;
+
 /**
- * Feeds the document to `builder`; false where it is not plain or not well-formed (the builder
- * is then to be dropped). `cap`: longest text, CDATA section or attribute value taken (saxes's
- * reader cuts longer ones; leaving them to it keeps the results the same).
+ * Feeds a document to `builder` piece by piece (a whole document is one last piece). `write`
+ * answers false once the document is not plain or not well-formed (the builder is then to be
+ * dropped). A construct that the piece ends in the middle of (a tag, a comment, CDATA, or text
+ * not yet followed by `<`) is kept and read with the next piece, up to `carryLimit`. `cap`:
+ * longest text, CDATA section or attribute value taken (saxes's reader cuts longer ones; leaving
+ * them to it keeps the results the same).
  */
-function scan(xml: string, builder: ReportBuilder, cap: number): boolean {
-  if (NOT_PLAIN.test(xml)) return false;
-  let i = 0;
-  if (xml.startsWith('<?xml')) {
-    DECLARATION.lastIndex = 0;
-    if (!DECLARATION.test(xml)) return false;
-    i = DECLARATION.lastIndex;
+export class PlainScanner {
+  /** Text not yet read: the unfinished end of earlier pieces, then the new one. */
+  private pending = '';
+  private readonly open: string[] = [];
+  private sawRoot = false;
+  private declarationChecked = false;
+  private failed = false;
+
+  constructor(
+    private readonly builder: ReportBuilder,
+    private readonly cap: number,
+  ) {}
+
+  /** Reads what `piece` completes (all of it when `last`); false where the document is not plain. */
+  write(piece: string, last = false): boolean {
+    if (this.failed) return false;
+    if (NOT_PLAIN.test(piece) || !this.scan(this.pending + piece, last)) {
+      this.failed = true;
+      this.pending = '';
+      return false;
+    }
+    return !last || (this.sawRoot && this.open.length === 0);
   }
-  const open: string[] = [];
-  let sawRoot = false;
-  while (i < xml.length) {
-    const lt = xml.indexOf('<', i);
-    const end = lt < 0 ? xml.length : lt;
-    // Mostly the indentation between tags: nothing to check or keep unless the text is wanted.
-    if (end > i && (builder.wantsText || !isSpace(xml, i, end))) {
-      const raw = xml.slice(i, end);
-      if (open.length === 0) {
-        if (!SPACE_ONLY.test(raw)) return false;
-      } else {
-        if (raw.includes(']]>')) return false;
-        if (builder.wantsText) {
-          const text = raw.length > cap ? null : unescape(raw);
-          if (text === null) return false;
-          builder.text(text);
-        } else if (raw.includes('&') && unescape(raw) === null) {
-          return false;
+
+  private scan(xml: string, last: boolean): boolean {
+    const { builder, cap, open } = this;
+    const limit = carryLimit(cap);
+    /** A construct from `from` is unfinished: kept for the next piece, or a failure if there is none or it is too long. */
+    const unfinished = (from: number): boolean => {
+      if (last || xml.length - from > limit) return false;
+      this.pending = xml.slice(from);
+      return true;
+    };
+    let i = 0;
+    if (!this.declarationChecked) {
+      if (!last && xml.length < 5) return unfinished(0);
+      if (xml.startsWith('<?xml')) {
+        DECLARATION.lastIndex = 0;
+        if (!DECLARATION.test(xml)) return unfinished(0);
+        i = DECLARATION.lastIndex;
+      }
+      this.declarationChecked = true;
+    }
+    while (i < xml.length) {
+      const lt = xml.indexOf('<', i);
+      if (lt < 0 && !last) {
+        // Text not yet followed by `<` may go on in the next piece. Unless it is kept, what is surely
+        // whole is checked now, so that long text (a test's output) is not carried: all but the
+        // last 16 characters (a `]]>` or a reference may go on), cut before any `&` among them.
+        if (!builder.wantsText && open.length > 0 && xml.length - i > 64) {
+          let cut = xml.length - 16;
+          const amp = xml.lastIndexOf('&', cut - 1);
+          if (amp >= cut - 12) cut = amp;
+          if (!isSpace(xml, i, cut)) {
+            // Two characters past the cut: a `]]>` that begins before it.
+            if (xml.slice(i, cut + 2).includes(']]>')) return false;
+            const raw = xml.slice(i, cut);
+            if (raw.includes('&') && unescape(raw) === null) return false;
+          }
+          i = cut;
+        }
+        return unfinished(i);
+      }
+      const end = lt < 0 ? xml.length : lt;
+      // Mostly the indentation between tags: nothing to check or keep unless the text is wanted.
+      if (end > i && (builder.wantsText || !isSpace(xml, i, end))) {
+        const raw = xml.slice(i, end);
+        if (open.length === 0) {
+          if (!SPACE_ONLY.test(raw)) return false;
+        } else {
+          if (raw.includes(']]>')) return false;
+          if (builder.wantsText) {
+            const text = raw.length > cap ? null : unescape(raw);
+            if (text === null) return false;
+            builder.text(text);
+          } else if (raw.includes('&') && unescape(raw) === null) {
+            return false;
+          }
         }
       }
-    }
-    if (lt < 0) break;
-    const next = xml.charCodeAt(lt + 1);
-    if (next === 0x2f) {
-      // </name>
-      CLOSE_TAG.lastIndex = lt;
-      const m = CLOSE_TAG.exec(xml);
-      if (m === null || open.pop() !== m[1]) return false;
-      builder.closeTag();
-      i = CLOSE_TAG.lastIndex;
-    } else if (next === 0x21) {
-      if (xml.startsWith('<!--', lt)) {
-        const close = xml.indexOf('-->', lt + 4);
-        if (close < 0) return false;
-        const body = xml.slice(lt + 4, close);
-        if (body.includes('--') || body.endsWith('-')) return false;
-        i = close + 3;
-      } else if (xml.startsWith('<![CDATA[', lt) && open.length > 0) {
-        const close = xml.indexOf(']]>', lt + 9);
-        if (close < 0) return false;
-        if (builder.wantsText) {
-          if (close - (lt + 9) > cap) return false;
-          builder.text(xml.slice(lt + 9, close));
+      i = end;
+      if (lt < 0) break;
+      // A tag or section is read only once it is whole (`unfinished` where this piece ends in it).
+      const next = xml.charCodeAt(lt + 1);
+      if (next === 0x2f) {
+        // </name>
+        CLOSE_TAG.lastIndex = lt;
+        const m = CLOSE_TAG.exec(xml);
+        if (m === null) return unfinished(lt);
+        if (open.pop() !== m[1]) return false;
+        builder.closeTag();
+        i = CLOSE_TAG.lastIndex;
+      } else if (next === 0x21) {
+        if (xml.length - lt < 9 && !last) return unfinished(lt);
+        if (xml.startsWith('<!--', lt)) {
+          const close = xml.indexOf('-->', lt + 4);
+          if (close < 0) return unfinished(lt);
+          const body = xml.slice(lt + 4, close);
+          if (body.includes('--') || body.endsWith('-')) return false;
+          i = close + 3;
+        } else if (xml.startsWith('<![CDATA[', lt) && open.length > 0) {
+          const close = xml.indexOf(']]>', lt + 9);
+          if (close < 0) return unfinished(lt);
+          if (builder.wantsText) {
+            if (close - (lt + 9) > cap) return false;
+            builder.text(xml.slice(lt + 9, close));
+          }
+          i = close + 3;
+        } else {
+          return false; // DOCTYPE, or CDATA outside the root: saxes says what is wrong
         }
-        i = close + 3;
       } else {
-        return false; // DOCTYPE, or CDATA outside the root: saxes says what is wrong
+        // <name attr="value" ...> or <name .../>
+        if (this.sawRoot && open.length === 0) return false;
+        TAG_NAME.lastIndex = lt + 1;
+        if (!TAG_NAME.test(xml)) return unfinished(lt);
+        const name = xml.slice(lt + 1, TAG_NAME.lastIndex);
+        // Only what the builder reads, in a plain object (V8 keeps it in fast mode; none of those
+        // names is on Object.prototype).
+        const attributes: Attributes = {};
+        let at = TAG_NAME.lastIndex;
+        const keys: string[] = [];
+        for (;;) {
+          ATTRIBUTE.lastIndex = at;
+          const m = ATTRIBUTE.exec(xml);
+          if (m === null) break;
+          const key = m[1] ?? '';
+          let raw = m[2] ?? m[3] ?? '';
+          // Duplicates found by comparing with the names so far (cheaper than a property lookup
+          // with a fresh string); a tag with many attributes is left to saxes.
+          if (keys.includes(key) || keys.push(key) > MAX_PLAIN_ATTRIBUTES || raw.length > cap) return false;
+          // Attribute-value normalisation: a literal tab or newline is a space.
+          if (TAB_OR_NEWLINE.test(raw)) raw = raw.replace(TABS_AND_NEWLINES, ' ');
+          const value = unescape(raw);
+          if (value === null) return false;
+          const read = READ.get(key);
+          if (read !== undefined) attributes[read] = value;
+          at = ATTRIBUTE.lastIndex;
+        }
+        TAG_END.lastIndex = at;
+        const m = TAG_END.exec(xml);
+        // The tag (its name, an attribute, its end) may go on in the next piece: read it whole then.
+        if (m === null) return unfinished(lt);
+        this.sawRoot = true;
+        builder.openTag(name, attributes, 0);
+        if (m[1] === '/') builder.closeTag();
+        else open.push(name);
+        i = TAG_END.lastIndex;
       }
-    } else {
-      // <name attr="value" ...> or <name .../>
-      if (sawRoot && open.length === 0) return false;
-      TAG_NAME.lastIndex = lt + 1;
-      if (!TAG_NAME.test(xml)) return false;
-      const name = xml.slice(lt + 1, TAG_NAME.lastIndex);
-      // Only what the builder reads, in a plain object (V8 keeps it in fast mode; none of those
-      // names is on Object.prototype).
-      const attributes: Attributes = {};
-      let at = TAG_NAME.lastIndex;
-      const keys: string[] = [];
-      for (;;) {
-        ATTRIBUTE.lastIndex = at;
-        const m = ATTRIBUTE.exec(xml);
-        if (m === null) break;
-        const key = m[1] ?? '';
-        let raw = m[2] ?? m[3] ?? '';
-        // Duplicates found by comparing with the names so far (cheaper than a property lookup
-        // with a fresh string); a tag with many attributes is left to saxes.
-        if (keys.includes(key) || keys.push(key) > MAX_PLAIN_ATTRIBUTES || raw.length > cap) return false;
-        // Attribute-value normalisation: a literal tab or newline is a space.
-        if (TAB_OR_NEWLINE.test(raw)) raw = raw.replace(TABS_AND_NEWLINES, ' ');
-        const value = unescape(raw);
-        if (value === null) return false;
-        const read = READ.get(key);
-        if (read !== undefined) attributes[read] = value;
-        at = ATTRIBUTE.lastIndex;
-      }
-      TAG_END.lastIndex = at;
-      const m = TAG_END.exec(xml);
-      if (m === null) return false;
-      sawRoot = true;
-      builder.openTag(name, attributes, 0);
-      if (m[1] === '/') builder.closeTag();
-      else open.push(name);
-      i = TAG_END.lastIndex;
     }
+    this.pending = '';
+    return true;
   }
-  return sawRoot && open.length === 0;
 }
 
 /**
@@ -191,7 +255,7 @@ export function readPlain(xml: string, file: string, options: BuilderOptions, ca
   const held: JunitCase[] = [];
   const builder = new ReportBuilder(file, { ...options, onCase: onCase && ((c) => held.push(c)) });
   try {
-    if (!scan(xml, builder, cap)) return null;
+    if (!new PlainScanner(builder, cap).write(xml, true)) return null;
   } catch {
     return null; // the builder refused the document (not JUnit, too deep): saxes says so, with the line
   }

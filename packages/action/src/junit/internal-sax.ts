@@ -7,7 +7,7 @@ import { SaxesParser } from 'saxes';
 import { CaseHandlerError, MAX_ATTRIBUTES, ReportBuilder, type BuilderOptions } from './internal-builder.ts';
 import { sniffEncoding } from './internal-encoding.ts';
 import { openFile, WHOLE_FILE_BYTES } from './internal-file.ts';
-import { readPlain } from './internal-plain.ts';
+import { PlainScanner, readPlain } from './internal-plain.ts';
 import { detach } from './internal-strings.ts';
 import { JunitReadError, type JunitCase, type JunitFileReport } from './types.ts';
 
@@ -207,8 +207,58 @@ function readWhole(file: string, options: BuilderOptions, bytes: Uint8Array): Ju
   return readDecoded(decoder.decode(bytes), file, options);
 }
 
+/** Where readStream sends the decoded text. */
+interface TextSink {
+  write(text: string): void;
+  finish(): JunitFileReport;
+  corrupt(reason: string, line?: number): Error;
+}
+
+/** Thrown by `PlainFeeder` where the document is not plain XML: the caller has saxes read it again. */
+class NotPlain extends Error {}
+
+/**
+ * A streamed document through the plain-XML fast path (internal-plain.ts), which reads big files
+ * at several times saxes's speed until V8 has optimised saxes. Only without `onCase` (cases
+ * handed on could not be taken back), and only for a file that can be read again: where the
+ * document is not plain (or not well-formed, or not JUnit), it throws `NotPlain` and saxes reads
+ * the file again from the start, so errors and every rule stay saxes's.
+ */
+class PlainFeeder implements TextSink {
+  private readonly builder: ReportBuilder;
+  private readonly scanner: PlainScanner;
+
+  constructor(file: string, options: BuilderOptions) {
+    this.builder = new ReportBuilder(file, options);
+    this.scanner = new PlainScanner(this.builder, bufferCap(options));
+  }
+
+  write(text: string): void {
+    this.read(text, false);
+  }
+
+  finish(): JunitFileReport {
+    this.read('', true);
+    return this.builder.finish();
+  }
+
+  corrupt(): Error {
+    return new NotPlain();
+  }
+
+  private read(text: string, last: boolean): void {
+    let plain: boolean;
+    try {
+      plain = this.scanner.write(text, last);
+    } catch {
+      plain = false; // the builder refused the document (not JUnit, too deep): saxes says so, with the line
+    }
+    if (!plain) throw new NotPlain();
+  }
+}
+
 /** Feeds a byte stream to `feeder`, sniffing the encoding from its first bytes. */
-async function readStream(feeder: Feeder, stream: AsyncIterable<Uint8Array>): Promise<JunitFileReport> {
+async function readStream(feeder: TextSink, stream: AsyncIterable<Uint8Array>): Promise<JunitFileReport> {
   let head: Uint8Array[] = [];
   let headLength = 0;
 
@@ -253,9 +303,23 @@ export async function readBytes(
   return readStream(new Feeder(file, builderOptions(options)), stream);
 }
 
-/** Reads a report from a file: whole if small (see internal-file.ts), else streamed. */
+/**
+ * Reads a report from a file: whole if small (see internal-file.ts), else streamed, through the
+ * plain-XML fast path first where it applies (see PlainFeeder).
+ */
 export async function readFile(path: string, options?: JunitReadOptions): Promise<JunitFileReport> {
   const checked = builderOptions(options);
   const source = openFile(path);
-  return source.kind === 'whole' ? readWhole(path, checked, source.bytes) : readStream(new Feeder(path, checked), source.stream);
+  if (source.kind === 'whole') return readWhole(path, checked, source.bytes);
+  if (checked.onCase === undefined && source.regular) {
+    try {
+      return await readStream(new PlainFeeder(path, checked), source.stream);
+    } catch (error) {
+      if (!(error instanceof NotPlain)) throw error;
+    }
+    const again = openFile(path);
+    if (again.kind === 'whole') return readWhole(path, checked, again.bytes);
+    return readStream(new Feeder(path, checked), again.stream);
+  }
+  return readStream(new Feeder(path, checked), source.stream);
 }
