@@ -43,7 +43,7 @@ export interface Running {
 const ticksPerSecond = 100;
 
 /** User + system CPU time of process `pid`, all threads, in microseconds; null without /proc. */
-export function processCpuMicros(pid: number | undefined): number | null {
+function processCpuMicros(pid: number | undefined): number | null {
   if (pid === undefined) return null;
   try {
     const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');

@@ -33187,19 +33187,17 @@ async function readStream(feeder, stream) {
 }
 async function readFile2(path6, options) {
   const checked = builderOptions(options);
+  const read = (source2) => source2.kind === "whole" ? readWhole(path6, checked, source2.bytes) : readStream(new Feeder(path6, checked), source2.stream);
   const source = openFile(path6);
-  if (source.kind === "whole") return readWhole(path6, checked, source.bytes);
-  if (checked.onCase === void 0 && source.regular) {
+  if (source.kind === "stream" && source.regular && checked.onCase === void 0) {
     try {
       return await readStream(new PlainFeeder(path6, checked), source.stream);
     } catch (error2) {
       if (!(error2 instanceof NotPlain)) throw error2;
     }
-    const again = openFile(path6);
-    if (again.kind === "whole") return readWhole(path6, checked, again.bytes);
-    return readStream(new Feeder(path6, checked), again.stream);
+    return read(openFile(path6));
   }
-  return readStream(new Feeder(path6, checked), source.stream);
+  return read(source);
 }
 
 // src/junit/index.ts

@@ -6,7 +6,7 @@ import { TextDecoder } from 'node:util';
 import { SaxesParser } from 'saxes';
 import { CaseHandlerError, MAX_ATTRIBUTES, ReportBuilder, type BuilderOptions } from './internal-builder.ts';
 import { sniffEncoding } from './internal-encoding.ts';
-import { openFile, WHOLE_FILE_BYTES } from './internal-file.ts';
+import { openFile, WHOLE_FILE_BYTES, type FileSource } from './internal-file.ts';
 import { PlainScanner, readPlain } from './internal-plain.ts';
 import { detach } from './internal-strings.ts';
 import { JunitReadError, type JunitCase, type JunitFileReport } from './types.ts';
@@ -309,17 +309,15 @@ export async function readBytes(
  */
 export async function readFile(path: string, options?: JunitReadOptions): Promise<JunitFileReport> {
   const checked = builderOptions(options);
+  const read = (source: FileSource) => (source.kind === 'whole' ? readWhole(path, checked, source.bytes) : readStream(new Feeder(path, checked), source.stream));
   const source = openFile(path);
-  if (source.kind === 'whole') return readWhole(path, checked, source.bytes);
-  if (checked.onCase === undefined && source.regular) {
+  if (source.kind === 'stream' && source.regular && checked.onCase === undefined) {
     try {
       return await readStream(new PlainFeeder(path, checked), source.stream);
     } catch (error) {
       if (!(error instanceof NotPlain)) throw error;
     }
-    const again = openFile(path);
-    if (again.kind === 'whole') return readWhole(path, checked, again.bytes);
-    return readStream(new Feeder(path, checked), again.stream);
+    return read(openFile(path));
   }
-  return readStream(new Feeder(path, checked), source.stream);
+  return read(source);
 }
