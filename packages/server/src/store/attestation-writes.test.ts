@@ -89,6 +89,8 @@ describe('storing attestations (writer thread, batches)', function () {
   it('stores what was pending when the store closes, and it is there when opened again', async () => {
     const pending = Array.from({ length: 50 }, (_, i) => store.appendAttestation(attestation(`c${i}`)));
     await store.close();
+    // Closing again (a caller's `finally` after a shutdown) resolves too.
+    await store.close();
     const outcomes = await Promise.allSettled(pending);
     expect(outcomes.filter((o) => o.status === 'rejected')).to.deep.equal([]);
     store = await openAnother();

@@ -89,11 +89,17 @@ export function createStore(
     ...rest,
     dialect,
     transaction: (work) => runTransaction((trx) => work(bind(trx))),
-    close: async () => {
+    close: once(async () => {
       await db.destroy();
       await reader?.destroy();
-    },
+    }),
   };
+}
+
+/** `close` that runs once: a second call (a caller's `finally` after a shutdown) waits for the first instead of closing what is gone. */
+function once(close: () => Promise<void>): () => Promise<void> {
+  let closing: Promise<void> | undefined;
+  return () => (closing ??= close());
 }
 
 async function migrated(db: Kysely<Database>, dialect: DialectName, schema?: string): Promise<Kysely<Database>> {
@@ -150,12 +156,12 @@ export async function openSqliteStore(file: string, options: SqliteOptions = {})
     ...(writer ? { appendAttestation: writer.appendAttestation } : {}),
     ...(readers ? onReaderThreads(store, readers) : {}),
     findToken: rememberTokensUntilChange(store.findToken, () => dataVersion.get() as number),
-    close: async () => {
+    close: once(async () => {
       await readers?.close();
       await writer?.close();
       await checkpointer?.close();
       await store.close();
-    },
+    }),
   };
 }
 
@@ -201,11 +207,11 @@ export async function openPostgresStore(url: string, options: PostgresOptions = 
     insertToken: thenForget(store.insertToken),
     revokeToken: thenForget(store.revokeToken),
     appendAttestation: attestations.write,
-    close: async () => {
+    close: once(async () => {
       await tokenChanges.close();
       await attestations.drained();
       await store.close();
-    },
+    }),
   };
 }
 
