@@ -12,6 +12,7 @@ export interface Statement {
 
 const defaultWindowSeconds = 28 * 24 * 60 * 60;
 const secondsPerDay = 86_400;
+const secondsPerHour = 3_600;
 
 /** The parts of a list request the queries depend on. */
 export function deploymentFilter(q: URLSearchParams, now: number) {
@@ -24,7 +25,7 @@ export function deploymentFilter(q: URLSearchParams, now: number) {
 export type DeploymentFilter = ReturnType<typeof deploymentFilter>;
 
 /** The filter's rows in [from, to], or [from, to) when `toExclusive`, as the server's `windowRows`. */
-function deploymentRows(orgId: number, f: DeploymentFilter, from: number, to: number, toExclusive = false): Statement {
+function deploymentRows(orgId: number, f: Pick<DeploymentFilter, 'envName' | 'repoName'>, from: number, to: number, toExclusive = false): Statement {
   let sql = `where "d"."organization_id" = ? and "d"."deployed_at" >= ? and "d"."deployed_at" ${toExclusive ? '<' : '<='} ?`;
   const params: unknown[] = [orgId, from, to];
   if (f.envName !== undefined) (sql += ` and "d"."env_name" = ?`), params.push(f.envName);
@@ -33,17 +34,33 @@ function deploymentRows(orgId: number, f: DeploymentFilter, from: number, to: nu
 }
 
 /**
- * total_count in one statement: whole UTC days from the per-day counts, the partial days at the
- * edges from the rows (three scalar subqueries), or the rows alone when the window spans less
- * than two days.
+ * total_count in one statement: without a filter, the partial hours at the edges from the rows,
+ * whole hours and days from the per-hour and per-day counts (five scalar subqueries); with one,
+ * whole UTC days from the per-day counts and the partial days at the edges from the rows (three);
+ * the rows alone when the window spans less than two hours (no filter) or two days (a filter).
  */
-export function deploymentCount(orgId: number, f: DeploymentFilter): Statement {
+export function deploymentCount(orgId: number, f: Pick<DeploymentFilter, 'start' | 'end' | 'envName' | 'repoName'>): Statement {
   const rows = (from: number, to: number, toExclusive = false): Statement => {
     const w = deploymentRows(orgId, f, from, to, toExclusive);
     return { sql: `(select count(*) as "n" from "deployments" as "d" ${w.sql})`, params: w.params };
   };
+  const days = `coalesce((select sum("count") as "n" from "deployment_counts" where "organization_id" = ? and "env_name" = ? and "repo_name" = ? and "day" > ? and "day" < ?), 0)`;
   const firstDay = Math.floor(f.start / secondsPerDay);
   const lastDay = Math.floor(f.end / secondsPerDay);
+  const startHour = Math.floor(f.start / secondsPerHour);
+  const endHour = Math.floor(f.end / secondsPerHour);
+  if (f.envName === undefined && f.repoName === undefined && endHour - startHour >= 2) {
+    const head = rows(f.start, (startHour + 1) * secondsPerHour, true);
+    const tail = rows(endHour * secondsPerHour, f.end);
+    const hours = `coalesce((select sum("count") as "n" from "deployment_hour_counts" where "organization_id" = ? and "hour" > ? and "hour" < ?), 0)`;
+    return {
+      sql: `select ${head.sql}\n      + ${hours}\n      + ${days}\n      + ${hours}\n      + ${tail.sql} as "n"`,
+      params: [
+        ...head.params, orgId, startHour, Math.min(endHour, (firstDay + 1) * 24), orgId, '', '', firstDay, lastDay,
+        orgId, Math.max(lastDay, firstDay + 1) * 24 - 1, endHour, ...tail.params,
+      ],
+    };
+  }
   if (lastDay - firstDay < 2) {
     const all = rows(f.start, f.end);
     return { sql: `select ${all.sql} as "n"`, params: all.params };
@@ -51,7 +68,7 @@ export function deploymentCount(orgId: number, f: DeploymentFilter): Statement {
   const head = rows(f.start, (firstDay + 1) * secondsPerDay, true);
   const tail = rows(lastDay * secondsPerDay, f.end);
   return {
-    sql: `select ${head.sql}\n      + ${tail.sql}\n      + coalesce((select sum("count") as "n" from "deployment_counts" where "organization_id" = ? and "env_name" = ? and "repo_name" = ? and "day" > ? and "day" < ?), 0) as "n"`,
+    sql: `select ${head.sql}\n      + ${tail.sql}\n      + ${days} as "n"`,
     params: [...head.params, ...tail.params, orgId, f.envName ?? '', f.repoName ?? '', firstDay, lastDay],
   };
 }
@@ -60,13 +77,12 @@ export function deploymentCount(orgId: number, f: DeploymentFilter): Statement {
 const deepPageOffset = 1_000;
 const daysPerRead = 32;
 
-/** The newest partial day's rows: what a deep page first skips (the server's deepPageStart), or none for a shallow page. */
+/** The newest partial day's count: what a deep page first skips (the server's deepPageStart), or none for a shallow page. */
 export function deepPageNewest(orgId: number, f: DeploymentFilter): Statement | undefined {
   const firstDay = Math.floor(f.start / secondsPerDay);
   const lastDay = Math.floor(f.end / secondsPerDay);
   if (f.offset < deepPageOffset || lastDay - firstDay < 2) return undefined;
-  const newest = deploymentRows(orgId, f, lastDay * secondsPerDay, f.end);
-  return { sql: `select (select count(*) as "n" from "deployments" as "d" ${newest.sql}) as "n"`, params: newest.params };
+  return deploymentCount(orgId, { ...f, start: lastDay * secondsPerDay });
 }
 
 /** Per-day counts of whole days after the window's first and before `before`, newest first (the server's daysBefore). */

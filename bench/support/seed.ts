@@ -94,6 +94,11 @@ const countsSql = `insert into deployment_counts (organization_id, env_name, rep
     union all select organization_id, env_name, repo_name, cast(floor(deployed_at / 86400) as integer) from deployments where repo_name is not null
   ) as d group by organization_id, env_name, repo_name, day`;
 
+/** Per-hour counts of each organisation's deployments, as the server keeps them (migration 0011). */
+const hourCountsSql = `insert into deployment_hour_counts (organization_id, hour, count)
+  select organization_id, cast(floor(deployed_at / 3600) as integer), count(*) from deployments
+  group by organization_id, cast(floor(deployed_at / 3600) as integer)`;
+
 /** Each organisation's environment count, as the server keeps it (migration 0008). */
 const environmentCountSql = `update organizations set environment_count = (select count(*) from environments where environments.organization_id = organizations.id)`;
 
@@ -127,6 +132,7 @@ export function seedSqlite(file: string, deployments: number, now: number): void
       })();
     }
     db.exec(countsSql);
+    db.exec(hourCountsSql);
     db.pragma('wal_checkpoint(TRUNCATE)');
   } finally {
     db.close();
@@ -158,6 +164,7 @@ export async function seedPostgres(url: string, deployments: number, now: number
       [orgId, c.environment_id, c.env_name, c.snapshot_index, c.fingerprint, c.artifact_name, c.deployed_at, c.repo_name]);
     }
     await client.query(countsSql);
+    await client.query(hourCountsSql);
     // What autovacuum does shortly after a bulk load (PostgreSQL 13+ vacuums after many inserts
     // too): statistics for the planner, and the visibility map that lets index-only scans skip the heap.
     await client.query('vacuum analyze');

@@ -174,6 +174,13 @@ export interface DeploymentCountsTable {
   count: number;
 }
 
+/** An organisation's deployments counted per UTC hour (`floor(deployed_at / 3600)`), for the edges of an unfiltered window. */
+export interface DeploymentHourCountsTable {
+  organization_id: number;
+  hour: number;
+  count: number;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   tokens: TokensTable;
@@ -189,6 +196,7 @@ export interface Database {
   reviews: ReviewsTable;
   evidence_log: EvidenceLogTable;
   deployment_counts: DeploymentCountsTable;
+  deployment_hour_counts: DeploymentHourCountsTable;
 }
 
 export type Db = Kysely<Database>;

@@ -1,10 +1,12 @@
+import BetterSqlite3 from 'better-sqlite3';
 import { expect } from 'chai';
 import fc from 'fast-check';
-import type { DeploymentRecord } from '@trailproof/server';
+import pg from 'pg';
+import { openPostgresStore, openSqliteStore, type DeploymentRecord, type Store } from '@trailproof/server';
 import { openTestStore } from '@trailproof/server/testing';
 import { deepPageOffset } from './deployments.ts';
 
-describe('deployment counts (per-day rollups)', function () {
+describe('deployment counts (per-day and per-hour rollups)', function () {
   this.timeout(60_000);
   const at = { org: 'acme', apiBase: '/api/v2' };
 
@@ -18,19 +20,24 @@ describe('deployment counts (per-day rollups)', function () {
       const repos = ['acme/a', 'acme/b', null];
       const ids = new Map<string, number>();
       for (const name of envs) ids.set(name, (await store.upsertEnvironment(Number(org.id), { name, type: 'server' }, base)).id);
-      // 600 deployments over 40 days, some exactly on day boundaries, inserted in batches as reports do.
+      // 600 deployments over 40 days, some exactly on day or hour boundaries, some at fractions
+      // of a second, inserted in batches as reports do.
+      const hour = 3_600;
       const all = Array.from({ length: 600 }, (_, i) => {
         const env = envs[i % 3]!;
+        const offset = i % 7 === 0 ? Math.floor(i / 15) * day : i % 11 === 0 ? ((i * 37) % (40 * 24)) * hour : (i * 5_743) % (40 * day) + (i % 4 === 0 ? 0.25 : 0);
         return {
           organizationId: Number(org.id), environmentId: ids.get(env)!, envName: env, snapshotIndex: i + 1, fingerprint: `f${i}`, artifactName: `a${i}`,
-          deployedAt: base + (i % 7 === 0 ? Math.floor(i / 15) * day : (i * 5_743) % (40 * day)), trailId: null, repoName: repos[i % 3 === 0 ? 0 : i % 5 === 0 ? 2 : 1]!,
+          deployedAt: base + offset, trailId: null, repoName: repos[i % 3 === 0 ? 0 : i % 5 === 0 ? 2 : 1]!,
         };
       });
+      // Windows at any second, or starting and ending on an hour (or a second either side of one).
+      const onHours = (min: number, max: number) => fc.tuple(fc.integer({ min, max }), fc.constantFrom(-1, 0, 1)).map(([h, nudge]) => h * hour + nudge);
       for (let i = 0; i < all.length; i += 50) await store.insertDeployments(all.slice(i, i + 50));
 
       await fc.assert(
         fc.asyncProperty(
-          fc.integer({ min: -2 * day, max: 42 * day }), fc.integer({ min: 0, max: 45 * day }),
+          fc.oneof(fc.integer({ min: -2 * day, max: 42 * day }), onHours(-48, 42 * 24)), fc.oneof(fc.integer({ min: 0, max: 45 * day }), onHours(0, 45 * 24)),
           fc.constantFrom<string | undefined>(undefined, ...envs), fc.constantFrom<string | undefined>(undefined, 'acme/a', 'acme/b'),
           async (from, length, envName, repoName) => {
             const start = base + from;
@@ -40,7 +47,7 @@ describe('deployment counts (per-day rollups)', function () {
             expect(total, JSON.stringify({ from, length, envName, repoName })).to.equal(expected);
           },
         ),
-        { numRuns: 300 },
+        { numRuns: 600 },
       );
     } finally {
       await store.close();
@@ -99,6 +106,54 @@ describe('deployment counts (per-day rollups)', function () {
     } finally {
       await store.close();
       await cleanup();
+    }
+  });
+
+  it('are counted per hour for the deployments a database has when migration 0011 applies', async () => {
+    const opened = await openTestStore();
+    let store: Store = opened.store;
+    try {
+      const hour = 3_600;
+      const base = 1_760_000_000 - (1_760_000_000 % 86_400);
+      const orgs = [Number((await store.ensureOrganization('acme', 0)).id), Number((await store.ensureOrganization('globex', 0)).id)];
+      const envs = await Promise.all(orgs.map((org) => store.upsertEnvironment(org, { name: 'prod', type: 'server' }, base)));
+      const all = Array.from({ length: 300 }, (_, i) => ({
+        organizationId: orgs[i % 2]!, environmentId: envs[i % 2]!.id, envName: 'prod', snapshotIndex: i + 1, fingerprint: `f${i}`, artifactName: `a${i}`,
+        deployedAt: base + ((i * 7_919) % (3 * 86_400)) + (i % 5 === 0 ? 0.5 : 0), trailId: null, repoName: null,
+      }));
+      await store.insertDeployments(all);
+      await store.close();
+      // Back to the database as it was before the migration: no per-hour counts.
+      const table = (name: string) => (opened.schema ? `"${opened.schema}".${name}` : name);
+      const undo = [`drop table ${table('deployment_hour_counts')}`, `delete from ${table('schema_migrations')} where name = '0011_deployment_hour_counts'`];
+      if (opened.schema === undefined) {
+        const raw = new BetterSqlite3(opened.location);
+        for (const statement of undo) raw.exec(statement);
+        raw.close();
+        store = await openSqliteStore(opened.location);
+      } else {
+        const client = new pg.Client({ connectionString: opened.location });
+        await client.connect();
+        try {
+          for (const statement of undo) await client.query(statement);
+        } finally {
+          await client.end();
+        }
+        store = await openPostgresStore(opened.location, { schema: opened.schema });
+      }
+      // Windows over hours of the first, middle and last day, edges inside hours and on them.
+      for (const [from, to] of [[0.5, 70.25], [1, 3], [5.75, 23], [23.5, 48.5], [0, 72], [30, 31.9]]) {
+        for (const [index, org] of orgs.entries()) {
+          const start = base + from! * hour;
+          const end = base + to! * hour;
+          const expected = all.filter((d) => d.organizationId === org && d.deployedAt >= start && d.deployedAt <= end).length;
+          const { total } = await store.listDeployments(org, { start, end, offset: 0, limit: 1 }, { org: ['acme', 'globex'][index]!, apiBase: '/api/v2' });
+          expect(total, JSON.stringify({ org, from, to })).to.equal(expected);
+        }
+      }
+    } finally {
+      await store.close().catch(() => {});
+      await opened.cleanup();
     }
   });
 });

@@ -41,25 +41,37 @@ export async function insertDeployments(db: Db, rows: DeploymentInsert[]): Promi
     organization_id: d.organizationId, environment_id: d.environmentId, env_name: d.envName, snapshot_index: d.snapshotIndex,
     fingerprint: d.fingerprint, artifact_name: d.artifactName, deployed_at: d.deployedAt, trail_id: d.trailId, repo_name: d.repoName,
   }))).execute();
-  // Keep the per-day counts in step, in the same transaction as the rows.
-  const counts = new Map<string, { organization_id: number; env_name: string; repo_name: string; day: number; count: number }>();
-  for (const d of rows) {
+  // Keep the per-day and per-hour counts in step, in the same transaction as the rows.
+  const days = tally(rows.flatMap((d) => {
     const day = Math.floor(d.deployedAt / secondsPerDay);
     const keys: Array<[string, string]> = [['', ''], [d.envName, '']];
     if (d.repoName !== null) keys.push(['', d.repoName], [d.envName, d.repoName]);
-    for (const [env_name, repo_name] of keys) {
-      const key = JSON.stringify([d.organizationId, env_name, repo_name, day]);
-      const entry = counts.get(key) ?? { organization_id: d.organizationId, env_name, repo_name, day, count: 0 };
-      entry.count++;
-      counts.set(key, entry);
-    }
-  }
-  await db.insertInto('deployment_counts').values([...counts.values()])
+    return keys.map(([env_name, repo_name]) => ({ organization_id: d.organizationId, env_name, repo_name, day }));
+  }));
+  await db.insertInto('deployment_counts').values(days)
     .onConflict((c) => c.columns(['organization_id', 'env_name', 'repo_name', 'day']).doUpdateSet((eb) => ({ count: eb('deployment_counts.count', '+', eb.ref('excluded.count')) })))
+    .execute();
+  const hours = tally(rows.map((d) => ({ organization_id: d.organizationId, hour: Math.floor(d.deployedAt / secondsPerHour) })));
+  await db.insertInto('deployment_hour_counts').values(hours)
+    .onConflict((c) => c.columns(['organization_id', 'hour']).doUpdateSet((eb) => ({ count: eb('deployment_hour_counts.count', '+', eb.ref('excluded.count')) })))
     .execute();
 }
 
+/** The distinct keys, each with how many times it was given. */
+function tally<K extends Record<string, string | number>>(keys: K[]): Array<K & { count: number }> {
+  const counted = new Map<string, K & { count: number }>();
+  for (const key of keys) {
+    const id = JSON.stringify(Object.values(key));
+    const entry = counted.get(id) ?? { ...key, count: 0 };
+    entry.count++;
+    counted.set(id, entry);
+  }
+  return [...counted.values()];
+}
+
 const secondsPerDay = 86_400;
+const secondsPerHour = 3_600;
+const hoursPerDay = 24;
 
 interface WindowValues {
   org: number; envName: string | undefined; repoName: string | undefined;
@@ -80,9 +92,10 @@ const countWithin = compiledOnce((db, v: WindowValues & { start: number; end: nu
   db.selectNoFrom(sql<number>`${countRows(windowRows(db, v, v.start, v.end))}`.as('n')));
 
 /**
- * Deployments in [start, end] over two days or more: whole UTC days (firstDay, lastDay) from
- * the per-day counts, the two partial days at the edges from the rows themselves, so the cost
- * does not grow with the window. One statement (three scalar subqueries): one round trip.
+ * Deployments of a filtered list in [start, end] over two days or more: whole UTC days
+ * (firstDay, lastDay) from the per-day counts, the two partial days at the edges from the
+ * filter's rows themselves, so the cost does not grow with the window. One statement (three
+ * scalar subqueries): one round trip.
  */
 const countAcrossDays = compiledOnce((db, v: WindowValues & { start: number; headEnd: number; tailStart: number; end: number; firstDay: number; lastDay: number; envKey: string; repoKey: string }) =>
   db.selectNoFrom(sql<number>`${countRows(windowRows(db, v, v.start, v.headEnd, true))}
@@ -91,6 +104,27 @@ const countAcrossDays = compiledOnce((db, v: WindowValues & { start: number; hea
         .where('env_name', '=', v.envKey).where('repo_name', '=', v.repoKey)
         .where('day', '>', v.firstDay).where('day', '<', v.lastDay)
         .select((eb) => eb.fn.sum('count').as('n'))}, 0)`.as('n')));
+
+/**
+ * Deployments of the whole organisation (no filter) in [start, end] over two hours or more: the
+ * partial hours at the edges from the rows, whole hours from the per-hour counts, and whole days
+ * between the window's first and last day from the per-day counts. The rows counted are those
+ * of two hours at most, however many deployments a day brings. One statement: one round trip.
+ */
+const countAcrossHours = compiledOnce((db, v: {
+  org: number; start: number; headEnd: number; tailStart: number; end: number;
+  startHour: number; headHoursBefore: number; firstDay: number; lastDay: number; tailHoursAfter: number; endHour: number;
+}) => {
+  const all: WindowValues = { org: v.org, envName: undefined, repoName: undefined };
+  const hours = (after: number, before: number) => db.selectFrom('deployment_hour_counts').where('organization_id', '=', v.org)
+    .where('hour', '>', after).where('hour', '<', before).select((eb) => eb.fn.sum('count').as('n'));
+  return db.selectNoFrom(sql<number>`${countRows(windowRows(db, all, v.start, v.headEnd, true))}
+      + coalesce(${hours(v.startHour, v.headHoursBefore)}, 0)
+      + coalesce(${db.selectFrom('deployment_counts').where('organization_id', '=', v.org).where('env_name', '=', '').where('repo_name', '=', '')
+        .where('day', '>', v.firstDay).where('day', '<', v.lastDay).select((eb) => eb.fn.sum('count').as('n'))}, 0)
+      + coalesce(${hours(v.tailHoursAfter, v.endHour)}, 0)
+      + ${countRows(windowRows(db, all, v.tailStart, v.end))}`.as('n'));
+});
 
 /**
  * A page of the window, newest first. The page's ids come first, from the covering index alone
@@ -120,7 +154,7 @@ export const deepPageOffset = 1_000;
 
 /**
  * Where a deep page starts: the rows newer than it are skipped a day at a time, from the per-day
- * counts (the newest, partial day counted from its rows), so that what the page query steps over
+ * counts (the newest, partial day counted as `total_count` counts), so that what the page query steps over
  * is the rows of one day, not all those before the page: page 1,000 of 50 stepped over 49,950
  * index entries (1.9 ms on SQLite). Answers the window's new end (exclusive: a day boundary) and
  * the offset left within it; the window and offset as they are for a shallow page.
@@ -130,8 +164,7 @@ async function deepPageStart(db: Db, w: WindowValues, f: DeploymentFilter): Prom
   const firstDay = Math.floor(f.start / secondsPerDay);
   const lastDay = Math.floor(f.end / secondsPerDay);
   if (f.offset < deepPageOffset || lastDay - firstDay < 2) return asIs;
-  const [newest] = await countWithin(db, { ...w, start: lastDay * secondsPerDay, end: f.end });
-  let skipped = Number(newest?.n ?? 0);
+  let skipped = await countDeployments(db, w, { ...f, start: lastDay * secondsPerDay });
   if (skipped > f.offset) return asIs;
   // Rows before day `cut` remain; each whole day that ends before the page starts is skipped.
   let cut = lastDay;
@@ -148,15 +181,25 @@ async function deepPageStart(db: Db, w: WindowValues, f: DeploymentFilter): Prom
   return { end: cut * secondsPerDay, endExclusive: true, offset: f.offset - skipped };
 }
 
-async function countDeployments(db: Db, w: WindowValues, f: DeploymentFilter): Promise<number> {
+/** How many deployments `f` selects in [f.start, f.end] (its page aside). */
+async function countDeployments(db: Db, w: WindowValues, f: { start: number; end: number; envName?: string; repoName?: string }): Promise<number> {
   const firstDay = Math.floor(f.start / secondsPerDay);
   const lastDay = Math.floor(f.end / secondsPerDay);
-  const [row] = lastDay - firstDay < 2
-    ? await countWithin(db, { ...w, start: f.start, end: f.end })
-    : await countAcrossDays(db, {
-      ...w, start: f.start, headEnd: (firstDay + 1) * secondsPerDay, tailStart: lastDay * secondsPerDay, end: f.end,
-      firstDay, lastDay, envKey: f.envName ?? '', repoKey: f.repoName ?? '',
-    });
+  const startHour = Math.floor(f.start / secondsPerHour);
+  const endHour = Math.floor(f.end / secondsPerHour);
+  const [row] = f.envName === undefined && f.repoName === undefined && endHour - startHour >= 2
+    ? await countAcrossHours(db, {
+      org: w.org, start: f.start, headEnd: (startHour + 1) * secondsPerHour, tailStart: endHour * secondsPerHour, end: f.end,
+      // Whole hours of the first day, whole days, whole hours of the last day (when the window spans one day, the first part is all of them).
+      startHour, headHoursBefore: Math.min(endHour, (firstDay + 1) * hoursPerDay), firstDay, lastDay,
+      tailHoursAfter: Math.max(lastDay, firstDay + 1) * hoursPerDay - 1, endHour,
+    })
+    : lastDay - firstDay < 2
+      ? await countWithin(db, { ...w, start: f.start, end: f.end })
+      : await countAcrossDays(db, {
+        ...w, start: f.start, headEnd: (firstDay + 1) * secondsPerDay, tailStart: lastDay * secondsPerDay, end: f.end,
+        firstDay, lastDay, envKey: f.envName ?? '', repoKey: f.repoName ?? '',
+      });
   return Number(row?.n ?? 0);
 }
 

@@ -56,13 +56,14 @@ describe('environment counts (total_count of an unfiltered list)', function () {
     await store.close();
     // Back to the database as it was before the migration: no count column, neither it nor the
     // later ones applied (on SQLite, 0009's name index and its triggers removed too; on
-    // PostgreSQL, 0010's trigger on tokens).
+    // PostgreSQL, 0010's trigger on tokens; 0011's per-hour counts).
     const undo = [
       ...(schema === undefined
         ? ['insert', 'update', 'delete'].map((on) => `drop trigger environment_names_${on}`).concat('drop table environment_names')
         : [`drop trigger tokens_changed on "${schema}".tokens`]),
       `alter table organizations drop column environment_count`,
-      `delete from schema_migrations where name in ('0008_environment_counts', '0009_environment_name_index', '0010_token_notifications')`,
+      `drop table deployment_hour_counts`,
+      `delete from schema_migrations where name in ('0008_environment_counts', '0009_environment_name_index', '0010_token_notifications', '0011_deployment_hour_counts')`,
     ];
     if (schema === undefined) {
       const raw = new BetterSqlite3(location);
@@ -73,7 +74,7 @@ describe('environment counts (total_count of an unfiltered list)', function () {
       const client = new pg.Client({ connectionString: location });
       await client.connect();
       try {
-        for (const statement of undo) await client.query(statement.replace(/\b(organizations|schema_migrations)\b/, `"${schema}".$1`));
+        for (const statement of undo) await client.query(statement.replace(/\b(organizations|schema_migrations|deployment_hour_counts)\b/, `"${schema}".$1`));
       } finally {
         await client.end();
       }

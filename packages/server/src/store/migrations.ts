@@ -15,6 +15,7 @@ import { m007_blob_compression } from './migrations/0007-blob-compression.ts';
 import { m008_environment_counts } from './migrations/0008-environment-counts.ts';
 import { m009_environment_name_index } from './migrations/0009-environment-name-index.ts';
 import { m010_token_notifications } from './migrations/0010-token-notifications.ts';
+import { m011_deployment_hour_counts } from './migrations/0011-deployment-hour-counts.ts';
 
 export { appendOnlyTables } from './migrations/builder.ts';
 
@@ -30,6 +31,7 @@ export const migrations: Record<string, Builder> = {
   '0008_environment_counts': m008_environment_counts,
   '0009_environment_name_index': m009_environment_name_index,
   '0010_token_notifications': m010_token_notifications,
+  '0011_deployment_hour_counts': m011_deployment_hour_counts,
 };
 
 /** Applies every pending migration; throws (and applies nothing more) if one fails. */
