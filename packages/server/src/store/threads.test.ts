@@ -51,4 +51,29 @@ describe('worker thread messages', () => {
       await worker.terminate();
     }
   });
+
+  it('moves the buffers of the jobs of a batch to the worker with the batch', async () => {
+    // Answers each job with the sum of its bytes and how many messages have arrived so far.
+    const worker = new Worker(`
+      const { parentPort } = require('node:worker_threads');
+      let received = 0;
+      parentPort.on('message', (message) => {
+        received++;
+        for (const job of message.kind === 'batch' ? message.messages : [message]) {
+          parentPort.postMessage({ kind: 'done', id: job.id, value: { sum: job.bytes.reduce((a, b) => a + b, 0), received } });
+        }
+      });
+    `, { eval: true });
+    try {
+      const jobs = workerJobs(worker, { batched: true });
+      worker.on('message', (message) => jobs.answer(message));
+      const sent = Array.from({ length: 10 }, (_, n) => new Uint8Array(1_000).fill(n));
+      const answers = await Promise.all(sent.map((bytes) => jobs.send<{ sum: number; received: number }>((id) => ({ id, bytes }), [bytes.buffer])));
+      expect(answers).to.deep.equal(sent.map((_, n) => ({ sum: n * 1_000, received: 1 })));
+      // Moved, not copied: the sender's buffers are empty now.
+      expect(sent.map((bytes) => bytes.byteLength)).to.deep.equal(Array(10).fill(0));
+    } finally {
+      await worker.terminate();
+    }
+  });
 });

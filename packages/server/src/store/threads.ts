@@ -33,19 +33,26 @@ export interface MessageBatch { kind: 'batch'; messages: unknown[] }
 
 /**
  * A `post` that gathers the messages of one turn of the event loop and posts them as one at its
- * end (a `MessageBatch` when there are several): each message posted wakes the receiving thread
- * and costs both threads time, and under load several jobs arrive in one turn. `flush()` posts
- * what is gathered at once.
+ * end (a `MessageBatch` when there are several), with the buffers each is to transfer: each
+ * message posted wakes the receiving thread and costs both threads time, and under load several
+ * jobs arrive in one turn. `flush()` posts what is gathered at once.
  */
-export function batchedPost(postMessage: (message: unknown) => void): { post: (message: unknown) => void; flush: () => void } {
+export function batchedPost(postMessage: (message: unknown, transfer: ArrayBuffer[]) => void): {
+  post: (message: unknown, transfer?: ArrayBuffer[]) => void;
+  flush: () => void;
+} {
   let gathered: unknown[] = [];
+  let transfers: ArrayBuffer[] = [];
   const flush = () => {
     const messages = gathered;
+    const transfer = transfers;
     gathered = [];
-    if (messages.length) postMessage(messages.length === 1 ? messages[0] : ({ kind: 'batch', messages } satisfies MessageBatch));
+    transfers = [];
+    if (messages.length) postMessage(messages.length === 1 ? messages[0] : ({ kind: 'batch', messages } satisfies MessageBatch), transfer);
   };
   return {
-    post(message) {
+    post(message, transfer = []) {
+      transfers.push(...transfer);
       if (gathered.push(message) === 1) setImmediate(flush);
     },
     flush,
@@ -60,13 +67,13 @@ export const unbatched = <T>(message: T | MessageBatch): T[] =>
  * The jobs sent to one worker and not yet answered, matched to their answers by id. The worker is
  * referenced while any is pending (a script awaiting one must not exit), not otherwise. With
  * `batched`, the jobs of one turn are posted together (`batchedPost`; the worker must unpack a
- * `MessageBatch`); jobs with buffers to transfer are posted at once.
+ * `MessageBatch`), with the buffers they transfer.
  */
 export function workerJobs(worker: Worker, options: { batched?: boolean } = {}) {
   let nextId = 1;
   const pending = new Map<number, { resolve: (value: any) => void; reject: (error: unknown) => void }>();
   const settle = () => (pending.size ? worker.ref() : worker.unref());
-  const outbox = options.batched ? batchedPost((message) => worker.postMessage(message)) : null;
+  const outbox = options.batched ? batchedPost((message, transfer) => worker.postMessage(message, transfer)) : null;
   settle();
   return {
     /** Posts the jobs gathered for this turn now (before a message that must follow them). */
@@ -81,7 +88,7 @@ export function workerJobs(worker: Worker, options: { batched?: boolean } = {}) 
         const id = nextId++;
         pending.set(id, { resolve, reject });
         settle();
-        if (outbox && !transfer.length) outbox.post(message(id));
+        if (outbox) outbox.post(message(id), transfer);
         else worker.postMessage(message(id), transfer);
       });
     },

@@ -7,12 +7,14 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { batchedWrites } from './group-commit.ts';
 import { openSqliteWriter, type SqliteOptions } from './sqlite.ts';
 import { appendAttestations } from './trails.ts';
-import { toErrorShape } from './threads.ts';
+import { batchedPost, toErrorShape, unbatched, type MessageBatch } from './threads.ts';
 import { lockedDriver, turns, type FromWriter, type ToWriter, type WriterProcedures } from './writer-thread.ts';
 
 const { file, synchronous, walAutocheckpoint } = workerData as { file: string; synchronous: SqliteOptions['synchronous']; walAutocheckpoint: number | null };
 const port = parentPort!;
-const post = (message: FromWriter) => port.postMessage(message);
+// The answers of one turn go out together, as the jobs come (threads.ts, batchedPost).
+const answers = batchedPost((message) => port.postMessage(message));
+const post = (message: FromWriter) => answers.post(message);
 
 // Batches and the main thread's pauses take turns on one lock.
 const lock = turns();
@@ -36,10 +38,15 @@ const releases: Array<() => void> = [];
 async function close() {
   if (running) return;
   await db.destroy();
+  answers.flush();
   port.close();
 }
 
-port.on('message', (message: ToWriter) => {
+port.on('message', (received: ToWriter | MessageBatch) => {
+  for (const message of unbatched(received)) handle(message);
+});
+
+function handle(message: ToWriter) {
   switch (message.kind) {
     case 'run': {
       running++;
@@ -69,6 +76,9 @@ port.on('message', (message: ToWriter) => {
       void close();
       return;
   }
-});
+}
 
-process.on('unhandledRejection', () => post({ kind: 'fatal' }));
+process.on('unhandledRejection', () => {
+  answers.flush();
+  port.postMessage({ kind: 'fatal' } satisfies FromWriter);
+});

@@ -14,7 +14,7 @@ import type { Worker } from 'node:worker_threads';
 import type { Driver } from 'kysely';
 import type { AppendResult, AttestationAppend } from './trails.ts';
 import { overrideDriver, type SqliteOptions } from './sqlite.ts';
-import { startModuleWorker, workerJobs, type ErrorShape } from './threads.ts';
+import { startModuleWorker, unbatched, workerJobs, type ErrorShape, type MessageBatch } from './threads.ts';
 
 /** What the worker runs: store queries that take and return plain values (they cross threads). */
 export interface WriterProcedures {
@@ -109,13 +109,17 @@ export function startWriterThread(file: string, options: WriterThreadOptions = {
     const thread = startModuleWorker(new URL('./writer-thread-worker.ts', import.meta.url), {
       file, synchronous: options.synchronous ?? 'FULL', walAutocheckpoint: options.walAutocheckpoint ?? null,
     });
-    const jobs = workerJobs(thread);
-    thread.on('message', (message: FromWriter) => {
-      if (message.kind === 'committed') return options.afterCommit?.();
-      // A worker in an unknown state is stopped before its jobs are failed, so that none of them
-      // commits after its client was told it failed (the exit handler fails them).
-      if (message.kind === 'fatal') return void thread.terminate();
-      jobs.answer(message);
+    // The jobs of one turn go as one message, and the answers of one of the worker's turns (a
+    // batch's, after its COMMIT) come back as one (threads.ts, batchedPost).
+    const jobs = workerJobs(thread, { batched: true });
+    thread.on('message', (received: FromWriter | MessageBatch) => {
+      for (const message of unbatched(received)) {
+        if (message.kind === 'committed') options.afterCommit?.();
+        // A worker in an unknown state is stopped before its jobs are failed, so that none of them
+        // commits after its client was told it failed (the exit handler fails them).
+        else if (message.kind === 'fatal') return void thread.terminate();
+        else jobs.answer(message);
+      }
     });
     thread.on('error', (error) => jobs.failAll(error));
     const current = { thread, jobs };
@@ -146,15 +150,20 @@ export function startWriterThread(file: string, options: WriterThreadOptions = {
     async pause() {
       // No worker, no writes of its own to wait for (one started meanwhile waits in its busy handler, off the event loop).
       if (!worker) return () => {};
-      const { thread } = worker;
+      const { thread, jobs } = worker;
       await request((id) => ({ kind: 'pause', id }));
-      return () => thread.postMessage({ kind: 'resume' } satisfies ToWriter);
+      return () => {
+        jobs.flush();
+        thread.postMessage({ kind: 'resume' } satisfies ToWriter);
+      };
     },
     async close() {
       closing = true;
       if (!worker) return;
-      const { thread } = worker;
+      const { thread, jobs } = worker;
       thread.ref();
+      // After the jobs gathered in this turn, so that they are stored before the worker stops.
+      jobs.flush();
       thread.postMessage({ kind: 'close' } satisfies ToWriter);
       const timer = setTimeout(() => void thread.terminate(), 10_000);
       await exited;
