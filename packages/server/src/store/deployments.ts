@@ -154,9 +154,9 @@ export const deepPageOffset = 1_000;
 
 /**
  * Where a deep page starts: the rows newer than it are skipped a day at a time, from the per-day
- * counts (the newest, partial day counted as `total_count` counts), so that what the page query steps over
- * is the rows of one day, not all those before the page: page 1,000 of 50 stepped over 49,950
- * index entries (1.9 ms on SQLite). Answers the window's new end (exclusive: a day boundary) and
+ * counts (the newest, partial day counted as `total_count` counts), so that what the page query
+ * steps over is the rows of one day, not all those before the page: page 1,000 of 50 stepped
+ * over 49,950 index entries (1.9 ms on SQLite). Answers the window's new end (exclusive: a day boundary) and
  * the offset left within it; the window and offset as they are for a shallow page.
  */
 async function deepPageStart(db: Db, w: WindowValues, f: DeploymentFilter): Promise<{ end: number; endExclusive: boolean; offset: number }> {
@@ -164,7 +164,7 @@ async function deepPageStart(db: Db, w: WindowValues, f: DeploymentFilter): Prom
   const firstDay = Math.floor(f.start / secondsPerDay);
   const lastDay = Math.floor(f.end / secondsPerDay);
   if (f.offset < deepPageOffset || lastDay - firstDay < 2) return asIs;
-  let skipped = await countDeployments(db, w, { ...f, start: lastDay * secondsPerDay });
+  let skipped = await countDeployments(db, w, lastDay * secondsPerDay, f.end);
   if (skipped > f.offset) return asIs;
   // Rows before day `cut` remain; each whole day that ends before the page starts is skipped.
   let cut = lastDay;
@@ -181,24 +181,24 @@ async function deepPageStart(db: Db, w: WindowValues, f: DeploymentFilter): Prom
   return { end: cut * secondsPerDay, endExclusive: true, offset: f.offset - skipped };
 }
 
-/** How many deployments `f` selects in [f.start, f.end] (its page aside). */
-async function countDeployments(db: Db, w: WindowValues, f: { start: number; end: number; envName?: string; repoName?: string }): Promise<number> {
-  const firstDay = Math.floor(f.start / secondsPerDay);
-  const lastDay = Math.floor(f.end / secondsPerDay);
-  const startHour = Math.floor(f.start / secondsPerHour);
-  const endHour = Math.floor(f.end / secondsPerHour);
-  const [row] = f.envName === undefined && f.repoName === undefined && endHour - startHour >= 2
+/** How many deployments the filter `w` selects in [start, end]. */
+async function countDeployments(db: Db, w: WindowValues, start: number, end: number): Promise<number> {
+  const firstDay = Math.floor(start / secondsPerDay);
+  const lastDay = Math.floor(end / secondsPerDay);
+  const startHour = Math.floor(start / secondsPerHour);
+  const endHour = Math.floor(end / secondsPerHour);
+  const [row] = w.envName === undefined && w.repoName === undefined && endHour - startHour >= 2
     ? await countAcrossHours(db, {
-      org: w.org, start: f.start, headEnd: (startHour + 1) * secondsPerHour, tailStart: endHour * secondsPerHour, end: f.end,
+      org: w.org, start, headEnd: (startHour + 1) * secondsPerHour, tailStart: endHour * secondsPerHour, end,
       // Whole hours of the first day, whole days, whole hours of the last day (when the window spans one day, the first part is all of them).
       startHour, headHoursBefore: Math.min(endHour, (firstDay + 1) * hoursPerDay), firstDay, lastDay,
       tailHoursAfter: Math.max(lastDay, firstDay + 1) * hoursPerDay - 1, endHour,
     })
     : lastDay - firstDay < 2
-      ? await countWithin(db, { ...w, start: f.start, end: f.end })
+      ? await countWithin(db, { ...w, start, end })
       : await countAcrossDays(db, {
-        ...w, start: f.start, headEnd: (firstDay + 1) * secondsPerDay, tailStart: lastDay * secondsPerDay, end: f.end,
-        firstDay, lastDay, envKey: f.envName ?? '', repoKey: f.repoName ?? '',
+        ...w, start, headEnd: (firstDay + 1) * secondsPerDay, tailStart: lastDay * secondsPerDay, end,
+        firstDay, lastDay, envKey: w.envName ?? '', repoKey: w.repoName ?? '',
       });
   return Number(row?.n ?? 0);
 }
@@ -215,7 +215,7 @@ export async function listDeployments(db: Db, organizationId: number, f: Deploym
     const { end, endExclusive, offset } = await deepPageStart(db, w, f);
     return pageWithin(db, { ...w, start: f.start, end, limit: f.limit, offset }, { endExclusive });
   };
-  const [total, rows] = await Promise.all([countDeployments(db, w, f), f.limit > 0 ? page() : []]);
+  const [total, rows] = await Promise.all([countDeployments(db, w, f.start, f.end), f.limit > 0 ? page() : []]);
   // A page holds few environments: each one's link is built once.
   const environments = new Map<string, string>();
   const environmentLink = (name: string) => environments.get(name) ?? environments.set(name, environmentHref(at, name)).get(name)!;
