@@ -76,4 +76,28 @@ describe('worker thread messages', () => {
       await worker.terminate();
     }
   });
+
+  it('fails the jobs of a batch that cannot be posted, and goes on with later ones', async () => {
+    const worker = new Worker(`
+      const { parentPort } = require('node:worker_threads');
+      parentPort.on('message', (message) => {
+        for (const job of message.kind === 'batch' ? message.messages : [message]) parentPort.postMessage({ kind: 'done', id: job.id, value: job.n });
+      });
+    `, { eval: true });
+    try {
+      const jobs = workerJobs(worker, { batched: true });
+      worker.on('message', (message) => jobs.answer(message));
+      // A function cannot be cloned: the batch it is in fails, both of its jobs.
+      const outcomes = await Promise.allSettled([
+        jobs.send<number>((id) => ({ id, n: 1 })),
+        jobs.send<number>((id) => ({ id, n: 2, callback: () => {} })),
+      ]);
+      expect(outcomes.map((o) => o.status)).to.deep.equal(['rejected', 'rejected']);
+      expect(String((outcomes[1] as PromiseRejectedResult).reason)).to.match(/could not be cloned/);
+      expect(jobs.size).to.equal(0);
+      expect(await jobs.send<number>((id) => ({ id, n: 3 }))).to.equal(3);
+    } finally {
+      await worker.terminate();
+    }
+  });
 });

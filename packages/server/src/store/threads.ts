@@ -73,7 +73,28 @@ export function workerJobs(worker: Worker, options: { batched?: boolean } = {}) 
   let nextId = 1;
   const pending = new Map<number, { resolve: (value: any) => void; reject: (error: unknown) => void }>();
   const settle = () => (pending.size ? worker.ref() : worker.unref());
-  const outbox = options.batched ? batchedPost((message, transfer) => worker.postMessage(message, transfer)) : null;
+  const outbox = options.batched ? batchedPost((message, transfer) => {
+    try {
+      worker.postMessage(message, transfer);
+    } catch (error) {
+      // A message that cannot cross (a value structured clone refuses) fails the jobs it carried,
+      // as posting it alone would have: thrown here, at the end of a turn, it would end the process.
+      for (const job of unbatched(message)) {
+        const id = (job as { id?: unknown }).id;
+        if (typeof id === 'number') fail(id, error);
+      }
+    }
+  }) : null;
+  /** The pending job `id`, no longer pending. */
+  const take = (id: number) => {
+    const job = pending.get(id);
+    if (job) {
+      pending.delete(id);
+      settle();
+    }
+    return job;
+  };
+  const fail = (id: number, error: unknown) => take(id)?.reject(error);
   settle();
   return {
     /** Posts the jobs gathered for this turn now (before a message that must follow them). */
@@ -94,10 +115,8 @@ export function workerJobs(worker: Worker, options: { batched?: boolean } = {}) 
     },
     /** Settles the job an answer is for (a `failed` one rejects, any other resolves with its value). */
     answer(message: JobAnswer) {
-      const job = pending.get(message.id);
+      const job = take(message.id);
       if (!job) return;
-      pending.delete(message.id);
-      settle();
       if (message.kind === 'failed') job.reject(fromErrorShape((message as { error: ErrorShape }).error));
       else job.resolve((message as { value?: unknown }).value);
     },
