@@ -91,6 +91,16 @@ const countRows = (q: ReturnType<typeof windowRows>) => q.select((eb) => eb.fn.c
 const countWithin = compiledOnce((db, v: WindowValues & { start: number; end: number }) =>
   db.selectNoFrom(sql<number>`${countRows(windowRows(db, v, v.start, v.end))}`.as('n')));
 
+/** Sum of the per-day counts of a key (`envKey`, `repoKey`; '' for any) over the days after `after` and before `before`. */
+const wholeDays = (db: Db, org: number, envKey: string, repoKey: string, after: number, before: number) =>
+  db.selectFrom('deployment_counts').where('organization_id', '=', org).where('env_name', '=', envKey).where('repo_name', '=', repoKey)
+    .where('day', '>', after).where('day', '<', before).select((eb) => eb.fn.sum('count').as('n'));
+
+/** Sum of the organisation's per-hour counts over the hours after `after` and before `before`. */
+const wholeHours = (db: Db, org: number, after: number, before: number) =>
+  db.selectFrom('deployment_hour_counts').where('organization_id', '=', org).where('hour', '>', after).where('hour', '<', before)
+    .select((eb) => eb.fn.sum('count').as('n'));
+
 /**
  * Deployments of a filtered list in [start, end] over two days or more: whole UTC days
  * (firstDay, lastDay) from the per-day counts, the two partial days at the edges from the
@@ -100,10 +110,7 @@ const countWithin = compiledOnce((db, v: WindowValues & { start: number; end: nu
 const countAcrossDays = compiledOnce((db, v: WindowValues & { start: number; headEnd: number; tailStart: number; end: number; firstDay: number; lastDay: number; envKey: string; repoKey: string }) =>
   db.selectNoFrom(sql<number>`${countRows(windowRows(db, v, v.start, v.headEnd, true))}
       + ${countRows(windowRows(db, v, v.tailStart, v.end))}
-      + coalesce(${db.selectFrom('deployment_counts').where('organization_id', '=', v.org)
-        .where('env_name', '=', v.envKey).where('repo_name', '=', v.repoKey)
-        .where('day', '>', v.firstDay).where('day', '<', v.lastDay)
-        .select((eb) => eb.fn.sum('count').as('n'))}, 0)`.as('n')));
+      + coalesce(${wholeDays(db, v.org, v.envKey, v.repoKey, v.firstDay, v.lastDay)}, 0)`.as('n')));
 
 /**
  * Deployments of the whole organisation (no filter) in [start, end] over two hours or more: the
@@ -116,13 +123,10 @@ const countAcrossHours = compiledOnce((db, v: {
   startHour: number; headHoursBefore: number; firstDay: number; lastDay: number; tailHoursAfter: number; endHour: number;
 }) => {
   const all: WindowValues = { org: v.org, envName: undefined, repoName: undefined };
-  const hours = (after: number, before: number) => db.selectFrom('deployment_hour_counts').where('organization_id', '=', v.org)
-    .where('hour', '>', after).where('hour', '<', before).select((eb) => eb.fn.sum('count').as('n'));
   return db.selectNoFrom(sql<number>`${countRows(windowRows(db, all, v.start, v.headEnd, true))}
-      + coalesce(${hours(v.startHour, v.headHoursBefore)}, 0)
-      + coalesce(${db.selectFrom('deployment_counts').where('organization_id', '=', v.org).where('env_name', '=', '').where('repo_name', '=', '')
-        .where('day', '>', v.firstDay).where('day', '<', v.lastDay).select((eb) => eb.fn.sum('count').as('n'))}, 0)
-      + coalesce(${hours(v.tailHoursAfter, v.endHour)}, 0)
+      + coalesce(${wholeHours(db, v.org, v.startHour, v.headHoursBefore)}, 0)
+      + coalesce(${wholeDays(db, v.org, '', '', v.firstDay, v.lastDay)}, 0)
+      + coalesce(${wholeHours(db, v.org, v.tailHoursAfter, v.endHour)}, 0)
       + ${countRows(windowRows(db, all, v.tailStart, v.end))}`.as('n'));
 });
 

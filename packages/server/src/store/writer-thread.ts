@@ -150,12 +150,9 @@ export function startWriterThread(file: string, options: WriterThreadOptions = {
     async pause() {
       // No worker, no writes of its own to wait for (one started meanwhile waits in its busy handler, off the event loop).
       if (!worker) return () => {};
-      const { thread, jobs } = worker;
+      const { thread } = worker;
       await request((id) => ({ kind: 'pause', id }));
-      return () => {
-        jobs.flush();
-        thread.postMessage({ kind: 'resume' } satisfies ToWriter);
-      };
+      return () => thread.postMessage({ kind: 'resume' } satisfies ToWriter);
     },
     async close() {
       closing = true;
