@@ -1,56 +1,52 @@
 /**
- * A third-party plugin: a generic attestation ("this check passed or failed") added to a
+ * A third-party plugin: a custom attestation type (code coverage against a minimum) added to a
  * Trailproof server without touching its core. The operation is a contract value (so it is
- * validated and appears in the OpenAPI document); the handler uses the public store API.
+ * validated and appears in the OpenAPI document); the handler uses the public store API, and a
+ * flow template can require it as `type: custom:coverage`.
  */
 import { Type } from '@sinclair/typebox';
 import {
-  AttestationName, defineOperation, ErrorBody, LongText, Nullable, Sha256Hex, TrailPathParams, Url,
+  AttestationName, attestationBody, attestationResponses, defineOperation, Nullable, Sha256Hex, TrailPathParams, Url,
 } from '@trailproof/schema';
 import { definePlugin, storeAttestation } from '@trailproof/server';
 
-export const GenericAttestationInput = Type.Object(
+const Percentage = (description: string) => Type.Number({ minimum: 0, maximum: 100, description });
+
+export const CoverageAttestationInput = Type.Object(
   {
     attestation_name: AttestationName,
-    is_compliant: Type.Boolean({ description: 'Whether the check passed' }),
-    description: Nullable(LongText()),
+    line_coverage: Percentage('Lines covered by the tests, in percent'),
+    minimum: Percentage('The least line coverage that passes, in percent'),
     origin_url: Nullable(Url()),
     artifact_fingerprint: Nullable(Sha256Hex),
   },
-  { $id: 'GenericAttestationInput', additionalProperties: false },
+  { $id: 'CoverageAttestationInput', additionalProperties: false },
 );
 
-/** POST /attestations/{org}/{flow_name}/trail/{trail_name}/generic */
-export const attestGeneric = defineOperation({
-  id: 'attestGeneric',
-  summary: 'Attest a generic check',
+/** POST /attestations/{org}/{flow_name}/trail/{trail_name}/coverage */
+export const attestCoverage = defineOperation({
+  id: 'attestCoverage',
+  summary: 'Attest code coverage',
   tags: ['Attestations'],
   method: 'POST',
-  path: '/attestations/{org}/{flow_name}/trail/{trail_name}/generic',
+  path: '/attestations/{org}/{flow_name}/trail/{trail_name}/coverage',
   access: 'write',
   params: TrailPathParams,
   query: Type.Object({}),
-  body: {
-    kind: 'multipart',
-    data: GenericAttestationInput,
-    files: { attachment_file: { description: 'Optional evidence file (max 10MB)', maxBytes: 10 * 1024 * 1024 } },
-  },
-  responses: {
-    201: { description: 'Attestation created', schema: Type.String() },
-    400: { description: 'Invalid input', schema: Type.Ref(ErrorBody) },
-    404: { description: 'Flow or trail not found', schema: Type.Ref(ErrorBody) },
-  },
-  schemas: [GenericAttestationInput],
+  // What every attestation takes and answers: data_json, an optional attachment; 201, 400, 404.
+  body: attestationBody(CoverageAttestationInput),
+  responses: attestationResponses,
+  schemas: [CoverageAttestationInput],
 });
 
-export const attestGenericPlugin = definePlugin({
-  operation: attestGeneric,
+export const attestCoveragePlugin = definePlugin({
+  operation: attestCoverage,
   async handler({ params, data, files, store, now }) {
     // The same path every attestation takes: trail lookup, content-addressed attachment, hash chain.
     await storeAttestation(store, {
-      org: params.org, flow: params.flow_name, trail: params.trail_name, name: data.attestation_name, type: 'generic', data,
-      attachment: files.attachment_file, compliant: data.is_compliant, now,
+      org: params.org, flow: params.flow_name, trail: params.trail_name, name: data.attestation_name, type: 'custom:coverage', data,
+      attachment: files.attachment_file, compliant: data.line_coverage >= data.minimum, now,
     });
-    return { status: 201, body: `generic attestation '${data.attestation_name}' was added to trail '${params.trail_name}'` };
+    return { status: 201, body: `coverage attestation '${data.attestation_name}' was added to trail '${params.trail_name}'` };
   },
 });

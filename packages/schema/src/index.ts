@@ -3,6 +3,7 @@
  * params, query, body, responses) whose JSON Schemas give both the validators and the types.
  */
 import { attestJunit } from './operations/attest-junit.ts';
+import { attestGeneric } from './operations/attest-generic.ts';
 import { beginTrail } from './operations/begin-trail.ts';
 import { getApproval } from './operations/get-approval.ts';
 import { verifyEvidence } from './operations/verify-evidence.ts';
@@ -28,7 +29,11 @@ export * from './limits.ts';
 export * from './shared.ts';
 export { createValidator, fieldErrors, type FieldErrors, type OperationValidators, type Validation } from './validator.ts';
 export { buildOpenApiDocument, type OpenApiOptions } from './openapi.ts';
-export { attestJunit, AttestationName, JunitAttestationInput, TrailPathParams } from './operations/attest-junit.ts';
+export { attestJunit, JunitAttestationInput } from './operations/attest-junit.ts';
+export { attestGeneric, GenericAttestationInput } from './operations/attest-generic.ts';
+export {
+  AttestationName, attestationBody, attestationResponses, commonAttestationFields, TrailPathParams,
+} from './operations/attestation-input.ts';
 export { beginTrail, CreateTrailInput } from './operations/begin-trail.ts';
 export { listEnvironments, Environment, EnvironmentType, environmentTypes } from './operations/list-environments.ts';
 export { listDeployments, Deployment } from './operations/list-deployments.ts';
@@ -63,8 +68,9 @@ export { reviewApproval } from './operations/review-approval.ts';
 /** The six operations of SPEC.md. */
 export const specOperations = [attestJunit, beginTrail, listEnvironments, listApprovals, getApproval, listDeployments] as const;
 
-/** The evidence model: flows and templates, reading trails back, environments and their reports, writing approvals. */
+/** The evidence model: flows and templates, attestations of other types, reading trails back, environments and their reports, writing approvals. */
 export const evidenceOperations = [
+  attestGeneric,
   putFlow, putFlowTemplate, listFlows, getFlow,
   listTrails, getTrail, downloadAttachment,
   putEnvironment, getEnvironment, ...Object.values(reportOperations), getSnapshot,

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { defineOperation } from '../contract.ts';
 import { ErrorBody } from '../shared.ts';
-import { TrailPathParams } from './attest-junit.ts';
+import { TrailPathParams } from './attestation-input.ts';
 import { Trail, trailSchemas } from './trail.ts';
 
 /** GET /trails/{org}/{flow_name}/{trail_name} */

@@ -2,6 +2,7 @@
 import { verifyEvidencePlugin } from './verify-evidence.ts';
 import type { Plugin } from '../plugin.ts';
 import { attestJunitPlugin } from './attest-junit.ts';
+import { attestGenericPlugin } from './attest-generic.ts';
 import { beginTrailPlugin } from './begin-trail.ts';
 import { getApprovalPlugin } from './get-approval.ts';
 import { listApprovalsPlugin } from './list-approvals.ts';
@@ -24,14 +25,16 @@ import { reviewApprovalPlugin } from './review-approval.ts';
 export { attestJunitPlugin, beginTrailPlugin, getApprovalPlugin, listApprovalsPlugin, listDeploymentsPlugin, listEnvironmentsPlugin };
 
 export {
-  putFlowPlugin, putFlowTemplatePlugin, listFlowsPlugin, getFlowPlugin, listTrailsPlugin, getTrailPlugin, downloadAttachmentPlugin,
+  attestGenericPlugin, putFlowPlugin, putFlowTemplatePlugin, listFlowsPlugin, getFlowPlugin, listTrailsPlugin, getTrailPlugin, downloadAttachmentPlugin,
   putEnvironmentPlugin, getEnvironmentPlugin, environmentReportPlugins, getSnapshotPlugin, requestApprovalPlugin, reviewApprovalPlugin,
 };
 
-/** The evidence model: flows and templates, reading trails back, environments and their reports, writing approvals. */
+/** Tamper evidence (our extension): verifying the hash chain. */
 export { verifyEvidencePlugin };
 
+/** The evidence model: flows and templates, attestations of other types, reading trails back, environments and their reports, writing approvals. */
 export const evidencePlugins: readonly Plugin<any>[] = [
+  attestGenericPlugin,
   putFlowPlugin, putFlowTemplatePlugin, listFlowsPlugin, getFlowPlugin,
   listTrailsPlugin, getTrailPlugin, downloadAttachmentPlugin,
   putEnvironmentPlugin, getEnvironmentPlugin, ...environmentReportPlugins, getSnapshotPlugin,
