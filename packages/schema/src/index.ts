@@ -21,6 +21,7 @@ import { putEnvironment } from './operations/put-environment.ts';
 import { getEnvironment } from './operations/get-environment.ts';
 import { reportOperations } from './operations/environment-report.ts';
 import { getSnapshot } from './operations/get-snapshot.ts';
+import { listEnvironmentEvents } from './operations/list-environment-events.ts';
 import { requestApproval } from './operations/request-approval.ts';
 import { reviewApproval } from './operations/review-approval.ts';
 
@@ -62,6 +63,9 @@ export {
   reportServer, ReportResult, reportTypes, type ReportType,
 } from './operations/environment-report.ts';
 export { getSnapshot, Snapshot, SnapshotArtifact } from './operations/get-snapshot.ts';
+export {
+  EnvironmentEvent, environmentEventTypes, listEnvironmentEvents, type EnvironmentEventType,
+} from './operations/list-environment-events.ts';
 export { requestApproval, ApprovalInput, maxApprovalCommits, ReviewInput } from './operations/request-approval.ts';
 export { reviewApproval } from './operations/review-approval.ts';
 
@@ -73,7 +77,7 @@ export const evidenceOperations = [
   attestGeneric,
   putFlow, putFlowTemplate, listFlows, getFlow,
   listTrails, getTrail, downloadAttachment,
-  putEnvironment, getEnvironment, ...Object.values(reportOperations), getSnapshot,
+  putEnvironment, getEnvironment, ...Object.values(reportOperations), getSnapshot, listEnvironmentEvents,
   requestApproval, reviewApproval,
 ] as const;
 

@@ -107,8 +107,9 @@ function unionLiterals(out: FieldErrors, errors: readonly ErrorObject[], prefix:
 }
 
 /**
- * Query strings and path parameters arrive as text. Where the schema wants a number, an integer
- * or an array, convert what is unambiguous; leave the rest for the validator to reject.
+ * Query strings and path parameters arrive as text. Where the schema wants a number, an integer,
+ * a boolean (`true`/`false`, in any case: clients of the reference send `True`) or an array,
+ * convert what is unambiguous; leave the rest for the validator to reject.
  */
 function coerceStrings(schema: TObject, raw: Record<string, string | string[] | undefined>): Record<string, unknown> {
   const out: Record<string, unknown> = {};
@@ -131,5 +132,6 @@ const numeric = /^-?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$/;
 function coerceScalar(schema: TSchema | undefined, text: string): unknown {
   if (!schema) return text;
   if ((schema.type === 'integer' || schema.type === 'number') && numeric.test(text.trim())) return Number(text);
+  if (schema.type === 'boolean' && /^(?:true|false)$/i.test(text)) return text.toLowerCase() === 'true';
   return text;
 }

@@ -6,6 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Ajv } from 'ajv';
+import BetterSqlite3 from 'better-sqlite3';
 import { sharedSchemas, type Operation } from '@trailproof/schema';
 import { createToken } from './auth.ts';
 import { silentLogger } from './log.ts';
@@ -32,6 +33,9 @@ export interface TestServer {
   /** PostgreSQL only: the schema that holds this server's tables. */
   schema?: string;
   request(method: string, path: string, options?: RequestOptions): Promise<TestResponse>;
+  /** Stops the server and closes its store, keeping the data (see `reopenTestStore`). */
+  stop(): Promise<void>;
+  /** Stops the server (if it runs) and removes the data. */
   close(): Promise<void>;
 }
 
@@ -88,6 +92,33 @@ export async function openTestStore(): Promise<{ store: Store; file: string; loc
   return { store, file, location: file, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
+/**
+ * Runs SQL statements straight on the database of a test store (which the caller closed), then
+ * opens a store on it again, applying pending migrations: for tests of what a migration does to
+ * data kept before it (`drop table ...`, `delete from schema_migrations where name = ...`). On
+ * PostgreSQL the statements run with the store's schema first on the search path.
+ */
+export async function reopenTestStore(opened: { location: string; schema?: string }, statements: readonly string[]): Promise<Store> {
+  if (opened.schema === undefined) {
+    const raw = new BetterSqlite3(opened.location);
+    try {
+      for (const statement of statements) raw.exec(statement);
+    } finally {
+      raw.close();
+    }
+    return openSqliteStore(opened.location);
+  }
+  const client = new pg.Client({ connectionString: opened.location });
+  await client.connect();
+  try {
+    await client.query(`set search_path to "${opened.schema}"`);
+    for (const statement of statements) await client.query(statement);
+  } finally {
+    await client.end();
+  }
+  return openPostgresStore(opened.location, { schema: opened.schema });
+}
+
 /** Starts a server on 127.0.0.1 with an ephemeral port. */
 export async function startTestServer(options: { plugins?: readonly Plugin<any>[] } = {}): Promise<TestServer> {
   const { store, file, location, schema, cleanup } = await openTestStore();
@@ -120,10 +151,13 @@ export async function startTestServer(options: { plugins?: readonly Plugin<any>[
     return { status: response.status, headers: response.headers, body: parsed, bytes };
   };
 
+  let stopping: Promise<void> | undefined;
+  const stop = () => (stopping ??= running.close(1000));
   return {
     url: running.url, store, token, readToken, otherToken, file, backend: testBackend, location, ...(schema ? { schema } : {}), request,
+    stop,
     close: async () => {
-      await running.close(1000);
+      await stop();
       await cleanup();
     },
   };

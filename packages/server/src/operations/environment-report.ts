@@ -3,12 +3,13 @@
  * the same handler (the eight differ only in the shape of a running artifact).
  *
  * A report whose set of running artifacts differs from the latest snapshot makes the next
- * snapshot (201), and every fingerprint in it that was not running before is a deployment; an
- * unchanged report makes none (200). Either way the environment's state is re-evaluated, because
+ * snapshot (201), every fingerprint in it that was not running before is a deployment, and what
+ * started, scaled or exited is stored as the snapshot's events; an unchanged report makes none (200). Either way the environment's state is re-evaluated, because
  * the trails behind what runs may have gained evidence since the last report.
  */
 import { reportOperations, reportTypes, type ReportType } from '@trailproof/schema';
 import { TrailEvaluator } from '../evidence/evaluate.ts';
+import { changesBetween } from '../evidence/events.ts';
 import { fingerprintEvidence, runningArtifacts, sameRunning, type ReportedArtifact } from '../evidence/running.ts';
 import { badRequest, notFound } from '../http/errors.ts';
 import { definePlugin, type Plugin } from '../plugin.ts';
@@ -38,7 +39,9 @@ function reportPlugin(type: ReportType): Plugin<ReportOperation> {
         // Snapshot times never go backwards along the index, even when requests were started out of order.
         const at = Math.max(now, latest?.createdAt ?? 0, environment.last_reported_at ?? 0);
         const changed = !latest || !sameRunning(latest.artifacts, running, environment.include_scaling);
-        const evidence = await fingerprintEvidence(tx, new TrailEvaluator(tx, at), organization.id, running.map((a) => a.fingerprint));
+        // What ran before too: an artifact that exits is linked to its trail like one that starts.
+        const fingerprints = [...running, ...(changed ? latest?.artifacts ?? [] : [])].map((a) => a.fingerprint);
+        const evidence = await fingerprintEvidence(tx, new TrailEvaluator(tx, at), organization.id, fingerprints);
         const state = running.every((a) => evidence.get(a.fingerprint)?.compliant === true);
         let index = latest?.index ?? 0;
         const deployed: string[] = [];
@@ -60,6 +63,15 @@ function reportPlugin(type: ReportType): Plugin<ReportOperation> {
             });
           }
           await tx.insertDeployments(rows);
+          await tx.insertEnvironmentEvents(changesBetween(latest?.artifacts, running).map((change) => {
+            const known = evidence.get(change.fingerprint);
+            return {
+              environmentId: environment.id, snapshotIndex: index, type: change.type, artifactName: change.name, fingerprint: change.fingerprint,
+              instancesBefore: change.instancesBefore, instancesAfter: change.instancesAfter,
+              trailId: known?.latest?.trailId ?? null, repoName: known?.latest?.repoName ?? null,
+              artifactCompliant: known?.compliant ?? false, snapshotCompliant: state, reportedAt: at,
+            };
+          }));
         }
         await tx.recordReport(environment.id, { at, changed, state });
         return { index, changed, deployed };

@@ -19,6 +19,7 @@ import { putEnvironmentPlugin } from './put-environment.ts';
 import { getEnvironmentPlugin } from './get-environment.ts';
 import { environmentReportPlugins } from './environment-report.ts';
 import { getSnapshotPlugin } from './get-snapshot.ts';
+import { listEnvironmentEventsPlugin } from './list-environment-events.ts';
 import { requestApprovalPlugin } from './request-approval.ts';
 import { reviewApprovalPlugin } from './review-approval.ts';
 
@@ -26,18 +27,19 @@ export { attestJunitPlugin, beginTrailPlugin, getApprovalPlugin, listApprovalsPl
 
 export {
   attestGenericPlugin, putFlowPlugin, putFlowTemplatePlugin, listFlowsPlugin, getFlowPlugin, listTrailsPlugin, getTrailPlugin, downloadAttachmentPlugin,
-  putEnvironmentPlugin, getEnvironmentPlugin, environmentReportPlugins, getSnapshotPlugin, requestApprovalPlugin, reviewApprovalPlugin,
+  putEnvironmentPlugin, getEnvironmentPlugin, environmentReportPlugins, getSnapshotPlugin, listEnvironmentEventsPlugin, requestApprovalPlugin,
+  reviewApprovalPlugin,
 };
 
 /** Tamper evidence (our extension): verifying the hash chain. */
 export { verifyEvidencePlugin };
 
-/** The evidence model: flows and templates, attestations of other types, reading trails back, environments and their reports, writing approvals. */
+/** The evidence model: flows and templates, attestations of other types, reading trails back, environments, their reports and events, writing approvals. */
 export const evidencePlugins: readonly Plugin<any>[] = [
   attestGenericPlugin,
   putFlowPlugin, putFlowTemplatePlugin, listFlowsPlugin, getFlowPlugin,
   listTrailsPlugin, getTrailPlugin, downloadAttachmentPlugin,
-  putEnvironmentPlugin, getEnvironmentPlugin, ...environmentReportPlugins, getSnapshotPlugin,
+  putEnvironmentPlugin, getEnvironmentPlugin, ...environmentReportPlugins, getSnapshotPlugin, listEnvironmentEventsPlugin,
   requestApprovalPlugin, reviewApprovalPlugin,
 ];
 

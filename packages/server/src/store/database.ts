@@ -123,6 +123,24 @@ export interface DeploymentsTable {
   repo_name: string | null;
 }
 
+/** What changed in an environment at a snapshot (migration 0012); never changed afterwards. */
+export interface EnvironmentEventsTable {
+  id: Generated<number>;
+  environment_id: number;
+  snapshot_index: number;
+  type: string;
+  artifact_name: string;
+  fingerprint: string;
+  instances_before: number;
+  instances_after: number;
+  trail_id: number | null;
+  repo_name: string | null;
+  /** 1, 0, or null when not known (events of snapshots kept before 0012). */
+  artifact_compliant: number | null;
+  snapshot_compliant: number | null;
+  reported_at: number;
+}
+
 export interface ApprovalsTable {
   id: Generated<number>;
   flow_id: number;
@@ -192,6 +210,7 @@ export interface Database {
   environment_tags: EnvironmentTagsTable;
   snapshots: SnapshotsTable;
   deployments: DeploymentsTable;
+  environment_events: EnvironmentEventsTable;
   approvals: ApprovalsTable;
   reviews: ReviewsTable;
   evidence_log: EvidenceLogTable;

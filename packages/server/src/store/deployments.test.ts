@@ -1,9 +1,7 @@
-import BetterSqlite3 from 'better-sqlite3';
 import { expect } from 'chai';
 import fc from 'fast-check';
-import pg from 'pg';
-import { openPostgresStore, openSqliteStore, type DeploymentRecord, type Store } from '@trailproof/server';
-import { openTestStore } from '@trailproof/server/testing';
+import type { DeploymentRecord, Store } from '@trailproof/server';
+import { openTestStore, reopenTestStore } from '@trailproof/server/testing';
 import { deepPageOffset } from './deployments.ts';
 
 describe('deployment counts (per-day and per-hour rollups)', function () {
@@ -123,24 +121,11 @@ describe('deployment counts (per-day and per-hour rollups)', function () {
       }));
       await store.insertDeployments(all);
       await store.close();
-      // Back to the database as it was before the migration: no per-hour counts.
-      const table = (name: string) => (opened.schema ? `"${opened.schema}".${name}` : name);
-      const undo = [`drop table ${table('deployment_hour_counts')}`, `delete from ${table('schema_migrations')} where name = '0011_deployment_hour_counts'`];
-      if (opened.schema === undefined) {
-        const raw = new BetterSqlite3(opened.location);
-        for (const statement of undo) raw.exec(statement);
-        raw.close();
-        store = await openSqliteStore(opened.location);
-      } else {
-        const client = new pg.Client({ connectionString: opened.location });
-        await client.connect();
-        try {
-          for (const statement of undo) await client.query(statement);
-        } finally {
-          await client.end();
-        }
-        store = await openPostgresStore(opened.location, { schema: opened.schema });
-      }
+      // Back to the database as it was before the migration: no per-hour counts (and no later migration).
+      store = await reopenTestStore(opened, [
+        'drop table deployment_hour_counts', 'drop table environment_events',
+        "delete from schema_migrations where name in ('0011_deployment_hour_counts', '0012_environment_events')",
+      ]);
       // Windows over hours of the first, middle and last day, edges inside hours and on them.
       for (const [from, to] of [[0.5, 70.25], [1, 3], [5.75, 23], [23.5, 48.5], [0, 72], [30, 31.9]]) {
         for (const [index, org] of orgs.entries()) {

@@ -3,12 +3,10 @@
  * list without filters answers as its total_count, and the trigram index of names (migration
  * 0009, SQLite) that counts a name filter: both must answer what the rows themselves say.
  */
-import BetterSqlite3 from 'better-sqlite3';
 import { expect } from 'chai';
 import fc from 'fast-check';
-import pg from 'pg';
-import { openPostgresStore, openSqliteStore, type EnvironmentRecord, type Store } from '@trailproof/server';
-import { openTestStore } from '@trailproof/server/testing';
+import type { EnvironmentRecord, Store } from '@trailproof/server';
+import { openTestStore, reopenTestStore } from '@trailproof/server/testing';
 
 describe('environment counts (total_count of an unfiltered list)', function () {
   this.timeout(60_000);
@@ -56,30 +54,17 @@ describe('environment counts (total_count of an unfiltered list)', function () {
     await store.close();
     // Back to the database as it was before the migration: no count column, neither it nor the
     // later ones applied (on SQLite, 0009's name index and its triggers removed too; on
-    // PostgreSQL, 0010's trigger on tokens; 0011's per-hour counts).
+    // PostgreSQL, 0010's trigger on tokens; 0011's per-hour counts; 0012's events).
     const undo = [
       ...(schema === undefined
         ? ['insert', 'update', 'delete'].map((on) => `drop trigger environment_names_${on}`).concat('drop table environment_names')
         : [`drop trigger tokens_changed on "${schema}".tokens`]),
       `alter table organizations drop column environment_count`,
       `drop table deployment_hour_counts`,
-      `delete from schema_migrations where name in ('0008_environment_counts', '0009_environment_name_index', '0010_token_notifications', '0011_deployment_hour_counts')`,
+      `drop table environment_events`,
+      `delete from schema_migrations where name in ('0008_environment_counts', '0009_environment_name_index', '0010_token_notifications', '0011_deployment_hour_counts', '0012_environment_events')`,
     ];
-    if (schema === undefined) {
-      const raw = new BetterSqlite3(location);
-      for (const statement of undo) raw.exec(statement);
-      raw.close();
-      store = await openSqliteStore(location);
-    } else {
-      const client = new pg.Client({ connectionString: location });
-      await client.connect();
-      try {
-        for (const statement of undo) await client.query(statement.replace(/\b(organizations|schema_migrations|deployment_hour_counts)\b/, `"${schema}".$1`));
-      } finally {
-        await client.end();
-      }
-      store = await openPostgresStore(location, { schema });
-    }
+    store = await reopenTestStore({ location, schema }, undo);
     expect(await totals(store, acme, 'acme')).to.deep.equal({ kept: 12, counted: 12 });
     expect(await totals(store, globex, 'globex')).to.deep.equal({ kept: 3, counted: 3 });
   });

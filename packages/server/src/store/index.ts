@@ -18,6 +18,7 @@ import { addReview, artifactsOfCommits, getApproval, insertApproval, listApprova
 import { getFlowRecord, listFlowRecords, upsertFlow } from './flows.ts';
 import { artifactNameOf, attestationsOfFingerprints, deployedNameOf, getTrailById, listTrailPage } from './evidence.ts';
 import { findEnvironment, getSnapshot, insertSnapshot, lockForUpdate, recordReport, typesOfEnvironments } from './snapshots.ts';
+import { insertEnvironmentEvents, listEnvironmentEvents } from './environment-events.ts';
 import { openPostgres, type PostgresOptions } from './postgres.ts';
 import { batchedWrites, groupCommit } from './group-commit.ts';
 import { startCheckpointer, walAutocheckpoint } from './checkpoint.ts';
@@ -39,6 +40,7 @@ const queries = {
   upsertFlow, getFlowRecord, listFlowRecords,
   listTrailPage, getTrailById, attestationsOfFingerprints, artifactNameOf, deployedNameOf,
   lockForUpdate, findEnvironment, typesOfEnvironments, getSnapshot, insertSnapshot, recordReport,
+  insertEnvironmentEvents, listEnvironmentEvents,
   addReview,
 };
 
@@ -48,7 +50,7 @@ const queries = {
  */
 const readOnly = new Set<keyof typeof queries>([
   'findOrganization', 'listOrganizations', 'getBlob', 'verifyChain', 'findToken', 'listTokens', 'findFlow', 'findTrail', 'listAttestations',
-  'listEnvironments', 'listDeployments', 'listApprovals', 'getApproval', 'artifactsOfCommits',
+  'listEnvironments', 'listDeployments', 'listApprovals', 'getApproval', 'artifactsOfCommits', 'listEnvironmentEvents',
 ]);
 
 type Bound<Q> = { [K in keyof Q]: Q[K] extends (db: Db, ...args: infer A) => infer R ? (...args: A) => R : never };
@@ -237,3 +239,4 @@ export { blobAddress } from './organizations.ts';
 export type { FlowChanges, FlowRecord } from './flows.ts';
 export type { FingerprintAttestation, TrailWithTemplate } from './evidence.ts';
 export type { EnvironmentRow, RunningArtifact, SnapshotRecord } from './snapshots.ts';
+export type { EnvironmentEventFilter, EnvironmentEventInsert, EnvironmentEventRecord } from './environment-events.ts';

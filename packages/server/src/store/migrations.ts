@@ -16,6 +16,7 @@ import { m008_environment_counts } from './migrations/0008-environment-counts.ts
 import { m009_environment_name_index } from './migrations/0009-environment-name-index.ts';
 import { m010_token_notifications } from './migrations/0010-token-notifications.ts';
 import { m011_deployment_hour_counts } from './migrations/0011-deployment-hour-counts.ts';
+import { m012_environment_events } from './migrations/0012-environment-events.ts';
 
 export { appendOnlyTables } from './migrations/builder.ts';
 
@@ -32,6 +33,7 @@ export const migrations: Record<string, Builder> = {
   '0009_environment_name_index': m009_environment_name_index,
   '0010_token_notifications': m010_token_notifications,
   '0011_deployment_hour_counts': m011_deployment_hour_counts,
+  '0012_environment_events': m012_environment_events,
 };
 
 /** Applies every pending migration; throws (and applies nothing more) if one fails. */

@@ -1,0 +1,75 @@
+import { Type } from '@sinclair/typebox';
+import { defineOperation } from '../contract.ts';
+import { limits } from '../limits.ts';
+import { EpochSeconds, ErrorBody, Nullable, PathName } from '../shared.ts';
+
+/** What happened to an artifact between two snapshots of an environment. */
+export const environmentEventTypes = ['started', 'scaled', 'exited'] as const;
+export type EnvironmentEventType = (typeof environmentEventTypes)[number];
+
+const IntervalEnd = (description: string, fallback: string) => Type.String({ minLength: 1, maxLength: 32, default: fallback, description });
+const endDescription = 'A snapshot index (1, 2, ...; -1 is the latest, -2 the one before), a Unix timestamp (1719638400, at least 1000000000), '
+  + 'NOW, or a time ago: a number and a unit (30mins, 1h, 1hour, 2days, 1w)';
+
+export const EnvironmentEvent = Type.Object(
+  {
+    type: Type.Union(environmentEventTypes.map((t) => Type.Literal(t)), { description: 'started, scaled (instance count changed) or exited' }),
+    environment_name: Type.String(),
+    snapshot_index: Type.Integer({ minimum: 1, description: 'The snapshot in which it happened' }),
+    artifact_name: Type.String(),
+    sha256: Type.String({ description: 'Artifact fingerprint' }),
+    description: Type.String({ description: 'What happened, in words: "2 instances started running (from 0 to 2)."' }),
+    reported_at: EpochSeconds({ description: 'Time of the report that made the snapshot' }),
+    instances_before: Type.Integer({ minimum: 0 }),
+    instances_after: Type.Integer({ minimum: 0 }),
+    flows: Type.Array(Type.Object({ flow_name: Type.String(), deployments: Type.Null() }, { additionalProperties: false }), {
+      description: 'The flow of the trail that attested the artifact (the one its deployment links to); empty when none did',
+    }),
+    artifact_compliance: Nullable(Type.Boolean({ description: 'Whether a compliant trail had attested the artifact when it was reported; null for events recorded before Trailproof kept it' })),
+    snapshot_compliance: Nullable(Type.Boolean({ description: "The environment's state after the report; null for events recorded before Trailproof kept it" })),
+    pipeline: Type.Null({ description: 'Deprecated in the reference; always null' }),
+    deployments: Type.Null({ description: 'Deprecated in the reference; always null' }),
+    code_diff: Type.Null({ description: 'Not kept; always null' }),
+    _links: Type.Object(
+      {
+        environment: Type.Object({ href: Type.String() }),
+        snapshot: Type.Object({ href: Type.String() }),
+        trail: Type.Optional(Type.Object({ href: Type.String() })),
+      },
+      { additionalProperties: false },
+    ),
+  },
+  { $id: 'EnvironmentEvent', additionalProperties: false },
+);
+
+/** GET /environments/{org}/{env_name}/events */
+export const listEnvironmentEvents = defineOperation({
+  id: 'listEnvironmentEvents',
+  summary: 'List environment events',
+  description: 'What started, scaled and exited in an environment, snapshot by snapshot, newest first (`reverse=true`: oldest first), '
+    + 'for the snapshots from `start` to `end` (both included). Pagination in headers: `X-Total-Count`, `X-Per-Page`, `X-Current-Page`, '
+    + '`X-Total-Pages`, and `Link` (first, prev, next, last) when there are several pages.',
+  tags: ['Environments'],
+  method: 'GET',
+  path: '/environments/{org}/{env_name}/events',
+  access: 'read',
+  params: Type.Object({ org: PathName('Organisation'), env_name: PathName('Environment name') }),
+  query: Type.Object({
+    start: IntervalEnd(`The first snapshot. ${endDescription}`, '1'),
+    end: IntervalEnd(`The last snapshot. ${endDescription}`, 'NOW'),
+    interval: Type.Optional(Type.String({ minLength: 4, maxLength: 66, deprecated: true, description: 'Deprecated: `start..end` in one value (5..10, -3..NOW); wins over start and end' })),
+    repo_name: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: limits.name }), {
+      maxItems: limits.smallArray, description: 'Only events of artifacts attested from these repositories (repeat for several)',
+    })),
+    reverse: Type.Boolean({ default: false, description: 'Oldest first' }),
+    page: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 }),
+    per_page: Type.Integer({ minimum: 1, maximum: 100, default: 15 }),
+  }),
+  body: undefined,
+  responses: {
+    200: { description: 'A page of events', schema: Type.Array(Type.Ref(EnvironmentEvent)) },
+    400: { description: 'Invalid query', schema: Type.Ref(ErrorBody) },
+    404: { description: 'Environment not found', schema: Type.Ref(ErrorBody) },
+  },
+  schemas: [EnvironmentEvent],
+});
