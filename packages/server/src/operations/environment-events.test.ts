@@ -120,6 +120,10 @@ describe('environment events: GET /environments/{org}/{env_name}/events', () => 
     expect(snapshots((await events('?start=-1')).body)).to.deep.equal([3]);
     expect(snapshots((await events('?end=-2')).body)).to.deep.equal([2, 1]);
     expect(snapshots((await events('?start=-10')).body)).to.deep.equal([3, 2, 1]);
+    // Far beyond the first snapshot, and beyond what a 32-bit index column holds.
+    expect(snapshots((await events('?start=-99999999999999')).body)).to.deep.equal([3, 2, 1]);
+    expect(snapshots((await events('?end=-99999999999999')).body)).to.deep.equal([]);
+    expect(snapshots((await events('?start=999999999&end=-99999999999999')).body)).to.deep.equal([]);
     expect(snapshots((await events('?interval=2..NOW')).body)).to.deep.equal([3, 2]);
     expect(snapshots((await events('?interval=1..-3&start=3')).body)).to.deep.equal([1]);
     expect(snapshots((await events('?start=3&end=2')).body)).to.deep.equal([]);
@@ -142,6 +146,7 @@ describe('environment events: GET /environments/{org}/{env_name}/events', () => 
   it('refuses a bad query with 400 naming the field', async () => {
     const cases: Array<[string, string]> = [
       ['?start=0', 'query.start'], ['?start=soon', 'query.start'], ['?end=5years', 'query.end'], ['?end=1.5', 'query.end'],
+      ['?start=1constructor', 'query.start'], ['?end=2__proto__', 'query.end'], ['?start=~5', 'query.start'],
       ['?interval=5', 'query.interval'], ['?interval=1..2..3', 'query.interval'], ['?interval=1..x', 'query.interval'],
       ['?reverse=yes', 'query.reverse'], ['?per_page=101', 'query.per_page'], ['?page=0', 'query.page'],
     ];

@@ -12,12 +12,12 @@ type RangeEnd = { index: number } | { time: number };
 /** Integers from here on are Unix timestamps (2001-09-09), below it snapshot indexes. */
 const firstTimestamp = 1_000_000_000;
 
-const secondsPer: Record<string, number> = {
+const secondsPer = new Map(Object.entries({
   m: 60, min: 60, mins: 60, minute: 60, minutes: 60,
   h: 3_600, hr: 3_600, hrs: 3_600, hour: 3_600, hours: 3_600,
   d: 86_400, day: 86_400, days: 86_400,
   w: 604_800, week: 604_800, weeks: 604_800,
-};
+}));
 
 /** Reads one end of the range (`start`, `end`, or a half of `interval`); `null` when it is none of the forms. */
 export function parseRangeEnd(text: string, now: number): RangeEnd | null {
@@ -30,7 +30,8 @@ export function parseRangeEnd(text: string, now: number): RangeEnd | null {
   }
   if (/^\d{10,12}\.\d+$/.test(value)) return { time: Number(value) };
   const ago = /^(\d{1,9}) ?([a-z]+)$/.exec(value);
-  if (ago && secondsPer[ago[2]!] !== undefined) return { time: now - Number(ago[1]) * secondsPer[ago[2]!]! };
+  const unit = ago ? secondsPer.get(ago[2]!) : undefined;
+  if (unit !== undefined) return { time: now - Number(ago![1]) * unit };
   return null;
 }
 
@@ -61,8 +62,9 @@ export const listEnvironmentEventsPlugin = definePlugin({
       repoNames: query.repo_name, oldestFirst: query.reverse, offset: (query.page - 1) * query.per_page, limit: query.per_page,
     };
     const latestIndex = async () => (await store.getSnapshot(environment.id, -1))?.index ?? 0;
-    // A negative index counts back from the latest snapshot (-1 is the latest).
-    const index = async (n: number) => (n > 0 ? n : (await latestIndex()) + 1 + n);
+    // A negative index counts back from the latest snapshot (-1 is the latest); one before the
+    // first is kept at 0, as an index column holds it (snapshots are numbered from 1).
+    const index = async (n: number) => (n > 0 ? n : Math.max(0, (await latestIndex()) + 1 + n));
     if ('index' in first) filter.firstIndex = await index(first.index);
     else filter.firstTime = first.time;
     // `end=NOW` (the default) bounds nothing: a report that lands while this reads is not cut in two.
