@@ -1,13 +1,13 @@
 /**
  * The delivery story of the README, end to end over HTTP: a flow with a template, trails with
  * JUnit attestations (one failing, then fixed by a re-attestation), three environment reports
- * making snapshots and deployments, and approvals requested, reviewed, listed and fetched. Every
- * derived field is checked against what the story implies.
+ * making snapshots, deployments and events, and approvals requested, reviewed, listed and
+ * fetched. Every derived field is checked against what the story implies.
  */
 import { createHash } from 'node:crypto';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'chai';
-import { getApproval, getEnvironment, getSnapshot, getTrail, listApprovals, listDeployments, listTrails } from '@trailproof/schema';
+import { getApproval, getEnvironment, getSnapshot, getTrail, listApprovals, listDeployments, listEnvironmentEvents, listTrails } from '@trailproof/schema';
 import { assertMatchesContract, startTestServer, type TestServer } from '@trailproof/server/testing';
 
 const sha = (text: string) => createHash('sha256').update(text).digest('hex');
@@ -172,6 +172,22 @@ describe('the delivery story, end to end', function () {
     const paged = (await api('GET', '/deployments/acme?per_page=3&page=2')).body;
     expect(paged).to.deep.include({ total_count: 4, total_pages: 2 });
     expect(paged.deployments.map((d: { fingerprint: string }) => d.fingerprint)).to.deep.equal([F1]);
+
+    // Events: what started and exited at each snapshot (oldest first with reverse=true), each
+    // linked to the trail its deployment links to.
+    const trailOf = new Map(all.map((d) => [d.fingerprint, d._links.trail!.href]));
+    const events = await api('GET', '/environments/acme/production/events?reverse=true');
+    expect(events.status).to.equal(200);
+    assertMatchesContract(listEnvironmentEvents, 200, events.body);
+    type Event = { snapshot_index: number; type: string; artifact_name: string; sha256: string; instances_before: number; instances_after: number; reported_at: number; _links: { trail?: { href: string } } };
+    expect((events.body as Event[]).map((e) => [e.snapshot_index, e.type, e.artifact_name, e.sha256, e.instances_before, e.instances_after, e.reported_at, e._links.trail?.href])).to.deep.equal([
+      [1, 'started', 'acme/backend:1', F1, 0, 2, all[3]!.deployed_at, trailOf.get(F1)],
+      [1, 'started', 'acme/web:1', W1, 0, 1, all[2]!.deployed_at, trailOf.get(W1)],
+      [2, 'exited', 'acme/backend:1', F1, 2, 0, changedAt2, trailOf.get(F1)],
+      [2, 'started', 'acme/backend:2', F2, 0, 1, changedAt2, trailOf.get(F2)],
+      [3, 'started', 'acme/backend:3', F3, 0, 1, changedAt3, trailOf.get(F3)],
+    ]);
+    expect((await api('GET', '/environments/acme/production/events?repo_name=acme/frontend')).body.map((e: Event) => e.sha256)).to.deep.equal([W1]);
 
     // 4. Approvals: requested, reviewed, listed, fetched.
     const first = await api('POST', '/approvals/acme/backend', { artifact_fingerprint: F2, description: 'Release 2', src_commit_list: [C2, C1], environment: 'production' });
