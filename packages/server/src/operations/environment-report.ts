@@ -4,8 +4,9 @@
  *
  * A report whose set of running artifacts differs from the latest snapshot makes the next
  * snapshot (201), every fingerprint in it that was not running before is a deployment, and what
- * started, scaled or exited is stored as the snapshot's events; an unchanged report makes none (200). Either way the environment's state is re-evaluated, because
- * the trails behind what runs may have gained evidence since the last report.
+ * started, scaled or exited is stored as the snapshot's events; an unchanged report makes none
+ * (200). Either way the environment's state is re-evaluated, because the trails behind what runs
+ * may have gained evidence since the last report.
  */
 import { reportOperations, reportTypes, type ReportType } from '@trailproof/schema';
 import { TrailEvaluator } from '../evidence/evaluate.ts';
