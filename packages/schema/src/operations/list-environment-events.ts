@@ -58,8 +58,8 @@ export const listEnvironmentEvents = defineOperation({
     start: IntervalEnd(`The first snapshot. ${endDescription}`, '1'),
     end: IntervalEnd(`The last snapshot. ${endDescription}`, 'NOW'),
     interval: Type.Optional(Type.String({ minLength: 4, maxLength: 66, deprecated: true, description: 'Deprecated: `start..end` in one value (5..10, -3..NOW); wins over start and end' })),
-    repo_name: Type.Optional(Type.Array(Type.String({ minLength: 1, maxLength: limits.name }), {
-      maxItems: limits.smallArray, description: 'Only events of artifacts attested from these repositories (repeat for several)',
+    repo_name: Type.Optional(Type.Array(Type.String({ maxLength: limits.name }), {
+      maxItems: limits.smallArray, description: 'Only events of artifacts attested from these repositories (repeat for several; empty values are ignored)',
     })),
     reverse: Type.Boolean({ default: false, description: 'Oldest first' }),
     page: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 }),

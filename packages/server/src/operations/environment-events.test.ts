@@ -141,6 +141,9 @@ describe('environment events: GET /environments/{org}/{env_name}/events', () => 
     expect(short((await events('?repo_name=acme/app')).body)).to.have.members(['3 exited api:api:1 3->0', '2 scaled api:api:1 2->3', '1 started api:api:1 0->2']);
     expect(short((await events('?repo_name=acme/app&repo_name=acme/web')).body)).to.have.length(5);
     expect((await events('?repo_name=acme/none')).headers.get('x-total-count')).to.equal('0');
+    // An empty value is no filter, as in the deployment list.
+    expect((await events('?repo_name=')).headers.get('x-total-count')).to.equal('7');
+    expect(short((await events('?repo_name=&repo_name=acme/web')).body)).to.have.members(['3 exited web:web:1 1->0', '1 started web:web:1 0->1']);
   });
 
   it('refuses a bad query with 400 naming the field', async () => {

@@ -59,7 +59,8 @@ export const listEnvironmentEventsPlugin = definePlugin({
     }) as [RangeEnd, RangeEnd];
 
     const filter: EnvironmentEventFilter = {
-      repoNames: query.repo_name, oldestFirst: query.reverse, offset: (query.page - 1) * query.per_page, limit: query.per_page,
+      // An empty value is no filter, as in the deployment list (`?repo_name=`).
+      repoNames: query.repo_name?.filter((name) => name !== ''), oldestFirst: query.reverse, offset: (query.page - 1) * query.per_page, limit: query.per_page,
     };
     const latestIndex = async () => (await store.getSnapshot(environment.id, -1))?.index ?? 0;
     // A negative index counts back from the latest snapshot (-1 is the latest); one before the
