@@ -2,15 +2,13 @@ import { getSnapshot } from '@trailproof/schema';
 import { notFound } from '../http/errors.ts';
 import { definePlugin } from '../plugin.ts';
 import { environmentHref, trailHref } from '../http/links.ts';
-import { requireOrganization } from './lookup.ts';
+import { requireEnvironment } from './lookup.ts';
 
 /** GET /environments/{org}/{env_name}/snapshots/{snapshot_index}: -1 is the latest. */
 export const getSnapshotPlugin = definePlugin({
   operation: getSnapshot,
   async handler({ params, store, apiBase }) {
-    const organization = await requireOrganization(store, params.org);
-    const environment = await store.findEnvironment(organization.id, params.org, params.env_name);
-    if (!environment) throw notFound(`Environment '${params.env_name}' not found in organization '${params.org}'`);
+    const { organization, environment } = await requireEnvironment(store, params.org, params.env_name);
     const snapshot = await store.getSnapshot(environment.id, params.snapshot_index);
     if (!snapshot) throw notFound(`Snapshot ${params.snapshot_index} not found in environment '${params.env_name}'`);
     const previous = snapshot.index > 1 ? await store.getSnapshot(environment.id, snapshot.index - 1) : undefined;

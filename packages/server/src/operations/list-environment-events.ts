@@ -1,10 +1,10 @@
 import { listEnvironmentEvents } from '@trailproof/schema';
 import { describeChange } from '../evidence/events.ts';
-import { badRequest, notFound } from '../http/errors.ts';
+import { badRequest } from '../http/errors.ts';
 import { environmentHref, pageCount, pageLinks, trailHref } from '../http/links.ts';
 import { definePlugin } from '../plugin.ts';
 import type { EnvironmentEventFilter } from '../store/index.ts';
-import { requireOrganization } from './lookup.ts';
+import { requireEnvironment } from './lookup.ts';
 
 /** One end of the range: a snapshot index (negative: back from the latest) or a time. */
 type RangeEnd = { index: number } | { time: number };
@@ -41,9 +41,7 @@ const rangeEndRule = 'must be a snapshot index (1, -1), a Unix timestamp, NOW, o
 export const listEnvironmentEventsPlugin = definePlugin({
   operation: listEnvironmentEvents,
   async handler({ params, query, store, now, apiBase, originalUrl }) {
-    const organization = await requireOrganization(store, params.org);
-    const environment = await store.findEnvironment(organization.id, params.org, params.env_name);
-    if (!environment) throw notFound(`Environment '${params.env_name}' not found in organization '${params.org}'`);
+    const { environment } = await requireEnvironment(store, params.org, params.env_name);
 
     // The deprecated `interval` (`start..end`) wins over start and end, as one value.
     let ends: Array<[string, string]> = [['start', query.start], ['end', query.end]];

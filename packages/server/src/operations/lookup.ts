@@ -15,6 +15,13 @@ export async function requireFlow(store: Pick<Queries, 'findOrganization' | 'fin
   return { organization, flow: found };
 }
 
+export async function requireEnvironment(store: Pick<Queries, 'findOrganization' | 'findEnvironment'>, org: string, name: string) {
+  const organization = await requireOrganization(store, org);
+  const environment = await store.findEnvironment(organization.id, org, name);
+  if (!environment) throw notFound(`Environment '${name}' not found in organization '${org}'`);
+  return { organization, environment };
+}
+
 export async function requireTrail(store: Pick<Queries, 'findOrganization' | 'findFlow' | 'findTrail'>, org: string, flow: string, trail: string) {
   const organization = await requireOrganization(store, org);
   if (!(await store.findFlow(organization.id, flow))) throw trailNotFound(org, flow, trail, 'flow');
