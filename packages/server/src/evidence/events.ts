@@ -4,13 +4,11 @@
  * migration 0012 for the snapshots kept before), and stored: a read never diffs snapshots.
  */
 import type { EnvironmentEventType } from '@trailproof/schema';
+import type { RunningArtifact } from '../store/index.ts';
+import { artifactKey, byArtifact } from './running.ts';
 
 /** The part of a running artifact an event depends on. */
-export interface RunningCount {
-  name: string;
-  fingerprint: string;
-  instance_count: number;
-}
+export type RunningCount = Pick<RunningArtifact, 'name' | 'fingerprint' | 'instance_count'>;
 
 export interface ArtifactChange {
   type: EnvironmentEventType;
@@ -26,9 +24,8 @@ export interface ArtifactChange {
  * scaled. Ordered by artifact name, then fingerprint.
  */
 export function changesBetween(previous: readonly RunningCount[] | undefined, current: readonly RunningCount[]): ArtifactChange[] {
-  const key = (a: RunningCount) => `${a.name}\u0000${a.fingerprint}`;
-  const before = new Map((previous ?? []).map((a) => [key(a), a]));
-  const after = new Map(current.map((a) => [key(a), a]));
+  const before = new Map((previous ?? []).map((a) => [artifactKey(a), a]));
+  const after = new Map(current.map((a) => [artifactKey(a), a]));
   const changes: ArtifactChange[] = [];
   for (const [k, now] of after) {
     const was = before.get(k)?.instance_count ?? 0;
@@ -38,8 +35,7 @@ export function changesBetween(previous: readonly RunningCount[] | undefined, cu
   for (const [k, was] of before) {
     if (!after.has(k)) changes.push({ type: 'exited', name: was.name, fingerprint: was.fingerprint, instancesBefore: was.instance_count, instancesAfter: 0 });
   }
-  const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
-  return changes.sort((a, b) => compare(a.name, b.name) || compare(a.fingerprint, b.fingerprint));
+  return changes.sort(byArtifact);
 }
 
 const instances = (n: number) => `${n} instance${n === 1 ? '' : 's'}`;

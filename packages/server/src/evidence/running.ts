@@ -23,7 +23,7 @@ export function runningArtifacts(reported: readonly ReportedArtifact[]): Running
     const identity: Record<string, string> = {};
     for (const [field, value] of Object.entries(instance)) if (typeof value === 'string' && field !== 'type') identity[field] = value;
     for (const [name, fingerprint] of Object.entries(instance.digests)) {
-      const key = `${name}\u0000${fingerprint}`;
+      const key = artifactKey({ name, fingerprint });
       const entry = byKey.get(key);
       if (entry) {
         entry.instance_count += 1;
@@ -34,10 +34,17 @@ export function runningArtifacts(reported: readonly ReportedArtifact[]): Running
       }
     }
   }
-  return [...byKey.values()].sort((a, b) => compare(a.name, b.name) || compare(a.fingerprint, b.fingerprint));
+  return [...byKey.values()].sort(byArtifact);
 }
 
+/** What tells running artifacts apart: the name they run under and their fingerprint. */
+export const artifactKey = (a: { name: string; fingerprint: string }) => `${a.name}\u0000${a.fingerprint}`;
+
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+
+/** The order of a snapshot's artifacts: by name, then fingerprint. */
+export const byArtifact = (a: { name: string; fingerprint: string }, b: { name: string; fingerprint: string }) =>
+  compare(a.name, b.name) || compare(a.fingerprint, b.fingerprint);
 
 /**
  * Whether two sets of running artifacts are the same. Which (name, fingerprint) pairs run is
