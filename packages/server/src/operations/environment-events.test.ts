@@ -119,6 +119,7 @@ describe('environment events: GET /environments/{org}/{env_name}/events', () => 
     expect(snapshots((await events('?start=2&end=2')).body)).to.deep.equal([2]);
     expect(snapshots((await events('?start=-1')).body)).to.deep.equal([3]);
     expect(snapshots((await events('?end=-2')).body)).to.deep.equal([2, 1]);
+    expect(snapshots((await events('?start=-2&end=-1')).body)).to.deep.equal([3, 2]);
     expect(snapshots((await events('?start=-10')).body)).to.deep.equal([3, 2, 1]);
     // Far beyond the first snapshot, and beyond what a 32-bit index column holds.
     expect(snapshots((await events('?start=-99999999999999')).body)).to.deep.equal([3, 2, 1]);

@@ -58,9 +58,12 @@ export const listEnvironmentEventsPlugin = definePlugin({
 
     const filter: EnvironmentEventFilter = {
       // An empty value is no filter, as in the deployment list (`?repo_name=`).
-      repoNames: query.repo_name?.filter((name) => name !== ''), oldestFirst: query.reverse, offset: (query.page - 1) * query.per_page, limit: query.per_page,
+      repoNames: query.repo_name?.filter((name) => name !== ''),
+      oldestFirst: query.reverse, offset: (query.page - 1) * query.per_page, limit: query.per_page,
     };
-    const latestIndex = async () => (await store.getSnapshot(environment.id, -1))?.index ?? 0;
+    // Read once, and only when an end counts back from it (start=-3&end=-1 needs it twice).
+    let latest: Promise<number> | undefined;
+    const latestIndex = () => (latest ??= store.getSnapshot(environment.id, -1).then((snapshot) => snapshot?.index ?? 0));
     // A negative index counts back from the latest snapshot (-1 is the latest); one before the
     // first is kept at 0, as an index column holds it (snapshots are numbered from 1).
     const index = async (n: number) => (n > 0 ? n : Math.max(0, (await latestIndex()) + 1 + n));
