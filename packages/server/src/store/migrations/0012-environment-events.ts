@@ -58,7 +58,9 @@ async function deploymentsOf(db: Kysely<any>, pairs: Array<{ environmentId: numb
       .orderBy('snapshot_index').orderBy('id').execute();
     for (const row of rows) {
       const key = `${Number(row.environment_id)} ${row.fingerprint}`;
-      out.set(key, [...(out.get(key) ?? []), row]);
+      const list = out.get(key);
+      if (list) list.push(row);
+      else out.set(key, [row]);
     }
   }
   return out;
