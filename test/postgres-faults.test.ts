@@ -70,6 +70,10 @@ describe('PostgreSQL restarted under load', function () {
     const downFrom = seen.length;
     await new Promise((r) => setTimeout(r, 3_000));
     const duringOutage = seen.slice(downFrom);
+    // The health check says so too, without a token, within its own time limit.
+    const healthStarted = Date.now();
+    const health = await fetch(`${url}/api/v2/health`);
+    const healthMs = Date.now() - healthStarted;
     pgCtl('start');
 
     // Recovery: the same process answers 200 again within 30 s.
@@ -85,6 +89,11 @@ describe('PostgreSQL restarted under load', function () {
     // "Fast": bounded by the connection timeout (3 s), far from a hang. A bound, not a benchmark.
     expect(Math.max(...unavailable.map((r) => r.ms))).to.be.lessThan(10_000);
     expect(recovered, 'recovered after the database returned').to.equal(true);
+    expect(health.status, 'health during the outage').to.equal(503);
+    expect(health.headers.get('retry-after')).to.equal('2');
+    expect(((await health.json()) as { errors: { database: unknown } }).errors.database).to.be.a('string');
+    expect(healthMs, 'bounded by the health check\'s 2 s limit').to.be.lessThan(5_000);
+    expect((await fetch(`${url}/api/v2/health`)).status, 'health after recovery').to.equal(200);
     expect(server!.child.exitCode).to.equal(null);
 
     // Every attestation answered 201 is stored; the rest were told to retry (503), never a 500.

@@ -7,6 +7,7 @@
  * - `openSqliteStore(file)`: the default storage.
  */
 export { createRouter, DuplicateOperationError, type RouterOptions } from './router.ts';
+export type { HealthCheckOptions } from './http/health.ts';
 export { createApp, type AppOptions } from './app.ts';
 export { definePlugin, type HandlerInput, type HandlerResult, type Plugin, type UploadedFile } from './plugin.ts';
 export { ApiError, badRequest, isDatabaseUnavailable, notFound } from './http/errors.ts';

@@ -100,6 +100,7 @@ describe('createRouter', () => {
       const doc = await get('/compliance/api/v2/openapi.json', '');
       expect(doc.status).to.equal(200);
       expect(doc.body.servers).to.deep.equal([{ url: '/compliance/api/v2' }]);
+      expect(await get('/compliance/api/v2/health', '')).to.deep.equal({ status: 200, body: { status: 'ok' } });
     });
 
     it('answers nothing under the default prefix, and leaves the host routes alone', async () => {

@@ -9,6 +9,7 @@ import { buildOpenApiDocument, createValidator, type Operation } from '@trailpro
 import { storeTokens, type Authenticator, type Principal } from './auth.ts';
 import { ApiError, badRequest, errorMiddleware } from './http/errors.ts';
 import { assertStorableText, multipartParser, parseJsonBody, type ParsedMultipart } from './http/body.ts';
+import { healthCheck, type HealthCheckOptions } from './http/health.ts';
 import { silentLogger, type Logger } from './log.ts';
 import type { HandlerInput, Plugin } from './plugin.ts';
 import type { Store } from './store/index.ts';
@@ -24,6 +25,8 @@ export interface RouterOptions {
   prefix?: string;
   /** Where 5xx causes are logged. */
   logger?: Logger;
+  /** The health check at `{prefix}/health` (no token; 200 once the database answered a read, else 503). */
+  health?: HealthCheckOptions;
 }
 
 /** Raised at start-up when two plugins claim the same operation id or method and path. */
@@ -48,6 +51,7 @@ export function createRouter(options: RouterOptions): Router {
     ctx.type = 'application/json';
     ctx.body = openApi;
   });
+  router.get('/health', renderErrors, healthCheck(store, logger, options.health));
 
   for (const plugin of plugins) {
     const { operation } = plugin;

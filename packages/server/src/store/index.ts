@@ -19,6 +19,7 @@ import { getFlowRecord, listFlowRecords, upsertFlow } from './flows.ts';
 import { artifactNameOf, attestationsOfFingerprints, deployedNameOf, getTrailById, listTrailPage } from './evidence.ts';
 import { findEnvironment, getSnapshot, insertSnapshot, lockForUpdate, recordReport, typesOfEnvironments } from './snapshots.ts';
 import { insertEnvironmentEvents, listEnvironmentEvents } from './environment-events.ts';
+import { checkDatabase } from './health.ts';
 import { openPostgres, type PostgresOptions } from './postgres.ts';
 import { batchedWrites, groupCommit } from './group-commit.ts';
 import { startCheckpointer, walAutocheckpoint } from './checkpoint.ts';
@@ -42,6 +43,7 @@ const queries = {
   lockForUpdate, findEnvironment, typesOfEnvironments, getSnapshot, insertSnapshot, recordReport,
   insertEnvironmentEvents, listEnvironmentEvents,
   addReview,
+  checkDatabase,
 };
 
 /**
@@ -50,7 +52,7 @@ const queries = {
  */
 const readOnly = new Set<keyof typeof queries>([
   'findOrganization', 'listOrganizations', 'getBlob', 'verifyChain', 'findToken', 'listTokens', 'findFlow', 'findTrail', 'listAttestations',
-  'listEnvironments', 'listDeployments', 'listApprovals', 'getApproval', 'artifactsOfCommits', 'listEnvironmentEvents',
+  'listEnvironments', 'listDeployments', 'listApprovals', 'getApproval', 'artifactsOfCommits', 'listEnvironmentEvents', 'checkDatabase',
 ]);
 
 type Bound<Q> = { [K in keyof Q]: Q[K] extends (db: Db, ...args: infer A) => infer R ? (...args: A) => R : never };

@@ -1,0 +1,108 @@
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import pg from 'pg';
+import { expect } from 'chai';
+import { createApp, type AppOptions, type Logger, type Store } from '@trailproof/server';
+import { openTestStore, startTestServer, testBackend, type TestServer } from '@trailproof/server/testing';
+
+/** A logger that keeps what it is given, to see what a failed check logged. */
+function keptLog(): Logger & { entries: Array<Record<string, unknown>> } {
+  const entries: Array<Record<string, unknown>> = [];
+  return { entries, info: (entry) => void entries.push(entry), error: (entry) => void entries.push(entry) };
+}
+
+/** A standalone app on `store` on a loopback port. */
+async function serve(store: Store, options: Partial<AppOptions> = {}) {
+  const server: Server = createServer(createApp({ store, ...options }).callback());
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+  return { url, close: () => new Promise<void>((resolve) => server.close(() => resolve())) };
+}
+
+describe('GET /api/v2/health', () => {
+  let server: TestServer;
+  before(async () => (server = await startTestServer()));
+  after(() => server.close());
+
+  it('answers 200 {"status":"ok"} without a token, never cached', async () => {
+    const res = await server.request('GET', '/api/v2/health', { token: null });
+    expect(res.status).to.equal(200);
+    expect(res.body).to.deep.equal({ status: 'ok' });
+    expect(res.headers.get('content-type')).to.match(/^application\/json/);
+    expect(res.headers.get('cache-control')).to.equal('no-store');
+  });
+
+  it('ignores tokens: any organisation\'s, a read-only one, or a wrong one', async () => {
+    for (const token of [server.token, server.readToken, server.otherToken, 'tp_not_a_token']) {
+      expect((await server.request('GET', '/api/v2/health', { token })).status, token).to.equal(200);
+    }
+  });
+
+  it('answers HEAD with the status alone', async () => {
+    const res = await fetch(`${server.url}/api/v2/health`, { method: 'HEAD' });
+    expect(res.status).to.equal(200);
+    expect(await res.text()).to.equal('');
+  });
+
+  it('answers other methods 405 in the API error shape', async () => {
+    const res = await server.request('POST', '/api/v2/health', { token: null });
+    expect(res.status).to.equal(405);
+    expect(res.body.message).to.be.a('string');
+  });
+});
+
+describe('GET /api/v2/health when the database does not answer', () => {
+  it('answers 503 with Retry-After, names the database, and logs the cause (a closed store)', async () => {
+    const { store, cleanup } = await openTestStore();
+    const log = keptLog();
+    const app = await serve(store, { logger: log });
+    try {
+      expect((await fetch(`${app.url}/api/v2/health`)).status).to.equal(200);
+      await store.close();
+      const res = await fetch(`${app.url}/api/v2/health`);
+      expect(res.status).to.equal(503);
+      expect(res.headers.get('retry-after')).to.equal('2');
+      expect(res.headers.get('cache-control')).to.equal('no-store');
+      expect(await res.json()).to.deep.equal({ message: 'Not ready: the database is unavailable', errors: { database: 'did not answer' } });
+      const failed = log.entries.find((e) => e.msg === 'health check failed');
+      expect(failed, 'the cause is logged').to.not.equal(undefined);
+      expect(String(failed!.error)).to.match(/destroyed|closed/i);
+    } finally {
+      await app.close();
+      await cleanup();
+    }
+  });
+
+  it('answers 503 once its time is up while a lock holds the read, and 200 after (PostgreSQL)', async function () {
+    if (testBackend !== 'postgres') return this.skip(); // a SQLite read in WAL mode waits for no lock
+    const { store, schema, location, cleanup } = await openTestStore();
+    const log = keptLog();
+    const app = await serve(store, { logger: log, health: { timeoutMs: 300 } });
+    const locker = new pg.Client({ connectionString: location });
+    await locker.connect();
+    try {
+      await locker.query('begin');
+      await locker.query(`lock table "${schema}".organizations in access exclusive mode`);
+      const started = Date.now();
+      const res = await fetch(`${app.url}/api/v2/health`);
+      const waited = Date.now() - started;
+      expect(res.status).to.equal(503);
+      expect(((await res.json()) as { errors: unknown }).errors).to.deep.equal({ database: 'did not answer within 300 ms' });
+      expect(waited, 'answered when its time was up, not when the lock went').to.be.lessThan(2_000);
+      expect(log.entries.filter((e) => e.msg === 'health check failed').map((e) => e.error)).to.deep.equal(['no answer within 300 ms']);
+      // Probes while the first check still waits share it: the pool's connections stay free for requests.
+      const probes = await Promise.all([1, 2, 3].map(() => fetch(`${app.url}/api/v2/health`)));
+      expect(probes.map((p) => p.status)).to.deep.equal([503, 503, 503]);
+      const waiting = await locker.query(`select count(*)::int as n from pg_stat_activity where datname = current_database() and wait_event_type = 'Lock'`);
+      expect(waiting.rows[0].n, 'statements waiting for the lock').to.equal(1);
+      await locker.query('rollback');
+      expect((await fetch(`${app.url}/api/v2/health`)).status).to.equal(200);
+    } finally {
+      await locker.end();
+      await app.close();
+      await store.close();
+      await cleanup();
+    }
+  });
+});
+

@@ -1,0 +1,50 @@
+/**
+ * `GET {prefix}/health`: whether this process can serve, for load balancers and orchestrators.
+ * It needs no token and tells nothing about the data: 200 `{"status":"ok"}` once the database
+ * answered a read, 503 in the API's error shape (with `Retry-After`) when it failed or did not
+ * answer in time. The cause goes to the log, never to the caller.
+ */
+import type { Middleware } from 'koa';
+import type { Logger } from '../log.ts';
+import type { Store } from '../store/index.ts';
+import { ApiError } from './errors.ts';
+
+export interface HealthCheckOptions {
+  /** How long the database may take to answer; 2 s by default (load balancers often wait 5). */
+  timeoutMs?: number;
+}
+
+/** Seconds a prober is asked to wait before it asks again. */
+const retryAfterSeconds = 2;
+
+export function healthCheck(store: Pick<Store, 'checkDatabase'>, logger: Logger, options: HealthCheckOptions = {}): Middleware {
+  const { timeoutMs = 2_000 } = options;
+  // One check at a time: probes that come while one is still waiting (a database that hangs)
+  // share its answer instead of each holding a connection of the pool until its statement times out.
+  let running: Promise<void> | null = null;
+  const check = () => (running ??= store.checkDatabase().finally(() => (running = null)));
+  return async (ctx) => {
+    const problem = await withinTime(check(), timeoutMs);
+    if (problem) {
+      logger.error({ msg: 'health check failed', error: problem.kind === 'failed' ? String(problem.error) : `no answer within ${timeoutMs} ms` });
+      const database = problem.kind === 'failed' ? 'did not answer' : `did not answer within ${timeoutMs} ms`;
+      throw new ApiError(503, 'Not ready: the database is unavailable', { database }, { 'Retry-After': String(retryAfterSeconds), 'Cache-Control': 'no-store' });
+    }
+    ctx.set('Cache-Control', 'no-store');
+    ctx.type = 'application/json';
+    ctx.body = '{"status":"ok"}';
+  };
+}
+
+type Problem = { kind: 'failed'; error: unknown } | { kind: 'timeout' };
+
+/** Null when `check` resolved within `ms`; otherwise what went wrong (a late answer is ignored). */
+async function withinTime(check: Promise<unknown>, ms: number): Promise<Problem | null> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<Problem>((resolve) => (timer = setTimeout(() => resolve({ kind: 'timeout' }), ms)));
+  try {
+    return await Promise.race([check.then(() => null, (error: unknown): Problem => ({ kind: 'failed', error })), late]);
+  } finally {
+    clearTimeout(timer);
+  }
+}
