@@ -63,4 +63,45 @@ describe('trailproof token list / revoke', function () {
     expect(again.status).to.equal(1);
     expect(again.stderr).to.contain('no active token');
   });
+
+  it('creates tokens that expire (--expires-in, --expires-at), lists their expiry, and refuses expiries that make no sense', async () => {
+    const tokenId = (token: string) => /^tp_([A-Za-z0-9]{16})_/.exec(token)![1]!;
+    const before = Date.now();
+    const inThirtyDays = tokenId(runCli(['token', 'create', '--org', 'initech', '--expires-in', '30d', '--database', location]).trim());
+    const after = Date.now();
+    const atDate = tokenId(runCli(['token', 'create', '--org', 'initech', '--expires-at', '2999-01-31', '--database', location]).trim());
+    const atTime = tokenId(runCli(['token', 'create', '--org', 'initech', '--expires-at', '2999-01-31T18:30:00+02:00', '--database', location]).trim());
+    const never = tokenId(runCli(['token', 'create', '--org', 'initech', '--database', location]).trim());
+
+    const listed = JSON.parse(runCli(['token', 'list', '--org', 'initech', '--json', '--database', location])) as Array<{ id: string; expires_at: string | null }>;
+    const expiry = (id: string) => listed.find((t) => t.id === id)!.expires_at;
+    const thirtyDays = 30 * 86_400_000;
+    expect(Date.parse(expiry(inThirtyDays)!)).to.be.within(before + thirtyDays - 1, after + thirtyDays + 1);
+    expect(expiry(atDate)).to.equal('2999-01-31T00:00:00.000Z');
+    expect(expiry(atTime)).to.equal('2999-01-31T16:30:00.000Z');
+    expect(expiry(never)).to.equal(null);
+    const table = runCli(['token', 'list', '--org', 'initech', '--database', location]).split('\n');
+    expect(table[0]!.split('\t')).to.deep.equal(['ID', 'ORG', 'ACCESS', 'CREATED', 'REVOKED', 'EXPIRES', 'DESCRIPTION']);
+    expect(table.find((line) => line.startsWith(atDate))!.split('\t')[5]).to.equal('2999-01-31T00:00:00.000Z');
+    expect(table.find((line) => line.startsWith(never))!.split('\t')[5]).to.equal('-');
+
+    const refused: Array<[string[], string]> = [
+      [['--expires-in', '0d'], '--expires-in takes a number and a unit'],
+      [['--expires-in', '10y'], '--expires-in takes a number and a unit'],
+      [['--expires-in', '90'], '--expires-in takes a number and a unit'],
+      [['--expires-at', '2020-01-01'], 'is not in the future'],
+      [['--expires-at', 'tomorrow'], '--expires-at takes a date or an ISO 8601 time'],
+      [['--expires-at', '2999-01-31T18:30'], '--expires-at takes a date or an ISO 8601 time'],
+      [['--expires-at', '2999-02-30'], '--expires-at takes a date or an ISO 8601 time'],
+      [['--expires-in', '1d', '--expires-at', '2999-01-01'], 'give --expires-in or --expires-at, not both'],
+    ];
+    for (const [flags, message] of refused) {
+      const result = spawnSync(process.execPath, ['--import', 'tsx', cli, 'token', 'create', '--org', 'initech', ...flags, '--database', location], { encoding: 'utf8' });
+      expect(result.status, flags.join(' ')).to.equal(2);
+      expect(result.stderr, flags.join(' ')).to.contain(message);
+      expect(result.stdout, flags.join(' ')).to.equal('');
+    }
+    const afterwards = JSON.parse(runCli(['token', 'list', '--org', 'initech', '--json', '--database', location])) as unknown[];
+    expect(afterwards, 'no token created by a refused command').to.have.length(4);
+  });
 });

@@ -180,6 +180,36 @@ describe('authentication and authorization on every route of the six operations'
     }
   });
 
+  it('refuses a token once it expires, remembered or not, telling its holder (and only its holder) why', async () => {
+    const expiresAt = Date.now() / 1000 + 1;
+    const { token, id } = await createToken(server.store, { org: 'acme', expiresAt });
+    const list = (t: string) => server.request('GET', '/api/v2/environments/acme', { token: t });
+    // Used first, so that the server remembers it (store/remembered.ts) when it expires.
+    for (let i = 0; i < 3; i++) expect((await list(token)).status).to.equal(200);
+    expect((await server.store.findToken(id))!.expiresAt).to.be.closeTo(expiresAt, 0.001);
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, (expiresAt - Date.now() / 1000) * 1000) + 50));
+    const expired = await list(token);
+    expect(expired.status).to.equal(401);
+    expect(expired.body).to.deep.equal({ message: `The token expired at ${new Date(expiresAt * 1000).toISOString()}: create a new one` });
+    expect(expired.headers.get('www-authenticate')).to.equal('Bearer error="invalid_token", error_description="The token has expired"');
+    // With a wrong secret the answer is the one for any unknown token: nothing about the token leaks.
+    const wrongSecret = token.replace(/_[^_]+$/, `_${'x'.repeat(43)}`);
+    expect((await list(wrongSecret)).body).to.deep.equal({ message: 'Authentication required: send Authorization: Bearer <token>' });
+    // Writes are refused the same way.
+    const write = await server.request('PUT', '/api/v2/trails/acme/payments', { token, form: { data_json: JSON.stringify({ name: 'build-late' }) } });
+    expect(write.status).to.equal(401);
+    expect((await server.request('GET', '/api/v2/trails/acme/payments/build-late')).status).to.equal(404);
+  });
+
+  it('creates no token that could never work: an expiry in the past or not a number is refused', async () => {
+    for (const expiresAt of [Date.now() / 1000 - 1, Number.NaN, Number.POSITIVE_INFINITY]) {
+      let refused: unknown;
+      await createToken(server.store, { org: 'initech', expiresAt }).catch((error: unknown) => (refused = error));
+      expect(refused, String(expiresAt)).to.be.instanceOf(RangeError);
+    }
+    expect(await server.store.findOrganization('initech'), 'nothing created').to.equal(undefined);
+  });
+
   it('stores tokens only as hashes: no secret appears in the database file', async function () {
     if (server.backend !== 'sqlite') this.skip();
     const files = [server.file, `${server.file}-wal`].filter(existsSync).map((f) => readFileSync(f));

@@ -1,9 +1,10 @@
 /**
  * Bearer tokens: `tp_<id>_<secret>`. Only the SHA-256 of the secret is stored; the id finds the
- * row and the hashes are compared in constant time. A token belongs to one organisation and is
- * read-only or read-write.
+ * row and the hashes are compared in constant time. A token belongs to one organisation, is
+ * read-only or read-write, and may expire.
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { ApiError } from './http/errors.ts';
 import type { Store } from './store/index.ts';
 
 /** Who is calling: the organisation the token belongs to and what it may do. */
@@ -35,25 +36,36 @@ export function storeTokens(store: Pick<Store, 'findToken'>): Authenticator {
       const expected = row ? Buffer.from(row.secretSha256, 'hex') : Buffer.alloc(32);
       const same = timingSafeEqual(presented, expected);
       if (!row || !same || row.revokedAt !== null) return null;
+      // Only the holder of the whole token learns that it expired: tells a CI job why it stopped working.
+      if (row.expiresAt !== null && row.expiresAt <= Date.now() / 1000) throw tokenExpired(row.expiresAt);
       return { tokenId: row.id, org: row.organization, readOnly: row.readOnly };
     },
   };
 }
 
-/** Creates a token for an organisation (created if new) and returns it; it is shown only this once. */
+const tokenExpired = (at: number) => new ApiError(401, `The token expired at ${new Date(at * 1000).toISOString()}: create a new one`, undefined, {
+  'WWW-Authenticate': 'Bearer error="invalid_token", error_description="The token has expired"',
+});
+
+/**
+ * Creates a token for an organisation (created if new) and returns it; it is shown only this
+ * once. `expiresAt` (Unix seconds, in the future): when it stops working; never by default.
+ */
 export async function createToken(
   store: Pick<Store, 'ensureOrganization' | 'insertToken'>,
-  options: { org: string; readOnly?: boolean; description?: string },
+  options: { org: string; readOnly?: boolean; description?: string; expiresAt?: number },
 ): Promise<{ id: string; token: string }> {
+  const at = Date.now() / 1000;
+  const { expiresAt } = options;
+  if (expiresAt !== undefined && !(Number.isFinite(expiresAt) && expiresAt > at)) throw new RangeError(`expiresAt must be a time in the future, not ${expiresAt}`);
   const alphanumeric = (n: number) => randomBytes(n * 2).toString('base64').replace(/[^A-Za-z0-9]/g, '').slice(0, n);
   let id = alphanumeric(16);
   while (id.length < 16) id += alphanumeric(16).slice(0, 16 - id.length);
   const secret = randomBytes(32).toString('base64url');
-  const at = Date.now() / 1000;
   const organization = await store.ensureOrganization(options.org, at);
   await store.insertToken({
     id, organizationId: Number(organization.id), secretSha256: sha256(secret).toString('hex'),
-    readOnly: options.readOnly ?? false, description: options.description ?? null, at,
+    readOnly: options.readOnly ?? false, description: options.description ?? null, at, expiresAt: expiresAt ?? null,
   });
   return { id, token: `tp_${id}_${secret}` };
 }

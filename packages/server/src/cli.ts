@@ -2,7 +2,7 @@
  * The `trailproof` command.
  *
  *   trailproof serve [--db FILE | --database URL] [--port N] [--host H]
- *   trailproof token create --org ORG [--read-only] [--description TEXT] [--db FILE | --database URL]
+ *   trailproof token create --org ORG [--read-only] [--description TEXT] [--expires-in 90d | --expires-at DATE] [--db FILE | --database URL]
  *   trailproof token list [--org ORG] [--json]   /   trailproof token revoke ID
  *   trailproof backup OUT.db [--db FILE]
  *   trailproof verify [--org ORG] [--json]
@@ -17,7 +17,8 @@ import { isPostgresUrl, openSqliteStore, openStore, type PostgresOptions, type S
 
 const usage = `Usage:
   trailproof serve [--db FILE | --database URL] [--port N] [--host H]
-  trailproof token create --org ORG [--read-only] [--description TEXT] [--db FILE | --database URL]
+  trailproof token create --org ORG [--read-only] [--description TEXT] [--expires-in 90d | --expires-at DATE]
+                         [--db FILE | --database URL]
   trailproof token list [--org ORG] [--json] [--db FILE | --database URL]
   trailproof token revoke ID [--db FILE | --database URL]
   trailproof backup OUT.db [--db FILE]
@@ -109,14 +110,44 @@ async function withStore<T>(values: { db?: string; database?: string }, work: (s
 async function tokenCreate(args: string[]) {
   const { values } = parseArgs({
     args,
-    options: { org: { type: 'string' }, 'read-only': { type: 'boolean' }, description: { type: 'string' }, ...databaseOptions },
+    options: {
+      org: { type: 'string' }, 'read-only': { type: 'boolean' }, description: { type: 'string' },
+      'expires-in': { type: 'string' }, 'expires-at': { type: 'string' }, ...databaseOptions,
+    },
   });
   if (!values.org) throw new UsageError('token create needs --org ORG');
   const org = values.org;
+  const expiresAt = expiry(values['expires-in'], values['expires-at'], Date.now() / 1000);
   await withStore(values, async (store) => {
-    const { token } = await createToken(store, { org, readOnly: values['read-only'] ?? false, description: values.description });
+    const { token } = await createToken(store, { org, readOnly: values['read-only'] ?? false, description: values.description, ...(expiresAt === undefined ? {} : { expiresAt }) });
     process.stdout.write(token + '\n');
   });
+}
+
+const secondsPer: Record<string, number> = { m: 60, h: 3_600, d: 86_400, w: 604_800 };
+const isoDateOrTime = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2}))?$/;
+
+/** When a new token expires (Unix seconds): `--expires-in 90d` (m, h, d or w) or `--expires-at` a date or time; undefined for never. */
+function expiry(expiresIn: string | undefined, expiresAt: string | undefined, now: number): number | undefined {
+  if (expiresIn !== undefined && expiresAt !== undefined) throw new UsageError('give --expires-in or --expires-at, not both');
+  if (expiresIn !== undefined) {
+    const match = /^([1-9][0-9]{0,5})([mhdw])$/.exec(expiresIn);
+    if (!match) throw new UsageError(`--expires-in takes a number and a unit (m, h, d or w), such as 90d, not '${expiresIn}'`);
+    return now + Number(match[1]) * secondsPer[match[2]!]!;
+  }
+  if (expiresAt === undefined) return undefined;
+  // A date alone is the start of that day in UTC (as Date.parse reads it); a time needs its zone.
+  const at = isoDateOrTime.test(expiresAt) && isCalendarDate(expiresAt.slice(0, 10)) ? Date.parse(expiresAt) / 1000 : NaN;
+  if (!Number.isFinite(at)) throw new UsageError(`--expires-at takes a date or an ISO 8601 time with its zone, such as 2027-03-31 or 2027-03-31T18:00:00Z, not '${expiresAt}'`);
+  if (at <= now) throw new UsageError(`--expires-at ${expiresAt} is not in the future`);
+  return at;
+}
+
+/** `YYYY-MM-DD` names a day of the calendar (Date.parse takes 2027-02-30 for March 2nd). */
+function isCalendarDate(date: string): boolean {
+  const [year, month, day] = date.split('-').map(Number) as [number, number, number];
+  const parsed = new Date(Date.UTC(year, month - 1, day));
+  return parsed.getUTCFullYear() === year && parsed.getUTCMonth() === month - 1 && parsed.getUTCDate() === day;
 }
 
 /** Lists tokens (id, organisation, access, dates, description): never a secret, which is not stored anyway. */
@@ -125,16 +156,18 @@ async function tokenList(args: string[]) {
   const tokens = await withStore(values, (store) => store.listTokens(values.org));
   const rows = tokens.map((t) => ({
     id: t.id, org: t.organization, access: t.readOnly ? 'read-only' : 'read-write',
-    created_at: new Date(t.createdAt * 1000).toISOString(), revoked_at: t.revokedAt === null ? null : new Date(t.revokedAt * 1000).toISOString(),
-    description: t.description,
+    created_at: isoTime(t.createdAt), revoked_at: t.revokedAt === null ? null : isoTime(t.revokedAt),
+    expires_at: t.expiresAt === null ? null : isoTime(t.expiresAt), description: t.description,
   }));
   if (values.json) {
     process.stdout.write(JSON.stringify(rows, null, 2) + '\n');
     return;
   }
-  process.stdout.write(['ID', 'ORG', 'ACCESS', 'CREATED', 'REVOKED', 'DESCRIPTION'].join('\t') + '\n');
-  for (const r of rows) process.stdout.write([r.id, r.org, r.access, r.created_at, r.revoked_at ?? '-', r.description ?? ''].join('\t') + '\n');
+  process.stdout.write(['ID', 'ORG', 'ACCESS', 'CREATED', 'REVOKED', 'EXPIRES', 'DESCRIPTION'].join('\t') + '\n');
+  for (const r of rows) process.stdout.write([r.id, r.org, r.access, r.created_at, r.revoked_at ?? '-', r.expires_at ?? '-', r.description ?? ''].join('\t') + '\n');
 }
+
+const isoTime = (seconds: number) => new Date(seconds * 1000).toISOString();
 
 /** Revokes a token by its id (the part after `tp_`, or the whole token); it stops working at once. */
 async function tokenRevoke(args: string[]) {

@@ -12,6 +12,7 @@ import { createToken } from './auth.ts';
 import { silentLogger } from './log.ts';
 import type { Plugin } from './plugin.ts';
 import { startServer } from './server.ts';
+import { migrations } from './store/migrations.ts';
 import pg from 'pg';
 import { isPostgresUrl, openPostgresStore, openSqliteStore, type Store } from './store/index.ts';
 
@@ -117,6 +118,36 @@ export async function reopenTestStore(opened: { location: string; schema?: strin
     await client.end();
   }
   return openPostgresStore(opened.location, { schema: opened.schema });
+}
+
+/**
+ * What undoes each migration that a test takes back (see `migrationsUndone`), per database kind.
+ * A new migration adds its entry here, so that the tests of earlier ones keep working.
+ */
+const undoing: Record<string, { sqlite: readonly string[]; postgres: readonly string[] }> = {
+  '0008_environment_counts': { sqlite: ['alter table organizations drop column environment_count'], postgres: ['alter table organizations drop column environment_count'] },
+  '0009_environment_name_index': {
+    sqlite: ['insert', 'update', 'delete'].map((on) => `drop trigger environment_names_${on}`).concat('drop table environment_names'), postgres: [],
+  },
+  '0010_token_notifications': { sqlite: [], postgres: ['drop trigger tokens_changed on tokens'] },
+  '0011_deployment_hour_counts': { sqlite: ['drop table deployment_hour_counts'], postgres: ['drop table deployment_hour_counts'] },
+  '0012_environment_events': { sqlite: ['drop table environment_events'], postgres: ['drop table environment_events'] },
+  '0013_token_expiry': { sqlite: ['alter table tokens drop column expires_at'], postgres: ['alter table tokens drop column expires_at'] },
+};
+
+/**
+ * The statements (for `reopenTestStore`) that take a database back to where it was before
+ * migration `name`: that one and every later one undone, the latest first, and forgotten by
+ * `schema_migrations`, so that reopening applies them again to the data as it is.
+ */
+export function migrationsUndone(name: string, backend: 'sqlite' | 'postgres' = testBackend): string[] {
+  const names = Object.keys(migrations).filter((m) => m >= name);
+  const missing = names.filter((m) => !undoing[m]);
+  if (!undoing[name] || missing.length) throw new Error(`migrationsUndone: no undo for ${[...new Set([name, ...missing])].filter((m) => !undoing[m]).join(', ')}`);
+  return [
+    ...names.reverse().flatMap((m) => undoing[m]![backend]),
+    `delete from schema_migrations where name in (${names.map((m) => `'${m}'`).join(', ')})`,
+  ];
 }
 
 /** Starts a server on 127.0.0.1 with an ephemeral port. */

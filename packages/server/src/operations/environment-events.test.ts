@@ -2,7 +2,7 @@ import { createHash } from 'node:crypto';
 import { expect } from 'chai';
 import { listEnvironmentEvents } from '@trailproof/schema';
 import type { Store } from '@trailproof/server';
-import { assertMatchesContract, reopenTestStore, startTestServer, type TestServer } from '@trailproof/server/testing';
+import { assertMatchesContract, migrationsUndone, reopenTestStore, startTestServer, type TestServer } from '@trailproof/server/testing';
 
 const sha = (text: string) => createHash('sha256').update(text).digest('hex');
 /** A pod running `image` (`name:version`) as the artifact `name`. */
@@ -184,7 +184,7 @@ describe('environment events of snapshots kept before migration 0012', () => {
       expect(atReportTime.total).to.equal(7);
       await store.close();
       // Back to the database as it was before the migration.
-      store = await reopenTestStore(server, ['drop table environment_events', "delete from schema_migrations where name = '0012_environment_events'"]);
+      store = await reopenTestStore(server, migrationsUndone('0012_environment_events'));
       const backfilled = await list(store);
       expect(backfilled.items).to.deep.equal(atReportTime.items.map((e) => ({ ...e, artifactCompliant: null, snapshotCompliant: null })));
     } finally {

@@ -22,6 +22,8 @@ export interface TokensTable {
   description: string | null;
   created_at: number;
   revoked_at: number | null;
+  /** When it stops working (Unix seconds); null: never (migration 0013). */
+  expires_at: number | null;
 }
 
 export interface BlobsTable {

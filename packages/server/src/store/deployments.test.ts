@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import type { DeploymentRecord, Store } from '@trailproof/server';
-import { openTestStore, reopenTestStore } from '@trailproof/server/testing';
+import { migrationsUndone, openTestStore, reopenTestStore } from '@trailproof/server/testing';
 import { deepPageOffset } from './deployments.ts';
 
 describe('deployment counts (per-day and per-hour rollups)', function () {
@@ -122,10 +122,7 @@ describe('deployment counts (per-day and per-hour rollups)', function () {
       await store.insertDeployments(all);
       await store.close();
       // Back to the database as it was before the migration: no per-hour counts (and no later migration).
-      store = await reopenTestStore(opened, [
-        'drop table deployment_hour_counts', 'drop table environment_events',
-        "delete from schema_migrations where name in ('0011_deployment_hour_counts', '0012_environment_events')",
-      ]);
+      store = await reopenTestStore(opened, migrationsUndone('0011_deployment_hour_counts'));
       // Windows over hours of the first, middle and last day, edges inside hours and on them.
       for (const [from, to] of [[0.5, 70.25], [1, 3], [5.75, 23], [23.5, 48.5], [0, 72], [30, 31.9]]) {
         for (const [index, org] of orgs.entries()) {

@@ -6,7 +6,7 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
 import type { EnvironmentRecord, Store } from '@trailproof/server';
-import { openTestStore, reopenTestStore } from '@trailproof/server/testing';
+import { migrationsUndone, openTestStore, reopenTestStore } from '@trailproof/server/testing';
 
 describe('environment counts (total_count of an unfiltered list)', function () {
   this.timeout(60_000);
@@ -52,19 +52,8 @@ describe('environment counts (total_count of an unfiltered list)', function () {
     for (let i = 0; i < 12; i++) await store.upsertEnvironment(acme, { name: `e${i}`, type: 'K8S' }, 2);
     for (let i = 0; i < 3; i++) await store.upsertEnvironment(globex, { name: `g${i}`, type: 'K8S' }, 2);
     await store.close();
-    // Back to the database as it was before the migration: no count column, neither it nor the
-    // later ones applied (on SQLite, 0009's name index and its triggers removed too; on
-    // PostgreSQL, 0010's trigger on tokens; 0011's per-hour counts; 0012's events).
-    const undo = [
-      ...(schema === undefined
-        ? ['insert', 'update', 'delete'].map((on) => `drop trigger environment_names_${on}`).concat('drop table environment_names')
-        : [`drop trigger tokens_changed on "${schema}".tokens`]),
-      `alter table organizations drop column environment_count`,
-      `drop table deployment_hour_counts`,
-      `drop table environment_events`,
-      `delete from schema_migrations where name in ('0008_environment_counts', '0009_environment_name_index', '0010_token_notifications', '0011_deployment_hour_counts', '0012_environment_events')`,
-    ];
-    store = await reopenTestStore({ location, schema }, undo);
+    // Back to the database as it was before the migration: no count column, neither it nor the later ones applied.
+    store = await reopenTestStore({ location, schema }, migrationsUndone('0008_environment_counts'));
     expect(await totals(store, acme, 'acme')).to.deep.equal({ kept: 12, counted: 12 });
     expect(await totals(store, globex, 'globex')).to.deep.equal({ kept: 3, counted: 3 });
   });

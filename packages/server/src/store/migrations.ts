@@ -17,6 +17,7 @@ import { m009_environment_name_index } from './migrations/0009-environment-name-
 import { m010_token_notifications } from './migrations/0010-token-notifications.ts';
 import { m011_deployment_hour_counts } from './migrations/0011-deployment-hour-counts.ts';
 import { m012_environment_events } from './migrations/0012-environment-events.ts';
+import { m013_token_expiry } from './migrations/0013-token-expiry.ts';
 
 export { appendOnlyTables } from './migrations/builder.ts';
 
@@ -34,6 +35,7 @@ export const migrations: Record<string, Builder> = {
   '0010_token_notifications': m010_token_notifications,
   '0011_deployment_hour_counts': m011_deployment_hour_counts,
   '0012_environment_events': m012_environment_events,
+  '0013_token_expiry': m013_token_expiry,
 };
 
 /** Applies every pending migration; throws (and applies nothing more) if one fails. */
