@@ -2,6 +2,7 @@
  * The standalone server: a Koa app with request logging, JSON 404/405 answers and the router.
  * Embedders mount `createRouter()` in their own app instead.
  */
+import { randomUUID } from 'node:crypto';
 import Koa from 'koa';
 import { ApiError, errorMiddleware } from './http/errors.ts';
 import { jsonLogger, type Logger } from './log.ts';
@@ -12,7 +13,15 @@ export interface AppOptions extends RouterOptions {
   proxy?: boolean;
 }
 
-/** A Koa app serving the API: one JSON log line per request, tokens never logged. */
+/** A request id a client or a proxy sent that is fit for the log: short, without spaces or quotes. */
+const acceptedRequestId = /^[A-Za-z0-9._:-]{1,64}$/;
+
+/**
+ * A Koa app serving the API: one JSON log line per request, tokens never logged. Each request
+ * has an id: the `X-Request-Id` it came with (from a proxy, say) when that is fit for the log,
+ * else a new one; it is answered in `X-Request-Id` and is in every log line of the request, so
+ * that a client told "Internal server error" can name the request whose cause is logged.
+ */
 export function createApp(options: AppOptions): Koa {
   const logger = options.logger ?? jsonLogger();
   const app = new Koa({ proxy: options.proxy ?? false });
@@ -22,11 +31,15 @@ export function createApp(options: AppOptions): Koa {
 
   app.use(async (ctx, next) => {
     const started = process.hrtime.bigint();
+    const sent = ctx.get('x-request-id');
+    const requestId = acceptedRequestId.test(sent) ? sent : randomUUID();
+    ctx.state.requestId = requestId;
+    ctx.set('X-Request-Id', requestId);
     try {
       await next();
     } finally {
       const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
-      logger.info({ msg: 'request', method: ctx.method, path: ctx.path, status: ctx.status, duration_ms: Math.round(durationMs * 100) / 100 });
+      logger.info({ msg: 'request', method: ctx.method, path: ctx.path, status: ctx.status, duration_ms: Math.round(durationMs * 100) / 100, request_id: requestId });
     }
   });
   app.use(errorMiddleware(logger));

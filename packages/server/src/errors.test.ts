@@ -153,13 +153,19 @@ describe('error answers', () => {
     expect((await server.request('GET', '/api/v2/environments/acme')).status).to.equal(200);
   });
 
-  it('logs the cause of a 500 for the operator, and never the token', async () => {
+  /** A server with the exploding plugin whose log lines are kept in `entries`. */
+  async function startLoggedServer() {
     const entries: Array<Record<string, unknown>> = [];
     const logger: Logger = { info: (e) => entries.push(e), error: (e) => entries.push({ level: 'error', ...e }) };
     const { store, cleanup } = await openTestStore();
     const { createToken } = await import('@trailproof/server');
     const { token } = await createToken(store, { org: 'acme' });
     const running = await startServer({ store, logger, port: 0, host: '127.0.0.1', plugins: [...defaultPlugins, explodePlugin] });
+    return { entries, token, running, cleanup };
+  }
+
+  it('logs the cause of a 500 for the operator, and never the token', async () => {
+    const { entries, token, running, cleanup } = await startLoggedServer();
     try {
       const res = await fetch(`${running.url}/api/v2/explode/acme?x=1`, { headers: { authorization: `Bearer ${token}` } });
       expect(res.status).to.equal(500);
@@ -173,5 +179,36 @@ describe('error answers', () => {
     expect(String(error.error)).to.contain('hunter2');
     expect(entries.find((e) => e.msg === 'request')).to.include({ method: 'GET', path: '/api/v2/explode/acme', status: 500 });
     expect(JSON.stringify(entries)).not.to.contain(token.slice(20));
+  });
+
+  it('names each request with an id, answered in X-Request-Id and in every log line of the request', async () => {
+    const { entries, token, running, cleanup } = await startLoggedServer();
+    const get = (path: string, headers: Record<string, string> = {}) => fetch(running.url + path, { headers: { authorization: `Bearer ${token}`, ...headers } });
+    try {
+      // One of our own for each request that comes without one.
+      const failed = await get('/api/v2/explode/acme');
+      expect(failed.status).to.equal(500);
+      const id = failed.headers.get('x-request-id')!;
+      expect(id).to.match(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
+      const other = (await get('/api/v2/environments/acme')).headers.get('x-request-id');
+      expect(other).to.match(/^[0-9a-f-]{36}$/).and.not.to.equal(id);
+      // The cause of the 500 and the request line both carry it.
+      expect(entries.filter((e) => e.request_id === id).map((e) => e.msg)).to.deep.equal(['internal error', 'request']);
+      // A proxy's id is kept when it is fit for the log; anything else is replaced.
+      expect((await get('/api/v2/environments/acme', { 'x-request-id': 'lb-7f3a.91:2' })).headers.get('x-request-id')).to.equal('lb-7f3a.91:2');
+      for (const unfit of ['has space', 'x'.repeat(65), 'quote"d', '']) {
+        const answered = (await get('/api/v2/environments/acme', { 'x-request-id': unfit })).headers.get('x-request-id');
+        expect(answered, unfit).to.match(/^[0-9a-f-]{36}$/);
+      }
+      // Errors the client caused have it too, and so does the health check.
+      const refused = await fetch(`${running.url}/api/v2/environments/acme`);
+      expect(refused.status).to.equal(401);
+      expect(refused.headers.get('x-request-id')).to.match(/^[0-9a-f-]{36}$/);
+      expect((await fetch(`${running.url}/api/v2/health`)).headers.get('x-request-id')).to.match(/^[0-9a-f-]{36}$/);
+    } finally {
+      await running.close(1000);
+      await cleanup();
+    }
+    expect(entries.filter((e) => e.msg === 'request').every((e) => typeof e.request_id === 'string')).to.equal(true);
   });
 });

@@ -103,7 +103,7 @@ export function errorMiddleware(logger: Logger) {
       await next();
     } catch (error) {
       const { status, body, headers, internal } = toErrorResponse(error);
-      if (internal) logger.error({ msg: 'internal error', method: ctx.method, path: ctx.path, error: describe(error) });
+      if (internal) logger.error({ msg: 'internal error', method: ctx.method, path: ctx.path, ...requestIdOf(ctx), error: describe(error) });
       ctx.status = status;
       ctx.type = 'application/json';
       ctx.body = JSON.stringify(body);
@@ -112,6 +112,15 @@ export function errorMiddleware(logger: Logger) {
       if (!ctx.req.complete) ctx.set('Connection', 'close');
     }
   };
+}
+
+/**
+ * The request's id for log lines, when the app gave it one (`ctx.state.requestId`: the
+ * standalone app does; a host app that mounts the router may).
+ */
+export function requestIdOf(ctx: Context): { request_id?: string } {
+  const id = (ctx.state as { requestId?: unknown }).requestId;
+  return typeof id === 'string' ? { request_id: id } : {};
 }
 
 function describe(error: unknown): string {

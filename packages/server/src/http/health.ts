@@ -7,7 +7,7 @@
 import type { Middleware } from 'koa';
 import type { Logger } from '../log.ts';
 import type { Store } from '../store/index.ts';
-import { ApiError } from './errors.ts';
+import { ApiError, requestIdOf } from './errors.ts';
 
 export interface HealthCheckOptions {
   /** How long the database may take to answer; 2 s by default (load balancers often wait 5). */
@@ -26,7 +26,7 @@ export function healthCheck(store: Pick<Store, 'checkDatabase'>, logger: Logger,
   return async (ctx) => {
     const problem = await withinTime(check(), timeoutMs);
     if (problem) {
-      logger.error({ msg: 'health check failed', error: problem.kind === 'failed' ? String(problem.error) : `no answer within ${timeoutMs} ms` });
+      logger.error({ msg: 'health check failed', ...requestIdOf(ctx), error: problem.kind === 'failed' ? String(problem.error) : `no answer within ${timeoutMs} ms` });
       const database = problem.kind === 'failed' ? 'did not answer' : `did not answer within ${timeoutMs} ms`;
       throw new ApiError(503, 'Not ready: the database is unavailable', { database }, { 'Retry-After': String(retryAfterSeconds), 'Cache-Control': 'no-store' });
     }
