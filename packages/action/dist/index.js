@@ -29472,13 +29472,15 @@ async function buildAttachment(files, workspace, limit = maxUploadBytes) {
 
 // src/client.ts
 var ApiRequestError = class extends Error {
-  constructor(status, message, errors) {
+  constructor(status, message, errors, requestId) {
     super(message);
     this.status = status;
     this.errors = errors;
+    this.requestId = requestId;
   }
   status;
   errors;
+  requestId;
   name = "ApiRequestError";
 };
 var sleep = (ms2) => new Promise((resolve5) => setTimeout(resolve5, ms2));
@@ -29509,9 +29511,10 @@ function createClient(options) {
           } catch {
           }
           if (response.ok) return { status: response.status, body: parsed };
-          const message = describe(method, path6, response.status, parsed);
+          const requestId = response.headers.get("x-request-id")?.slice(0, 100) || void 0;
+          const message = describe(method, path6, response.status, parsed, requestId);
           const errors = parsed?.errors ?? void 0;
-          const error2 = new ApiRequestError(response.status, message, errors);
+          const error2 = new ApiRequestError(response.status, message, errors, requestId);
           if (response.status !== 429 && response.status < 500) throw error2;
           lastError = error2;
           retryAfterMs = parseRetryAfter(response.headers.get("retry-after"), Date.now());
@@ -29537,11 +29540,11 @@ function parseRetryAfter(header, now) {
   const date = Date.parse(value);
   return Number.isNaN(date) ? void 0 : Math.max(0, date - now);
 }
-function describe(method, path6, status, body) {
+function describe(method, path6, status, body, requestId) {
   const b2 = body;
   const message = typeof b2?.message === "string" ? b2.message : typeof body === "string" && body ? body.slice(0, 500) : "no message";
   const fields = b2?.errors && typeof b2.errors === "object" ? Object.entries(b2.errors).map(([k2, v2]) => `${k2}: ${String(v2)}`).join("; ") : "";
-  return `${method} ${path6} answered ${status}: ${message}${fields ? ` (${fields})` : ""}`;
+  return `${method} ${path6} answered ${status}: ${message}${fields ? ` (${fields})` : ""}${requestId ? ` [request ${requestId}]` : ""}`;
 }
 function errorText(error2) {
   if (error2 instanceof Error) {

@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { startTestServer, type TestServer } from '@trailproof/server/testing';
-import { AttestError, attestJunitResults, buildAttachment, readInputs, type AttestConfig, type RunContext } from '@trailproof/action';
+import { ApiRequestError, AttestError, attestJunitResults, buildAttachment, readInputs, type AttestConfig, type RunContext } from '@trailproof/action';
 
 const suite = (name: string, log = '') => `<testsuite name="${name}">
   <testcase classname="${name}" name="works" time="0.1"><system-out>${log}</system-out></testcase>
@@ -107,6 +107,10 @@ describe('attest flow against a real server', function () {
     expect(error).to.be.instanceOf(AttestError);
     const { result, message } = error as AttestError;
     expect(message).to.match(/PUT \/trails\/acme\/backend answered 401/);
+    // The server's id for the request, which names it in the server's log.
+    const requestId = /\[request ([0-9a-f-]{36})\]/.exec(message)?.[1];
+    expect(requestId, message).to.be.a('string');
+    expect(((error as AttestError).cause as ApiRequestError).requestId).to.equal(requestId);
     expect(result).to.include({ begun: false, attested: false, compliant: false });
     expect(result.totals).to.include({ total: 2, failed: 1 });
     expect(result.suites.map((s) => s.name)).to.deep.equal(['A']);

@@ -1,7 +1,8 @@
 /**
  * A small HTTP client for the API v2: bearer token, time-outs, and retries with exponential
  * backoff on network errors, 429 (honouring Retry-After) and 5xx, never on other 4xx. A
- * failure carries the server's own `{"message", "errors"}` text.
+ * failure carries the server's own `{"message", "errors"}` text, and the id the server gave the
+ * request (`X-Request-Id`), which names the request in the server's log.
  */
 
 export interface ClientOptions {
@@ -22,7 +23,13 @@ export interface ClientOptions {
 /** An answer the server gave that was not a success. */
 export class ApiRequestError extends Error {
   override readonly name = 'ApiRequestError';
-  constructor(readonly status: number, message: string, readonly errors?: Record<string, string>) {
+  constructor(
+    readonly status: number,
+    message: string,
+    readonly errors?: Record<string, string>,
+    /** The server's `X-Request-Id` for the request, when it sent one. */
+    readonly requestId?: string,
+  ) {
     super(message);
   }
 }
@@ -63,9 +70,10 @@ export function createClient(options: ClientOptions): ApiClient {
             // not JSON: keep the text
           }
           if (response.ok) return { status: response.status, body: parsed };
-          const message = describe(method, path, response.status, parsed);
+          const requestId = response.headers.get('x-request-id')?.slice(0, 100) || undefined;
+          const message = describe(method, path, response.status, parsed, requestId);
           const errors = (parsed as { errors?: Record<string, string> } | null)?.errors ?? undefined;
-          const error = new ApiRequestError(response.status, message, errors);
+          const error = new ApiRequestError(response.status, message, errors, requestId);
           if (response.status !== 429 && response.status < 500) throw error;
           lastError = error;
           retryAfterMs = parseRetryAfter(response.headers.get('retry-after'), Date.now());
@@ -99,11 +107,11 @@ function parseRetryAfter(header: string | null, now: number): number | undefined
   return Number.isNaN(date) ? undefined : Math.max(0, date - now);
 }
 
-function describe(method: string, path: string, status: number, body: unknown): string {
+function describe(method: string, path: string, status: number, body: unknown, requestId: string | undefined): string {
   const b = body as { message?: unknown; errors?: Record<string, unknown> } | null;
   const message = typeof b?.message === 'string' ? b.message : typeof body === 'string' && body ? body.slice(0, 500) : 'no message';
   const fields = b?.errors && typeof b.errors === 'object' ? Object.entries(b.errors).map(([k, v]) => `${k}: ${String(v)}`).join('; ') : '';
-  return `${method} ${path} answered ${status}: ${message}${fields ? ` (${fields})` : ''}`;
+  return `${method} ${path} answered ${status}: ${message}${fields ? ` (${fields})` : ''}${requestId ? ` [request ${requestId}]` : ''}`;
 }
 
 function errorText(error: unknown): string {
