@@ -2,7 +2,7 @@ import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import pg from 'pg';
 import { expect } from 'chai';
-import { createApp, type AppOptions, type Logger, type Store } from '@trailproof/server';
+import { createApp, openPostgresStore, silentLogger, type AppOptions, type Logger, type Store } from '@trailproof/server';
 import { openTestStore, startTestServer, testBackend, type TestServer } from '@trailproof/server/testing';
 
 /** A logger that keeps what it is given, to see what a failed check logged. */
@@ -99,6 +99,41 @@ describe('GET /api/v2/health when the database does not answer', () => {
       expect((await fetch(`${app.url}/api/v2/health`)).status).to.equal(200);
     } finally {
       await locker.end();
+      await app.close();
+      await store.close();
+      await cleanup();
+    }
+  });
+});
+
+describe('GET /api/v2/health on a busy process', () => {
+  it('answers 200 while every connection of the pool is taken (PostgreSQL: a connection of its own)', async function () {
+    if (testBackend !== 'postgres') return this.skip(); // SQLite reads on a connection no request holds
+    const { store: first, schema, location, cleanup } = await openTestStore();
+    await first.close();
+    const store = await openPostgresStore(location, { schema, maxConnections: 1, connectionTimeoutMs: 5_000 });
+    const app = await serve(store, { logger: silentLogger, health: { timeoutMs: 1_000 } });
+    let release!: () => void;
+    const holding = new Promise<void>((resolve) => (release = resolve));
+    let taken!: () => void;
+    const poolTaken = new Promise<void>((resolve) => (taken = resolve));
+    // A transaction holds the pool's only connection until released.
+    const transaction = store.transaction(async (tx) => {
+      await tx.listOrganizations();
+      taken();
+      await holding;
+    });
+    try {
+      await poolTaken;
+      const res = await fetch(`${app.url}/api/v2/health`);
+      expect(res.status).to.equal(200);
+      const client = new pg.Client({ connectionString: location });
+      await client.connect();
+      const named = await client.query("select count(*)::int as n from pg_stat_activity where application_name = 'trailproof health check'").finally(() => client.end());
+      expect(named.rows[0].n, 'the health check\'s own connection, named').to.be.at.least(1);
+    } finally {
+      release();
+      await transaction;
       await app.close();
       await store.close();
       await cleanup();

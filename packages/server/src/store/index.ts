@@ -193,6 +193,10 @@ export async function openPostgresStore(url: string, options: PostgresOptions = 
     throw error;
   });
   const store = createStore(await migrated(db, 'postgres', options.schema), 'postgres');
+  // The health check has a connection of its own (opened on its first check): with every
+  // connection of the pool busy, a busy process is not a dead one, and a load balancer that
+  // took it for one would move its load onto the others.
+  const health = openPostgres(url, { ...options, maxConnections: 1, applicationName: 'trailproof health check' }).db;
   // Attestations arriving together share a transaction and one chain append (see batchedWrites).
   const attestations = batchedWrites(db, appendAttestations);
   // Tokens are remembered until PostgreSQL says the tokens table changed (token-changes.ts).
@@ -211,9 +215,11 @@ export async function openPostgresStore(url: string, options: PostgresOptions = 
     insertToken: thenForget(store.insertToken),
     revokeToken: thenForget(store.revokeToken),
     appendAttestation: attestations.write,
+    checkDatabase: () => checkDatabase(health),
     close: once(async () => {
       await tokenChanges.close();
       await attestations.drained();
+      await health.destroy();
       await store.close();
     }),
   };

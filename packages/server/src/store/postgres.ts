@@ -16,6 +16,8 @@ export interface PostgresOptions {
   connectionTimeoutMs?: number;
   /** Tables live in this schema (created if needed); `public` by default. Tests use one schema each. */
   schema?: string;
+  /** How the connections show in `pg_stat_activity` (`application_name`). */
+  applicationName?: string;
 }
 
 // int8 (counts, bigserial ids) arrives as text by default; ids and counts here fit in a double.
@@ -32,6 +34,7 @@ export function openPostgres(url: string, options: PostgresOptions = {}): { db: 
     query_timeout: statementTimeout + 1_000,
     idle_in_transaction_session_timeout: statementTimeout * 3,
     ...(options.schema ? { options: `-c search_path=${options.schema}` } : {}),
+    ...(options.applicationName ? { application_name: options.applicationName } : {}),
   });
   // A connection dropped by the server while idle: the pool discards it; nothing to crash for.
   pool.on('error', () => {});
