@@ -45,6 +45,15 @@ describe('createRouter', () => {
     expect(() => createRouter({ store, plugins: [twice, { ...twice, operation: { ...twice.operation, id: 'two' } }] })).to.throw(DuplicateOperationError);
   });
 
+  it("throws DuplicateOperationError for a plugin on the router's own routes (the OpenAPI document, the health check)", () => {
+    for (const [path, own] of [['/health', 'the health check'], ['/openapi.json', 'the OpenAPI document']] as const) {
+      const error = thrown([plugin({ ...listEnvironments, id: 'mine', path })]);
+      expect(error, path).to.be.instanceOf(DuplicateOperationError);
+      expect(error.message).to.contain(`where the router serves ${own}`);
+    }
+    expect(() => createRouter({ store, plugins: [...defaultPlugins, plugin({ ...listEnvironments, id: 'postHealth', method: 'POST', path: '/health' })] })).not.to.throw();
+  });
+
   it('accepts the same path with another method, and another path with the same method', () => {
     expect(() => createRouter({ store, plugins: [...defaultPlugins, plugin({ ...listEnvironments, id: 'deleteEnvironments', method: 'DELETE' })] })).not.to.throw();
     expect(() => createRouter({ store, plugins: [...defaultPlugins, plugin({ ...listEnvironments, id: 'listElsewhere', path: '/elsewhere/{org}' })] })).not.to.throw();

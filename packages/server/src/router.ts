@@ -29,7 +29,7 @@ export interface RouterOptions {
   health?: HealthCheckOptions;
 }
 
-/** Raised at start-up when two plugins claim the same operation id or method and path. */
+/** Raised at start-up when two plugins claim the same operation id or method and path, or a plugin the router's own. */
 export class DuplicateOperationError extends Error {
   override readonly name = 'DuplicateOperationError';
   readonly code = 'TRAILPROOF_DUPLICATE_OPERATION';
@@ -147,6 +147,9 @@ function apiBase(ctx: Context, prefix: string): string {
   return mount + prefix;
 }
 
+/** What the router serves itself (`openapi.json`, `health`): no plugin may answer them. */
+const ownRoutes = new Map([['GET /openapi.json', 'the OpenAPI document'], ['GET /health', 'the health check']]);
+
 function assertUnique(operations: Operation[]) {
   const ids = new Set<string>();
   const routes = new Map<string, string>();
@@ -154,6 +157,8 @@ function assertUnique(operations: Operation[]) {
     if (ids.has(operation.id)) throw new DuplicateOperationError(`Two plugins define the operation '${operation.id}'`);
     ids.add(operation.id);
     const route = `${operation.method} ${operation.path.replace(/\{[^}]+\}/g, '{}')}`;
+    const own = ownRoutes.get(route);
+    if (own) throw new DuplicateOperationError(`Operation '${operation.id}' answers ${operation.method} ${operation.path}, where the router serves ${own}`);
     const other = routes.get(route);
     if (other) throw new DuplicateOperationError(`Operations '${other}' and '${operation.id}' both answer ${operation.method} ${operation.path}`);
     routes.set(route, operation.id);
