@@ -29511,7 +29511,8 @@ function createClient(options) {
           } catch {
           }
           if (response.ok) return { status: response.status, body: parsed };
-          const requestId = response.headers.get("x-request-id")?.slice(0, 100) || void 0;
+          const sentId = response.headers.get("x-request-id") ?? "";
+          const requestId = /^[A-Za-z0-9._:-]{1,100}$/.test(sentId) ? sentId : void 0;
           const message = describe(method, path6, response.status, parsed, requestId);
           const errors = parsed?.errors ?? void 0;
           const error2 = new ApiRequestError(response.status, message, errors, requestId);

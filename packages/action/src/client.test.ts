@@ -86,6 +86,24 @@ describe('action HTTP client', () => {
     expect(server.seen).to.have.length(1);
   });
 
+  it("names the server's request id in the error, when it looks like one", async () => {
+    const server = await scripted([
+      json(404, { message: 'No such trail' }, { 'x-request-id': 'lb-7f3a.91:2' }),
+      json(404, { message: 'No such trail' }, { 'x-request-id': '::error::injected' + ' x'.repeat(3) }),
+      json(404, { message: 'No such trail' }),
+    ]);
+    const client = createClient({ serverUrl: server.url, apiToken: 't', backoffMs: 1 });
+    const failures: ApiRequestError[] = [];
+    for (let i = 0; i < 3; i++) failures.push(await client.request('GET', '/trails/acme/app/t').then(() => { throw new Error('answered 2xx'); }, (e: unknown) => e as ApiRequestError));
+    await server.close();
+    expect(failures.map((e) => e.requestId)).to.deep.equal(['lb-7f3a.91:2', undefined, undefined]);
+    expect(failures.map((e) => e.message)).to.deep.equal([
+      'GET /trails/acme/app/t answered 404: No such trail [request lb-7f3a.91:2]',
+      'GET /trails/acme/app/t answered 404: No such trail',
+      'GET /trails/acme/app/t answered 404: No such trail',
+    ]);
+  });
+
   it('retries a connection reset, then gives up after its attempts with the cause', async () => {
     const server = await scripted([(req) => req.socket.destroy(), (req) => req.socket.destroy(), (req) => req.socket.destroy()]);
     const client = createClient({ serverUrl: server.url, apiToken: 't', backoffMs: 5, attempts: 3 });

@@ -70,7 +70,9 @@ export function createClient(options: ClientOptions): ApiClient {
             // not JSON: keep the text
           }
           if (response.ok) return { status: response.status, body: parsed };
-          const requestId = response.headers.get('x-request-id')?.slice(0, 100) || undefined;
+          const sentId = response.headers.get('x-request-id') ?? '';
+          // Shown in the job's log: only an id that looks like one (no spaces, no markup).
+          const requestId = /^[A-Za-z0-9._:-]{1,100}$/.test(sentId) ? sentId : undefined;
           const message = describe(method, path, response.status, parsed, requestId);
           const errors = (parsed as { errors?: Record<string, string> } | null)?.errors ?? undefined;
           const error = new ApiRequestError(response.status, message, errors, requestId);
