@@ -3,6 +3,7 @@ import { readFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
+import { createToken, openStore } from '@trailproof/server';
 import { openTestStore } from '@trailproof/server/testing';
 import { call, runCli, startServerProcess, type ServerProcess } from './support/processes.ts';
 
@@ -44,7 +45,7 @@ describe('trailproof token list / revoke', function () {
 
     const listed = JSON.parse(runCli(['token', 'list', '--org', 'acme', '--json', '--database', location])) as Array<Record<string, unknown>>;
     expect(listed.map((t) => t.id)).to.have.members([writerId, /^tp_([A-Za-z0-9]{16})_/.exec(reader)![1]]);
-    expect(listed.find((t) => t.id === writerId)).to.include({ org: 'acme', access: 'read-write', description: 'ci pipeline', revoked_at: null });
+    expect(listed.find((t) => t.id === writerId)).to.include({ org: 'acme', access: 'read-write', status: 'active', description: 'ci pipeline', revoked_at: null });
     const table = runCli(['token', 'list', '--database', location]);
     expect(table).to.contain('globex').and.to.contain('read-only');
     expect(table).not.to.contain(writerSecret!);
@@ -59,6 +60,7 @@ describe('trailproof token list / revoke', function () {
 
     const relisted = JSON.parse(runCli(['token', 'list', '--org', 'acme', '--json', '--database', location])) as Array<Record<string, unknown>>;
     expect(relisted.find((t) => t.id === writerId)!.revoked_at).to.be.a('string');
+    expect(relisted.find((t) => t.id === writerId)!.status).to.equal('revoked');
     const again = spawnSync(process.execPath, ['--import', 'tsx', cli, 'token', 'revoke', writerId!, '--database', location], { encoding: 'utf8' });
     expect(again.status).to.equal(1);
     expect(again.stderr).to.contain('no active token');
@@ -81,9 +83,18 @@ describe('trailproof token list / revoke', function () {
     expect(expiry(atTime)).to.equal('2999-01-31T16:30:00.000Z');
     expect(expiry(never)).to.equal(null);
     const table = runCli(['token', 'list', '--org', 'initech', '--database', location]).split('\n');
-    expect(table[0]!.split('\t')).to.deep.equal(['ID', 'ORG', 'ACCESS', 'CREATED', 'REVOKED', 'EXPIRES', 'DESCRIPTION']);
-    expect(table.find((line) => line.startsWith(atDate))!.split('\t')[5]).to.equal('2999-01-31T00:00:00.000Z');
-    expect(table.find((line) => line.startsWith(never))!.split('\t')[5]).to.equal('-');
+    expect(table[0]!.split('\t')).to.deep.equal(['ID', 'ORG', 'ACCESS', 'STATUS', 'CREATED', 'REVOKED', 'EXPIRES', 'DESCRIPTION']);
+    expect(table.find((line) => line.startsWith(atDate))!.split('\t')[6]).to.equal('2999-01-31T00:00:00.000Z');
+    expect(table.find((line) => line.startsWith(never))!.split('\t')[6]).to.equal('-');
+    expect(listed.map((t) => (t as { status?: string }).status)).to.deep.equal(['active', 'active', 'active', 'active']);
+
+    // One whose time is up is listed as expired (made through the library: the command takes a minute at least).
+    const store = await openStore(location);
+    const expiresAt = Date.now() / 1000 + 1;
+    const soon = await createToken(store, { org: 'initech', expiresAt }).finally(() => store.close());
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, expiresAt * 1000 - Date.now()) + 50));
+    const statuses = JSON.parse(runCli(['token', 'list', '--org', 'initech', '--json', '--database', location])) as Array<{ id: string; status: string }>;
+    expect(statuses.find((t) => t.id === soon.id)!.status).to.equal('expired');
 
     const refused: Array<[string[], string]> = [
       [['--expires-in', '0d'], '--expires-in takes a number and a unit'],
@@ -102,6 +113,6 @@ describe('trailproof token list / revoke', function () {
       expect(result.stdout, flags.join(' ')).to.equal('');
     }
     const afterwards = JSON.parse(runCli(['token', 'list', '--org', 'initech', '--json', '--database', location])) as unknown[];
-    expect(afterwards, 'no token created by a refused command').to.have.length(4);
+    expect(afterwards, 'no token created by a refused command').to.have.length(5);
   });
 });

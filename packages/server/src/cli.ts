@@ -150,12 +150,17 @@ function isCalendarDate(date: string): boolean {
   return parsed.getUTCFullYear() === year && parsed.getUTCMonth() === month - 1 && parsed.getUTCDate() === day;
 }
 
-/** Lists tokens (id, organisation, access, dates, description): never a secret, which is not stored anyway. */
+/**
+ * Lists tokens (id, organisation, access, status, dates, description): never a secret, which is
+ * not stored anyway. The status is `active`, `revoked` or `expired` (revoked wins).
+ */
 async function tokenList(args: string[]) {
   const { values } = parseArgs({ args, options: { org: { type: 'string' }, json: { type: 'boolean' }, ...databaseOptions } });
   const tokens = await withStore(values, (store) => store.listTokens(values.org));
+  const now = Date.now() / 1000;
   const rows = tokens.map((t) => ({
     id: t.id, org: t.organization, access: t.readOnly ? 'read-only' : 'read-write',
+    status: t.revokedAt !== null ? 'revoked' : t.expiresAt !== null && t.expiresAt <= now ? 'expired' : 'active',
     created_at: isoTime(t.createdAt), revoked_at: t.revokedAt === null ? null : isoTime(t.revokedAt),
     expires_at: t.expiresAt === null ? null : isoTime(t.expiresAt), description: t.description,
   }));
@@ -163,8 +168,8 @@ async function tokenList(args: string[]) {
     process.stdout.write(JSON.stringify(rows, null, 2) + '\n');
     return;
   }
-  process.stdout.write(['ID', 'ORG', 'ACCESS', 'CREATED', 'REVOKED', 'EXPIRES', 'DESCRIPTION'].join('\t') + '\n');
-  for (const r of rows) process.stdout.write([r.id, r.org, r.access, r.created_at, r.revoked_at ?? '-', r.expires_at ?? '-', r.description ?? ''].join('\t') + '\n');
+  process.stdout.write(['ID', 'ORG', 'ACCESS', 'STATUS', 'CREATED', 'REVOKED', 'EXPIRES', 'DESCRIPTION'].join('\t') + '\n');
+  for (const r of rows) process.stdout.write([r.id, r.org, r.access, r.status, r.created_at, r.revoked_at ?? '-', r.expires_at ?? '-', r.description ?? ''].join('\t') + '\n');
 }
 
 const isoTime = (seconds: number) => new Date(seconds * 1000).toISOString();
