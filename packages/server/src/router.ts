@@ -29,7 +29,7 @@ export interface RouterOptions {
   health?: HealthCheckOptions;
 }
 
-/** Raised at start-up when two plugins claim the same operation id or method and path, or a plugin the router's own. */
+/** Raised at start-up when two plugins claim the same operation id or method and path, or a plugin claims a route the router serves itself. */
 export class DuplicateOperationError extends Error {
   override readonly name = 'DuplicateOperationError';
   readonly code = 'TRAILPROOF_DUPLICATE_OPERATION';

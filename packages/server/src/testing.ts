@@ -141,9 +141,10 @@ const undoing: Record<string, { sqlite: readonly string[]; postgres: readonly st
  * `schema_migrations`, so that reopening applies them again to the data as it is.
  */
 export function migrationsUndone(name: string, backend: 'sqlite' | 'postgres' = testBackend): string[] {
+  if (!(name in migrations)) throw new Error(`migrationsUndone: no migration '${name}'`);
   const names = Object.keys(migrations).filter((m) => m >= name);
   const missing = names.filter((m) => !undoing[m]);
-  if (!undoing[name] || missing.length) throw new Error(`migrationsUndone: no undo for ${[...new Set([name, ...missing])].filter((m) => !undoing[m]).join(', ')}`);
+  if (missing.length) throw new Error(`migrationsUndone: no undo for ${missing.join(', ')}`);
   return [
     ...names.reverse().flatMap((m) => undoing[m]![backend]),
     `delete from schema_migrations where name in (${names.map((m) => `'${m}'`).join(', ')})`,
