@@ -26,4 +26,17 @@ describe('multipart bodies', () => {
     expect(res.body.errors).to.have.key('data_json');
     expect(res.body.message).to.match(/nests too deeply/);
   });
+
+  it('accepts data_json nested 32 levels deep and refuses 33, in arrays and in objects', async () => {
+    // The trail input is the first level; user_data's value adds the rest.
+    const arrays = (levels: number) => JSON.parse('['.repeat(levels) + '1' + ']'.repeat(levels)) as unknown;
+    const objects = (levels: number): unknown => (levels === 0 ? 1 : { a: objects(levels - 1) });
+    for (const [kind, nest] of [['arrays', arrays], ['objects', objects]] as const) {
+      const begin = (name: string, levels: number) => server.request('PUT', '/api/v2/trails/acme/app', { form: { data_json: JSON.stringify({ name, user_data: nest(levels - 1) }) } });
+      expect((await begin(`deep-${kind}`, 32)).status, `${kind}: 32 levels`).to.equal(201);
+      const refused = await begin(`deeper-${kind}`, 33);
+      expect(refused.status, `${kind}: 33 levels`).to.equal(400);
+      expect(refused.body.errors).to.deep.equal({ data_json: 'may nest at most 32 levels' });
+    }
+  });
 });

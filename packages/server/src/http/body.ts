@@ -141,8 +141,14 @@ const maxReportedTextErrors = 50;
 function depth(value: unknown, level: number): number {
   if (level > maxJsonDepth || value === null || typeof value !== 'object') return level;
   let deepest = level;
-  for (const child of Object.values(value)) {
-    deepest = Math.max(deepest, depth(child, level + 1));
+  // Walked in place: Object.values made an array per object, about 6% of the heap an
+  // attestation's request allocated (a sampling heap profile under the write benchmark's load).
+  if (Array.isArray(value)) {
+    for (let i = 0; i < value.length && deepest <= maxJsonDepth; i++) deepest = Math.max(deepest, depth(value[i], level + 1));
+    return deepest;
+  }
+  for (const key in value) {
+    deepest = Math.max(deepest, depth((value as Record<string, unknown>)[key], level + 1));
     if (deepest > maxJsonDepth) break;
   }
   return deepest;
