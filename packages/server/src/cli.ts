@@ -13,6 +13,7 @@ import { parseArgs } from 'node:util';
 import { createToken } from './auth.ts';
 import { jsonLogger } from './log.ts';
 import { existsSync } from 'node:fs';
+import { secondsPerUnit } from './time-units.ts';
 import { isPostgresUrl, openSqliteStore, openStore, type PostgresOptions, type Store } from './store/index.ts';
 
 const usage = `Usage:
@@ -124,7 +125,6 @@ async function tokenCreate(args: string[]) {
   });
 }
 
-const secondsPer: Record<string, number> = { m: 60, h: 3_600, d: 86_400, w: 604_800 };
 const isoDateOrTime = /^\d{4}-\d{2}-\d{2}(T\d{2}:\d{2}(:\d{2}(\.\d+)?)?(Z|[+-]\d{2}:\d{2}))?$/;
 
 /** When a new token expires (Unix seconds): `--expires-in 90d` (m, h, d or w) or `--expires-at` a date or time; undefined for never. */
@@ -133,7 +133,7 @@ function expiry(expiresIn: string | undefined, expiresAt: string | undefined, no
   if (expiresIn !== undefined) {
     const match = /^([1-9][0-9]{0,5})([mhdw])$/.exec(expiresIn);
     if (!match) throw new UsageError(`--expires-in takes a number and a unit (m, h, d or w), such as 90d, not '${expiresIn}'`);
-    return now + Number(match[1]) * secondsPer[match[2]!]!;
+    return now + Number(match[1]) * secondsPerUnit.get(match[2]!)!;
   }
   if (expiresAt === undefined) return undefined;
   // A date alone is the start of that day in UTC (as Date.parse reads it); a time needs its zone.

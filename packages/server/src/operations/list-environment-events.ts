@@ -4,6 +4,7 @@ import { badRequest } from '../http/errors.ts';
 import { environmentHref, pageCount, pageLinks, trailHref } from '../http/links.ts';
 import { definePlugin } from '../plugin.ts';
 import type { EnvironmentEventFilter } from '../store/index.ts';
+import { secondsPerUnit } from '../time-units.ts';
 import { requireEnvironment } from './lookup.ts';
 
 /** One end of the range: a snapshot index (negative: back from the latest) or a time. */
@@ -11,13 +12,6 @@ type RangeEnd = { index: number } | { time: number };
 
 /** Integers from here on are Unix timestamps (2001-09-09), below it snapshot indexes. */
 const firstTimestamp = 1_000_000_000;
-
-const secondsPer = new Map(Object.entries({
-  m: 60, min: 60, mins: 60, minute: 60, minutes: 60,
-  h: 3_600, hr: 3_600, hrs: 3_600, hour: 3_600, hours: 3_600,
-  d: 86_400, day: 86_400, days: 86_400,
-  w: 604_800, week: 604_800, weeks: 604_800,
-}));
 
 /** Reads one end of the range (`start`, `end`, or a half of `interval`); `null` when it is none of the forms. */
 export function parseRangeEnd(text: string, now: number): RangeEnd | null {
@@ -30,7 +24,7 @@ export function parseRangeEnd(text: string, now: number): RangeEnd | null {
   }
   if (/^\d{10,12}\.\d+$/.test(value)) return { time: Number(value) };
   const ago = /^(\d{1,9}) ?([a-z]+)$/.exec(value);
-  const unit = ago ? secondsPer.get(ago[2]!) : undefined;
+  const unit = ago ? secondsPerUnit.get(ago[2]!) : undefined;
   if (unit !== undefined) return { time: now - Number(ago![1]) * unit };
   return null;
 }
