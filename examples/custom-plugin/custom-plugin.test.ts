@@ -21,9 +21,7 @@ describe('example: a third-party plugin adds an attestation type', () => {
       form: { data_json: JSON.stringify({ attestation_name: 'coverage', line_coverage: 71.5, minimum: 80 }), attachment_file: { content: 'lcov', name: 'lcov.info' } },
     });
     expect(res.status).to.equal(201);
-    const org = (await server.store.findOrganization('acme'))!;
-    const trail = (await server.store.findTrail(Number(org.id), 'app', 'b1'))!;
-    const [attestation] = await server.store.listAttestations(trail.id);
+    const [attestation] = await server.attestations('app', 'b1');
     expect(attestation).to.include({ name: 'coverage', type: 'custom:coverage', compliant: false, attachmentSize: 4 });
   });
 

@@ -14,7 +14,7 @@ import type { Plugin } from './plugin.ts';
 import { startServer } from './server.ts';
 import { migrations } from './store/migrations.ts';
 import pg from 'pg';
-import { isPostgresUrl, openPostgresStore, openSqliteStore, type Store } from './store/index.ts';
+import { isPostgresUrl, openPostgresStore, openSqliteStore, type AttestationRow, type Store } from './store/index.ts';
 
 export interface TestServer {
   url: string;
@@ -34,6 +34,8 @@ export interface TestServer {
   /** PostgreSQL only: the schema that holds this server's tables. */
   schema?: string;
   request(method: string, path: string, options?: RequestOptions): Promise<TestResponse>;
+  /** The attestations stored on a trail of `org` (`acme` by default), oldest first; throws when there is no such trail. */
+  attestations(flow: string, trail: string, org?: string): Promise<AttestationRow[]>;
   /** Stops the server and closes its store, keeping the data (see `reopenTestStore`). */
   stop(): Promise<void>;
   /** Stops the server (if it runs) and removes the data. */
@@ -183,10 +185,17 @@ export async function startTestServer(options: { plugins?: readonly Plugin<any>[
     return { status: response.status, headers: response.headers, body: parsed, bytes };
   };
 
+  const attestations = async (flow: string, trail: string, org = 'acme') => {
+    const organization = await store.findOrganization(org);
+    const found = organization && (await store.findTrail(Number(organization.id), flow, trail));
+    if (!found) throw new Error(`no trail ${org}/${flow}/${trail}`);
+    return store.listAttestations(found.id);
+  };
+
   let stopping: Promise<void> | undefined;
   const stop = () => (stopping ??= running.close(1000));
   return {
-    url: running.url, store, token, readToken, otherToken, file, backend: testBackend, location, ...(schema ? { schema } : {}), request,
+    url: running.url, store, token, readToken, otherToken, file, backend: testBackend, location, ...(schema ? { schema } : {}), request, attestations,
     stop,
     close: async () => {
       await stop();

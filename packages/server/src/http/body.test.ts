@@ -13,9 +13,7 @@ describe('multipart bodies', () => {
       form: { data_json: JSON.stringify({ attestation_name: 'unit', junit_results: [] }), attachment_file: { content: '<testsuites/>', name } },
     });
     expect(res.status).to.equal(201);
-    const org = (await server.store.findOrganization('acme'))!;
-    const trail = (await server.store.findTrail(Number(org.id), 'app', 't1'))!;
-    const [attestation] = await server.store.listAttestations(trail.id);
+    const [attestation] = await server.attestations('app', 't1');
     expect(attestation!.attachmentName).to.equal(name);
   });
 

@@ -9,21 +9,16 @@ const template = 'version: 1\ntrail:\n  attestations:\n  - name: manual-test\n  
 
 describe('attest generic: POST /attestations/{org}/{flow_name}/trail/{trail_name}/generic', () => {
   let server: TestServer;
-  let orgId: number;
   beforeEach(async () => {
     server = await startTestServer();
     const begun = await server.request('PUT', '/api/v2/trails/acme/backend', { form: { data_json: JSON.stringify({ name: 'build-1' }) } });
     expect(begun.status).to.equal(201);
-    orgId = Number((await server.store.findOrganization('acme'))!.id);
   });
   afterEach(() => server.close());
 
   const attest = (data: unknown, extra: Record<string, { content: Uint8Array | string; name?: string }> = {}, options: { to?: string; token?: string } = {}) =>
     server.request('POST', options.to ?? path(), { form: { data_json: JSON.stringify(data), ...extra }, ...(options.token ? { token: options.token } : {}) });
-  const stored = async (trail = 'build-1') => {
-    const found = await server.store.findTrail(orgId, 'backend', trail);
-    return found ? server.store.listAttestations(found.id) : [];
-  };
+  const stored = () => server.attestations('backend', 'build-1');
 
   it('answers 201 with a JSON string and stores the data as sent, of type generic, with its attachment', async () => {
     const data = {

@@ -11,21 +11,16 @@ const binary = new Uint8Array(600).map((_, i) => (i * 7 + 3) % 256);
 
 describe('attest JUnit: POST /attestations/{org}/{flow_name}/trail/{trail_name}/junit', () => {
   let server: TestServer;
-  let orgId: number;
   beforeEach(async () => {
     server = await startTestServer();
     const begun = await server.request('PUT', '/api/v2/trails/acme/backend', { form: { data_json: JSON.stringify({ name: 'build-1' }) } });
     expect(begun.status).to.equal(201);
-    orgId = Number((await server.store.findOrganization('acme'))!.id);
   });
   afterEach(() => server.close());
 
   const attest = (data: unknown, extra: Record<string, string | { content: Uint8Array | string; name?: string }> = {}, to = path) =>
     server.request('POST', to, { form: { data_json: JSON.stringify(data), ...extra } });
-  const stored = async (trail = 'build-1') => {
-    const found = await server.store.findTrail(orgId, 'backend', trail);
-    return found ? server.store.listAttestations(found.id) : [];
-  };
+  const stored = () => server.attestations('backend', 'build-1');
 
   it('answers 201 with a JSON string and stores the results, the attachment bytes and their SHA-256', async () => {
     const data = {
@@ -92,7 +87,7 @@ describe('attest JUnit: POST /attestations/{org}/{flow_name}/trail/{trail_name}/
       assertMatchesContract(attestJunit, 404, res.body);
       expect(res.body.message, to).to.match(/begin the trail first/);
     }
-    expect(await server.store.findFlow(orgId, 'no-such-flow')).to.equal(undefined);
+    expect(await server.store.findFlow(Number((await server.store.findOrganization('acme'))!.id), 'no-such-flow')).to.equal(undefined);
     expect(await stored()).to.have.length(0);
   });
 
