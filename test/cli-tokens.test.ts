@@ -1,4 +1,7 @@
-/** `trailproof token list` never shows secrets; `token revoke` stops a token at once, even for a running server. */
+/**
+ * `trailproof token list` never shows secrets; `token revoke` stops a token at once, even for a
+ * running server; `token evidence` lists what a token stored.
+ */
 import { readFileSync } from 'node:fs';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
@@ -9,7 +12,7 @@ import { call, runCli, startServerProcess, type ServerProcess } from './support/
 
 const cli = fileURLToPath(new URL('../packages/server/src/cli.ts', import.meta.url));
 
-describe('trailproof token list / revoke', function () {
+describe('trailproof token list / revoke / evidence', function () {
   this.timeout(60_000);
   let location = '';
   let cleanup: () => void | Promise<void> = () => {};
@@ -64,6 +67,49 @@ describe('trailproof token list / revoke', function () {
     const again = spawnSync(process.execPath, ['--import', 'tsx', cli, 'token', 'revoke', writerId!, '--database', location], { encoding: 'utf8' });
     expect(again.status).to.equal(1);
     expect(again.stderr).to.contain('no active token');
+  });
+
+  it('lists what a token stored (token evidence): the trails it began or began again and its attestations, no one else\'s', async () => {
+    const leaked = runCli(['token', 'create', '--org', 'umbrella', '--description', 'leaked', '--database', location]).trim();
+    const other = runCli(['token', 'create', '--org', 'umbrella', '--database', location]).trim();
+    const leakedId = /^tp_([A-Za-z0-9]{16})_/.exec(leaked)![1]!;
+    server ??= await startServerProcess(['--database', location]);
+    const form = (data: unknown) => {
+      const f = new FormData();
+      f.append('data_json', JSON.stringify(data));
+      return { form: f };
+    };
+    const ok = async (token: string, method: string, path: string, data: unknown, status: number) =>
+      expect((await call(server!.url, token, method, path, form(data))).status, `${method} ${path}`).to.equal(status);
+    const junit = { attestation_name: 'unit', junit_results: [{ name: 's', failures: 0, errors: 0, skipped: 0, total: 1, duration: 1 }] };
+    await ok(leaked, 'PUT', '/api/v2/trails/umbrella/app', { name: 't1' }, 201);
+    await ok(leaked, 'POST', '/api/v2/attestations/umbrella/app/trail/t1/junit', junit, 201);
+    // The other token's trail even carries the leaked id in its user data: it is not the leaked token's.
+    await ok(other, 'PUT', '/api/v2/trails/umbrella/app', { name: 't2', user_data: { by: leakedId } }, 201);
+    await ok(other, 'POST', '/api/v2/attestations/umbrella/app/trail/t2/junit', junit, 201);
+    await ok(leaked, 'PUT', '/api/v2/trails/umbrella/app', { name: 't2', description: 'changed by the leaked token' }, 200);
+    await ok(leaked, 'POST', '/api/v2/attestations/umbrella/app/trail/t2/generic', { attestation_name: 'manual', is_compliant: true }, 201);
+
+    const listed = JSON.parse(runCli(['token', 'evidence', leaked, '--json', '--database', location])) as Array<Record<string, unknown>>;
+    expect(listed.map(({ at: _, attestation_id: __, ...rest }) => rest)).to.deep.equal([
+      { org: 'umbrella', flow: 'app', trail: 't1', what: 'began trail' },
+      { org: 'umbrella', flow: 'app', trail: 't1', what: 'attestation', attestation_name: 'unit', attestation_type: 'junit' },
+      { org: 'umbrella', flow: 'app', trail: 't2', what: 'began trail again' },
+      { org: 'umbrella', flow: 'app', trail: 't2', what: 'attestation', attestation_name: 'manual', attestation_type: 'generic' },
+    ]);
+    expect(listed.map((r) => Date.parse(String(r.at)))).to.satisfy((times: number[]) => times.every((t, i) => Number.isFinite(t) && (i === 0 || t >= times[i - 1]!)));
+    const table = runCli(['token', 'evidence', leakedId, '--database', location]).trim().split('\n');
+    expect(table[0]!.split('\t')).to.deep.equal(['TIME', 'ORG', 'FLOW', 'TRAIL', 'WHAT', 'ATTESTATION']);
+    expect(table.slice(1).map((line) => line.split('\t').slice(3).join(' ').replace(/, id \d+/, ''))).to.deep.equal([
+      't1 began trail -', 't1 attestation unit (junit)', 't2 began trail again -', 't2 attestation manual (generic)',
+    ]);
+    expect(JSON.parse(runCli(['token', 'evidence', other, '--json', '--database', location])).map((r: { what: string }) => r.what)).to.deep.equal(['began trail', 'attestation']);
+
+    const unknown = spawnSync(process.execPath, ['--import', 'tsx', cli, 'token', 'evidence', 'Zz0000000000000Z', '--database', location], { encoding: 'utf8' });
+    expect([unknown.status, unknown.stderr.trim()]).to.deep.equal([1, "trailproof: no token with id 'Zz0000000000000Z'"]);
+    const missing = spawnSync(process.execPath, ['--import', 'tsx', cli, 'token', 'evidence', '--database', location], { encoding: 'utf8' });
+    expect(missing.status).to.equal(2);
+    expect(missing.stderr).to.contain('token evidence needs one token id');
   });
 
   it('creates tokens that expire (--expires-in, --expires-at), lists their expiry, and refuses expiries that make no sense', async () => {

@@ -116,6 +116,22 @@ describe('tamper evidence: hash chain, append-only rows, verify', function () {
     ? [`drop trigger ${table}_no_update`, `drop trigger ${table}_no_delete`]
     : [`alter table ${table} disable trigger ${table}_append_only`];
 
+  it('finds who stored an attestation rewritten or erased behind its back; each begin record names its token', async () => {
+    const tokenId = server.token.split('_')[1];
+    const records = await rawRows(server, `select type, record from evidence_log order by seq`);
+    expect(records.filter((r) => r.type === 'trail.begin').map((r) => JSON.parse(String(r.record)).data.by)).to.deep.equal([tokenId]);
+    expect((await rawRows(server, `select created_by_token from attestations`)).map((r) => r.created_by_token)).to.deep.equal([tokenId]);
+    await rawSql(server, disable('attestations'));
+    for (const value of [`'someoneElse12345'`, 'null']) {
+      await rawSql(server, [`update attestations set created_by_token = ${value}`]);
+      const result = await verify();
+      expect(result.first_broken, value).to.deep.include({ seq: 2, type: 'attestation' });
+      expect(result.first_broken!.reason).to.match(/changed after it was stored/);
+      await rawSql(server, [`update attestations set created_by_token = '${tokenId}'`]);
+      expect((await verify()).ok, 'restored').to.equal(true);
+    }
+  });
+
   it('finds a passing attestation inserted behind its back, naming its row', async () => {
     await rawSql(server, [`insert into attestations (trail_id, name, type, data, compliant, created_at)
       select id, 'security', 'generic', '{"is_compliant":true}', 1, created_at + 1 from trails where name = 'b1'`]);
@@ -207,8 +223,10 @@ describe('tamper evidence: hash chain, append-only rows, verify', function () {
     ['repo_info', `'{"name":"someone-else/app"}'`],
     ['git_commit_info', `'{"sha1":"0000000000000000000000000000000000000000"}'`],
     ['template_sha256', `(select sha256 from blobs limit 1)`],
+    ['created_by_token', `'someoneElse12345'`],
+    ['created_by_token', 'null'],
   ] as const) {
-    it(`finds a trail whose ${column} was edited behind its back, at its latest begin`, async () => {
+    it(`finds a trail whose ${column} was edited behind its back (set to ${value}), at its latest begin`, async () => {
       // A re-begin updates the trail in place: its new record vouches for what the row holds now.
       expect((await server.request('PUT', '/api/v2/trails/acme/app', {
         form: { data_json: JSON.stringify({ name: 'b1', repo_info: { name: 'acme/app', url: 'https://example.com/acme/app' } }) },

@@ -41,11 +41,11 @@ export const attestCoverage = defineOperation({
 
 export const attestCoveragePlugin = definePlugin({
   operation: attestCoverage,
-  async handler({ params, data, files, store, now }) {
+  async handler({ params, data, files, principal, store, now }) {
     // The same path every attestation takes: trail lookup, content-addressed attachment, hash chain.
     await storeAttestation(store, {
       org: params.org, flow: params.flow_name, trail: params.trail_name, name: data.attestation_name, type: 'custom:coverage', data,
-      attachment: files.attachment_file, compliant: data.line_coverage >= data.minimum, now,
+      attachment: files.attachment_file, compliant: data.line_coverage >= data.minimum, createdBy: principal.tokenId, now,
     });
     return { status: 201, body: `coverage attestation '${data.attestation_name}' was added to trail '${params.trail_name}'` };
   },

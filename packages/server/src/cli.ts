@@ -3,7 +3,7 @@
  *
  *   trailproof serve [--db FILE | --database URL] [--port N] [--host H]
  *   trailproof token create --org ORG [--read-only] [--description TEXT] [--expires-in 90d | --expires-at DATE] [--db FILE | --database URL]
- *   trailproof token list [--org ORG] [--json]   /   trailproof token revoke ID
+ *   trailproof token list [--org ORG] [--json]   /   trailproof token revoke ID   /   trailproof token evidence ID [--json]
  *   trailproof backup OUT.db [--db FILE]
  *   trailproof verify [--org ORG] [--json]
  *
@@ -22,6 +22,7 @@ const usage = `Usage:
                          [--db FILE | --database URL]
   trailproof token list [--org ORG] [--json] [--db FILE | --database URL]
   trailproof token revoke ID [--db FILE | --database URL]
+  trailproof token evidence ID [--json] [--db FILE | --database URL]   (what the token stored)
   trailproof backup OUT.db [--db FILE]
   trailproof verify [--org ORG] [--json] [--db FILE | --database URL]   (exit 1 when a link is broken)
 
@@ -93,7 +94,7 @@ function postgresTuning(): PostgresOptions {
 
 async function token(args: string[]) {
   const [action, ...rest] = args;
-  const subcommands: Record<string, (args: string[]) => Promise<void>> = { create: tokenCreate, list: tokenList, revoke: tokenRevoke };
+  const subcommands: Record<string, (args: string[]) => Promise<void>> = { create: tokenCreate, list: tokenList, revoke: tokenRevoke, evidence: tokenEvidence };
   const run = subcommands[action ?? ''];
   if (!run) throw new UsageError(`unknown token command '${action ?? ''}'`);
   await run(rest);
@@ -174,14 +175,43 @@ async function tokenList(args: string[]) {
 
 const isoTime = (seconds: number) => new Date(seconds * 1000).toISOString();
 
+/** The token id in `given`: the part after `tp_` of a whole token, or the id itself. */
+const tokenIdOf = (given: string) => /^tp_([A-Za-z0-9]{16})(_|$)/.exec(given)?.[1] ?? given;
+
 /** Revokes a token by its id (the part after `tp_`, or the whole token); it stops working at once. */
 async function tokenRevoke(args: string[]) {
   const { values, positionals } = parseArgs({ args, options: databaseOptions, allowPositionals: true });
   if (positionals.length !== 1) throw new UsageError('token revoke needs one token id');
-  const id = /^tp_([A-Za-z0-9]{16})(_|$)/.exec(positionals[0]!)?.[1] ?? positionals[0]!;
+  const id = tokenIdOf(positionals[0]!);
   const revoked = await withStore(values, (store) => store.revokeToken(id, Date.now() / 1000));
   if (!revoked) throw new Error(`no active token with id '${id}'`);
   process.stderr.write(`trailproof: token ${id} revoked\n`);
+}
+
+/**
+ * Lists what a token stored, oldest first: the trails it began (or began again) and the
+ * attestations it stored. After a token leaked: revoke it, then review these.
+ */
+async function tokenEvidence(args: string[]) {
+  const { values, positionals } = parseArgs({ args, options: { json: { type: 'boolean' }, ...databaseOptions }, allowPositionals: true });
+  if (positionals.length !== 1) throw new UsageError('token evidence needs one token id');
+  const id = tokenIdOf(positionals[0]!);
+  const found = await withStore(values, (store) => store.evidenceOfToken(id));
+  if (!found) throw new Error(`no token with id '${id}'`);
+  const rows = found.items.map((e) => ({
+    at: isoTime(e.at), org: found.organization, flow: e.flow, trail: e.trail,
+    ...(e.kind === 'trail.begin'
+      ? { what: e.created ? 'began trail' : 'began trail again' }
+      : { what: 'attestation', attestation_id: e.attestationId, attestation_name: e.name, attestation_type: e.type }),
+  }));
+  if (values.json) {
+    process.stdout.write(JSON.stringify(rows, null, 2) + '\n');
+    return;
+  }
+  process.stdout.write(['TIME', 'ORG', 'FLOW', 'TRAIL', 'WHAT', 'ATTESTATION'].join('\t') + '\n');
+  for (const r of rows) {
+    process.stdout.write([r.at, r.org, r.flow, r.trail, r.what, 'attestation_id' in r ? `${r.attestation_name} (${r.attestation_type}, id ${r.attestation_id})` : '-'].join('\t') + '\n');
+  }
 }
 
 /** Copies a SQLite database with the online backup API: consistent, and safe while a server writes. */

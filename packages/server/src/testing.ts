@@ -135,6 +135,10 @@ const undoing: Record<string, { sqlite: readonly string[]; postgres: readonly st
   '0011_deployment_hour_counts': { sqlite: ['drop table deployment_hour_counts'], postgres: ['drop table deployment_hour_counts'] },
   '0012_environment_events': { sqlite: ['drop table environment_events'], postgres: ['drop table environment_events'] },
   '0013_token_expiry': { sqlite: ['alter table tokens drop column expires_at'], postgres: ['alter table tokens drop column expires_at'] },
+  '0014_evidence_provenance': {
+    sqlite: ['alter table attestations drop column created_by_token', 'alter table trails drop column created_by_token'],
+    postgres: ['alter table attestations drop column created_by_token', 'alter table trails drop column created_by_token'],
+  },
 };
 
 /**

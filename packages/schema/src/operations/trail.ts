@@ -67,6 +67,11 @@ export const Attachment = Type.Object(
   { $id: 'Attachment', additionalProperties: false },
 );
 
+const CreatedBy = OrNull(Type.String({
+  description: 'The API token that stored it: its description and id ("CI backend (token 3fA9...)"), or "token <id>" when it has no description. ' +
+    'null for evidence stored before the server recorded it.',
+}));
+
 /** One stored attestation, superseded or not. */
 export const AttestationView = Type.Object(
   {
@@ -76,6 +81,7 @@ export const AttestationView = Type.Object(
     is_compliant: Type.Boolean(),
     is_latest: Type.Boolean({ description: 'false when a later attestation of the same name (and target) supersedes it' }),
     created_at: EpochSeconds(),
+    created_by: CreatedBy,
     artifact_fingerprint: OrNull(Type.String()),
     target_artifacts: Type.Array(Type.String()),
     description: OrNull(Type.String()),
@@ -102,6 +108,7 @@ const trailFields = {
   external_urls: OrNull(Type.Ref(ExternalUrls)),
   user_data: OrNull(Type.Ref(UserData)),
   created_at: EpochSeconds(),
+  created_by: CreatedBy,
   last_modified_at: EpochSeconds(),
   template: OrNull(Type.Ref(Template)),
   compliance_state: complianceState,

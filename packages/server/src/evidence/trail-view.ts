@@ -1,7 +1,7 @@
 /** A trail as the API answers it: its stored fields, its attestations and its compliance status. */
 import type { AttestationViewBody, TrailSummaryBody } from '@trailproof/schema';
 import { pathOf, trailHref, type ViewContext } from '../http/links.ts';
-import type { AttestationRow, TrailRow } from '../store/index.ts';
+import type { AttestationRow, TokenRef, TrailRow } from '../store/index.ts';
 import { countingAttestations } from './compliance.ts';
 import { factsOf, type EvaluatedTrail } from './evaluate.ts';
 import { templateView } from './template.ts';
@@ -11,6 +11,10 @@ type Attestation = AttestationViewBody;
 
 const objectOrNull = (value: unknown) => (value !== null && typeof value === 'object' && !Array.isArray(value) ? value : null);
 const stringOrNull = (value: unknown) => (typeof value === 'string' ? value : null);
+
+/** `created_by`: the token's description and id, or its id alone. */
+export const createdByName = (token: TokenRef | null) =>
+  token === null ? null : token.description ? `${token.description} (token ${token.tokenId})` : `token ${token.tokenId}`;
 
 /** The trail without its attestations (the list shape). */
 export function trailSummary(trail: TrailRow, evaluated: EvaluatedTrail, at: ViewContext): Summary {
@@ -26,6 +30,7 @@ export function trailSummary(trail: TrailRow, evaluated: EvaluatedTrail, at: Vie
     external_urls: (trail.externalUrls as Summary['external_urls']) ?? null,
     user_data: (trail.userData as Summary['user_data']) ?? null,
     created_at: trail.createdAt,
+    created_by: createdByName(trail.createdBy),
     last_modified_at: trail.lastModifiedAt,
     // A stored template that no longer parses is shown as missing; the compliance reasons say why.
     template: template && !(template.model instanceof Error) ? templateView(template.model, template.content) : null,
@@ -53,6 +58,7 @@ function attestationView(a: AttestationRow, counts: boolean, trailLink: string):
     is_compliant: a.compliant,
     is_latest: counts,
     created_at: a.createdAt,
+    created_by: createdByName(a.createdBy),
     artifact_fingerprint: a.artifactFingerprint,
     target_artifacts: Array.isArray(data.target_artifacts) ? data.target_artifacts.filter((t): t is string => typeof t === 'string') : [],
     description: stringOrNull(data.description),

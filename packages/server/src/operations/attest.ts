@@ -15,6 +15,8 @@ export interface AttestationToStore {
   data: { artifact_fingerprint?: string | null };
   attachment?: UploadedFile;
   compliant: boolean;
+  /** The id of the caller's token (the handler's `principal.tokenId`): kept as who stored it. */
+  createdBy: string;
   now: number;
 }
 
@@ -26,7 +28,7 @@ export async function storeAttestation(store: Store, a: AttestationToStore): Pro
   const organization = await requireOrganization(store, a.org);
   const stored = await store.appendAttestation({
     organizationId: organization.id, flow: a.flow, trail: a.trail, name: a.name, type: a.type, dataJson: JSON.stringify(a.data),
-    artifactFingerprint: a.data.artifact_fingerprint ?? null, compliant: a.compliant, at: a.now,
+    artifactFingerprint: a.data.artifact_fingerprint ?? null, compliant: a.compliant, createdBy: a.createdBy, at: a.now,
     attachment: a.attachment ? { content: a.attachment.buffer, name: a.attachment.originalName } : null,
   });
   if ('missing' in stored) throw trailNotFound(a.org, a.flow, a.trail, stored.missing);

@@ -6,14 +6,14 @@ import { requireOrganization } from './lookup.ts';
 /** PUT /trails/{org}/{flow_name}: 201 when the trail is new, 200 when it is begun again. */
 export const beginTrailPlugin = definePlugin({
   operation: beginTrail,
-  async handler({ params, data, files, store, now }) {
+  async handler({ params, data, files, principal, store, now }) {
     const organization = await requireOrganization(store, params.org);
     const template = files.template_file;
     if (template) requireValidTemplate(template.buffer); // a bad template is a 400 naming its line, before anything is stored
     const { created } = await store.transaction(async (tx) => {
       const flow = await tx.ensureFlow(organization.id, params.flow_name, now);
       const templateSha256 = template ? await tx.putBlob(template.buffer, now) : null;
-      return tx.upsertTrail(Number(flow.id), data, templateSha256, now);
+      return tx.upsertTrail(Number(flow.id), data, templateSha256, now, principal.tokenId);
     });
     return created
       ? { status: 201, body: `Trail '${data.name}' was begun in flow '${params.flow_name}'` }

@@ -26,8 +26,8 @@ describe('storing attestations (writer thread, batches)', function () {
     ({ store, location, schema, cleanup } = await openTestStore());
     organizationId = Number((await store.ensureOrganization('acme', 1)).id);
     const flow = await store.ensureFlow(organizationId, 'app', 1);
-    await store.upsertTrail(flow.id, { name: 't1' }, null, 1);
-    await store.upsertTrail(flow.id, { name: 't2' }, null, 1);
+    await store.upsertTrail(flow.id, { name: 't1' }, null, 1, null);
+    await store.upsertTrail(flow.id, { name: 't2' }, null, 1, null);
   });
   afterEach(async () => {
     await store.close().catch(() => {});
@@ -36,7 +36,7 @@ describe('storing attestations (writer thread, batches)', function () {
 
   const attestation = (name: string, overrides: Partial<AttestationAppend> = {}): AttestationAppend => ({
     organizationId, flow: 'app', trail: 't1', name, type: 'generic', dataJson: JSON.stringify({ attestation_name: name }),
-    artifactFingerprint: null, attachment: { content: randomBytes(2048), name: `${name}.bin` }, compliant: true, at: 2, ...overrides,
+    artifactFingerprint: null, attachment: { content: randomBytes(2048), name: `${name}.bin` }, compliant: true, createdBy: null, at: 2, ...overrides,
   });
 
   const storedOn = async (s: Store, trail: string) => {
@@ -50,8 +50,8 @@ describe('storing attestations (writer thread, batches)', function () {
     for (let i = 0; i < 200; i++) {
       writes.push(store.appendAttestation(attestation(`a${i}`, { trail: i % 2 ? 't1' : 't2' })));
       // Writes of the store's own connection in between (on SQLite they pause the writer thread).
-      if (i % 10 === 0) writes.push(store.upsertTrail(flow.id, { name: `other-${i}`, description: 'meanwhile' }, null, 3));
-      if (i % 25 === 0) writes.push(store.transaction((tx) => tx.upsertTrail(flow.id, { name: 't1', description: `begun again ${i}` }, null, 3)));
+      if (i % 10 === 0) writes.push(store.upsertTrail(flow.id, { name: `other-${i}`, description: 'meanwhile' }, null, 3, null));
+      if (i % 25 === 0) writes.push(store.transaction((tx) => tx.upsertTrail(flow.id, { name: 't1', description: `begun again ${i}` }, null, 3, null)));
     }
     const results = await Promise.all(writes);
     const ids = results.filter((r): r is { id: number; trailId: number } => typeof r === 'object' && r !== null && 'trailId' in r).map((r) => r.id);
@@ -62,6 +62,16 @@ describe('storing attestations (writer thread, batches)', function () {
     expect(verified.firstBroken).to.equal(null);
     // 2 trails begun first, 200 attestations, 20 other trails, 8 begins again.
     expect(verified.records).to.equal(2 + 200 + 20 + 8);
+  });
+
+  it('keeps the token of each attestation in a batch of otherwise identical ones', async () => {
+    const tokens = ['tokenAAAAAAAAAAA', 'tokenBBBBBBBBBBB', null, 'tokenAAAAAAAAAAA'];
+    const content = randomBytes(64);
+    // Identical but for the token, in one batch: RETURNING's rows are matched back to their inputs by content.
+    const results = await Promise.all(tokens.map((createdBy) => store.appendAttestation(attestation('same', { createdBy, attachment: { content, name: 'same.bin' } }))));
+    const byId = new Map((await storedOn(store, 't1')).map((a) => [a.id, a.createdBy?.tokenId ?? null]));
+    expect(results.map((r) => ('id' in r ? byId.get(r.id) : 'missing'))).to.deep.equal(tokens);
+    expect((await store.verifyChain(organizationId, 'acme')).firstBroken).to.equal(null);
   });
 
   it('answers which of flow and trail is missing, storing nothing', async () => {

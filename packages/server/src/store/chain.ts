@@ -21,10 +21,12 @@ export type EvidenceType = 'trail.begin' | 'attestation' | 'snapshot' | 'approva
  * The rows a chain record can point at, with the columns its digest covers (the row as stored).
  * A trail is a summary updated in place by each begin (re-run CI jobs), so each begin vouches
  * for the row as it left it; its `last_modified_at`, which every attestation moves, is left out.
+ * Columns added after rows were chained (`digestedWhenSet`) count only when not null, so that the
+ * digests of those older rows stay what they were.
  */
 export const digestColumns = {
-  trails: ['id', 'flow_id', 'name', 'description', 'commit_sha', 'repo_name', 'git_commit_info', 'repo_info', 'origin_url', 'external_urls', 'user_data', 'template_sha256', 'created_at'],
-  attestations: ['id', 'trail_id', 'name', 'type', 'data', 'artifact_fingerprint', 'attachment_sha256', 'attachment_name', 'compliant', 'created_at'],
+  trails: ['id', 'flow_id', 'name', 'description', 'commit_sha', 'repo_name', 'git_commit_info', 'repo_info', 'origin_url', 'external_urls', 'user_data', 'template_sha256', 'created_by_token', 'created_at'],
+  attestations: ['id', 'trail_id', 'name', 'type', 'data', 'artifact_fingerprint', 'attachment_sha256', 'attachment_name', 'compliant', 'created_by_token', 'created_at'],
   snapshots: ['id', 'environment_id', 'snapshot_index', 'artifacts', 'created_at'],
   approvals: ['id', 'flow_id', 'release_number', 'target_artifact', 'base_artifact', 'artifact_name', 'description', 'environment', 'src_commit_list', 'user_data', 'created_at'],
   reviews: ['id', 'approval_id', 'state', 'comment', 'approved_by', 'approval_url', 'timestamp'],
@@ -51,9 +53,14 @@ export function canonicalJson(value: unknown): string {
 
 export const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
+/** Digest columns added by a later migration (0014): part of a row's digest only when set. */
+const digestedWhenSet = new Set(['created_by_token']);
+
 /** Digest of a row's digest columns, as selected. */
 export const digestOf = (row: Record<string, unknown>) =>
-  sha256(canonicalJson(Object.fromEntries(Object.entries(row).map(([k, v]) => [k, typeof v === 'bigint' ? Number(v) : v]))));
+  sha256(canonicalJson(Object.fromEntries(Object.entries(row)
+    .filter(([k, v]) => v !== null || !digestedWhenSet.has(k))
+    .map(([k, v]) => [k, typeof v === 'bigint' ? Number(v) : v]))));
 
 /** The digest columns of `row`, in the order a select lists them (the digest sorts keys anyway). */
 const pick = (row: Record<string, unknown>, columns: readonly string[]) => {

@@ -60,6 +60,8 @@ export interface TrailsTable {
   external_urls: string | null;
   user_data: string | null;
   template_sha256: string | null;
+  /** The id of the token that created the trail; null before migration 0014. */
+  created_by_token: string | null;
   created_at: number;
   last_modified_at: number;
 }
@@ -75,6 +77,8 @@ export interface AttestationsTable {
   attachment_sha256: string | null;
   attachment_name: string | null;
   compliant: number;
+  /** The id of the token that stored it; null before migration 0014. */
+  created_by_token: string | null;
   created_at: number;
 }
 

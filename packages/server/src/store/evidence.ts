@@ -1,7 +1,7 @@
 /** Reading evidence back: a flow's trails, and which trails attested an artifact fingerprint. */
 import type { Db } from './database.ts';
 import { fromJson } from './json.ts';
-import type { TrailRow } from './trails.ts';
+import { tokenRef, type TrailRow } from './trails.ts';
 
 /** A trail with the template it is evaluated against: its own, else its flow's. */
 export interface TrailWithTemplate extends TrailRow {
@@ -12,33 +12,34 @@ export interface TrailWithTemplate extends TrailRow {
 const trailColumns = [
   'trails.id', 'trails.flow_id', 'flows.name as flow_name', 'trails.name', 'trails.description', 'trails.git_commit_info', 'trails.repo_info',
   'trails.origin_url', 'trails.external_urls', 'trails.user_data', 'trails.template_sha256', 'flows.template_sha256 as flow_template_sha256',
-  'trails.created_at', 'trails.last_modified_at',
+  'trails.created_by_token', 'tokens.description as token_description', 'trails.created_at', 'trails.last_modified_at',
 ] as const;
 
 type TrailSelect = {
   id: number; flow_id: number; flow_name: string; name: string; description: string; git_commit_info: string | null; repo_info: string | null;
   origin_url: string | null; external_urls: string | null; user_data: string | null; template_sha256: string | null;
-  flow_template_sha256: string | null; created_at: number; last_modified_at: number;
+  flow_template_sha256: string | null; created_by_token: string | null; token_description: string | null; created_at: number; last_modified_at: number;
 };
 
 const toTrail = (r: TrailSelect): TrailWithTemplate => ({
   id: Number(r.id), flowId: Number(r.flow_id), flowName: r.flow_name, name: r.name, description: r.description,
   gitCommitInfo: fromJson(r.git_commit_info, null), repoInfo: fromJson(r.repo_info, null), originUrl: r.origin_url,
   externalUrls: fromJson(r.external_urls, null), userData: fromJson(r.user_data, null), templateSha256: r.template_sha256,
-  effectiveTemplateSha256: r.template_sha256 ?? r.flow_template_sha256, createdAt: Number(r.created_at), lastModifiedAt: Number(r.last_modified_at),
+  effectiveTemplateSha256: r.template_sha256 ?? r.flow_template_sha256, createdBy: tokenRef(r.created_by_token, r.token_description),
+  createdAt: Number(r.created_at), lastModifiedAt: Number(r.last_modified_at),
 });
 
 /** A page of a flow's trails, newest first. */
 export async function listTrailPage(db: Db, flowId: number, offset: number, limit: number): Promise<{ items: TrailWithTemplate[]; total: number }> {
   const { total } = await db.selectFrom('trails').select((eb) => eb.fn.countAll<number>().as('total')).where('flow_id', '=', flowId).executeTakeFirstOrThrow();
-  const rows = await db.selectFrom('trails').innerJoin('flows', 'flows.id', 'trails.flow_id').select(trailColumns)
+  const rows = await db.selectFrom('trails').innerJoin('flows', 'flows.id', 'trails.flow_id').leftJoin('tokens', 'tokens.id', 'trails.created_by_token').select(trailColumns)
     .where('trails.flow_id', '=', flowId).orderBy('trails.created_at', 'desc').orderBy('trails.id', 'desc').limit(limit).offset(offset).execute();
   return { total: Number(total), items: rows.map(toTrail) };
 }
 
 /** One trail by id, with its effective template. */
 export async function getTrailById(db: Db, trailId: number): Promise<TrailWithTemplate | undefined> {
-  const row = await db.selectFrom('trails').innerJoin('flows', 'flows.id', 'trails.flow_id').select(trailColumns)
+  const row = await db.selectFrom('trails').innerJoin('flows', 'flows.id', 'trails.flow_id').leftJoin('tokens', 'tokens.id', 'trails.created_by_token').select(trailColumns)
     .where('trails.id', '=', trailId).executeTakeFirst();
   return row ? toTrail(row) : undefined;
 }

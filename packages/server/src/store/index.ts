@@ -20,6 +20,7 @@ import { artifactNameOf, attestationsOfFingerprints, deployedNameOf, getTrailByI
 import { findEnvironment, getSnapshot, insertSnapshot, lockForUpdate, recordReport, typesOfEnvironments } from './snapshots.ts';
 import { insertEnvironmentEvents, listEnvironmentEvents } from './environment-events.ts';
 import { checkDatabase } from './health.ts';
+import { evidenceOfToken } from './provenance.ts';
 import { openPostgres, type PostgresOptions } from './postgres.ts';
 import { batchedWrites, groupCommit } from './group-commit.ts';
 import { startCheckpointer, walAutocheckpoint } from './checkpoint.ts';
@@ -44,6 +45,7 @@ const queries = {
   insertEnvironmentEvents, listEnvironmentEvents,
   addReview,
   checkDatabase,
+  evidenceOfToken,
 };
 
 /**
@@ -52,7 +54,7 @@ const queries = {
  */
 const readOnly = new Set<keyof typeof queries>([
   'findOrganization', 'listOrganizations', 'getBlob', 'verifyChain', 'findToken', 'listTokens', 'findFlow', 'findTrail', 'listAttestations',
-  'listEnvironments', 'listDeployments', 'listApprovals', 'getApproval', 'artifactsOfCommits', 'listEnvironmentEvents', 'checkDatabase',
+  'listEnvironments', 'listDeployments', 'listApprovals', 'getApproval', 'artifactsOfCommits', 'listEnvironmentEvents', 'checkDatabase', 'evidenceOfToken',
 ]);
 
 type Bound<Q> = { [K in keyof Q]: Q[K] extends (db: Db, ...args: infer A) => infer R ? (...args: A) => R : never };
@@ -239,8 +241,9 @@ export type { SqliteOptions } from './sqlite.ts';
 export type { EnvironmentInput, EnvironmentRecord, EnvironmentFilter } from './environments.ts';
 export type { DeploymentInsert, DeploymentRecord, DeploymentFilter } from './deployments.ts';
 export type { ApprovalInsert, ApprovalRecord, ApprovalState, ReviewRecord } from './approvals.ts';
-export type { TrailInput, TrailRow, FlowRow, AttestationInsert, AttestationRow, AttestationAppend, AppendResult } from './trails.ts';
+export type { TrailInput, TrailRow, TokenRef, FlowRow, AttestationInsert, AttestationRow, AttestationAppend, AppendResult } from './trails.ts';
 export type { TokenRow } from './tokens.ts';
+export type { TokenEvidence } from './provenance.ts';
 export type { BrokenLink, VerifyResult } from './chain-verify.ts';
 export { canonicalJson, genesisHash } from './chain.ts';
 export { blobAddress } from './organizations.ts';

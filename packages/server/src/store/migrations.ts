@@ -18,6 +18,7 @@ import { m010_token_notifications } from './migrations/0010-token-notifications.
 import { m011_deployment_hour_counts } from './migrations/0011-deployment-hour-counts.ts';
 import { m012_environment_events } from './migrations/0012-environment-events.ts';
 import { m013_token_expiry } from './migrations/0013-token-expiry.ts';
+import { m014_evidence_provenance } from './migrations/0014-evidence-provenance.ts';
 
 export { appendOnlyTables } from './migrations/builder.ts';
 
@@ -36,6 +37,7 @@ export const migrations: Record<string, Builder> = {
   '0011_deployment_hour_counts': m011_deployment_hour_counts,
   '0012_environment_events': m012_environment_events,
   '0013_token_expiry': m013_token_expiry,
+  '0014_evidence_provenance': m014_evidence_provenance,
 };
 
 /** Applies every pending migration; throws (and applies nothing more) if one fails. */

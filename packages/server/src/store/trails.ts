@@ -28,9 +28,20 @@ export interface TrailRow {
   externalUrls: Record<string, unknown> | null;
   userData: unknown;
   templateSha256: string | null;
+  /** The token that created it; null for trails begun before migration 0014. */
+  createdBy: TokenRef | null;
   createdAt: number;
   lastModifiedAt: number;
 }
+
+/** A token as evidence names it: its public id and the description it was created with. */
+export interface TokenRef {
+  tokenId: string;
+  description: string | null;
+}
+
+/** The token a row names (`created_by_token`, with its description from a left join of `tokens`). */
+export const tokenRef = (tokenId: string | null, description: string | null): TokenRef | null => (tokenId === null ? null : { tokenId, description });
 
 const flowColumns = ['id', 'name', 'description', 'visibility', 'template_sha256', 'created_at', 'last_modified_at'] as const;
 type FlowSelect = { id: number; name: string; description: string; visibility: string; template_sha256: string | null; created_at: number; last_modified_at: number };
@@ -52,22 +63,26 @@ export async function ensureFlow(db: Db, organizationId: number, name: string, a
   return (await findFlow(db, organizationId, name))!;
 }
 
-/** Creates the trail, or updates it when it exists already (a re-run CI job); says which. */
-export function upsertTrail(db: Db, flowId: number, input: TrailInput, templateSha256: string | null, at: number): Promise<{ created: boolean; id: number }> {
+/**
+ * Creates the trail, or updates it when it exists already (a re-run CI job); says which.
+ * `createdBy`: the id of the caller's token; a trail keeps the token that created it, and each
+ * begin's chain record names the token that made it.
+ */
+export function upsertTrail(db: Db, flowId: number, input: TrailInput, templateSha256: string | null, at: number, createdBy: string | null): Promise<{ created: boolean; id: number }> {
   return inTransaction(db, async (trx) => {
-    const result = await upsertTrailIn(trx, flowId, input, templateSha256, at);
+    const result = await upsertTrailIn(trx, flowId, input, templateSha256, at, createdBy);
     // The trail row is a summary that each begin updates in place: each begin's record keeps what
     // it said and vouches for the row as it left it (verify checks the row against the latest one).
     const { organization_id, name: flow } = await trx.selectFrom('flows').select(['organization_id', 'name']).where('id', '=', flowId).executeTakeFirstOrThrow();
     await appendEvidence(trx, {
       organizationId: Number(organization_id), type: 'trail.begin', at, ref: { table: 'trails', id: result.id },
-      data: { flow, trail: input.name, created: result.created, input, template_sha256: templateSha256 },
+      data: { flow, trail: input.name, created: result.created, input, template_sha256: templateSha256, ...(createdBy === null ? {} : { by: createdBy }) },
     });
     return result;
   });
 }
 
-async function upsertTrailIn(db: Db, flowId: number, input: TrailInput, templateSha256: string | null, at: number): Promise<{ created: boolean; id: number }> {
+async function upsertTrailIn(db: Db, flowId: number, input: TrailInput, templateSha256: string | null, at: number, createdBy: string | null): Promise<{ created: boolean; id: number }> {
   const values = {
     description: input.description ?? '',
     commit_sha: input.git_commit_info?.sha1 ?? null,
@@ -82,7 +97,7 @@ async function upsertTrailIn(db: Db, flowId: number, input: TrailInput, template
   // Insert-or-nothing first, so that two processes beginning the same new trail at once do not
   // collide: the loser finds the winner's row (PostgreSQL waits for its commit) and updates it.
   const inserted = await db.insertInto('trails')
-    .values({ ...values, flow_id: flowId, name: input.name, template_sha256: templateSha256, created_at: at })
+    .values({ ...values, flow_id: flowId, name: input.name, template_sha256: templateSha256, created_by_token: createdBy, created_at: at })
     .onConflict((c) => c.columns(['flow_id', 'name']).doNothing())
     .returning('id').executeTakeFirst();
   if (inserted) return { created: true, id: Number(inserted.id) };
@@ -92,10 +107,11 @@ async function upsertTrailIn(db: Db, flowId: number, input: TrailInput, template
 }
 
 export async function findTrail(db: Db, organizationId: number, flowName: string, trailName: string): Promise<TrailRow | undefined> {
-  const r = await db.selectFrom('trails').innerJoin('flows', 'flows.id', 'trails.flow_id')
+  const r = await db.selectFrom('trails').innerJoin('flows', 'flows.id', 'trails.flow_id').leftJoin('tokens', 'tokens.id', 'trails.created_by_token')
     .select([
       'trails.id', 'trails.flow_id', 'flows.name as flow_name', 'trails.name', 'trails.description', 'trails.git_commit_info', 'trails.repo_info',
-      'trails.origin_url', 'trails.external_urls', 'trails.user_data', 'trails.template_sha256', 'trails.created_at', 'trails.last_modified_at',
+      'trails.origin_url', 'trails.external_urls', 'trails.user_data', 'trails.template_sha256', 'trails.created_by_token', 'tokens.description as token_description',
+      'trails.created_at', 'trails.last_modified_at',
     ])
     .where('flows.organization_id', '=', organizationId).where('flows.name', '=', flowName).where('trails.name', '=', trailName)
     .executeTakeFirst();
@@ -104,7 +120,7 @@ export async function findTrail(db: Db, organizationId: number, flowName: string
     id: Number(r.id), flowId: Number(r.flow_id), flowName: r.flow_name, name: r.name, description: r.description,
     gitCommitInfo: fromJson(r.git_commit_info, null), repoInfo: fromJson(r.repo_info, null), originUrl: r.origin_url,
     externalUrls: fromJson(r.external_urls, null), userData: fromJson(r.user_data, null), templateSha256: r.template_sha256,
-    createdAt: Number(r.created_at), lastModifiedAt: Number(r.last_modified_at),
+    createdBy: tokenRef(r.created_by_token, r.token_description), createdAt: Number(r.created_at), lastModifiedAt: Number(r.last_modified_at),
   };
 }
 
@@ -117,13 +133,17 @@ export interface AttestationInsert {
   attachmentSha256: string | null;
   attachmentName: string | null;
   compliant: boolean;
+  /** The id of the token that stored it (null: stored without a caller). */
+  createdBy: string | null;
   at: number;
   /** Where the trail is, when the caller has looked it up already (names never change); read otherwise. */
   where?: { organizationId: number; flow: string; trail: string };
 }
 
-export interface AttestationRow extends Omit<AttestationInsert, 'at' | 'where'> {
+export interface AttestationRow extends Omit<AttestationInsert, 'at' | 'where' | 'createdBy'> {
   id: number;
+  /** The token that stored it; null for attestations stored before migration 0014. */
+  createdBy: TokenRef | null;
   createdAt: number;
   attachmentSize: number | null;
 }
@@ -141,13 +161,13 @@ export function insertAttestation(db: Db, a: AttestationInsert): Promise<number>
 type AttestationValues = Omit<AttestationInsert, 'data' | 'where' | 'compliant'> & { dataJson: string; compliant: number };
 const insertAttestationRowsOnce = compiledOnce((db, v: { rows: AttestationValues[] }) => db.insertInto('attestations').values(v.rows.map((r) => ({
   trail_id: r.trailId, name: r.name, type: r.type, data: r.dataJson, artifact_fingerprint: r.artifactFingerprint,
-  attachment_sha256: r.attachmentSha256, attachment_name: r.attachmentName, compliant: r.compliant, created_at: r.at,
+  attachment_sha256: r.attachmentSha256, attachment_name: r.attachmentName, compliant: r.compliant, created_by_token: r.createdBy, created_at: r.at,
 }))).returning(digestColumnsOf('attestations')));
 const touchTrail = compiledOnce((db, v: { id: number; at: number }) => db.updateTable('trails').set({ last_modified_at: v.at }).where('id', '=', v.id));
 
 /** What tells stored attestation rows apart, but for their data (compared only between rows alike in all this). */
-const rowKey = (r: { trail_id: unknown; name: unknown; type: unknown; artifact_fingerprint: unknown; attachment_sha256: unknown; attachment_name: unknown; compliant: unknown; created_at: unknown }) =>
-  JSON.stringify([Number(r.trail_id), r.name, r.type, r.artifact_fingerprint, r.attachment_sha256, r.attachment_name, Number(r.compliant), Number(r.created_at)]);
+const rowKey = (r: { trail_id: unknown; name: unknown; type: unknown; artifact_fingerprint: unknown; attachment_sha256: unknown; attachment_name: unknown; compliant: unknown; created_by_token: unknown; created_at: unknown }) =>
+  JSON.stringify([Number(r.trail_id), r.name, r.type, r.artifact_fingerprint, r.attachment_sha256, r.attachment_name, Number(r.compliant), r.created_by_token, Number(r.created_at)]);
 
 /**
  * Stores attestations on trails already found (one statement), then moves each trail's
@@ -160,7 +180,7 @@ async function insertAttestationRows(db: Db, list: Array<Omit<AttestationInsert,
   if (!list.length) return [];
   const values = list.map((a): AttestationValues => ({
     trailId: a.trailId, name: a.name, type: a.type, dataJson: a.dataJson, artifactFingerprint: a.artifactFingerprint,
-    attachmentSha256: a.attachmentSha256, attachmentName: a.attachmentName, compliant: a.compliant ? 1 : 0, at: a.at,
+    attachmentSha256: a.attachmentSha256, attachmentName: a.attachmentName, compliant: a.compliant ? 1 : 0, createdBy: a.createdBy, at: a.at,
   }));
   // RETURNING gives the rows, not which input each came from: they are matched by content
   // (rows alike in every column are interchangeable).
@@ -172,7 +192,7 @@ async function insertAttestationRows(db: Db, list: Array<Omit<AttestationInsert,
   const rows = values.map((v) => {
     const alike = returned.get(rowKey({
       trail_id: v.trailId, name: v.name, type: v.type, artifact_fingerprint: v.artifactFingerprint,
-      attachment_sha256: v.attachmentSha256, attachment_name: v.attachmentName, compliant: v.compliant, created_at: v.at,
+      attachment_sha256: v.attachmentSha256, attachment_name: v.attachmentName, compliant: v.compliant, created_by_token: v.createdBy, created_at: v.at,
     })) ?? [];
     const index = alike.findIndex((row) => row.data === v.dataJson);
     if (index < 0) throw new Error('the attestation insert did not return every row');
@@ -201,6 +221,8 @@ export interface AttestationAppend {
   /** Stored content-addressed (once per content), named as the client sent it. */
   attachment: { content: Uint8Array; name: string } | null;
   compliant: boolean;
+  /** The id of the token that stores it (null: stored without a caller). */
+  createdBy: string | null;
   at: number;
 }
 
@@ -249,7 +271,7 @@ export function appendAttestations(db: Db, list: AttestationAppend[]): Promise<A
     await putBlobs(trx, found.flatMap(({ a, attachmentSha256 }) => (a.attachment ? [{ sha256: attachmentSha256!, content: a.attachment.content, at: a.at }] : [])));
     const ids = await insertAttestationRows(trx, found.map(({ trailId, a, attachmentSha256 }) => ({
       trailId, name: a.name, type: a.type, dataJson: a.dataJson, artifactFingerprint: a.artifactFingerprint, attachmentSha256,
-      attachmentName: a.attachment?.name ?? null, compliant: a.compliant, at: a.at, where: { organizationId: a.organizationId, flow: a.flow, trail: a.trail },
+      attachmentName: a.attachment?.name ?? null, compliant: a.compliant, createdBy: a.createdBy, at: a.at, where: { organizationId: a.organizationId, flow: a.flow, trail: a.trail },
     })));
     found.forEach(({ index, trailId }, i) => (results[index] = { id: ids[i]!, trailId }));
     return results;
@@ -259,14 +281,17 @@ export function appendAttestations(db: Db, list: AttestationAppend[]): Promise<A
 /** Every attestation of a trail, oldest first (later ones with the same name supersede earlier ones). */
 export async function listAttestations(db: Db, trailId: number): Promise<AttestationRow[]> {
   const rows = await db.selectFrom('attestations').leftJoin('blobs', 'blobs.sha256', 'attestations.attachment_sha256')
+    .leftJoin('tokens', 'tokens.id', 'attestations.created_by_token')
     .select([
       'attestations.id', 'attestations.trail_id', 'attestations.name', 'attestations.type', 'attestations.data', 'attestations.artifact_fingerprint',
-      'attestations.attachment_sha256', 'attestations.attachment_name', 'attestations.compliant', 'attestations.created_at', 'blobs.size',
+      'attestations.attachment_sha256', 'attestations.attachment_name', 'attestations.compliant', 'attestations.created_by_token',
+      'tokens.description as token_description', 'attestations.created_at', 'blobs.size',
     ])
     .where('attestations.trail_id', '=', trailId).orderBy('attestations.id').execute();
   return rows.map((r) => ({
     id: Number(r.id), trailId: Number(r.trail_id), name: r.name, type: r.type, data: JSON.parse(r.data), artifactFingerprint: r.artifact_fingerprint,
-    attachmentSha256: r.attachment_sha256, attachmentName: r.attachment_name, compliant: Number(r.compliant) === 1, createdAt: Number(r.created_at),
+    attachmentSha256: r.attachment_sha256, attachmentName: r.attachment_name, compliant: Number(r.compliant) === 1,
+    createdBy: tokenRef(r.created_by_token, r.token_description), createdAt: Number(r.created_at),
     attachmentSize: r.size === null ? null : Number(r.size),
   }));
 }
