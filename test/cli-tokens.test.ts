@@ -69,7 +69,7 @@ describe('trailproof token list / revoke / evidence', function () {
     expect(again.stderr).to.contain('no active token');
   });
 
-  it('lists what a token stored (token evidence): the trails it began or began again and its attestations, no one else\'s', async () => {
+  it('lists what a token stored (token evidence): trails it began or began again, attestations, snapshots, approvals and reviews; no one else\'s', async () => {
     const leaked = runCli(['token', 'create', '--org', 'umbrella', '--description', 'leaked', '--database', location]).trim();
     const other = runCli(['token', 'create', '--org', 'umbrella', '--database', location]).trim();
     const leakedId = /^tp_([A-Za-z0-9]{16})_/.exec(leaked)![1]!;
@@ -79,31 +79,41 @@ describe('trailproof token list / revoke / evidence', function () {
       f.append('data_json', JSON.stringify(data));
       return { form: f };
     };
-    const ok = async (token: string, method: string, path: string, data: unknown, status: number) =>
-      expect((await call(server!.url, token, method, path, form(data))).status, `${method} ${path}`).to.equal(status);
+    const ok = async (token: string, method: string, path: string, body: { json?: unknown; form?: FormData }, status: number) =>
+      expect((await call(server!.url, token, method, path, body)).status, `${method} ${path}`).to.equal(status);
     const junit = { attestation_name: 'unit', junit_results: [{ name: 's', failures: 0, errors: 0, skipped: 0, total: 1, duration: 1 }] };
-    await ok(leaked, 'PUT', '/api/v2/trails/umbrella/app', { name: 't1' }, 201);
-    await ok(leaked, 'POST', '/api/v2/attestations/umbrella/app/trail/t1/junit', junit, 201);
+    const fingerprint = 'a'.repeat(64);
+    await ok(leaked, 'PUT', '/api/v2/trails/umbrella/app', form({ name: 't1' }), 201);
+    await ok(leaked, 'POST', '/api/v2/attestations/umbrella/app/trail/t1/junit', form(junit), 201);
     // The other token's trail even carries the leaked id in its user data: it is not the leaked token's.
-    await ok(other, 'PUT', '/api/v2/trails/umbrella/app', { name: 't2', user_data: { by: leakedId } }, 201);
-    await ok(other, 'POST', '/api/v2/attestations/umbrella/app/trail/t2/junit', junit, 201);
-    await ok(leaked, 'PUT', '/api/v2/trails/umbrella/app', { name: 't2', description: 'changed by the leaked token' }, 200);
-    await ok(leaked, 'POST', '/api/v2/attestations/umbrella/app/trail/t2/generic', { attestation_name: 'manual', is_compliant: true }, 201);
+    await ok(other, 'PUT', '/api/v2/trails/umbrella/app', form({ name: 't2', user_data: { by: leakedId } }), 201);
+    await ok(other, 'POST', '/api/v2/attestations/umbrella/app/trail/t2/junit', form(junit), 201);
+    await ok(leaked, 'PUT', '/api/v2/trails/umbrella/app', form({ name: 't2', description: 'changed by the leaked token' }), 200);
+    await ok(leaked, 'POST', '/api/v2/attestations/umbrella/app/trail/t2/generic', form({ attestation_name: 'manual', is_compliant: true }), 201);
+    await ok(other, 'PUT', '/api/v2/environments/umbrella', { json: { name: 'prod', type: 'server' } }, 201);
+    await ok(leaked, 'PUT', '/api/v2/environments/umbrella/prod/report/server', { json: { artifacts: [{ digests: { app: fingerprint }, creationTimestamp: 1_763_800_000 }] } }, 201);
+    await ok(other, 'POST', '/api/v2/approvals/umbrella/app', { json: { artifact_fingerprint: fingerprint, description: 'release 1', src_commit_list: [] } }, 201);
+    await ok(leaked, 'PUT', '/api/v2/approvals/umbrella/app/1', { json: { state: 'APPROVED', approved_by: 'mallory', comment: 'ok' } }, 200);
+    await ok(leaked, 'POST', '/api/v2/approvals/umbrella/app', { json: { artifact_fingerprint: fingerprint, description: 'release 2', src_commit_list: [] } }, 201);
 
     const listed = JSON.parse(runCli(['token', 'evidence', leaked, '--json', '--database', location])) as Array<Record<string, unknown>>;
-    expect(listed.map(({ at: _, attestation_id: __, ...rest }) => rest)).to.deep.equal([
-      { org: 'umbrella', flow: 'app', trail: 't1', what: 'began trail' },
-      { org: 'umbrella', flow: 'app', trail: 't1', what: 'attestation', attestation_name: 'unit', attestation_type: 'junit' },
-      { org: 'umbrella', flow: 'app', trail: 't2', what: 'began trail again' },
-      { org: 'umbrella', flow: 'app', trail: 't2', what: 'attestation', attestation_name: 'manual', attestation_type: 'generic' },
+    expect(listed.map((r) => [r.org, r.what, r.where, String(r.detail).replace(/, id \d+/, '')])).to.deep.equal([
+      ['umbrella', 'began trail', 'app/t1', '-'],
+      ['umbrella', 'attestation', 'app/t1', 'unit (junit)'],
+      ['umbrella', 'began trail again', 'app/t2', '-'],
+      ['umbrella', 'attestation', 'app/t2', 'manual (generic)'],
+      ['umbrella', 'environment snapshot', 'prod', '#1'],
+      ['umbrella', 'approval review', 'app release 1', 'APPROVED by mallory'],
+      ['umbrella', 'approval request', 'app release 2', '-'],
     ]);
+    expect(listed[1]).to.include({ flow: 'app', trail: 't1', attestation_name: 'unit', attestation_type: 'junit' }).and.to.have.property('attestation_id').that.is.a('number');
     expect(listed.map((r) => Date.parse(String(r.at)))).to.satisfy((times: number[]) => times.every((t, i) => Number.isFinite(t) && (i === 0 || t >= times[i - 1]!)));
     const table = runCli(['token', 'evidence', leakedId, '--database', location]).trim().split('\n');
-    expect(table[0]!.split('\t')).to.deep.equal(['TIME', 'ORG', 'FLOW', 'TRAIL', 'WHAT', 'ATTESTATION']);
-    expect(table.slice(1).map((line) => line.split('\t').slice(3).join(' ').replace(/, id \d+/, ''))).to.deep.equal([
-      't1 began trail -', 't1 attestation unit (junit)', 't2 began trail again -', 't2 attestation manual (generic)',
-    ]);
-    expect(JSON.parse(runCli(['token', 'evidence', other, '--json', '--database', location])).map((r: { what: string }) => r.what)).to.deep.equal(['began trail', 'attestation']);
+    expect(table[0]!.split('\t')).to.deep.equal(['TIME', 'ORG', 'WHAT', 'WHERE', 'DETAIL']);
+    expect(table.slice(1).map((line) => line.split('\t').slice(2).join(' | ').replace(/, id \d+/, ''))).to.deep.equal(
+      listed.map((r) => `${r.what} | ${r.where} | ${String(r.detail).replace(/, id \d+/, '')}`));
+    expect(JSON.parse(runCli(['token', 'evidence', other, '--json', '--database', location])).map((r: { what: string }) => r.what))
+      .to.deep.equal(['began trail', 'attestation', 'approval request']);
 
     const unknown = spawnSync(process.execPath, ['--import', 'tsx', cli, 'token', 'evidence', 'Zz0000000000000Z', '--database', location], { encoding: 'utf8' });
     expect([unknown.status, unknown.stderr.trim()]).to.deep.equal([1, "trailproof: no token with id 'Zz0000000000000Z'"]);

@@ -27,7 +27,7 @@ describe('authentication and authorization on every route of the six operations'
     const flow = (await server.store.findFlow(org, 'payments'))!;
     await server.store.insertApproval({
       flowId: flow.id, targetArtifact: fp, baseArtifact: '', artifactName: 'api', description: 'secret-plan', environment: null, srcCommitList: [],
-      userData: null, state: 'PENDING', reviews: [], at: 1_763_000_000,
+      userData: null, state: 'PENDING', reviews: [], createdBy: null, at: 1_763_000_000,
     });
     const extra = await createToken(server.store, { org: 'acme' });
     // The id is the part of the token between `tp_` and the secret.

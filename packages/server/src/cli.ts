@@ -14,7 +14,7 @@ import { createToken } from './auth.ts';
 import { jsonLogger } from './log.ts';
 import { existsSync } from 'node:fs';
 import { secondsPerUnit } from './time-units.ts';
-import { isPostgresUrl, openSqliteStore, openStore, type PostgresOptions, type Store } from './store/index.ts';
+import { isPostgresUrl, openSqliteStore, openStore, type PostgresOptions, type Store, type TokenEvidence } from './store/index.ts';
 
 const usage = `Usage:
   trailproof serve [--db FILE | --database URL] [--port N] [--host H]
@@ -189,8 +189,9 @@ async function tokenRevoke(args: string[]) {
 }
 
 /**
- * Lists what a token stored, oldest first: the trails it began (or began again) and the
- * attestations it stored. After a token leaked: revoke it, then review these.
+ * Lists what a token stored, oldest first: the trails it began (or began again), its
+ * attestations, environment snapshots, approval requests and reviews. After a token leaked:
+ * revoke it, then review these.
  */
 async function tokenEvidence(args: string[]) {
   const { values, positionals } = parseArgs({ args, options: { json: { type: 'boolean' }, ...databaseOptions }, allowPositionals: true });
@@ -198,19 +199,34 @@ async function tokenEvidence(args: string[]) {
   const id = tokenIdOf(positionals[0]!);
   const found = await withStore(values, (store) => store.evidenceOfToken(id));
   if (!found) throw new Error(`no token with id '${id}'`);
-  const rows = found.items.map((e) => ({
-    at: isoTime(e.at), org: found.organization, flow: e.flow, trail: e.trail,
-    ...(e.kind === 'trail.begin'
-      ? { what: e.created ? 'began trail' : 'began trail again' }
-      : { what: 'attestation', attestation_id: e.attestationId, attestation_name: e.name, attestation_type: e.type }),
-  }));
+  const rows = found.items.map((e) => ({ at: isoTime(e.at), org: found.organization, ...describeEvidence(e) }));
   if (values.json) {
     process.stdout.write(JSON.stringify(rows, null, 2) + '\n');
     return;
   }
-  process.stdout.write(['TIME', 'ORG', 'FLOW', 'TRAIL', 'WHAT', 'ATTESTATION'].join('\t') + '\n');
-  for (const r of rows) {
-    process.stdout.write([r.at, r.org, r.flow, r.trail, r.what, 'attestation_id' in r ? `${r.attestation_name} (${r.attestation_type}, id ${r.attestation_id})` : '-'].join('\t') + '\n');
+  process.stdout.write(['TIME', 'ORG', 'WHAT', 'WHERE', 'DETAIL'].join('\t') + '\n');
+  for (const r of rows) process.stdout.write([r.at, r.org, r.what, r.where, r.detail].join('\t') + '\n');
+}
+
+/** One line of `token evidence`: what was stored, where, and what else says which one. */
+function describeEvidence(e: TokenEvidence): { what: string; where: string; detail: string; [key: string]: unknown } {
+  switch (e.kind) {
+    case 'trail.begin':
+      return { what: e.created ? 'began trail' : 'began trail again', where: `${e.flow}/${e.trail}`, detail: '-', flow: e.flow, trail: e.trail };
+    case 'attestation':
+      return {
+        what: 'attestation', where: `${e.flow}/${e.trail}`, detail: `${e.name} (${e.type}, id ${e.attestationId})`,
+        flow: e.flow, trail: e.trail, attestation_id: e.attestationId, attestation_name: e.name, attestation_type: e.type,
+      };
+    case 'snapshot':
+      return { what: 'environment snapshot', where: e.environment, detail: `#${e.snapshotIndex}`, environment: e.environment, snapshot_index: e.snapshotIndex };
+    case 'approval':
+      return { what: 'approval request', where: `${e.flow} release ${e.releaseNumber}`, detail: '-', flow: e.flow, release_number: e.releaseNumber };
+    case 'review':
+      return {
+        what: 'approval review', where: `${e.flow} release ${e.releaseNumber}`, detail: `${e.state} by ${e.approvedBy}`,
+        flow: e.flow, release_number: e.releaseNumber, state: e.state, approved_by: e.approvedBy,
+      };
   }
 }
 

@@ -19,7 +19,7 @@ describe('approvals: GET /approvals/{org}/{flow_name}[/{approval_number}]', () =
     const other = await server.store.ensureFlow(org, 'other-flow', t0);
     const insert = (flowId: number, n: number, o: Partial<Parameters<TestServer['store']['insertApproval']>[0]> = {}) => server.store.insertApproval({
       flowId, targetArtifact: fp(`release-${n}`), baseArtifact: n > 1 ? fp(`release-${n - 1}`) : '', artifactName: 'api', description: `Release ${n}`,
-      environment: null, srcCommitList: [], userData: null, state: 'PENDING', reviews: [], at: t0 + n * 100, ...o,
+      environment: null, srcCommitList: [], userData: null, state: 'PENDING', reviews: [], createdBy: null, at: t0 + n * 100, ...o,
     });
     expect(await insert(flow.id, 1, { srcCommitList: [C2, C1], environment: 'production', userData: { ticket: 'CHG-1' } })).to.equal(1);
     expect(await insert(flow.id, 2, {

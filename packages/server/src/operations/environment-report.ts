@@ -22,7 +22,7 @@ type ReportOperation = (typeof reportOperations)[ReportType];
 function reportPlugin(type: ReportType): Plugin<ReportOperation> {
   return definePlugin({
     operation: reportOperations[type],
-    async handler({ params, data, store, now, apiBase }) {
+    async handler({ params, data, principal, store, now, apiBase }) {
       const organization = await requireOrganization(store, params.org);
       // The body was validated against this type's report schema, whose artifacts all have digests and a creation time.
       const running = runningArtifacts((data as unknown as { artifacts: ReportedArtifact[] }).artifacts);
@@ -48,7 +48,7 @@ function reportPlugin(type: ReportType): Plugin<ReportOperation> {
         const deployed: string[] = [];
         if (changed) {
           index += 1;
-          await tx.insertSnapshot(environment.id, index, running, at);
+          await tx.insertSnapshot(environment.id, index, running, at, principal.tokenId);
           // Fingerprints running before, and those already deployed by this report (one artifact may run under two names).
           const seen = new Set(latest?.artifacts.map((a) => a.fingerprint));
           const rows = [];

@@ -62,7 +62,7 @@ describe('list deployments: GET /deployments/{org}', () => {
   });
 
   it('links lead to the environment, the snapshot and the trail; no trail link without a trail', async () => {
-    await server.store.insertSnapshot(env.staging, 1, [{ name: 'web', fingerprint: fp('web'), instance_count: 1, creation_timestamp: seeded - 60, instances: [{ container: 'web' }] }], seeded - 60);
+    await server.store.insertSnapshot(env.staging, 1, [{ name: 'web', fingerprint: fp('web'), instance_count: 1, creation_timestamp: seeded - 60, instances: [{ container: 'web' }] }], seeded - 60, null);
     await deploy('web', seeded - 60, { env: 'staging', index: 1 });
     const [deployment] = (await list()).deployments;
     expect(deployment!._links).to.have.keys(['environment', 'snapshot']);

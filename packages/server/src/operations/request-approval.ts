@@ -10,7 +10,7 @@ import { requireFlow } from './lookup.ts';
  */
 export const requestApprovalPlugin = definePlugin({
   operation: requestApproval,
-  async handler({ params, data, store, now }) {
+  async handler({ params, data, principal, store, now }) {
     const { organization, flow } = await requireFlow(store, params.org, params.flow_name);
     const reviews = (data.approvals ?? []).map((r) => ({
       state: r.state, approved_by: r.approved_by, comment: r.comment ?? '', approval_url: r.approval_url ?? '', timestamp: now,
@@ -26,7 +26,7 @@ export const requestApprovalPlugin = definePlugin({
       return tx.insertApproval({
         flowId: flow.id, targetArtifact: data.artifact_fingerprint, baseArtifact: previous?.target_artifact ?? '', artifactName,
         description: data.description, environment: data.environment ?? null, srcCommitList: data.src_commit_list,
-        userData: data.user_data ?? null, state: approvalState(reviews), reviews, at: now,
+        userData: data.user_data ?? null, state: approvalState(reviews), reviews, createdBy: principal.tokenId, at: now,
       });
     });
     return { status: 201, body: await approvalBody(store, organization.id, flow.id, number) };

@@ -7,7 +7,7 @@ import { requireFlow } from './lookup.ts';
 /** PUT /approvals/{org}/{flow_name}/{approval_number}: adds a review and moves the state. */
 export const reviewApprovalPlugin = definePlugin({
   operation: reviewApproval,
-  async handler({ params, data, store, now }) {
+  async handler({ params, data, principal, store, now }) {
     const { organization, flow } = await requireFlow(store, params.org, params.flow_name);
     const review = { state: data.state, approved_by: data.approved_by, comment: data.comment ?? '', approval_url: data.approval_url ?? '', timestamp: now };
     const number = await store.transaction(async (tx) => {
@@ -16,7 +16,7 @@ export const reviewApprovalPlugin = definePlugin({
       // Reviews of one approval take turns, so that each state is computed from every review before it.
       await tx.lockForUpdate(store.dialect, 'approvals', found.id);
       const approval = (await tx.getApproval(flow.id, found.release_number))!;
-      await tx.addReview(approval.id, review);
+      await tx.addReview(approval.id, review, principal.tokenId);
       return approval.release_number;
     });
     return { status: 200, body: await approvalBody(store, organization.id, flow.id, number) };

@@ -1,5 +1,5 @@
 import type { Db } from './database.ts';
-import { appendEvidence, inTransaction } from './chain.ts';
+import { appendEvidence, byToken, inTransaction } from './chain.ts';
 import { fromJson, toJson } from './json.ts';
 
 export type ApprovalState = 'APPROVED' | 'UNAPPROVED' | 'PENDING';
@@ -33,6 +33,8 @@ export interface ApprovalInsert {
   userData: unknown;
   state: ApprovalState;
   reviews: ReviewRecord[];
+  /** The id of the requesting token, named in the chain records of the approval and its reviews. */
+  createdBy: string | null;
   at: number;
 }
 
@@ -53,27 +55,30 @@ async function insertApprovalIn(db: Db, a: ApprovalInsert): Promise<number> {
   const { organization_id: organizationId, name: flow } = await db.selectFrom('flows').select(['organization_id', 'name']).where('id', '=', a.flowId).executeTakeFirstOrThrow();
   await appendEvidence(db, {
     organizationId: Number(organizationId), type: 'approval', at: a.at, ref: { table: 'approvals', id: Number(row.id) },
-    data: { flow, release_number: releaseNumber, target_artifact: a.targetArtifact },
+    data: { flow, release_number: releaseNumber, target_artifact: a.targetArtifact, ...byToken(a.createdBy) },
   });
-  for (const review of a.reviews) await insertReviewIn(db, Number(organizationId), Number(row.id), review, a.at);
+  for (const review of a.reviews) await insertReviewIn(db, Number(organizationId), Number(row.id), review, a.at, a.createdBy);
   return releaseNumber;
 }
 
 /** Stores one review of an approval with its chain record. Reviews are never changed; the approval's state is derived from them. */
-async function insertReviewIn(db: Db, organizationId: number, approvalId: number, review: ReviewRecord, at: number): Promise<void> {
+async function insertReviewIn(db: Db, organizationId: number, approvalId: number, review: ReviewRecord, at: number, createdBy: string | null): Promise<void> {
   const row = await db.insertInto('reviews').values({ approval_id: approvalId, ...review }).returning('id').executeTakeFirstOrThrow();
   await appendEvidence(db, {
     organizationId, type: 'review', at, ref: { table: 'reviews', id: Number(row.id) },
-    data: { approval_id: approvalId, state: review.state, approved_by: review.approved_by },
+    data: { approval_id: approvalId, state: review.state, approved_by: review.approved_by, ...byToken(createdBy) },
   });
 }
 
-/** Adds a review to an approval (a new row and its chain record; the approval row itself never changes). */
-export function addReview(db: Db, approvalId: number, review: ReviewRecord): Promise<void> {
+/**
+ * Adds a review to an approval (a new row and its chain record; the approval row itself never
+ * changes). `createdBy`: the id of the token that sent it, named in the record.
+ */
+export function addReview(db: Db, approvalId: number, review: ReviewRecord, createdBy: string | null): Promise<void> {
   return inTransaction(db, async (trx) => {
     const { organization_id } = await trx.selectFrom('approvals').innerJoin('flows', 'flows.id', 'approvals.flow_id')
       .select('flows.organization_id').where('approvals.id', '=', approvalId).executeTakeFirstOrThrow();
-    await insertReviewIn(trx, Number(organization_id), approvalId, review, review.timestamp);
+    await insertReviewIn(trx, Number(organization_id), approvalId, review, review.timestamp, createdBy);
   });
 }
 

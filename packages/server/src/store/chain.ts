@@ -43,6 +43,12 @@ export const tableOf: Record<EvidenceType, DigestTable> = {
 
 export const genesisHash = '0'.repeat(64);
 
+/**
+ * What a record's `data` says of who stored its evidence: `by`, the id of the caller's token
+ * (nothing when stored without one). `token evidence` finds a token's records by it.
+ */
+export const byToken = (tokenId: string | null): { by?: string } => (tokenId === null ? {} : { by: tokenId });
+
 /** JSON with object keys sorted at every level: one text for one value, whatever the key order. */
 export function canonicalJson(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';

@@ -1,39 +1,56 @@
 /** Evidence by who stored it: what one token wrote (after a leak, to know what to review). */
 import type { Db } from './database.ts';
+import type { EvidenceType } from './chain.ts';
 
-/** One piece of evidence a token stored: a trail it began (or began again), or an attestation. */
-export type TokenEvidence =
-  | { kind: 'trail.begin'; at: number; flow: string; trail: string; created: boolean }
-  | { kind: 'attestation'; at: number; flow: string; trail: string; attestationId: number; name: string; type: string };
+/** One piece of evidence a token stored, as its chain record describes it. */
+export type TokenEvidence = { at: number } & (
+  | { kind: 'trail.begin'; flow: string; trail: string; created: boolean }
+  | { kind: 'attestation'; flow: string; trail: string; attestationId: number; name: string; type: string }
+  | { kind: 'snapshot'; environment: string; snapshotIndex: number }
+  | { kind: 'approval'; flow: string; releaseNumber: number }
+  | { kind: 'review'; flow: string; releaseNumber: number; state: string; approvedBy: string }
+);
+
+type RecordData = Record<string, unknown> & { by?: unknown };
 
 /**
- * Everything the token stored, oldest first: the trail begins whose chain record names it and the
- * attestations stored with it (migration 0014 on; evidence from before names no token). Within
- * the token's organisation only. Undefined when there is no such token.
+ * Everything the token stored, in chain order (oldest first): each record whose `data.by` names
+ * it, within the token's organisation. Evidence stored before tokens were recorded (migration
+ * 0014) names none. Undefined when there is no such token.
  */
 export async function evidenceOfToken(db: Db, tokenId: string): Promise<{ organization: string; items: TokenEvidence[] } | undefined> {
   const token = await db.selectFrom('tokens').innerJoin('organizations', 'organizations.id', 'tokens.organization_id')
     .select(['tokens.organization_id', 'organizations.name']).where('tokens.id', '=', tokenId).executeTakeFirst();
   if (!token) return undefined;
-  const items: TokenEvidence[] = [];
-  // A begin's record says who began it (`data.by`); the trail row keeps only who created it.
-  // Token ids are letters and digits, so the pattern holds no wildcard; the parse below decides.
-  const begins = await db.selectFrom('evidence_log').select(['record', 'created_at'])
-    .where('organization_id', '=', token.organization_id).where('type', '=', 'trail.begin').where('record', 'like', `%"by":"${tokenId}"%`)
+  // Token ids are letters and digits, so the pattern holds no wildcard. It also matches a record
+  // whose input merely contains the id (a trail's user data): the parse below decides.
+  const rows = await db.selectFrom('evidence_log').select(['type', 'record', 'created_at'])
+    .where('organization_id', '=', token.organization_id).where('record', 'like', `%"by":"${tokenId}"%`)
     .orderBy('seq').execute();
-  for (const row of begins) {
-    const data = (JSON.parse(row.record) as { data?: { by?: unknown; flow?: unknown; trail?: unknown; created?: unknown } }).data;
-    if (data?.by !== tokenId) continue;
-    items.push({ kind: 'trail.begin', at: Number(row.created_at), flow: String(data.flow), trail: String(data.trail), created: data.created === true });
+  const records = rows.flatMap((row) => {
+    const parsed = JSON.parse(row.record) as { ref?: { id?: unknown } | null; data?: RecordData };
+    return parsed.data?.by === tokenId ? [{ type: row.type as EvidenceType, at: Number(row.created_at), id: Number(parsed.ref?.id), data: parsed.data }] : [];
+  });
+  // A review's record names its approval by id; its flow and release number are read here.
+  const approvalIds = [...new Set(records.filter((r) => r.type === 'review').map((r) => Number(r.data.approval_id)))];
+  const approvals = new Map<number, { flow: string; releaseNumber: number }>();
+  for (let i = 0; i < approvalIds.length; i += 500) {
+    const found = await db.selectFrom('approvals').innerJoin('flows', 'flows.id', 'approvals.flow_id')
+      .select(['approvals.id', 'approvals.release_number', 'flows.name']).where('approvals.id', 'in', approvalIds.slice(i, i + 500)).execute();
+    for (const a of found) approvals.set(Number(a.id), { flow: a.name, releaseNumber: Number(a.release_number) });
   }
-  const attestations = await db.selectFrom('attestations as a').innerJoin('trails as t', 't.id', 'a.trail_id').innerJoin('flows as f', 'f.id', 't.flow_id')
-    .select(['a.id', 'a.name', 'a.type', 'a.created_at', 't.name as trail', 'f.name as flow'])
-    .where('a.created_by_token', '=', tokenId).where('f.organization_id', '=', token.organization_id)
-    .orderBy('a.id').execute();
-  for (const a of attestations) {
-    items.push({ kind: 'attestation', at: Number(a.created_at), flow: a.flow, trail: a.trail, attestationId: Number(a.id), name: a.name, type: a.type });
-  }
-  // Stable: begins keep their chain order and attestations their id order among equal times.
-  items.sort((x, y) => x.at - y.at);
+  const items = records.map(({ type, at, id, data }): TokenEvidence => {
+    const text = (key: string) => String(data[key]);
+    switch (type) {
+      case 'trail.begin': return { kind: type, at, flow: text('flow'), trail: text('trail'), created: data.created === true };
+      case 'attestation': return { kind: type, at, flow: text('flow'), trail: text('trail'), attestationId: id, name: text('name'), type: text('type') };
+      case 'snapshot': return { kind: type, at, environment: text('environment'), snapshotIndex: Number(data.snapshot_index) };
+      case 'approval': return { kind: type, at, flow: text('flow'), releaseNumber: Number(data.release_number) };
+      case 'review': {
+        const approval = approvals.get(Number(data.approval_id)) ?? { flow: '?', releaseNumber: 0 };
+        return { kind: type, at, ...approval, state: text('state'), approvedBy: text('approved_by') };
+      }
+    }
+  });
   return { organization: token.name, items };
 }

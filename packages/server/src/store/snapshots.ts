@@ -2,7 +2,7 @@
  * Environments as read one at a time, their immutable snapshots, and the row lock that keeps
  * numbering gap-free across processes.
  */
-import { appendEvidence, inTransaction } from './chain.ts';
+import { appendEvidence, byToken, inTransaction } from './chain.ts';
 import type { Db, DialectName } from './database.ts';
 import { environmentFromRow, type EnvironmentRecord } from './environments.ts';
 import { fromJson } from './json.ts';
@@ -65,14 +65,15 @@ export async function getSnapshot(db: Db, environmentId: number, index: number):
   return row ? { index: Number(row.snapshot_index), artifacts: fromJson(row.artifacts, []), createdAt: Number(row.created_at) } : undefined;
 }
 
-export function insertSnapshot(db: Db, environmentId: number, index: number, artifacts: RunningArtifact[], at: number): Promise<void> {
+/** Stores a snapshot and its chain record; `createdBy`: the id of the reporting token, named in the record. */
+export function insertSnapshot(db: Db, environmentId: number, index: number, artifacts: RunningArtifact[], at: number, createdBy: string | null): Promise<void> {
   return inTransaction(db, async (trx) => {
     const row = await trx.insertInto('snapshots').values({ environment_id: environmentId, snapshot_index: index, artifacts: JSON.stringify(artifacts), created_at: at })
       .returning('id').executeTakeFirstOrThrow();
     const env = await trx.selectFrom('environments').select(['organization_id', 'name']).where('id', '=', environmentId).executeTakeFirstOrThrow();
     await appendEvidence(trx, {
       organizationId: Number(env.organization_id), type: 'snapshot', at, ref: { table: 'snapshots', id: Number(row.id) },
-      data: { environment: env.name, snapshot_index: index },
+      data: { environment: env.name, snapshot_index: index, ...byToken(createdBy) },
     });
   });
 }

@@ -1,5 +1,5 @@
 import type { Db } from './database.ts';
-import { appendEvidence, appendEvidenceBatch, digestColumnsOf, inTransaction } from './chain.ts';
+import { appendEvidence, appendEvidenceBatch, byToken, digestColumnsOf, inTransaction } from './chain.ts';
 import { fromJson, toJson } from './json.ts';
 import { blobAddress, putBlobs } from './organizations.ts';
 import { compiledOnce } from './compiled-once.ts';
@@ -76,7 +76,7 @@ export function upsertTrail(db: Db, flowId: number, input: TrailInput, templateS
     const { organization_id, name: flow } = await trx.selectFrom('flows').select(['organization_id', 'name']).where('id', '=', flowId).executeTakeFirstOrThrow();
     await appendEvidence(trx, {
       organizationId: Number(organization_id), type: 'trail.begin', at, ref: { table: 'trails', id: result.id },
-      data: { flow, trail: input.name, created: result.created, input, template_sha256: templateSha256, ...(createdBy === null ? {} : { by: createdBy }) },
+      data: { flow, trail: input.name, created: result.created, input, template_sha256: templateSha256, ...byToken(createdBy) },
     });
     return result;
   });
@@ -203,7 +203,10 @@ async function insertAttestationRows(db: Db, list: Array<Omit<AttestationInsert,
   for (const [id, at] of [...touched].sort(([x], [y]) => x - y)) await touchTrail(db, { id, at });
   await appendEvidenceBatch(db, list.map((a, i) => ({
     organizationId: a.where.organizationId, type: 'attestation', at: a.at, ref: { table: 'attestations', id: Number(rows[i]!.id) }, row: rows[i],
-    data: { flow: a.where.flow, trail: a.where.trail, name: a.name, type: a.type, artifact_fingerprint: a.artifactFingerprint, attachment_sha256: a.attachmentSha256 },
+    data: {
+      flow: a.where.flow, trail: a.where.trail, name: a.name, type: a.type, artifact_fingerprint: a.artifactFingerprint, attachment_sha256: a.attachmentSha256,
+      ...byToken(a.createdBy),
+    },
   })));
   return rows.map((row) => Number(row.id));
 }
