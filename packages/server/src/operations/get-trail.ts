@@ -9,8 +9,7 @@ export const getTrailPlugin = definePlugin({
   operation: getTrail,
   async handler({ params, store, now, apiBase }) {
     const { trail } = await requireTrail(store, params.org, params.flow_name, params.trail_name);
-    const withTemplate = (await store.getTrailById(trail.id))!;
-    const evaluated = await new TrailEvaluator(store, now).evaluate(withTemplate);
-    return { status: 200, body: trailView(withTemplate, evaluated, { org: params.org, apiBase }) };
+    const evaluated = await new TrailEvaluator(store, now).evaluate(trail);
+    return { status: 200, body: trailView(trail, evaluated, { org: params.org, apiBase }) };
   },
 });

@@ -1,4 +1,4 @@
-/** Reading evidence back: a flow's trails, and which trails attested an artifact fingerprint. */
+/** Reading evidence back: trails (one by name or id, or a flow's page), and which trails attested an artifact fingerprint. */
 import type { Db } from './database.ts';
 import { fromJson } from './json.ts';
 import { tokenRef, type TrailRow } from './trails.ts';
@@ -21,6 +21,10 @@ type TrailSelect = {
   flow_template_sha256: string | null; created_by_token: string | null; token_description: string | null; created_at: number; last_modified_at: number;
 };
 
+/** Trails with their flow and the token that created them, for `trailColumns`. */
+const trailsWithFlow = (db: Db) =>
+  db.selectFrom('trails').innerJoin('flows', 'flows.id', 'trails.flow_id').leftJoin('tokens', 'tokens.id', 'trails.created_by_token');
+
 const toTrail = (r: TrailSelect): TrailWithTemplate => ({
   id: Number(r.id), flowId: Number(r.flow_id), flowName: r.flow_name, name: r.name, description: r.description,
   gitCommitInfo: fromJson(r.git_commit_info, null), repoInfo: fromJson(r.repo_info, null), originUrl: r.origin_url,
@@ -32,14 +36,22 @@ const toTrail = (r: TrailSelect): TrailWithTemplate => ({
 /** A page of a flow's trails, newest first. */
 export async function listTrailPage(db: Db, flowId: number, offset: number, limit: number): Promise<{ items: TrailWithTemplate[]; total: number }> {
   const { total } = await db.selectFrom('trails').select((eb) => eb.fn.countAll<number>().as('total')).where('flow_id', '=', flowId).executeTakeFirstOrThrow();
-  const rows = await db.selectFrom('trails').innerJoin('flows', 'flows.id', 'trails.flow_id').leftJoin('tokens', 'tokens.id', 'trails.created_by_token').select(trailColumns)
+  const rows = await trailsWithFlow(db).select(trailColumns)
     .where('trails.flow_id', '=', flowId).orderBy('trails.created_at', 'desc').orderBy('trails.id', 'desc').limit(limit).offset(offset).execute();
   return { total: Number(total), items: rows.map(toTrail) };
 }
 
+/** A trail by organisation, flow and trail name, with its effective template. */
+export async function findTrail(db: Db, organizationId: number, flowName: string, trailName: string): Promise<TrailWithTemplate | undefined> {
+  const row = await trailsWithFlow(db).select(trailColumns)
+    .where('flows.organization_id', '=', organizationId).where('flows.name', '=', flowName).where('trails.name', '=', trailName)
+    .executeTakeFirst();
+  return row ? toTrail(row) : undefined;
+}
+
 /** One trail by id, with its effective template. */
 export async function getTrailById(db: Db, trailId: number): Promise<TrailWithTemplate | undefined> {
-  const row = await db.selectFrom('trails').innerJoin('flows', 'flows.id', 'trails.flow_id').leftJoin('tokens', 'tokens.id', 'trails.created_by_token').select(trailColumns)
+  const row = await trailsWithFlow(db).select(trailColumns)
     .where('trails.id', '=', trailId).executeTakeFirst();
   return row ? toTrail(row) : undefined;
 }

@@ -1,6 +1,6 @@
 import type { Db } from './database.ts';
 import { appendEvidence, appendEvidenceBatch, byToken, digestColumnsOf, inTransaction } from './chain.ts';
-import { fromJson, toJson } from './json.ts';
+import { toJson } from './json.ts';
 import { blobAddress, putBlobs } from './organizations.ts';
 import { compiledOnce } from './compiled-once.ts';
 
@@ -104,24 +104,6 @@ async function upsertTrailIn(db: Db, flowId: number, input: TrailInput, template
   const existing = await db.selectFrom('trails').select(['id', 'template_sha256']).where('flow_id', '=', flowId).where('name', '=', input.name).executeTakeFirstOrThrow();
   await db.updateTable('trails').set({ ...values, template_sha256: templateSha256 ?? existing.template_sha256 }).where('id', '=', existing.id).execute();
   return { created: false, id: Number(existing.id) };
-}
-
-export async function findTrail(db: Db, organizationId: number, flowName: string, trailName: string): Promise<TrailRow | undefined> {
-  const r = await db.selectFrom('trails').innerJoin('flows', 'flows.id', 'trails.flow_id').leftJoin('tokens', 'tokens.id', 'trails.created_by_token')
-    .select([
-      'trails.id', 'trails.flow_id', 'flows.name as flow_name', 'trails.name', 'trails.description', 'trails.git_commit_info', 'trails.repo_info',
-      'trails.origin_url', 'trails.external_urls', 'trails.user_data', 'trails.template_sha256', 'trails.created_by_token', 'tokens.description as token_description',
-      'trails.created_at', 'trails.last_modified_at',
-    ])
-    .where('flows.organization_id', '=', organizationId).where('flows.name', '=', flowName).where('trails.name', '=', trailName)
-    .executeTakeFirst();
-  if (!r) return undefined;
-  return {
-    id: Number(r.id), flowId: Number(r.flow_id), flowName: r.flow_name, name: r.name, description: r.description,
-    gitCommitInfo: fromJson(r.git_commit_info, null), repoInfo: fromJson(r.repo_info, null), originUrl: r.origin_url,
-    externalUrls: fromJson(r.external_urls, null), userData: fromJson(r.user_data, null), templateSha256: r.template_sha256,
-    createdBy: tokenRef(r.created_by_token, r.token_description), createdAt: Number(r.created_at), lastModifiedAt: Number(r.last_modified_at),
-  };
 }
 
 export interface AttestationInsert {
