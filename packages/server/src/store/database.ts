@@ -2,7 +2,7 @@
  * The database schema as Kysely sees it. JSON values are stored as text so that SQLite and
  * PostgreSQL share one query code path; times are Unix epoch seconds (double precision).
  */
-import type { Generated, Kysely } from 'kysely';
+import { SqliteAdapter, type Generated, type Kysely } from 'kysely';
 
 export interface OrganizationsTable {
   id: Generated<number>;
@@ -225,6 +225,9 @@ export interface Database {
 }
 
 export type Db = Kysely<Database>;
+
+/** Whether `db` (or the transaction) is on SQLite, where a statement may be cheaper split than batched. */
+export const isSqlite = (db: Db) => db.getExecutor().adapter instanceof SqliteAdapter;
 
 /** Which SQL dialect a database speaks; migrations differ only in column types. */
 export type DialectName = 'sqlite' | 'postgres';

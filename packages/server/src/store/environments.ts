@@ -1,6 +1,6 @@
-import { SqliteAdapter, sql, type Selectable } from 'kysely';
+import { sql, type Selectable } from 'kysely';
 import { compiledOnce } from './compiled-once.ts';
-import type { Db, EnvironmentsTable } from './database.ts';
+import { isSqlite, type Db, type EnvironmentsTable } from './database.ts';
 import { inTransaction } from './chain.ts';
 
 export interface EnvironmentRecord {
@@ -130,8 +130,6 @@ function filtered(db: Db, v: ListValues, byNameIndex = false) {
 const countEnvironments = compiledOnce((db, v: ListValues) => (isFiltered(v)
   ? filtered(db, v, true).select((eb) => eb.fn.countAll<number>().as('total'))
   : db.selectFrom('organizations').where('id', '=', v.org).select('environment_count as total')));
-
-const isSqlite = (db: Db) => db.getExecutor().adapter instanceof SqliteAdapter;
 
 const isFiltered = (v: ListValues) => v.nameLike !== undefined || v.spaceIds !== undefined || v.types !== undefined || v.tags !== undefined;
 

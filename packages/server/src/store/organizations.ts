@@ -1,5 +1,5 @@
 import { createHash } from 'node:crypto';
-import type { Db } from './database.ts';
+import { isSqlite, type Db } from './database.ts';
 import { compiledOnce } from './compiled-once.ts';
 
 export interface OrganizationRow { id: number; name: string }
@@ -30,12 +30,24 @@ export async function putBlob(db: Db, content: Uint8Array, at: number, sha256 = 
 }
 
 /**
- * Stores several contents under their addresses in one statement (each content once), in address
- * order: two transactions storing the same new contents wait for each other instead of deadlocking.
+ * Stores several contents under their addresses (each content once), in address order: two
+ * transactions storing the same new contents wait for each other instead of deadlocking.
+ *
+ * PostgreSQL takes them in one statement (one round trip). SQLite takes one statement each: it
+ * copies every bound blob, and one statement binding a batch's attachments at once (6MB for 64 of
+ * 100KB) made the writer thread's allocator map fresh memory, and fault it in, for every batch;
+ * one at a time, each copy reuses the last one's memory. Measured on the write benchmark's load
+ * (64 connections attesting with 100KB attachments): 28% more attestations per second, 28% less
+ * CPU per attestation.
  */
 export async function putBlobs(db: Db, blobs: Array<{ sha256: string; content: Uint8Array; at: number }>): Promise<void> {
   const distinct = [...new Map(blobs.map((b) => [b.sha256, b])).values()].sort((a, b) => (a.sha256 < b.sha256 ? -1 : a.sha256 > b.sha256 ? 1 : 0));
-  if (distinct.length) await insertBlobs(db, { blobs: distinct.map((b) => ({ sha256: b.sha256, size: b.content.byteLength, content: b.content, at: b.at })) });
+  const rows = distinct.map((b) => ({ sha256: b.sha256, size: b.content.byteLength, content: b.content, at: b.at }));
+  if (!isSqlite(db)) {
+    if (rows.length) await insertBlobs(db, { blobs: rows });
+    return;
+  }
+  for (const row of rows) await insertBlobs(db, { blobs: [row] });
 }
 
 const insertBlobs = compiledOnce((db, v: { blobs: Array<{ sha256: string; size: number; content: Uint8Array; at: number }> }) =>
