@@ -1,7 +1,7 @@
 /**
- * Server and baseline measured in turns (server, baseline, server, baseline), so that a drift of
- * the shared machine between two measurements weighs on both alike, with the CPU time each side's
- * processes used over their own turns.
+ * Sides of a comparison measured in turns (server, baseline, server, baseline, ...), so that a
+ * drift of the shared machine between two measurements weighs on all alike, with the CPU time
+ * each side's processes used over their own turns.
  */
 import type { LoadResult } from './load.ts';
 import { cpuCounter, perRequest, type Running } from './processes.ts';
@@ -10,6 +10,38 @@ import { cpuCounter, perRequest, type Running } from './processes.ts';
 export interface Side {
   processes: Running[];
   load(seconds: number): Promise<LoadResult>;
+  /** Runs after each of this side's turns, outside every measurement (a `sync` of what it wrote). */
+  after?: () => void;
+}
+
+/** A side's turns combined, with the CPU time per answered request (µs) of its processes, all threads; null without /proc. */
+export type Measured = LoadResult & { cpu: number | null };
+
+/**
+ * `rounds` turns of each side, in the order given, `seconds` in all per side. Throughput is the
+ * mean of the turns' (they last alike), p50 the mean of theirs and p99 the larger; counts add up.
+ */
+export async function rotate<K extends string>(sides: Record<K, Side>, seconds: number, rounds: number): Promise<Record<K, Measured>> {
+  const names = Object.keys(sides) as K[];
+  const results = new Map<K, LoadResult[]>(names.map((name) => [name, []]));
+  const micros = new Map<K, number | null>(names.map((name) => [name, 0]));
+  for (let i = 0; i < rounds; i++) {
+    for (const name of names) {
+      const side = sides[name];
+      const cpu = cpuCounter(side.processes);
+      results.get(name)!.push(await side.load(seconds / rounds));
+      const used = cpu();
+      const sum = micros.get(name)!;
+      micros.set(name, sum === null || used === null ? null : sum + used);
+      side.after?.();
+    }
+  }
+  const measured = {} as Record<K, Measured>;
+  for (const name of names) {
+    const combined = combineRounds(results.get(name)!);
+    measured[name] = { ...combined, cpu: perRequest(micros.get(name)!, combined.ok) };
+  }
+  return measured;
 }
 
 export interface Compared {
@@ -19,27 +51,10 @@ export interface Compared {
   cpu: { ours: number | null; base: number | null };
 }
 
-/**
- * `rounds` turns of each side, `seconds` in all per side. Throughput is the mean of the turns'
- * (they last alike), p50 the mean of theirs and p99 the larger; counts add up. `afterOurs` runs
- * after each of our turns (outside both measurements).
- */
+/** `rotate` for the server and its baseline; `afterOurs` runs after each of our turns. */
 export async function inTurns(ours: Side, base: Side, seconds: number, rounds: number, afterOurs?: () => void): Promise<Compared> {
-  const results = { ours: [] as LoadResult[], base: [] as LoadResult[] };
-  const micros: { ours: number | null; base: number | null } = { ours: 0, base: 0 };
-  const turn = async (name: 'ours' | 'base', side: Side) => {
-    const cpu = cpuCounter(side.processes);
-    results[name].push(await side.load(seconds / rounds));
-    const used = cpu();
-    micros[name] = micros[name] === null || used === null ? null : micros[name] + used;
-  };
-  for (let i = 0; i < rounds; i++) {
-    await turn('ours', ours);
-    afterOurs?.();
-    await turn('base', base);
-  }
-  const combined = { ours: combineRounds(results.ours), base: combineRounds(results.base) };
-  return { ...combined, cpu: { ours: perRequest(micros.ours, combined.ours.ok), base: perRequest(micros.base, combined.base.ok) } };
+  const m = await rotate({ ours: { ...ours, after: afterOurs }, base }, seconds, rounds);
+  return { ours: m.ours, base: m.base, cpu: { ours: m.ours.cpu, base: m.base.cpu } };
 }
 
 /** Turns of one side as one result: throughput and p50 the means, p99 the larger, counts summed. */
