@@ -7,7 +7,7 @@
 import { isPostgresUrl } from '@trailproof/server';
 import { readPathQueries } from './support/read-queries.ts';
 import { load, type LoadResult } from './support/load.ts';
-import { inTurns } from './support/turns.ts';
+import { rotate } from './support/turns.ts';
 import { log, runCli, startBaseline, startServer, type Running } from './support/processes.ts';
 import { round, type Figure } from './support/report.ts';
 import { seedPostgres, seedSqlite } from './support/seed.ts';
@@ -48,11 +48,10 @@ function measure(targets: Running[], path: string, token: string, seconds: numbe
 
 /** The server's and the baseline's figures for one query, measured in turns (support/turns.ts), 2 turns each. */
 function measurePair(servers: Running[], baselines: Running[], path: string, token: string, seconds: number) {
-  return inTurns(
-    { processes: servers, load: (s) => measure(servers, path, token, s) },
-    { processes: baselines, load: (s) => measure(baselines, path, token, s) },
-    seconds, 2,
-  );
+  return rotate({
+    ours: { processes: servers, load: (s) => measure(servers, path, token, s) },
+    base: { processes: baselines, load: (s) => measure(baselines, path, token, s) },
+  }, seconds, 2);
 }
 
 /** The server and the baseline answer the same total and the same page; null when they do. */
@@ -92,12 +91,12 @@ export async function readPath(o: ReadPathOptions): Promise<Figure[]> {
     for (const q of queries) {
       const mismatch = await sameAnswer(servers[0]!.url, baselines[0]!.url, q.path, token);
       if (mismatch) mismatches.push(`${q.name}: ${mismatch}`);
-      const { ours, base, cpu } = await measurePair(servers, baselines, q.path, token, seconds);
+      const { ours, base } = await measurePair(servers, baselines, q.path, token, seconds);
       defaultWindow ??= ours;
       log(`  ${q.name}: ${ours.rps.toFixed(0)} req/s (baseline ${base.rps.toFixed(0)}), p50 ${ours.p50} ms, p99 ${ours.p99} ms (baseline ${base.p50} / ${base.p99} ms)`);
       const ratio = round(ours.rps / base.rps, 2);
       const failed = ours.non2xx + ours.errors;
-      const cpuNote = cpu.ours === null ? undefined : `CPU ${cpu.ours} us per request (baseline ${cpu.base ?? '?'} us)${isPostgresUrl(main) ? ', PostgreSQL\'s own not included' : ''}`;
+      const cpuNote = ours.cpu === null ? undefined : `CPU ${ours.cpu} us per request (baseline ${base.cpu ?? '?'} us)${isPostgresUrl(main) ? ', PostgreSQL\'s own not included' : ''}`;
       figures.push(
         {
           suite, name: `${q.name}: throughput`, value: round(ours.rps), unit: 'req/s', baseline: round(base.rps), ratio, target: '>= 0.7 of baseline',

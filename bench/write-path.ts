@@ -5,7 +5,8 @@
  *
  * On SQLite a third side runs in the same turns, for context: the storage floor
  * (support/floor-write.ts), the bare handler that also stores each attachment durably and nothing
- * else. Its throughput is the most any SQLite store of these attachments could reach here.
+ * else, built as the server's store is. Its throughput bounds what the server's design can reach
+ * here.
  */
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -140,8 +141,8 @@ export async function writePath(o: WritePathOptions): Promise<Figure[]> {
 }
 
 /**
- * The storage floor against the baseline (the most a SQLite store of these attachments reaches
- * here), and the server against the floor (what storing evidence, not just bytes, costs): context
+ * The storage floor against the baseline (what a store built as the server's reaches here when it
+ * stores nothing but the attachments), and the server against the floor (what storing evidence, not just bytes, costs): context
  * for the throughput target, with no target of their own.
  */
 function floorFigures(suite: string, ours: Measured, floor: Measured, base: Measured): Figure[] {

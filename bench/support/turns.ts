@@ -44,19 +44,6 @@ export async function rotate<K extends string>(sides: Record<K, Side>, seconds: 
   return measured;
 }
 
-export interface Compared {
-  ours: LoadResult;
-  base: LoadResult;
-  /** CPU time per answered request (µs) of each side's processes, all threads; null without /proc. */
-  cpu: { ours: number | null; base: number | null };
-}
-
-/** `rotate` for the server and its baseline; `afterOurs` runs after each of our turns. */
-export async function inTurns(ours: Side, base: Side, seconds: number, rounds: number, afterOurs?: () => void): Promise<Compared> {
-  const m = await rotate({ ours: { ...ours, after: afterOurs }, base }, seconds, rounds);
-  return { ours: m.ours, base: m.base, cpu: { ours: m.ours.cpu, base: m.base.cpu } };
-}
-
 /** Turns of one side as one result: throughput and p50 the means, p99 the larger, counts summed. */
 function combineRounds(results: LoadResult[]): LoadResult {
   const sum = (pick: (r: LoadResult) => number) => results.reduce((total, r) => total + pick(r), 0);
