@@ -103,6 +103,18 @@ export const PageLinks = Type.Object(
 /** All shared schemas, registered once by `$id`. */
 export const sharedSchemas: TSchema[] = [GitCommitInfo, RepoInfo, ExternalUrls, UserData, JunitResult, ErrorBody, PageLinks];
 
+/** The last page a list may be asked for. */
+const maxPage = 1_000_000;
+
+/**
+ * The `page` and `per_page` query parameters of a list (pages count from 1): `perPage` is its
+ * page size's smallest, largest and default value, which differ between the reference's lists.
+ */
+export const pageQuery = (perPage: { minimum: number; maximum: number; default: number }) => ({
+  page: Type.Integer({ minimum: 1, maximum: maxPage, default: 1 }),
+  per_page: Type.Integer(perPage),
+});
+
 /** Fields of the paginated envelope; the list itself sits beside them under its own key. */
 export const pageFields = {
   page: Type.Integer({ minimum: 1 }),

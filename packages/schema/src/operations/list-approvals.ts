@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { defineOperation } from '../contract.ts';
-import { ErrorBody, PathName } from '../shared.ts';
+import { ErrorBody, pageQuery, PathName } from '../shared.ts';
 import { ApprovalListItem, CommitWithArtifacts, Review } from './approval.ts';
 
 /** GET /approvals/{org}/{flow_name} */
@@ -14,8 +14,7 @@ export const listApprovals = defineOperation({
   access: 'read',
   params: Type.Object({ org: PathName('Organisation'), flow_name: PathName('Flow name') }),
   query: Type.Object({
-    page: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 }),
-    per_page: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+    ...pageQuery({ minimum: 1, maximum: 100, default: 20 }),
   }),
   body: undefined,
   responses: {

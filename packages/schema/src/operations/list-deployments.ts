@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { defineOperation } from '../contract.ts';
-import { EpochSeconds, ErrorBody, JsonObject, pageFields, PathName, ShortText } from '../shared.ts';
+import { EpochSeconds, ErrorBody, JsonObject, pageFields, pageQuery, PathName, ShortText } from '../shared.ts';
 
 export const Deployment = Type.Object(
   {
@@ -26,8 +26,7 @@ export const listDeployments = defineOperation({
   access: 'read',
   params: Type.Object({ org: PathName('Organisation') }),
   query: Type.Object({
-    page: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 }),
-    per_page: Type.Integer({ minimum: 0, maximum: 50, default: 15 }),
+    ...pageQuery({ minimum: 0, maximum: 50, default: 15 }),
     repo_name: Type.Optional(ShortText({ description: 'Repository name of the trail that attested the artifact' })),
     env_name: Type.Optional(ShortText({ description: 'Environment name' })),
     start_ts: Type.Optional(EpochSeconds({ description: 'Include deployments at or after this time (epoch seconds)' })),

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { defineOperation } from '../contract.ts';
 import { limits } from '../limits.ts';
-import { EpochSeconds, ErrorBody, Nullable, PathName } from '../shared.ts';
+import { EpochSeconds, ErrorBody, Nullable, pageQuery, PathName } from '../shared.ts';
 
 /** What happened to an artifact between two snapshots of an environment. */
 export const environmentEventTypes = ['started', 'scaled', 'exited'] as const;
@@ -62,8 +62,7 @@ export const listEnvironmentEvents = defineOperation({
       maxItems: limits.smallArray, description: 'Only events of artifacts attested from these repositories (repeat for several; empty values are ignored)',
     })),
     reverse: Type.Boolean({ default: false, description: 'Oldest first' }),
-    page: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 }),
-    per_page: Type.Integer({ minimum: 1, maximum: 100, default: 15 }),
+    ...pageQuery({ minimum: 1, maximum: 100, default: 15 }),
   }),
   body: undefined,
   responses: {

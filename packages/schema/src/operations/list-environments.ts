@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { defineOperation } from '../contract.ts';
 import { limits } from '../limits.ts';
-import { EpochSeconds, ErrorBody, JsonObject, pageFields, PathName, ShortText } from '../shared.ts';
+import { EpochSeconds, ErrorBody, JsonObject, pageFields, pageQuery, PathName, ShortText } from '../shared.ts';
 
 export const environmentTypes = ['K8S', 'ECS', 'S3', 'lambda', 'server', 'docker', 'azure-apps', 'cloud-run', 'logical'] as const;
 export const EnvironmentType = Type.Union(
@@ -43,8 +43,7 @@ export const listEnvironments = defineOperation({
   access: 'read',
   params: Type.Object({ org: PathName('Organisation') }),
   query: Type.Object({
-    page: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 }),
-    per_page: Type.Integer({ minimum: 1, maximum: 50, default: 20 }),
+    ...pageQuery({ minimum: 1, maximum: 50, default: 20 }),
     sort: Type.Union(['name', 'last_modified_at', 'last_changed_at'].map((s) => Type.Literal(s)), { default: 'name' }),
     sort_direction: Type.Union([Type.Literal('asc'), Type.Literal('desc')], { default: 'asc' }),
     space_id: repeatable(ShortText({ minLength: 1 }), 'Space IDs; repeated values combine with OR'),

@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { defineOperation } from '../contract.ts';
-import { ErrorBody, PageLinks, PathName } from '../shared.ts';
+import { ErrorBody, PageLinks, pageQuery, PathName } from '../shared.ts';
 import { TrailSummary, trailSchemas } from './trail.ts';
 
 /** GET /trails/{org}/{flow_name} */
@@ -14,8 +14,7 @@ export const listTrails = defineOperation({
   access: 'read',
   params: Type.Object({ org: PathName('Organisation'), flow_name: PathName('Flow name') }),
   query: Type.Object({
-    page: Type.Integer({ minimum: 1, maximum: 1_000_000, default: 1 }),
-    per_page: Type.Integer({ minimum: 1, maximum: 100, default: 20 }),
+    ...pageQuery({ minimum: 1, maximum: 100, default: 20 }),
   }),
   body: undefined,
   responses: {

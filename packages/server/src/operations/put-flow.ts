@@ -1,7 +1,7 @@
 import { putFlow } from '@trailproof/schema';
 import { templateYaml } from '../evidence/template.ts';
 import { definePlugin } from '../plugin.ts';
-import { requireOrganization } from './lookup.ts';
+import { saveFlow } from './save-flow.ts';
 
 /**
  * PUT /flows/{org}: 201 when the flow is new, 200 when it is updated. The legacy `template` is a
@@ -12,22 +12,15 @@ import { requireOrganization } from './lookup.ts';
 export const putFlowPlugin = definePlugin({
   operation: putFlow,
   async handler({ params, data, store, now }) {
-    const organization = await requireOrganization(store, params.org);
     const names = data.template?.filter((name) => name !== 'artifact');
-    const { created } = await store.transaction(async (tx) => {
-      let templateSha256: string | null | undefined;
-      if (names?.length) {
+    return saveFlow(store, {
+      org: params.org, data, now,
+      async template(tx) {
+        if (!names) return undefined;
+        if (!names.length) return null; // an empty list (or only `artifact`) removes the template
         const yaml = templateYaml({ version: 1, trail: { attestations: [...new Set(names)].map((name) => ({ name, type: '*' })), artifacts: [] } });
-        templateSha256 = await tx.putBlob(Buffer.from(yaml), now);
-      } else if (names) {
-        templateSha256 = null; // an empty list (or only `artifact`) removes the template
-      }
-      return tx.upsertFlow(organization.id, data.name, {
-        description: data.description ?? undefined, visibility: data.visibility ?? undefined, repoUrl: data.repo_url ?? undefined, templateSha256,
-      }, now);
+        return tx.putBlob(Buffer.from(yaml), now);
+      },
     });
-    return created
-      ? { status: 201, body: `Flow '${data.name}' was created` }
-      : { status: 200, body: `Flow '${data.name}' was updated` };
   },
 });
