@@ -28,7 +28,7 @@ import { openSqlite, sqliteDialect, type SqliteOptions } from './sqlite.ts';
 import { lockedDriver, startWriterThread } from './writer-thread.ts';
 import { startReaderThreads, type ReaderThreads } from './reader-threads.ts';
 import { readerProcedures } from './reader-procedures.ts';
-import { rememberOrganizations, rememberTokensUntilChange } from './remembered.ts';
+import { oncePerTurn, rememberOrganizations, rememberTokensUntilChange } from './remembered.ts';
 import { listenForTokenChanges } from './token-changes.ts';
 
 const queries = {
@@ -161,7 +161,7 @@ export async function openSqliteStore(file: string, options: SqliteOptions = {})
     ...store,
     ...(writer ? { appendAttestation: writer.appendAttestation } : {}),
     ...(readers ? onReaderThreads(store, readers) : {}),
-    findToken: rememberTokensUntilChange(store.findToken, () => dataVersion.get() as number),
+    findToken: rememberTokensUntilChange(store.findToken, oncePerTurn(() => dataVersion.get() as number)),
     close: once(async () => {
       await readers?.close();
       await writer?.close();
