@@ -145,7 +145,10 @@ describe('error answers', () => {
     for (const path of ['/api/v2/explode/acme', '/api/v2/throws-string/acme']) {
       const res = await server.request('GET', path);
       expectErrorShape(res, 500);
-      expect(res.body).to.deep.equal({ message: 'Internal server error' });
+      // Nothing but the request's id, which names the cause's log line.
+      const id = res.headers.get('x-request-id');
+      expect(id).to.match(/^[0-9a-f-]{36}$/);
+      expect(res.body).to.deep.equal({ message: `Internal server error (request ${id})` });
       const text = new TextDecoder().decode(res.bytes);
       for (const leak of ['hunter2', 'internal.ts', 'connection', 'at ', 'Error']) expect(text, path).not.to.contain(leak);
     }
@@ -169,7 +172,7 @@ describe('error answers', () => {
     try {
       const res = await fetch(`${running.url}/api/v2/explode/acme?x=1`, { headers: { authorization: `Bearer ${token}` } });
       expect(res.status).to.equal(500);
-      expect(await res.json()).to.deep.equal({ message: 'Internal server error' });
+      expect(await res.json()).to.deep.equal({ message: `Internal server error (request ${res.headers.get('x-request-id')})` });
     } finally {
       await running.close(1000);
       await cleanup();

@@ -76,12 +76,20 @@ describe('createRouter', () => {
       const app = new Koa();
       const router = createRouter({ store, prefix: '/compliance/api/v2' });
       const hosted = createRouter({ store, prefix: '/hosted', auth: hostAuth });
+      // A host whose own part fails underneath the router (its session store is down).
+      const failing = createRouter({ store, prefix: '/failing', auth: { authenticate: async () => { throw new Error('session store down at 10.0.0.7'); } } });
       app.use(async (ctx, next) => {
         if (ctx.path === '/health') ctx.body = 'host ok';
         else await next();
       });
+      // A host that names its requests.
+      app.use(async (ctx, next) => {
+        if (ctx.get('x-host-request')) ctx.state.requestId = ctx.get('x-host-request');
+        await next();
+      });
       app.use(router.routes()).use(router.allowedMethods());
       app.use(hosted.routes());
+      app.use(failing.routes());
       server = createServer(app.callback());
       await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
       url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
@@ -118,6 +126,13 @@ describe('createRouter', () => {
       const refused = await get('/compliance/api/v2/environments/acme', 'Bearer nope');
       expect(refused.status).to.equal(401);
       expect(refused.body.message).to.be.a('string');
+    });
+
+    it("answers a failure under it with a 500 that shows nothing internal, naming the host's request id when it set one", async () => {
+      expect(await get('/failing/environments/acme')).to.deep.equal({ status: 500, body: { message: 'Internal server error' } });
+      const named = await fetch(`${url}/failing/environments/acme`, { headers: { authorization: `Bearer ${token}`, 'x-host-request': 'host-42' } });
+      expect(named.status).to.equal(500);
+      expect(await named.json()).to.deep.equal({ message: 'Internal server error (request host-42)' });
     });
 
     it('uses the authenticator it is given', async () => {

@@ -1,6 +1,7 @@
 /**
  * Errors are thrown values with a `status`; one middleware renders every one of them as
- * `{ "message": ..., "errors": {...} }`. A 5xx logs its cause and tells the client nothing internal.
+ * `{ "message": ..., "errors": {...} }`. A 5xx logs its cause and tells the client nothing internal
+ * but the request's id (when the app gave it one), which names the cause's log line.
  */
 import type { Context, Next } from 'koa';
 import type { FieldErrors } from '@trailproof/schema';
@@ -103,10 +104,13 @@ export function errorMiddleware(logger: Logger) {
       await next();
     } catch (error) {
       const { status, body, headers, internal } = toErrorResponse(error);
+      const { request_id: requestId } = requestIdOf(ctx);
       if (internal) logger.error({ msg: 'internal error', method: ctx.method, path: ctx.path, ...requestIdOf(ctx), error: describe(error) });
       ctx.status = status;
       ctx.type = 'application/json';
-      ctx.body = JSON.stringify(body);
+      // A server-side failure names its request, whose cause is in the log: a client that keeps
+      // only the body (a CI job's output) can still quote it to whoever runs the server.
+      ctx.body = JSON.stringify(internal && status >= 500 && requestId ? { ...body, message: `${body.message} (request ${requestId})` } : body);
       if (headers) ctx.set(headers);
       // A request that failed half-way may have an unread body; stop reading it and close.
       if (!ctx.req.complete) ctx.set('Connection', 'close');
