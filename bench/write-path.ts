@@ -142,8 +142,8 @@ export async function writePath(o: WritePathOptions): Promise<Figure[]> {
 
 /**
  * The storage floor against the baseline (what a store built as the server's reaches here when it
- * stores nothing but the attachments), and the server against the floor (what storing evidence, not just bytes, costs): context
- * for the throughput target, with no target of their own.
+ * stores nothing but the attachments), and the server against the floor (what storing evidence,
+ * not just bytes, costs): context for the throughput target, with no target of their own.
  */
 function floorFigures(suite: string, ours: Measured, floor: Measured, base: Measured): Figure[] {
   const failed = floor.non2xx + floor.errors;

@@ -104,13 +104,13 @@ export function errorMiddleware(logger: Logger) {
       await next();
     } catch (error) {
       const { status, body, headers, internal } = toErrorResponse(error);
-      const { request_id: requestId } = requestIdOf(ctx);
-      if (internal) logger.error({ msg: 'internal error', method: ctx.method, path: ctx.path, ...requestIdOf(ctx), error: describe(error) });
+      const named = requestIdOf(ctx);
+      if (internal) logger.error({ msg: 'internal error', method: ctx.method, path: ctx.path, ...named, error: describe(error) });
       ctx.status = status;
       ctx.type = 'application/json';
       // A server-side failure names its request, whose cause is in the log: a client that keeps
       // only the body (a CI job's output) can still quote it to whoever runs the server.
-      ctx.body = JSON.stringify(internal && status >= 500 && requestId ? { ...body, message: `${body.message} (request ${requestId})` } : body);
+      ctx.body = JSON.stringify(internal && status >= 500 && named.request_id ? { ...body, message: `${body.message} (request ${named.request_id})` } : body);
       if (headers) ctx.set(headers);
       // A request that failed half-way may have an unread body; stop reading it and close.
       if (!ctx.req.complete) ctx.set('Connection', 'close');
