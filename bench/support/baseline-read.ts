@@ -1,7 +1,8 @@
 /**
  * The read path's baseline: a bare Koa handler that runs the server's SQL for the deployment and
  * environment lists of the organisation `bench` (count and page, see read-sql.ts) and answers
- * the rows as JSON. No router, auth, validation, query builder or logging.
+ * the page as the server's JSON body (the same envelope, items and links; read-path.ts checks
+ * that they are equal). No router, auth, validation, query builder, reader threads or logging.
  *
  *   node --import tsx bench/support/baseline-read.ts sqlite FILE        (better-sqlite3)
  *   node --import tsx bench/support/baseline-read.ts postgres URL       (pg, a pool of 10 like the server's)
@@ -14,7 +15,7 @@ import BetterSqlite3 from 'better-sqlite3';
 import Koa from 'koa';
 import pg from 'pg';
 import {
-  deepPageCut, deploymentCount, deploymentFilter, deploymentItem, deploymentPage, environmentItem, environmentStatements, numbered, type Statement,
+  deepPageCut, deploymentCount, deploymentFilter, deploymentItem, deploymentPage, environmentItem, environmentStatements, numbered, pageEnvelope, type Statement,
 } from './read-sql.ts';
 
 type Row = Record<string, unknown>;
@@ -54,12 +55,13 @@ app.use(async (ctx) => {
     };
     const [counted, rows] = await Promise.all([runner.all(deploymentCount(orgId, f)), f.limit > 0 ? page() : []]);
     const total = Number(counted[0]?.n ?? 0);
-    ctx.body = { page: f.offset / Math.max(f.limit, 1) + 1, per_page: f.limit, total_count: total, deployments: rows.map(deploymentItem) };
+    ctx.body = pageEnvelope(ctx.path, ctx.search, f.offset / Math.max(f.limit, 1) + 1, f.limit, total, 'deployments', rows.map((r) => deploymentItem('bench', r)));
   } else {
     const { count, page } = environmentStatements(orgId, q, kind === 'sqlite' ? 'sqlite' : 'postgres');
     const total = Number((await runner.all(count))[0]!.total);
     const rows = await runner.all(page);
-    ctx.body = { total_count: total, environments: rows.map((r) => environmentItem('bench', r)) };
+    const perPage = Number(q.get('per_page') ?? 20);
+    ctx.body = pageEnvelope(ctx.path, ctx.search, Number(q.get('page') ?? 1), perPage, total, 'environments', rows.map((r) => environmentItem('bench', r)));
   }
 });
 

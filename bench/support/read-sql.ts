@@ -2,7 +2,7 @@
  * The SQL the server runs for the two list operations (packages/server/src/store/deployments.ts
  * and environments.ts, as Kysely compiles it), written out by hand so that the read baseline
  * runs the same statements with nothing in between. read-path.ts checks, before measuring,
- * that the baseline and the server answer every query with the same total and the same page.
+ * that the baseline and the server answer every query with the same body.
  */
 
 export interface Statement {
@@ -176,11 +176,36 @@ export function numbered(s: Statement): Statement {
   return { sql: s.sql.replace(/limit \? \+ 0/g, 'limit ?').replace(/\?/g, () => `$${++n}`), params: s.params };
 }
 
-/** A deployment row as the API answers it (without links). */
-export const deploymentItem = (r: Record<string, unknown>) => ({
-  fingerprint: r.fingerprint, deployed_at: Number(r.deployed_at), artifact_name: r.artifact_name, env_name: r.env_name,
-  snapshot_index: Number(r.snapshot_index), trail: r.trail_name && r.flow_name ? { flow: r.flow_name, trail: r.trail_name } : null,
-});
+/** `a/b` with each segment URL-encoded. */
+const pathOf = (...segments: Array<string | number>) => segments.map((s) => encodeURIComponent(String(s))).join('/');
+
+/** A deployment row as the API answers it, `_links` under `/api/v2` of the organisation `org`. */
+export const deploymentItem = (org: string, r: Record<string, unknown>) => {
+  const environment = `/api/v2/environments/${pathOf(org, String(r.env_name))}`;
+  const trail = r.trail_name && r.flow_name ? { trail: { href: `/api/v2/trails/${pathOf(org, String(r.flow_name), String(r.trail_name))}` } } : {};
+  return {
+    fingerprint: r.fingerprint, deployed_at: Number(r.deployed_at), artifact_name: r.artifact_name, env_name: r.env_name, snapshot_index: Number(r.snapshot_index),
+    _links: { environment: { href: environment }, snapshot: { href: `${environment}/snapshots/${Number(r.snapshot_index)}` }, ...trail },
+  };
+};
+
+/**
+ * A list page's envelope as the API answers it: its figures, the items under `key`, and `_links`
+ * whose hrefs are the request's path and query with only `page` changed (in its place).
+ */
+export function pageEnvelope(path: string, search: string, page: number, perPage: number, total: number, key: string, items: unknown[]) {
+  const totalPages = perPage > 0 ? Math.ceil(total / perPage) : 0;
+  const self = { href: path + search };
+  const entries = [...new URLSearchParams(search)];
+  const at = entries.findIndex(([name]) => name === 'page');
+  const before = String(new URLSearchParams(at < 0 ? entries : entries.slice(0, at)));
+  const after = at < 0 ? '' : String(new URLSearchParams(entries.slice(at + 1).filter(([name]) => name !== 'page')));
+  const to = (n: number) => ({ href: `${path}?${before}${before ? '&' : ''}page=${n}${after ? `&${after}` : ''}` });
+  const links = totalPages === 0
+    ? { self, first: null, prev: null, next: null, last: null }
+    : { self, first: to(1), prev: page > 1 ? to(Math.min(page - 1, totalPages)) : null, next: page < totalPages ? to(page + 1) : null, last: to(totalPages) };
+  return { page, per_page: perPage, total_pages: totalPages, total_count: total, [key]: items, _links: links };
+}
 
 const json = (text: unknown, fallback: unknown) => (typeof text === 'string' ? JSON.parse(text) : fallback);
 
