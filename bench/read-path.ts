@@ -2,13 +2,13 @@
  * Read path: one organisation with 10,000 environments, 50 of which hold 1,000,000 deployments
  * (100,000 with --quick). Each list query at 16 connections against the server and against a
  * bare Koa handler running the same SQL (support/baseline-read.ts), in turns (measurePair).
- * Then total_count scaling: the default-window query at 10k, 100k and 1M rows.
+ * Then total_count scaling: the default-window query at 10k, 100k and 1M rows, in turns.
  */
 import { isDeepStrictEqual } from 'node:util';
 import { isPostgresUrl } from '@trailproof/server';
 import { readPathQueries } from './support/read-queries.ts';
 import { load, type LoadResult } from './support/load.ts';
-import { rotate } from './support/turns.ts';
+import { rotate, type Side } from './support/turns.ts';
 import { log, runCli, startBaseline, startServer, type Running } from './support/processes.ts';
 import { round, type Figure } from './support/report.ts';
 import { seedPostgres, seedSqlite } from './support/seed.ts';
@@ -86,12 +86,10 @@ export async function readPath(o: ReadPathOptions): Promise<Figure[]> {
     await measure(servers, queries[0]!.path, token, 2); // warm-up (JIT, page cache)
     await measure(baselines, queries[0]!.path, token, 2);
     const mismatches: string[] = [];
-    let defaultWindow: LoadResult | undefined;
     for (const q of queries) {
       const mismatch = await sameAnswer(servers[0]!.url, baselines[0]!.url, q.path, token);
       if (mismatch) mismatches.push(`${q.name}: ${mismatch}`);
       const { ours, base } = await measurePair(servers, baselines, q.path, token, seconds);
-      defaultWindow ??= ours;
       log(`  ${q.name}: ${ours.rps.toFixed(0)} req/s (baseline ${base.rps.toFixed(0)}), p50 ${ours.p50} ms, p99 ${ours.p99} ms (baseline ${base.p50} / ${base.p99} ms)`);
       const ratio = round(ours.rps / base.rps, 2);
       const failed = ours.non2xx + ours.errors;
@@ -108,20 +106,26 @@ export async function readPath(o: ReadPathOptions): Promise<Figure[]> {
       suite, name: 'baseline answers as the server does (the same body)', value: queries.length - mismatches.length, unit: 'queries', baseline: null, ratio: null,
       target: `all ${queries.length}`, pass: mismatches.length === 0, note: mismatches.length ? mismatches.join('; ') : undefined,
     });
-    await stopAll();
+    // The baselines are done (on PostgreSQL their pools would hold connections the next servers need).
+    await Promise.all(baselines.map((b) => b.stop()));
+    running.splice(0, running.length, ...running.filter((r) => !baselines.includes(r)));
 
-    // total_count scaling: the default window (28 of 365 days, ~7.7% of the rows) at each table size.
-    const byRows = new Map<number, LoadResult>();
+    // total_count scaling: the default window (28 of 365 days, ~7.7% of the rows) at each table
+    // size, the sizes measured in turns (as server and baseline are) so that the machine's drift
+    // weighs on each alike; the largest size's server is the one measured above, still running.
+    const scaled: Partial<Record<string, Side>> = {};
     for (const size of sizes.slice(0, -1)) {
       const location = await o.newDatabase(`read_${size}`);
       const sizeToken = await seed(location, size, now);
-      const scaled = await start('server', location, o.processes);
-      running.push(...scaled);
-      await measure(scaled, queries[0]!.path, sizeToken, 1); // warm-up
-      byRows.set(size, await measure(scaled, queries[0]!.path, sizeToken, seconds));
-      await stopAll();
+      const started = await start('server', location, o.processes);
+      running.push(...started);
+      await measure(started, queries[0]!.path, sizeToken, o.quick ? 1 : 3); // warm-up (JIT, page cache), as the largest size's server had
+      scaled[String(size)] = { processes: started, load: (s) => measure(started, queries[0]!.path, sizeToken, s) };
     }
-    byRows.set(rows, defaultWindow!);
+    scaled[String(rows)] = { processes: servers, load: (s) => measure(servers, queries[0]!.path, token, s) };
+    const bySize = await rotate(scaled as Record<string, Side>, seconds, 2);
+    const byRows = new Map<number, LoadResult>(sizes.map((size) => [size, bySize[String(size)]!]));
+    await stopAll();
     for (const [size, r] of byRows) {
       log(`  default window at ${size.toLocaleString('en')} rows: p50 ${r.p50} ms, p99 ${r.p99} ms, ${r.rps.toFixed(0)} req/s`);
       figures.push({
