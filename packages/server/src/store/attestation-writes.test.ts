@@ -5,6 +5,7 @@
  * lost when the store closes with writes pending, and two stores (two processes) on one database.
  */
 import { randomBytes } from 'node:crypto';
+import BetterSqlite3 from 'better-sqlite3';
 import { expect } from 'chai';
 import pg from 'pg';
 import { openPostgresStore, openSqliteStore, type Store } from '@trailproof/server';
@@ -124,6 +125,41 @@ describe('storing attestations (writer thread, batches)', function () {
     }
   });
 
+
+  it('SQLite: reads do not wait for a write batch that another connection holds up', async function () {
+    if (schema !== undefined) this.skip();
+    const flow = (await store.findFlow(organizationId, 'app'))!;
+    const trail = (await store.findTrail(organizationId, 'app', 't1'))!;
+    // Another process holds the write lock: the writer thread's next batch waits in SQLite's busy handler.
+    const other = new BetterSqlite3(location);
+    other.exec('BEGIN IMMEDIATE');
+    let released = false;
+    const release = setTimeout(() => {
+      other.exec('COMMIT');
+      released = true;
+    }, 1500);
+    try {
+      const held = store.appendAttestation(attestation('held'));
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      // Every read of the evidence model answers meanwhile, from the read connection.
+      const reads = await Promise.all([
+        store.getFlowRecord(organizationId, 'app'), store.listFlowRecords(organizationId), store.listTrailPage(flow.id, 0, 10),
+        store.getTrailById(trail.id), store.findTrail(organizationId, 'app', 't1'), store.attestationsOfFingerprints(organizationId, ['f'.repeat(64)]),
+        store.artifactNameOf(organizationId, 'f'.repeat(64)), store.deployedNameOf(organizationId, 'f'.repeat(64)),
+        store.findEnvironment(organizationId, 'acme', 'prod'), store.typesOfEnvironments(organizationId, ['prod']), store.getSnapshot(1, -1),
+      ]);
+      expect(released, 'a read waited for the held write').to.equal(false);
+      expect(reads[0]?.name).to.equal('app');
+      expect(reads[2].items.map((t) => t.name).sort()).to.deep.equal(['t1', 't2']);
+      // The held attestation is stored once the lock is released (the busy timeout is 5 s).
+      expect(await held).to.have.property('id');
+      expect(released).to.equal(true);
+    } finally {
+      clearTimeout(release);
+      if (!released) other.exec('COMMIT');
+      other.close();
+    }
+  });
   it('two stores on one database (two processes) store the same attachments at once, in opposite orders', async () => {
     const other = await openAnother();
     try {
