@@ -12,8 +12,9 @@ export const listTrailsPlugin = definePlugin({
     const { flow } = await requireFlow(store, params.org, params.flow_name);
     const { items, total } = await store.listTrailPage(flow.id, (query.page - 1) * query.per_page, query.per_page);
     const evaluator = new TrailEvaluator(store, now);
-    const data = [];
-    for (const trail of items) data.push(trailSummary(trail, await evaluator.evaluate(trail), { org: params.org, apiBase }));
+    // All at once: on SQLite the page's attestation lists go to the reader threads together.
+    const evaluated = await Promise.all(items.map((trail) => evaluator.evaluate(trail)));
+    const data = items.map((trail, i) => trailSummary(trail, evaluated[i]!, { org: params.org, apiBase }));
     const totalPages = pageCount(total, query.per_page);
     return {
       status: 200,
