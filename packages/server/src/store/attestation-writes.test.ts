@@ -125,7 +125,6 @@ describe('storing attestations (writer thread, batches)', function () {
     }
   });
 
-
   it('SQLite: reads do not wait for a write batch that another connection holds up', async function () {
     if (schema !== undefined) this.skip();
     const flow = (await store.findFlow(organizationId, 'app'))!;
@@ -160,6 +159,7 @@ describe('storing attestations (writer thread, batches)', function () {
       other.close();
     }
   });
+
   it('two stores on one database (two processes) store the same attachments at once, in opposite orders', async () => {
     const other = await openAnother();
     try {
