@@ -3,6 +3,7 @@
  * once per request (a report may ask about the same trail for many artifacts).
  */
 import type { AttestationRow, Queries } from '../store/index.ts';
+import { targetArtifactsOf } from '../store/evidence.ts';
 import { evaluateCompliance, type AttestationFacts, type ComplianceStatus } from './compliance.ts';
 import { parseTemplate, TemplateError, type TemplateModel } from './template.ts';
 
@@ -20,12 +21,11 @@ export interface EvaluatedTrail {
 
 /** The facts compliance needs from a stored attestation. */
 export function factsOf(a: AttestationRow): AttestationFacts {
-  const targets = (a.data as { target_artifacts?: unknown } | null)?.target_artifacts;
-  return {
-    id: a.id, name: a.name, type: a.type, compliant: a.compliant,
-    targets: Array.isArray(targets) ? targets.filter((t): t is string => typeof t === 'string') : [],
-  };
+  return { id: a.id, name: a.name, type: a.type, compliant: a.compliant, targets: targetArtifactsOf(a.data) };
 }
+
+/** A trail's compliance and the template it was evaluated against, without its attestations (for lists). */
+export type EvaluatedCompliance = Pick<EvaluatedTrail, 'compliance' | 'template'>;
 
 /** Per-request evaluator with caches; not meant to outlive the request (evidence keeps arriving). */
 export class TrailEvaluator {
@@ -33,7 +33,7 @@ export class TrailEvaluator {
   private readonly verdicts = new Map<number, Promise<boolean>>();
 
   constructor(
-    private readonly store: Pick<Queries, 'getBlob' | 'listAttestations' | 'getTrailById'>,
+    private readonly store: Pick<Queries, 'getBlob' | 'listAttestations' | 'getTrailById' | 'attestationFactsOfTrails'>,
     private readonly now: number,
   ) {}
 
@@ -66,11 +66,28 @@ export class TrailEvaluator {
     return { compliance, attestations, template };
   }
 
+  /**
+   * The compliance of each of `trails` (in their order), from their attestations' facts alone,
+   * read in one query: what lists need, without any attestation's data.
+   */
+  async complianceOf(trails: ReadonlyArray<{ id: number; effectiveTemplateSha256: string | null }>): Promise<EvaluatedCompliance[]> {
+    const [facts, templates] = await Promise.all([
+      this.store.attestationFactsOfTrails(trails.map((t) => t.id)),
+      Promise.all(trails.map((t) => this.template(t.effectiveTemplateSha256))),
+    ]);
+    const byTrail = new Map<number, AttestationFacts[]>(trails.map((t) => [t.id, []]));
+    for (const { trailId, ...fact } of facts) byTrail.get(trailId)?.push(fact);
+    return trails.map((trail, i) => {
+      const template = templates[i]!;
+      return { compliance: evaluateCompliance(template?.model ?? null, template?.sha256 ?? null, byTrail.get(trail.id)!, this.now), template };
+    });
+  }
+
   /** Whether a trail is compliant now. */
   isCompliant(trailId: number): Promise<boolean> {
     let verdict = this.verdicts.get(trailId);
     if (!verdict) {
-      verdict = this.store.getTrailById(trailId).then(async (trail) => (trail ? (await this.evaluate(trail)).compliance.is_compliant : false));
+      verdict = this.store.getTrailById(trailId).then(async (trail) => (trail ? (await this.complianceOf([trail]))[0]!.compliance.is_compliant : false));
       this.verdicts.set(trailId, verdict);
     }
     return verdict;

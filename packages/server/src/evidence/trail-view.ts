@@ -3,7 +3,7 @@ import type { AttestationViewBody, TrailSummaryBody } from '@trailproof/schema';
 import { pathOf, trailHref, type ViewContext } from '../http/links.ts';
 import type { AttestationRow, TokenRef, TrailRow } from '../store/index.ts';
 import { countingAttestations } from './compliance.ts';
-import { factsOf, type EvaluatedTrail } from './evaluate.ts';
+import { factsOf, type EvaluatedCompliance, type EvaluatedTrail } from './evaluate.ts';
 import { templateView } from './template.ts';
 
 type Summary = TrailSummaryBody;
@@ -17,7 +17,7 @@ export const createdByName = (token: TokenRef | null) =>
   token === null ? null : token.description ? `${token.description} (token ${token.tokenId})` : `token ${token.tokenId}`;
 
 /** The trail without its attestations (the list shape). */
-export function trailSummary(trail: TrailRow, evaluated: EvaluatedTrail, at: ViewContext): Summary {
+export function trailSummary(trail: TrailRow, evaluated: EvaluatedCompliance, at: ViewContext): Summary {
   const self = trailHref(at, trail.flowName, trail.name);
   const { template } = evaluated;
   return {

@@ -1,4 +1,5 @@
 /** Reading evidence back: trails (one by name or id, or a flow's page), and which trails attested an artifact fingerprint. */
+import { sql } from 'kysely';
 import type { Db } from './database.ts';
 import { fromJson } from './json.ts';
 import { tokenRef, type TrailRow } from './trails.ts';
@@ -107,4 +108,48 @@ export async function deployedNameOf(db: Db, organizationId: number, fingerprint
   const row = await db.selectFrom('deployments').select('artifact_name').where('organization_id', '=', organizationId)
     .where('fingerprint', '=', fingerprint).orderBy('id', 'desc').limit(1).executeTakeFirst();
   return row?.artifact_name;
+}
+
+/** The template artifact names an attestation's data attests for (`target_artifacts`, its strings); empty when it has none. */
+export function targetArtifactsOf(data: unknown): string[] {
+  const targets = (data as { target_artifacts?: unknown } | null)?.target_artifacts;
+  return Array.isArray(targets) ? targets.filter((t): t is string => typeof t === 'string') : [];
+}
+
+/** What compliance needs to know of one stored attestation, and its trail. */
+export interface AttestationFactsRow {
+  trailId: number;
+  id: number;
+  name: string;
+  type: string;
+  compliant: boolean;
+  targets: string[];
+}
+
+/**
+ * The compliance facts of every attestation on these trails, oldest first: their data is read
+ * only for `target_artifacts` (only where its text may name it), and nothing else of it leaves
+ * the query. For lists, whose answers show each trail's compliance but not its attestations: on
+ * SQLite this runs on a reader thread, so a trail of thousands of JUnit attestations costs the
+ * event loop small rows, not every report's suites.
+ */
+export async function attestationFactsOfTrails(db: Db, trailIds: readonly number[]): Promise<AttestationFactsRow[]> {
+  if (!trailIds.length) return [];
+  const out: AttestationFactsRow[] = [];
+  // In chunks, so that any number of trails stays under every database's limit on bound parameters.
+  for (let i = 0; i < trailIds.length; i += 500) {
+    // The data is read only where its text names the key or has an escape (which could spell it);
+    // the database decides that in place, so other data (a JUnit report's suites) is not copied out.
+    const rows = await db.selectFrom('attestations')
+      .select(['id', 'trail_id', 'name', 'type', 'compliant'])
+      .select(sql<string | null>`case when data like ${'%"target!_artifacts"%'} escape '!' or data like ${'%\\u%'} escape '!' then data end`.as('data'))
+      .where('trail_id', 'in', trailIds.slice(i, i + 500)).orderBy('id').execute();
+    for (const r of rows) {
+      out.push({
+        trailId: Number(r.trail_id), id: Number(r.id), name: r.name, type: r.type, compliant: Number(r.compliant) === 1,
+        targets: r.data === null ? [] : targetArtifactsOf(JSON.parse(r.data)),
+      });
+    }
+  }
+  return out.sort((a, b) => a.id - b.id);
 }

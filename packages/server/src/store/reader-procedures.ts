@@ -1,13 +1,14 @@
 /**
  * The queries that SQLite's reader threads run (reader-threads.ts): the lists, whose cost grows
- * with the rows they scan and count. Point lookups (a token, an organisation, a trail) stay on
+ * with the rows they scan and count (a trail's attestations, and their compliance facts, included). Point lookups (a token, an organisation, a trail) stay on
  * the event loop's own read connection, where they cost less than a message to another thread.
  */
 import { listApprovals } from './approvals.ts';
 import { listDeployments } from './deployments.ts';
 import { listEnvironments } from './environments.ts';
+import { attestationFactsOfTrails } from './evidence.ts';
 import { listAttestations } from './trails.ts';
 
-export const readerProcedures = { listDeployments, listEnvironments, listApprovals, listAttestations };
+export const readerProcedures = { listDeployments, listEnvironments, listApprovals, listAttestations, attestationFactsOfTrails };
 
 export type ReaderProcedures = typeof readerProcedures;
