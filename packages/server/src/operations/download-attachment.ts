@@ -16,9 +16,9 @@ export const downloadAttachmentPlugin = definePlugin({
   async handler({ params, store }) {
     const { trail } = await requireTrail(store, params.org, params.flow_name, params.trail_name);
     // Looked up through the trail in the path, so an id from another trail or organisation finds nothing.
-    const attestation = (await store.listAttestations(trail.id)).find((a) => a.id === params.attestation_id);
-    if (!attestation) throw notFound(`Attestation ${params.attestation_id} not found in trail '${params.trail_name}'`);
-    const blob = attestation.attachmentSha256 ? await store.getBlob(attestation.attachmentSha256) : undefined;
+    const attachment = await store.attachmentOf(trail.id, params.attestation_id);
+    if (!attachment) throw notFound(`Attestation ${params.attestation_id} not found in trail '${params.trail_name}'`);
+    const blob = attachment.sha256 ? await store.getBlob(attachment.sha256) : undefined;
     if (!blob) throw notFound(`Attestation ${params.attestation_id} has no attachment`);
     // The header states what is sent, so it is computed from the bytes; a mismatch with the
     // address they are stored under means the stored evidence was altered, which is our fault.
@@ -31,7 +31,7 @@ export const downloadAttachmentPlugin = definePlugin({
       headers: {
         'X-Content-SHA256': blob.sha256,
         'Repr-Digest': `sha-256=:${Buffer.from(blob.sha256, 'hex').toString('base64')}:`,
-        'Content-Disposition': contentDisposition(attestation.attachmentName ?? 'attachment'),
+        'Content-Disposition': contentDisposition(attachment.name ?? 'attachment'),
         // Evidence never changes under its id; a cache may keep it.
         'Cache-Control': 'private, max-age=31536000, immutable',
       },

@@ -116,6 +116,12 @@ describe('reading trails: GET /trails/{org}/{flow_name}[/{trail_name}] and attac
     expect(noFile.status).to.equal(404);
     assertMatchesContract(downloadAttachment, 404, noFile.body);
     expect((await server.request('GET', `/api/v2/trails/acme/app/build-1/attestations/${Number(id) + 1}/attachment`)).status).to.equal(404);
+    // Another trail's attestation, with an attachment, is not found through this trail.
+    await begin('build-2');
+    await attest('build-2', { attestation_name: 'unit', junit_results: [] }, new Uint8Array([1, 2, 3]));
+    const other = (await get('build-2')).body.attestations[0];
+    expect((await server.request('GET', other.attachment._links.download.href)).status).to.equal(200);
+    expect((await server.request('GET', `/api/v2/trails/acme/app/build-1/attestations/${other.attestation_id}/attachment`)).status).to.equal(404);
     expect((await server.request('GET', '/api/v2/trails/acme/app/build-1/attestations/x/attachment')).status).to.equal(400);
     expect((await server.request('GET', '/api/v2/trails/acme/app/build-1', { token: server.otherToken })).status).to.equal(403);
     expect((await server.request('GET', '/api/v2/trails/acme/app/build-1', { token: server.readToken })).status).to.equal(200);

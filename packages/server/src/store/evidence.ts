@@ -153,3 +153,10 @@ export async function attestationFactsOfTrails(db: Db, trailIds: readonly number
   }
   return out.sort((a, b) => a.id - b.id);
 }
+
+/** The attachment of one attestation of a trail (none when the id is another trail's, or unknown). */
+export async function attachmentOf(db: Db, trailId: number, attestationId: number): Promise<{ sha256: string | null; name: string | null } | undefined> {
+  const row = await db.selectFrom('attestations').select(['attachment_sha256', 'attachment_name'])
+    .where('id', '=', attestationId).where('trail_id', '=', trailId).executeTakeFirst();
+  return row && { sha256: row.attachment_sha256, name: row.attachment_name };
+}

@@ -16,7 +16,7 @@ import { listEnvironments, upsertEnvironment } from './environments.ts';
 import { insertDeployments, listDeployments } from './deployments.ts';
 import { addReview, artifactsOfCommits, getApproval, insertApproval, listApprovals } from './approvals.ts';
 import { getFlowRecord, listFlowRecords, upsertFlow } from './flows.ts';
-import { artifactNameOf, attestationFactsOfTrails, attestationsOfFingerprints, deployedNameOf, findTrail, getTrailById, listTrailPage } from './evidence.ts';
+import { artifactNameOf, attachmentOf, attestationFactsOfTrails, attestationsOfFingerprints, deployedNameOf, findTrail, getTrailById, listTrailPage } from './evidence.ts';
 import { findEnvironment, getSnapshot, insertSnapshot, lockForUpdate, recordReport, typesOfEnvironments } from './snapshots.ts';
 import { insertEnvironmentEvents, listEnvironmentEvents } from './environment-events.ts';
 import { checkDatabase } from './health.ts';
@@ -40,7 +40,7 @@ const queries = {
   insertApproval, listApprovals, getApproval, artifactsOfCommits,
   // The evidence model (issue 3): flows, reading trails back, snapshots, reviews, row locks.
   upsertFlow, getFlowRecord, listFlowRecords,
-  listTrailPage, getTrailById, attestationsOfFingerprints, attestationFactsOfTrails, artifactNameOf, deployedNameOf,
+  listTrailPage, getTrailById, attestationsOfFingerprints, attestationFactsOfTrails, attachmentOf, artifactNameOf, deployedNameOf,
   lockForUpdate, findEnvironment, typesOfEnvironments, getSnapshot, insertSnapshot, recordReport,
   insertEnvironmentEvents, listEnvironmentEvents,
   addReview,
@@ -57,7 +57,7 @@ const queries = {
 const readOnly = new Set<keyof typeof queries>([
   'findOrganization', 'listOrganizations', 'getBlob', 'verifyChain', 'findToken', 'listTokens', 'findFlow', 'findTrail', 'listAttestations',
   'listEnvironments', 'listDeployments', 'listApprovals', 'getApproval', 'artifactsOfCommits', 'listEnvironmentEvents', 'checkDatabase', 'evidenceOfToken',
-  'getFlowRecord', 'listFlowRecords', 'listTrailPage', 'getTrailById', 'attestationsOfFingerprints', 'attestationFactsOfTrails', 'artifactNameOf', 'deployedNameOf',
+  'getFlowRecord', 'listFlowRecords', 'listTrailPage', 'getTrailById', 'attestationsOfFingerprints', 'attestationFactsOfTrails', 'attachmentOf', 'artifactNameOf', 'deployedNameOf',
   'findEnvironment', 'typesOfEnvironments', 'getSnapshot',
 ]);
 
