@@ -2,8 +2,7 @@
  * Evaluates trails against their templates with the store: loads attestations and template blobs
  * once per request (a report may ask about the same trail for many artifacts).
  */
-import type { AttestationRow, Queries } from '../store/index.ts';
-import { targetArtifactsOf } from '../store/evidence.ts';
+import { targetArtifactsOf, type AttestationRow, type Queries } from '../store/index.ts';
 import { evaluateCompliance, type AttestationFacts, type ComplianceStatus } from './compliance.ts';
 import { parseTemplate, TemplateError, type TemplateModel } from './template.ts';
 

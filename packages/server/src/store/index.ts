@@ -251,6 +251,7 @@ export type { TokenEvidence } from './provenance.ts';
 export type { BrokenLink, VerifyResult } from './chain-verify.ts';
 export { canonicalJson, genesisHash } from './chain.ts';
 export { blobAddress } from './organizations.ts';
+export { targetArtifactsOf } from './evidence.ts';
 export type { FlowChanges, FlowRecord } from './flows.ts';
 export type { AttestationFactsRow, FingerprintAttestation, TrailWithTemplate } from './evidence.ts';
 export type { EnvironmentRow, RunningArtifact, SnapshotRecord } from './snapshots.ts';
