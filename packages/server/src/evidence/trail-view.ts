@@ -1,7 +1,7 @@
 /** A trail as the API answers it: its stored fields, its attestations and its compliance status. */
 import type { AttestationViewBody, TrailSummaryBody } from '@trailproof/schema';
 import { pathOf, trailHref, type ViewContext } from '../http/links.ts';
-import type { AttestationRow, TokenRef, TrailRow } from '../store/index.ts';
+import { targetArtifactsOf, type AttestationRow, type TokenRef, type TrailRow } from '../store/index.ts';
 import { countingAttestations } from './compliance.ts';
 import { factsOf, type EvaluatedCompliance, type EvaluatedTrail } from './evaluate.ts';
 import { templateView } from './template.ts';
@@ -60,7 +60,7 @@ function attestationView(a: AttestationRow, counts: boolean, trailLink: string):
     created_at: a.createdAt,
     created_by: createdByName(a.createdBy),
     artifact_fingerprint: a.artifactFingerprint,
-    target_artifacts: Array.isArray(data.target_artifacts) ? data.target_artifacts.filter((t): t is string => typeof t === 'string') : [],
+    target_artifacts: targetArtifactsOf(data),
     description: stringOrNull(data.description),
     origin_url: stringOrNull(data.origin_url),
     git_commit_info: objectOrNull(data.git_commit_info) as Attestation['git_commit_info'],

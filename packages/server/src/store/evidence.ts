@@ -96,8 +96,7 @@ export async function artifactNameOf(db: Db, organizationId: number, fingerprint
     .select(['a.data']).where('f.organization_id', '=', organizationId).where('a.artifact_fingerprint', '=', fingerprint)
     .orderBy('a.id', 'desc').limit(20).execute();
   for (const r of rows) {
-    const targets = fromJson<{ target_artifacts?: unknown }>(r.data, {}).target_artifacts;
-    const name = Array.isArray(targets) ? targets.find((t): t is string => typeof t === 'string') : undefined;
+    const name = targetArtifactsOf(fromJson(r.data, {}))[0];
     if (name) return name;
   }
   return undefined;
