@@ -226,6 +226,16 @@ export interface Database {
 
 export type Db = Kysely<Database>;
 
+/**
+ * `values` in slices of at most 500, one per statement's `in (...)` list, so that any number of
+ * values stays under every database's limit on one statement's bound parameters.
+ */
+export function inListChunks<T>(values: readonly T[]): T[][] {
+  const chunks: T[][] = [];
+  for (let i = 0; i < values.length; i += 500) chunks.push(values.slice(i, i + 500));
+  return chunks;
+}
+
 /** Whether `db` (or the transaction) is on SQLite, where a statement may be cheaper split than batched. */
 export const isSqlite = (db: Db) => db.getExecutor().adapter instanceof SqliteAdapter;
 

@@ -46,5 +46,9 @@ describe('attestation facts of trails', function () {
     }
     expect(facts.map((f) => f.targets)).to.deep.equal([[], ['api', 'web'], [], ['api'], [], []]);
     expect(await store.attestationFactsOfTrails([])).to.deep.equal([]);
+    // More trails than one statement's list takes: t2 in the first chunk of 500, t1 in the third; still one order.
+    const unknown = (from: number, n: number) => Array.from({ length: n }, (_, k) => 1_000_000 + from + k);
+    const spread = await store.attestationFactsOfTrails([...unknown(0, 300), trails[1]!.id, ...unknown(300, 800), trails[0]!.id]);
+    expect(spread).to.deep.equal(facts.filter((f) => f.trailId !== trails[2]!.id));
   });
 });

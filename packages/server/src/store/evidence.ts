@@ -1,6 +1,6 @@
 /** Reading evidence back: trails (one by name or id, or a flow's page), and which trails attested an artifact fingerprint. */
 import { sql } from 'kysely';
-import type { Db } from './database.ts';
+import { inListChunks, type Db } from './database.ts';
 import { fromJson } from './json.ts';
 import { tokenRef, type TrailRow } from './trails.ts';
 
@@ -71,11 +71,10 @@ export interface FingerprintAttestation {
 export async function attestationsOfFingerprints(db: Db, organizationId: number, fingerprints: readonly string[]): Promise<FingerprintAttestation[]> {
   if (!fingerprints.length) return [];
   const out: FingerprintAttestation[] = [];
-  // In chunks, so that a large report stays under every database's limit on bound parameters.
-  for (let i = 0; i < fingerprints.length; i += 500) {
+  for (const chunk of inListChunks(fingerprints)) {
     const rows = await db.selectFrom('attestations as a').innerJoin('trails as t', 't.id', 'a.trail_id').innerJoin('flows as f', 'f.id', 't.flow_id')
       .select(['a.id', 'a.artifact_fingerprint', 't.id as trail_id', 't.name as trail_name', 'f.name as flow_name', 't.repo_name'])
-      .where('f.organization_id', '=', organizationId).where('a.artifact_fingerprint', 'in', fingerprints.slice(i, i + 500))
+      .where('f.organization_id', '=', organizationId).where('a.artifact_fingerprint', 'in', chunk)
       .execute();
     for (const r of rows) {
       out.push({
@@ -135,14 +134,13 @@ export interface AttestationFactsRow {
 export async function attestationFactsOfTrails(db: Db, trailIds: readonly number[]): Promise<AttestationFactsRow[]> {
   if (!trailIds.length) return [];
   const out: AttestationFactsRow[] = [];
-  // In chunks, so that any number of trails stays under every database's limit on bound parameters.
-  for (let i = 0; i < trailIds.length; i += 500) {
+  for (const chunk of inListChunks(trailIds)) {
     // The data is read only where its text names the key or has an escape (which could spell it);
     // the database decides that in place, so other data (a JUnit report's suites) is not copied out.
     const rows = await db.selectFrom('attestations')
       .select(['id', 'trail_id', 'name', 'type', 'compliant'])
       .select(sql<string | null>`case when data like ${'%"target!_artifacts"%'} escape '!' or data like ${'%\\u%'} escape '!' then data end`.as('data'))
-      .where('trail_id', 'in', trailIds.slice(i, i + 500)).orderBy('id').execute();
+      .where('trail_id', 'in', chunk).orderBy('id').execute();
     for (const r of rows) {
       out.push({
         trailId: Number(r.trail_id), id: Number(r.id), name: r.name, type: r.type, compliant: Number(r.compliant) === 1,

@@ -1,5 +1,5 @@
 /** Evidence by who stored it: what one token wrote (after a leak, to know what to review). */
-import type { Db } from './database.ts';
+import { inListChunks, type Db } from './database.ts';
 import type { EvidenceType } from './chain.ts';
 
 /** One piece of evidence a token stored, as its chain record describes it. */
@@ -34,9 +34,9 @@ export async function evidenceOfToken(db: Db, tokenId: string): Promise<{ organi
   // A review's record names its approval by id; its flow and release number are read here.
   const approvalIds = [...new Set(records.filter((r) => r.type === 'review').map((r) => Number(r.data.approval_id)))];
   const approvals = new Map<number, { flow: string; releaseNumber: number }>();
-  for (let i = 0; i < approvalIds.length; i += 500) {
+  for (const chunk of inListChunks(approvalIds)) {
     const found = await db.selectFrom('approvals').innerJoin('flows', 'flows.id', 'approvals.flow_id')
-      .select(['approvals.id', 'approvals.release_number', 'flows.name']).where('approvals.id', 'in', approvalIds.slice(i, i + 500)).execute();
+      .select(['approvals.id', 'approvals.release_number', 'flows.name']).where('approvals.id', 'in', chunk).execute();
     for (const a of found) approvals.set(Number(a.id), { flow: a.name, releaseNumber: Number(a.release_number) });
   }
   const items = records.map(({ type, at, id, data }): TokenEvidence => {

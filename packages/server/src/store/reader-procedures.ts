@@ -1,7 +1,8 @@
 /**
  * The queries that SQLite's reader threads run (reader-threads.ts): the lists, whose cost grows
- * with the rows they scan and count (a trail's attestations, and their compliance facts, included). Point lookups (a token, an organisation, a trail) stay on
- * the event loop's own read connection, where they cost less than a message to another thread.
+ * with the rows they scan and count (a trail's attestations, and the compliance facts of a page
+ * of trails, included). Point lookups (a token, an organisation, a trail) stay on the event
+ * loop's own read connection, where they cost less than a message to another thread.
  */
 import { listApprovals } from './approvals.ts';
 import { listDeployments } from './deployments.ts';
