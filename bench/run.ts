@@ -13,7 +13,7 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { log, track } from './support/processes.ts';
-import { writeReport, type Figure } from './support/report.ts';
+import { measuredCommit, writeReport, type Figure } from './support/report.ts';
 
 const suites = ['write', 'read', 'junit', 'postgres'] as const;
 const { values } = parseArgs({ args: process.argv.slice(2).filter((a) => a !== '--'), options: { quick: { type: 'boolean' }, only: { type: 'string' } } });
@@ -21,6 +21,7 @@ const quick = values.quick ?? false;
 if (values.only !== undefined && !suites.includes(values.only as never)) throw new Error(`--only takes one of ${suites.join(', ')}`);
 const wanted = (name: (typeof suites)[number]) => values.only === undefined || values.only === name;
 const started = Date.now();
+const commit = measuredCommit();
 const figures: Figure[] = [];
 const timings: Record<string, number> = {};
 const tmp = mkdtempSync(join(tmpdir(), 'trailproof-bench-'));
@@ -74,5 +75,5 @@ try {
   rmSync(tmp, { recursive: true, force: true });
 }
 
-const { md } = writeReport(figures, { seconds: (Date.now() - started) / 1000, quick, only: values.only, timings });
+const { md } = writeReport(figures, { seconds: (Date.now() - started) / 1000, quick, only: values.only, timings, commit });
 process.stdout.write(md);

@@ -19,7 +19,7 @@ import { isPostgresUrl } from '@trailproof/server';
 import { load, type LoadOptions } from './support/load.ts';
 import { log, runCli, startBaseline, startServer } from './support/processes.ts';
 import { round, type Figure } from './support/report.ts';
-import { rotate, type Measured, type Side } from './support/turns.ts';
+import { rotate, turnRatios, type Measured, type Side } from './support/turns.ts';
 
 const boundary = 'trailproofBenchBoundary';
 
@@ -119,7 +119,7 @@ export async function writePath(o: WritePathOptions): Promise<Figure[]> {
     const stored = await storedAttestations(location);
     const acknowledged = warm.ok + ours.ok;
     const ratio = round(ours.rps / base.rps, 2);
-    const note = `${o.processes} process${o.processes > 1 ? 'es' : ''}, ${connections} connections, ${Math.round(body.bytes / 1024)}KB body, ${seconds} s each in ${rounds} turns`;
+    const note = `${o.processes} process${o.processes > 1 ? 'es' : ''}, ${connections} connections, ${Math.round(body.bytes / 1024)}KB body, ${seconds} s each in ${rounds} turns (${turnRatios(ours, base)})`;
     return [
       { suite: o.suite, name: 'attest JUnit: throughput', value: round(ours.rps), unit: 'req/s', baseline: round(base.rps), ratio, target: '>= 0.5 of baseline', pass: ratio !== null && ratio >= 0.5, note },
       { suite: o.suite, name: 'attest JUnit: latency p99', value: ours.p99, unit: 'ms', baseline: base.p99, ratio: null, target: '–', pass: null, note: `p50 ${ours.p50} ms, baseline p50 ${base.p50} ms` },
@@ -150,11 +150,11 @@ function floorFigures(suite: string, ours: Measured, floor: Measured, base: Meas
   return [
     {
       suite, name: 'storage floor: throughput', value: round(floor.rps), unit: 'req/s', baseline: round(base.rps), ratio: round(floor.rps / base.rps, 2), target: '–', pass: null,
-      note: `the bare handler that also stores each attachment durably in SQLite, and nothing else (group commit on a writer thread, the server's checkpointer); CPU ${floor.cpu ?? '?'} us per request; ${failed} failed`,
+      note: `${turnRatios(floor, base)}; the bare handler that also stores each attachment durably in SQLite, and nothing else (group commit on a writer thread, the server's checkpointer); CPU ${floor.cpu ?? '?'} us per request; ${failed} failed`,
     },
     {
       suite, name: 'attest JUnit: throughput against the storage floor', value: round(ours.rps), unit: 'req/s', baseline: round(floor.rps), ratio: round(ours.rps / floor.rps, 2), target: '–', pass: null,
-      note: `what the server does beyond storing the bytes: auth, validation, attestation rows, hash chain, request log; CPU ${ours.cpu ?? '?'} us per request against ${floor.cpu ?? '?'}`,
+      note: `${turnRatios(ours, floor)}; what the server does beyond storing the bytes: auth, validation, attestation rows, hash chain, request log; CPU ${ours.cpu ?? '?'} us per request against ${floor.cpu ?? '?'}`,
     },
   ];
 }

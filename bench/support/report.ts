@@ -1,4 +1,5 @@
 /** Figures, and the report written to bench/results/. */
+import { execFileSync } from 'node:child_process';
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { cpus, totalmem } from 'node:os';
 
@@ -25,12 +26,28 @@ export function machine(): string {
   return `${cpu}, ${cpus().length} cores, ${Math.round(totalmem() / 2 ** 30)} GiB RAM, Node ${process.version}, ${process.platform} ${process.arch}`;
 }
 
+/**
+ * The commit measured: its short id, with "and uncommitted changes" where the working tree
+ * differs from it (figures of a dirty tree are not the commit's); "unknown" outside a git checkout.
+ */
+export function measuredCommit(): string {
+  const git = (...args: string[]) => execFileSync('git', args, { encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+  try {
+    const commit = git('rev-parse', '--short', 'HEAD');
+    return git('status', '--porcelain', '--untracked-files=no') ? `${commit} and uncommitted changes` : commit;
+  } catch {
+    return 'unknown';
+  }
+}
+
 export interface RunInfo {
   seconds: number;
   quick: boolean;
   only?: string;
   /** Seconds per suite. */
   timings: Record<string, number>;
+  /** The commit measured (`measuredCommit`, read when the run starts). */
+  commit: string;
 }
 
 /**
@@ -44,7 +61,7 @@ export function writeReport(figures: Figure[], run: RunInfo): { md: string; file
   const date = new Date().toISOString();
   const command = `pnpm bench${run.quick ? ' --quick' : ''}${run.only ? ` --only ${run.only}` : ''}`;
   const seconds = Math.round(run.seconds);
-  writeFileSync(new URL(`${base}.json`, dir), JSON.stringify({ date, machine: machine(), command, seconds, timings: run.timings, figures }, null, 2) + '\n');
+  writeFileSync(new URL(`${base}.json`, dir), JSON.stringify({ date, machine: machine(), commit: run.commit, command, seconds, timings: run.timings, figures }, null, 2) + '\n');
   const fmt = (n: number | null, unit = '') => (n === null ? '–' : `${n}${unit ? ` ${unit}` : ''}`);
   const met = figures.filter((f) => f.pass === true).length;
   const missed = figures.filter((f) => f.pass === false).length;
@@ -52,6 +69,7 @@ export function writeReport(figures: Figure[], run: RunInfo): { md: string; file
     `# Benchmark results${run.quick ? ' (quick mode: smaller data, shorter runs; not the targets\' figures)' : ''}`,
     '',
     `- Command: \`${command}\``,
+    `- Commit: ${run.commit}`,
     `- Machine: ${machine()}`,
     `- Date: ${date}; run time ${Math.floor(seconds / 60)} min ${seconds % 60} s (${Object.entries(run.timings).map(([k, v]) => `${k} ${v} s`).join(', ')})`,
     `- Targets: ${met} met, ${missed} missed`,

@@ -14,8 +14,19 @@ export interface Side {
   after?: () => void;
 }
 
-/** A side's turns combined, with the CPU time per answered request (µs) of its processes, all threads; null without /proc. */
-export type Measured = LoadResult & { cpu: number | null };
+/**
+ * A side's turns combined, with the CPU time per answered request (µs) of its processes, all
+ * threads (null without /proc), and each turn's throughput in the order run.
+ */
+export type Measured = LoadResult & { cpu: number | null; turnRps: number[] };
+
+/**
+ * `value / baseline` turn by turn (the first turn of one side against the first of the other, ...),
+ * as a note: how far the ratio of one run moved within it, e.g. "turns 0.61, 0.66".
+ */
+export function turnRatios(value: Measured, baseline: Measured): string {
+  return `turns ${value.turnRps.map((rps, i) => (rps / baseline.turnRps[i]!).toFixed(2)).join(', ')}`;
+}
 
 /**
  * `rounds` turns of each side, in the order given, `seconds` in all per side. Throughput is the
@@ -39,7 +50,7 @@ export async function rotate<K extends string>(sides: Record<K, Side>, seconds: 
   const measured = {} as Record<K, Measured>;
   for (const name of names) {
     const combined = combineRounds(results.get(name)!);
-    measured[name] = { ...combined, cpu: perRequest(micros.get(name)!, combined.ok) };
+    measured[name] = { ...combined, cpu: perRequest(micros.get(name)!, combined.ok), turnRps: results.get(name)!.map((r) => r.rps) };
   }
   return measured;
 }
