@@ -3,10 +3,10 @@
  * request) at 64 connections, synchronous=FULL, against a bare Koa handler that parses the same
  * body and stores nothing. Afterwards every acknowledged write must be in the database.
  *
- * On SQLite a third side runs in the same turns, for context: the storage floor
- * (support/floor-write.ts), the bare handler that also stores each attachment durably and nothing
- * else, built as the server's store is. Its throughput bounds what the server's design can reach
- * here.
+ * A third side runs in the same turns, for context: the storage floor (support/floor-write.ts),
+ * the bare handler that also stores each attachment durably and nothing else, built as the
+ * server's store is (on PostgreSQL in a database of its own, as many processes as the server).
+ * Its throughput bounds what the server's design can reach here.
  */
 import { execFileSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
@@ -43,6 +43,8 @@ export interface WritePathOptions {
   /** Server (and baseline) processes sharing the load. */
   processes: number;
   suite: string;
+  /** PostgreSQL: an empty database for the storage floor (with `database`). */
+  floorDatabase?: string;
 }
 
 /** Attestations stored, counted straight from the database (read-only for SQLite, after the server stopped). */
@@ -91,7 +93,9 @@ export async function writePath(o: WritePathOptions): Promise<Figure[]> {
     const path = '/api/v2/attestations/bench/app/trail/t1/junit';
     const baselines = await Promise.all(Array.from({ length: o.processes }, () => startBaseline('baseline-write.ts')));
     stops.push(...baselines.map((b) => () => b.stop()));
-    const floors = isPostgresUrl(location) ? [] : [await startBaseline('floor-write.ts', [join(dir, 'floor.db')])];
+    const floors = isPostgresUrl(location)
+      ? o.floorDatabase ? await Promise.all(Array.from({ length: o.processes }, () => startBaseline('floor-write.ts', ['postgres', o.floorDatabase!]))) : []
+      : [await startBaseline('floor-write.ts', [join(dir, 'floor.db')])];
     stops.push(...floors.map((f) => () => f.stop()));
     const runServers = (duration: number) => load(...split(servers.map((s) => s.url), path, duration));
     const runOthers = (others: typeof baselines) => (duration: number) => load(...split(others.map((b) => b.url), '/', duration));
@@ -132,7 +136,7 @@ export async function writePath(o: WritePathOptions): Promise<Figure[]> {
         target: 'stored >= acknowledged, no errors', pass: stored >= acknowledged && ours.errors === 0 && ours.non2xx === 0,
         note: `${acknowledged} acknowledged (warm-up included), ${ours.non2xx + warm.non2xx} non-2xx, ${ours.errors + warm.errors} errors`,
       },
-      ...(floor ? floorFigures(o.suite, ours, floor, base) : []),
+      ...(floor ? floorFigures(o.suite, isPostgresUrl(location), ours, floor, base) : []),
     ];
   } finally {
     await Promise.allSettled(stops.map((stop) => stop()));
@@ -145,12 +149,16 @@ export async function writePath(o: WritePathOptions): Promise<Figure[]> {
  * stores nothing but the attachments), and the server against the floor (what storing evidence,
  * not just bytes, costs): context for the throughput target, with no target of their own.
  */
-function floorFigures(suite: string, ours: Measured, floor: Measured, base: Measured): Figure[] {
+function floorFigures(suite: string, postgres: boolean, ours: Measured, floor: Measured, base: Measured): Figure[] {
   const failed = floor.non2xx + floor.errors;
+  const how = postgres
+    ? 'the bare handler that also stores each attachment durably in PostgreSQL, and nothing else (one INSERT a request on a pool of 10 per process, the server\'s column settings)'
+    : 'the bare handler that also stores each attachment durably in SQLite, and nothing else (group commit on a writer thread, the server\'s checkpointer)';
+  const cpu = postgres ? 'CPU of its processes' : 'CPU';
   return [
     {
       suite, name: 'storage floor: throughput', value: round(floor.rps), unit: 'req/s', baseline: round(base.rps), ratio: round(floor.rps / base.rps, 2), target: '–', pass: null,
-      note: `${turnRatios(floor, base)}; the bare handler that also stores each attachment durably in SQLite, and nothing else (group commit on a writer thread, the server's checkpointer); CPU ${floor.cpu ?? '?'} us per request; ${failed} failed`,
+      note: `${turnRatios(floor, base)}; ${how}; ${cpu} ${floor.cpu ?? '?'} us per request${postgres ? ' (PostgreSQL\'s own not included)' : ''}; ${failed} failed`,
     },
     {
       suite, name: 'attest JUnit: throughput against the storage floor', value: round(ours.rps), unit: 'req/s', baseline: round(floor.rps), ratio: round(ours.rps / floor.rps, 2), target: '–', pass: null,

@@ -1,34 +1,42 @@
 /**
  * The write path's storage floor: the baseline's bare Koa handler (multipart.ts) that also stores
- * each attachment durably the least a SQLite store can: one `blobs` table keyed by SHA-256, in the
- * server's file settings (WAL, synchronous=FULL, 16KB pages), written by a worker thread that puts
- * the attachments arriving together into one transaction (group commit) and answers after its
- * COMMIT, with the WAL checkpointed by another thread (the server's checkpointer). No router,
- * auth, validation, attestation rows, hash chain or logging: what is left between the server and
- * this is the cost of being a store of evidence rather than of bytes.
+ * each attachment durably the least a store built as the server's can, and nothing else: no
+ * router, auth, validation, attestation rows, hash chain or logging. What is left between the
+ * server and this is the cost of being a store of evidence rather than of bytes.
  *
- *   node --import tsx bench/support/floor-write.ts FILE     prints {"msg":"listening","url":...}
+ * - SQLite: one `blobs` table keyed by SHA-256, in the server's file settings (WAL,
+ *   synchronous=FULL, 16KB pages), written by a worker thread that puts the attachments arriving
+ *   together into one transaction (group commit) and answers after its COMMIT, with the WAL
+ *   checkpointed by another thread (the server's checkpointer).
+ * - PostgreSQL: the same table with the server's column settings (lz4, or no compression where
+ *   the build has no lz4: migration 0007), one INSERT per attachment on a pool of 10 connections
+ *   like the server's, answered after its commit (PostgreSQL's defaults: synchronous_commit on;
+ *   commits that arrive together share a WAL flush).
+ *
+ *   node --import tsx bench/support/floor-write.ts FILE               SQLite
+ *   node --import tsx bench/support/floor-write.ts postgres URL       PostgreSQL
+ *
+ * Prints {"msg":"listening","url":...}.
  */
+import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { Worker } from 'node:worker_threads';
 import BetterSqlite3 from 'better-sqlite3';
 import Koa from 'koa';
+import pg from 'pg';
 import { startCheckpointer, walAutocheckpoint } from '../../packages/server/src/store/checkpoint.ts';
 import { newDatabasePageSize } from '../../packages/server/src/store/sqlite.ts';
 import { created, parseAttestation } from './multipart.ts';
 
-const file = process.argv[2];
-if (!file) throw new Error('usage: floor-write.ts FILE');
+interface BlobStore {
+  /** Resolves once the bytes are committed. */
+  store(bytes: Buffer): Promise<void>;
+  close(): Promise<void>;
+}
 
-// The file, made as the server makes its own (store/sqlite.ts).
-const setup = new BetterSqlite3(file);
-if (setup.pragma('page_count', { simple: true }) === 0) setup.pragma(`page_size = ${newDatabasePageSize}`);
-setup.pragma('journal_mode = WAL');
-setup.exec('create table if not exists blobs (sha256 text primary key, content blob not null, created_at real not null)');
-
-// Plain JavaScript, evaluated in the worker (no TypeScript loader there).
+// Plain JavaScript, evaluated in the SQLite writer worker (no TypeScript loader there).
 const workerSource = `
 const { parentPort, workerData } = require('node:worker_threads');
 const { createHash } = require('node:crypto');
@@ -52,38 +60,81 @@ function flush() {
   parentPort.postMessage(jobs.map((job) => job.id));
 }
 `;
-const worker = new Worker(workerSource, { eval: true, workerData: { file, module: createRequire(import.meta.url).resolve('better-sqlite3'), walAutocheckpoint } });
-// The WAL copied into the database file after each commit by the server's own checkpointer (a
-// connection on a thread of its own). Measured: without it, with SQLite's checkpoints inside the
-// writer's COMMITs, the floor's throughput is about a quarter lower.
-const checkpointer = startCheckpointer(setup, file)!;
-worker.on('error', (error) => {
-  process.stderr.write(`floor-write: ${error.stack}\n`);
-  process.exit(1);
-});
-const waiting = new Map<number, () => void>();
-worker.on('message', (ids: number[]) => {
-  checkpointer.committed();
-  for (const id of ids) {
-    waiting.get(id)?.();
-    waiting.delete(id);
-  }
-});
-let nextId = 0;
-/** Resolves once the bytes are committed (a copy crosses to the worker, which takes it over). */
-function store(bytes: Buffer): Promise<void> {
-  const id = ++nextId;
-  const content = new Uint8Array(bytes);
-  return new Promise((resolve) => {
-    waiting.set(id, resolve);
-    worker.postMessage({ id, content }, [content.buffer]);
+
+function sqliteStore(file: string): BlobStore {
+  // The file, made as the server makes its own (store/sqlite.ts).
+  const setup = new BetterSqlite3(file);
+  if (setup.pragma('page_count', { simple: true }) === 0) setup.pragma(`page_size = ${newDatabasePageSize}`);
+  setup.pragma('journal_mode = WAL');
+  setup.exec('create table if not exists blobs (sha256 text primary key, content blob not null, created_at real not null)');
+  const worker = new Worker(workerSource, { eval: true, workerData: { file, module: createRequire(import.meta.url).resolve('better-sqlite3'), walAutocheckpoint } });
+  // The WAL copied into the database file after each commit by the server's own checkpointer (a
+  // connection on a thread of its own). Measured: without it, with SQLite's checkpoints inside the
+  // writer's COMMITs, the floor's throughput is about a quarter lower.
+  const checkpointer = startCheckpointer(setup, file)!;
+  worker.on('error', (error) => {
+    process.stderr.write(`floor-write: ${error.stack}\n`);
+    process.exit(1);
   });
+  const waiting = new Map<number, () => void>();
+  worker.on('message', (ids: number[]) => {
+    checkpointer.committed();
+    for (const id of ids) {
+      waiting.get(id)?.();
+      waiting.delete(id);
+    }
+  });
+  let nextId = 0;
+  return {
+    // A copy crosses to the worker, which takes it over.
+    store(bytes) {
+      const id = ++nextId;
+      const content = new Uint8Array(bytes);
+      return new Promise((resolve) => {
+        waiting.set(id, resolve);
+        worker.postMessage({ id, content }, [content.buffer]);
+      });
+    },
+    close: async () => {
+      await worker.terminate();
+    },
+  };
 }
+
+async function postgresStore(url: string): Promise<BlobStore> {
+  const pool = new pg.Pool({ connectionString: url, max: 10 });
+  // Two processes start on one database: one creates the table while the other waits (an
+  // advisory lock belongs to a session, so all of it on one connection).
+  const client = await pool.connect();
+  try {
+    await client.query('select pg_advisory_lock(7301)');
+    await client.query('create table if not exists blobs (sha256 text primary key, size integer not null, content bytea not null, created_at double precision not null)');
+    await client.query(`do $$ begin
+      alter table blobs alter column content set compression lz4;
+    exception when feature_not_supported or invalid_parameter_value then
+      alter table blobs alter column content set storage external;
+    end $$`);
+    await client.query('select pg_advisory_unlock(7301)');
+  } finally {
+    client.release();
+  }
+  return {
+    async store(bytes) {
+      const sha256 = createHash('sha256').update(bytes).digest('hex');
+      await pool.query('insert into blobs (sha256, size, content, created_at) values ($1, $2, $3, $4) on conflict do nothing', [sha256, bytes.length, bytes, Date.now() / 1000]);
+    },
+    close: () => pool.end(),
+  };
+}
+
+const [first, second] = process.argv.slice(2);
+if (!first) throw new Error('usage: floor-write.ts FILE | floor-write.ts postgres URL');
+const blobs = first === 'postgres' && second ? await postgresStore(second) : sqliteStore(first);
 
 const app = new Koa();
 app.use(async (ctx) => {
   const { name, attachment } = await parseAttestation(ctx);
-  if (attachment) await store(attachment);
+  if (attachment) await blobs.store(attachment);
   created(ctx, name);
 });
 
@@ -91,4 +142,4 @@ const server = createServer(app.callback());
 server.listen(0, '127.0.0.1', () => {
   process.stdout.write(JSON.stringify({ msg: 'listening', url: `http://127.0.0.1:${(server.address() as AddressInfo).port}` }) + '\n');
 });
-process.on('SIGTERM', () => server.close(() => worker.terminate().then(() => process.exit(0))));
+process.on('SIGTERM', () => server.close(() => blobs.close().then(() => process.exit(0))));
