@@ -116,19 +116,22 @@ describe('tamper evidence: hash chain, append-only rows, verify', function () {
     ? [`drop trigger ${table}_no_update`, `drop trigger ${table}_no_delete`]
     : [`alter table ${table} disable trigger ${table}_append_only`];
 
-  it('finds who stored an attestation rewritten or erased behind its back; each begin record names its token', async () => {
+  it('finds who stored an attestation, snapshot, approval or review rewritten or erased behind its back; each begin record names its token', async () => {
     const tokenId = server.token.split('_')[1];
     const records = await rawRows(server, `select type, record from evidence_log order by seq`);
     expect(records.filter((r) => r.type === 'trail.begin').map((r) => JSON.parse(String(r.record)).data.by)).to.deep.equal([tokenId]);
-    expect((await rawRows(server, `select created_by_token from attestations`)).map((r) => r.created_by_token)).to.deep.equal([tokenId]);
-    await rawSql(server, disable('attestations'));
-    for (const value of [`'someoneElse12345'`, 'null']) {
-      await rawSql(server, [`update attestations set created_by_token = ${value}`]);
-      const result = await verify();
-      expect(result.first_broken, value).to.deep.include({ seq: 2, type: 'attestation' });
-      expect(result.first_broken!.reason).to.match(/changed after it was stored/);
-      await rawSql(server, [`update attestations set created_by_token = '${tokenId}'`]);
-      expect((await verify()).ok, 'restored').to.equal(true);
+    // The rows in chain order (storeEvidence): the trail's begin is record 1.
+    for (const [table, type, seq] of [['attestations', 'attestation', 2], ['snapshots', 'snapshot', 3], ['approvals', 'approval', 4], ['reviews', 'review', 5]] as const) {
+      expect((await rawRows(server, `select created_by_token from ${table}`)).map((r) => r.created_by_token), table).to.deep.equal([tokenId]);
+      await rawSql(server, disable(table));
+      for (const value of [`'someoneElse12345'`, 'null']) {
+        await rawSql(server, [`update ${table} set created_by_token = ${value}`]);
+        const result = await verify();
+        expect(result.first_broken, `${table} ${value}`).to.deep.include({ seq, type });
+        expect(result.first_broken!.reason).to.match(/changed after it was stored/);
+        await rawSql(server, [`update ${table} set created_by_token = '${tokenId}'`]);
+        expect((await verify()).ok, `${table} restored`).to.equal(true);
+      }
     }
   });
 

@@ -85,6 +85,15 @@ export const JunitResult = Type.Object(
 );
 export type JunitResult = Static<typeof JunitResult>;
 
+/** Who stored a piece of evidence: the API token (there are no users here), or null for evidence stored before the server recorded it. */
+export const CreatedBy = Type.Union([
+  Type.String({
+    description: 'The API token that stored it: its description and id ("CI backend (token 3fA9...)"), or "token <id>" when it has no description. ' +
+      'null for evidence stored before the server recorded it.',
+  }),
+  Type.Null(),
+]);
+
 export const ErrorBody = Type.Object(
   {
     message: Type.String(),

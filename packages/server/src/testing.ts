@@ -139,6 +139,10 @@ const undoing: Record<string, { sqlite: readonly string[]; postgres: readonly st
     sqlite: ['alter table attestations drop column created_by_token', 'alter table trails drop column created_by_token'],
     postgres: ['alter table attestations drop column created_by_token', 'alter table trails drop column created_by_token'],
   },
+  '0015_approval_snapshot_provenance': {
+    sqlite: ['snapshots', 'reviews', 'approvals'].map((table) => `alter table ${table} drop column created_by_token`),
+    postgres: ['snapshots', 'reviews', 'approvals'].map((table) => `alter table ${table} drop column created_by_token`),
+  },
 };
 
 /**

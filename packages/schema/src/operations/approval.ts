@@ -1,6 +1,6 @@
 /** The approval resource shared by list approvals and get approval. */
 import { Type, type TSchema } from '@sinclair/typebox';
-import { EpochSeconds, UserData } from '../shared.ts';
+import { CreatedBy, EpochSeconds, UserData } from '../shared.ts';
 
 export const approvalStates = ['APPROVED', 'UNAPPROVED', 'PENDING'] as const;
 
@@ -11,6 +11,7 @@ export const Review = Type.Object(
     approved_by: Type.String(),
     approval_url: Type.String(),
     timestamp: EpochSeconds(),
+    created_by: CreatedBy,
   },
   { $id: 'Review', description: 'One individual approval (review)', additionalProperties: false },
 );
@@ -34,6 +35,7 @@ export const approvalShape = <T extends TSchema>(commit: T, $id: string) =>
       description: Type.String(),
       src_commit_list: Type.Array(commit),
       created_at: EpochSeconds(),
+      created_by: CreatedBy,
       last_modified_at: EpochSeconds(),
       state: Type.Union(approvalStates.map((s) => Type.Literal(s))),
       approvals: Type.Array(Type.Ref(Review)),

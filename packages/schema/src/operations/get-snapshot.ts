@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { defineOperation } from '../contract.ts';
-import { EpochSeconds, ErrorBody, PathName } from '../shared.ts';
+import { CreatedBy, EpochSeconds, ErrorBody, PathName } from '../shared.ts';
 
 export const SnapshotArtifact = Type.Object(
   {
@@ -21,6 +21,7 @@ export const Snapshot = Type.Object(
     type: Type.String(),
     snapshot_index: Type.Integer({ minimum: 1 }),
     created_at: EpochSeconds({ description: 'Time of the report that made it' }),
+    created_by: CreatedBy,
     artifacts: Type.Array(Type.Ref(SnapshotArtifact)),
     _links: Type.Object({ environment: Type.Object({ href: Type.String() }) }, { additionalProperties: false }),
   },

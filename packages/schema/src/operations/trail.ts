@@ -1,6 +1,6 @@
 /** The trail as read back: its evidence (attestations) and its compliance status with reasons. */
 import { Type, type Static } from '@sinclair/typebox';
-import { EpochSeconds, ExternalUrls, GitCommitInfo, JsonObject, JunitResult, RepoInfo, UserData } from '../shared.ts';
+import { CreatedBy, EpochSeconds, ExternalUrls, GitCommitInfo, JsonObject, JunitResult, RepoInfo, UserData } from '../shared.ts';
 import { Template, TemplateArtifact, TemplateAttestation } from './flow.ts';
 
 const Link = Type.Object({ href: Type.String() }, { additionalProperties: false });
@@ -66,11 +66,6 @@ export const Attachment = Type.Object(
   },
   { $id: 'Attachment', additionalProperties: false },
 );
-
-const CreatedBy = OrNull(Type.String({
-  description: 'The API token that stored it: its description and id ("CI backend (token 3fA9...)"), or "token <id>" when it has no description. ' +
-    'null for evidence stored before the server recorded it.',
-}));
 
 /** One stored attestation, superseded or not. */
 export const AttestationView = Type.Object(

@@ -1,8 +1,9 @@
 /** A trail as the API answers it: its stored fields, its attestations and its compliance status. */
 import type { AttestationViewBody, TrailSummaryBody } from '@trailproof/schema';
 import { pathOf, trailHref, type ViewContext } from '../http/links.ts';
-import { targetArtifactsOf, type AttestationRow, type TokenRef, type TrailRow } from '../store/index.ts';
+import { targetArtifactsOf, type AttestationRow, type TrailRow } from '../store/index.ts';
 import { countingAttestations } from './compliance.ts';
+import { createdByName } from './created-by.ts';
 import { factsOf, type EvaluatedCompliance, type EvaluatedTrail } from './evaluate.ts';
 import { templateView } from './template.ts';
 
@@ -11,10 +12,6 @@ type Attestation = AttestationViewBody;
 
 const objectOrNull = (value: unknown) => (value !== null && typeof value === 'object' && !Array.isArray(value) ? value : null);
 const stringOrNull = (value: unknown) => (typeof value === 'string' ? value : null);
-
-/** `created_by`: the token's description and id, or its id alone. */
-export const createdByName = (token: TokenRef | null) =>
-  token === null ? null : token.description ? `${token.description} (token ${token.tokenId})` : `token ${token.tokenId}`;
 
 /** The trail without its attestations (the list shape). */
 export function trailSummary(trail: TrailRow, evaluated: EvaluatedCompliance, at: ViewContext): Summary {

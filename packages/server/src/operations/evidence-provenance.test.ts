@@ -1,14 +1,17 @@
 /**
- * Who stored each piece of evidence: a trail names the token that began it, an attestation the
- * token that stored it (`created_by`), on both backends, through the trail and list views.
+ * Who stored each piece of evidence (`created_by`): a trail names the token that began it, an
+ * attestation, approval, review or snapshot the token that stored it, on both backends, through
+ * the views that show them.
  */
+import { createHash } from 'node:crypto';
 import { expect } from 'chai';
-import { getTrail, listTrails } from '@trailproof/schema';
+import { getApproval, getSnapshot, getTrail, listApprovals, listTrails } from '@trailproof/schema';
 import { createToken } from '@trailproof/server';
 import { assertMatchesContract, migrationsUndone, reopenTestStore, startTestServer, type TestServer } from '@trailproof/server/testing';
 
 /** The public id inside a `tp_<id>_<secret>` token. */
 const idOf = (token: string) => token.split('_')[1]!;
+const sha = (text: string) => createHash('sha256').update(text).digest('hex');
 
 describe('evidence provenance: created_by on trails and attestations', () => {
   let server: TestServer;
@@ -74,5 +77,76 @@ describe('evidence provenance: created_by on trails and attestations', () => {
     } finally {
       await store.close();
     }
+  });
+  describe('approvals, reviews and snapshots', () => {
+    const requestApproval = (token: string) => server.request('POST', '/api/v2/approvals/acme/app', {
+      token, json: { artifact_fingerprint: sha('v1'), description: 'release', src_commit_list: [] },
+    });
+    const review = (token: string, state: 'APPROVED' | 'UNAPPROVED', by: string) => server.request('PUT', '/api/v2/approvals/acme/app/1', {
+      token, json: { state, approved_by: by, comment: '', approval_url: '' },
+    });
+    const report = (token: string, image: string) => server.request('PUT', '/api/v2/environments/acme/prod/report/server', {
+      token, json: { artifacts: [{ digests: { [image]: sha(image) }, creationTimestamp: 1_763_800_000 }] },
+    });
+
+    it('names the token that requested an approval and the token that sent each review', async () => {
+      const pipeline = await createToken(server.store, { org: 'acme', description: 'release pipeline' });
+      const reviewer = await createToken(server.store, { org: 'acme', description: 'change board' });
+      expect((await server.request('PUT', '/api/v2/flows/acme', { json: { name: 'app' } })).status).to.be.oneOf([200, 201]);
+      const requested = await requestApproval(pipeline.token);
+      expect(requested.status, JSON.stringify(requested.body)).to.equal(201);
+      expect(requested.body.created_by).to.equal(`release pipeline (token ${pipeline.id})`);
+      expect((await review(reviewer.token, 'APPROVED', 'ada')).status).to.equal(200);
+      // The name a client gives (approved_by) is its claim; created_by is the token the server checked.
+      expect((await review(server.token, 'UNAPPROVED', 'ada')).status).to.equal(200);
+
+      const approval = await server.request('GET', '/api/v2/approvals/acme/app/1', { token: server.readToken });
+      assertMatchesContract(getApproval, 200, approval.body);
+      expect(approval.body.created_by).to.equal(`release pipeline (token ${pipeline.id})`);
+      expect(approval.body.approvals.map((r: { approved_by: string; created_by: string }) => [r.approved_by, r.created_by])).to.deep.equal([
+        ['ada', `change board (token ${reviewer.id})`],
+        ['ada', `token ${idOf(server.token)}`],
+      ]);
+      const list = await server.request('GET', '/api/v2/approvals/acme/app', { token: server.readToken });
+      assertMatchesContract(listApprovals, 200, list.body);
+      expect(list.body[0].created_by).to.equal(approval.body.created_by);
+      expect(list.body[0].approvals).to.deep.equal(approval.body.approvals);
+    });
+
+    it('names the token whose report made each snapshot', async () => {
+      const agent = await createToken(server.store, { org: 'acme', description: 'prod agent' });
+      expect((await server.request('PUT', '/api/v2/environments/acme', { json: { name: 'prod', type: 'server' } })).status).to.equal(201);
+      expect((await report(agent.token, 'acme/web:1')).status).to.equal(201);
+      expect((await report(server.token, 'acme/web:2')).status).to.equal(201);
+      const snapshot = async (index: number) => (await server.request('GET', `/api/v2/environments/acme/prod/snapshots/${index}`, { token: server.readToken })).body;
+      const first = await snapshot(1);
+      assertMatchesContract(getSnapshot, 200, first);
+      expect([first.created_by, (await snapshot(2)).created_by]).to.deep.equal([`prod agent (token ${agent.id})`, `token ${idOf(server.token)}`]);
+    });
+
+    it('answers created_by null where a row names no token (as rows from before migration 0015), and the chain notices tokens taken away', async () => {
+      expect((await server.request('PUT', '/api/v2/flows/acme', { json: { name: 'app' } })).status).to.be.oneOf([200, 201]);
+      expect((await requestApproval(server.token)).status).to.equal(201);
+      expect((await review(server.token, 'APPROVED', 'ada')).status).to.equal(200);
+      expect((await server.request('PUT', '/api/v2/environments/acme', { json: { name: 'prod', type: 'server' } })).status).to.equal(201);
+      expect((await report(server.token, 'acme/web:1')).status).to.equal(201);
+      const acme = (await server.store.findOrganization('acme'))!;
+      expect((await server.store.verifyChain(acme.id, 'acme')).ok).to.equal(true);
+      await server.stop();
+      const store = await reopenTestStore(server, migrationsUndone('0015_approval_snapshot_provenance'));
+      try {
+        const org = (await store.findOrganization('acme'))!;
+        const flow = (await store.findFlow(org.id, 'app'))!;
+        const approval = (await store.getApproval(flow.id, 1))!;
+        expect([approval.createdBy, approval.approvals.map((r) => r.createdBy)]).to.deep.equal([null, [null]]);
+        const environment = (await store.findEnvironment(org.id, 'acme', 'prod'))!;
+        expect((await store.getSnapshot(environment.id, 1))!.createdBy).to.equal(null);
+        // These rows were digested with their token; with it gone the chain must say so, from the first of them.
+        const verified = await store.verifyChain(org.id, 'acme');
+        expect([verified.ok, verified.firstBroken?.type]).to.deep.equal([false, 'approval']);
+      } finally {
+        await store.close();
+      }
+    });
   });
 });

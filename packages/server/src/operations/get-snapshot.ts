@@ -1,4 +1,5 @@
 import { getSnapshot } from '@trailproof/schema';
+import { createdByName } from '../evidence/created-by.ts';
 import { notFound } from '../http/errors.ts';
 import { definePlugin } from '../plugin.ts';
 import { environmentHref, trailHref } from '../http/links.ts';
@@ -26,6 +27,7 @@ export const getSnapshotPlugin = definePlugin({
         type: environment.type,
         snapshot_index: snapshot.index,
         created_at: snapshot.createdAt,
+        created_by: createdByName(snapshot.createdBy),
         artifacts: snapshot.artifacts.map((artifact) => {
           // The latest trail that attested the fingerprint, as known now (evidence may arrive after the report).
           const trail = latestTrail.get(artifact.fingerprint);

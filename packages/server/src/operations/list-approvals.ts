@@ -1,11 +1,18 @@
 import { listApprovals } from '@trailproof/schema';
+import { createdByName } from '../evidence/created-by.ts';
 import { definePlugin } from '../plugin.ts';
 import type { ApprovalRecord } from '../store/index.ts';
 import { requireFlow } from './lookup.ts';
 
 /** The fields every approval answer shares; `src_commit_list` is shaped by the caller. */
-export function approvalFields({ id: _id, environment, user_data, ...approval }: ApprovalRecord) {
-  return { ...approval, environment, ...(user_data === null ? {} : { user_data: user_data as never }) };
+export function approvalFields({ id: _id, environment, user_data, createdBy, approvals, ...approval }: ApprovalRecord) {
+  return {
+    ...approval,
+    created_by: createdByName(createdBy),
+    approvals: approvals.map(({ createdBy: by, ...review }) => ({ ...review, created_by: createdByName(by) })),
+    environment,
+    ...(user_data === null ? {} : { user_data: user_data as never }),
+  };
 }
 
 /** GET /approvals/{org}/{flow_name}: newest first. */

@@ -1,10 +1,14 @@
 import type { Db } from './database.ts';
 import { appendEvidence, byToken, inTransaction } from './chain.ts';
 import { fromJson, toJson } from './json.ts';
+import { tokenRef, type TokenRef } from './provenance.ts';
 
 export type ApprovalState = 'APPROVED' | 'UNAPPROVED' | 'PENDING';
 
 export interface ReviewRecord { state: 'APPROVED' | 'UNAPPROVED'; comment: string; approved_by: string; approval_url: string; timestamp: number }
+
+/** A stored review: what was sent, and the token that sent it (null for reviews stored before migration 0015). */
+export interface StoredReview extends ReviewRecord { createdBy: TokenRef | null }
 
 export interface ApprovalRecord {
   id: number;
@@ -17,9 +21,11 @@ export interface ApprovalRecord {
   created_at: number;
   last_modified_at: number;
   state: ApprovalState;
-  approvals: ReviewRecord[];
+  approvals: StoredReview[];
   environment: string | null;
   user_data: unknown;
+  /** The token that requested it; null for approvals stored before migration 0015. */
+  createdBy: TokenRef | null;
 }
 
 export interface ApprovalInsert {
@@ -50,7 +56,7 @@ async function insertApprovalIn(db: Db, a: ApprovalInsert): Promise<number> {
   const row = await db.insertInto('approvals').values({
     flow_id: a.flowId, release_number: releaseNumber, target_artifact: a.targetArtifact, base_artifact: a.baseArtifact,
     artifact_name: a.artifactName, description: a.description, environment: a.environment, src_commit_list: JSON.stringify(a.srcCommitList),
-    user_data: toJson(a.userData), state: a.state, created_at: a.at, last_modified_at: a.at,
+    user_data: toJson(a.userData), state: a.state, created_by_token: a.createdBy, created_at: a.at, last_modified_at: a.at,
   }).returning('id').executeTakeFirstOrThrow();
   const { organization_id: organizationId, name: flow } = await db.selectFrom('flows').select(['organization_id', 'name']).where('id', '=', a.flowId).executeTakeFirstOrThrow();
   await appendEvidence(db, {
@@ -63,7 +69,9 @@ async function insertApprovalIn(db: Db, a: ApprovalInsert): Promise<number> {
 
 /** Stores one review of an approval with its chain record. Reviews are never changed; the approval's state is derived from them. */
 async function insertReviewIn(db: Db, organizationId: number, approvalId: number, review: ReviewRecord, at: number, createdBy: string | null): Promise<void> {
-  const row = await db.insertInto('reviews').values({ approval_id: approvalId, ...review }).returning('id').executeTakeFirstOrThrow();
+  const { state, comment, approved_by, approval_url, timestamp } = review;
+  const row = await db.insertInto('reviews').values({ approval_id: approvalId, state, comment, approved_by, approval_url, timestamp, created_by_token: createdBy })
+    .returning('id').executeTakeFirstOrThrow();
   await appendEvidence(db, {
     organizationId, type: 'review', at, ref: { table: 'reviews', id: Number(row.id) },
     data: { approval_id: approvalId, state: review.state, approved_by: review.approved_by, ...byToken(createdBy) },
@@ -88,20 +96,25 @@ export function approvalState(reviews: ReadonlyArray<Pick<ReviewRecord, 'state'>
   return reviews.some((r) => r.state === 'UNAPPROVED') ? 'UNAPPROVED' : 'APPROVED';
 }
 
-const approvalColumns = [
-  'id', 'release_number', 'base_artifact', 'artifact_name', 'target_artifact', 'description', 'src_commit_list', 'created_at',
-  'last_modified_at', 'state', 'environment', 'user_data',
-] as const;
+/** An approval's columns, with the description of the token that requested it. */
+const approvalsWithToken = (db: Db) => db.selectFrom('approvals').leftJoin('tokens', 'tokens.id', 'approvals.created_by_token').select([
+  'approvals.id', 'approvals.release_number', 'approvals.base_artifact', 'approvals.artifact_name', 'approvals.target_artifact', 'approvals.description',
+  'approvals.src_commit_list', 'approvals.created_at', 'approvals.environment', 'approvals.user_data', 'approvals.created_by_token',
+  'tokens.description as token_description',
+]);
+type ApprovalRow = Awaited<ReturnType<ReturnType<typeof approvalsWithToken>['execute']>>[number];
 
-async function withReviews(db: Db, rows: Array<Record<(typeof approvalColumns)[number], unknown>>): Promise<ApprovalRecord[]> {
+async function withReviews(db: Db, rows: ApprovalRow[]): Promise<ApprovalRecord[]> {
   const ids = rows.map((r) => Number(r.id));
   const reviews = ids.length
-    ? await db.selectFrom('reviews').select(['approval_id', 'state', 'comment', 'approved_by', 'approval_url', 'timestamp'])
-      .where('approval_id', 'in', ids).orderBy('id').execute()
+    ? await db.selectFrom('reviews').leftJoin('tokens', 'tokens.id', 'reviews.created_by_token')
+      .select(['reviews.approval_id', 'reviews.state', 'reviews.comment', 'reviews.approved_by', 'reviews.approval_url', 'reviews.timestamp', 'reviews.created_by_token', 'tokens.description as token_description'])
+      .where('reviews.approval_id', 'in', ids).orderBy('reviews.id').execute()
     : [];
   return rows.map((r) => {
-    const approvals = reviews.filter((v) => Number(v.approval_id) === Number(r.id)).map((v) => ({
+    const approvals = reviews.filter((v) => Number(v.approval_id) === Number(r.id)).map((v): StoredReview => ({
       state: v.state as ReviewRecord['state'], comment: v.comment, approved_by: v.approved_by, approval_url: v.approval_url, timestamp: Number(v.timestamp),
+      createdBy: tokenRef(v.created_by_token, v.token_description),
     }));
     const createdAt = Number(r.created_at);
     // Approvals are append-only evidence: their state and modification time follow from their reviews.
@@ -109,23 +122,23 @@ async function withReviews(db: Db, rows: Array<Record<(typeof approvalColumns)[n
       id: Number(r.id), release_number: Number(r.release_number), base_artifact: String(r.base_artifact), artifact_name: String(r.artifact_name),
       target_artifact: String(r.target_artifact), description: String(r.description), src_commit_list: fromJson(r.src_commit_list as string, []),
       created_at: createdAt, last_modified_at: Math.max(createdAt, ...approvals.map((a) => a.timestamp)), state: approvalState(approvals),
-      environment: (r.environment as string | null) ?? null, user_data: fromJson(r.user_data as string | null, null),
-      approvals,
+      environment: r.environment ?? null, user_data: fromJson(r.user_data, null),
+      approvals, createdBy: tokenRef(r.created_by_token, r.token_description),
     };
   });
 }
 
 /** A page of a flow's approvals, newest first. */
 export async function listApprovals(db: Db, flowId: number, offset: number, limit: number): Promise<ApprovalRecord[]> {
-  const rows = await db.selectFrom('approvals').select(approvalColumns).where('flow_id', '=', flowId)
-    .orderBy('release_number', 'desc').limit(limit).offset(offset).execute();
+  const rows = await approvalsWithToken(db).where('approvals.flow_id', '=', flowId)
+    .orderBy('approvals.release_number', 'desc').limit(limit).offset(offset).execute();
   return withReviews(db, rows);
 }
 
 /** One approval by number; negative numbers count back from the latest (-1 is the latest). */
 export async function getApproval(db: Db, flowId: number, number: number): Promise<ApprovalRecord | undefined> {
-  let query = db.selectFrom('approvals').select(approvalColumns).where('flow_id', '=', flowId);
-  query = number > 0 ? query.where('release_number', '=', number) : query.orderBy('release_number', 'desc').offset(-number - 1).limit(1);
+  let query = approvalsWithToken(db).where('approvals.flow_id', '=', flowId);
+  query = number > 0 ? query.where('approvals.release_number', '=', number) : query.orderBy('approvals.release_number', 'desc').offset(-number - 1).limit(1);
   const row = await query.executeTakeFirst();
   return row ? (await withReviews(db, [row]))[0] : undefined;
 }

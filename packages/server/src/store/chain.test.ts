@@ -21,4 +21,19 @@ describe('chain digests of rows', () => {
     const { artifact_fingerprint: _, ...withoutFingerprint } = before0014;
     expect(digestOf(withoutFingerprint)).to.not.equal(digestOf(before0014));
   });
+  it('give approvals, reviews and snapshots kept from before migration 0015 the same digest with the column null', () => {
+    const before0015 = {
+      approvals: {
+        id: 1, flow_id: 2, release_number: 1, target_artifact: 'f'.repeat(64), base_artifact: '', artifact_name: 'api', description: 'release',
+        environment: null, src_commit_list: '[]', user_data: null, created_at: 1_763_800_000,
+      },
+      reviews: { id: 1, approval_id: 1, state: 'APPROVED', comment: '', approved_by: 'ada', approval_url: '', timestamp: 1_763_800_001 },
+      snapshots: { id: 1, environment_id: 3, snapshot_index: 1, artifacts: '[]', created_at: 1_763_800_002 },
+    };
+    for (const [table, row] of Object.entries(before0015)) {
+      expect(digestColumns[table as keyof typeof before0015], table).to.include('created_by_token');
+      expect(digestOf({ ...row, created_by_token: null }), table).to.equal(digestOf(row));
+      expect(digestOf({ ...row, created_by_token: 'AbCdEfGh12345678' }), table).to.not.equal(digestOf(row));
+    }
+  });
 });

@@ -27,9 +27,9 @@ export type EvidenceType = 'trail.begin' | 'attestation' | 'snapshot' | 'approva
 export const digestColumns = {
   trails: ['id', 'flow_id', 'name', 'description', 'commit_sha', 'repo_name', 'git_commit_info', 'repo_info', 'origin_url', 'external_urls', 'user_data', 'template_sha256', 'created_by_token', 'created_at'],
   attestations: ['id', 'trail_id', 'name', 'type', 'data', 'artifact_fingerprint', 'attachment_sha256', 'attachment_name', 'compliant', 'created_by_token', 'created_at'],
-  snapshots: ['id', 'environment_id', 'snapshot_index', 'artifacts', 'created_at'],
-  approvals: ['id', 'flow_id', 'release_number', 'target_artifact', 'base_artifact', 'artifact_name', 'description', 'environment', 'src_commit_list', 'user_data', 'created_at'],
-  reviews: ['id', 'approval_id', 'state', 'comment', 'approved_by', 'approval_url', 'timestamp'],
+  snapshots: ['id', 'environment_id', 'snapshot_index', 'artifacts', 'created_by_token', 'created_at'],
+  approvals: ['id', 'flow_id', 'release_number', 'target_artifact', 'base_artifact', 'artifact_name', 'description', 'environment', 'src_commit_list', 'user_data', 'created_by_token', 'created_at'],
+  reviews: ['id', 'approval_id', 'state', 'comment', 'approved_by', 'approval_url', 'timestamp', 'created_by_token'],
 } as const;
 export type DigestTable = keyof typeof digestColumns;
 
@@ -59,7 +59,7 @@ export function canonicalJson(value: unknown): string {
 
 export const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
-/** Digest columns added by a later migration (0014): part of a row's digest only when set. */
+/** Digest columns added by later migrations (0014, 0015): part of a row's digest only when set. */
 const digestedWhenSet = new Set(['created_by_token']);
 
 /** Digest of a row's digest columns, as selected. */

@@ -113,6 +113,8 @@ export interface SnapshotsTable {
   snapshot_index: number;
   /** The running artifacts as JSON. */
   artifacts: string;
+  /** The id of the token that reported it; null before migration 0015. */
+  created_by_token: string | null;
   created_at: number;
 }
 
@@ -160,6 +162,8 @@ export interface ApprovalsTable {
   src_commit_list: string;
   user_data: string | null;
   state: string;
+  /** The id of the token that requested it; null before migration 0015. */
+  created_by_token: string | null;
   created_at: number;
   last_modified_at: number;
 }
@@ -172,6 +176,8 @@ export interface ReviewsTable {
   approved_by: string;
   approval_url: string;
   timestamp: number;
+  /** The id of the token that sent it; null before migration 0015. */
+  created_by_token: string | null;
 }
 
 /** One link of an organisation's hash chain (see chain.ts). Append-only. */

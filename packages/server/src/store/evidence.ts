@@ -2,7 +2,8 @@
 import { sql } from 'kysely';
 import { inListChunks, type Db } from './database.ts';
 import { fromJson } from './json.ts';
-import { tokenRef, type TrailRow } from './trails.ts';
+import { tokenRef } from './provenance.ts';
+import type { TrailRow } from './trails.ts';
 
 /** A trail with the template it is evaluated against: its own, else its flow's. */
 export interface TrailWithTemplate extends TrailRow {

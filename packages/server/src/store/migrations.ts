@@ -19,6 +19,7 @@ import { m011_deployment_hour_counts } from './migrations/0011-deployment-hour-c
 import { m012_environment_events } from './migrations/0012-environment-events.ts';
 import { m013_token_expiry } from './migrations/0013-token-expiry.ts';
 import { m014_evidence_provenance } from './migrations/0014-evidence-provenance.ts';
+import { m015_approval_snapshot_provenance } from './migrations/0015-approval-snapshot-provenance.ts';
 
 export { appendOnlyTables } from './migrations/builder.ts';
 
@@ -38,6 +39,7 @@ export const migrations: Record<string, Builder> = {
   '0012_environment_events': m012_environment_events,
   '0013_token_expiry': m013_token_expiry,
   '0014_evidence_provenance': m014_evidence_provenance,
+  '0015_approval_snapshot_provenance': m015_approval_snapshot_provenance,
 };
 
 /** Applies every pending migration; throws (and applies nothing more) if one fails. */

@@ -1,4 +1,7 @@
-/** Evidence by who stored it: what one token wrote (after a leak, to know what to review). */
+/**
+ * Evidence by who stored it: the token a stored row names, and what one token wrote (after a
+ * leak, to know what to review).
+ */
 import { inListChunks, type Db } from './database.ts';
 import type { EvidenceType } from './chain.ts';
 
@@ -10,6 +13,15 @@ export type TokenEvidence = { at: number } & (
   | { kind: 'approval'; flow: string; releaseNumber: number }
   | { kind: 'review'; flow: string; releaseNumber: number; state: string; approvedBy: string }
 );
+
+/** A token as evidence names it: its public id and the description it was created with. */
+export interface TokenRef {
+  tokenId: string;
+  description: string | null;
+}
+
+/** The token a row names (`created_by_token`, with its description from a left join of `tokens`). */
+export const tokenRef = (tokenId: string | null, description: string | null): TokenRef | null => (tokenId === null ? null : { tokenId, description });
 
 type RecordData = Record<string, unknown> & { by?: unknown };
 

@@ -3,6 +3,7 @@ import { appendEvidence, appendEvidenceBatch, byToken, digestColumnsOf, inTransa
 import { toJson } from './json.ts';
 import { blobAddress, putBlobs } from './organizations.ts';
 import { compiledOnce } from './compiled-once.ts';
+import { tokenRef, type TokenRef } from './provenance.ts';
 
 export interface FlowRow { id: number; name: string; description: string; visibility: string; templateSha256: string | null; createdAt: number; lastModifiedAt: number }
 
@@ -34,14 +35,6 @@ export interface TrailRow {
   lastModifiedAt: number;
 }
 
-/** A token as evidence names it: its public id and the description it was created with. */
-export interface TokenRef {
-  tokenId: string;
-  description: string | null;
-}
-
-/** The token a row names (`created_by_token`, with its description from a left join of `tokens`). */
-export const tokenRef = (tokenId: string | null, description: string | null): TokenRef | null => (tokenId === null ? null : { tokenId, description });
 
 const flowColumns = ['id', 'name', 'description', 'visibility', 'template_sha256', 'created_at', 'last_modified_at'] as const;
 type FlowSelect = { id: number; name: string; description: string; visibility: string; template_sha256: string | null; created_at: number; last_modified_at: number };
