@@ -13,7 +13,7 @@ import { assertMatchesContract, migrationsUndone, reopenTestStore, startTestServ
 const idOf = (token: string) => token.split('_')[1]!;
 const sha = (text: string) => createHash('sha256').update(text).digest('hex');
 
-describe('evidence provenance: created_by on trails and attestations', () => {
+describe('evidence provenance: created_by on trails, attestations, approvals, reviews and snapshots', () => {
   let server: TestServer;
   beforeEach(async () => (server = await startTestServer()));
   afterEach(() => server.close());
