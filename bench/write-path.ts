@@ -152,7 +152,7 @@ export async function writePath(o: WritePathOptions): Promise<Figure[]> {
 function floorFigures(suite: string, postgres: boolean, ours: Measured, floor: Measured, base: Measured): Figure[] {
   const failed = floor.non2xx + floor.errors;
   const how = postgres
-    ? 'the bare handler that also stores each attachment durably in PostgreSQL, and nothing else (batches of what arrives together, one multi-row INSERT each, as the server batches; the server\'s column settings)'
+    ? 'the bare handler that also stores each attachment durably in PostgreSQL, and nothing else, through the server\'s own code (its schema, batchedWrites: a transaction per batch of what arrives together; putBlobs: one multi-row INSERT)'
     : 'the bare handler that also stores each attachment durably in SQLite, and nothing else (group commit on a writer thread, the server\'s checkpointer)';
   const cpu = postgres ? 'CPU of its processes' : 'CPU';
   return [

@@ -8,26 +8,26 @@
  *   synchronous=FULL, 16KB pages), written by a worker thread that puts the attachments arriving
  *   together into one transaction (group commit) and answers after its COMMIT, with the WAL
  *   checkpointed by another thread (the server's checkpointer).
- * - PostgreSQL: the same table with the server's column settings (lz4, or no compression where
- *   the build has no lz4: migration 0007), the attachments that arrive together written in
- *   batches as the server writes its attestations (one batch at a time per process, one
- *   multi-row INSERT each), answered after its commit (PostgreSQL's defaults: synchronous_commit
- *   on).
+ * - PostgreSQL: the server's own schema, batching and blob insert (its code, not a copy), the
+ *   attachments that arrive together stored in one transaction per batch as the server stores
+ *   its attestations, answered after its COMMIT (PostgreSQL's defaults: synchronous_commit on).
  *
  *   node --import tsx bench/support/floor-write.ts FILE               SQLite
  *   node --import tsx bench/support/floor-write.ts postgres URL       PostgreSQL
  *
  * Prints {"msg":"listening","url":...}.
  */
-import { createHash } from 'node:crypto';
 import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { Worker } from 'node:worker_threads';
 import BetterSqlite3 from 'better-sqlite3';
 import Koa from 'koa';
-import pg from 'pg';
 import { startCheckpointer, walAutocheckpoint } from '../../packages/server/src/store/checkpoint.ts';
+import { batchedWrites } from '../../packages/server/src/store/group-commit.ts';
+import { migrate } from '../../packages/server/src/store/migrations.ts';
+import { blobAddress, putBlobs } from '../../packages/server/src/store/organizations.ts';
+import { openPostgres } from '../../packages/server/src/store/postgres.ts';
 import { newDatabasePageSize } from '../../packages/server/src/store/sqlite.ts';
 import { created, parseAttestation } from './multipart.ts';
 
@@ -103,58 +103,23 @@ function sqliteStore(file: string): BlobStore {
 }
 
 /**
- * PostgreSQL, as the server writes: the attachments arriving while one batch is being written wait
- * and go together in the next (from the next turn of the event loop, at most 64, one batch at a
- * time per process, as its batchedWrites), in one multi-row INSERT in address order, as its
- * putBlobs; answered after that statement's commit.
+ * PostgreSQL, stored by the server's own code: its connection settings (openPostgres), its schema
+ * (the migrations: the `blobs` table with its column settings, lz4 or none, 0007), its batching
+ * (batchedWrites: what arrives while one batch is written goes in the next, at most 64, one batch
+ * at a time per process, each in a transaction) and its blob insert (putBlobs: one multi-row
+ * INSERT in address order); answered after the batch's COMMIT.
  */
 async function postgresStore(url: string): Promise<BlobStore> {
-  const pool = new pg.Pool({ connectionString: url, max: 10 });
-  // Two processes start on one database: one creates the table while the other waits (an
-  // advisory lock belongs to a session, so all of it on one connection).
-  const client = await pool.connect();
-  try {
-    await client.query('select pg_advisory_lock(7301)');
-    await client.query('create table if not exists blobs (sha256 text primary key, size integer not null, content bytea not null, created_at double precision not null)');
-    await client.query(`do $$ begin
-      alter table blobs alter column content set compression lz4;
-    exception when feature_not_supported or invalid_parameter_value then
-      alter table blobs alter column content set storage external;
-    end $$`);
-    await client.query('select pg_advisory_unlock(7301)');
-  } finally {
-    client.release();
-  }
-  let queue: Array<{ sha256: string; bytes: Buffer; resolve: () => void; reject: (error: unknown) => void }> = [];
-  let writing: Promise<void> | null = null;
-  const writeBatches = async () => {
-    try {
-      while (queue.length) {
-        const batch = queue.slice(0, 64);
-        queue = queue.slice(batch.length);
-        const rows = [...new Map(batch.map((job) => [job.sha256, job])).values()].sort((a, b) => (a.sha256 < b.sha256 ? -1 : a.sha256 > b.sha256 ? 1 : 0));
-        const at = Date.now() / 1000;
-        const values = rows.map((_, i) => `($${4 * i + 1}, $${4 * i + 2}, $${4 * i + 3}, $${4 * i + 4})`).join(', ');
-        try {
-          await pool.query(`insert into blobs (sha256, size, content, created_at) values ${values} on conflict do nothing`, rows.flatMap((r) => [r.sha256, r.bytes.length, r.bytes, at]));
-          for (const job of batch) job.resolve();
-        } catch (error) {
-          for (const job of batch) job.reject(error);
-        }
-      }
-    } finally {
-      writing = null;
-    }
-  };
+  const { db } = openPostgres(url);
+  // Two processes start on one database: the migrator's lock makes one wait for the other.
+  await migrate(db, 'postgres');
+  const blobs = batchedWrites(db, async (trx, inputs: Array<{ sha256: string; content: Uint8Array; at: number }>) => {
+    await putBlobs(trx, inputs);
+    return inputs.map(() => undefined);
+  });
   return {
-    store(bytes) {
-      const sha256 = createHash('sha256').update(bytes).digest('hex');
-      return new Promise((resolve, reject) => {
-        queue.push({ sha256, bytes, resolve, reject });
-        writing ??= new Promise<void>((started) => setImmediate(started)).then(writeBatches);
-      });
-    },
-    close: () => pool.end(),
+    store: (bytes) => blobs.write({ sha256: blobAddress(bytes), content: bytes, at: Date.now() / 1000 }),
+    close: () => db.destroy(),
   };
 }
 
