@@ -111,16 +111,24 @@ async function withReviews(db: Db, rows: ApprovalRow[]): Promise<ApprovalRecord[
       .select(['reviews.approval_id', 'reviews.state', 'reviews.comment', 'reviews.approved_by', 'reviews.approval_url', 'reviews.timestamp', 'reviews.created_by_token', 'tokens.description as token_description'])
       .where('reviews.approval_id', 'in', ids).orderBy('reviews.id').execute()
     : [];
-  return rows.map((r) => {
-    const approvals = reviews.filter((v) => Number(v.approval_id) === Number(r.id)).map((v): StoredReview => ({
+  const reviewsOf = new Map<number, StoredReview[]>();
+  for (const v of reviews) {
+    const review: StoredReview = {
       state: v.state as ReviewRecord['state'], comment: v.comment, approved_by: v.approved_by, approval_url: v.approval_url, timestamp: Number(v.timestamp),
       createdBy: tokenRef(v.created_by_token, v.token_description),
-    }));
+    };
+    const id = Number(v.approval_id);
+    const list = reviewsOf.get(id);
+    if (list) list.push(review);
+    else reviewsOf.set(id, [review]);
+  }
+  return rows.map((r) => {
+    const approvals = reviewsOf.get(Number(r.id)) ?? [];
     const createdAt = Number(r.created_at);
     // Approvals are append-only evidence: their state and modification time follow from their reviews.
     return {
-      id: Number(r.id), release_number: Number(r.release_number), base_artifact: String(r.base_artifact), artifact_name: String(r.artifact_name),
-      target_artifact: String(r.target_artifact), description: String(r.description), src_commit_list: fromJson(r.src_commit_list as string, []),
+      id: Number(r.id), release_number: Number(r.release_number), base_artifact: r.base_artifact, artifact_name: r.artifact_name,
+      target_artifact: r.target_artifact, description: r.description, src_commit_list: fromJson(r.src_commit_list, []),
       created_at: createdAt, last_modified_at: Math.max(createdAt, ...approvals.map((a) => a.timestamp)), state: approvalState(approvals),
       environment: r.environment ?? null, user_data: fromJson(r.user_data, null),
       approvals, createdBy: tokenRef(r.created_by_token, r.token_description),
