@@ -111,19 +111,15 @@ async function withReviews(db: Db, rows: ApprovalRow[]): Promise<ApprovalRecord[
       .select(['reviews.approval_id', 'reviews.state', 'reviews.comment', 'reviews.approved_by', 'reviews.approval_url', 'reviews.timestamp', 'reviews.created_by_token', 'tokens.description as token_description'])
       .where('reviews.approval_id', 'in', ids).orderBy('reviews.id').execute()
     : [];
-  const reviewsOf = new Map<number, StoredReview[]>();
+  const reviewsOf = new Map<number, StoredReview[]>(ids.map((id) => [id, []]));
   for (const v of reviews) {
-    const review: StoredReview = {
+    reviewsOf.get(Number(v.approval_id))?.push({
       state: v.state as ReviewRecord['state'], comment: v.comment, approved_by: v.approved_by, approval_url: v.approval_url, timestamp: Number(v.timestamp),
       createdBy: tokenRef(v.created_by_token, v.token_description),
-    };
-    const id = Number(v.approval_id);
-    const list = reviewsOf.get(id);
-    if (list) list.push(review);
-    else reviewsOf.set(id, [review]);
+    });
   }
   return rows.map((r) => {
-    const approvals = reviewsOf.get(Number(r.id)) ?? [];
+    const approvals = reviewsOf.get(Number(r.id))!;
     const createdAt = Number(r.created_at);
     // Approvals are append-only evidence: their state and modification time follow from their reviews.
     return {
