@@ -86,7 +86,7 @@ export function createRouter(options: RouterOptions): Router {
       if (result.headers) ctx.set(result.headers);
       if ('raw' in result) {
         ctx.type = result.contentType;
-        ctx.body = Buffer.from(result.raw);
+        ctx.body = asBuffer(result.raw);
       } else if ('json' in result) {
         ctx.type = 'application/json';
         ctx.body = result.json;
@@ -125,6 +125,9 @@ function jsonAllowedMethods(router: Router): void {
 
 /** `/trails/{org}/{flow_name}` → `/trails/:org/:flow_name` */
 const toRouterPath = (path: string) => path.replace(/\{([A-Za-z0-9_]+)\}/g, ':$1');
+
+/** The bytes as a `Buffer` (Koa's body type) over the same memory: a 10MB download is not copied again. */
+const asBuffer = (bytes: Uint8Array) => (Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
 
 /** Checks the token and that it may do this operation in the path's organisation. */
 async function authorize(auth: Authenticator, operation: Operation, ctx: Context): Promise<Principal | null> {
