@@ -45,15 +45,16 @@ const retryAfterSeconds = 2;
 
 /**
  * True when the database could not be reached or is shutting down (PostgreSQL connection
- * errors and SQLSTATE classes 08 and 57P, pool time-outs, SQLite lock time-outs): the request
- * may succeed later, so the client gets 503 with Retry-After instead of a 500.
+ * errors and SQLSTATE classes 08 and 57P, pool time-outs, SQLite lock time-outs), or takes no
+ * writes (25006: a standby, or a cluster made read-only, as during a failover): the request may
+ * succeed later, so the client gets 503 with Retry-After instead of a 500.
  */
 export function isDatabaseUnavailable(error: unknown): boolean {
   const e = error as { code?: unknown; message?: unknown } | null;
   const code = typeof e?.code === 'string' ? e.code : '';
   const message = typeof e?.message === 'string' ? e.message : '';
   return (
-    ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'SQLITE_BUSY', '53300', '57014'].includes(code) ||
+    ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'SQLITE_BUSY', '53300', '57014', '25006'].includes(code) ||
     /^08/.test(code) || /^57P0/.test(code) ||
     /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection ended unexpectedly|Query read timeout/i.test(message)
   );

@@ -141,3 +141,62 @@ describe('GET /api/v2/health on a busy process', () => {
   });
 });
 
+
+describe('GET /api/v2/health on a database that takes no writes (PostgreSQL)', () => {
+  /** Makes the whole cluster read-only (or writable again), as a standby is, and waits until a new session sees it. */
+  async function clusterReadOnly(admin: pg.Client, location: string, on: boolean): Promise<void> {
+    await admin.query(on ? 'alter system set default_transaction_read_only = on' : 'alter system reset default_transaction_read_only');
+    await admin.query('select pg_reload_conf()');
+    // The postmaster signals every session when it has read the file again; a session started
+    // after that sees the new setting, and every older one applies it before its next statement.
+    for (const deadline = Date.now() + 10_000; ;) {
+      const probe = new pg.Client({ connectionString: location });
+      await probe.connect();
+      const { rows } = await probe.query('show default_transaction_read_only').finally(() => probe.end());
+      if (rows[0].default_transaction_read_only === (on ? 'on' : 'off')) return;
+      if (Date.now() > deadline) throw new Error('the cluster did not reload its configuration');
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+  }
+
+  it('answers 503 "takes no writes" while the cluster is read-only, as writes do (storing nothing), while reads go on; 200 after', async function () {
+    if (testBackend !== 'postgres') return this.skip(); // a SQLite file the process can open is one it can write
+    const server = await startTestServer();
+    const admin = new pg.Client({ connectionString: server.location });
+    await admin.connect();
+    const attest = (name: string) => server.request('POST', '/api/v2/attestations/acme/backend/trail/build-1/generic', {
+      form: { data_json: JSON.stringify({ attestation_name: name, is_compliant: true }), attachment_file: { content: 'evidence', name: 'e.txt' } },
+    });
+    try {
+      expect((await server.request('PUT', '/api/v2/trails/acme/backend', { form: { data_json: JSON.stringify({ name: 'build-1' }) } })).status).to.equal(201);
+      expect((await fetch(`${server.url}/api/v2/health`)).status).to.equal(200);
+      await clusterReadOnly(admin, server.location, true);
+      const res = await fetch(`${server.url}/api/v2/health`);
+      expect(res.status).to.equal(503);
+      expect(res.headers.get('retry-after')).to.equal('2');
+      expect(await res.json()).to.deep.equal({ message: 'Not ready: the database is unavailable', errors: { database: 'takes no writes' } });
+
+      const write = await server.request('PUT', '/api/v2/flows/acme', { json: { name: 'while-read-only', description: 'refused' } });
+      expect(write.status, JSON.stringify(write.body)).to.equal(503);
+      expect(write.headers.get('retry-after')).to.equal('2');
+      expect(write.body.message).to.match(/^The database is unavailable; try again shortly/);
+      const attested = await attest('while-read-only');
+      expect(attested.status, JSON.stringify(attested.body)).to.equal(503);
+      expect(attested.headers.get('retry-after')).to.equal('2');
+      const read = await server.request('GET', '/api/v2/trails/acme/backend/build-1');
+      expect(read.status, 'reads go on').to.equal(200);
+
+      await clusterReadOnly(admin, server.location, false);
+      expect((await fetch(`${server.url}/api/v2/health`)).status).to.equal(200);
+      expect((await server.request('GET', '/api/v2/flows/acme/while-read-only')).status, 'the refused write stored nothing').to.equal(404);
+      expect(await server.attestations('backend', 'build-1'), 'nor the refused attestation').to.have.length(0);
+      expect((await server.request('PUT', '/api/v2/flows/acme', { json: { name: 'while-read-only', description: 'stored' } })).status).to.equal(201);
+      expect((await attest('after')).status).to.equal(201);
+      expect((await server.attestations('backend', 'build-1')).map((a) => a.name)).to.deep.equal(['after']);
+    } finally {
+      await clusterReadOnly(admin, server.location, false).catch(() => {});
+      await admin.end();
+      await server.close();
+    }
+  });
+});

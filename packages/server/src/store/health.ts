@@ -1,12 +1,28 @@
 /** The query behind the health check (`GET /health`, http/health.ts). */
-import type { Db } from './database.ts';
+import { sql } from 'kysely';
+import { isSqlite, type Db } from './database.ts';
+
+/** PostgreSQL's SQLSTATE for a write refused by a read-only transaction (read_only_sql_transaction). */
+export const readOnlySqlState = '25006';
 
 /**
  * Reads one row of a table every database of the store has: the connection answers and the
  * schema is there. On SQLite it reads the file's pages (a bare `select 1` never opens them); on
- * PostgreSQL it takes a pooled connection and runs a statement on it. Resolves, or throws what
- * the database threw.
+ * PostgreSQL it takes a pooled connection and runs one statement on it, which also asks whether
+ * the server takes writes: a standby (after a failover the address still points at the old
+ * primary) or a cluster made read-only answers every read and refuses every write, so it fails
+ * the check with `code` 25006. Resolves, or throws what the database threw.
  */
 export async function checkDatabase(db: Db): Promise<void> {
-  await db.selectFrom('organizations').select('id').limit(1).execute();
+  if (isSqlite(db)) {
+    await db.selectFrom('organizations').select('id').limit(1).execute();
+    return;
+  }
+  const { rows: [state] } = await sql<{ standby: boolean; read_only: string }>`
+    select (select id from organizations limit 1) as any_id, pg_is_in_recovery() as standby, current_setting('transaction_read_only') as read_only
+  `.execute(db);
+  if (state?.standby || state?.read_only === 'on') {
+    const why = state.standby ? 'a standby, in recovery' : 'transaction_read_only is on';
+    throw Object.assign(new Error(`the database takes no writes (${why})`), { code: readOnlySqlState });
+  }
 }
