@@ -6,6 +6,7 @@
 import type { Context, Next } from 'koa';
 import type { FieldErrors } from '@trailproof/schema';
 import type { Logger } from '../log.ts';
+import { readOnlySqlState } from '../store/health.ts';
 
 /** An error meant for the client: its status, message and per-field messages are shown as they are. */
 export class ApiError extends Error {
@@ -54,7 +55,7 @@ export function isDatabaseUnavailable(error: unknown): boolean {
   const code = typeof e?.code === 'string' ? e.code : '';
   const message = typeof e?.message === 'string' ? e.message : '';
   return (
-    ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'SQLITE_BUSY', '53300', '57014', '25006'].includes(code) ||
+    ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'SQLITE_BUSY', '53300', '57014', readOnlySqlState].includes(code) ||
     /^08/.test(code) || /^57P0/.test(code) ||
     /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection ended unexpectedly|Query read timeout/i.test(message)
   );
