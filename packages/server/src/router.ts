@@ -6,6 +6,7 @@
 import Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import { buildOpenApiDocument, createValidator, type Operation } from '@trailproof/schema';
+import { asBuffer } from './buffers.ts';
 import { storeTokens, type Authenticator, type Principal } from './auth.ts';
 import { ApiError, badRequest, errorMiddleware } from './http/errors.ts';
 import { assertStorableText, multipartParser, parseJsonBody, type ParsedMultipart } from './http/body.ts';
@@ -125,9 +126,6 @@ function jsonAllowedMethods(router: Router): void {
 
 /** `/trails/{org}/{flow_name}` → `/trails/:org/:flow_name` */
 const toRouterPath = (path: string) => path.replace(/\{([A-Za-z0-9_]+)\}/g, ':$1');
-
-/** The bytes as a `Buffer` (Koa's body type) over the same memory: a 10MB download is not copied again. */
-const asBuffer = (bytes: Uint8Array) => (Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
 
 /** Checks the token and that it may do this operation in the path's organisation. */
 async function authorize(auth: Authenticator, operation: Operation, ctx: Context): Promise<Principal | null> {

@@ -4,6 +4,7 @@
  * arrive as messages with plain values; each is answered once the COMMIT of its batch returned.
  */
 import { parentPort, workerData } from 'node:worker_threads';
+import { asBuffer } from '../buffers.ts';
 import { batchedWrites } from './group-commit.ts';
 import { openSqliteWriter, type SqliteOptions } from './sqlite.ts';
 import { appendAttestations } from './trails.ts';
@@ -21,9 +22,6 @@ const lock = turns();
 const { db, raw } = openSqliteWriter(file, { synchronous, wrapDriver: (driver) => lockedDriver(driver, lock) });
 if (walAutocheckpoint) raw.pragma(`wal_autocheckpoint = ${walAutocheckpoint}`);
 const attestations = batchedWrites(db, appendAttestations, { afterCommit: () => post({ kind: 'committed' }) });
-
-/** Attachments arrive as Uint8Array (structured clone drops Buffer); better-sqlite3 binds Buffers. */
-const asBuffer = (bytes: Uint8Array) => (Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength));
 
 const procedures: WriterProcedures = {
   appendAttestation: (input) => attestations.write({
