@@ -257,4 +257,25 @@ describe('the trailproof command', function () {
     expect(badPort.status).to.equal(2);
     expect(badPort.stderr).to.contain("'eighty'");
   });
+
+  it('caps a SQLite file at TRAILPROOF_SQLITE_MAX_SIZE: a write beyond it answers 507, and a bad size is refused', async function () {
+    if (testBackend !== 'sqlite') return this.skip();
+    const token = run(['token', 'create', '--org', 'acme', '--db', file]).stdout.trim();
+    const s = await start(['--db', file, '--port', '0'], { TRAILPROOF_SQLITE_MAX_SIZE: '2MB' });
+    expect((await call(s.url, token, 'PUT', '/api/v2/trails/acme/app', { data_json: JSON.stringify({ name: 't1' }) })).status).to.equal(201);
+    const big = new FormData();
+    big.append('data_json', JSON.stringify({ attestation_name: 'big', is_compliant: true }));
+    big.append('attachment_file', new Blob([createHash('sha512').update('x').digest().toString('hex').repeat(24_000)]), 'big.txt');
+    const refused = await fetch(`${s.url}/api/v2/attestations/acme/app/trail/t1/generic`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: big });
+    expect(refused.status).to.equal(507);
+    expect(((await refused.json()) as { message: string }).message).to.match(/^Insufficient storage/);
+    const small = await call(s.url, token, 'POST', '/api/v2/attestations/acme/app/trail/t1/generic', { data_json: JSON.stringify({ attestation_name: 'small', is_compliant: true }) });
+    expect(small.status, 'what fits is stored').to.equal(201);
+
+    for (const size of ['12XB', '100KB']) {
+      const result = run(['serve', '--db', file], { TRAILPROOF_SQLITE_MAX_SIZE: size });
+      expect(result.status, size).to.equal(2);
+      expect(result.stderr).to.contain(`TRAILPROOF_SQLITE_MAX_SIZE must be a size of at least 1MB, as 500MB or 20GB, not '${size}'`);
+    }
+  });
 });

@@ -31,7 +31,9 @@ with --db FILE (env TRAILPROOF_DB; default ./trailproof.db). Flags win, then
 TRAILPROOF_DB, then DATABASE_URL. PostgreSQL tuning for serve: TRAILPROOF_PG_MAX_CONNECTIONS
 (pool size, default 10), TRAILPROOF_PG_STATEMENT_TIMEOUT_MS (default 10000),
 TRAILPROOF_PG_CONNECTION_TIMEOUT_MS (default 3000). SQLite: TRAILPROOF_SQLITE_READER_THREADS
-(threads that run list queries off the event loop, default 2, 0 for none).
+(threads that run list queries off the event loop, default 2, 0 for none), TRAILPROOF_SQLITE_MAX_SIZE
+(largest the database file may grow, as 500MB or 20GB; writes beyond it answer 507 and store
+nothing; no limit by default).
 Defaults: --port 8080 (env PORT), --host 127.0.0.1 (env HOST).`;
 
 async function serve(args: string[]) {
@@ -42,7 +44,10 @@ async function serve(args: string[]) {
   const location = databaseLocation(values);
   // The HTTP stack (Koa, the contract's validators) loads only for `serve`, so token and backup commands start quickly.
   const { startServer } = await import('./server.ts');
-  const store = await openStore(location, { postgres: postgresTuning(), sqlite: { threadsAtOpen: true, readerThreads: numberSetting('TRAILPROOF_SQLITE_READER_THREADS', 0, 64) } });
+  const store = await openStore(location, {
+    postgres: postgresTuning(),
+    sqlite: { threadsAtOpen: true, readerThreads: numberSetting('TRAILPROOF_SQLITE_READER_THREADS', 0, 64), maxSizeBytes: sizeSetting('TRAILPROOF_SQLITE_MAX_SIZE') },
+  });
   const running = await startServer({ store, logger, port, host: values.host ?? process.env.HOST ?? '127.0.0.1', handleSignals: true });
   logger.info({ msg: 'listening', url: running.url, database: redacted(location), backend: store.dialect });
 }
@@ -54,6 +59,16 @@ function numberSetting(name: string, min: number, max: number): number | undefin
   const value = Number(raw);
   if (!Number.isInteger(value) || value < min || value > max) throw new UsageError(`${name} must be a whole number from ${min} to ${max}, not '${raw}'`);
   return value;
+}
+
+/** Bytes from the environment variable `name` (`500MB`, `20GB`, `1TB`: powers of 1024; plain bytes too); undefined when unset or empty. */
+function sizeSetting(name: string): number | undefined {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return undefined;
+  const size = /^(\d+)\s*(?:([KMGT])i?B|B)?$/i.exec(raw.trim());
+  const bytes = size ? Number(size[1]) * 1024 ** (size[2] ? 'KMGT'.indexOf(size[2].toUpperCase()) + 1 : 0) : NaN;
+  if (!Number.isSafeInteger(bytes) || bytes < 1024 * 1024) throw new UsageError(`${name} must be a size of at least 1MB, as 500MB or 20GB, not '${raw}'`);
+  return bytes;
 }
 
 /** PostgreSQL pool and time-out settings from the environment (see docs/scaling.md). */

@@ -14,7 +14,7 @@ import type { Plugin } from './plugin.ts';
 import { startServer } from './server.ts';
 import { migrations } from './store/migrations.ts';
 import pg from 'pg';
-import { isPostgresUrl, openPostgresStore, openSqliteStore, type AttestationRow, type Store } from './store/index.ts';
+import { isPostgresUrl, openPostgresStore, openSqliteStore, type AttestationRow, type SqliteOptions, type Store } from './store/index.ts';
 
 export interface TestServer {
   url: string;
@@ -72,9 +72,9 @@ let schemaCounter = 0;
 /**
  * Opens a fresh, empty store for a test. `location` is what a server process would be given to
  * reach the same data (the SQLite file, or the PostgreSQL URL with its schema in `options`).
- * `cleanup` removes the data; call it after closing the store.
+ * `cleanup` removes the data; call it after closing the store. `sqlite`: options for a SQLite store.
  */
-export async function openTestStore(): Promise<{ store: Store; file: string; location: string; schema?: string; cleanup(): void | Promise<void> }> {
+export async function openTestStore(options: { sqlite?: SqliteOptions } = {}): Promise<{ store: Store; file: string; location: string; schema?: string; cleanup(): void | Promise<void> }> {
   if (testBackend === 'postgres') {
     const url = process.env.TRAILPROOF_TEST_DATABASE!;
     const schema = `t_${process.pid}_${++schemaCounter}_${Date.now().toString(36)}`;
@@ -91,7 +91,7 @@ export async function openTestStore(): Promise<{ store: Store; file: string; loc
   }
   const dir = mkdtempSync(join(tmpdir(), 'trailproof-test-'));
   const file = join(dir, 'test.db');
-  const store = await openSqliteStore(file);
+  const store = await openSqliteStore(file, options.sqlite);
   return { store, file, location: file, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
 }
 
@@ -161,9 +161,9 @@ export function migrationsUndone(name: string, backend: 'sqlite' | 'postgres' = 
   ];
 }
 
-/** Starts a server on 127.0.0.1 with an ephemeral port. */
-export async function startTestServer(options: { plugins?: readonly Plugin<any>[] } = {}): Promise<TestServer> {
-  const { store, file, location, schema, cleanup } = await openTestStore();
+/** Starts a server on 127.0.0.1 with an ephemeral port (`sqlite`: options for a SQLite store). */
+export async function startTestServer(options: { plugins?: readonly Plugin<any>[]; sqlite?: SqliteOptions } = {}): Promise<TestServer> {
+  const { store, file, location, schema, cleanup } = await openTestStore({ sqlite: options.sqlite });
   const token = (await createToken(store, { org: 'acme' })).token;
   const readToken = (await createToken(store, { org: 'acme', readOnly: true })).token;
   const otherToken = (await createToken(store, { org: 'globex' })).token;

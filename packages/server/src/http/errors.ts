@@ -69,6 +69,16 @@ export function isDatabaseUnavailable(error: unknown): boolean {
  */
 const unstorableTextCodes = ['22021', '22P05'];
 
+/**
+ * The database has no room for the write: SQLite's SQLITE_FULL (the disk is full, or the file
+ * reached its `maxSizeBytes`) and PostgreSQL's 53100 (disk_full). The transaction rolled back, so
+ * nothing of the request was stored; it answers 507, which no retry soon will change.
+ */
+export function isDatabaseFull(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return code === 'SQLITE_FULL' || code === '53100';
+}
+
 /** Turns anything thrown below into a status and an error body. */
 export function toErrorResponse(error: unknown): { status: number; body: { message: string; errors?: FieldErrors }; headers?: Record<string, string>; internal: boolean } {
   if (error instanceof ApiError) {
@@ -92,6 +102,9 @@ export function toErrorResponse(error: unknown): { status: number; body: { messa
   if (typeof e?.code === 'string' && unstorableTextCodes.includes(e.code)) {
     // Still logged as internal: it means an input check is missing somewhere.
     return { status: 400, body: { message: 'Text that cannot be stored: NUL characters and lone surrogates are refused' }, internal: true };
+  }
+  if (isDatabaseFull(error)) {
+    return { status: 507, body: { message: 'Insufficient storage: the database is full, and nothing of this request was stored' }, internal: true };
   }
   if (isDatabaseUnavailable(error)) {
     return { status: 503, body: { message: 'The database is unavailable; try again shortly' }, headers: { 'Retry-After': String(retryAfterSeconds) }, internal: true };

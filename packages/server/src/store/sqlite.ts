@@ -18,6 +18,12 @@ export interface SqliteOptions {
   threadsAtOpen?: boolean;
   /** Threads that run the list queries off the event loop (reader-threads.ts); 2 by default (1 on one core), 0 for none. */
   readerThreads?: number;
+  /**
+   * Largest the database file may grow, in bytes (SQLite's `max_page_count`; none by default): a
+   * write that would grow it further fails as a full disk does (SQLITE_FULL, answered 507) and
+   * stores nothing, while reads and writes that fit go on. A file already larger keeps its size.
+   */
+  maxSizeBytes?: number;
 }
 
 export interface WriterOptions extends SqliteOptions {
@@ -59,6 +65,10 @@ export function openSqliteWriter(file: string, options: WriterOptions = {}): { d
   // copied again at checkpoints. An existing database keeps its size.
   if (raw.pragma('page_count', { simple: true }) === 0) raw.pragma(`page_size = ${newDatabasePageSize}`);
   raw.pragma('journal_mode = WAL');
+  if (options.maxSizeBytes !== undefined) {
+    const pageSize = raw.pragma('page_size', { simple: true }) as number;
+    raw.pragma(`max_page_count = ${Math.max(1, Math.floor(options.maxSizeBytes / pageSize))}`);
+  }
   raw.pragma(`synchronous = ${options.synchronous ?? 'FULL'}`);
   raw.pragma('foreign_keys = ON');
   raw.pragma('busy_timeout = 5000');

@@ -11,7 +11,9 @@ import { appendAttestations } from './trails.ts';
 import { batchedPost, toErrorShape, unbatched, type MessageBatch } from './threads.ts';
 import { lockedDriver, turns, type FromWriter, type ToWriter, type WriterProcedures } from './writer-thread.ts';
 
-const { file, synchronous, walAutocheckpoint } = workerData as { file: string; synchronous: SqliteOptions['synchronous']; walAutocheckpoint: number | null };
+const { file, synchronous, maxSizeBytes, walAutocheckpoint } = workerData as {
+  file: string; synchronous: SqliteOptions['synchronous']; maxSizeBytes: number | undefined; walAutocheckpoint: number | null;
+};
 const port = parentPort!;
 // The answers of one turn go out together, as the jobs come (threads.ts, batchedPost).
 const answers = batchedPost((message) => port.postMessage(message));
@@ -19,7 +21,7 @@ const post = (message: FromWriter) => answers.post(message);
 
 // Batches and the main thread's pauses take turns on one lock.
 const lock = turns();
-const { db, raw } = openSqliteWriter(file, { synchronous, wrapDriver: (driver) => lockedDriver(driver, lock) });
+const { db, raw } = openSqliteWriter(file, { synchronous, maxSizeBytes, wrapDriver: (driver) => lockedDriver(driver, lock) });
 if (walAutocheckpoint) raw.pragma(`wal_autocheckpoint = ${walAutocheckpoint}`);
 const attestations = batchedWrites(db, appendAttestations, { afterCommit: () => post({ kind: 'committed' }) });
 

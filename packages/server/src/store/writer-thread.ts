@@ -107,7 +107,7 @@ export function startWriterThread(file: string, options: WriterThreadOptions = {
     if (worker) return worker;
     if (closing) throw new Error('the store is closed');
     const thread = startModuleWorker(new URL('./writer-thread-worker.ts', import.meta.url), {
-      file, synchronous: options.synchronous ?? 'FULL', walAutocheckpoint: options.walAutocheckpoint ?? null,
+      file, synchronous: options.synchronous ?? 'FULL', maxSizeBytes: options.maxSizeBytes, walAutocheckpoint: options.walAutocheckpoint ?? null,
     });
     // The jobs of one turn go as one message, and the answers of one of the worker's turns (a
     // batch's, after its COMMIT) come back as one (threads.ts, batchedPost).
