@@ -46,6 +46,7 @@ export function buildOpenApiDocument(operations: readonly Operation[], options: 
       responses['413'] ??= errorResponse(operation.body.kind === 'multipart' ? 'A file over 10MB, or too many parts' : 'Body too large');
       responses['415'] ??= errorResponse(`Content type other than ${operation.body.kind === 'multipart' ? 'multipart/form-data' : 'application/json'}`);
     }
+    if (operation.method !== 'GET') responses['507'] ??= errorResponse('The database is full (no room on its disk, or a SQLite file at its cap): nothing of this request was stored');
     responses['503'] ??= {
       ...errorResponse('The database is unavailable; retry after the `Retry-After` seconds'),
       headers: { 'Retry-After': { schema: { type: 'integer' } } },
