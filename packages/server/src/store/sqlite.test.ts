@@ -51,4 +51,27 @@ describe('the SQLite connection settings', () => {
     await reopened.db.destroy();
     await reopened.reader.destroy();
   });
+
+  it('caps the file at maxSizeBytes in whole pages (a larger file keeps its size), and refuses a cap that is not a positive size', async () => {
+    const capped = openSqlite(join(dir, 'capped.db'), { maxSizeBytes: 1024 * 1024 + 1 });
+    try {
+      expect(capped.raw.pragma('max_page_count', { simple: true })).to.equal(Math.floor((1024 * 1024 + 1) / newDatabasePageSize));
+      capped.raw.exec('create table t (x blob)');
+      capped.raw.prepare('insert into t values (?)').run(Buffer.alloc(512 * 1024));
+      expect(() => capped.raw.prepare('insert into t values (?)').run(Buffer.alloc(600 * 1024))).to.throw(/full/).with.property('code', 'SQLITE_FULL');
+      expect(capped.raw.prepare('select count(*) as n from t').get()).to.deep.equal({ n: 1 });
+    } finally {
+      await capped.db.destroy();
+      await capped.reader.destroy();
+    }
+    // A cap below the file's size holds it where it is.
+    const below = openSqlite(join(dir, 'capped.db'), { maxSizeBytes: 16 * 1024 });
+    expect(below.raw.pragma('max_page_count', { simple: true })).to.equal(below.raw.pragma('page_count', { simple: true }));
+    await below.db.destroy();
+    await below.reader.destroy();
+
+    for (const maxSizeBytes of [0, -5, Number.NaN, Number.POSITIVE_INFINITY]) {
+      expect(() => openSqlite(join(dir, 'never.db'), { maxSizeBytes }), String(maxSizeBytes)).to.throw(RangeError, /maxSizeBytes must be a positive number of bytes/);
+    }
+  });
 });

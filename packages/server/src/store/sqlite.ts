@@ -59,15 +59,17 @@ export const newDatabasePageSize = 16_384;
  * (`writer-thread.ts`).
  */
 export function openSqliteWriter(file: string, options: WriterOptions = {}): { db: Kysely<Database>; raw: BetterSqlite3.Database } {
+  const { maxSizeBytes } = options;
+  if (maxSizeBytes !== undefined && !(Number.isFinite(maxSizeBytes) && maxSizeBytes > 0)) throw new RangeError(`maxSizeBytes must be a positive number of bytes, not ${maxSizeBytes}`);
   const raw = new BetterSqlite3(file);
   // A new database gets 16KB pages (before WAL mode fixes the size): an attestation's 100KB
   // attachment is 7 pages instead of 26, each written to the WAL with two system calls and
   // copied again at checkpoints. An existing database keeps its size.
   if (raw.pragma('page_count', { simple: true }) === 0) raw.pragma(`page_size = ${newDatabasePageSize}`);
   raw.pragma('journal_mode = WAL');
-  if (options.maxSizeBytes !== undefined) {
+  if (maxSizeBytes !== undefined) {
     const pageSize = raw.pragma('page_size', { simple: true }) as number;
-    raw.pragma(`max_page_count = ${Math.max(1, Math.floor(options.maxSizeBytes / pageSize))}`);
+    raw.pragma(`max_page_count = ${Math.max(1, Math.floor(maxSizeBytes / pageSize))}`);
   }
   raw.pragma(`synchronous = ${options.synchronous ?? 'FULL'}`);
   raw.pragma('foreign_keys = ON');
