@@ -265,7 +265,7 @@ describe('the trailproof command', function () {
     expect((await call(s.url, token, 'PUT', '/api/v2/trails/acme/app', { data_json: JSON.stringify({ name: 't1' }) })).status).to.equal(201);
     const big = new FormData();
     big.append('data_json', JSON.stringify({ attestation_name: 'big', is_compliant: true }));
-    big.append('attachment_file', new Blob([createHash('sha512').update('x').digest().toString('hex').repeat(24_000)]), 'big.txt');
+    big.append('attachment_file', new Blob(['x'.repeat(3 * 1024 * 1024)]), 'big.txt'); // over the 2MB cap, under the 10MB file limit
     const refused = await fetch(`${s.url}/api/v2/attestations/acme/app/trail/t1/generic`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: big });
     expect(refused.status).to.equal(507);
     expect(((await refused.json()) as { message: string }).message).to.match(/^Insufficient storage/);

@@ -17,7 +17,7 @@ describe('a database with no room left (SQLite at its maxSizeBytes)', () => {
   after(() => server?.close());
 
   const attest = (name: string, bytes: number) => server.request('POST', '/api/v2/attestations/acme/backend/trail/build-1/generic', {
-    form: { data_json: JSON.stringify({ attestation_name: name, is_compliant: true }), ...(bytes ? { attachment_file: { content: randomBytes(bytes), name: `${name}.bin` } } : {}) },
+    form: { data_json: JSON.stringify({ attestation_name: name, is_compliant: true }), attachment_file: { content: randomBytes(bytes), name: `${name}.bin` } },
   });
 
   it('answers 507 to the writes that do not fit, stores every write it acknowledged and none it refused, and goes on reading', async () => {
@@ -43,7 +43,7 @@ describe('a database with no room left (SQLite at its maxSizeBytes)', () => {
     const trail = await server.request('GET', '/api/v2/trails/acme/backend/build-1');
     expect(trail.status).to.equal(200);
     expect((await server.request('GET', '/api/v2/health', { token: null })).status).to.equal(200);
-    // Each stored attachment reads back whole.
+    // A stored attachment reads back whole.
     const first = await server.request('GET', `/api/v2/trails/acme/backend/build-1/attestations/${trail.body.attestations?.[0]?.attestation_id ?? ''}/attachment`);
     expect(first.status).to.equal(200);
     expect(first.bytes.length).to.equal(256 * 1024);

@@ -141,7 +141,6 @@ describe('GET /api/v2/health on a busy process', () => {
   });
 });
 
-
 describe('GET /api/v2/health on a database that takes no writes (PostgreSQL)', () => {
   /** Makes the whole cluster read-only (or writable again), as a standby is, and waits until a new session sees it. */
   async function clusterReadOnly(admin: pg.Client, location: string, on: boolean): Promise<void> {
