@@ -26,12 +26,12 @@ const connections = 16;
 
 /** Migrates (through the real CLI), seeds, and returns a read-only token of `bench`. */
 async function seed(location: string, rows: number, now: number): Promise<string> {
-  runCli(['token', 'create', '--org', 'bench', '--database', location]); // migrates, creates the organisation
+  await runCli(['token', 'create', '--org', 'bench', '--database', location]); // migrates, creates the organisation
   const started = Date.now();
   if (isPostgresUrl(location)) await seedPostgres(location, rows, now);
   else seedSqlite(location, rows, now);
   log(`  seeded ${rows.toLocaleString('en')} deployments in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-  return runCli(['token', 'create', '--org', 'bench', '--read-only', '--database', location]).trim();
+  return (await runCli(['token', 'create', '--org', 'bench', '--read-only', '--database', location])).trim();
 }
 
 /** Starts `count` processes of the server, or of the baseline, on `location`. */

@@ -77,7 +77,7 @@ export async function writePath(o: WritePathOptions): Promise<Figure[]> {
   const connections = 64;
   const stops: Array<() => Promise<unknown>> = [];
   try {
-    const token = runCli(['token', 'create', '--org', 'bench', '--database', location]).trim();
+    const token = (await runCli(['token', 'create', '--org', 'bench', '--database', location])).trim();
     const body = attestationBody(dir);
     const headers = { 'content-type': `multipart/form-data; boundary=${boundary}`, authorization: `Bearer ${token}` };
     const split = (urls: string[], path: string, duration: number): LoadOptions[] => urls.map((url) => ({

@@ -3,7 +3,7 @@
  * with INPUT_* and GITHUB_* variables, an event payload file, summary and output files),
  * against a real server process; then the trail is read back through the API and checked.
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -12,7 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { list as listTar } from 'tar';
 import { testBackend } from '@trailproof/server/testing';
-import { call, createDatabase, runCli, startServerProcess, type ServerProcess } from './support/processes.ts';
+import { call, createDatabase, runCli, runProcess, startServerProcess, type ServerProcess } from './support/processes.ts';
 
 const bundle = fileURLToPath(new URL('../packages/action/dist/index.js', import.meta.url));
 const cliBundle = fileURLToPath(new URL('../packages/action/dist/cli.js', import.meta.url));
@@ -56,7 +56,7 @@ describe('the GitHub Action, run as the runner runs it', function () {
     }
     // --database takes only a postgres:// URL; a SQLite file is --db.
     const database = [testBackend === 'postgres' ? '--database' : '--db', location];
-    token = runCli(['token', 'create', '--org', 'acme', ...database]).trim();
+    token = (await runCli(['token', 'create', '--org', 'acme', ...database])).trim();
     server = await startServerProcess(database);
   });
   after(async () => {
@@ -70,7 +70,7 @@ describe('the GitHub Action, run as the runner runs it', function () {
    * the workspace is a depth-1 clone (as actions/checkout makes) of a repository whose head commit
    * is Grace's, and a pull_request payload names that commit as the PR head.
    */
-  function runAction(event: 'push' | 'pull_request', files: Record<string, string>, inputs: Record<string, string> = {}, options: { checkout?: boolean } = {}) {
+  async function runAction(event: 'push' | 'pull_request', files: Record<string, string>, inputs: Record<string, string> = {}, options: { checkout?: boolean } = {}) {
     const root = mkdtempSync(join(tmpdir(), 'trailproof-runner-'));
     dirs.push(root);
     const workspace = join(root, 'workspace');
@@ -97,12 +97,12 @@ describe('the GitHub Action, run as the runner runs it', function () {
       'INPUT_ATTESTATION-NAME': 'junit', 'INPUT_FAIL-ON-FAILURE': 'true', 'INPUT_REQUIRE-TESTS': 'true', 'INPUT_UPLOAD-RESULTS': 'true',
       ...Object.fromEntries(Object.entries(inputs).map(([k, v]) => [`INPUT_${k.toUpperCase()}`, v])),
     };
-    const result = spawnSync(process.execPath, [bundle], { cwd: workspace, env, encoding: 'utf8', timeout: 60_000 });
+    const result = await runProcess(process.execPath, [bundle], { cwd: workspace, env, timeoutMs: 60_000 });
     return { ...result, payload, head, summary: readFileSync(join(root, 'summary.md'), 'utf8'), outputs: parseOutputs(readFileSync(join(root, 'output.txt'), 'utf8')) };
   }
 
   it('push: attests passing results with both files as a .tar.gz, and the trail reads back with every field', async () => {
-    const run = runAction('push', { 'build/test-results/TEST-rounding.xml': passingXml, 'tax/junit-tax.xml': moreXml, 'build/test-results/failsafe-summary.xml': '<failsafe-summary result="0"/>' });
+    const run = await runAction('push', { 'build/test-results/TEST-rounding.xml': passingXml, 'tax/junit-tax.xml': moreXml, 'build/test-results/failsafe-summary.xml': '<failsafe-summary result="0"/>' });
     expect(run.status, run.stdout + run.stderr).to.equal(0);
     // The token reaches the log only in the command that tells the runner to mask it.
     expect(run.stdout.split('\n').filter((line) => line.includes(token))).to.deep.equal([`::add-mask::${token}`]);
@@ -149,7 +149,7 @@ describe('the GitHub Action, run as the runner runs it', function () {
 
   it('pull_request: attests a failure to the head commit, sets the outputs and fails the step', async () => {
     const fingerprint = sha256(Buffer.from('acme/backend:1.4.2'));
-    const run = runAction('pull_request', { 'reports/junit.xml': failingXml }, { 'attestation-name': 'unit-tests', description: 'PR 87', 'artifact-fingerprint': fingerprint }, { checkout: true });
+    const run = await runAction('pull_request', { 'reports/junit.xml': failingXml }, { 'attestation-name': 'unit-tests', description: 'PR 87', 'artifact-fingerprint': fingerprint }, { checkout: true });
     expect(run.status).to.equal(1);
     expect(run.stdout).to.contain('::error::1 test(s) failed and 0 errored (of 2)');
     const head = run.head!;
@@ -174,24 +174,24 @@ describe('the GitHub Action, run as the runner runs it', function () {
     expect(trail.body.is_compliant).to.equal(false);
   });
 
-  it('an HTTP error fails the step, and the job summary still shows the error and the totals read', () => {
-    const run = runAction('push', { 'TEST-rounding.xml': passingXml }, { 'api-token': 'tp_not_a_token', trail: 'denied' });
+  it('an HTTP error fails the step, and the job summary still shows the error and the totals read', async () => {
+    const run = await runAction('push', { 'TEST-rounding.xml': passingXml }, { 'api-token': 'tp_not_a_token', trail: 'denied' });
     expect(run.status).to.equal(1);
     expect(run.stdout).to.match(/::error::PUT \/trails\/acme\/backend answered 401/);
     expect(run.summary).to.match(/\*\*Failed:\*\* PUT \/trails\/acme\/backend answered 401/);
     expect(run.summary).to.contain('3 tests in 1 suites').and.contain('| invoice.RoundingTest | 3 | 2 | 0 | 0 | 1 |').and.contain('was not begun');
   });
 
-  it('fails naming the file and line of corrupt XML, and when nothing matched', () => {
-    const corrupt = runAction('push', { 'TEST-broken.xml': '<testsuite name="x">\n<testcase name="a">\n<failure>' });
+  it('fails naming the file and line of corrupt XML, and when nothing matched', async () => {
+    const corrupt = await runAction('push', { 'TEST-broken.xml': '<testsuite name="x">\n<testcase name="a">\n<failure>' });
     expect(corrupt.status).to.equal(1);
     expect(corrupt.stdout).to.match(/::error::.*TEST-broken\.xml:3/);
     expect(corrupt.summary).to.match(/\*\*Failed:\*\* .*TEST-broken\.xml:3:\d+: corrupt XML/);
-    const none = runAction('push', { 'README.md': 'no tests here' });
+    const none = await runAction('push', { 'README.md': 'no tests here' });
     expect(none.status).to.equal(1);
     expect(none.stdout).to.contain('::error::No JUnit files matched');
     expect(none.summary).to.contain('**Failed:** No JUnit files matched');
-    const allowed = runAction('push', { 'README.md': 'no tests here' }, { 'require-tests': 'false', trail: 'begun-without-tests' });
+    const allowed = await runAction('push', { 'README.md': 'no tests here' }, { 'require-tests': 'false', trail: 'begun-without-tests' });
     expect(allowed.status).to.equal(0);
     expect(allowed.stdout).to.contain('::warning::No JUnit files matched');
     expect(allowed.outputs).to.include({ total: '0', compliant: 'true' });
@@ -199,7 +199,7 @@ describe('the GitHub Action, run as the runner runs it', function () {
 
   it('with require-tests false and no tests, still begins the trail (with its template) and attests nothing', async () => {
     const template = 'version: 1\ntrail:\n  attestations:\n    - name: unit\n      type: junit\n';
-    const run = runAction('push', { '.trailproof/template.yml': template }, { 'require-tests': 'false', 'junit-paths': 'none.xml', trail: 'matrix-1', 'template-file': '.trailproof/template.yml' });
+    const run = await runAction('push', { '.trailproof/template.yml': template }, { 'require-tests': 'false', 'junit-paths': 'none.xml', trail: 'matrix-1', 'template-file': '.trailproof/template.yml' });
     expect(run.status, run.stdout).to.equal(0);
     const trail = await call(server.url, token, 'GET', '/api/v2/trails/acme/backend/matrix-1');
     expect(trail.status).to.equal(200);
@@ -207,12 +207,12 @@ describe('the GitHub Action, run as the runner runs it', function () {
     expect(trail.body.is_compliant).to.equal(false); // the template's 'unit' attestation is still missing
   });
 
-  it('names a bad input', () => {
-    const run = runAction('push', { 'TEST-a.xml': passingXml }, { 'artifact-fingerprint': 'not-a-sha' });
+  it('names a bad input', async () => {
+    const run = await runAction('push', { 'TEST-a.xml': passingXml }, { 'artifact-fingerprint': 'not-a-sha' });
     expect(run.status).to.equal(1);
     expect(run.stdout).to.contain("::error::Input 'artifact-fingerprint' must be a SHA-256 digest");
     expect(run.summary).to.contain("**Failed:** Input 'artifact-fingerprint' must be a SHA-256 digest");
-    const template = runAction('push', { 'TEST-a.xml': passingXml }, { 'template-file': '.trailproof/missing.yml' });
+    const template = await runAction('push', { 'TEST-a.xml': passingXml }, { 'template-file': '.trailproof/missing.yml' });
     expect(template.status).to.equal(1);
     expect(template.stdout).to.contain("::error::Input 'template-file' names no file: '.trailproof/missing.yml'");
   });
@@ -221,8 +221,8 @@ describe('the GitHub Action, run as the runner runs it', function () {
     const root = mkdtempSync(join(tmpdir(), 'trailproof-cli-'));
     dirs.push(root);
     writeFileSync(join(root, 'TEST-rounding.xml'), passingXml);
-    const result = spawnSync(process.execPath, [cliBundle, '--org', 'acme', '--flow', 'backend', '--trail', 'jenkins-55', '--summary', join(root, 's.md')], {
-      cwd: root, encoding: 'utf8', env: { PATH: process.env.PATH, TRAILPROOF_SERVER_URL: server.url, TRAILPROOF_API_TOKEN: token, TRAILPROOF_REPO_NAME: 'acme/backend', TRAILPROOF_ORIGIN_URL: 'https://jenkins.example.com/job/55' },
+    const result = await runProcess(process.execPath, [cliBundle, '--org', 'acme', '--flow', 'backend', '--trail', 'jenkins-55', '--summary', join(root, 's.md')], {
+      cwd: root, env: { PATH: process.env.PATH, TRAILPROOF_SERVER_URL: server.url, TRAILPROOF_API_TOKEN: token, TRAILPROOF_REPO_NAME: 'acme/backend', TRAILPROOF_ORIGIN_URL: 'https://jenkins.example.com/job/55' },
     });
     expect(result.status, result.stderr).to.equal(0);
     expect(result.stdout).to.contain('3 tests: 2 passed, 0 failed, 0 errors, 1 skipped, 0 flaky');

@@ -4,30 +4,16 @@
  * changes under it all the time, and the copy is consistent, passes integrity and hash-chain
  * verification, and a server started on it serves the data.
  */
-import { spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { openSqliteStore } from '@trailproof/server';
 import { testBackend } from '@trailproof/server/testing';
 import { sqliteIntegrity } from './support/db-fingerprint.ts';
-import { call, runCli, startServerProcess, type ServerProcess } from './support/processes.ts';
+import { call, runCli, runTrailproof, startServerProcess, type ServerProcess } from './support/processes.ts';
 
-const cli = fileURLToPath(new URL('../packages/server/src/cli.ts', import.meta.url));
-
-/** Runs `trailproof ARGS` without blocking this process, so that the writers here keep writing meanwhile. */
-function runCliAsync(args: string[]): Promise<{ status: number | null; stderr: string }> {
-  const child = spawn(process.execPath, ['--import', 'tsx', cli, ...args], { stdio: ['ignore', 'ignore', 'pipe'] });
-  let stderr = '';
-  child.stderr.on('data', (chunk) => (stderr += chunk));
-  return new Promise((resolve, reject) => {
-    child.once('error', reject);
-    child.once('close', (status) => resolve({ status, stderr }));
-  });
-}
 
 describe('trailproof backup while serving', function () {
   this.timeout(120_000);
@@ -46,7 +32,7 @@ describe('trailproof backup while serving', function () {
   it('copies a consistent database that verifies and serves', async () => {
     const file = join(dir, 'live.db');
     const copy = join(dir, 'copy.db');
-    const token = runCli(['token', 'create', '--org', 'acme', '--db', file]).trim();
+    const token = (await runCli(['token', 'create', '--org', 'acme', '--db', file])).trim();
     const live = await startServerProcess(['--db', file]);
     servers.push(live);
     const form = new FormData();
@@ -69,7 +55,7 @@ describe('trailproof backup while serving', function () {
     writers.catch(() => {}); // awaited below
     await Promise.race([new Promise((r) => setTimeout(r, 500)), writers]);
     const before = acknowledged;
-    const backup = await runCliAsync(['backup', copy, '--db', file]);
+    const backup = await runTrailproof(['backup', copy, '--db', file]);
     const during = acknowledged - before;
     writing = false;
     await writers;
@@ -77,7 +63,7 @@ describe('trailproof backup while serving', function () {
     expect(during, 'writes acknowledged while the backup ran').to.be.greaterThan(5);
 
     expect(sqliteIntegrity(copy)).to.equal('ok');
-    const verified = JSON.parse(runCli(['verify', '--json', '--db', copy])) as Array<{ org: string; ok: boolean; records: number }>;
+    const verified = JSON.parse(await runCli(['verify', '--json', '--db', copy])) as Array<{ org: string; ok: boolean; records: number }>;
     const acme = verified.find((v) => v.org === 'acme')!;
     expect(acme.ok).to.equal(true);
     expect(acme.records).to.be.greaterThan(1);
@@ -92,7 +78,7 @@ describe('trailproof backup while serving', function () {
     expect(trail.body.attestations.length, 'the copy holds writes acknowledged after the backup started').to.be.greaterThan(before);
 
     // Refuses to overwrite, and refuses PostgreSQL URLs (pg_dump is the tool there).
-    const again = spawnSync(process.execPath, ['--import', 'tsx', cli, 'backup', copy, '--db', file], { encoding: 'utf8' });
+    const again = await runTrailproof(['backup', copy, '--db', file]);
     expect(again.status).to.equal(2);
     expect(again.stderr).to.contain('exists already');
   });

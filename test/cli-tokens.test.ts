@@ -3,14 +3,11 @@
  * running server; `token evidence` lists what a token stored.
  */
 import { readFileSync } from 'node:fs';
-import { spawnSync } from 'node:child_process';
-import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { createToken, openStore } from '@trailproof/server';
 import { openTestStore } from '@trailproof/server/testing';
-import { call, runCli, startServerProcess, type ServerProcess } from './support/processes.ts';
+import { call, runCli, runTrailproof, startServerProcess, type ServerProcess } from './support/processes.ts';
 
-const cli = fileURLToPath(new URL('../packages/server/src/cli.ts', import.meta.url));
 
 describe('trailproof token list / revoke / evidence', function () {
   this.timeout(60_000);
@@ -41,37 +38,37 @@ describe('trailproof token list / revoke / evidence', function () {
   });
 
   it('lists tokens without secrets and revokes one so that the server refuses it', async () => {
-    const writer = runCli(['token', 'create', '--org', 'acme', '--description', 'ci pipeline', '--database', location]).trim();
-    const reader = runCli(['token', 'create', '--org', 'acme', '--read-only', '--database', location]).trim();
-    runCli(['token', 'create', '--org', 'globex', '--database', location]);
+    const writer = (await runCli(['token', 'create', '--org', 'acme', '--description', 'ci pipeline', '--database', location])).trim();
+    const reader = (await runCli(['token', 'create', '--org', 'acme', '--read-only', '--database', location])).trim();
+    await runCli(['token', 'create', '--org', 'globex', '--database', location]);
     const [, writerId, writerSecret] = /^tp_([A-Za-z0-9]{16})_(.+)$/.exec(writer)!;
 
-    const listed = JSON.parse(runCli(['token', 'list', '--org', 'acme', '--json', '--database', location])) as Array<Record<string, unknown>>;
+    const listed = JSON.parse(await runCli(['token', 'list', '--org', 'acme', '--json', '--database', location])) as Array<Record<string, unknown>>;
     expect(listed.map((t) => t.id)).to.have.members([writerId, /^tp_([A-Za-z0-9]{16})_/.exec(reader)![1]]);
     expect(listed.find((t) => t.id === writerId)).to.include({ org: 'acme', access: 'read-write', status: 'active', description: 'ci pipeline', revoked_at: null });
-    const table = runCli(['token', 'list', '--database', location]);
+    const table = await runCli(['token', 'list', '--database', location]);
     expect(table).to.contain('globex').and.to.contain('read-only');
     expect(table).not.to.contain(writerSecret!);
     if (!location.startsWith('postgres')) expect(readFileSync(location).includes(Buffer.from(writerSecret!))).to.equal(false);
 
     server = await startServerProcess(['--database', location]);
     expect((await call(server.url, writer, 'GET', '/api/v2/environments/acme')).status).to.equal(200);
-    runCli(['token', 'revoke', writer, '--database', location]);
+    await runCli(['token', 'revoke', writer, '--database', location]);
     const refused = await call(server.url, writer, 'GET', '/api/v2/environments/acme');
     expect(refused.status).to.equal(401);
     expect((await call(server.url, reader, 'GET', '/api/v2/environments/acme')).status).to.equal(200);
 
-    const relisted = JSON.parse(runCli(['token', 'list', '--org', 'acme', '--json', '--database', location])) as Array<Record<string, unknown>>;
+    const relisted = JSON.parse(await runCli(['token', 'list', '--org', 'acme', '--json', '--database', location])) as Array<Record<string, unknown>>;
     expect(relisted.find((t) => t.id === writerId)!.revoked_at).to.be.a('string');
     expect(relisted.find((t) => t.id === writerId)!.status).to.equal('revoked');
-    const again = spawnSync(process.execPath, ['--import', 'tsx', cli, 'token', 'revoke', writerId!, '--database', location], { encoding: 'utf8' });
+    const again = await runTrailproof(['token', 'revoke', writerId!, '--database', location]);
     expect(again.status).to.equal(1);
     expect(again.stderr).to.contain('no active token');
   });
 
   it('lists what a token stored (token evidence): trails it began or began again, attestations, snapshots, approvals and reviews; no one else\'s', async () => {
-    const leaked = runCli(['token', 'create', '--org', 'umbrella', '--description', 'leaked', '--database', location]).trim();
-    const other = runCli(['token', 'create', '--org', 'umbrella', '--database', location]).trim();
+    const leaked = (await runCli(['token', 'create', '--org', 'umbrella', '--description', 'leaked', '--database', location])).trim();
+    const other = (await runCli(['token', 'create', '--org', 'umbrella', '--database', location])).trim();
     const leakedId = /^tp_([A-Za-z0-9]{16})_/.exec(leaked)![1]!;
     server ??= await startServerProcess(['--database', location]);
     const form = (data: unknown) => {
@@ -96,7 +93,7 @@ describe('trailproof token list / revoke / evidence', function () {
     await ok(leaked, 'PUT', '/api/v2/approvals/umbrella/app/1', { json: { state: 'APPROVED', approved_by: 'mallory', comment: 'ok' } }, 200);
     await ok(leaked, 'POST', '/api/v2/approvals/umbrella/app', { json: { artifact_fingerprint: fingerprint, description: 'release 2', src_commit_list: [] } }, 201);
 
-    const listed = JSON.parse(runCli(['token', 'evidence', leaked, '--json', '--database', location])) as Array<Record<string, unknown>>;
+    const listed = JSON.parse(await runCli(['token', 'evidence', leaked, '--json', '--database', location])) as Array<Record<string, unknown>>;
     expect(listed.map((r) => [r.org, r.what, r.where, String(r.detail).replace(/, id \d+/, '')])).to.deep.equal([
       ['umbrella', 'began trail', 'app/t1', '-'],
       ['umbrella', 'attestation', 'app/t1', 'unit (junit)'],
@@ -108,16 +105,16 @@ describe('trailproof token list / revoke / evidence', function () {
     ]);
     expect(listed[1]).to.include({ flow: 'app', trail: 't1', attestation_name: 'unit', attestation_type: 'junit' }).and.to.have.property('attestation_id').that.is.a('number');
     expect(listed.map((r) => Date.parse(String(r.at)))).to.satisfy((times: number[]) => times.every((t, i) => Number.isFinite(t) && (i === 0 || t >= times[i - 1]!)));
-    const table = runCli(['token', 'evidence', leakedId, '--database', location]).trim().split('\n');
+    const table = (await runCli(['token', 'evidence', leakedId, '--database', location])).trim().split('\n');
     expect(table[0]!.split('\t')).to.deep.equal(['TIME', 'ORG', 'WHAT', 'WHERE', 'DETAIL']);
     expect(table.slice(1).map((line) => line.split('\t').slice(2).join(' | ').replace(/, id \d+/, ''))).to.deep.equal(
       listed.map((r) => `${r.what} | ${r.where} | ${String(r.detail).replace(/, id \d+/, '')}`));
-    expect(JSON.parse(runCli(['token', 'evidence', other, '--json', '--database', location])).map((r: { what: string }) => r.what))
+    expect(JSON.parse(await runCli(['token', 'evidence', other, '--json', '--database', location])).map((r: { what: string }) => r.what))
       .to.deep.equal(['began trail', 'attestation', 'approval request']);
 
-    const unknown = spawnSync(process.execPath, ['--import', 'tsx', cli, 'token', 'evidence', 'Zz0000000000000Z', '--database', location], { encoding: 'utf8' });
+    const unknown = await runTrailproof(['token', 'evidence', 'Zz0000000000000Z', '--database', location]);
     expect([unknown.status, unknown.stderr.trim()]).to.deep.equal([1, "trailproof: no token with id 'Zz0000000000000Z'"]);
-    const missing = spawnSync(process.execPath, ['--import', 'tsx', cli, 'token', 'evidence', '--database', location], { encoding: 'utf8' });
+    const missing = await runTrailproof(['token', 'evidence', '--database', location]);
     expect(missing.status).to.equal(2);
     expect(missing.stderr).to.contain('token evidence needs one token id');
   });
@@ -125,20 +122,20 @@ describe('trailproof token list / revoke / evidence', function () {
   it('creates tokens that expire (--expires-in, --expires-at), lists their expiry, and refuses expiries that make no sense', async () => {
     const tokenId = (token: string) => /^tp_([A-Za-z0-9]{16})_/.exec(token)![1]!;
     const before = Date.now();
-    const inThirtyDays = tokenId(runCli(['token', 'create', '--org', 'initech', '--expires-in', '30d', '--database', location]).trim());
+    const inThirtyDays = tokenId((await runCli(['token', 'create', '--org', 'initech', '--expires-in', '30d', '--database', location])).trim());
     const after = Date.now();
-    const atDate = tokenId(runCli(['token', 'create', '--org', 'initech', '--expires-at', '2999-01-31', '--database', location]).trim());
-    const atTime = tokenId(runCli(['token', 'create', '--org', 'initech', '--expires-at', '2999-01-31T18:30:00+02:00', '--database', location]).trim());
-    const never = tokenId(runCli(['token', 'create', '--org', 'initech', '--database', location]).trim());
+    const atDate = tokenId((await runCli(['token', 'create', '--org', 'initech', '--expires-at', '2999-01-31', '--database', location])).trim());
+    const atTime = tokenId((await runCli(['token', 'create', '--org', 'initech', '--expires-at', '2999-01-31T18:30:00+02:00', '--database', location])).trim());
+    const never = tokenId((await runCli(['token', 'create', '--org', 'initech', '--database', location])).trim());
 
-    const listed = JSON.parse(runCli(['token', 'list', '--org', 'initech', '--json', '--database', location])) as Array<{ id: string; expires_at: string | null }>;
+    const listed = JSON.parse(await runCli(['token', 'list', '--org', 'initech', '--json', '--database', location])) as Array<{ id: string; expires_at: string | null }>;
     const expiry = (id: string) => listed.find((t) => t.id === id)!.expires_at;
     const thirtyDays = 30 * 86_400_000;
     expect(Date.parse(expiry(inThirtyDays)!)).to.be.within(before + thirtyDays - 1, after + thirtyDays + 1);
     expect(expiry(atDate)).to.equal('2999-01-31T00:00:00.000Z');
     expect(expiry(atTime)).to.equal('2999-01-31T16:30:00.000Z');
     expect(expiry(never)).to.equal(null);
-    const table = runCli(['token', 'list', '--org', 'initech', '--database', location]).split('\n');
+    const table = (await runCli(['token', 'list', '--org', 'initech', '--database', location])).split('\n');
     expect(table[0]!.split('\t')).to.deep.equal(['ID', 'ORG', 'ACCESS', 'STATUS', 'CREATED', 'REVOKED', 'EXPIRES', 'DESCRIPTION']);
     expect(table.find((line) => line.startsWith(atDate))!.split('\t')[6]).to.equal('2999-01-31T00:00:00.000Z');
     expect(table.find((line) => line.startsWith(never))!.split('\t')[6]).to.equal('-');
@@ -149,7 +146,7 @@ describe('trailproof token list / revoke / evidence', function () {
     const expiresAt = Date.now() / 1000 + 1;
     const soon = await createToken(store, { org: 'initech', expiresAt }).finally(() => store.close());
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, expiresAt * 1000 - Date.now()) + 50));
-    const statuses = JSON.parse(runCli(['token', 'list', '--org', 'initech', '--json', '--database', location])) as Array<{ id: string; status: string }>;
+    const statuses = JSON.parse(await runCli(['token', 'list', '--org', 'initech', '--json', '--database', location])) as Array<{ id: string; status: string }>;
     expect(statuses.find((t) => t.id === soon.id)!.status).to.equal('expired');
 
     const refused: Array<[string[], string]> = [
@@ -163,12 +160,12 @@ describe('trailproof token list / revoke / evidence', function () {
       [['--expires-in', '1d', '--expires-at', '2999-01-01'], 'give --expires-in or --expires-at, not both'],
     ];
     for (const [flags, message] of refused) {
-      const result = spawnSync(process.execPath, ['--import', 'tsx', cli, 'token', 'create', '--org', 'initech', ...flags, '--database', location], { encoding: 'utf8' });
+      const result = await runTrailproof(['token', 'create', '--org', 'initech', ...flags, '--database', location]);
       expect(result.status, flags.join(' ')).to.equal(2);
       expect(result.stderr, flags.join(' ')).to.contain(message);
       expect(result.stdout, flags.join(' ')).to.equal('');
     }
-    const afterwards = JSON.parse(runCli(['token', 'list', '--org', 'initech', '--json', '--database', location])) as unknown[];
+    const afterwards = JSON.parse(await runCli(['token', 'list', '--org', 'initech', '--json', '--database', location])) as unknown[];
     expect(afterwards, 'no token created by a refused command').to.have.length(5);
   });
 });

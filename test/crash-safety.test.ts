@@ -46,7 +46,7 @@ describe('crash safety: SIGKILL under attestation load', function () {
 
   it('keeps every acknowledged attestation whole across 20 kills', async () => {
     const database = testBackend === 'sqlite' ? ['--db', location] : ['--database', location];
-    const token = runCli(['token', 'create', '--org', 'acme', ...database]).trim();
+    const token = (await runCli(['token', 'create', '--org', 'acme', ...database])).trim();
     const acknowledged = new Map<string, string>(); // attestation name → attachment SHA-256
     let attempted = 0;
     let trailBegun = false;
@@ -126,7 +126,7 @@ describe('crash safety: SIGKILL under attestation load', function () {
     }
 
     // The chain holds after the kills: the trail begin and one record for each stored attestation, no more, no fewer.
-    const [verified] = JSON.parse(runCli(['verify', '--org', 'acme', '--json', ...database])) as Array<{ ok: boolean; records: number; firstBroken: unknown }>;
+    const [verified] = JSON.parse(await runCli(['verify', '--org', 'acme', '--json', ...database])) as Array<{ ok: boolean; records: number; firstBroken: unknown }>;
     expect(verified!.firstBroken).to.equal(null);
     expect(verified!.ok).to.equal(true);
     expect(verified!.records).to.equal(1 + storedCount);

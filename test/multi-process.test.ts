@@ -20,7 +20,7 @@ describe('three server processes on one PostgreSQL database', function () {
     if (testBackend !== 'postgres') return this.skip();
     const database = await createDatabase(process.env.TRAILPROOF_TEST_DATABASE!, 'multi');
     drop = database.drop;
-    token = runCli(['token', 'create', '--org', 'acme', '--database', database.url]).trim();
+    token = (await runCli(['token', 'create', '--org', 'acme', '--database', database.url])).trim();
     servers = await Promise.all([0, 1, 2].map(() => startServerProcess(['--database', database.url])));
   });
   after(async () => {

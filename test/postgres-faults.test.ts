@@ -23,7 +23,7 @@ describe('PostgreSQL restarted under load', function () {
     const database = await createDatabase(process.env.TRAILPROOF_TEST_DATABASE!, 'faults');
     drop = database.drop;
     databaseUrl = database.url;
-    token = runCli(['token', 'create', '--org', 'acme', '--database', database.url]).trim();
+    token = (await runCli(['token', 'create', '--org', 'acme', '--database', database.url])).trim();
     server = await startServerProcess(['--database', database.url], { TRAILPROOF_PG_STATEMENT_TIMEOUT_MS: '1500' });
   });
   after(async () => {

@@ -4,24 +4,22 @@
  * server's back (triggers dropped first, as an intruder would) makes `verify` fail at exactly
  * that record, and so does a row inserted behind its back or one whose chain record was removed.
  */
-import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { verifyEvidence } from '@trailproof/schema';
 import { assertMatchesContract, startTestServer, type TestServer } from '@trailproof/server/testing';
 import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
+import { runTrailproof } from './support/processes.ts';
 import { rawSql } from './support/raw-sql.ts';
 
-const cli = fileURLToPath(new URL('../packages/server/src/cli.ts', import.meta.url));
 const sha = (text: string) => createHash('sha256').update(text).digest('hex');
 
 /** `trailproof verify` against the test server's database (on PostgreSQL, its schema through PGOPTIONS). */
 function verifyCli(server: TestServer) {
   const env = { ...process.env, ...(server.schema ? { PGOPTIONS: `-c search_path=${server.schema}` } : {}) };
   const database = server.backend === 'sqlite' ? ['--db', server.file] : ['--database', server.location];
-  return spawnSync(process.execPath, ['--import', 'tsx', cli, 'verify', '--org', 'acme', ...database], { env, encoding: 'utf8' });
+  return runTrailproof(['verify', '--org', 'acme', ...database], env);
 }
 
 /** Reads rows behind the server's back. */
@@ -81,7 +79,7 @@ describe('tamper evidence: hash chain, append-only rows, verify', function () {
     const other = await server.request('GET', '/api/v2/verify/globex', { token: server.otherToken });
     expect(other.body).to.include({ ok: true, records: 0 });
     expect((await server.request('GET', '/api/v2/verify/acme', { token: server.otherToken })).status).to.equal(403);
-    const cliRun = verifyCli(server);
+    const cliRun = await verifyCli(server);
     expect(cliRun.status, cliRun.stderr).to.equal(0);
     expect(cliRun.stdout).to.contain(`acme: ok, 5 records, head ${result.head}`);
   });
@@ -107,7 +105,7 @@ describe('tamper evidence: hash chain, append-only rows, verify', function () {
     expect(result.first_broken).to.deep.include({ seq: 2, type: 'attestation' });
     expect(result.first_broken!.ref!.table).to.equal('attestations');
     expect(result.first_broken!.reason).to.match(/changed after it was stored/);
-    const cliRun = verifyCli(server);
+    const cliRun = await verifyCli(server);
     expect(cliRun.status).to.equal(1);
     expect(cliRun.stdout).to.contain('acme: BROKEN at record 2 (attestation attestations#');
   });
@@ -143,7 +141,7 @@ describe('tamper evidence: hash chain, append-only rows, verify', function () {
     expect(result.records).to.equal(5); // the chain itself is whole: the row has no record in it
     expect(result.first_broken).to.deep.include({ seq: 6, type: 'attestation', ref: { table: 'attestations', id: 2 } });
     expect(result.first_broken!.reason).to.match(/no chain record/);
-    const cliRun = verifyCli(server);
+    const cliRun = await verifyCli(server);
     expect(cliRun.status, cliRun.stderr).to.equal(1);
     expect(cliRun.stdout).to.contain('acme: BROKEN at record 6 (attestation attestations#2)');
   });

@@ -2,7 +2,7 @@
  * Runs the real `trailproof` command as child processes, the way an operator would: servers on
  * ephemeral loopback ports, tokens from `token create`.
  */
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
@@ -18,9 +18,38 @@ export interface ServerProcess {
   stop(signal?: NodeJS.Signals): Promise<number | null>;
 }
 
+/** How a finished process ended. */
+export interface Finished {
+  status: number | null;
+  stdout: string;
+  stderr: string;
+}
+
+/**
+ * Runs COMMAND ARGS to completion without blocking this process: a synchronous spawn would
+ * stop the event loop for seconds, during which a server may close this process's idle
+ * keep-alive connections unseen, and the next fetch on one fails with EPIPE or ECONNRESET.
+ */
+export function runProcess(command: string, args: string[], options: { cwd?: string; env?: NodeJS.ProcessEnv; timeoutMs?: number } = {}): Promise<Finished> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? process.env, timeout: options.timeoutMs, stdio: ['ignore', 'pipe', 'pipe'] });
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => { stdout += chunk; });
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => { stderr += chunk; });
+    child.once('error', reject);
+    child.once('close', (status) => resolve({ status, stdout, stderr }));
+  });
+}
+
+/** Runs `trailproof ARGS` to completion, whatever its exit status. */
+export function runTrailproof(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Finished> {
+  return runProcess(process.execPath, ['--import', 'tsx', cli, ...args], { env: { ...process.env, ...env } });
+}
+
 /** Runs `trailproof ARGS` to completion and returns its stdout; throws on a non-zero exit. */
-export function runCli(args: string[], env: NodeJS.ProcessEnv = {}): string {
-  const result = spawnSync(process.execPath, ['--import', 'tsx', cli, ...args], { env: { ...process.env, ...env }, encoding: 'utf8' });
+export async function runCli(args: string[], env: NodeJS.ProcessEnv = {}): Promise<string> {
+  const result = await runTrailproof(args, env);
   if (result.status !== 0) throw new Error(`trailproof ${args.join(' ')} exited ${result.status}: ${result.stderr}`);
   return result.stdout;
 }

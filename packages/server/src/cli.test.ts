@@ -1,7 +1,8 @@
-import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { existsSync, mkdtempSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
+import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { createInterface } from 'node:readline';
@@ -10,7 +11,7 @@ import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'chai';
 import { openStore } from '@trailproof/server';
 import { testBackend } from '@trailproof/server/testing';
-import { createDatabase } from '../../../test/support/processes.ts';
+import { createDatabase, runProcess } from '../../../test/support/processes.ts';
 
 const root = fileURLToPath(new URL('../../../', import.meta.url));
 const cli = 'packages/server/src/cli.ts';
@@ -22,8 +23,9 @@ function childEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   return { ...rest, ...extra };
 }
 
+/** Runs `trailproof ARGS` to completion without blocking this process (its keep-alive connections stay current). */
 function run(args: string[], env: NodeJS.ProcessEnv = {}) {
-  return spawnSync(process.execPath, ['--import', 'tsx', cli, ...args], { cwd: root, env: childEnv(env), encoding: 'utf8' });
+  return runProcess(process.execPath, ['--import', 'tsx', cli, ...args], { cwd: root, env: childEnv(env) });
 }
 
 interface Serving {
@@ -69,6 +71,35 @@ const call = async (base: string, token: string, method: string, path: string, f
   return { status: res.status, body: await res.json() };
 };
 
+/**
+ * One keep-alive connection, by hand: `ask` sends a GET and resolves with the status line and
+ * headers of its answer; `closed` resolves with the time the server closed the connection.
+ */
+function keepAliveConnection(base: string, token: string) {
+  const url = new URL(base);
+  const socket = connect(Number(url.port), url.hostname);
+  let received = '';
+  let isClosed = false;
+  let check: (() => void) | undefined;
+  socket.setEncoding('utf8').on('data', (chunk: string) => { received += chunk; check?.(); });
+  socket.on('error', () => {}); // a write into a connection the server closed: `ask` rejects instead
+  const closed = new Promise<number>((resolve) => socket.once('close', () => { isClosed = true; check?.(); resolve(Date.now()); }));
+  const ask = (path: string) => new Promise<{ status: string; headers: string[]; answeredAt: number }>((resolve, reject) => {
+    received = '';
+    check = () => {
+      const [head, body] = received.split('\r\n\r\n');
+      const length = /^content-length: (\d+)$/im.exec(head ?? '');
+      if (body !== undefined && length && Buffer.byteLength(body) >= Number(length[1])) {
+        const [status, ...headers] = head!.split('\r\n');
+        resolve({ status: status!, headers: headers.map((h) => h.toLowerCase()), answeredAt: Date.now() });
+      } else if (isClosed) reject(new Error(`the server closed the connection before answering ${path}`));
+    };
+    if (isClosed) return check();
+    socket.write(`GET ${path} HTTP/1.1\r\nHost: ${url.host}\r\nAuthorization: Bearer ${token}\r\n\r\n`);
+  });
+  return { ask, closed, close: () => socket.destroy() };
+}
+
 describe('the trailproof command', function () {
   this.timeout(60_000);
   let dir = '';
@@ -102,10 +133,10 @@ describe('the trailproof command', function () {
   };
 
   it('token create prints the token alone; --read-only makes one that cannot write', async () => {
-    const created = run(['token', 'create', '--org', 'acme', '--database', db]);
+    const created = await run(['token', 'create', '--org', 'acme', '--database', db]);
     expect(created.status, created.stderr).to.equal(0);
     expect(created.stdout).to.match(tokenLine);
-    const readOnly = run(['token', 'create', '--org', 'acme', '--read-only', '--database', db]);
+    const readOnly = await run(['token', 'create', '--org', 'acme', '--read-only', '--database', db]);
     expect(readOnly.stdout).to.match(tokenLine);
     expect(readOnly.stdout).not.to.equal(created.stdout);
     const [writer, reader] = [created.stdout.trim(), readOnly.stdout.trim()];
@@ -120,7 +151,7 @@ describe('the trailproof command', function () {
 
   it('the installed command (bin/trailproof.js, node without a loader) serves and stores attestations', async () => {
     // The attestation is stored by SQLite's writer thread, which must load the TypeScript sources by itself.
-    const token = run(['token', 'create', '--org', 'acme', '--database', db]).stdout.trim();
+    const token = (await run(['token', 'create', '--org', 'acme', '--database', db])).stdout.trim();
     const s = await start(['--database', db, '--port', '0', '--host', '127.0.0.1'], {}, 'installed');
     expect((await call(s.url, token, 'PUT', '/api/v2/trails/acme/app', { data_json: JSON.stringify({ name: 't1' }) })).status).to.equal(201);
     const attested = await call(s.url, token, 'POST', '/api/v2/attestations/acme/app/trail/t1/junit', {
@@ -132,7 +163,7 @@ describe('the trailproof command', function () {
   });
 
   it('serve logs listening first, then one JSON line per request without the token', async () => {
-    const token = run(['token', 'create', '--org', 'acme', '--database', db]).stdout.trim();
+    const token = (await run(['token', 'create', '--org', 'acme', '--database', db])).stdout.trim();
     const s = await start(['--database', db, '--port', '0', '--host', '127.0.0.1']);
     expect(s.lines[0]).to.include({ msg: 'listening', database: db, backend: testBackend });
     expect(s.url).to.match(/^http:\/\/127\.0\.0\.1:\d+$/);
@@ -156,7 +187,7 @@ describe('the trailproof command', function () {
   });
 
   it('on SIGTERM finishes the request in flight, exits 0 and leaves the database consistent', async () => {
-    const token = run(['token', 'create', '--org', 'acme', '--database', db]).stdout.trim();
+    const token = (await run(['token', 'create', '--org', 'acme', '--database', db])).stdout.trim();
     const s = await start(['--database', db, '--port', '0']);
     expect((await call(s.url, token, 'PUT', '/api/v2/trails/acme/app', { data_json: JSON.stringify({ name: 'build-1' }) })).status).to.equal(201);
 
@@ -218,27 +249,27 @@ describe('the trailproof command', function () {
     }
   });
 
-  it('refuses a bad --port with exit code 2 and the usage', () => {
+  it('refuses a bad --port with exit code 2 and the usage', async () => {
     for (const args of [['--port', 'abc'], ['--port=-1']]) {
-      const result = run(['serve', '--db', file, ...args]);
+      const result = await run(['serve', '--db', file, ...args]);
       expect(result.status, args.join(' ')).to.equal(2);
       expect(result.stderr).to.contain('--port must be a port number').and.to.contain('Usage:');
       expect(result.stdout).to.equal('');
     }
-    const unknown = run(['serve', '--db', file, '--colour', 'red']);
+    const unknown = await run(['serve', '--db', file, '--colour', 'red']);
     expect(unknown.status).to.equal(2);
     expect(unknown.stderr).to.contain('Usage:');
   });
 
-  it('refuses a DATABASE_URL that is not a PostgreSQL URL instead of opening a file of that name', () => {
-    const result = run(['token', 'create', '--org', 'acme'], { DATABASE_URL: 'mysql://root:secret@localhost/app' });
+  it('refuses a DATABASE_URL that is not a PostgreSQL URL instead of opening a file of that name', async () => {
+    const result = await run(['token', 'create', '--org', 'acme'], { DATABASE_URL: 'mysql://root:secret@localhost/app' });
     expect(result.status).to.equal(2);
     expect(result.stderr).to.contain('DATABASE_URL takes a postgres:// URL').and.to.contain('root:***@').and.not.to.contain('secret');
     expect(existsSync(join(root, 'mysql:'))).to.equal(false);
   });
 
   it('takes the database from TRAILPROOF_DB and the port from PORT; flags win', async () => {
-    const token = run(['token', 'create', '--org', 'acme'], { TRAILPROOF_DB: file }).stdout.trim();
+    const token = (await run(['token', 'create', '--org', 'acme'], { TRAILPROOF_DB: file })).stdout.trim();
     expect(token + '\n').to.match(tokenLine);
     const s = await start([], { TRAILPROOF_DB: file, PORT: '0' });
     expect(s.lines[0]).to.include({ msg: 'listening', database: file });
@@ -253,14 +284,44 @@ describe('the trailproof command', function () {
     const both = await start(['--port', '0'], { TRAILPROOF_DB: file, DATABASE_URL: 'postgres://nobody@127.0.0.1:1/none' });
     expect(both.lines[0]).to.include({ database: file, backend: 'sqlite' });
 
-    const badPort = run(['serve'], { TRAILPROOF_DB: file, PORT: 'eighty' });
+    const badPort = await run(['serve'], { TRAILPROOF_DB: file, PORT: 'eighty' });
     expect(badPort.status).to.equal(2);
     expect(badPort.stderr).to.contain("'eighty'");
   });
 
+  it('keeps an idle keep-alive connection open 65 s, longer than the proxies in front; TRAILPROOF_KEEP_ALIVE_TIMEOUT_MS sets it', async function () {
+    this.timeout(90_000);
+    const token = (await run(['token', 'create', '--org', 'acme', '--database', db])).stdout.trim();
+    const s = await start(['--database', db, '--port', '0']);
+    const connection = keepAliveConnection(s.url, token);
+    try {
+      const first = await connection.ask('/api/v2/environments/acme');
+      expect(first.status).to.equal('HTTP/1.1 200 OK');
+      expect(first.headers).to.include.members(['connection: keep-alive', 'keep-alive: timeout=65']);
+      // Idle past the 5 s that closed such connections before (and a client that had blocked its
+      // event loop as long then wrote into a closed connection: EPIPE).
+      await sleep(6_000);
+      expect((await connection.ask('/api/v2/environments/acme')).status, 'the same connection, 6 s idle').to.equal('HTTP/1.1 200 OK');
+    } finally {
+      connection.close();
+    }
+
+    const short = await start(['--database', db, '--port', '0'], { TRAILPROOF_KEEP_ALIVE_TIMEOUT_MS: '1000' });
+    const shortLived = keepAliveConnection(short.url, token);
+    const answer = await shortLived.ask('/api/v2/environments/acme');
+    expect(answer.headers).to.include('keep-alive: timeout=1');
+    expect((await shortLived.closed) - answer.answeredAt).to.be.within(900, 3_000);
+
+    for (const value of ['500', 'soon']) {
+      const result = await run(['serve', '--database', db, '--port', '0'], { TRAILPROOF_KEEP_ALIVE_TIMEOUT_MS: value });
+      expect(result.status, value).to.equal(2);
+      expect(result.stderr).to.contain(`TRAILPROOF_KEEP_ALIVE_TIMEOUT_MS must be a whole number from 1000 to 3600000, not '${value}'`);
+    }
+  });
+
   it('caps a SQLite file at TRAILPROOF_SQLITE_MAX_SIZE: a write beyond it answers 507, and a bad size is refused', async function () {
     if (testBackend !== 'sqlite') return this.skip();
-    const token = run(['token', 'create', '--org', 'acme', '--db', file]).stdout.trim();
+    const token = (await run(['token', 'create', '--org', 'acme', '--db', file])).stdout.trim();
     const s = await start(['--db', file, '--port', '0'], { TRAILPROOF_SQLITE_MAX_SIZE: '2MB' });
     expect((await call(s.url, token, 'PUT', '/api/v2/trails/acme/app', { data_json: JSON.stringify({ name: 't1' }) })).status).to.equal(201);
     const big = new FormData();
@@ -273,7 +334,7 @@ describe('the trailproof command', function () {
     expect(small.status, 'what fits is stored').to.equal(201);
 
     for (const size of ['12XB', '100KB']) {
-      const result = run(['serve', '--db', file], { TRAILPROOF_SQLITE_MAX_SIZE: size });
+      const result = await run(['serve', '--db', file], { TRAILPROOF_SQLITE_MAX_SIZE: size });
       expect(result.status, size).to.equal(2);
       expect(result.stderr).to.contain(`TRAILPROOF_SQLITE_MAX_SIZE must be a size of at least 1MB, as 500MB or 20GB, not '${size}'`);
     }

@@ -20,6 +20,6 @@ export { defaultPlugins } from './operations/index.ts';
 export * from './operations/index.ts';
 export { requireFlow, requireOrganization, requireTrail } from './operations/lookup.ts';
 export { storeAttestation, type AttestationToStore } from './operations/attest.ts';
-export { startServer, type RunningServer } from './server.ts';
+export { startServer, type RunningServer, type ServerOptions } from './server.ts';
 export { parseTemplate, TemplateError, type TemplateModel } from './evidence/template.ts';
 export { evaluateCompliance, type AttestationFacts, type ComplianceStatus } from './evidence/compliance.ts';

@@ -15,12 +15,31 @@ export interface RunningServer {
   close(graceMs?: number): Promise<void>;
 }
 
-export async function startServer(options: AppOptions & { port?: number; host?: string; handleSignals?: boolean }): Promise<RunningServer> {
+export interface ServerOptions extends AppOptions {
+  port?: number;
+  host?: string;
+  handleSignals?: boolean;
+  /**
+   * How long an idle keep-alive connection stays open (default 65 s). Longer than the idle
+   * timeout of the proxies and clients in front (60 s for AWS load balancers and nginx's
+   * upstream pools, 4 s to 90 s for common HTTP clients), so that they, not the server, close
+   * idle connections: a connection the server closes just as a client reuses it fails that
+   * client's request (a 502 from a proxy, EPIPE or ECONNRESET in a client).
+   */
+  keepAliveTimeoutMs?: number;
+}
+
+/** The default of {@link ServerOptions.keepAliveTimeoutMs}. */
+const defaultKeepAliveTimeoutMs = 65_000;
+
+export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const logger = options.logger ?? jsonLogger();
   const app = createApp({ ...options, logger });
   // Limits below the application: headers at most 16 KiB (431 beyond), a whole request at most
-  // 60 s, headers within 20 s (slow-loris), idle keep-alive connections closed after 5 s.
-  const server = createServer({ maxHeaderSize: 16 * 1024, requestTimeout: 60_000, headersTimeout: 20_000, keepAliveTimeout: 5_000 }, app.callback());
+  // 60 s, headers within 20 s (slow-loris). Neither counts the idle time between requests on a
+  // keep-alive connection, which keepAliveTimeout bounds.
+  const keepAliveTimeout = options.keepAliveTimeoutMs ?? defaultKeepAliveTimeoutMs;
+  const server = createServer({ maxHeaderSize: 16 * 1024, requestTimeout: 60_000, headersTimeout: 20_000, keepAliveTimeout }, app.callback());
   server.on('clientError', answerClientError);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
