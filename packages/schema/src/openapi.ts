@@ -48,7 +48,7 @@ export function buildOpenApiDocument(operations: readonly Operation[], options: 
     }
     if (operation.method !== 'GET') responses['507'] ??= errorResponse('The database is full (no room on its disk, or a SQLite file at its cap): nothing of this request was stored');
     responses['503'] ??= {
-      ...errorResponse('The database is unavailable; retry after the `Retry-After` seconds'),
+      ...errorResponse('The database is unavailable. With `Retry-After`, retry after that many seconds; without it, an operator must act first (a SQLite file moved under the server, or its disk failing)'),
       headers: { 'Retry-After': { schema: { type: 'integer' } } },
     };
     const pathItem = (paths[operation.path] ??= {});

@@ -6,7 +6,7 @@
 import type { Context, Next } from 'koa';
 import type { FieldErrors } from '@trailproof/schema';
 import type { Logger } from '../log.ts';
-import { readOnlySqlState } from '../store/health.ts';
+import { databaseMovedCode, readOnlySqlState } from '../store/health.ts';
 
 /** An error meant for the client: its status, message and per-field messages are shown as they are. */
 export class ApiError extends Error {
@@ -79,6 +79,16 @@ export function isDatabaseFull(error: unknown): boolean {
   return code === 'SQLITE_FULL' || code === '53100';
 }
 
+/**
+ * SQLite could not read or write its files: an I/O error (SQLITE_IOERR and its extended codes:
+ * a failing disk, or a file moved away, after which read-only connections fail SQLITE_IOERR_FSTAT)
+ * or a file it cannot open. The server's storage failed, not the request.
+ */
+function isStorageFault(error: unknown): boolean {
+  const code = (error as { code?: unknown } | null)?.code;
+  return typeof code === 'string' && (code.startsWith('SQLITE_IOERR') || code === 'SQLITE_CANTOPEN');
+}
+
 /** Turns anything thrown below into a status and an error body. */
 export function toErrorResponse(error: unknown): { status: number; body: { message: string; errors?: FieldErrors }; headers?: Record<string, string>; internal: boolean } {
   if (error instanceof ApiError) {
@@ -105,6 +115,13 @@ export function toErrorResponse(error: unknown): { status: number; body: { messa
   }
   if (isDatabaseFull(error)) {
     return { status: 507, body: { message: 'Insufficient storage: the database is full, and nothing of this request was stored' }, internal: true };
+  }
+  // No Retry-After for the two below: an operator must act (restart, or mend the disk) first.
+  if (e?.code === databaseMovedCode) {
+    return { status: 503, body: { message: 'The database is unavailable: its file was moved or deleted while the server ran, and nothing of this request was stored' }, internal: true };
+  }
+  if (isStorageFault(error)) {
+    return { status: 503, body: { message: 'The database is unavailable: reading or writing its file failed, and nothing of this request was stored' }, internal: true };
   }
   if (isDatabaseUnavailable(error)) {
     return { status: 503, body: { message: 'The database is unavailable; try again shortly' }, headers: { 'Retry-After': String(retryAfterSeconds) }, internal: true };

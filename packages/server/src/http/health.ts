@@ -2,14 +2,14 @@
  * `GET {prefix}/health`: whether this process can serve, for load balancers and orchestrators.
  * It needs no token and tells nothing about the data: 200 `{"status":"ok"}` once the database
  * answered a read (on PostgreSQL, and said it takes writes), 503 in the API's error shape (with
- * `Retry-After`) when it failed, did not answer in time, or takes no writes (a standby). The
- * cause goes to the log, never to the caller.
+ * `Retry-After`) when it failed, did not answer in time, takes no writes (a standby), or (SQLite)
+ * its file is no longer at its path. The cause goes to the log, never to the caller.
  */
 import type { Middleware } from 'koa';
 import type { Logger } from '../log.ts';
 import type { Store } from '../store/index.ts';
 import { ApiError, requestIdOf } from './errors.ts';
-import { readOnlySqlState } from '../store/health.ts';
+import { databaseMovedCode, readOnlySqlState } from '../store/health.ts';
 
 export interface HealthCheckOptions {
   /** How long the database may take to answer; 2 s by default (load balancers often wait 5). */
@@ -18,6 +18,12 @@ export interface HealthCheckOptions {
 
 /** Seconds a prober is asked to wait before it asks again. */
 const retryAfterSeconds = 2;
+
+/** What `errors.database` says of a failed check, by the error's code. */
+const failures: Record<string, string> = {
+  [readOnlySqlState]: 'takes no writes',
+  [databaseMovedCode]: 'its file was moved or deleted while the server ran; restart the server',
+};
 
 export function healthCheck(store: Pick<Store, 'checkDatabase'>, logger: Logger, options: HealthCheckOptions = {}): Middleware {
   const { timeoutMs = 2_000 } = options;
@@ -29,8 +35,7 @@ export function healthCheck(store: Pick<Store, 'checkDatabase'>, logger: Logger,
     const problem = await withinTime(check(), timeoutMs);
     if (problem) {
       logger.error({ msg: 'health check failed', ...requestIdOf(ctx), error: problem.kind === 'failed' ? String(problem.error) : `no answer within ${timeoutMs} ms` });
-      const database = problem.kind === 'timeout' ? `did not answer within ${timeoutMs} ms`
-        : (problem.error as { code?: unknown } | null)?.code === readOnlySqlState ? 'takes no writes' : 'did not answer';
+      const database = problem.kind === 'timeout' ? `did not answer within ${timeoutMs} ms` : (failures[String((problem.error as { code?: unknown } | null)?.code)] ?? 'did not answer');
       throw new ApiError(503, 'Not ready: the database is unavailable', { database }, { 'Retry-After': String(retryAfterSeconds), 'Cache-Control': 'no-store' });
     }
     ctx.set('Cache-Control', 'no-store');

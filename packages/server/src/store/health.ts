@@ -6,6 +6,12 @@ import { isSqlite, type Db } from './database.ts';
 export const readOnlySqlState = '25006';
 
 /**
+ * SQLite's extended code for a write to a database file that was moved (renamed or deleted)
+ * since it was opened; also what the store throws when it finds so itself (sqlite.ts, `databaseFileGuard`).
+ */
+export const databaseMovedCode = 'SQLITE_READONLY_DBMOVED';
+
+/**
  * Reads one row of a table every database of the store has: the connection answers and the
  * schema is there. On SQLite it reads the file's pages (a bare `select 1` never opens them); on
  * PostgreSQL it takes a pooled connection and runs one statement on it, which also asks whether

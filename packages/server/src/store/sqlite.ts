@@ -2,9 +2,12 @@
  * Opens a SQLite database file for the store: WAL journal, `synchronous=FULL` (an acknowledged
  * piece of evidence survives a power cut), foreign keys on, a busy timeout for other processes.
  */
+import { statSync } from 'node:fs';
+import { resolve } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { CompiledQuery, Kysely, LimitNode, SqliteDialect, SqliteQueryCompiler, ValueNode, type Driver } from 'kysely';
 import type { Database } from './database.ts';
+import { databaseMovedCode } from './health.ts';
 
 export interface SqliteOptions {
   /** `FULL` (default) fsyncs the WAL on every commit; `NORMAL` may lose the last commits on power loss. */
@@ -76,8 +79,9 @@ export function openSqliteWriter(file: string, options: WriterOptions = {}): { d
   raw.pragma('busy_timeout = 5000');
   const dialect = sqliteDialect(withStatementCache(raw));
   const createDriver = dialect.createDriver.bind(dialect);
+  const unmoved = databaseFileGuard(file);
   dialect.createDriver = () => {
-    const driver = immediateTransactions(createDriver());
+    const driver = immediateTransactions(createDriver(), unmoved);
     return options.wrapDriver ? options.wrapDriver(driver) : driver;
   };
   return { db: new Kysely<Database>({ dialect }), raw };
@@ -99,13 +103,41 @@ export function overrideDriver(driver: Driver, overrides: Partial<Driver>): Driv
  * DEFERRED: such a transaction reads first, and when it then writes after another connection
  * (another process, or the writer thread) has committed, SQLite refuses at once with
  * SQLITE_BUSY, without waiting in the busy handler. IMMEDIATE waits for its turn instead.
+ * Holding the lock, each first checks that the file is still where it was opened (`unmoved`).
  */
-function immediateTransactions(driver: Driver): Driver {
+function immediateTransactions(driver: Driver, unmoved: () => void): Driver {
   return overrideDriver(driver, {
     beginTransaction: async (connection) => {
       await connection.executeQuery(CompiledQuery.raw('begin immediate'));
+      try {
+        unmoved();
+      } catch (error) {
+        await connection.executeQuery(CompiledQuery.raw('rollback'));
+        throw error;
+      }
     },
   });
+}
+
+/**
+ * A check that the database file is still at its path, the very file this process opened: it
+ * throws an error with `code` {@link databaseMovedCode} once the file was renamed, deleted, or
+ * replaced by another (`mv backup.db trailproof.db` under a running server). A connection keeps
+ * the file it opened, and in WAL mode SQLite goes on committing into it (seen here: writes after
+ * `mv` answered 201), so those commits are lost to the next start, which opens what is at the
+ * path, or finds nothing (a deleted file, and its WAL, with every write acknowledged since).
+ * One stat() of the path; none for an in-memory database.
+ */
+export function databaseFileGuard(file: string): () => void {
+  if (file === '' || file === ':memory:') return () => {};
+  const path = resolve(file);
+  const opened = statSync(path, { bigint: true });
+  return () => {
+    const now = statSync(path, { bigint: true, throwIfNoEntry: false });
+    if (now?.ino === opened.ino && now.dev === opened.dev) return;
+    const what = now ? 'replaced by another file' : 'moved or deleted';
+    throw Object.assign(new Error(`the database file ${path} was ${what} while the server ran; restart the server to open what is there now`), { code: databaseMovedCode });
+  };
 }
 
 /**
