@@ -25,6 +25,14 @@ const throwsString = definePlugin({
   },
 });
 
+/** Fails as SQLite does with the error code named in the path (the `org` parameter). */
+const sqliteFailure = definePlugin({
+  operation: { ...explode, id: 'sqliteFailure', path: '/sqlite-failure/{org}', access: 'none' },
+  async handler({ params }) {
+    throw Object.assign(new Error(`SQLite failed: ${params.org}`), { code: params.org });
+  },
+});
+
 /** Every error answer: JSON, `{message}` and, only where fields are at fault, `errors` of strings. */
 function expectErrorShape(res: TestResponse, status: number, fields?: string[]) {
   expect(res.status, JSON.stringify(res.body)).to.equal(status);
@@ -42,7 +50,7 @@ function expectErrorShape(res: TestResponse, status: number, fields?: string[]) 
 
 describe('error answers', () => {
   let server: TestServer;
-  before(async () => (server = await startTestServer({ plugins: [...defaultPlugins, explodePlugin, throwsString] })));
+  before(async () => (server = await startTestServer({ plugins: [...defaultPlugins, explodePlugin, throwsString, sqliteFailure] })));
   after(() => server.close());
 
   it('404 for unknown routes, as JSON, with or without a token', async () => {
@@ -154,6 +162,29 @@ describe('error answers', () => {
     }
     // The server keeps serving afterwards.
     expect((await server.request('GET', '/api/v2/environments/acme')).status).to.equal(200);
+  });
+
+  it('503 when the database\'s storage fails (SQLite I/O errors, files it cannot open, lock or find where they were), 500 for its other errors', async () => {
+    const storage = 'The database is unavailable: reading or writing its file failed, and nothing of this request was stored';
+    const answers: Array<[string, number, string, string | null]> = [
+      ['SQLITE_IOERR', 503, storage, null],
+      ['SQLITE_IOERR_WRITE', 503, storage, null],
+      ['SQLITE_IOERR_FSTAT', 503, storage, null],
+      ['SQLITE_CANTOPEN', 503, storage, null],
+      ['SQLITE_READONLY_CANTLOCK', 503, storage, null],
+      ['SQLITE_READONLY_DBMOVED', 503, 'The database is unavailable: its file was moved or deleted while the server ran, and nothing of this request was stored', null],
+      ['SQLITE_BUSY', 503, 'The database is unavailable; try again shortly', '2'],
+      ['SQLITE_FULL', 507, 'Insufficient storage: the database is full, and nothing of this request was stored', null],
+      ['SQLITE_READONLY', 500, 'Internal server error', null],
+      ['SQLITE_CORRUPT', 500, 'Internal server error', null],
+      ['SQLITE_CONSTRAINT_UNIQUE', 500, 'Internal server error', null],
+    ];
+    for (const [code, status, message, retryAfter] of answers) {
+      const res = await server.request('GET', `/api/v2/sqlite-failure/${code}`, { token: null });
+      expectErrorShape(res, status);
+      expect(res.body.message, code).to.equal(`${message} (request ${res.headers.get('x-request-id')})`);
+      expect(res.headers.get('retry-after'), code).to.equal(retryAfter);
+    }
   });
 
   /** A server with the exploding plugin whose log lines are kept in `entries`. */

@@ -81,12 +81,14 @@ export function isDatabaseFull(error: unknown): boolean {
 
 /**
  * SQLite could not read or write its files: an I/O error (SQLITE_IOERR and its extended codes:
- * a failing disk, or a file moved away, after which read-only connections fail SQLITE_IOERR_FSTAT)
- * or a file it cannot open. The server's storage failed, not the request.
+ * a failing disk, a filesystem remounted read-only, or a file moved away, after which read-only
+ * connections fail SQLITE_IOERR_FSTAT), a file it cannot open, or the extended SQLITE_READONLY_*
+ * codes of files it cannot lock or recover. The server's storage failed, not the request. The
+ * bare SQLITE_READONLY (a write on a read-only connection) stays a 500: that is a bug here.
  */
 function isStorageFault(error: unknown): boolean {
   const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && (code.startsWith('SQLITE_IOERR') || code === 'SQLITE_CANTOPEN');
+  return typeof code === 'string' && (code.startsWith('SQLITE_IOERR') || code.startsWith('SQLITE_CANTOPEN') || code.startsWith('SQLITE_READONLY_'));
 }
 
 /** Turns anything thrown below into a status and an error body. */
