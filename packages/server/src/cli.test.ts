@@ -319,6 +319,47 @@ describe('the trailproof command', function () {
     }
   });
 
+  it('closes connections beyond TRAILPROOF_MAX_CONNECTIONS as they arrive, idle ones counted, and logs it; a closed one makes room', async () => {
+    const token = (await run(['token', 'create', '--org', 'acme', '--database', db])).stdout.trim();
+    const s = await start(['--database', db, '--port', '0'], { TRAILPROOF_MAX_CONNECTIONS: '2' });
+    const path = '/api/v2/environments/acme';
+    const first = keepAliveConnection(s.url, token);
+    expect((await first.ask(path)).status).to.equal('HTTP/1.1 200 OK');
+    const second = keepAliveConnection(s.url, token);
+    expect((await second.ask(path)).status).to.equal('HTTP/1.1 200 OK');
+    // Both idle now, and still open: a third is closed without an answer.
+    const third = keepAliveConnection(s.url, token);
+    const openedAt = Date.now();
+    try {
+      expect((await third.closed) - openedAt, 'closed as it arrives').to.be.below(5_000);
+      let refusal: unknown;
+      await third.ask(path).catch((error: unknown) => (refusal = error));
+      expect(String(refusal)).to.contain('the server closed the connection before answering');
+      const refusals = () => s.lines.filter((l) => l.msg === 'connections refused').map(({ limit, refused }) => ({ limit, refused }));
+      for (let waited = 0; waited < 2_000 && !refusals().length; waited += 50) await sleep(50); // the log line arrives through a pipe
+      expect(refusals()).to.deep.equal([{ limit: 2, refused: 1 }]);
+
+      first.close();
+      await first.closed;
+      let answered = '';
+      for (let attempt = 0; attempt < 20 && !answered; attempt++) {
+        // The server learns of the close a moment after this process made it.
+        await sleep(100);
+        const next = keepAliveConnection(s.url, token);
+        answered = await next.ask(path).then((a) => a.status, () => '');
+        next.close();
+      }
+      expect(answered, 'a connection once the first closed').to.equal('HTTP/1.1 200 OK');
+    } finally {
+      for (const connection of [first, second, third]) connection.close();
+    }
+    for (const value of ['0', 'many']) {
+      const result = await run(['serve', '--database', db, '--port', '0'], { TRAILPROOF_MAX_CONNECTIONS: value });
+      expect(result.status, value).to.equal(2);
+      expect(result.stderr).to.contain(`TRAILPROOF_MAX_CONNECTIONS must be a whole number from 1 to 1000000, not '${value}'`);
+    }
+  });
+
   it('caps a SQLite file at TRAILPROOF_SQLITE_MAX_SIZE: a write beyond it answers 507, and a bad size is refused', async function () {
     if (testBackend !== 'sqlite') return this.skip();
     const token = (await run(['token', 'create', '--org', 'acme', '--db', file])).stdout.trim();

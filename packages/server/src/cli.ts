@@ -34,7 +34,8 @@ TRAILPROOF_PG_CONNECTION_TIMEOUT_MS (default 3000). SQLite: TRAILPROOF_SQLITE_RE
 (threads that run list queries off the event loop, default 2, 0 for none), TRAILPROOF_SQLITE_MAX_SIZE
 (largest the database file may grow, as 500MB or 20GB; writes beyond it answer 507 and store
 nothing; no limit by default). HTTP: TRAILPROOF_KEEP_ALIVE_TIMEOUT_MS (how long an idle
-keep-alive connection stays open, default 65000: above the idle timeout of the proxy in front).
+keep-alive connection stays open, default 65000: above the idle timeout of the proxy in front),
+TRAILPROOF_MAX_CONNECTIONS (connections open at once, idle ones included, default 10000).
 Defaults: --port 8080 (env PORT), --host 127.0.0.1 (env HOST).`;
 
 async function serve(args: string[]) {
@@ -44,13 +45,14 @@ async function serve(args: string[]) {
   const logger = jsonLogger();
   const location = databaseLocation(values);
   const keepAliveTimeoutMs = numberSetting('TRAILPROOF_KEEP_ALIVE_TIMEOUT_MS', 1000, 3_600_000);
+  const maxConnections = numberSetting('TRAILPROOF_MAX_CONNECTIONS', 1, 1_000_000);
   // The HTTP stack (Koa, the contract's validators) loads only for `serve`, so token and backup commands start quickly.
   const { startServer } = await import('./server.ts');
   const store = await openStore(location, {
     postgres: postgresTuning(),
     sqlite: { threadsAtOpen: true, readerThreads: numberSetting('TRAILPROOF_SQLITE_READER_THREADS', 0, 64), maxSizeBytes: sizeSetting('TRAILPROOF_SQLITE_MAX_SIZE') },
   });
-  const running = await startServer({ store, logger, port, host: values.host ?? process.env.HOST ?? '127.0.0.1', handleSignals: true, keepAliveTimeoutMs });
+  const running = await startServer({ store, logger, port, host: values.host ?? process.env.HOST ?? '127.0.0.1', handleSignals: true, keepAliveTimeoutMs, maxConnections });
   logger.info({ msg: 'listening', url: running.url, database: redacted(location), backend: store.dialect });
 }
 

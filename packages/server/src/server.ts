@@ -6,7 +6,7 @@ import { createServer, STATUS_CODES, type Server, type ServerResponse } from 'no
 import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import { createApp, type AppOptions } from './app.ts';
-import { jsonLogger } from './log.ts';
+import { jsonLogger, type Logger } from './log.ts';
 
 export interface RunningServer {
   server: Server;
@@ -27,10 +27,18 @@ export interface ServerOptions extends AppOptions {
    * client's request (a 502 from a proxy, EPIPE or ECONNRESET in a client).
    */
   keepAliveTimeoutMs?: number;
+  /**
+   * Most connections open at once (default 10,000); beyond it new ones are closed as they
+   * arrive, and a line `connections refused` is logged at most every 10 s. Idle keep-alive
+   * connections count: this keeps clients that hold many open from taking every file
+   * descriptor the process has, the database's included.
+   */
+  maxConnections?: number;
 }
 
-/** The default of {@link ServerOptions.keepAliveTimeoutMs}. */
+/** The defaults of {@link ServerOptions.keepAliveTimeoutMs} and {@link ServerOptions.maxConnections}. */
 const defaultKeepAliveTimeoutMs = 65_000;
+const defaultMaxConnections = 10_000;
 
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const logger = options.logger ?? jsonLogger();
@@ -41,6 +49,8 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const keepAliveTimeout = options.keepAliveTimeoutMs ?? defaultKeepAliveTimeoutMs;
   const server = createServer({ maxHeaderSize: 16 * 1024, requestTimeout: 60_000, headersTimeout: 20_000, keepAliveTimeout }, app.callback());
   server.on('clientError', answerClientError);
+  server.maxConnections = options.maxConnections ?? defaultMaxConnections;
+  logRefusedConnections(server, logger);
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 8080, options.host ?? '127.0.0.1', resolve);
@@ -87,6 +97,26 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     process.once('SIGINT', onSignal);
   }
   return { server, url, close };
+}
+
+/** Logs connections closed at `maxConnections`: the first at once, then a count at most every 10 s. */
+function logRefusedConnections(server: Server, logger: Logger) {
+  let refused = 0;
+  let timer: NodeJS.Timeout | null = null;
+  const report = () => {
+    if (refused) logger.error({ msg: 'connections refused', limit: server.maxConnections, refused });
+    refused = 0;
+  };
+  server.on('drop', () => {
+    refused++;
+    if (timer) return;
+    report();
+    timer = setTimeout(() => {
+      timer = null;
+      report();
+    }, 10_000);
+    timer.unref();
+  });
 }
 
 /**
