@@ -24,7 +24,7 @@ import { evidenceOfToken } from './provenance.ts';
 import { openPostgres, type PostgresOptions } from './postgres.ts';
 import { batchedWrites, groupCommit } from './group-commit.ts';
 import { startCheckpointer, walAutocheckpoint } from './checkpoint.ts';
-import { databaseFileGuard, openSqlite, sqliteDialect, type SqliteOptions } from './sqlite.ts';
+import { openSqlite, sqliteDialect, type SqliteOptions } from './sqlite.ts';
 import { lockedDriver, startWriterThread } from './writer-thread.ts';
 import { startReaderThreads, type ReaderThreads } from './reader-threads.ts';
 import { readerProcedures } from './reader-procedures.ts';
@@ -130,8 +130,7 @@ export async function openSqliteStore(file: string, options: SqliteOptions = {})
   let checkpointer: ReturnType<typeof startCheckpointer> = null;
   const writer = inMemory ? null : startWriterThread(file, { ...options, afterCommit: () => checkpointer?.committed(), walAutocheckpoint });
   const readers = inMemory ? null : startReaderThreads(file, options.readerThreads ?? defaultReaderThreads);
-  const { db, reader, raw, readerRaw } = openSqlite(file, { ...options, wrapDriver: writer ? (driver) => lockedDriver(driver, writer.pause) : undefined });
-  const unmoved = databaseFileGuard(file);
+  const { db, reader, raw, readerRaw, unmoved } = openSqlite(file, { ...options, wrapDriver: writer ? (driver) => lockedDriver(driver, writer.pause) : undefined });
   await migrated(db, 'sqlite');
   checkpointer = startCheckpointer(raw, file);
   const dataVersion = readerRaw.prepare('pragma data_version').pluck();
@@ -167,7 +166,7 @@ export async function openSqliteStore(file: string, options: SqliteOptions = {})
     ...(writer ? { appendAttestation: writer.appendAttestation } : {}),
     ...(readers ? onReaderThreads(store, readers) : {}),
     findToken: rememberTokensUntilChange(store.findToken, oncePerTurn(() => dataVersion.get() as number)),
-    // A file moved, deleted or replaced under the server takes no more writes (sqlite.ts): not ready.
+    // A file moved, deleted or replaced under the server takes no more writes (the writer's own check, sqlite.ts): not ready.
     checkDatabase: async () => {
       unmoved();
       await store.checkDatabase();

@@ -38,13 +38,14 @@ export interface WriterOptions extends SqliteOptions {
  * Opens (creating if needed) the SQLite file: a writer connection, and a read-only connection
  * for reads outside transactions, so that reads (tokens, lookups, lists) never wait behind a
  * write batch. WAL lets the reader see every committed transaction while the writer writes.
+ * `unmoved` is the writer's check that the file is still at its path (`databaseFileGuard`).
  */
 export function openSqlite(file: string, options: WriterOptions = {}): {
-  db: Kysely<Database>; reader: Kysely<Database>; raw: BetterSqlite3.Database; readerRaw: BetterSqlite3.Database;
+  db: Kysely<Database>; reader: Kysely<Database>; raw: BetterSqlite3.Database; readerRaw: BetterSqlite3.Database; unmoved: () => void;
 } {
-  const { db, raw } = openSqliteWriter(file, options);
+  const { db, raw, unmoved } = openSqliteWriter(file, options);
   const { db: reader, raw: readerRaw } = openSqliteReader(file);
-  return { db, reader, raw, readerRaw };
+  return { db, reader, raw, readerRaw, unmoved };
 }
 
 /** A read-only connection: the store's own for reads outside transactions, and each reader thread's. */
@@ -61,7 +62,7 @@ export const newDatabasePageSize = 16_384;
  * A writer connection alone, with the settings above: the store's own, and the writer thread's
  * (`writer-thread.ts`).
  */
-export function openSqliteWriter(file: string, options: WriterOptions = {}): { db: Kysely<Database>; raw: BetterSqlite3.Database } {
+export function openSqliteWriter(file: string, options: WriterOptions = {}): { db: Kysely<Database>; raw: BetterSqlite3.Database; unmoved: () => void } {
   const { maxSizeBytes } = options;
   if (maxSizeBytes !== undefined && !(Number.isFinite(maxSizeBytes) && maxSizeBytes > 0)) throw new RangeError(`maxSizeBytes must be a positive number of bytes, not ${maxSizeBytes}`);
   const raw = new BetterSqlite3(file);
@@ -84,7 +85,7 @@ export function openSqliteWriter(file: string, options: WriterOptions = {}): { d
     const driver = immediateTransactions(createDriver(), unmoved);
     return options.wrapDriver ? options.wrapDriver(driver) : driver;
   };
-  return { db: new Kysely<Database>({ dialect }), raw };
+  return { db: new Kysely<Database>({ dialect }), raw, unmoved };
 }
 
 /** `driver` with some of its methods replaced (the others called on it as they are). */
@@ -128,7 +129,7 @@ function immediateTransactions(driver: Driver, unmoved: () => void): Driver {
  * path, or finds nothing (a deleted file, and its WAL, with every write acknowledged since).
  * One stat() of the path; none for an in-memory database.
  */
-export function databaseFileGuard(file: string): () => void {
+function databaseFileGuard(file: string): () => void {
   if (file === '' || file === ':memory:') return () => {};
   const path = resolve(file);
   const opened = statSync(path, { bigint: true });
