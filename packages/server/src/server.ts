@@ -7,6 +7,7 @@ import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import { createApp, type AppOptions } from './app.ts';
 import { jsonLogger, type Logger } from './log.ts';
+import { Slots } from './slots.ts';
 
 export interface RunningServer {
   server: Server;
@@ -62,18 +63,19 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   // Requests being answered. When shutting down, their answers (and any that arrive meanwhile on
   // open connections) say `Connection: close`, so that keep-alive connections end with them
   // instead of idling until keepAliveTimeout and carrying new requests into the shutdown.
-  const inFlight = new Set<ServerResponse>();
+  // (Slots, not a Set: see slots.ts.)
+  const inFlight = new Slots<ServerResponse>();
   let draining = false;
   server.on('request', (_req, res: ServerResponse) => {
     if (draining) res.shouldKeepAlive = false;
-    inFlight.add(res);
-    res.once('close', () => inFlight.delete(res));
+    const slot = inFlight.add(res);
+    res.once('close', () => inFlight.take(slot));
   });
 
   let closing: Promise<void> | undefined;
   const close = (graceMs = 10_000) => (closing ??= (async () => {
     draining = true;
-    for (const res of inFlight) {
+    for (const res of inFlight.values()) {
       if (!res.headersSent) res.shouldKeepAlive = false;
       else res.once('finish', () => setImmediate(() => server.closeIdleConnections()));
     }

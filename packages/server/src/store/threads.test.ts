@@ -100,4 +100,28 @@ describe('worker thread messages', () => {
       await worker.terminate();
     }
   });
+
+  it('after failAll, fails later jobs at once and ignores late answers, so none settles a job that reused an id', async () => {
+    // Answers nothing by itself: the test answers for it.
+    const worker = new Worker(`require('node:worker_threads').parentPort.on('message', () => {});`, { eval: true });
+    const failure = (job: Promise<unknown>) => job.then(() => 'settled', (error: Error) => error.message);
+    try {
+      const jobs = workerJobs(worker, { batched: true });
+      const ids: number[] = [];
+      const first = jobs.send<number>((id) => ids.push(id) && { id });
+      jobs.answer({ kind: 'done', id: ids[0]!, value: 1 });
+      expect(await first).to.equal(1);
+      const second = jobs.send<number>((id) => ids.push(id) && { id });
+      expect(ids[1]).to.equal(ids[0]);
+      jobs.failAll(new Error('the worker stopped'));
+      expect(await failure(second)).to.equal('the worker stopped');
+      // The worker's answer to the second job, arriving late, settles nothing; a job sent now fails at once.
+      const third = jobs.send<number>((id) => ids.push(id) && { id });
+      jobs.answer({ kind: 'done', id: ids[0]!, value: 2 });
+      expect(await failure(third)).to.equal('the worker stopped');
+      expect([ids.length, jobs.size]).to.deep.equal([2, 0]);
+    } finally {
+      await worker.terminate();
+    }
+  });
 });

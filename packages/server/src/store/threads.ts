@@ -3,6 +3,7 @@
  * a worker on a TypeScript entry, and errors that keep their `code` across the thread boundary.
  */
 import { Worker } from 'node:worker_threads';
+import { Slots } from '../slots.ts';
 
 const tsxApi = import.meta.resolve('tsx/esm/api');
 
@@ -64,14 +65,17 @@ export const unbatched = <T>(message: T | MessageBatch): T[] =>
   (message as MessageBatch | null)?.kind === 'batch' ? ((message as MessageBatch).messages as T[]) : [message as T];
 
 /**
- * The jobs sent to one worker and not yet answered, matched to their answers by id. The worker is
- * referenced while any is pending (a script awaiting one must not exit), not otherwise. With
- * `batched`, the jobs of one turn are posted together (`batchedPost`; the worker must unpack a
- * `MessageBatch`), with the buffers they transfer.
+ * The jobs sent to one worker and not yet answered, matched to their answers by id (the number of
+ * the job's slot, reused once it is answered; see slots.ts). The worker is referenced while any is
+ * pending (a script awaiting one must not exit), not otherwise. With `batched`, the jobs of one
+ * turn are posted together (`batchedPost`; the worker must unpack a `MessageBatch`), with the
+ * buffers they transfer. Once `failAll` has run (the worker failed or stopped), later jobs fail
+ * at once with the same error and late answers are ignored, so none can settle a job that reused
+ * the id of one already failed.
  */
 export function workerJobs(worker: Worker, options: { batched?: boolean } = {}) {
-  let nextId = 1;
-  const pending = new Map<number, { resolve: (value: any) => void; reject: (error: unknown) => void }>();
+  const pending = new Slots<{ resolve: (value: any) => void; reject: (error: unknown) => void }>();
+  let failedWith: { error: unknown } | null = null;
   const settle = () => (pending.size ? worker.ref() : worker.unref());
   const outbox = options.batched ? batchedPost((message, transfer) => {
     try {
@@ -87,11 +91,8 @@ export function workerJobs(worker: Worker, options: { batched?: boolean } = {}) 
   }) : null;
   /** The pending job `id`, no longer pending. */
   const take = (id: number) => {
-    const job = pending.get(id);
-    if (job) {
-      pending.delete(id);
-      settle();
-    }
+    const job = pending.take(id);
+    if (job) settle();
     return job;
   };
   const fail = (id: number, error: unknown) => take(id)?.reject(error);
@@ -106,8 +107,8 @@ export function workerJobs(worker: Worker, options: { batched?: boolean } = {}) 
     /** Posts the message built for a new job's id (`transfer`: buffers the worker takes over); resolves with its answer. */
     send<T>(message: (id: number) => unknown, transfer: ArrayBuffer[] = []): Promise<T> {
       return new Promise<T>((resolve, reject) => {
-        const id = nextId++;
-        pending.set(id, { resolve, reject });
+        if (failedWith) return reject(failedWith.error);
+        const id = pending.add({ resolve, reject });
         settle();
         if (outbox) outbox.post(message(id), transfer);
         else worker.postMessage(message(id), transfer);
@@ -115,15 +116,16 @@ export function workerJobs(worker: Worker, options: { batched?: boolean } = {}) 
     },
     /** Settles the job an answer is for (a `failed` one rejects, any other resolves with its value). */
     answer(message: JobAnswer) {
+      if (failedWith) return;
       const job = take(message.id);
       if (!job) return;
       if (message.kind === 'failed') job.reject(fromErrorShape((message as { error: ErrorShape }).error));
       else job.resolve((message as { value?: unknown }).value);
     },
-    /** Fails every pending job with `error`. */
+    /** Fails every pending job with `error`, and every job sent later (the worker failed or stopped). */
     failAll(error: unknown) {
-      for (const job of pending.values()) job.reject(error);
-      pending.clear();
+      failedWith ??= { error };
+      for (const job of pending.takeAll()) job.reject(error);
       settle();
     },
   };
