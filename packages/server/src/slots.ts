@@ -30,7 +30,8 @@ export class Slots<T extends object> {
 
   /** The value in `slot`, no longer held (`undefined` when the slot holds none). */
   take(slot: number): T | undefined {
-    const value = Number.isInteger(slot) && slot >= 0 ? this.#values[slot] : undefined;
+    // A number that names no slot (negative, fractional, NaN, too high) reads `undefined` too.
+    const value = this.#values[slot];
     if (value === undefined) return undefined;
     this.#values[slot] = undefined;
     this.#free.push(slot);
