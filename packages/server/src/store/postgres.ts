@@ -25,11 +25,16 @@ pg.types.setTypeParser(pg.types.builtins.INT8, (text) => Number(text));
 
 export function openPostgres(url: string, options: PostgresOptions = {}): { db: Kysely<Database>; pool: pg.Pool } {
   const statementTimeout = options.statementTimeoutMs ?? 10_000;
+  const maxConnections = options.maxConnections ?? 10;
   const pool = new pg.Pool({
     connectionString: url,
-    max: options.maxConnections ?? 10,
+    max: maxConnections,
+    // Connections once opened stay open (a fixed-size pool, as HikariCP advises), so pg-pool's
+    // idle timeout never closes one: it closed them all after a quiet spell (30 s here), and the
+    // next burst of requests waited for as many new ones, a PostgreSQL backend each, started
+    // under load (see docs/decisions.md).
+    min: maxConnections,
     connectionTimeoutMillis: options.connectionTimeoutMs ?? 3_000,
-    idleTimeoutMillis: 30_000,
     statement_timeout: statementTimeout,
     query_timeout: statementTimeout + 1_000,
     idle_in_transaction_session_timeout: statementTimeout * 3,
