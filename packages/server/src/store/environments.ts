@@ -154,7 +154,9 @@ const environmentPage = compiledOnce((db, v: ListValues & { limit: number; offse
  */
 export async function listEnvironments(db: Db, organizationId: number, orgName: string, f: EnvironmentFilter): Promise<{ itemsJson: string; total: number }> {
   const name = f.names?.toLowerCase();
-  const v: ListValues = {
+  // One object for both queries (the count ignores the page's limit and offset): not a copy with
+  // them added, `{ ...v, limit, offset }`, which cost far more on Node 20 (see WindowValues in deployments.ts).
+  const v: ListValues & { limit: number; offset: number } = {
     org: organizationId,
     nameLike: name ? `%${likeEscape(name)}%` : undefined,
     // The trigram index finds substrings of three characters or more (code points), as a phrase.
@@ -165,11 +167,13 @@ export async function listEnvironments(db: Db, organizationId: number, orgName: 
       const colon = tag.indexOf(':');
       return colon < 0 ? { key: tag } : { key: tag.slice(0, colon), value: tag.slice(colon + 1) };
     }) : undefined,
+    limit: f.limit,
+    offset: f.offset,
   };
   const orgJson = JSON.stringify(orgName);
   const [[counted], rows] = await Promise.all([
     countEnvironments(db, v),
-    f.limit > 0 ? environmentPage(db, { ...v, limit: f.limit, offset: f.offset }, { sort: f.sort, direction: f.direction }) : [],
+    f.limit > 0 ? environmentPage(db, v, { sort: f.sort, direction: f.direction }) : [],
   ]);
   return {
     total: Number(counted?.total ?? 0),
