@@ -119,14 +119,13 @@ export async function readPath(o: ReadPathOptions): Promise<Figure[]> {
       const sizeToken = await seed(location, size, now);
       const started = await start('server', location, o.processes);
       running.push(...started);
-      await measure(started, queries[0]!.path, sizeToken, o.quick ? 1 : 3); // warm-up (JIT, page cache), as the largest size's server had
       scaled[String(size)] = { processes: started, load: (s) => measure(started, queries[0]!.path, sizeToken, s) };
     }
-    // The largest size's server sat idle while the smaller sizes were seeded: warmed again too, so
-    // that every size starts its turns as alike as the others (measured: the first seconds after
-    // 40 s of idleness had a p99 up to twice that of the seconds after).
-    await measure(servers, queries[0]!.path, token, o.quick ? 1 : 3);
     scaled[String(rows)] = { processes: servers, load: (s) => measure(servers, queries[0]!.path, token, s) };
+    // Every size warmed (JIT, page cache) just before the turns, none left idle while another's
+    // database was seeded (measured: the first seconds after 40 s of idleness had a p99 up to
+    // twice that of the seconds after).
+    for (const side of Object.values(scaled)) await side!.load(o.quick ? 1 : 3);
     const bySize = await rotate(scaled as Record<string, Side>, seconds, 2);
     const byRows = new Map<number, LoadResult>(sizes.map((size) => [size, bySize[String(size)]!]));
     await stopAll();
