@@ -1,6 +1,6 @@
 /**
- * Conformance of the JUnit reader against the shared real-world corpus (/work/shared/junit-corpus,
- * a sibling of the repository). See that directory's README.md for the expectation format.
+ * Conformance of the JUnit reader against the real-world corpus in `packages/action/test/corpus/`.
+ * That folder's README.md gives the files' origin, licence and expectation format.
  */
 import { expect } from 'chai';
 import { readFileSync, readdirSync } from 'node:fs';
@@ -8,7 +8,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { JunitReadError, readJunitFile, type JunitCase, type JunitFileReport, type JunitSuiteResult } from './index.ts';
 
-const CORPUS = fileURLToPath(new URL('../../../../../shared/junit-corpus/', import.meta.url));
+const CORPUS = fileURLToPath(new URL('../../test/corpus/', import.meta.url));
 
 interface Expected {
   parse_error?: string;
