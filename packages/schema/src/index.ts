@@ -24,6 +24,7 @@ import { getSnapshot } from './operations/get-snapshot.ts';
 import { listEnvironmentEvents } from './operations/list-environment-events.ts';
 import { requestApproval } from './operations/request-approval.ts';
 import { reviewApproval } from './operations/review-approval.ts';
+import { getApprovedArtifactCommit } from './operations/get-approved-artifact-commit.ts';
 
 export * from './contract.ts';
 export * from './limits.ts';
@@ -36,7 +37,9 @@ export {
   AttestationName, attestationBody, attestationResponses, commonAttestationFields, TrailPathParams,
 } from './operations/attestation-input.ts';
 export { beginTrail, CreateTrailInput } from './operations/begin-trail.ts';
-export { listEnvironments, Environment, EnvironmentType, environmentTypes } from './operations/list-environments.ts';
+export {
+  listEnvironments, defaultEnvironmentsPerPage, Environment, EnvironmentType, environmentTypes, maxUnpagedEnvironments,
+} from './operations/list-environments.ts';
 export { listDeployments, Deployment } from './operations/list-deployments.ts';
 export { listApprovals } from './operations/list-approvals.ts';
 export { getApproval } from './operations/get-approval.ts';
@@ -68,6 +71,7 @@ export {
 } from './operations/list-environment-events.ts';
 export { requestApproval, ApprovalInput, maxApprovalCommits, ReviewInput } from './operations/request-approval.ts';
 export { reviewApproval } from './operations/review-approval.ts';
+export { getApprovedArtifactCommit } from './operations/get-approved-artifact-commit.ts';
 
 /** The six operations of SPEC.md. */
 export const specOperations = [attestJunit, beginTrail, listEnvironments, listApprovals, getApproval, listDeployments] as const;
@@ -78,7 +82,7 @@ export const evidenceOperations = [
   putFlow, putFlowTemplate, listFlows, getFlow,
   listTrails, getTrail, downloadAttachment,
   putEnvironment, getEnvironment, ...Object.values(reportOperations), getSnapshot, listEnvironmentEvents,
-  requestApproval, reviewApproval,
+  requestApproval, reviewApproval, getApprovedArtifactCommit,
 ] as const;
 
 /** Tamper evidence (our extension): verifying the hash chain. */

@@ -41,13 +41,27 @@ export const GitCommitInfo = Type.Object(
 );
 export type GitCommitInfo = Static<typeof GitCommitInfo>;
 
+/**
+ * Every `repo_info.provider` the Kosli CLI sends: what it fills in by itself in each CI (github,
+ * gitlab, bitbucket_cloud, azure_devops_services or azure_devops_server, circleci) and what
+ * `--repo-provider` accepts (its `repoProviderList`, cmd/kosli/attestation.go).
+ */
+export const repoProviders = [
+  'github', 'gitlab', 'bitbucket', 'bitbucket_cloud', 'bitbucket_dc', 'azure-devops', 'azure_devops_services', 'azure_devops_server',
+  'git', 'subversion', 'circleci',
+] as const;
+
 export const RepoInfo = Type.Object(
   {
     name: ShortText({ minLength: 1 }),
     url: Url(),
     id: Nullable(ShortText()),
     description: Nullable(LongText()),
-    provider: Nullable(Type.Union(['github', 'gitlab', 'bitbucket', 'azure-devops', 'circleci'].map((p) => Type.Literal(p)))),
+    provider: Nullable(Type.Union(repoProviders.map((p) => Type.Literal(p)))),
+    namespace_path: Nullable(Type.Array(ShortText(), {
+      maxItems: limits.smallArray, description: 'The groups above the repository, outermost first (GitLab namespace, Bitbucket workspace, Azure collection and project)',
+    })),
+    additional_info: Nullable(JsonObject('Provider-specific facts (the Bitbucket project key, ...)')),
   },
   { $id: 'RepoInfo', description: 'Source repository information', maxProperties: 32 },
 );
@@ -122,6 +136,17 @@ const maxPage = 1_000_000;
 export const pageQuery = (perPage: { minimum: number; maximum: number; default: number }) => ({
   page: Type.Integer({ minimum: 1, maximum: maxPage, default: 1 }),
   per_page: Type.Integer(perPage),
+});
+
+/**
+ * `pageQuery` without defaults, for a list whose handler tells a parameter not sent from one sent
+ * (list environments answers every environment when neither is sent).
+ */
+export const optionalPageQuery = (perPage: { minimum: number; maximum: number; default: number }) => ({
+  page: Type.Optional(Type.Integer({ minimum: 1, maximum: maxPage, description: 'Page number; 1 when only per_page is sent' })),
+  per_page: Type.Optional(Type.Integer({
+    minimum: perPage.minimum, maximum: perPage.maximum, description: `Page size; ${perPage.default} when only page is sent`,
+  })),
 });
 
 /** Fields of the paginated envelope; the list itself sits beside them under its own key. */

@@ -26,7 +26,8 @@ const maxReportedErrors = 50;
 
 /** Builds the validators of the given operations with one Ajv instance. */
 export function createValidator(operations: readonly Operation[]): (operationId: string) => OperationValidators {
-  const ajv = new Ajv({ allErrors: true, strict: false, useDefaults: true, coerceTypes: false });
+  // `verbose` keeps the offending value on each error, so a message can name it ('foo?$bar' ...).
+  const ajv = new Ajv({ allErrors: true, strict: false, useDefaults: true, coerceTypes: false, verbose: true });
   const registered = new Map<string, TSchema>();
   const register = (schema: TSchema) => {
     const id = schema.$id;
@@ -47,7 +48,15 @@ export function createValidator(operations: readonly Operation[]): (operationId:
     const data = operation.body ? ajv.compile(operation.body.data) : undefined;
     byId.set(operation.id, {
       params: (raw) => run(params, coerceStrings(operation.params, raw), 'path.'),
-      query: (raw) => run(query, coerceStrings(operation.query, raw), 'query.'),
+      query: (raw) => {
+        // An unknown query key is most often a misspelt filter (`env_nme`): ignoring it would answer everything.
+        const unknown = Object.keys(raw).filter((key) => raw[key] !== undefined && !Object.hasOwn(operation.query.properties, key));
+        const result = run<Record<string, unknown>>(query, coerceStrings(operation.query, raw), 'query.');
+        if (!unknown.length) return result;
+        const errors = result.ok ? fieldMap() : result.errors;
+        for (const key of unknown.slice(0, maxReportedErrors)) errors[`query.${key}`] = 'is not a known query parameter';
+        return { ok: false, errors };
+      },
       data: (value) => (data ? run(data, value, '') : { ok: true, value: undefined }),
     });
   }
@@ -65,7 +74,7 @@ function run<T>(validate: ValidateFunction, value: unknown, prefix: string): Val
 
 /** Turns Ajv errors into `{ "<prefix><path>": message }`, first message per field. */
 export function fieldErrors(errors: readonly ErrorObject[], prefix: string): FieldErrors {
-  const out: FieldErrors = {};
+  const out = fieldMap();
   let count = 0;
   for (const error of errors) {
     // A union reports every branch; the branch errors are more useful than "must match a schema in anyOf".
@@ -80,14 +89,25 @@ export function fieldErrors(errors: readonly ErrorObject[], prefix: string): Fie
       const allowed = error.params.allowedValues ?? [error.params.allowedValue];
       message = `must be one of: ${allowed.join(', ')}`;
     }
+    // The real service names the value it refused (`'foo?$bar' does not match ...`), and clients print it.
+    if (error.keyword === 'pattern' && typeof error.data === 'string') message = `${quoted(error.data)} does not match ${error.params.pattern}`;
     const path = segments.join('.');
     const key = path ? prefix + path : prefix ? prefix.slice(0, -1) : 'body';
-    if (key in out) continue;
+    if (Object.hasOwn(out, key)) continue;
     out[key] = message;
     if (++count >= maxReportedErrors) break;
   }
   return unionLiterals(out, errors, prefix);
 }
+
+/**
+ * Field → message with no prototype: a field named `__proto__` or `constructor` (an unknown field a
+ * client sent) is then an entry like any other, not the object's prototype or an inherited key.
+ */
+const fieldMap = (): FieldErrors => Object.create(null) as FieldErrors;
+
+/** A refused value as a message shows it: quoted, and cut short when long. */
+const quoted = (value: string) => `'${value.length > 80 ? `${value.slice(0, 80)}...` : value}'`;
 
 /** A union of literals reports one `const` error per branch; say once which values are allowed. */
 function unionLiterals(out: FieldErrors, errors: readonly ErrorObject[], prefix: string): FieldErrors {
@@ -100,8 +120,9 @@ function unionLiterals(out: FieldErrors, errors: readonly ErrorObject[], prefix:
   }
   for (const [path, allowed] of allowedByPath) {
     if (allowed.length < 2) continue;
-    const field = prefix + path.split('/').slice(1).join('.');
-    out[field] = `must be one of: ${allowed.join(', ')}`;
+    const field = prefix + path.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~')).join('.');
+    const sent = errors.find((e) => e.keyword === 'const' && e.instancePath === path)?.data;
+    out[field] = `${typeof sent === 'string' ? `${quoted(sent)} is not allowed: ` : ''}must be one of: ${allowed.join(', ')}`;
   }
   return out;
 }
@@ -115,8 +136,8 @@ function coerceStrings(schema: TObject, raw: Record<string, string | string[] | 
   const out: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(raw)) {
     if (value === undefined) continue;
-    const property = schema.properties[key] as TSchema | undefined;
-    if (!property) continue; // unknown query parameters are ignored, as most HTTP APIs do
+    const property = Object.hasOwn(schema.properties, key) ? (schema.properties[key] as TSchema) : undefined;
+    if (!property) continue; // unknown keys are reported by the caller
     const wantsArray = property.type === 'array';
     const itemSchema: TSchema | undefined = wantsArray ? property.items : property;
     const convert = (text: string) => coerceScalar(itemSchema, text);
@@ -127,11 +148,18 @@ function coerceStrings(schema: TObject, raw: Record<string, string | string[] | 
   return out;
 }
 
-const numeric = /^-?(?:\d+\.?\d*|\.\d+)(?:[eE][-+]?\d+)?$/;
+/**
+ * Numbers as clients write them in a URL: plain decimal digits for an integer (an approval number
+ * or id, a page), and a decimal fraction for a number (epoch seconds). No spaces, no exponents
+ * (`1e3`, `6.2e1`), no `+`: a value read loosely names a different thing than the client meant.
+ */
+const integerText = /^-?\d{1,16}$/;
+const numberText = /^-?\d{1,16}(?:\.\d{1,16})?$/;
 
 function coerceScalar(schema: TSchema | undefined, text: string): unknown {
   if (!schema) return text;
-  if ((schema.type === 'integer' || schema.type === 'number') && numeric.test(text.trim())) return Number(text);
+  if (schema.type === 'integer' && integerText.test(text)) return Number(text);
+  if (schema.type === 'number' && numberText.test(text)) return Number(text);
   if (schema.type === 'boolean' && /^(?:true|false)$/i.test(text)) return text.toLowerCase() === 'true';
   return text;
 }

@@ -27,20 +27,34 @@ const sha256 = (text: string) => createHash('sha256').update(text).digest();
 export function storeTokens(store: Pick<Store, 'findToken'>): Authenticator {
   return {
     async authenticate(authorization) {
-      const match = /^Bearer +(\S+)\s*$/i.exec(authorization ?? '');
-      const parts = match && tokenPattern.exec(match[1]!);
+      const presented = presentedToken(authorization);
+      const parts = presented === undefined ? null : tokenPattern.exec(presented);
       if (!parts) return null;
       const row = await store.findToken(parts[1]!);
-      const presented = sha256(parts[2]!);
       // Compare even when there is no row, so that unknown and wrong tokens take the same time.
       const expected = row ? Buffer.from(row.secretSha256, 'hex') : Buffer.alloc(32);
-      const same = timingSafeEqual(presented, expected);
+      const same = timingSafeEqual(sha256(parts[2]!), expected);
       if (!row || !same || row.revokedAt !== null) return null;
       // Only the holder of the whole token learns that it expired: tells a CI job why it stopped working.
       if (row.expiresAt !== null && row.expiresAt <= Date.now() / 1000) throw tokenExpired(row.expiresAt);
       return { tokenId: row.id, org: row.organization, readOnly: row.readOnly };
     },
   };
+}
+
+/**
+ * The token of an `Authorization` header: `Bearer <token>`, or `Basic` with the token as the
+ * password (any user name), which is how older Kosli CLI releases send it for several commands
+ * (`RequestParams.Password`, internal/requests).
+ */
+function presentedToken(authorization: string | undefined): string | undefined {
+  const bearer = /^Bearer +(\S+)\s*$/i.exec(authorization ?? '');
+  if (bearer) return bearer[1];
+  const basic = /^Basic +([A-Za-z0-9+/]{1,400}={0,2})\s*$/i.exec(authorization ?? '');
+  if (!basic) return undefined;
+  const pair = Buffer.from(basic[1]!, 'base64').toString('utf8');
+  const colon = pair.indexOf(':');
+  return colon < 0 ? undefined : pair.slice(colon + 1);
 }
 
 const tokenExpired = (at: number) => new ApiError(401, `The token expired at ${new Date(at * 1000).toISOString()}: create a new one`, undefined, {

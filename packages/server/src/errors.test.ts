@@ -1,6 +1,6 @@
 import { connect } from 'node:net';
 import { expect } from 'chai';
-import { attestJunit, defineOperation, getApproval, listEnvironments } from '@trailproof/schema';
+import { attestJunit, defineOperation, listEnvironments } from '@trailproof/schema';
 import { defaultPlugins, definePlugin, startServer, type Logger } from '@trailproof/server';
 import { openTestStore, startTestServer, type TestResponse, type TestServer } from '@trailproof/server/testing';
 
@@ -9,7 +9,7 @@ const secret = 'password=hunter2 at /srv/trailproof/internal.ts';
 /** A third-party operation whose handler fails the way a bug does. */
 const explode = defineOperation({
   id: 'explode', summary: 'Fails', tags: ['Test'], method: 'GET', path: '/explode/{org}', access: 'read',
-  params: listEnvironments.params, query: getApproval.query, body: undefined,
+  params: listEnvironments.params, query: listEnvironments.query, body: undefined,
   responses: { 200: { description: 'Never', schema: attestJunit.responses[201].schema } },
 });
 const explodePlugin = definePlugin({
@@ -201,7 +201,7 @@ describe('error answers', () => {
   it('logs the cause of a 500 for the operator, and never the token', async () => {
     const { entries, token, running, cleanup } = await startLoggedServer();
     try {
-      const res = await fetch(`${running.url}/api/v2/explode/acme?x=1`, { headers: { authorization: `Bearer ${token}` } });
+      const res = await fetch(`${running.url}/api/v2/explode/acme?name=x`, { headers: { authorization: `Bearer ${token}` } });
       expect(res.status).to.equal(500);
       expect(await res.json()).to.deep.equal({ message: `Internal server error (request ${res.headers.get('x-request-id')})` });
     } finally {

@@ -1,7 +1,7 @@
 import { Type } from '@sinclair/typebox';
 import { defineOperation } from '../contract.ts';
 import { limits } from '../limits.ts';
-import { EpochSeconds, ErrorBody, JsonObject, pageFields, pageQuery, PathName, ShortText } from '../shared.ts';
+import { EpochSeconds, ErrorBody, JsonObject, optionalPageQuery, pageFields, PathName, ShortText } from '../shared.ts';
 
 export const environmentTypes = ['K8S', 'ECS', 'S3', 'lambda', 'server', 'docker', 'azure-apps', 'cloud-run', 'logical'] as const;
 export const EnvironmentType = Type.Union(
@@ -29,6 +29,16 @@ export const Environment = Type.Object(
   { $id: 'Environment', additionalProperties: false },
 );
 
+/**
+ * Most environments one answer holds when neither `page` nor `per_page` is sent (the Kosli CLI
+ * sends neither and expects every environment); beyond it, the answer holds the first ones and
+ * `total_count` says how many there are.
+ */
+export const maxUnpagedEnvironments = 1_000;
+
+/** Page size when only `page` is sent. */
+export const defaultEnvironmentsPerPage = 20;
+
 const repeatable = (item: ReturnType<typeof Type.String> | typeof EnvironmentType, description: string) =>
   Type.Optional(Type.Array(item, { maxItems: limits.smallArray, description }));
 
@@ -36,20 +46,21 @@ const repeatable = (item: ReturnType<typeof Type.String> | typeof EnvironmentTyp
 export const listEnvironments = defineOperation({
   id: 'listEnvironments',
   summary: 'List environments',
-  description: 'A filtered, sorted, paginated list of the environments of an organisation.',
+  description: 'A filtered, sorted, paginated list of the environments of an organisation. With neither page nor per_page, every ' +
+    `environment (up to ${maxUnpagedEnvironments}) on one page: page 1, total_pages 1, per_page the number returned.`,
   tags: ['Environments'],
   method: 'GET',
   path: '/environments/{org}',
   access: 'read',
   params: Type.Object({ org: PathName('Organisation') }),
   query: Type.Object({
-    ...pageQuery({ minimum: 1, maximum: 50, default: 20 }),
+    ...optionalPageQuery({ minimum: 1, maximum: 50, default: defaultEnvironmentsPerPage }),
     sort: Type.Union(['name', 'last_modified_at', 'last_changed_at'].map((s) => Type.Literal(s)), { default: 'name' }),
     sort_direction: Type.Union([Type.Literal('asc'), Type.Literal('desc')], { default: 'asc' }),
     space_id: repeatable(ShortText({ minLength: 1 }), 'Space IDs; repeated values combine with OR'),
     name: Type.Optional(ShortText({ description: 'Case-insensitive substring of the name' })),
     type: repeatable(Type.Ref(EnvironmentType) as never, 'Environment types; repeated values combine with OR'),
-    tag: repeatable(ShortText({ minLength: 1 }), 'Tag key, or key:value; repeated values combine with OR'),
+    tag: repeatable(ShortText({ minLength: 1, pattern: '^[^:]' }), 'Tag key, or key:value (the key is not empty); repeated values combine with OR'),
   }),
   body: undefined,
   responses: {

@@ -48,6 +48,10 @@ describe('flow templates (YAML, version 1)', () => {
     expect(parseTemplate(templateYaml(model))).to.deep.equal(model);
   });
 
+  it('takes `version: 1` alone (kosli create flow --use-empty-template) as a trail that requires nothing', () => {
+    expect(parseTemplate('version: 1').trail).to.deep.equal({ attestations: [], artifacts: [] });
+  });
+
   it('names the problem and its line', () => {
     expect(problem('version: 1\ntrail:\n  attestations:\n  - name: unit\n')).to.deep.equal({ line: 4, message: "trail.attestations[0].type is required" });
     expect(problem('version: 1\ntrail:\n  attestations:\n  - name: unit\n    type: junit\n  - name: lint\n    type: eslint\n'))
@@ -57,7 +61,6 @@ describe('flow templates (YAML, version 1)', () => {
     expect(problem('version: 1\ntrail:\n  attestation:\n  - name: x\n')).to.deep.equal({ line: 3, message: "trail: unknown key 'attestation' (expected attestations, artifacts)" });
     expect(problem('version: 2\ntrail: {}\n')).to.deep.equal({ line: 1, message: 'version must be 1' });
     expect(problem('trail: {}\n')).to.deep.equal({ line: 1, message: 'version is required (version: 1)' });
-    expect(problem('version: 1\n')).to.deep.equal({ line: 1, message: 'trail is required' });
     expect(problem('version: 1\ntrail:\n  attestations: unit\n')).to.deep.equal({ line: 3, message: 'trail.attestations must be a list' });
     expect(problem('version: 1\ntrail:\n  attestations:\n  - name: a\n    type: junit\n  - name: a\n    type: generic\n'))
       .to.deep.equal({ line: 6, message: "trail.attestations[1].name 'a' appears twice in trail.attestations" });

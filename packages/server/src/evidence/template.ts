@@ -90,7 +90,8 @@ export function parseTemplate(text: string): TemplateModel {
   if (!version) throw new TemplateError(root.line, 'version is required (version: 1)');
   if (!isScalar(version.value) || version.value.value !== 1) throw new TemplateError(version.line, 'version must be 1');
   const trailEntry = root.entries.get('trail');
-  if (!trailEntry) throw new TemplateError(root.line, 'trail is required');
+  // `version: 1` alone (what `kosli create flow --use-empty-template` sends) requires nothing of a trail.
+  if (!trailEntry) return { version: 1, trail: { attestations: [], artifacts: [] } };
   const trail = mapping(trailEntry.value, 'trail', trailEntry.line, ['attestations', 'artifacts']);
   const attestations = requirements(trail.entries.get('attestations'), 'trail.attestations');
   const artifactNames = new Set<string>();

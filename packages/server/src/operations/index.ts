@@ -22,13 +22,14 @@ import { getSnapshotPlugin } from './get-snapshot.ts';
 import { listEnvironmentEventsPlugin } from './list-environment-events.ts';
 import { requestApprovalPlugin } from './request-approval.ts';
 import { reviewApprovalPlugin } from './review-approval.ts';
+import { getApprovedArtifactCommitPlugin } from './get-approved-artifact-commit.ts';
 
 export { attestJunitPlugin, beginTrailPlugin, getApprovalPlugin, listApprovalsPlugin, listDeploymentsPlugin, listEnvironmentsPlugin };
 
 export {
   attestGenericPlugin, putFlowPlugin, putFlowTemplatePlugin, listFlowsPlugin, getFlowPlugin, listTrailsPlugin, getTrailPlugin, downloadAttachmentPlugin,
   putEnvironmentPlugin, getEnvironmentPlugin, environmentReportPlugins, getSnapshotPlugin, listEnvironmentEventsPlugin, requestApprovalPlugin,
-  reviewApprovalPlugin,
+  reviewApprovalPlugin, getApprovedArtifactCommitPlugin,
 };
 
 /** Tamper evidence (our extension): verifying the hash chain. */
@@ -40,7 +41,7 @@ export const evidencePlugins: readonly Plugin<any>[] = [
   putFlowPlugin, putFlowTemplatePlugin, listFlowsPlugin, getFlowPlugin,
   listTrailsPlugin, getTrailPlugin, downloadAttachmentPlugin,
   putEnvironmentPlugin, getEnvironmentPlugin, ...environmentReportPlugins, getSnapshotPlugin, listEnvironmentEventsPlugin,
-  requestApprovalPlugin, reviewApprovalPlugin,
+  requestApprovalPlugin, reviewApprovalPlugin, getApprovedArtifactCommitPlugin,
 ];
 
 export const defaultPlugins: readonly Plugin<any>[] = [

@@ -63,7 +63,8 @@ describe('list environments: GET /environments/{org}', () => {
     const res = await get();
     expect(res.status).to.equal(200);
     assertMatchesContract(listEnvironments, 200, res.body);
-    expect(res.body).to.include({ page: 1, per_page: 20, total_pages: 1, total_count: 5 });
+    // Neither page nor per_page (what the Kosli CLI sends): every environment on one page.
+    expect(res.body).to.include({ page: 1, per_page: 5, total_pages: 1, total_count: 5 });
     const alpha = res.body.environments.find((e: { name: string }) => e.name === 'alpha');
     expect(alpha).to.deep.equal({
       org: 'acme', name: 'alpha', type: 'K8S', description: 'Production', last_modified_at: t0 + 5000, include_scaling: true,

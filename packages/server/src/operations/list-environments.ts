@@ -1,20 +1,32 @@
-import { listEnvironments } from '@trailproof/schema';
+import { defaultEnvironmentsPerPage, listEnvironments, maxUnpagedEnvironments } from '@trailproof/schema';
 import { pageBody, pageCount, pageLinks } from '../http/links.ts';
 import { definePlugin } from '../plugin.ts';
 import { requireOrganization } from './lookup.ts';
 
-/** GET /environments/{org} */
+/**
+ * GET /environments/{org}. With neither `page` nor `per_page` (what the Kosli CLI sends, expecting
+ * every environment) the answer is one page of all of them, up to `maxUnpagedEnvironments`.
+ */
 export const listEnvironmentsPlugin = definePlugin({
   operation: listEnvironments,
   async handler({ params, query, store, originalUrl }) {
     const organization = await requireOrganization(store, params.org);
+    const unpaged = query.page === undefined && query.per_page === undefined;
+    const page = query.page ?? 1;
+    const perPage = unpaged ? maxUnpagedEnvironments : (query.per_page ?? defaultEnvironmentsPerPage);
     const { itemsJson, total } = await store.listEnvironments(organization.id, organization.name, {
       names: query.name, spaceIds: query.space_id, types: query.type as string[] | undefined, tags: query.tag,
       sort: query.sort as 'name' | 'last_modified_at' | 'last_changed_at', direction: query.sort_direction as 'asc' | 'desc',
-      offset: (query.page - 1) * query.per_page, limit: query.per_page,
+      offset: (page - 1) * perPage, limit: perPage,
     });
-    const totalPages = pageCount(total, query.per_page);
-    const figures = { page: query.page, per_page: query.per_page, total_pages: totalPages, total_count: total };
-    return { status: 200, json: pageBody(figures, 'environments', itemsJson, pageLinks(originalUrl, query.page, totalPages)) };
+    if (unpaged) {
+      // One page holds them all (none when nothing matches); past the maximum, total_count still says how many there are.
+      const totalPages = pageCount(total, maxUnpagedEnvironments);
+      const figures = { page: 1, per_page: Math.min(total, maxUnpagedEnvironments), total_pages: totalPages, total_count: total };
+      return { status: 200, json: pageBody(figures, 'environments', itemsJson, pageLinks(originalUrl, 1, Math.min(totalPages, 1))) };
+    }
+    const totalPages = pageCount(total, perPage);
+    const figures = { page, per_page: perPage, total_pages: totalPages, total_count: total };
+    return { status: 200, json: pageBody(figures, 'environments', itemsJson, pageLinks(originalUrl, page, totalPages)) };
   },
 });
