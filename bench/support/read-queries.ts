@@ -10,7 +10,8 @@ export interface ReadQuery {
 export function readPathQueries(seededAt: number): ReadQuery[] {
   const since = Math.floor(seededAt - seedShape.days * 86_400);
   const d = (query: string) => `/api/v2/deployments/bench${query}`;
-  const e = (query: string) => `/api/v2/environments/bench${query}`;
+  // A page of 20 named: without page or per_page the list answers every environment (up to 1,000), as the Kosli CLI expects.
+  const e = (query: string) => `/api/v2/environments/bench${query}&per_page=20`;
   const queries: ReadQuery[] = [
     { name: 'deployments: default window', path: d('') },
     { name: 'deployments: env_name', path: d(`?env_name=${encodeURIComponent(seeded.envName)}`) },
