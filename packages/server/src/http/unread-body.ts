@@ -33,14 +33,19 @@ export function declaredLength(req: IncomingMessage): number | undefined {
   return Number(raw);
 }
 
-/** How long the server reads and discards a refused body before it answers anyway and closes. */
-const discardMs = 10_000;
+/**
+ * How long the server reads and discards a refused body before it answers anyway and closes:
+ * up to the 60 s the server gives a whole request (its requestTimeout). Under load many
+ * refused bodies come at once, each slowly, and a client cut off half-way sees EPIPE.
+ */
+const discardMs = 60_000;
 
 /**
  * Before an error answer to a request whose body is unread: reads and discards the rest of
- * the body, at most `maxBytes` in at most 10 s, so the client finishes sending and then reads
- * the answer on a connection that stays usable. Resolves false when the body was not all read
- * (too large, too slow, or its client waits for `100 Continue`): answer with `Connection: close`.
+ * the body, at most `maxBytes` (see `discardMs` for the time), so the client finishes sending
+ * and then reads the answer on a connection that stays usable. Resolves false when the body was
+ * not all read (too large, too slow, or its client waits for `100 Continue`): answer with
+ * `Connection: close`.
  */
 export async function discardBody(req: IncomingMessage, maxBytes: number): Promise<boolean> {
   if (req.complete) return true;
