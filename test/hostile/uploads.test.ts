@@ -3,28 +3,18 @@
  * sends, `Expect: 100-continue`, long file names, clients that abort half-way. On SQLite and
  * on PostgreSQL (TRAILPROOF_TEST_DATABASE).
  */
-import { request as httpRequest, type IncomingMessage } from 'node:http';
-import { connect } from 'node:net';
 import { expect } from 'chai';
 import { startTestServer, waitUntil, type TestServer } from '@trailproof/server/testing';
 import type { Logger } from '@trailproof/server';
 import { runCli } from '../support/processes.ts';
 import { startChildServer, type ChildServer } from './child-server.ts';
+import { abortHalfWay, dataJson, expectContinue, generic, uploadForm } from './upload-requests.ts';
 
-const generic = '/api/v2/attestations/acme/app/trail/t1/generic';
-const dataJson = JSON.stringify({ attestation_name: 'report', is_compliant: true });
 
 /** A logger that keeps every entry, with its level, for the test to read. */
 function recordingLogger(): Logger & { entries: Array<Record<string, unknown>> } {
   const entries: Array<Record<string, unknown>> = [];
   return { entries, info: (e) => entries.push({ level: 'info', ...e }), error: (e) => entries.push({ level: 'error', ...e }) };
-}
-
-function uploadForm(bytes: number, fileName = 'report.xml'): FormData {
-  const form = new FormData();
-  form.append('data_json', dataJson);
-  form.append('attachment_file', new Blob([new Uint8Array(bytes).fill(120)]), fileName);
-  return form;
 }
 
 async function beginTrail(server: TestServer) {
@@ -120,42 +110,3 @@ describe('hostile uploads', function () {
     expect(logger.entries.filter((e) => e.msg === 'client closed request').map((e) => e.path)).to.have.members([generic, '/api/v2/environments/acme']);
   });
 });
-
-/**
- * Sends headers with `Expect: 100-continue` and a multipart body of `bytes` declared, and the
- * body only after `100 Continue`. Resolves with whether 100 came and the final status.
- */
-function expectContinue(url: string, authorization: string, bytes: number): Promise<{ continued: boolean; status: number }> {
-  const body = Buffer.concat([
-    Buffer.from(`--b\r\nContent-Disposition: form-data; name="data_json"\r\n\r\n${dataJson}\r\n`),
-    bytes ? Buffer.concat([Buffer.from('--b\r\nContent-Disposition: form-data; name="attachment_file"; filename="a.bin"\r\n\r\n'), Buffer.alloc(bytes, 120), Buffer.from('\r\n')]) : Buffer.alloc(0),
-    Buffer.from('--b--\r\n'),
-  ]);
-  return new Promise((resolve, reject) => {
-    let continued = false;
-    const req = httpRequest(url + generic, {
-      method: 'POST', headers: { authorization, expect: '100-continue', 'content-type': 'multipart/form-data; boundary=b', 'content-length': body.length },
-    });
-    req.on('continue', () => {
-      continued = true;
-      req.end(body);
-    });
-    req.on('response', (res: IncomingMessage) => {
-      res.resume();
-      res.on('end', () => resolve({ continued, status: res.statusCode ?? 0 }));
-    });
-    req.on('error', reject);
-    req.flushHeaders();
-  });
-}
-
-/** Sends the headers (declaring `declared` bytes) and `part` of the body, then closes the connection. */
-async function abortHalfWay(url: string, path: string, method: string, token: string, type: string, part: Buffer, declared: number): Promise<void> {
-  const { hostname, port } = new URL(url);
-  const socket = connect(Number(port), hostname);
-  await new Promise((resolve) => socket.once('connect', resolve));
-  socket.write(`${method} ${path} HTTP/1.1\r\nHost: ${hostname}\r\nAuthorization: Bearer ${token}\r\nContent-Type: ${type}\r\nContent-Length: ${declared}\r\n\r\n`);
-  await new Promise<void>((resolve) => socket.write(part, () => resolve()));
-  await new Promise((resolve) => setTimeout(resolve, 200));
-  socket.destroy();
-}
