@@ -40,9 +40,12 @@ export function createApp(options: AppOptions): Koa {
       await next();
     } finally {
       const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
-      // A client gone before its answer gets none: 499 ("client closed request", as nginx logs it).
-      const gone = ctx.state.clientClosed === true || ctx.req.socket.destroyed;
-      logger.info({ msg: 'request', method: ctx.method, path: ctx.path, status: gone ? 499 : ctx.status, ...(gone ? { client_closed: true } : {}), duration_ms: Math.round(durationMs * 100) / 100, request_id: requestId });
+      // A client gone before its answer gets none: 499 ("client closed request", as nginx logs
+      // it), with the status it was not sent when the request was served (a write stored).
+      const aborted = ctx.state.clientClosed === true;
+      const gone = aborted || ctx.req.socket.destroyed;
+      const status = gone ? { status: 499, client_closed: true, ...(aborted ? {} : { unsent_status: ctx.status }) } : { status: ctx.status };
+      logger.info({ msg: 'request', method: ctx.method, path: ctx.path, ...status, duration_ms: Math.round(durationMs * 100) / 100, request_id: requestId });
     }
   });
   app.use(errorMiddleware(logger));
