@@ -12,6 +12,8 @@ export const limits = {
   url: 2_048,
   /** Uploaded files (attachments, templates): 10MB as SPEC.md says. */
   fileBytes: 10 * 1024 * 1024,
+  /** An uploaded file's name, in UTF-8 bytes (what most file systems allow); sent back in `Content-Disposition`. */
+  fileNameBytes: 255,
   /** The `data_json` form field. */
   dataJsonBytes: 1024 * 1024,
   /** `junit_results` entries in one attestation. */

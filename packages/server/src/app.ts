@@ -35,18 +35,24 @@ export function createApp(options: AppOptions): Koa {
     const requestId = acceptedRequestId.test(sent) ? sent : randomUUID();
     ctx.state.requestId = requestId;
     ctx.set('X-Request-Id', requestId);
+    ctx.set('X-Content-Type-Options', 'nosniff');
     try {
       await next();
     } finally {
       const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
-      logger.info({ msg: 'request', method: ctx.method, path: ctx.path, status: ctx.status, duration_ms: Math.round(durationMs * 100) / 100, request_id: requestId });
+      // A client gone before its answer gets none: 499 ("client closed request", as nginx logs
+      // it), with the status it was not sent when the request was served (a write stored).
+      const aborted = ctx.state.clientClosed === true;
+      const gone = aborted || ctx.req.socket.destroyed;
+      const status = gone ? { status: 499, client_closed: true, ...(aborted ? {} : { unsent_status: ctx.status }) } : { status: ctx.status };
+      logger.info({ msg: 'request', method: ctx.method, path: ctx.path, ...status, duration_ms: Math.round(durationMs * 100) / 100, request_id: requestId });
     }
   });
   app.use(errorMiddleware(logger));
   // Unmatched paths: a JSON 404 (the router's allowedMethods answers 405/501 in JSON itself).
   app.use(async (ctx, next) => {
     await next();
-    if (ctx.body == null && ctx.status === 404) throw new ApiError(404, `No such route: ${ctx.method} ${ctx.path}`);
+    if (ctx.body == null && ctx.status === 404 && !ctx.state.clientClosed) throw new ApiError(404, `No such route: ${ctx.method} ${ctx.path}`);
   });
   app.use(router.routes());
   app.use(router.allowedMethods());

@@ -35,7 +35,11 @@ TRAILPROOF_PG_CONNECTION_TIMEOUT_MS (default 3000). SQLite: TRAILPROOF_SQLITE_RE
 (largest the database file may grow, as 500MB or 20GB; writes beyond it answer 507 and store
 nothing; no limit by default). HTTP: TRAILPROOF_KEEP_ALIVE_TIMEOUT_MS (how long an idle
 keep-alive connection stays open, default 65000: above the idle timeout of the proxy in front),
-TRAILPROOF_MAX_CONNECTIONS (connections open at once, idle ones included, default 10000).
+TRAILPROOF_MAX_CONNECTIONS (connections open at once, idle ones included, default 10000),
+TRAILPROOF_MAX_CONNECTIONS_PER_ADDRESS (from one client address, default 1000; behind a proxy,
+all come from its address), TRAILPROOF_HEADERS_TIMEOUT_MS (time to send a request's headers,
+default 10000), TRAILPROOF_MAX_UPLOAD_BYTES_IN_FLIGHT (request bodies held at once, as 256MB,
+the default; beyond it uploads answer 503 with Retry-After).
 Defaults: --port 8080 (env PORT), --host 127.0.0.1 (env HOST).`;
 
 async function serve(args: string[]) {
@@ -46,13 +50,18 @@ async function serve(args: string[]) {
   const location = databaseLocation(values);
   const keepAliveTimeoutMs = numberSetting('TRAILPROOF_KEEP_ALIVE_TIMEOUT_MS', 1000, 3_600_000);
   const maxConnections = numberSetting('TRAILPROOF_MAX_CONNECTIONS', 1, 1_000_000);
+  const http = {
+    maxConnectionsPerAddress: numberSetting('TRAILPROOF_MAX_CONNECTIONS_PER_ADDRESS', 1, 1_000_000),
+    headersTimeoutMs: numberSetting('TRAILPROOF_HEADERS_TIMEOUT_MS', 100, 600_000),
+    maxUploadBytesInFlight: sizeSetting('TRAILPROOF_MAX_UPLOAD_BYTES_IN_FLIGHT'),
+  };
   // The HTTP stack (Koa, the contract's validators) loads only for `serve`, so token and backup commands start quickly.
   const { startServer } = await import('./server.ts');
   const store = await openStore(location, {
     postgres: postgresTuning(),
     sqlite: { threadsAtOpen: true, readerThreads: numberSetting('TRAILPROOF_SQLITE_READER_THREADS', 0, 64), maxSizeBytes: sizeSetting('TRAILPROOF_SQLITE_MAX_SIZE') },
   });
-  const running = await startServer({ store, logger, port, host: values.host ?? process.env.HOST ?? '127.0.0.1', handleSignals: true, keepAliveTimeoutMs, maxConnections });
+  const running = await startServer({ store, logger, port, host: values.host ?? process.env.HOST ?? '127.0.0.1', handleSignals: true, keepAliveTimeoutMs, maxConnections, ...http });
   logger.info({ msg: 'listening', url: running.url, database: redacted(location), backend: store.dialect });
 }
 

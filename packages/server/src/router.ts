@@ -5,11 +5,12 @@
  */
 import Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
-import { buildOpenApiDocument, createValidator, type Operation } from '@trailproof/schema';
+import { buildOpenApiDocument, createValidator, limits, type Operation } from '@trailproof/schema';
 import { asBuffer } from './buffers.ts';
 import { storeTokens, type Authenticator, type Principal } from './auth.ts';
 import { ApiError, badRequest, errorMiddleware } from './http/errors.ts';
 import { assertStorableText, multipartParser, parseJsonBody, type ParsedMultipart } from './http/body.ts';
+import { ByteBudget, defaultMaxBodyBytesInFlight, holdBodyBytes } from './http/body-budget.ts';
 import { healthCheck, type HealthCheckOptions } from './http/health.ts';
 import { silentLogger, type Logger } from './log.ts';
 import type { HandlerInput, Plugin } from './plugin.ts';
@@ -28,6 +29,12 @@ export interface RouterOptions {
   logger?: Logger;
   /** The health check at `{prefix}/health` (no token; 200 once the database answered a read, else 503). */
   health?: HealthCheckOptions;
+  /**
+   * Most bytes of request bodies held at once (256 MiB by default): a body is held from when its
+   * token is accepted until it is answered, and one that does not fit is refused with 503 and
+   * `Retry-After` before it is read. Memory for uploads peaks at about twice this.
+   */
+  maxUploadBytesInFlight?: number;
 }
 
 /** Raised at start-up when two plugins claim the same operation id or method and path, or a plugin claims a route the router serves itself. */
@@ -47,6 +54,12 @@ export function createRouter(options: RouterOptions): Router {
 
   const router = new Router({ prefix });
   const renderErrors = errorMiddleware(logger);
+  const bodyBudget = new ByteBudget(options.maxUploadBytesInFlight ?? defaultMaxBodyBytesInFlight);
+  // Every answer of the API is what its Content-Type says: browsers must not guess otherwise.
+  router.use(async (ctx, next) => {
+    ctx.set('X-Content-Type-Options', 'nosniff');
+    return next();
+  });
 
   router.get('/openapi.json', renderErrors, (ctx) => {
     ctx.type = 'application/json';
@@ -57,11 +70,14 @@ export function createRouter(options: RouterOptions): Router {
   for (const plugin of plugins) {
     const { operation } = plugin;
     const validate = validators(operation.id);
-    const readBody: Middleware = operation.body?.kind === 'multipart'
-      ? multipartParser(operation.body)
-      : operation.body?.kind === 'json' ? parseJsonBody : async (_ctx, next) => next();
+    const maxBodyBytes = maxBodyBytesOf(operation);
+    const readBody: Middleware[] = operation.body?.kind === 'multipart'
+      ? [holdBodyBytes(bodyBudget, maxBodyBytes), multipartParser(operation.body)]
+      : operation.body?.kind === 'json' ? [holdBodyBytes(bodyBudget, maxBodyBytes), parseJsonBody] : [];
 
     const authenticate: Middleware = async (ctx, next) => {
+      // What the error middleware may read and discard of a body this route refuses.
+      ctx.state.maxBodyBytes = maxBodyBytes;
       ctx.state.principal = await authorize(auth, operation, ctx);
       return next();
     };
@@ -98,7 +114,7 @@ export function createRouter(options: RouterOptions): Router {
     };
 
     const method = operation.method.toLowerCase() as 'get' | 'put' | 'post' | 'patch' | 'delete';
-    router[method](operation.id, toRouterPath(operation.path), renderErrors, authenticate, readBody, handle);
+    router[method](operation.id, toRouterPath(operation.path), renderErrors, authenticate, ...readBody, handle);
   }
   jsonAllowedMethods(router);
   return router;
@@ -122,6 +138,17 @@ function jsonAllowedMethods(router: Router): void {
       ctx.body = JSON.stringify({ message });
     };
   };
+}
+
+/** Room for a multipart body's boundaries and part headers, beyond its parts' contents. */
+const multipartOverheadBytes = 64 * 1024;
+
+/** The largest body `operation` accepts: its files and `data_json` (multipart), or a JSON body. */
+function maxBodyBytesOf(operation: Operation): number {
+  if (operation.body?.kind === 'multipart') {
+    return Object.values(operation.body.files).reduce((sum, file) => sum + file.maxBytes, limits.dataJsonBytes + multipartOverheadBytes);
+  }
+  return limits.dataJsonBytes;
 }
 
 /** `/trails/{org}/{flow_name}` → `/trails/:org/:flow_name` */

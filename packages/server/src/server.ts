@@ -2,12 +2,14 @@
  * Runs the app on a port with graceful shutdown: on SIGTERM/SIGINT stop accepting, let
  * in-flight requests finish, then close the database.
  */
-import { createServer, STATUS_CODES, type Server, type ServerResponse } from 'node:http';
+import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import { createApp, type AppOptions } from './app.ts';
 import { jsonLogger, type Logger } from './log.ts';
 import { Slots } from './slots.ts';
+import { limitConnections } from './connections.ts';
+import { expectContinue } from './http/unread-body.ts';
 
 export interface RunningServer {
   server: Server;
@@ -35,23 +37,58 @@ export interface ServerOptions extends AppOptions {
    * descriptor the process has, the database's included.
    */
   maxConnections?: number;
+  /**
+   * Most connections open at once from one client address (default 1,000): one client cannot
+   * take every connection. Behind a proxy every connection comes from the proxy's address.
+   */
+  maxConnectionsPerAddress?: number;
+  /**
+   * Connections kept beyond both caps for the health check (default 16): there it is answered,
+   * anything else gets 503, and a connection that sends no request within 1 s is closed.
+   */
+  reservedConnections?: number;
+  /** How long a client may take to send a request's headers (default 10 s): slow ones get 408. */
+  headersTimeoutMs?: number;
 }
 
-/** The defaults of {@link ServerOptions.keepAliveTimeoutMs} and {@link ServerOptions.maxConnections}. */
+/** The defaults of {@link ServerOptions}' connection settings. */
 const defaultKeepAliveTimeoutMs = 65_000;
 const defaultMaxConnections = 10_000;
+const defaultMaxConnectionsPerAddress = 1_000;
+const defaultReservedConnections = 16;
+const defaultHeadersTimeoutMs = 10_000;
 
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const logger = options.logger ?? jsonLogger();
   const app = createApp({ ...options, logger });
   // Limits below the application: headers at most 16 KiB (431 beyond), a whole request at most
-  // 60 s, headers within 20 s (slow-loris). Neither counts the idle time between requests on a
-  // keep-alive connection, which keepAliveTimeout bounds.
+  // 60 s, headers within 10 s (slow-loris). Neither counts the idle time between requests on a
+  // keep-alive connection, which keepAliveTimeout bounds. Node checks both every
+  // connectionsCheckingInterval (30 s by default, which let slow connections stay 30 s past
+  // their time-out): every second here.
   const keepAliveTimeout = options.keepAliveTimeoutMs ?? defaultKeepAliveTimeoutMs;
-  const server = createServer({ maxHeaderSize: 16 * 1024, requestTimeout: 60_000, headersTimeout: 20_000, keepAliveTimeout }, app.callback());
+  const headersTimeout = options.headersTimeoutMs ?? defaultHeadersTimeoutMs;
+  const server = createServer({
+    maxHeaderSize: 16 * 1024, requestTimeout: Math.max(60_000, headersTimeout), headersTimeout, keepAliveTimeout,
+    connectionsCheckingInterval: Math.min(1_000, headersTimeout),
+  });
   server.on('clientError', answerClientError);
-  server.maxConnections = options.maxConnections ?? defaultMaxConnections;
-  logRefusedConnections(server, logger);
+  const maxConnections = options.maxConnections ?? defaultMaxConnections;
+  const refused = logRefusedConnections(server, logger, maxConnections);
+  const answeredOnReserve = limitConnections(server, {
+    maxConnections, maxPerAddress: options.maxConnectionsPerAddress ?? defaultMaxConnectionsPerAddress,
+    reserve: options.reservedConnections ?? defaultReservedConnections, healthPath: `${options.prefix ?? '/api/v2'}/health`, refused,
+  });
+  const handle = app.callback();
+  server.on('request', (req: IncomingMessage, res: ServerResponse) => {
+    if (!answeredOnReserve(req, res)) void handle(req, res);
+  });
+  // Expect: 100-continue is answered by the router once the token and the declared size passed
+  // (not by Node at once): a refused client then never sends its body.
+  server.on('checkContinue', (req: IncomingMessage, res: ServerResponse) => {
+    expectContinue(req);
+    server.emit('request', req, res);
+  });
   await new Promise<void>((resolve, reject) => {
     server.once('error', reject);
     server.listen(options.port ?? 8080, options.host ?? '127.0.0.1', resolve);
@@ -101,15 +138,18 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   return { server, url, close };
 }
 
-/** Logs connections closed at `maxConnections`: the first at once, then a count at most every 10 s. */
-function logRefusedConnections(server: Server, logger: Logger) {
+/**
+ * Logs connections closed at the caps: the first at once, then a count at most every 10 s.
+ * Returns the function to call for each.
+ */
+function logRefusedConnections(server: Server, logger: Logger, limit: number): () => void {
   let refused = 0;
   let timer: NodeJS.Timeout | null = null;
   const report = () => {
-    if (refused) logger.error({ msg: 'connections refused', limit: server.maxConnections, refused });
+    if (refused) logger.error({ msg: 'connections refused', limit, refused });
     refused = 0;
   };
-  server.on('drop', () => {
+  const count = () => {
     refused++;
     if (timer) return;
     report();
@@ -118,7 +158,9 @@ function logRefusedConnections(server: Server, logger: Logger) {
       report();
     }, 10_000);
     timer.unref();
-  });
+  };
+  server.on('drop', count);
+  return count;
 }
 
 /**
@@ -133,5 +175,6 @@ function answerClientError(error: Error & { code?: string }, socket: Duplex & { 
   const status = error.code === 'HPE_HEADER_OVERFLOW' ? 431 : error.code === 'ERR_HTTP_REQUEST_TIMEOUT' ? 408 : 400;
   const message = status === 431 ? 'Request headers too large: at most 16 KiB' : status === 408 ? 'Request timed out' : 'Malformed HTTP request';
   const body = JSON.stringify({ message });
-  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`);
+  // Closed once written: the server is allowHalfOpen, and a slow client would keep the connection.
+  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`, () => socket.destroy());
 }

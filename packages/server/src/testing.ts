@@ -11,7 +11,7 @@ import { sharedSchemas, type Operation } from '@trailproof/schema';
 import { createToken } from './auth.ts';
 import { silentLogger } from './log.ts';
 import type { Plugin } from './plugin.ts';
-import { startServer } from './server.ts';
+import { startServer, type ServerOptions } from './server.ts';
 import { migrations } from './store/migrations.ts';
 import pg from 'pg';
 import { isPostgresUrl, openPostgresStore, openSqliteStore, type AttestationRow, type SqliteOptions, type Store } from './store/index.ts';
@@ -161,13 +161,16 @@ export function migrationsUndone(name: string, backend: 'sqlite' | 'postgres' = 
   ];
 }
 
+/** Settings of the test server's HTTP side (limits, time-outs, a logger to read). */
+export type TestServerOptions = Omit<ServerOptions, 'store' | 'port' | 'host' | 'plugins' | 'handleSignals'>;
+
 /** Starts a server on 127.0.0.1 with an ephemeral port (`sqlite`: options for a SQLite store). */
-export async function startTestServer(options: { plugins?: readonly Plugin<any>[]; sqlite?: SqliteOptions } = {}): Promise<TestServer> {
+export async function startTestServer(options: { plugins?: readonly Plugin<any>[]; sqlite?: SqliteOptions; server?: TestServerOptions } = {}): Promise<TestServer> {
   const { store, file, location, schema, cleanup } = await openTestStore({ sqlite: options.sqlite });
   const token = (await createToken(store, { org: 'acme' })).token;
   const readToken = (await createToken(store, { org: 'acme', readOnly: true })).token;
   const otherToken = (await createToken(store, { org: 'globex' })).token;
-  const running = await startServer({ store, logger: silentLogger, port: 0, host: '127.0.0.1', ...(options.plugins ? { plugins: options.plugins } : {}) });
+  const running = await startServer({ store, logger: silentLogger, port: 0, host: '127.0.0.1', ...(options.plugins ? { plugins: options.plugins } : {}), ...options.server });
 
   const request = async (method: string, path: string, o: RequestOptions = {}): Promise<TestResponse> => {
     const headers: Record<string, string> = { ...o.headers };

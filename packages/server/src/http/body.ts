@@ -35,6 +35,8 @@ export function multipartParser(body: MultipartBody) {
       fieldNestingDepth: 0,
       fieldArrayIndexLimit: 0,
     },
+    // Checked as each file part begins, before its content is read.
+    fileFilter: (_req, file, accept) => accept(fileNameProblem(file.fieldname, file.originalname) ?? null, true),
   }).fields([{ name: 'data_json', maxCount: 1 }, ...fileNames.map((name) => ({ name, maxCount: 1 }))]);
 
   return async function parseMultipart(ctx: Context, next: Next) {
@@ -68,6 +70,13 @@ export function multipartParser(body: MultipartBody) {
     ctx.state.multipart = { data: parseJson(text), files } satisfies ParsedMultipart;
     return next();
   };
+}
+
+/** A 400 naming the part when its file name is longer than `limits.fileNameBytes` (UTF-8). */
+function fileNameProblem(part: string, name: string): ApiError | undefined {
+  const bytes = Buffer.byteLength(name);
+  if (bytes <= limits.fileNameBytes) return undefined;
+  return badRequest('The file name is too long', { [part]: `file name may be at most ${limits.fileNameBytes} bytes (UTF-8), not ${bytes}` });
 }
 
 function decodeUtf8(buffer: Buffer, field = 'data_json'): string {

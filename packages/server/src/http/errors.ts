@@ -7,6 +7,7 @@ import type { Context, Next } from 'koa';
 import type { FieldErrors } from '@trailproof/schema';
 import type { Logger } from '../log.ts';
 import { databaseMovedCode, readOnlySqlState } from '../store/health.ts';
+import { clientClosed, discardBody } from './unread-body.ts';
 
 /** An error meant for the client: its status, message and per-field messages are shown as they are. */
 export class ApiError extends Error {
@@ -131,14 +132,26 @@ export function toErrorResponse(error: unknown): { status: number; body: { messa
   return { status: 500, body: { message: 'Internal server error' }, internal: true };
 }
 
-/** The one error middleware: catches, logs internal causes, renders the JSON error shape. */
+/** The body bytes discarded before an error answer when the route set no `ctx.state.maxBodyBytes`. */
+const defaultDiscardBytes = 1024 * 1024;
+
+/**
+ * The one error middleware: catches, logs internal causes, renders the JSON error shape. A
+ * client that closed its connection half-way is no server fault: logged at info level as
+ * `client closed request` (status 499 in the log, as nginx writes it), nothing answered.
+ */
 export function errorMiddleware(logger: Logger) {
   return async function renderErrors(ctx: Context, next: Next) {
     try {
       await next();
     } catch (error) {
-      const { status, body, headers, internal } = toErrorResponse(error);
       const named = requestIdOf(ctx);
+      if (clientClosed(ctx.req)) {
+        ctx.state.clientClosed = true;
+        logger.info({ msg: 'client closed request', method: ctx.method, path: ctx.path, ...named, status: 499, error: String((error as Error)?.message ?? error) });
+        return;
+      }
+      const { status, body, headers, internal } = toErrorResponse(error);
       if (internal) logger.error({ msg: 'internal error', method: ctx.method, path: ctx.path, ...named, error: describe(error) });
       ctx.status = status;
       ctx.type = 'application/json';
@@ -146,8 +159,9 @@ export function errorMiddleware(logger: Logger) {
       // only the body (a CI job's output) can still quote it to whoever runs the server.
       ctx.body = JSON.stringify(internal && status >= 500 && named.request_id ? { ...body, message: `${body.message} (request ${named.request_id})` } : body);
       if (headers) ctx.set(headers);
-      // A request that failed half-way may have an unread body; stop reading it and close.
-      if (!ctx.req.complete) ctx.set('Connection', 'close');
+      // An unread body is read and discarded (bounded) first, so the client gets to read this
+      // answer instead of failing its write; beyond the bound the connection closes.
+      if (!(await discardBody(ctx.req, (ctx.state as { maxBodyBytes?: number }).maxBodyBytes ?? defaultDiscardBytes))) ctx.set('Connection', 'close');
     }
   };
 }

@@ -1,14 +1,35 @@
-import { downloadAttachment } from '@trailproof/schema';
+import { downloadAttachment, limits } from '@trailproof/schema';
 import { notFound } from '../http/errors.ts';
 import { definePlugin } from '../plugin.ts';
 import { blobAddress } from '../store/index.ts';
 import { requireTrail } from './lookup.ts';
 
-/** `attachment; filename=...` with a plain ASCII fallback and the exact name in RFC 5987 form. */
-const contentDisposition = (name: string) => {
-  const ascii = name.replace(/[^\x20-\x7e]|["\\]/g, '_') || 'attachment';
-  return `attachment; filename="${ascii}"; filename*=UTF-8''${encodeURIComponent(name)}`;
+/**
+ * `attachment; filename=...` (RFC 6266) with a plain ASCII fallback and the name in RFC 5987
+ * form. Names stored before uploads were capped can be longer: both are cut to
+ * `limits.fileNameBytes`, so the header stays under 1 KB (proxies' header buffers are 4-8 KB).
+ */
+const contentDisposition = (stored: string) => {
+  const name = truncateUtf8(stored, limits.fileNameBytes);
+  // '%' too: some clients decode %XX in the plain parameter.
+  const ascii = name.replace(/[^\x20-\x7e]|["\\%]/g, '_') || 'attachment';
+  // RFC 5987 attr-char leaves out ' ( ) * as well, which encodeURIComponent keeps.
+  const encoded = encodeURIComponent(name).replace(/['()*]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return `attachment; filename="${ascii}"; filename*=UTF-8''${encoded}`;
 };
+
+/** The longest start of `text` of at most `maxBytes` UTF-8 bytes, cut between characters. */
+function truncateUtf8(text: string, maxBytes: number): string {
+  if (Buffer.byteLength(text) <= maxBytes) return text;
+  let bytes = 0;
+  let end = 0;
+  for (const char of text) {
+    bytes += Buffer.byteLength(char);
+    if (bytes > maxBytes) break;
+    end += char.length;
+  }
+  return text.slice(0, end);
+}
 
 /** GET .../attestations/{attestation_id}/attachment: the bytes exactly as uploaded, with their SHA-256. */
 export const downloadAttachmentPlugin = definePlugin({

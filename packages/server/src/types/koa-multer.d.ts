@@ -24,7 +24,13 @@ declare module '@koa/multer' {
     fields(fields: Array<{ name: string; maxCount?: number }>): Middleware;
   }
   interface Multer {
-    (options: { storage: unknown; limits?: Limits; defParamCharset?: string }): Instance;
+    (options: {
+      storage: unknown;
+      limits?: Limits;
+      defParamCharset?: string;
+      /** Called as each file part begins: `accept(error)` refuses the request, `accept(null, true)` keeps the file. */
+      fileFilter?: (req: unknown, file: { fieldname: string; originalname: string; mimetype: string }, accept: (error: Error | null, keep?: boolean) => void) => void;
+    }): Instance;
     memoryStorage(): unknown;
   }
   const multer: Multer;
