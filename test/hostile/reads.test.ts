@@ -1,0 +1,62 @@
+/**
+ * Reads that grow with what is stored (issue 30, item 2): a trail whose attestations carry 1 MB
+ * of data each answered them all at once (102 MB for 100; a 500 past 512 MB, so acknowledged
+ * evidence could no longer be read). Its attestations now come a page at a time, every one of
+ * them reachable through the page links, and health answers meanwhile.
+ */
+import { expect } from 'chai';
+import { getTrail } from '@trailproof/schema';
+import { assertMatchesContract, startTestServer, type TestServer } from '@trailproof/server/testing';
+import { whileProbingHealth } from './health-probe.ts';
+
+const attestationCount = 45;
+/** user_data of a million characters: data_json just under its 1 MB bound. */
+const bigData = (i: number) => JSON.stringify({ attestation_name: `check-${i}`, is_compliant: true, user_data: { filler: 'x'.repeat(1_000_000), i } });
+
+describe('hostile clients: reading a trail of big attestations', function () {
+  this.timeout(120_000);
+  let server: TestServer;
+  before(async () => {
+    server = await startTestServer();
+    expect((await server.request('PUT', '/api/v2/trails/acme/app', { form: { data_json: JSON.stringify({ name: 'big' }) } })).status).to.equal(201);
+    for (let i = 0; i < attestationCount; i++) {
+      const res = await server.request('POST', '/api/v2/attestations/acme/app/trail/big/generic', { form: { data_json: bigData(i) } });
+      expect(res.status, JSON.stringify(res.body)).to.equal(201);
+    }
+  });
+  after(() => server.close());
+
+  it('answers a page of 20 (about 20 MB, not 45), while health answers within 1 s', async () => {
+    const { result, slowestMs } = await whileProbingHealth(server, () => server.request('GET', '/api/v2/trails/acme/app/big'));
+    expect(slowestMs, 'the slowest health probe (ms)').to.be.below(1000);
+    expect(result.status).to.equal(200);
+    expect(result.bytes.length).to.be.below(21 * 1024 * 1024);
+    expect(result.body.attestations).to.have.length(20);
+    expect(result.body.attestations_pagination).to.deep.include({ total: attestationCount, page: 1, per_page: 20, page_count: 3 });
+    expect(result.body.attestations_pagination._links.next).to.deep.equal({ href: '/api/v2/trails/acme/app/big?page=2' });
+    // The compliance status still covers every attestation, not only the page's.
+    expect(result.body.compliance_status.attestations_statuses).to.have.length(attestationCount);
+    assertMatchesContract(getTrail, 200, result.body);
+  });
+
+  it('every stored attestation is reachable by following the page links, oldest first, each once', async () => {
+    const seen: string[] = [];
+    for (let href: string | undefined = '/api/v2/trails/acme/app/big?per_page=7'; href;) {
+      const page = await server.request('GET', href);
+      expect(page.status).to.equal(200);
+      seen.push(...page.body.attestations.map((a: { attestation_name: string }) => a.attestation_name));
+      href = page.body.attestations_pagination._links.next?.href;
+    }
+    expect(seen).to.deep.equal(Array.from({ length: attestationCount }, (_, i) => `check-${i}`));
+  });
+
+  it('refuses a page larger than 20 with a 400 naming per_page; a page past the end is empty', async () => {
+    const tooMany = await server.request('GET', '/api/v2/trails/acme/app/big?per_page=21');
+    expect(tooMany.status).to.equal(400);
+    expect(tooMany.body.errors).to.have.property('query.per_page');
+    const past = await server.request('GET', '/api/v2/trails/acme/app/big?page=9');
+    expect(past.status).to.equal(200);
+    expect(past.body.attestations).to.deep.equal([]);
+    expect(past.body.attestations_pagination).to.deep.include({ total: attestationCount, page: 9, page_count: 3 });
+  });
+});
