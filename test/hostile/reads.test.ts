@@ -60,3 +60,32 @@ describe('hostile clients: reading a trail of big attestations', function () {
     expect(past.body.attestations_pagination).to.deep.include({ total: attestationCount, page: 9, page_count: 3 });
   });
 });
+
+describe('hostile clients: listing many flows', function () {
+  this.timeout(60_000);
+  let server: TestServer;
+  const flowCount = 130;
+  before(async () => {
+    server = await startTestServer();
+    for (let i = 0; i < flowCount; i++) {
+      const res = await server.request('PUT', '/api/v2/flows/acme', { json: { name: `flow-${String(i).padStart(3, '0')}` } });
+      expect(res.status, JSON.stringify(res.body)).to.equal(201);
+    }
+  });
+  after(() => server.close());
+
+  it('answers 100 flows at most, as an array, with a Link header to the rest and X-Total-Count', async () => {
+    const first = await server.request('GET', '/api/v2/flows/acme');
+    expect(first.status).to.equal(200);
+    expect(first.body).to.have.length(100);
+    expect(first.headers.get('x-total-count')).to.equal(String(flowCount));
+    expect(first.headers.get('link')).to.equal('</api/v2/flows/acme?page=2>; rel="next", </api/v2/flows/acme?page=1>; rel="first", </api/v2/flows/acme?page=2>; rel="last"');
+    const second = await server.request('GET', '/api/v2/flows/acme?page=2');
+    expect(second.body.map((f: { name: string }) => f.name)).to.deep.equal(Array.from({ length: 30 }, (_, i) => `flow-${100 + i}`));
+    expect((await server.request('GET', '/api/v2/flows/acme?per_page=101')).status).to.equal(400);
+    // Search and paging together: the filter first, then the page.
+    const searched = await server.request('GET', '/api/v2/flows/acme?search_by_name=flow-12&per_page=5');
+    expect(searched.body.map((f: { name: string }) => f.name)).to.deep.equal(['flow-120', 'flow-121', 'flow-122', 'flow-123', 'flow-124']);
+    expect(searched.headers.get('x-total-count')).to.equal('10');
+  });
+});
