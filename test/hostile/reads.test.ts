@@ -89,3 +89,27 @@ describe('hostile clients: listing many flows', function () {
     expect(searched.headers.get('x-total-count')).to.equal('10');
   });
 });
+
+describe('hostile clients: reviewing one approval without end', function () {
+  this.timeout(60_000);
+  let server: TestServer;
+  before(async () => (server = await startTestServer()));
+  after(() => server.close());
+
+  it('an approval holds 100 reviews: the next is a 409 that says so, and nothing is added', async () => {
+    await server.request('PUT', '/api/v2/trails/acme/app', { form: { data_json: JSON.stringify({ name: 'build-1' }) } });
+    const review = (i: number) => ({ state: 'APPROVED', approved_by: `reviewer-${i}`, comment: 'c'.repeat(1000) });
+    const requested = await server.request('POST', '/api/v2/approvals/acme/app', {
+      json: { artifact_fingerprint: 'f'.repeat(64), description: 'release', src_commit_list: [], approvals: Array.from({ length: 60 }, (_, i) => review(i)) },
+    });
+    expect(requested.status, JSON.stringify(requested.body)).to.equal(201);
+    for (let i = 60; i < 100; i++) expect((await server.request('PUT', '/api/v2/approvals/acme/app/1', { json: review(i) })).status).to.equal(200);
+    const refused = await server.request('PUT', '/api/v2/approvals/acme/app/1', { json: review(100) });
+    expect(refused.status).to.equal(409);
+    expect(refused.body).to.deep.equal({
+      message: 'Approval 1 has 100 reviews, the most one approval holds: request a new approval',
+      errors: { approval_number: 'has 100 reviews already' },
+    });
+    expect((await server.request('GET', '/api/v2/approvals/acme/app/1')).body.approvals).to.have.length(100);
+  });
+});
