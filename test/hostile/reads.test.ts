@@ -79,7 +79,8 @@ describe('hostile clients: listing many flows', function () {
     expect(first.status).to.equal(200);
     expect(first.body).to.have.length(100);
     expect(first.headers.get('x-total-count')).to.equal(String(flowCount));
-    expect(first.headers.get('link')).to.equal('</api/v2/flows/acme?page=2>; rel="next", </api/v2/flows/acme?page=1>; rel="first", </api/v2/flows/acme?page=2>; rel="last"');
+    expect(first.headers.get('link')).to.equal('</api/v2/flows/acme?page=1>; rel="first", </api/v2/flows/acme?page=2>; rel="next", </api/v2/flows/acme?page=2>; rel="last"');
+    expect(first.headers.get('x-total-pages')).to.equal('2');
     const second = await server.request('GET', '/api/v2/flows/acme?page=2');
     expect(second.body.map((f: { name: string }) => f.name)).to.deep.equal(Array.from({ length: 30 }, (_, i) => `flow-${100 + i}`));
     expect((await server.request('GET', '/api/v2/flows/acme?per_page=101')).status).to.equal(400);

@@ -10,7 +10,8 @@ export const listFlows = defineOperation({
   summary: 'List flows',
   description:
     'The flows of an organisation, by name, a page at a time (an array, as the reference answers): the `Link` header links the ' +
-    'next and other pages (RFC 8288, rel next, prev, first, last) and `X-Total-Count` says how many flows match.',
+    'other pages (RFC 8288: first, prev, next, last) and `X-Total-Count`, `X-Per-Page`, `X-Current-Page`, `X-Total-Pages` say where ' +
+    'the page sits, as for environment events.',
   tags: ['Flows'],
   method: 'GET',
   path: '/flows/{org}',

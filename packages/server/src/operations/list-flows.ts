@@ -1,7 +1,7 @@
 import { listFlows } from '@trailproof/schema';
 import { TrailEvaluator } from '../evidence/evaluate.ts';
 import { flowView } from '../evidence/flow-view.ts';
-import { pageCount, pageLinks } from '../http/links.ts';
+import { pageHeaders } from '../http/links.ts';
 import { definePlugin } from '../plugin.ts';
 import { requireOrganization } from './lookup.ts';
 
@@ -19,8 +19,6 @@ export const listFlowsPlugin = definePlugin({
     const evaluator = new TrailEvaluator(store, now);
     const start = (query.page - 1) * query.per_page;
     const body = await Promise.all(flows.slice(start, start + query.per_page).map((flow) => flowView(flow, params.org, evaluator)));
-    const links = pageLinks(originalUrl, query.page, pageCount(flows.length, query.per_page));
-    const link = (['next', 'prev', 'first', 'last'] as const).flatMap((rel) => (links[rel] ? [`<${links[rel].href}>; rel="${rel}"`] : [])).join(', ');
-    return { status: 200, json: JSON.stringify(body), headers: { 'X-Total-Count': String(flows.length), ...(link ? { Link: link } : {}) } };
+    return { status: 200, body, headers: pageHeaders(originalUrl, query.page, query.per_page, flows.length) };
   },
 });
