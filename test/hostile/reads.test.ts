@@ -10,8 +10,11 @@ import { assertMatchesContract, startTestServer, type TestServer } from '@trailp
 import { whileProbingHealth } from './health-probe.ts';
 
 const attestationCount = 45;
-/** user_data of a million characters: data_json just under its 1 MB bound. */
-const bigData = (i: number) => JSON.stringify({ attestation_name: `check-${i}`, is_compliant: true, user_data: { filler: 'x'.repeat(1_000_000), i } });
+/**
+ * user_data of a million characters: data_json just under its 1 MB bound. Naming
+ * `target_artifacts` (empty: trail-level) makes the compliance facts look into each one's data.
+ */
+const bigData = (i: number) => JSON.stringify({ attestation_name: `check-${i}`, is_compliant: true, target_artifacts: [], user_data: { filler: 'x'.repeat(1_000_000), i } });
 
 describe('hostile clients: reading a trail of big attestations', function () {
   this.timeout(120_000);
