@@ -1,6 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { defineOperation } from '../contract.ts';
-import { ErrorBody } from '../shared.ts';
+import { ErrorBody, pageQuery } from '../shared.ts';
 import { TrailPathParams } from './attestation-input.ts';
 import { Trail, trailSchemas } from './trail.ts';
 
@@ -9,17 +9,20 @@ export const getTrail = defineOperation({
   id: 'getTrail',
   summary: 'Get trail',
   description:
-    'One trail: its git and repo info, every attestation stored on it (with JUnit results, totals and attachment), and its ' +
-    'compliance status with the reasons.',
+    'One trail: its git and repo info, its compliance status with the reasons (from every attestation stored on it), and a page ' +
+    'of its attestations, oldest first (with JUnit results, totals and attachment): `attestations_pagination` says how many ' +
+    'there are and links to the other pages. A page holds at most 20, so that an answer stays within about 21 MB ' +
+    '(an attestation\'s data_json is at most 1 MB).',
   tags: ['Trails'],
   method: 'GET',
   path: '/trails/{org}/{flow_name}/{trail_name}',
   access: 'read',
   params: TrailPathParams,
-  query: Type.Object({}),
+  query: Type.Object({ ...pageQuery({ minimum: 1, maximum: 20, default: 20 }) }),
   body: undefined,
   responses: {
     200: { description: 'The trail', schema: Type.Ref(Trail) },
+    400: { description: 'Invalid query', schema: Type.Ref(ErrorBody) },
     404: { description: 'Flow or trail not found', schema: Type.Ref(ErrorBody) },
   },
   schemas: trailSchemas,

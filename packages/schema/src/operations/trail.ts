@@ -1,6 +1,6 @@
 /** The trail as read back: its evidence (attestations) and its compliance status with reasons. */
 import { Type, type Static } from '@sinclair/typebox';
-import { CreatedBy, EpochSeconds, ExternalUrls, GitCommitInfo, JsonObject, JunitResult, RepoInfo, UserData } from '../shared.ts';
+import { CreatedBy, EpochSeconds, ExternalUrls, GitCommitInfo, JsonObject, JunitResult, PageLinks, RepoInfo, UserData } from '../shared.ts';
 import { Template, TemplateArtifact, TemplateAttestation } from './flow.ts';
 
 const Link = Type.Object({ href: Type.String() }, { additionalProperties: false });
@@ -115,16 +115,28 @@ const trailFields = {
 /** A trail in the list: everything but its attestations. */
 export const TrailSummary = Type.Object(trailFields, { $id: 'TrailSummary', additionalProperties: false });
 
-/** One trail with every attestation stored on it, oldest first. */
+/** Where a page of a trail's attestations sits among all of them, and the links to the others. */
+export const AttestationsPagination = Type.Object(
+  {
+    total: Type.Integer({ minimum: 0, description: 'Attestations stored on the trail' }),
+    page: Type.Integer({ minimum: 1 }),
+    per_page: Type.Integer({ minimum: 1 }),
+    page_count: Type.Integer({ minimum: 0 }),
+    _links: Type.Ref(PageLinks),
+  },
+  { $id: 'AttestationsPagination', additionalProperties: false },
+);
+
+/** One trail with a page of the attestations stored on it, oldest first. */
 export const Trail = Type.Object(
-  { ...trailFields, attestations: Type.Array(Type.Ref(AttestationView)) },
+  { ...trailFields, attestations: Type.Array(Type.Ref(AttestationView)), attestations_pagination: Type.Ref(AttestationsPagination) },
   { $id: 'Trail', additionalProperties: false },
 );
 
 /** Schemas the trail operations register. */
 export const trailSchemas = [
   TemplateAttestation, TemplateArtifact, Template, AttestationStatus, ArtifactStatus, TrailComplianceStatus, JunitTotals, Attachment,
-  AttestationView, TrailSummary, Trail,
+  AttestationView, TrailSummary, AttestationsPagination, Trail,
 ];
 
 export type TrailSummaryBody = Static<typeof TrailSummary>;

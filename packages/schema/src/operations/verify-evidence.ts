@@ -37,6 +37,10 @@ export const verifyEvidence = defineOperation({
   responses: {
     200: { description: 'The verification result (also when a link is broken: see `ok`)', schema: Type.Ref(VerifyResult) },
     404: { description: 'Organisation not found', schema: Type.Ref(ErrorBody) },
+    429: {
+      description: 'A verification of this organisation is already running (one at a time per organisation and process, two per process): retry after `Retry-After` seconds',
+      schema: Type.Ref(ErrorBody),
+    },
   },
   schemas: [VerifyResult],
 });

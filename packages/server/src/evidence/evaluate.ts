@@ -14,6 +14,9 @@ export interface LoadedTemplate {
 
 export interface EvaluatedTrail {
   compliance: ComplianceStatus;
+  /** The facts of every attestation of the trail, oldest first. */
+  facts: AttestationFacts[];
+  /** The attestations of the page asked for, with their data, oldest first. */
   attestations: AttestationRow[];
   template: LoadedTemplate | null;
 }
@@ -58,11 +61,18 @@ export class TrailEvaluator {
     return loaded;
   }
 
-  /** A trail's compliance status and its attestations (oldest first). */
-  async evaluate(trail: { id: number; effectiveTemplateSha256: string | null }): Promise<EvaluatedTrail> {
-    const [attestations, template] = await Promise.all([this.store.listAttestations(trail.id), this.template(trail.effectiveTemplateSha256)]);
-    const compliance = evaluateCompliance(template?.model ?? null, template?.sha256 ?? null, attestations.map(factsOf), this.now);
-    return { compliance, attestations, template };
+  /**
+   * A trail's compliance status, from the facts of all of its attestations, and one page of its
+   * attestations with their data (oldest first): a trail's data can be far more than one answer holds.
+   */
+  async evaluate(trail: { id: number; effectiveTemplateSha256: string | null }, page: { offset: number; limit: number }): Promise<EvaluatedTrail> {
+    const [facts, attestations, template] = await Promise.all([
+      this.store.attestationFactsOfTrails([trail.id]),
+      this.store.listAttestations(trail.id, page),
+      this.template(trail.effectiveTemplateSha256),
+    ]);
+    const compliance = evaluateCompliance(template?.model ?? null, template?.sha256 ?? null, facts, this.now);
+    return { compliance, facts, attestations, template };
   }
 
   /**

@@ -12,6 +12,7 @@
 import { isAlias, isMap, isScalar, isSeq, LineCounter, parseDocument, stringify, type Node } from 'yaml';
 import { limits, type Template } from '@trailproof/schema';
 import { badRequest } from '../http/errors.ts';
+import { templateBoundProblem, templateBounds } from './template-bounds.ts';
 
 export interface TemplateRequirement { name: string; type: string }
 export interface TemplateModel {
@@ -33,8 +34,12 @@ const typePattern = /^(?:\*|generic|jira|junit|pull_request|snyk|sonar|custom:[A
 
 /** Parses and validates a template; throws `TemplateError` naming the first problem and its line. */
 export function parseTemplate(text: string): TemplateModel {
+  const bound = templateBoundProblem(text);
+  if (bound) throw new TemplateError(bound.line, bound.problem);
   const lines = new LineCounter();
-  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: true });
+  // Duplicate keys are found by `mapping` below, in one pass: the library's `uniqueKeys` compares
+  // every key with every other one.
+  const doc = parseDocument(text, { lineCounter: lines, prettyErrors: false, uniqueKeys: false });
   const lineAt = (offset: number | undefined) => (offset === undefined ? 1 : lines.linePos(offset).line);
   const first = doc.errors[0];
   if (first) {
@@ -53,6 +58,7 @@ export function parseTemplate(text: string): TemplateModel {
       const keyLine = lineOf(key, lineOf(node, line));
       if (!isScalar(key) || typeof key.value !== 'string') throw new TemplateError(keyLine, `${path}: keys must be text`);
       if (!allowed.includes(key.value)) throw new TemplateError(keyLine, `${path}: unknown key '${key.value}' (expected ${allowed.join(', ')})`);
+      if (out.has(key.value)) throw new TemplateError(keyLine, 'Map keys must be unique');
       out.set(key.value, { value: pair.value as Node | null, line: keyLine });
     }
     return { entries: out, line: lineOf(node, line) };
@@ -109,6 +115,10 @@ export function parseTemplate(text: string): TemplateModel {
 
 /** Decodes and parses an uploaded template; a bad one is the 400 the client sees, naming the line. */
 export function requireValidTemplate(bytes: Uint8Array, field = 'template_file'): TemplateModel {
+  if (bytes.length > templateBounds.bytes) {
+    const problem = `a template may be at most ${templateBounds.bytes} bytes (this one has ${bytes.length})`;
+    throw badRequest(`Invalid template: ${problem}`, { [field]: problem });
+  }
   let text: string;
   try {
     text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);

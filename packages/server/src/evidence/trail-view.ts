@@ -1,10 +1,10 @@
 /** A trail as the API answers it: its stored fields, its attestations and its compliance status. */
 import type { AttestationViewBody, TrailSummaryBody } from '@trailproof/schema';
-import { pathOf, trailHref, type ViewContext } from '../http/links.ts';
+import { pageCount, pageLinks, pathOf, trailHref, type ViewContext } from '../http/links.ts';
 import { targetArtifactsOf, type AttestationRow, type TrailRow } from '../store/index.ts';
 import { countingAttestations } from './compliance.ts';
 import { createdByName } from './created-by.ts';
-import { factsOf, type EvaluatedCompliance, type EvaluatedTrail } from './evaluate.ts';
+import type { EvaluatedCompliance, EvaluatedTrail } from './evaluate.ts';
 import { templateView } from './template.ts';
 
 type Summary = TrailSummaryBody;
@@ -38,11 +38,17 @@ export function trailSummary(trail: TrailRow, evaluated: EvaluatedCompliance, at
   };
 }
 
-/** The whole trail: the summary and every attestation stored on it, oldest first. */
-export function trailView(trail: TrailRow, evaluated: EvaluatedTrail, at: ViewContext) {
-  const counting = new Set([...countingAttestations(evaluated.attestations.map(factsOf)).values()].map((a) => a.id));
+/** The trail: the summary, a page of its attestations (oldest first), and where that page sits among them. */
+export function trailView(trail: TrailRow, evaluated: EvaluatedTrail, at: ViewContext, page: { page: number; per_page: number; originalUrl: string }) {
+  const counting = new Set([...countingAttestations(evaluated.facts).values()].map((a) => a.id));
   const base = trailHref(at, trail.flowName, trail.name);
-  return { ...trailSummary(trail, evaluated, at), attestations: evaluated.attestations.map((a) => attestationView(a, counting.has(a.id), base)) };
+  const total = evaluated.facts.length;
+  const pages = pageCount(total, page.per_page);
+  return {
+    ...trailSummary(trail, evaluated, at),
+    attestations: evaluated.attestations.map((a) => attestationView(a, counting.has(a.id), base)),
+    attestations_pagination: { total, page: page.page, per_page: page.per_page, page_count: pages, _links: pageLinks(page.originalUrl, page.page, pages) },
+  };
 }
 
 function attestationView(a: AttestationRow, counts: boolean, trailLink: string): Attestation {

@@ -55,6 +55,22 @@ export function pageLinks(originalUrl: string, page: number, totalPages: number)
   };
 }
 
+/**
+ * A page told in headers, for lists whose answer is the bare array (environment events, flows):
+ * the figures, and an RFC 8288 `Link` to the other pages when there are several.
+ */
+export function pageHeaders(originalUrl: string, page: number, perPage: number, total: number): Record<string, string> {
+  const totalPages = pageCount(total, perPage);
+  const headers: Record<string, string> = {
+    'X-Total-Count': String(total), 'X-Per-Page': String(perPage), 'X-Current-Page': String(page), 'X-Total-Pages': String(totalPages),
+  };
+  if (totalPages > 1) {
+    const links = pageLinks(originalUrl, page, totalPages);
+    headers.Link = (['first', 'prev', 'next', 'last'] as const).flatMap((rel) => (links[rel] ? [`<${links[rel]!.href}>; rel="${rel}"`] : [])).join(', ');
+  }
+  return headers;
+}
+
 /** A list page's figures, as the deployment and environment lists answer them. */
 export interface PageFigures {
   page: number;

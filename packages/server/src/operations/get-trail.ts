@@ -4,12 +4,17 @@ import { trailView } from '../evidence/trail-view.ts';
 import { definePlugin } from '../plugin.ts';
 import { requireTrail } from './lookup.ts';
 
-/** GET /trails/{org}/{flow_name}/{trail_name}: the trail, every attestation on it, and its compliance with reasons. */
+/**
+ * GET /trails/{org}/{flow_name}/{trail_name}: the trail, its compliance with reasons, and a page of
+ * its attestations: every one of them in one answer grew without bound (550 of 1 MB could no
+ * longer be read at all), while a page of 20 is at most about 21 MB.
+ */
 export const getTrailPlugin = definePlugin({
   operation: getTrail,
-  async handler({ params, store, now, apiBase }) {
+  async handler({ params, query, store, now, apiBase, originalUrl }) {
     const { trail } = await requireTrail(store, params.org, params.flow_name, params.trail_name);
-    const evaluated = await new TrailEvaluator(store, now).evaluate(trail);
-    return { status: 200, body: trailView(trail, evaluated, { org: params.org, apiBase }) };
+    const page = { offset: (query.page - 1) * query.per_page, limit: query.per_page };
+    const evaluated = await new TrailEvaluator(store, now).evaluate(trail, page);
+    return { status: 200, body: trailView(trail, evaluated, { org: params.org, apiBase }, { page: query.page, per_page: query.per_page, originalUrl }) };
   },
 });

@@ -1,7 +1,7 @@
 import { listEnvironmentEvents } from '@trailproof/schema';
 import { describeChange } from '../evidence/events.ts';
 import { badRequest } from '../http/errors.ts';
-import { environmentHref, pageCount, pageLinks, trailHref } from '../http/links.ts';
+import { environmentHref, pageHeaders, trailHref } from '../http/links.ts';
 import { definePlugin } from '../plugin.ts';
 import type { EnvironmentEventFilter } from '../store/index.ts';
 import { secondsPerUnit } from '../time-units.ts';
@@ -96,14 +96,6 @@ export const listEnvironmentEventsPlugin = definePlugin({
       },
     }));
 
-    const totalPages = pageCount(total, query.per_page);
-    const headers: Record<string, string> = {
-      'X-Total-Count': String(total), 'X-Per-Page': String(query.per_page), 'X-Current-Page': String(query.page), 'X-Total-Pages': String(totalPages),
-    };
-    if (totalPages > 1) {
-      const links = pageLinks(originalUrl, query.page, totalPages);
-      headers.Link = (['first', 'prev', 'next', 'last'] as const).flatMap((rel) => (links[rel] ? [`<${links[rel]!.href}>; rel="${rel}"`] : [])).join(', ');
-    }
-    return { status: 200, body, headers };
+    return { status: 200, body, headers: pageHeaders(originalUrl, query.page, query.per_page, total) };
   },
 });

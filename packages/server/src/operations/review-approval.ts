@@ -1,8 +1,14 @@
-import { reviewApproval } from '@trailproof/schema';
-import { notFound } from '../http/errors.ts';
+import { limits, reviewApproval } from '@trailproof/schema';
+import { ApiError, notFound } from '../http/errors.ts';
 import { definePlugin } from '../plugin.ts';
 import { approvalBody } from './approval-body.ts';
 import { requireFlow } from './lookup.ts';
+
+/**
+ * The reviews one approval may hold (as many as a request may bring): every read of the approval
+ * answers all of them, and the list answers 100 approvals a page, so more would grow without bound.
+ */
+const maxReviews = limits.smallArray;
 
 /** PUT /approvals/{org}/{flow_name}/{approval_number}: adds a review and moves the state. */
 export const reviewApprovalPlugin = definePlugin({
@@ -16,6 +22,11 @@ export const reviewApprovalPlugin = definePlugin({
       // Reviews of one approval take turns, so that each state is computed from every review before it.
       await tx.lockForUpdate(store.dialect, 'approvals', found.id);
       const approval = (await tx.getApproval(flow.id, found.release_number))!;
+      if (approval.approvals.length >= maxReviews) {
+        throw new ApiError(409, `Approval ${approval.release_number} has ${maxReviews} reviews, the most one approval holds: request a new approval`, {
+          approval_number: `has ${maxReviews} reviews already`,
+        });
+      }
       await tx.addReview(approval.id, review, principal.tokenId);
       return approval.release_number;
     });

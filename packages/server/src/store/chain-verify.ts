@@ -2,7 +2,7 @@
  * Verifying an organisation's chain (see chain.ts for what is chained): the walk over its
  * records, then every evidence row checked against them the other way round.
  */
-import { PostgresAdapter } from 'kysely';
+import { PostgresAdapter, sql } from 'kysely';
 import type { Db } from './database.ts';
 import { blobAddress } from './organizations.ts';
 import { digestColumns, digestOf, genesisHash, rowDigest, sha256, tableOf, type DigestTable, type EvidenceType } from './chain.ts';
@@ -35,7 +35,7 @@ export interface VerifyResult {
  */
 export function verifyChain(db: Db, organizationId: number, orgName: string): Promise<VerifyResult> {
   if (db.isTransaction) return verifyIn(db, organizationId, orgName);
-  const snapshot = db.getExecutor().adapter instanceof PostgresAdapter ? db.transaction().setIsolationLevel('repeatable read').setAccessMode('read only') : db.transaction();
+  const snapshot = isPostgres(db) ? db.transaction().setIsolationLevel('repeatable read').setAccessMode('read only') : db.transaction();
   return snapshot.execute((trx) => verifyIn(trx, organizationId, orgName));
 }
 
@@ -127,9 +127,9 @@ async function walkChain(db: Db, organizationId: number, orgName: string): Promi
       }
       const attachment = parsed.data?.attachment_sha256;
       if (typeof attachment === 'string') {
-        const blob = await db.selectFrom('blobs').select('content').where('sha256', '=', attachment).executeTakeFirst();
-        if (!blob) return broken(`attachment ${attachment} is missing`);
-        if (blobAddress(blob.content) !== attachment) return broken(`attachment ${attachment} was changed after it was stored`);
+        const address = await storedAddress(db, attachment);
+        if (address === undefined) return broken(`attachment ${attachment} is missing`);
+        if (address !== attachment) return broken(`attachment ${attachment} was changed after it was stored`);
       }
       walk.head = row.hash;
       walk.records++;
@@ -137,6 +137,22 @@ async function walkChain(db: Db, organizationId: number, orgName: string): Promi
     if (rows.length < pageSize) return walk;
     after = Number(rows[rows.length - 1]!.seq);
   }
+}
+
+const isPostgres = (db: Db) => db.getExecutor().adapter instanceof PostgresAdapter;
+
+/**
+ * The SHA-256 of a stored blob's bytes, recomputed; undefined when there is none. PostgreSQL
+ * hashes them itself, so that no attachment crosses to this process and its event loop; on
+ * SQLite verification runs on a thread of its own (chain-verify-thread.ts).
+ */
+async function storedAddress(db: Db, address: string): Promise<string | undefined> {
+  if (isPostgres(db)) {
+    const row = await db.selectFrom('blobs').select(sql<string>`encode(sha256(content), 'hex')`.as('recomputed')).where('sha256', '=', address).executeTakeFirst();
+    return row?.recomputed;
+  }
+  const blob = await db.selectFrom('blobs').select('content').where('sha256', '=', address).executeTakeFirst();
+  return blob && blobAddress(blob.content);
 }
 
 type Unaccounted = { table: DigestTable; id: number; at: number } | undefined;

@@ -1,5 +1,5 @@
 /** Reading evidence back: trails (one by name or id, or a flow's page), and which trails attested an artifact fingerprint. */
-import { sql } from 'kysely';
+import { PostgresAdapter, sql } from 'kysely';
 import { inListChunks, type Db } from './database.ts';
 import { fromJson } from './json.ts';
 import { tokenRef } from './provenance.ts';
@@ -136,16 +136,20 @@ export async function attestationFactsOfTrails(db: Db, trailIds: readonly number
   if (!trailIds.length) return [];
   const out: AttestationFactsRow[] = [];
   for (const chunk of inListChunks(trailIds)) {
-    // The data is read only where its text names the key or has an escape (which could spell it);
-    // the database decides that in place, so other data (a JUnit report's suites) is not copied out.
+    // The data is looked into only where its text names the key or has an escape (which could
+    // spell it), and only `target_artifacts` leaves the database: other data (a JUnit report's
+    // suites, a megabyte of user_data) is neither copied out nor parsed on the event loop.
+    const named = sql`data like ${'%"target!_artifacts"%'} escape '!' or data like ${'%\\u%'} escape '!'`;
+    const targets = db.getExecutor().adapter instanceof PostgresAdapter
+      ? sql<string | null>`case when ${named} then (data::json -> 'target_artifacts')::text end`
+      : sql<string | null>`case when ${named} then data -> '$.target_artifacts' end`;
     const rows = await db.selectFrom('attestations')
-      .select(['id', 'trail_id', 'name', 'type', 'compliant'])
-      .select(sql<string | null>`case when data like ${'%"target!_artifacts"%'} escape '!' or data like ${'%\\u%'} escape '!' then data end`.as('data'))
+      .select(['id', 'trail_id', 'name', 'type', 'compliant']).select(targets.as('targets'))
       .where('trail_id', 'in', chunk).orderBy('id').execute();
     for (const r of rows) {
       out.push({
         trailId: Number(r.trail_id), id: Number(r.id), name: r.name, type: r.type, compliant: Number(r.compliant) === 1,
-        targets: r.data === null ? [] : targetArtifactsOf(JSON.parse(r.data)),
+        targets: r.targets === null ? [] : targetArtifactsOf({ target_artifacts: JSON.parse(r.targets) }),
       });
     }
   }

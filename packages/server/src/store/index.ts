@@ -4,12 +4,12 @@
  * binds them, and `transaction` hands the same functions bound to a transaction.
  */
 import { availableParallelism } from 'node:os';
-import BetterSqlite3 from 'better-sqlite3';
-import { Kysely } from 'kysely';
+import type { Kysely } from 'kysely';
 import type { Database, Db, DialectName } from './database.ts';
 import { migrate } from './migrations.ts';
 import { ensureOrganization, findOrganization, getBlob, listOrganizations, putBlob } from './organizations.ts';
 import { verifyChain } from './chain-verify.ts';
+import { verifyChainOnThread } from './chain-verify-thread.ts';
 import { findToken, insertToken, listTokens, revokeToken } from './tokens.ts';
 import { appendAttestation, appendAttestations, ensureFlow, findFlow, insertAttestation, listAttestations, upsertTrail } from './trails.ts';
 import { listEnvironments, upsertEnvironment } from './environments.ts';
@@ -24,7 +24,7 @@ import { evidenceOfToken } from './provenance.ts';
 import { openPostgres, type PostgresOptions } from './postgres.ts';
 import { batchedWrites, groupCommit } from './group-commit.ts';
 import { startCheckpointer, walAutocheckpoint } from './checkpoint.ts';
-import { openSqlite, sqliteDialect, type SqliteOptions } from './sqlite.ts';
+import { openSqlite, type SqliteOptions } from './sqlite.ts';
 import { lockedDriver, startWriterThread } from './writer-thread.ts';
 import { startReaderThreads, type ReaderThreads } from './reader-threads.ts';
 import { readerProcedures } from './reader-procedures.ts';
@@ -149,15 +149,8 @@ export async function openSqliteStore(file: string, options: SqliteOptions = {})
       await raw.backup(target, { progress: () => 0x7fffffff });
     },
     // Verification reads the whole chain and every evidence row in one read transaction: on a
-    // connection of its own, so that the server's other reads do not queue behind it meanwhile.
-    verifyChain: async (organizationId, orgName) => {
-      const own = new Kysely<Database>({ dialect: sqliteDialect(new BetterSqlite3(file, { readonly: true, fileMustExist: true })) });
-      try {
-        return await verifyChain(own, organizationId, orgName);
-      } finally {
-        await own.destroy();
-      }
-    },
+    // thread and connection of its own, so that the server's other requests do not wait for it.
+    ...(inMemory ? {} : { verifyChain: (organizationId: number, orgName: string) => verifyChainOnThread(file, organizationId, orgName) }),
     // One writer, one fsync per commit: concurrent transactions share commits (see group-commit.ts).
     runTransaction: groupCommit(db, { afterCommit: () => checkpointer?.committed() }),
   });

@@ -256,8 +256,8 @@ export function appendAttestations(db: Db, list: AttestationAppend[]): Promise<A
   });
 }
 
-/** Every attestation of a trail, oldest first (later ones with the same name supersede earlier ones). */
-export async function listAttestations(db: Db, trailId: number): Promise<AttestationRow[]> {
+/** The attestations of a trail, oldest first (later ones with the same name supersede earlier ones): all of them, or a page. */
+export async function listAttestations(db: Db, trailId: number, page?: { offset: number; limit: number }): Promise<AttestationRow[]> {
   const rows = await db.selectFrom('attestations').leftJoin('blobs', 'blobs.sha256', 'attestations.attachment_sha256')
     .leftJoin('tokens', 'tokens.id', 'attestations.created_by_token')
     .select([
@@ -265,7 +265,8 @@ export async function listAttestations(db: Db, trailId: number): Promise<Attesta
       'attestations.attachment_sha256', 'attestations.attachment_name', 'attestations.compliant', 'attestations.created_by_token',
       'tokens.description as token_description', 'attestations.created_at', 'blobs.size',
     ])
-    .where('attestations.trail_id', '=', trailId).orderBy('attestations.id').execute();
+    .where('attestations.trail_id', '=', trailId).orderBy('attestations.id')
+    .$if(page !== undefined, (q) => q.limit(page!.limit).offset(page!.offset)).execute();
   return rows.map((r) => ({
     id: Number(r.id), trailId: Number(r.trail_id), name: r.name, type: r.type, data: JSON.parse(r.data), artifactFingerprint: r.artifact_fingerprint,
     attachmentSha256: r.attachment_sha256, attachmentName: r.attachment_name, compliant: Number(r.compliant) === 1,
