@@ -77,16 +77,18 @@ describe('hostile clients: listing many flows', function () {
   });
   after(() => server.close());
 
-  it('answers 100 flows at most, as an array, with a Link header to the rest and X-Total-Count', async () => {
-    const first = await server.request('GET', '/api/v2/flows/acme');
-    expect(first.status).to.equal(200);
+  it('answers every flow up to 1,000 when no page is asked (as the Kosli CLI asks), pages on request with a Link header and X-Total-Count', async () => {
+    const all = await server.request('GET', '/api/v2/flows/acme');
+    expect(all.status).to.equal(200);
+    expect(all.body).to.have.length(flowCount);
+    expect(all.headers.get('x-total-count')).to.equal(String(flowCount));
+    const first = await server.request('GET', '/api/v2/flows/acme?per_page=100');
     expect(first.body).to.have.length(100);
-    expect(first.headers.get('x-total-count')).to.equal(String(flowCount));
-    expect(first.headers.get('link')).to.equal('</api/v2/flows/acme?page=1>; rel="first", </api/v2/flows/acme?page=2>; rel="next", </api/v2/flows/acme?page=2>; rel="last"');
+    expect(first.headers.get('link')).to.equal('</api/v2/flows/acme?per_page=100&page=1>; rel="first", </api/v2/flows/acme?per_page=100&page=2>; rel="next", </api/v2/flows/acme?per_page=100&page=2>; rel="last"');
     expect(first.headers.get('x-total-pages')).to.equal('2');
-    const second = await server.request('GET', '/api/v2/flows/acme?page=2');
+    const second = await server.request('GET', '/api/v2/flows/acme?per_page=100&page=2');
     expect(second.body.map((f: { name: string }) => f.name)).to.deep.equal(Array.from({ length: 30 }, (_, i) => `flow-${100 + i}`));
-    expect((await server.request('GET', '/api/v2/flows/acme?per_page=101')).status).to.equal(400);
+    expect((await server.request('GET', '/api/v2/flows/acme?per_page=1001')).status).to.equal(400);
     // Search and paging together: the filter first, then the page.
     const searched = await server.request('GET', '/api/v2/flows/acme?search_by_name=flow-12&per_page=5');
     expect(searched.body.map((f: { name: string }) => f.name)).to.deep.equal(['flow-120', 'flow-121', 'flow-122', 'flow-123', 'flow-124']);
@@ -100,7 +102,7 @@ describe('hostile clients: reviewing one approval without end', function () {
   before(async () => (server = await startTestServer()));
   after(() => server.close());
 
-  it('an approval holds 100 reviews: the next is a 409 that says so, and nothing is added', async () => {
+  it('an approval holds 100 reviews: the next is a 422 that says so, and nothing is added', async () => {
     await server.request('PUT', '/api/v2/trails/acme/app', { form: { data_json: JSON.stringify({ name: 'build-1' }) } });
     const review = (i: number) => ({ state: 'APPROVED', approved_by: `reviewer-${i}`, comment: 'c'.repeat(1000) });
     const requested = await server.request('POST', '/api/v2/approvals/acme/app', {
@@ -109,7 +111,7 @@ describe('hostile clients: reviewing one approval without end', function () {
     expect(requested.status, JSON.stringify(requested.body)).to.equal(201);
     for (let i = 60; i < 100; i++) expect((await server.request('PUT', '/api/v2/approvals/acme/app/1', { json: review(i) })).status).to.equal(200);
     const refused = await server.request('PUT', '/api/v2/approvals/acme/app/1', { json: review(100) });
-    expect(refused.status).to.equal(409);
+    expect(refused.status).to.equal(422);
     expect(refused.body).to.deep.equal({
       message: 'Approval 1 has 100 reviews, the most one approval holds: request a new approval',
       errors: { approval_number: 'has 100 reviews already' },

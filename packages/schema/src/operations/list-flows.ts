@@ -23,7 +23,7 @@ export const listFlows = defineOperation({
     })),
     // Query values arrive as text and only numbers are coerced, so the boolean is spelt as two literals.
     case_sensitive: Type.Union([Type.Literal('true'), Type.Literal('false')], { default: 'true', description: 'Whether search_by_name is case sensitive' }),
-    ...pageQuery({ minimum: 1, maximum: 100, default: 100 }),
+    ...pageQuery({ minimum: 1, maximum: 1000, default: 1000 }),
   }),
   body: undefined,
   responses: {

@@ -26,7 +26,7 @@ export const reviewApproval = defineOperation({
     200: { description: 'The approval with the review added', schema: Type.Ref(Approval) },
     400: { description: 'Invalid input', schema: Type.Ref(ErrorBody) },
     404: { description: 'Flow or approval not found', schema: Type.Ref(ErrorBody) },
-    409: { description: 'The approval holds 100 reviews, the most one may hold (request a new approval)', schema: Type.Ref(ErrorBody) },
+    422: { description: 'The approval holds 100 reviews, the most one may hold (request a new approval)', schema: Type.Ref(ErrorBody) },
   },
   schemas: [ReviewInput, Review, CommitWithArtifacts, Approval],
 });

@@ -23,7 +23,7 @@ export const reviewApprovalPlugin = definePlugin({
       await tx.lockForUpdate(store.dialect, 'approvals', found.id);
       const approval = (await tx.getApproval(flow.id, found.release_number))!;
       if (approval.approvals.length >= maxReviews) {
-        throw new ApiError(409, `Approval ${approval.release_number} has ${maxReviews} reviews, the most one approval holds: request a new approval`, {
+        throw new ApiError(422, `Approval ${approval.release_number} has ${maxReviews} reviews, the most one approval holds: request a new approval`, {
           approval_number: `has ${maxReviews} reviews already`,
         });
       }
