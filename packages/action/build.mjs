@@ -4,7 +4,23 @@ import { build } from 'esbuild';
 
 // Some bundled dependencies are CommonJS and call require(); give the ESM bundle one.
 const requireShim = "import { createRequire as __trailproofCreateRequire } from 'node:module';\nconst require = __trailproofCreateRequire(import.meta.url);";
+/**
+ * @actions/core imports @actions/http-client (and with it undici, ~0.8 MB) for OIDC tokens, which
+ * this action never asks for. Marking those packages free of side effects lets esbuild drop them
+ * when nothing uses them; were something to use them, they would still be bundled.
+ */
+const unusedUnlessCalled = {
+  name: 'unused-unless-called',
+  setup(b) {
+    b.onResolve({ filter: /^(@actions\/http-client|undici|tunnel)(\/|$)/ }, async (args) => {
+      if (args.pluginData?.resolved) return undefined;
+      const resolved = await b.resolve(args.path, { kind: args.kind, resolveDir: args.resolveDir, importer: args.importer, pluginData: { resolved: true } });
+      return { ...resolved, sideEffects: false };
+    });
+  },
+};
 const common = {
+  plugins: [unusedUnlessCalled],
   bundle: true,
   platform: 'node',
   target: 'node20',

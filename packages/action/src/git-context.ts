@@ -34,7 +34,7 @@ export interface RunContext {
   workspace: string;
 }
 
-/** The subset of `@actions/github`'s context this reads. */
+/** What the runner tells about the run: its GITHUB_* variables and the event payload. */
 export interface GitHubContext {
   sha: string;
   ref: string;
@@ -43,6 +43,27 @@ export interface GitHubContext {
   runId: number;
   repo: { owner: string; repo: string };
   payload: Record<string, any>;
+}
+
+/**
+ * The run's context as the runner gives it: GITHUB_* variables and the event payload at
+ * GITHUB_EVENT_PATH (read directly: `@actions/github` would bundle all of Octokit for this).
+ */
+export function gitHubContext(env: NodeJS.ProcessEnv): GitHubContext {
+  let payload: Record<string, any> = {};
+  if (env.GITHUB_EVENT_PATH) {
+    try {
+      payload = JSON.parse(readFileSync(env.GITHUB_EVENT_PATH, 'utf8')) as Record<string, any>;
+    } catch (error) {
+      throw new Error(`Cannot read the event payload GITHUB_EVENT_PATH=${env.GITHUB_EVENT_PATH}: ${(error as Error).message}`);
+    }
+  }
+  const [owner = '', repo = ''] = (env.GITHUB_REPOSITORY ?? payload.repository?.full_name ?? '/').split('/');
+  return {
+    sha: env.GITHUB_SHA ?? '', ref: env.GITHUB_REF ?? '', eventName: env.GITHUB_EVENT_NAME ?? '',
+    serverUrl: (env.GITHUB_SERVER_URL ?? 'https://github.com').replace(/\/+$/, ''),
+    runId: Number(env.GITHUB_RUN_ID) || 0, repo: { owner, repo }, payload,
+  };
 }
 
 const clip = (text: string | undefined | null, max: number) => (typeof text === 'string' ? text.slice(0, max) : undefined);

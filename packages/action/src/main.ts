@@ -4,9 +4,8 @@
  * written on a failure too, with the error and whatever was known by then.
  */
 import * as core from '@actions/core';
-import * as github from '@actions/github';
 import { AttestError, attestJunitResults, type AttestResult } from './attest-flow.ts';
-import { fromGitHub } from './git-context.ts';
+import { fromGitHub, gitHubContext } from './git-context.ts';
 import { readInputs, type AttestConfig } from './inputs.ts';
 import { summaryMarkdown } from './summary.ts';
 
@@ -19,7 +18,7 @@ export async function run(): Promise<void> {
     const token = core.getInput('api-token');
     if (token) core.setSecret(token);
     const workspace = process.env.GITHUB_WORKSPACE ?? process.cwd();
-    const run = fromGitHub(github.context, workspace);
+    const run = fromGitHub(gitHubContext(process.env), workspace);
     // The trail defaults to the commit the results are about: on pull_request, the PR head, not the merge commit.
     config = readInputs((name) => core.getInput(name), { defaultTrail: run.commit?.sha1, workspace });
     result = await attestJunitResults(config, run, { info: core.info, warning: core.warning });
