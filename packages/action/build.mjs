@@ -1,6 +1,10 @@
 // Bundles the Action and the CLI into single committed files (deterministic: same sources, same bytes).
 import { chmodSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
+
+// Paths are the package's, wherever the build is started from (`node packages/action/build.mjs` at the root too).
+const here = fileURLToPath(new URL('.', import.meta.url));
 
 // Some bundled dependencies are CommonJS and call require(); give the ESM bundle one.
 const requireShim = "import { createRequire as __trailproofCreateRequire } from 'node:module';\nconst require = __trailproofCreateRequire(import.meta.url);";
@@ -20,6 +24,7 @@ const unusedUnlessCalled = {
   },
 };
 const common = {
+  absWorkingDir: here,
   plugins: [unusedUnlessCalled],
   bundle: true,
   platform: 'node',
@@ -32,4 +37,4 @@ const common = {
 
 await build({ ...common, entryPoints: ['src/index.ts'], outfile: 'dist/index.js', banner: { js: requireShim } });
 await build({ ...common, entryPoints: ['src/cli.ts'], outfile: 'dist/cli.js', banner: { js: `#!/usr/bin/env node\n${requireShim}` } });
-chmodSync('dist/cli.js', 0o755);
+chmodSync(`${here}dist/cli.js`, 0o755);

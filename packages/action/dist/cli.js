@@ -5012,7 +5012,10 @@ function createClient(options) {
           await sleep(delay);
         }
       }
-      throw lastError instanceof ApiRequestError ? lastError : new Error(`${method} ${url} failed after ${attempts} attempts: ${errorText(lastError)}`);
+      if (lastError instanceof ApiRequestError) throw lastError;
+      const cause = errorText(lastError);
+      const hint = body !== void 0 && (cause === "EPIPE" || cause === "ECONNRESET") ? " (the server closed the connection while the request was being sent, without an answer the client could read: a server or proxy that refuses the request, e.g. an expired or wrong api-token or a body over its size limit, does this)" : "";
+      throw new Error(`${method} ${url} failed after ${attempts} attempts: ${cause}${hint}`);
     }
   };
 }

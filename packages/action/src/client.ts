@@ -1,6 +1,7 @@
 /**
  * A small HTTP client for the API v2: bearer token, time-outs, and retries with exponential
- * backoff on network errors, 429 (honouring Retry-After) and 5xx, never on other 4xx. A
+ * backoff on network errors, 429 (honouring Retry-After) and 5xx, never on other 4xx (a refused
+ * or expired token is final: 401 and 403 are reported at once with the server's message). A
  * failure carries the server's own `{"message", "errors"}` text, and the id the server gave the
  * request (`X-Request-Id`), which names the request in the server's log.
  */
@@ -89,7 +90,13 @@ export function createClient(options: ClientOptions): ApiClient {
           await sleep(delay);
         }
       }
-      throw lastError instanceof ApiRequestError ? lastError : new Error(`${method} ${url} failed after ${attempts} attempts: ${errorText(lastError)}`);
+      if (lastError instanceof ApiRequestError) throw lastError;
+      const cause = errorText(lastError);
+      // A server that refuses a request (a bad or expired token) before reading its body closes the connection under the upload.
+      const hint = body !== undefined && (cause === 'EPIPE' || cause === 'ECONNRESET')
+        ? ' (the server closed the connection while the request was being sent, without an answer the client could read: a server or proxy that refuses the request, e.g. an expired or wrong api-token or a body over its size limit, does this)'
+        : '';
+      throw new Error(`${method} ${url} failed after ${attempts} attempts: ${cause}${hint}`);
     },
   };
 }
