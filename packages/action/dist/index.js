@@ -191,13 +191,13 @@ var require_saxes = __commonJS({
     var S_DTD_PI = 11;
     var S_DTD_PI_ENDING = 12;
     var S_TEXT = 13;
-    var S_ENTITY = 14;
+    var S_ENTITY2 = 14;
     var S_OPEN_WAKA = 15;
     var S_OPEN_WAKA_BANG = 16;
-    var S_COMMENT = 17;
+    var S_COMMENT2 = 17;
     var S_COMMENT_ENDING = 18;
     var S_COMMENT_ENDED = 19;
-    var S_CDATA = 20;
+    var S_CDATA2 = 20;
     var S_CDATA_ENDING = 21;
     var S_CDATA_ENDING_2 = 22;
     var S_PI_FIRST_CHAR = 23;
@@ -217,9 +217,9 @@ var require_saxes = __commonJS({
     var S_ATTRIB_NAME = 37;
     var S_ATTRIB_NAME_SAW_WHITE = 38;
     var S_ATTRIB_VALUE = 39;
-    var S_ATTRIB_VALUE_QUOTED = 40;
+    var S_ATTRIB_VALUE_QUOTED2 = 40;
     var S_ATTRIB_VALUE_CLOSED = 41;
-    var S_ATTRIB_VALUE_UNQUOTED = 42;
+    var S_ATTRIB_VALUE_UNQUOTED2 = 42;
     var S_CLOSE_TAG = 43;
     var S_CLOSE_TAG_SAW_WHITE = 44;
     var TAB = 9;
@@ -1046,11 +1046,11 @@ var require_saxes = __commonJS({
               this.fail("text data outside of root node.");
               this.reportedTextAfterRoot = true;
             }
-            this.state = S_CDATA;
+            this.state = S_CDATA2;
             this.openWakaBang = "";
             break;
           case "--":
-            this.state = S_COMMENT;
+            this.state = S_COMMENT2;
             this.openWakaBang = "";
             break;
           case "DOCTYPE":
@@ -1080,7 +1080,7 @@ var require_saxes = __commonJS({
           this.text = "";
         } else {
           this.text += `-${String.fromCodePoint(c)}`;
-          this.state = S_COMMENT;
+          this.state = S_COMMENT2;
         }
       }
       sCommentEnded() {
@@ -1088,7 +1088,7 @@ var require_saxes = __commonJS({
         if (c !== GREATER) {
           this.fail("malformed comment.");
           this.text += `--${String.fromCodePoint(c)}`;
-          this.state = S_COMMENT;
+          this.state = S_COMMENT2;
         } else {
           this.state = S_TEXT;
         }
@@ -1104,7 +1104,7 @@ var require_saxes = __commonJS({
           this.state = S_CDATA_ENDING_2;
         } else {
           this.text += `]${String.fromCodePoint(c)}`;
-          this.state = S_CDATA;
+          this.state = S_CDATA2;
         }
       }
       sCDataEnding2() {
@@ -1122,7 +1122,7 @@ var require_saxes = __commonJS({
             break;
           default:
             this.text += `]]${String.fromCodePoint(c)}`;
-            this.state = S_CDATA;
+            this.state = S_CDATA2;
         }
       }
       // We need this separate state to check the first character fo the pi target
@@ -1448,10 +1448,10 @@ var require_saxes = __commonJS({
         const c = this.getCodeNorm();
         if (isQuote(c)) {
           this.q = c;
-          this.state = S_ATTRIB_VALUE_QUOTED;
+          this.state = S_ATTRIB_VALUE_QUOTED2;
         } else if (!isS(c)) {
           this.fail("unquoted attribute value.");
-          this.state = S_ATTRIB_VALUE_UNQUOTED;
+          this.state = S_ATTRIB_VALUE_UNQUOTED2;
           this.unget();
         }
       }
@@ -1468,8 +1468,8 @@ var require_saxes = __commonJS({
               return;
             case AMP:
               this.text += chunk.slice(start, this.prevI);
-              this.state = S_ENTITY;
-              this.entityReturnState = S_ATTRIB_VALUE_QUOTED;
+              this.state = S_ENTITY2;
+              this.entityReturnState = S_ATTRIB_VALUE_QUOTED2;
               return;
             case NL:
             case NL_LIKE:
@@ -1508,8 +1508,8 @@ var require_saxes = __commonJS({
         const c = this.captureTo(ATTRIB_VALUE_UNQUOTED_TERMINATOR);
         switch (c) {
           case AMP:
-            this.state = S_ENTITY;
-            this.entityReturnState = S_ATTRIB_VALUE_UNQUOTED;
+            this.state = S_ENTITY2;
+            this.entityReturnState = S_ATTRIB_VALUE_UNQUOTED2;
             break;
           case LESS:
             this.fail("disallowed character.");
@@ -1573,7 +1573,7 @@ var require_saxes = __commonJS({
                 break scanLoop;
               }
               case AMP:
-                this.state = S_ENTITY;
+                this.state = S_ENTITY2;
                 this.entityReturnState = S_TEXT;
                 if (handler !== void 0) {
                   this.text += chunk.slice(start, this.prevI);
@@ -1642,7 +1642,7 @@ var require_saxes = __commonJS({
                 break outRootLoop;
               }
               case AMP:
-                this.state = S_ENTITY;
+                this.state = S_ENTITY2;
                 this.entityReturnState = S_TEXT;
                 if (handler !== void 0) {
                   this.text += chunk.slice(start, this.prevI);
@@ -8322,15 +8322,17 @@ function parseTimestamp(raw) {
 
 // src/junit/types.ts
 var JunitReadError = class extends Error {
-  constructor(message, file, kind, line) {
+  constructor(message, file, kind, line, column) {
     super(message);
     this.file = file;
     this.kind = kind;
     this.line = line;
+    this.column = column;
   }
   file;
   kind;
   line;
+  column;
   name = "JunitReadError";
 };
 
@@ -8347,7 +8349,9 @@ var READ_ATTRIBUTES = [
   "tests",
   "failures",
   "errors",
-  "skipped"
+  "skipped",
+  "file",
+  "line"
 ];
 var SKIP_STATUSES = /* @__PURE__ */ new Set([
   "disabled",
@@ -8546,6 +8550,8 @@ var ReportBuilder = class {
     this.current = {
       className: attrs.classname ?? "",
       name: attrs.name ?? "",
+      file: attrs.file || void 0,
+      line: attrs.line,
       time: parseTime(attrs.time),
       statusSkipped: status !== void 0 && SKIP_STATUSES.has(status.toLowerCase().replace(/[\s_-]/g, "")),
       hasFailure: false,
@@ -8620,6 +8626,9 @@ var ReportBuilder = class {
       flaky,
       suiteName: container?.display ?? this.fileBase
     };
+    if (c.file !== void 0) kase.file = detach(cut(c.file, this.maxDetails));
+    const line = c.line !== void 0 && /^\s*[1-9][0-9]{0,8}\s*$/.test(c.line) ? Number(c.line) : void 0;
+    if (line !== void 0) kase.line = line;
     if (decided && c.message !== void 0) kase.message = c.message;
     if (decided) {
       const details = c.parts.join("").trimEnd();
@@ -8923,6 +8932,55 @@ function readPlain(xml, file, options, cap) {
   return builder.finish();
 }
 
+// src/junit/internal-xml-errors.ts
+var S_ENTITY = 14;
+var S_COMMENT = 17;
+var S_CDATA = 20;
+var S_ATTRIB_VALUE_QUOTED = 40;
+var S_ATTRIB_VALUE_UNQUOTED = 42;
+var AMP_ADVICE = "write a literal '&' as &amp;";
+function since(p2, marker) {
+  const chunk = p2.chunk ?? "";
+  const end = p2.prevI ?? 0;
+  const start = chunk.lastIndexOf(marker, end);
+  return start < 0 ? "?" : chunk.slice(start + marker.length, end).slice(0, 100);
+}
+var codePoint = (c) => `U+${c.toString(16).toUpperCase().padStart(4, "0")}`;
+function explainXmlError(reason, parser) {
+  const p2 = parser;
+  const inAttribute = p2.q !== null && p2.q !== void 0 || p2.state === S_ATTRIB_VALUE_QUOTED || p2.state === S_ATTRIB_VALUE_UNQUOTED;
+  switch (reason) {
+    case "disallowed character.": {
+      const c = p2.chunk?.codePointAt(p2.prevI ?? -1);
+      if (c === 60) return inAttribute ? "'<' not allowed in an attribute value (write it as &lt;)" : "'<' not allowed here";
+      return c === void 0 ? "a character not allowed in XML 1.0" : `character ${codePoint(c)} not allowed in XML 1.0${inAttribute ? " (in an attribute value)" : ""}`;
+    }
+    case "undefined entity.":
+      return `undefined entity '&${since(p2, "&")};': JUnit XML may use only &lt; &gt; &amp; &quot; &apos; and character references (${AMP_ADVICE})`;
+    case "disallowed character in entity name.":
+    case "empty entity name.":
+      return `'&' that starts no entity reference (${AMP_ADVICE})`;
+    case "unexpected end.":
+      if (p2.state === S_ENTITY) return `'&' without the ';' that ends an entity reference (${AMP_ADVICE})`;
+      if (p2.state === S_COMMENT) return "the document ends inside a comment";
+      if (p2.state === S_CDATA) return "the document ends inside a CDATA section";
+      return inAttribute ? "the document ends inside an attribute value (a missing closing quote?)" : "the document ends inside a tag";
+    case "unexpected close tag.":
+      return `close tag </${since(p2, "</")}> where </${p2.tag?.name ?? "?"}> was expected`;
+    case "document must contain a root element.":
+      return "no root element (the file is empty, holds no element, or ends inside the first tag)";
+    case "unquoted attribute value.":
+      return "attribute value without quotes";
+    case "text data outside of root node.":
+      return "text after the root element (or before it)";
+    default: {
+      const unclosed = /^unclosed tag: (.*)$/.exec(reason);
+      if (unclosed) return `the document ends before </${unclosed[1]}> (the file may be cut short)`;
+      return reason.replace(/\.$/, "");
+    }
+  }
+}
+
 // src/junit/internal-sax.ts
 var DEFAULT_MAX_DETAILS = 4096;
 var DEFAULT_MAX_FAILURES = 100;
@@ -8947,7 +9005,7 @@ var Feeder = class {
     this.cap = bufferCap(options);
     const { parser, builder } = this;
     parser.on("error", (err) => {
-      throw this.corrupt(err.message.replace(/^\d+:\d+: /, ""));
+      throw this.corrupt(explainXmlError(err.message.replace(/^\d+:\d+: /, ""), parser));
     });
     parser.on("doctype", () => {
       throw this.corrupt("DOCTYPE and entity declarations are not allowed in JUnit XML");
@@ -8980,7 +9038,7 @@ var Feeder = class {
   tagStart = 0;
   corrupt(reason, line = this.parser.line) {
     const column = this.parser.column + 1;
-    return new JunitReadError(`${this.file}:${line}:${column}: corrupt XML: ${reason}`, this.file, "corrupt", line);
+    return new JunitReadError(`${this.file}:${line}:${column}: corrupt XML: ${reason}`, this.file, "corrupt", line, column);
   }
   tooManyAttributes() {
     return this.corrupt(`more than ${MAX_ATTRIBUTES} attributes on one element`);
