@@ -813,9 +813,9 @@ var require_saxes = __commonJS({
           }
         }
       }
-      setXMLVersion(version) {
-        this.currentXMLVersion = version;
-        if (version === "1.0") {
+      setXMLVersion(version2) {
+        this.currentXMLVersion = version2;
+        if (version2 === "1.0") {
           this.isChar = isChar10;
           this.getCode = this.getCode10;
         } else {
@@ -1292,12 +1292,12 @@ var require_saxes = __commonJS({
         switch (this.name) {
           case "version": {
             this.xmlDeclExpects = ["encoding", "standalone"];
-            const version = value;
-            this.xmlDecl.version = version;
-            if (!/^1\.[0-9]+$/.test(version)) {
+            const version2 = value;
+            this.xmlDecl.version = version2;
+            if (!/^1\.[0-9]+$/.test(version2)) {
               this.fail("version number must match /^1\\.[0-9]+$/.");
             } else if (!this.opt.forceXMLVersion) {
-              this.setXMLVersion(version);
+              this.setXMLVersion(version2);
             }
             break;
           }
@@ -6504,8 +6504,8 @@ var AST = class {
     if (!anyMagic) {
       return body;
     }
-    const flags = (this.#options.nocase ? "i" : "") + (uflag ? "u" : "");
-    return Object.assign(new RegExp(`^${re2}$`, flags), {
+    const flags2 = (this.#options.nocase ? "i" : "") + (uflag ? "u" : "");
+    return Object.assign(new RegExp(`^${re2}$`, flags2), {
       _src: re2,
       _glob: glob
     });
@@ -7458,12 +7458,12 @@ var Minimatch = class {
     }
     const options = this.options;
     const twoStar = options.noglobstar ? star2 : options.dot ? twoStarDot : twoStarNoDot;
-    const flags = new Set(options.nocase ? ["i"] : []);
+    const flags2 = new Set(options.nocase ? ["i"] : []);
     let re2 = set.map((pattern) => {
       const pp = pattern.map((p2) => {
         if (p2 instanceof RegExp) {
           for (const f2 of p2.flags.split(""))
-            flags.add(f2);
+            flags2.add(f2);
         }
         return typeof p2 === "string" ? regExpEscape2(p2) : p2 === GLOBSTAR ? GLOBSTAR : p2._src;
       });
@@ -7504,7 +7504,7 @@ var Minimatch = class {
     if (this.negate)
       re2 = "^(?!" + re2 + ").+$";
     try {
-      this.regexp = new RegExp(re2, [...flags].join(""));
+      this.regexp = new RegExp(re2, [...flags2].join(""));
     } catch {
       this.regexp = false;
     }
@@ -8094,6 +8094,76 @@ async function findJunitFiles(patterns, workspace) {
   return [...new Set(await globber.glob())].sort();
 }
 
+// src/reruns.ts
+import { createHash } from "node:crypto";
+var failed = (outcome) => outcome === "failure" || outcome === "error";
+var keptText = 2e3;
+var RerunMerger = class {
+  /**
+   * One small entry per distinct case, keyed by a digest of suite, class name and name (names can
+   * be kilobytes long); only the last run of a case still failing keeps its text.
+   */
+  cases = /* @__PURE__ */ new Map();
+  repeats = 0;
+  repeatedCases = 0;
+  add = (c) => {
+    const key = createHash("sha256").update(`${c.suiteName}\0${c.className}\0${c.name}`).digest("base64");
+    let entry = this.cases.get(key);
+    if (entry === void 0) {
+      entry = { suite: c.suiteName, outcome: c.outcome, runs: 1, flaky: false, failedBefore: false, last: void 0 };
+      this.cases.set(key, entry);
+    } else {
+      if (++entry.runs === 2) this.repeatedCases++;
+      this.repeats++;
+      entry.failedBefore ||= failed(entry.outcome);
+    }
+    entry.outcome = c.outcome;
+    entry.flaky = c.flaky || c.outcome === "success" && entry.failedBefore;
+    entry.last = failed(c.outcome) ? { ...c, message: c.message?.slice(0, keptText), details: c.details?.slice(0, keptText) } : void 0;
+  };
+  /**
+   * The reports' suites with the counts of the merged cases: one entry per suite name that held
+   * cases (its duration the sum over all runs), in the order the suites first appear; suites
+   * without cases (declared counts only) as they are. Then the failed cases, at most `maxFailures`.
+   */
+  merge(suites, maxFailures) {
+    const counts = /* @__PURE__ */ new Map();
+    const failures = [];
+    let moreFailures = 0;
+    for (const e of this.cases.values()) {
+      let s3 = counts.get(e.suite);
+      if (s3 === void 0) counts.set(e.suite, s3 = { name: e.suite, total: 0, failures: 0, errors: 0, skipped: 0, flaky: 0, duration: 0, timestamp: null });
+      s3.total++;
+      if (e.outcome === "failure") s3.failures++;
+      else if (e.outcome === "error") s3.errors++;
+      else if (e.outcome === "skipped") s3.skipped++;
+      if (e.flaky) s3.flaky++;
+      if (e.last) {
+        if (failures.length < maxFailures) failures.push(e.last);
+        else moreFailures++;
+      }
+    }
+    const merged = [];
+    const emitted = /* @__PURE__ */ new Map();
+    for (const suite of suites) {
+      const s3 = counts.get(suite.name);
+      if (s3 === void 0) {
+        merged.push(suite);
+        continue;
+      }
+      const first = emitted.get(suite.name);
+      if (first) {
+        first.duration += suite.duration;
+        continue;
+      }
+      const entry = { ...s3, duration: suite.duration, timestamp: suite.timestamp };
+      emitted.set(suite.name, entry);
+      merged.push(entry);
+    }
+    return { suites: merged, failures, moreFailures, repeatedCases: this.repeatedCases, repeats: this.repeats };
+  }
+};
+
 // src/junit/internal-sax.ts
 var import_saxes = __toESM(require_saxes(), 1);
 import { TextDecoder as TextDecoder2 } from "node:util";
@@ -8539,9 +8609,9 @@ var ReportBuilder = class {
       if (c.hasSkipped || c.statusSkipped) m2.skipped++;
     }
     if (c.name === "" && c.className === "") return;
-    const failed = outcome === "failure" || outcome === "error";
-    const kept = failed && this.failures.length < this.options.maxFailures;
-    if (failed && !kept) this.moreFailures++;
+    const failed2 = outcome === "failure" || outcome === "error";
+    const kept = failed2 && this.failures.length < this.options.maxFailures;
+    if (failed2 && !kept) this.moreFailures++;
     const { onCase } = this.options;
     if (!kept && onCase === void 0) return;
     const kase = {
@@ -9138,6 +9208,7 @@ function summarize(reports) {
 }
 
 // src/attest-flow.ts
+var missingTokenReason = "api-token is empty (a pull request from a fork gets no secrets) and on-missing-token is warn: the results were read, not attested";
 var AttestError = class extends Error {
   constructor(message, result, options) {
     super(message, options);
@@ -9175,7 +9246,12 @@ async function attest(config, run, reporter, result) {
     ...run.repo ? { repo_info: run.repo } : {},
     ...run.originUrl ? { origin_url: run.originUrl } : {}
   };
+  if (!config.apiToken) result.unattested = missingTokenReason;
   const beginTrail = async () => {
+    if (result.unattested) {
+      reporter.warning(`Nothing attested: ${result.unattested}`);
+      return;
+    }
     const form2 = new FormData();
     form2.append("data_json", JSON.stringify({ name: config.trail, ...common, ...config.description ? { description: config.description } : {} }));
     if (config.templateFile) form2.append("template_file", new Blob([await readFile3(resolve2(run.workspace, config.templateFile))]), "template.yml");
@@ -9195,9 +9271,10 @@ async function attest(config, run, reporter, result) {
   const reports = [];
   const failures = [];
   let moreFailures = 0;
+  const merger = config.reruns === "merge" ? new RerunMerger() : void 0;
   for (const file of files) {
     try {
-      const report = await readJunitFile(file, { maxFailures: maxListedFailures - failures.length });
+      const report = await readJunitFile(file, { maxFailures: maxListedFailures - failures.length, ...merger ? { onCase: merger.add } : {} });
       reports.push(report);
       failures.push(...report.failures);
       moreFailures += report.moreFailures;
@@ -9207,14 +9284,17 @@ async function attest(config, run, reporter, result) {
       else throw error;
     }
   }
-  const totals = summarize(reports);
-  Object.assign(result, {
-    totals,
-    suites: reports.flatMap((r) => r.suites),
-    compliant: totals.failed === 0 && totals.errors === 0,
-    failures,
-    moreFailures
-  });
+  let suites = reports.flatMap((r) => r.suites);
+  if (merger) {
+    const merged = merger.merge(suites, maxListedFailures);
+    ({ suites } = merged);
+    failures.splice(0, failures.length, ...merged.failures);
+    moreFailures = merged.moreFailures;
+    result.reruns = { repeatedCases: merged.repeatedCases, repeats: merged.repeats };
+    reporter.info(`reruns: merge: ${merged.repeatedCases} test(s) ran more than once (${merged.repeats} reruns); each counts once, by its last run`);
+  }
+  const totals = summarize([{ file: "", suites, declared: [], failures: [], moreFailures: 0 }]);
+  Object.assign(result, { totals, suites, compliant: totals.failed === 0 && totals.errors === 0, failures, moreFailures });
   reporter.info(`Read ${result.files.length} JUnit file(s): ${totals.total} tests, ${totals.failed} failed, ${totals.errors} errors, ${totals.skipped} skipped, ${totals.flaky} flaky`);
   if (totals.total === 0) {
     const message = `No test found in ${result.files.length} JUnit file(s)`;
@@ -9224,6 +9304,7 @@ async function attest(config, run, reporter, result) {
     return;
   }
   await beginTrail();
+  if (result.unattested) return;
   const form = new FormData();
   form.append("data_json", JSON.stringify({
     attestation_name: config.attestationName,
@@ -9333,6 +9414,7 @@ function fromEnvironment(env, workspace) {
 // src/inputs.ts
 import { statSync as statSync2 } from "node:fs";
 import { resolve as resolve4 } from "node:path";
+var maxAnnotations = 50;
 var InputError = class extends Error {
   constructor(input, message) {
     super(`Input '${input}' ${message}`);
@@ -9368,11 +9450,23 @@ function readInputs(get, context) {
     if (["false", "no", "0", "off"].includes(value)) return false;
     throw new InputError(name, `must be true or false, not '${text(name)}'`);
   };
+  const oneOf = (name, values) => {
+    const value = text(name).toLowerCase() || values[0];
+    if (!values.includes(value)) throw new InputError(name, `must be ${values.join(" or ")}, not '${text(name)}'`);
+    return value;
+  };
   const named = (name, value, pattern = namePattern) => {
     if (!pattern.test(value)) throw new InputError(name, `'${value}' may hold only letters, digits, '.', '_', '~' and '-' (at most 128)`);
     return value;
   };
-  const serverUrl = required("server-url").replace(/\/+$/, "");
+  const onMissingToken = oneOf("on-missing-token", ["fail", "warn"]);
+  const unattested = onMissingToken === "warn" && !text("api-token");
+  const needed = (name) => unattested ? text(name) || "-" : required(name);
+  const annotations = text("annotations") || "10";
+  if (!/^\d{1,3}$/.test(annotations) || Number(annotations) > maxAnnotations) {
+    throw new InputError("annotations", `must be a whole number from 0 to ${maxAnnotations} (GitHub shows at most ${maxAnnotations} per job), not '${text("annotations")}'`);
+  }
+  const serverUrl = (unattested ? text("server-url") || "http://unattested.invalid" : required("server-url")).replace(/\/+$/, "");
   let parsed;
   try {
     parsed = new URL(serverUrl);
@@ -9380,7 +9474,7 @@ function readInputs(get, context) {
     throw new InputError("server-url", `must be an http(s) URL, not '${serverUrl}'`);
   }
   if (parsed.protocol !== "https:" && parsed.protocol !== "http:") throw new InputError("server-url", `must be an http(s) URL, not '${serverUrl}'`);
-  const trail = text("trail") || context.defaultTrail;
+  const trail = text("trail") || context.defaultTrail || (unattested ? "-" : void 0);
   if (!trail) throw new InputError("trail", "is required when the commit SHA is unknown");
   const junitPaths = patternLines(get("junit-paths"));
   const templateFile = text("template-file") || void 0;
@@ -9393,9 +9487,9 @@ function readInputs(get, context) {
   if (description !== void 0 && description.length > 16384) throw new InputError("description", "must be at most 16384 characters");
   return {
     serverUrl,
-    apiToken: required("api-token"),
-    org: named("org", required("org")),
-    flow: named("flow", required("flow")),
+    apiToken: unattested ? "" : required("api-token"),
+    org: named("org", needed("org")),
+    flow: named("flow", needed("flow")),
     trail: named("trail", trail),
     junitPaths: junitPaths.length ? junitPaths : defaultJunitPaths,
     attestationName: named("attestation-name", text("attestation-name") || "junit", attestationNamePattern),
@@ -9404,7 +9498,11 @@ function readInputs(get, context) {
     ...description ? { description } : {},
     failOnFailure: boolean("fail-on-failure", true),
     requireTests: boolean("require-tests", true),
-    uploadResults: boolean("upload-results", true)
+    uploadResults: boolean("upload-results", true),
+    annotations: Number(annotations),
+    reruns: oneOf("reruns", ["separate", "merge"]),
+    jobSummary: oneOf("job-summary", ["all", "failures", "off"]),
+    onMissingToken
   };
 }
 function checkFile(name, given, workspace) {
@@ -9420,14 +9518,31 @@ function checkFile(name, given, workspace) {
   if (stats.size > maxUploadBytes) throw new InputError(name, `'${given}' is ${stats.size} bytes, over the 10MB (${maxUploadBytes} bytes) limit`);
 }
 
+// src/annotations.ts
+function caseTitle(c) {
+  const parts = [c.suiteName, c.className !== c.suiteName ? c.className : "", c.name].filter((p2, i, all) => p2 !== "" && (i === 0 || p2 !== all[i - 1]));
+  return parts.join(" › ");
+}
+
 // src/summary.ts
-var escape2 = (text) => text.replace(/[|<>&]/g, (c) => ({ "|": "\\|", "<": "&lt;", ">": "&gt;", "&": "&amp;" })[c]).replace(/\r?\n/g, " ");
 var seconds = (s3) => `${s3.toFixed(s3 < 10 ? 2 : 1)} s`;
 var maxRows = 50;
-function summaryMarkdown({ config, result, error }) {
+var maxNameLength = 200;
+var maxMessageLength = 500;
+var maxErrorLength = 4e3;
+var maxSummaryBytes = 1e3 * 1e3;
+function summaryMarkdown({ config, result, error, annotated }) {
+  let shortened = 0;
+  const escape2 = (text, max = maxNameLength) => {
+    const short = text.length > max ? `${text.slice(0, max - 1)}…` : text;
+    if (short !== text) shortened++;
+    return short.replace(/[|<>&]/g, (c) => ({ "|": "\\|", "<": "&lt;", ">": "&gt;", "&": "&amp;" })[c]).replace(/\r?\n/g, " ");
+  };
+  const onlyFailures = config?.jobSummary === "failures";
   const name = config?.attestationName ?? "JUnit results";
   const lines = [`## Trailproof: ${escape2(name)} ${result?.attested ? "attested" : "not attested"}`, ""];
-  if (error) lines.push(`**Failed:** ${escape2(error)}`, "");
+  if (error) lines.push(`**Failed:** ${escape2(error, maxErrorLength)}`, "");
+  if (result?.unattested) lines.push(`**Nothing attested:** ${escape2(result.unattested, maxErrorLength)}.`, "");
   if (result?.totals) {
     const t = result.totals;
     const verdict = result.compliant ? "✅ all tests passed" : `❌ ${t.failed} failed, ${t.errors} errored`;
@@ -9435,75 +9550,172 @@ function summaryMarkdown({ config, result, error }) {
   } else if (result?.files.length) {
     lines.push(`Read ${result.files.length} JUnit file(s) before the failure; no totals.`, "");
   }
-  if (config && result) {
-    const link = `[${escape2(`${config.org}/${config.flow}/${config.trail}`)}](${result.trailUrl})`;
+  if (result?.reruns) {
+    const r = result.reruns;
+    lines.push(`Reruns merged: ${r.repeatedCases} test(s) ran more than once (${r.repeats} reruns); each counts once, by its last run, and one that failed and then passed counts as flaky.`, "");
+  }
+  if (config && result && !result.unattested) {
+    const link = `[${escape2(`${config.org}/${config.flow}/${config.trail}`, 3 * maxNameLength)}](${result.trailUrl})`;
     const attached = result.attachment ? ` · attached ${escape2(result.attachment.name)} (${result.attachment.size} bytes)` : "";
     lines.push(result.begun ? `Trail: ${link}${attached}` : `Trail ${link} was not begun.`, "");
   }
-  if (result?.suites.length) {
-    lines.push("| Suite | Tests | Passed | Failed | Errors | Skipped | Time |", "|---|---:|---:|---:|---:|---:|---:|");
-    for (const s3 of result.suites.slice(0, maxRows)) {
+  const suites = onlyFailures ? (result?.suites ?? []).filter((s3) => s3.failures > 0 || s3.errors > 0) : result?.suites ?? [];
+  if (suites.length) {
+    lines.push(onlyFailures ? "### Suites with failures" : "### Suites", "", "| Suite | Tests | Passed | Failed | Errors | Skipped | Time |", "|---|---:|---:|---:|---:|---:|---:|");
+    for (const s3 of suites.slice(0, maxRows)) {
       const passed = Math.max(0, s3.total - s3.failures - s3.errors - s3.skipped);
       lines.push(`| ${escape2(s3.name)} | ${s3.total} | ${passed} | ${s3.failures} | ${s3.errors} | ${s3.skipped} | ${seconds(s3.duration)} |`);
     }
-    if (result.suites.length > maxRows) lines.push(`| … and ${result.suites.length - maxRows} more suites | | | | | | |`);
+    if (suites.length > maxRows) lines.push(`| … and ${suites.length - maxRows} more suites, not listed | | | | | | |`);
     lines.push("");
   }
   if (result?.failures.length) {
     lines.push("### Failed tests", "");
     for (const c of result.failures) {
-      const test = [c.className, c.name].filter(Boolean).join(" › ");
-      lines.push(`- **${escape2(test)}** (${c.outcome})${c.message ? `: ${escape2(c.message.slice(0, 500))}` : ""}`);
+      lines.push(`- **${escape2(caseTitle(c))}** (${c.outcome})${c.message ? `: ${escape2(c.message, maxMessageLength)}` : ""}`);
     }
     if (result.moreFailures > 0) {
       lines.push("", `… and ${result.moreFailures} more failed or errored tests, not listed (the first ${result.failures.length} are).`);
     }
+    if (annotated && annotated.count < result.failures.length + result.moreFailures) {
+      const left = result.failures.slice(annotated.count);
+      const named = left.slice(0, 5).map((c) => `**${escape2(caseTitle(c))}**`).join(", ");
+      const more = result.failures.length + result.moreFailures - annotated.count - Math.min(5, left.length);
+      lines.push("", annotated.count === 0 ? `Not annotated: ${annotated.limit}.` : `Annotated the first ${annotated.count}; not annotated (${annotated.limit}): ${named}${more > 0 ? ` and ${more} more` : ""}.`);
+    }
     lines.push("");
   }
-  return lines.join("\n");
+  if (shortened > 0) lines.push(`_${shortened} name(s) or message(s) longer than shown were shortened (…)._`, "");
+  return capped(lines);
+}
+function capped(lines) {
+  let bytes2 = 0;
+  const kept = [];
+  for (const [i, line] of lines.entries()) {
+    bytes2 += Buffer.byteLength(line) + 1;
+    if (bytes2 > maxSummaryBytes - 200) {
+      kept.push("", `_The summary stops here: ${lines.length - i} more line(s) would pass GitHub's 1 MiB limit._`, "");
+      break;
+    }
+    kept.push(line);
+  }
+  return kept.join("\n");
 }
 
+// package.json
+var package_default = {
+  name: "@trailproof/action",
+  version: "0.1.0",
+  description: "GitHub Action and CLI that read JUnit XML and attest it to a Trailproof (or compatible) server.",
+  type: "module",
+  private: true,
+  exports: {
+    ".": {
+      types: "./src/lib.ts",
+      default: "./src/lib.ts"
+    },
+    "./junit": {
+      types: "./src/junit/index.ts",
+      default: "./src/junit/index.ts"
+    }
+  },
+  dependencies: {
+    "@actions/core": "catalog:",
+    "@actions/glob": "catalog:",
+    saxes: "catalog:",
+    tar: "catalog:"
+  },
+  devDependencies: {
+    esbuild: "catalog:"
+  },
+  bin: {
+    "trailproof-junit": "./dist/cli.js"
+  },
+  scripts: {
+    build: "node build.mjs"
+  }
+};
+
 // src/cli.ts
-var names = [
-  "server-url",
-  "api-token",
-  "org",
-  "flow",
-  "trail",
-  "junit-paths",
-  "attestation-name",
-  "template-file",
-  "artifact-fingerprint",
-  "description",
-  "fail-on-failure",
-  "require-tests",
-  "upload-results"
+var { version } = package_default;
+var flags = [
+  ["server-url", "URL", "(required)"],
+  ["api-token", "TOKEN", "(required unless --on-missing-token warn)"],
+  ["org", "ORG", "(required)"],
+  ["flow", "FLOW", "(required)"],
+  ["trail", "NAME", "the commit SHA"],
+  ["junit-paths", "GLOB", "the common runners' report locations; repeat for more"],
+  ["attestation-name", "NAME", "junit"],
+  ["template-file", "FILE", "none"],
+  ["artifact-fingerprint", "SHA256", "none"],
+  ["description", "TEXT", "none"],
+  ["fail-on-failure", "true|false", "true"],
+  ["require-tests", "true|false", "true"],
+  ["upload-results", "true|false", "true"],
+  ["reruns", "separate|merge", "separate"],
+  ["job-summary", "all|failures|off", "all (applies to --summary)"],
+  ["on-missing-token", "fail|warn", "fail"]
 ];
+var envName = (flag) => `TRAILPROOF_${flag.toUpperCase().replace(/-/g, "_")}`;
+function usage() {
+  const rows = [
+    ...flags.map(([name, value, fallback]) => [`--${name} ${value}`, envName(name), fallback]),
+    ["--summary FILE", "", "none: write the summary (Markdown) to FILE"],
+    ["--help, -h", "", ""],
+    ["--version", "", ""]
+  ];
+  const width = (i) => Math.max(...rows.map((r) => r[i].length));
+  return [
+    "Usage: trailproof-junit [flags]",
+    "Reads JUnit XML and attests it to a Trailproof server. Each flag can come from its environment variable (flags win).",
+    "",
+    `  ${"Flag".padEnd(width(0))}  ${"Environment".padEnd(width(1))}  Default`,
+    ...rows.map(([flag, env, fallback]) => `  ${flag.padEnd(width(0))}  ${env.padEnd(width(1))}  ${fallback}`.trimEnd()),
+    "",
+    "Exit status: 0 passed, 1 tests failed or the job failed, 2 bad input.",
+    ""
+  ].join("\n");
+}
+function dropWorkflowCommands() {
+  const write = process.stdout.write.bind(process.stdout);
+  process.stdout.write = ((chunk, ...rest) => {
+    if (typeof chunk === "string" && /^::[a-z-]+( [^:]*)?::/.test(chunk)) return true;
+    return write(chunk, ...rest);
+  });
+}
 async function main(argv, env = process.env) {
+  if (env.GITHUB_ACTIONS !== "true") dropWorkflowCommands();
   let values;
   try {
     ({ values } = parseArgs({
       args: argv,
       options: {
-        ...Object.fromEntries(names.map((n) => [n, n === "junit-paths" ? { type: "string", multiple: true } : { type: "string" }])),
+        ...Object.fromEntries(flags.map(([n]) => [n, n === "junit-paths" ? { type: "string", multiple: true } : { type: "string" }])),
         summary: { type: "string" },
-        help: { type: "boolean", short: "h" }
+        help: { type: "boolean", short: "h" },
+        version: { type: "boolean" }
       }
     }));
   } catch (error2) {
     process.stderr.write(`trailproof-junit: ${error2.message}
-`);
+
+${usage()}`);
     return 2;
   }
   if (values.help) {
-    process.stdout.write("Usage: trailproof-junit --server-url URL --api-token TOKEN --org ORG --flow FLOW [--trail NAME] [--junit-paths GLOB]...\nEvery flag can be given as TRAILPROOF_<NAME> in the environment (e.g. TRAILPROOF_SERVER_URL).\n");
+    process.stdout.write(usage());
+    return 0;
+  }
+  if (values.version) {
+    process.stdout.write(`trailproof-junit ${version}
+`);
     return 0;
   }
   const get = (name) => {
     const flag = values[name];
     if (Array.isArray(flag)) return flag.join("\n");
     if (typeof flag === "string") return flag;
-    return env[`TRAILPROOF_${name.toUpperCase().replace(/-/g, "_")}`] ?? "";
+    return env[envName(name)] ?? "";
   };
   const workspace = process.cwd();
   const run = fromEnvironment(env, workspace);
@@ -9531,7 +9743,8 @@ ${result.trailUrl}
 `);
     status = caught instanceof InputError ? 2 : 1;
   }
-  if (typeof values.summary === "string") writeFileSync(values.summary, summaryMarkdown({ config, result, error }));
+  const skip = config?.jobSummary === "off" || config?.jobSummary === "failures" && status === 0 && result?.compliant;
+  if (typeof values.summary === "string" && !skip) writeFileSync(values.summary, summaryMarkdown({ config, result, error }));
   return status;
 }
 process.exitCode = await main(process.argv.slice(2));

@@ -2385,13 +2385,112 @@ function info(message) {
   process.stdout.write(message + os4.EOL);
 }
 
+// src/annotations.ts
+import { existsSync as existsSync2, readdirSync, readFileSync } from "node:fs";
+import { isAbsolute, join, normalize, relative, sep } from "node:path";
+var annotationsPerStep = 10;
+var maxTitle = 200;
+var maxMessage = 4e3;
+var stackLines = 12;
+var shorten = (text, max) => text.length > max ? `${text.slice(0, max - 1)}…` : text;
+function caseTitle(c) {
+  const parts = [c.suiteName, c.className !== c.suiteName ? c.className : "", c.name].filter((p2, i, all) => p2 !== "" && (i === 0 || p2 !== all[i - 1]));
+  return parts.join(" › ");
+}
+function annotationsFor(failures, max, workspace) {
+  const locator = new Locator(workspace);
+  return failures.slice(0, max).map((c) => {
+    const details = c.details?.split("\n").slice(0, stackLines).join("\n");
+    const message = [c.message, details && details !== c.message ? details : void 0].filter(Boolean).join("\n") || c.outcome;
+    return { title: shorten(caseTitle(c), maxTitle), message: shorten(message, maxMessage), ...locator.locate(c) };
+  });
+}
+var PYTHON_FRAME = /File "([^"]+)", line (\d+)/;
+var JAVA_FRAME = /^\s*at ([\w$.]+)\.[\w$<>]+\(([\w$]+\.(?:java|kt|groovy|scala)):(\d+)\)/;
+var PATH_FRAME = /(?:^|[\s(])((?:file:\/\/)?(?:\/|\.{0,2}[\w@.-]*\/)?[\w@.\-/]*[\w-]\.[A-Za-z0-9]{1,6}):(\d+)(?::\d+)?(?=$|[\s):])/;
+var Locator = class {
+  constructor(workspace) {
+    this.workspace = workspace;
+  }
+  workspace;
+  goModule;
+  modules;
+  locate(c) {
+    const given = c.file ? this.inWorkspace(c.file) : void 0;
+    const frame = this.firstFrame(c);
+    if (given !== void 0) return frame?.file === given ? frame : { file: given, ...c.line ? { line: c.line } : {} };
+    return frame ?? {};
+  }
+  firstFrame(c) {
+    for (const text of [c.details, c.message]) {
+      for (const line of text?.split("\n") ?? []) {
+        const found = this.frame(line, c);
+        if (found) return found;
+      }
+    }
+    return void 0;
+  }
+  frame(text, c) {
+    const python = PYTHON_FRAME.exec(text);
+    if (python) return this.at(python[1], python[2]);
+    const java = JAVA_FRAME.exec(text);
+    if (java) {
+      const dir = java[1].split(".").slice(0, -1).join("/");
+      const file = this.sourceRoots().map((root) => join(root, dir, java[2])).find((f2) => existsSync2(join(this.workspace, f2)));
+      return file ? { file: file.split(sep).join("/"), line: Number(java[3]) } : void 0;
+    }
+    const path6 = PATH_FRAME.exec(text);
+    if (!path6 || path6[1].includes("node_modules/")) return void 0;
+    const goDir = /^[\w-]+_test\.go$/.test(path6[1]) ? this.goPackageDir(c.className) : void 0;
+    return this.at(goDir ? join(goDir, path6[1]) : path6[1].replace(/^file:\/\//, ""), path6[2]);
+  }
+  at(path6, line) {
+    const file = this.inWorkspace(path6, true);
+    const n = Number(line);
+    return file !== void 0 && n > 0 ? { file, line: n } : void 0;
+  }
+  /** `path` relative to the workspace with `/`, or undefined outside it (or, with `mustExist`, where no such file is). */
+  inWorkspace(path6, mustExist = false) {
+    const rel = normalize(isAbsolute(path6) ? relative(this.workspace, path6) : path6);
+    if (rel === "" || rel.startsWith("..") || isAbsolute(rel)) return void 0;
+    if (mustExist && !existsSync2(join(this.workspace, rel))) return void 0;
+    return rel.split(sep).join("/");
+  }
+  /** Where Java/Kotlin sources sit: the usual roots, at the top and in each top-level module. */
+  sourceRoots() {
+    if (this.modules === void 0) {
+      let dirs = [];
+      try {
+        dirs = readdirSync(this.workspace, { withFileTypes: true }).filter((d) => d.isDirectory() && !d.name.startsWith(".")).slice(0, 200).map((d) => d.name);
+      } catch {
+      }
+      this.modules = ["", ...dirs];
+    }
+    const roots = ["src/test/java", "src/main/java", "src/test/kotlin", "src/main/kotlin", "src/it/java", ""];
+    return this.modules.flatMap((m2) => roots.map((r) => join(m2, r)));
+  }
+  /** A Go package's directory in the workspace, from its import path and the module in go.mod. */
+  goPackageDir(importPath) {
+    if (this.goModule === void 0) {
+      try {
+        this.goModule = /^module\s+(\S+)/m.exec(readFileSync(join(this.workspace, "go.mod"), "utf8"))?.[1] ?? null;
+      } catch {
+        this.goModule = null;
+      }
+    }
+    const mod = this.goModule;
+    if (mod === null || importPath !== mod && !importPath.startsWith(`${mod}/`)) return void 0;
+    return importPath.slice(mod.length + 1) || ".";
+  }
+};
+
 // src/attest-flow.ts
 import { readFile as readFile3 } from "node:fs/promises";
 import { resolve as resolve2 } from "node:path";
 
 // src/attachment.ts
 import { readFile, stat as stat2 } from "node:fs/promises";
-import { basename, relative } from "node:path";
+import { basename, relative as relative2 } from "node:path";
 
 // ../../node_modules/.pnpm/tar@7.5.23/node_modules/tar/dist/esm/index.min.js
 import Qr from "events";
@@ -5373,9 +5472,9 @@ async function buildAttachment(files, workspace, limit = maxUploadBytes) {
   const over = `over the ${limitText(limit)} attachment limit`;
   if (files.length === 1) {
     const file = files[0];
-    if (sizes[0] > limit) return { kind: "too-large", reason: `${relative(workspace, file)} is ${bytes(sizes[0])}, ${over}` };
+    if (sizes[0] > limit) return { kind: "too-large", reason: `${relative2(workspace, file)} is ${bytes(sizes[0])}, ${over}` };
     const content = await readFile(file);
-    if (content.byteLength > limit) return { kind: "too-large", reason: `${relative(workspace, file)} is ${bytes(content.byteLength)}, ${over}` };
+    if (content.byteLength > limit) return { kind: "too-large", reason: `${relative2(workspace, file)} is ${bytes(content.byteLength)}, ${over}` };
     return { kind: "attached", name: basename(file), bytes: content };
   }
   if (total > limit * maxDeflateRatio) {
@@ -5383,7 +5482,7 @@ async function buildAttachment(files, workspace, limit = maxUploadBytes) {
   }
   const chunks = [];
   let length = 0;
-  const stream = Qn({ gzip: true, cwd: workspace, portable: true, noMtime: true }, files.map((f2) => relative(workspace, f2)));
+  const stream = Qn({ gzip: true, cwd: workspace, portable: true, noMtime: true }, files.map((f2) => relative2(workspace, f2)));
   for await (const chunk of stream) {
     length += chunk.byteLength;
     if (length > limit) {
@@ -6899,8 +6998,8 @@ var path2 = {
   win32: { sep: "\\" },
   posix: { sep: "/" }
 };
-var sep2 = defaultPlatform === "win32" ? path2.win32.sep : path2.posix.sep;
-minimatch.sep = sep2;
+var sep3 = defaultPlatform === "win32" ? path2.win32.sep : path2.posix.sep;
+minimatch.sep = sep3;
 var GLOBSTAR = /* @__PURE__ */ Symbol("globstar **");
 minimatch.GLOBSTAR = GLOBSTAR;
 var qmark2 = "[^/]";
@@ -8168,6 +8267,76 @@ async function findJunitFiles(patterns, workspace) {
   return [...new Set(await globber.glob())].sort();
 }
 
+// src/reruns.ts
+import { createHash } from "node:crypto";
+var failed = (outcome) => outcome === "failure" || outcome === "error";
+var keptText = 2e3;
+var RerunMerger = class {
+  /**
+   * One small entry per distinct case, keyed by a digest of suite, class name and name (names can
+   * be kilobytes long); only the last run of a case still failing keeps its text.
+   */
+  cases = /* @__PURE__ */ new Map();
+  repeats = 0;
+  repeatedCases = 0;
+  add = (c) => {
+    const key = createHash("sha256").update(`${c.suiteName}\0${c.className}\0${c.name}`).digest("base64");
+    let entry = this.cases.get(key);
+    if (entry === void 0) {
+      entry = { suite: c.suiteName, outcome: c.outcome, runs: 1, flaky: false, failedBefore: false, last: void 0 };
+      this.cases.set(key, entry);
+    } else {
+      if (++entry.runs === 2) this.repeatedCases++;
+      this.repeats++;
+      entry.failedBefore ||= failed(entry.outcome);
+    }
+    entry.outcome = c.outcome;
+    entry.flaky = c.flaky || c.outcome === "success" && entry.failedBefore;
+    entry.last = failed(c.outcome) ? { ...c, message: c.message?.slice(0, keptText), details: c.details?.slice(0, keptText) } : void 0;
+  };
+  /**
+   * The reports' suites with the counts of the merged cases: one entry per suite name that held
+   * cases (its duration the sum over all runs), in the order the suites first appear; suites
+   * without cases (declared counts only) as they are. Then the failed cases, at most `maxFailures`.
+   */
+  merge(suites, maxFailures) {
+    const counts = /* @__PURE__ */ new Map();
+    const failures = [];
+    let moreFailures = 0;
+    for (const e of this.cases.values()) {
+      let s3 = counts.get(e.suite);
+      if (s3 === void 0) counts.set(e.suite, s3 = { name: e.suite, total: 0, failures: 0, errors: 0, skipped: 0, flaky: 0, duration: 0, timestamp: null });
+      s3.total++;
+      if (e.outcome === "failure") s3.failures++;
+      else if (e.outcome === "error") s3.errors++;
+      else if (e.outcome === "skipped") s3.skipped++;
+      if (e.flaky) s3.flaky++;
+      if (e.last) {
+        if (failures.length < maxFailures) failures.push(e.last);
+        else moreFailures++;
+      }
+    }
+    const merged = [];
+    const emitted = /* @__PURE__ */ new Map();
+    for (const suite of suites) {
+      const s3 = counts.get(suite.name);
+      if (s3 === void 0) {
+        merged.push(suite);
+        continue;
+      }
+      const first = emitted.get(suite.name);
+      if (first) {
+        first.duration += suite.duration;
+        continue;
+      }
+      const entry = { ...s3, duration: suite.duration, timestamp: suite.timestamp };
+      emitted.set(suite.name, entry);
+      merged.push(entry);
+    }
+    return { suites: merged, failures, moreFailures, repeatedCases: this.repeatedCases, repeats: this.repeats };
+  }
+};
+
 // src/junit/internal-sax.ts
 var import_saxes = __toESM(require_saxes(), 1);
 import { TextDecoder as TextDecoder2 } from "node:util";
@@ -8613,9 +8782,9 @@ var ReportBuilder = class {
       if (c.hasSkipped || c.statusSkipped) m2.skipped++;
     }
     if (c.name === "" && c.className === "") return;
-    const failed = outcome === "failure" || outcome === "error";
-    const kept = failed && this.failures.length < this.options.maxFailures;
-    if (failed && !kept) this.moreFailures++;
+    const failed2 = outcome === "failure" || outcome === "error";
+    const kept = failed2 && this.failures.length < this.options.maxFailures;
+    if (failed2 && !kept) this.moreFailures++;
     const { onCase } = this.options;
     if (!kept && onCase === void 0) return;
     const kase = {
@@ -9212,6 +9381,7 @@ function summarize(reports) {
 }
 
 // src/attest-flow.ts
+var missingTokenReason = "api-token is empty (a pull request from a fork gets no secrets) and on-missing-token is warn: the results were read, not attested";
 var AttestError = class extends Error {
   constructor(message, result, options) {
     super(message, options);
@@ -9249,7 +9419,12 @@ async function attest(config, run2, reporter, result) {
     ...run2.repo ? { repo_info: run2.repo } : {},
     ...run2.originUrl ? { origin_url: run2.originUrl } : {}
   };
+  if (!config.apiToken) result.unattested = missingTokenReason;
   const beginTrail = async () => {
+    if (result.unattested) {
+      reporter.warning(`Nothing attested: ${result.unattested}`);
+      return;
+    }
     const form2 = new FormData();
     form2.append("data_json", JSON.stringify({ name: config.trail, ...common, ...config.description ? { description: config.description } : {} }));
     if (config.templateFile) form2.append("template_file", new Blob([await readFile3(resolve2(run2.workspace, config.templateFile))]), "template.yml");
@@ -9269,9 +9444,10 @@ async function attest(config, run2, reporter, result) {
   const reports = [];
   const failures = [];
   let moreFailures = 0;
+  const merger = config.reruns === "merge" ? new RerunMerger() : void 0;
   for (const file of files) {
     try {
-      const report = await readJunitFile(file, { maxFailures: maxListedFailures - failures.length });
+      const report = await readJunitFile(file, { maxFailures: maxListedFailures - failures.length, ...merger ? { onCase: merger.add } : {} });
       reports.push(report);
       failures.push(...report.failures);
       moreFailures += report.moreFailures;
@@ -9281,14 +9457,17 @@ async function attest(config, run2, reporter, result) {
       else throw error2;
     }
   }
-  const totals = summarize(reports);
-  Object.assign(result, {
-    totals,
-    suites: reports.flatMap((r) => r.suites),
-    compliant: totals.failed === 0 && totals.errors === 0,
-    failures,
-    moreFailures
-  });
+  let suites = reports.flatMap((r) => r.suites);
+  if (merger) {
+    const merged = merger.merge(suites, maxListedFailures);
+    ({ suites } = merged);
+    failures.splice(0, failures.length, ...merged.failures);
+    moreFailures = merged.moreFailures;
+    result.reruns = { repeatedCases: merged.repeatedCases, repeats: merged.repeats };
+    reporter.info(`reruns: merge: ${merged.repeatedCases} test(s) ran more than once (${merged.repeats} reruns); each counts once, by its last run`);
+  }
+  const totals = summarize([{ file: "", suites, declared: [], failures: [], moreFailures: 0 }]);
+  Object.assign(result, { totals, suites, compliant: totals.failed === 0 && totals.errors === 0, failures, moreFailures });
   reporter.info(`Read ${result.files.length} JUnit file(s): ${totals.total} tests, ${totals.failed} failed, ${totals.errors} errors, ${totals.skipped} skipped, ${totals.flaky} flaky`);
   if (totals.total === 0) {
     const message = `No test found in ${result.files.length} JUnit file(s)`;
@@ -9298,6 +9477,7 @@ async function attest(config, run2, reporter, result) {
     return;
   }
   await beginTrail();
+  if (result.unattested) return;
   const form = new FormData();
   form.append("data_json", JSON.stringify({
     attestation_name: config.attestationName,
@@ -9345,13 +9525,13 @@ function junitResults(suites) {
 
 // src/git-context.ts
 import { execFileSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readFileSync as readFileSync2 } from "node:fs";
 import { resolve as resolve3 } from "node:path";
 function gitHubContext(env) {
   let payload = {};
   if (env.GITHUB_EVENT_PATH) {
     try {
-      payload = JSON.parse(readFileSync(env.GITHUB_EVENT_PATH, "utf8"));
+      payload = JSON.parse(readFileSync2(env.GITHUB_EVENT_PATH, "utf8"));
     } catch (error2) {
       throw new Error(`Cannot read the event payload GITHUB_EVENT_PATH=${env.GITHUB_EVENT_PATH}: ${error2.message}`);
     }
@@ -9374,7 +9554,7 @@ var git = (args, cwd) => execFileSync("git", args, { cwd, encoding: "utf8", stdi
 function isShallowBoundary(sha, cwd) {
   try {
     const shallow = resolve3(cwd, git(["rev-parse", "--git-path", "shallow"], cwd).trim());
-    return readFileSync(shallow, "utf8").split("\n").includes(sha);
+    return readFileSync2(shallow, "utf8").split("\n").includes(sha);
   } catch {
     return false;
   }
@@ -9443,6 +9623,7 @@ function fromGitHub(context, workspace) {
 // src/inputs.ts
 import { statSync as statSync2 } from "node:fs";
 import { resolve as resolve4 } from "node:path";
+var maxAnnotations = 50;
 var InputError = class extends Error {
   constructor(input, message) {
     super(`Input '${input}' ${message}`);
@@ -9478,11 +9659,23 @@ function readInputs(get, context) {
     if (["false", "no", "0", "off"].includes(value)) return false;
     throw new InputError(name, `must be true or false, not '${text(name)}'`);
   };
+  const oneOf = (name, values) => {
+    const value = text(name).toLowerCase() || values[0];
+    if (!values.includes(value)) throw new InputError(name, `must be ${values.join(" or ")}, not '${text(name)}'`);
+    return value;
+  };
   const named = (name, value, pattern = namePattern) => {
     if (!pattern.test(value)) throw new InputError(name, `'${value}' may hold only letters, digits, '.', '_', '~' and '-' (at most 128)`);
     return value;
   };
-  const serverUrl = required("server-url").replace(/\/+$/, "");
+  const onMissingToken = oneOf("on-missing-token", ["fail", "warn"]);
+  const unattested = onMissingToken === "warn" && !text("api-token");
+  const needed = (name) => unattested ? text(name) || "-" : required(name);
+  const annotations = text("annotations") || "10";
+  if (!/^\d{1,3}$/.test(annotations) || Number(annotations) > maxAnnotations) {
+    throw new InputError("annotations", `must be a whole number from 0 to ${maxAnnotations} (GitHub shows at most ${maxAnnotations} per job), not '${text("annotations")}'`);
+  }
+  const serverUrl = (unattested ? text("server-url") || "http://unattested.invalid" : required("server-url")).replace(/\/+$/, "");
   let parsed;
   try {
     parsed = new URL(serverUrl);
@@ -9490,7 +9683,7 @@ function readInputs(get, context) {
     throw new InputError("server-url", `must be an http(s) URL, not '${serverUrl}'`);
   }
   if (parsed.protocol !== "https:" && parsed.protocol !== "http:") throw new InputError("server-url", `must be an http(s) URL, not '${serverUrl}'`);
-  const trail = text("trail") || context.defaultTrail;
+  const trail = text("trail") || context.defaultTrail || (unattested ? "-" : void 0);
   if (!trail) throw new InputError("trail", "is required when the commit SHA is unknown");
   const junitPaths = patternLines(get("junit-paths"));
   const templateFile = text("template-file") || void 0;
@@ -9503,9 +9696,9 @@ function readInputs(get, context) {
   if (description !== void 0 && description.length > 16384) throw new InputError("description", "must be at most 16384 characters");
   return {
     serverUrl,
-    apiToken: required("api-token"),
-    org: named("org", required("org")),
-    flow: named("flow", required("flow")),
+    apiToken: unattested ? "" : required("api-token"),
+    org: named("org", needed("org")),
+    flow: named("flow", needed("flow")),
     trail: named("trail", trail),
     junitPaths: junitPaths.length ? junitPaths : defaultJunitPaths,
     attestationName: named("attestation-name", text("attestation-name") || "junit", attestationNamePattern),
@@ -9514,7 +9707,11 @@ function readInputs(get, context) {
     ...description ? { description } : {},
     failOnFailure: boolean("fail-on-failure", true),
     requireTests: boolean("require-tests", true),
-    uploadResults: boolean("upload-results", true)
+    uploadResults: boolean("upload-results", true),
+    annotations: Number(annotations),
+    reruns: oneOf("reruns", ["separate", "merge"]),
+    jobSummary: oneOf("job-summary", ["all", "failures", "off"]),
+    onMissingToken
   };
 }
 function checkFile(name, given, workspace) {
@@ -9531,13 +9728,24 @@ function checkFile(name, given, workspace) {
 }
 
 // src/summary.ts
-var escape2 = (text) => text.replace(/[|<>&]/g, (c) => ({ "|": "\\|", "<": "&lt;", ">": "&gt;", "&": "&amp;" })[c]).replace(/\r?\n/g, " ");
 var seconds = (s3) => `${s3.toFixed(s3 < 10 ? 2 : 1)} s`;
 var maxRows = 50;
-function summaryMarkdown({ config, result, error: error2 }) {
+var maxNameLength = 200;
+var maxMessageLength = 500;
+var maxErrorLength = 4e3;
+var maxSummaryBytes = 1e3 * 1e3;
+function summaryMarkdown({ config, result, error: error2, annotated }) {
+  let shortened = 0;
+  const escape2 = (text, max = maxNameLength) => {
+    const short = text.length > max ? `${text.slice(0, max - 1)}…` : text;
+    if (short !== text) shortened++;
+    return short.replace(/[|<>&]/g, (c) => ({ "|": "\\|", "<": "&lt;", ">": "&gt;", "&": "&amp;" })[c]).replace(/\r?\n/g, " ");
+  };
+  const onlyFailures = config?.jobSummary === "failures";
   const name = config?.attestationName ?? "JUnit results";
   const lines = [`## Trailproof: ${escape2(name)} ${result?.attested ? "attested" : "not attested"}`, ""];
-  if (error2) lines.push(`**Failed:** ${escape2(error2)}`, "");
+  if (error2) lines.push(`**Failed:** ${escape2(error2, maxErrorLength)}`, "");
+  if (result?.unattested) lines.push(`**Nothing attested:** ${escape2(result.unattested, maxErrorLength)}.`, "");
   if (result?.totals) {
     const t = result.totals;
     const verdict = result.compliant ? "✅ all tests passed" : `❌ ${t.failed} failed, ${t.errors} errored`;
@@ -9545,32 +9753,56 @@ function summaryMarkdown({ config, result, error: error2 }) {
   } else if (result?.files.length) {
     lines.push(`Read ${result.files.length} JUnit file(s) before the failure; no totals.`, "");
   }
-  if (config && result) {
-    const link = `[${escape2(`${config.org}/${config.flow}/${config.trail}`)}](${result.trailUrl})`;
+  if (result?.reruns) {
+    const r = result.reruns;
+    lines.push(`Reruns merged: ${r.repeatedCases} test(s) ran more than once (${r.repeats} reruns); each counts once, by its last run, and one that failed and then passed counts as flaky.`, "");
+  }
+  if (config && result && !result.unattested) {
+    const link = `[${escape2(`${config.org}/${config.flow}/${config.trail}`, 3 * maxNameLength)}](${result.trailUrl})`;
     const attached = result.attachment ? ` · attached ${escape2(result.attachment.name)} (${result.attachment.size} bytes)` : "";
     lines.push(result.begun ? `Trail: ${link}${attached}` : `Trail ${link} was not begun.`, "");
   }
-  if (result?.suites.length) {
-    lines.push("| Suite | Tests | Passed | Failed | Errors | Skipped | Time |", "|---|---:|---:|---:|---:|---:|---:|");
-    for (const s3 of result.suites.slice(0, maxRows)) {
+  const suites = onlyFailures ? (result?.suites ?? []).filter((s3) => s3.failures > 0 || s3.errors > 0) : result?.suites ?? [];
+  if (suites.length) {
+    lines.push(onlyFailures ? "### Suites with failures" : "### Suites", "", "| Suite | Tests | Passed | Failed | Errors | Skipped | Time |", "|---|---:|---:|---:|---:|---:|---:|");
+    for (const s3 of suites.slice(0, maxRows)) {
       const passed = Math.max(0, s3.total - s3.failures - s3.errors - s3.skipped);
       lines.push(`| ${escape2(s3.name)} | ${s3.total} | ${passed} | ${s3.failures} | ${s3.errors} | ${s3.skipped} | ${seconds(s3.duration)} |`);
     }
-    if (result.suites.length > maxRows) lines.push(`| … and ${result.suites.length - maxRows} more suites | | | | | | |`);
+    if (suites.length > maxRows) lines.push(`| … and ${suites.length - maxRows} more suites, not listed | | | | | | |`);
     lines.push("");
   }
   if (result?.failures.length) {
     lines.push("### Failed tests", "");
     for (const c of result.failures) {
-      const test = [c.className, c.name].filter(Boolean).join(" › ");
-      lines.push(`- **${escape2(test)}** (${c.outcome})${c.message ? `: ${escape2(c.message.slice(0, 500))}` : ""}`);
+      lines.push(`- **${escape2(caseTitle(c))}** (${c.outcome})${c.message ? `: ${escape2(c.message, maxMessageLength)}` : ""}`);
     }
     if (result.moreFailures > 0) {
       lines.push("", `… and ${result.moreFailures} more failed or errored tests, not listed (the first ${result.failures.length} are).`);
     }
+    if (annotated && annotated.count < result.failures.length + result.moreFailures) {
+      const left = result.failures.slice(annotated.count);
+      const named = left.slice(0, 5).map((c) => `**${escape2(caseTitle(c))}**`).join(", ");
+      const more = result.failures.length + result.moreFailures - annotated.count - Math.min(5, left.length);
+      lines.push("", annotated.count === 0 ? `Not annotated: ${annotated.limit}.` : `Annotated the first ${annotated.count}; not annotated (${annotated.limit}): ${named}${more > 0 ? ` and ${more} more` : ""}.`);
+    }
     lines.push("");
   }
-  return lines.join("\n");
+  if (shortened > 0) lines.push(`_${shortened} name(s) or message(s) longer than shown were shortened (…)._`, "");
+  return capped(lines);
+}
+function capped(lines) {
+  let bytes2 = 0;
+  const kept = [];
+  for (const [i, line] of lines.entries()) {
+    bytes2 += Buffer.byteLength(line) + 1;
+    if (bytes2 > maxSummaryBytes - 200) {
+      kept.push("", `_The summary stops here: ${lines.length - i} more line(s) would pass GitHub's 1 MiB limit._`, "");
+      break;
+    }
+    kept.push(line);
+  }
+  return kept.join("\n");
 }
 
 // src/main.ts
@@ -9578,6 +9810,7 @@ async function run() {
   let config;
   let result;
   let error2;
+  let failing = false;
   try {
     const token = getInput("api-token");
     if (token) setSecret(token);
@@ -9586,7 +9819,7 @@ async function run() {
     config = readInputs((name) => getInput(name), { defaultTrail: run2.commit?.sha1, workspace });
     result = await attestJunitResults(config, run2, { info, warning });
     const t = result.totals;
-    setOutput("trail-url", result.trailUrl);
+    setOutput("trail-url", result.unattested ? "" : result.trailUrl);
     setOutput("total", t.total);
     setOutput("passed", t.passed);
     setOutput("failed", t.failed);
@@ -9596,18 +9829,32 @@ async function run() {
     setOutput("suites", t.suites);
     setOutput("compliant", result.compliant);
     if (!result.compliant && config.failOnFailure) {
-      setFailed(`${t.failed} test(s) failed and ${t.errors} errored (of ${t.total}); evidence recorded at ${result.trailUrl}`);
+      failing = true;
+      setFailed(`${t.failed} test(s) failed and ${t.errors} errored (of ${t.total}); ${result.unattested ? "nothing attested" : `evidence recorded at ${result.trailUrl}`}`);
     }
   } catch (caught) {
     if (caught instanceof AttestError) result = caught.result;
     error2 = caught instanceof Error ? caught.message : String(caught);
+    failing = true;
     setFailed(error2);
   }
+  const annotated = config && result ? annotate(config, result, failing) : void 0;
+  if (config?.jobSummary === "off" || config?.jobSummary === "failures" && !failing && result?.compliant) return;
   try {
-    await summary.addRaw(summaryMarkdown({ config, result, error: error2 }), true).write();
+    await summary.addRaw(summaryMarkdown({ config, result, error: error2, annotated }), true).write();
   } catch (caught) {
     warning(`Could not write the job summary: ${caught instanceof Error ? caught.message : String(caught)}`);
   }
+}
+function annotate(config, result, failing) {
+  const room = annotationsPerStep - (failing ? 1 : 0);
+  const count2 = Math.min(config.annotations, room, result.failures.length);
+  const workspace = process.env.GITHUB_WORKSPACE ?? process.cwd();
+  for (const a of annotationsFor(result.failures, count2, workspace)) {
+    error(a.message, { title: a.title, ...a.file ? { file: a.file } : {}, ...a.line ? { startLine: a.line } : {} });
+  }
+  const limit = config.annotations <= room ? `annotations is ${config.annotations}` : `GitHub shows at most ${annotationsPerStep} error annotations per step${failing ? ", the step's own failure message included" : ""}`;
+  return { count: count2, limit };
 }
 
 // src/index.ts

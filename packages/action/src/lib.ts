@@ -9,3 +9,5 @@ export { createClient, ApiRequestError, type ApiClient, type ClientOptions } fro
 export { readInputs, InputError, defaultJunitPaths, type AttestConfig } from './inputs.ts';
 export { fromEnvironment, fromGitHub, gitHubContext, type GitHubContext, type RunContext, type GitCommitInfo, type RepoInfo } from './git-context.ts';
 export { summaryMarkdown, type SummaryInput } from './summary.ts';
+export { annotationsFor, annotationsPerStep, caseTitle, type Annotation } from './annotations.ts';
+export { RerunMerger, type MergedResults } from './reruns.ts';
