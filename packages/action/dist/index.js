@@ -9589,15 +9589,16 @@ function fromGitHub(context, workspace) {
   const pr2 = payload.pull_request;
   const repoName = `${context.repo.owner}/${context.repo.repo}`;
   const repoUrl = `${context.serverUrl}/${repoName}`;
-  const sha = pr2?.head?.sha ?? context.sha;
-  const head = payload.head_commit;
+  const finished = context.eventName === "workflow_run" ? payload.workflow_run : void 0;
+  const sha = pr2?.head?.sha ?? finished?.head_sha ?? context.sha;
+  const head = payload.head_commit ?? finished?.head_commit;
   const fromPayload = head && head.id === sha ? {
     message: clip(head.message, 16384),
     timestamp: epoch(head.timestamp),
     author: head.author ? clip(`${head.author.name} <${head.author.email}>`, 256) : void 0,
     author_username: clip(head.author?.username, 256)
   } : {};
-  const branch = pr2 ? clip(pr2.head?.ref, 256) : context.ref.startsWith("refs/heads/") ? context.ref.slice("refs/heads/".length) : void 0;
+  const branch = pr2 ? clip(pr2.head?.ref, 256) : finished ? clip(finished.head_branch, 256) : context.ref.startsWith("refs/heads/") ? context.ref.slice("refs/heads/".length) : void 0;
   const local = gitLog(sha, workspace);
   return {
     commit: defined({

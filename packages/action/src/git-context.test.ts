@@ -60,6 +60,22 @@ describe('git context from GitHub events', () => {
     expect(() => gitHubContext({ GITHUB_EVENT_PATH: '/no/such/event.json' })).to.throw(/GITHUB_EVENT_PATH=\/no\/such\/event.json/);
   });
 
+  it('workflow_run (attesting a fork\'s pull request): the finished run\'s head commit and branch, not the base repository\'s', () => {
+    const headSha = '9'.repeat(40);
+    const payload = {
+      action: 'completed', repository: fixture('push.json').repository,
+      workflow_run: {
+        id: 77, event: 'pull_request', head_sha: headSha, head_branch: 'fix-typo',
+        head_commit: { id: headSha, message: 'Fix a typo', timestamp: '2026-11-22T08:00:00Z', author: { name: 'Eve Fork', email: 'eve@fork.example' } },
+      },
+    };
+    const run = fromGitHub(context('workflow_run', payload, 'refs/heads/main', 'b'.repeat(40)), tmpdir());
+    expect(run.commit).to.deep.equal({
+      sha1: headSha, branch: 'fix-typo', message: 'Fix a typo', author: 'Eve Fork <eve@fork.example>', timestamp: Date.parse('2026-11-22T08:00:00Z') / 1000,
+      url: `https://github.com/acme/backend/commit/${headSha}`,
+    });
+  });
+
   const push = fixture('push.json');
   for (const [what, change] of [
     ['several commits pushed', { commits: [push.commits[0], { ...push.commits[0], id: 'f'.repeat(40) }] }],

@@ -126,10 +126,12 @@ export function fromGitHub(context: GitHubContext, workspace: string): RunContex
   const pr = payload.pull_request as Record<string, any> | undefined;
   const repoName = `${context.repo.owner}/${context.repo.repo}`;
   const repoUrl = `${context.serverUrl}/${repoName}`;
-  const sha: string = pr?.head?.sha ?? context.sha;
-  // Only push payloads describe the commit (head_commit); a pull_request payload names who
-  // opened the PR, who need not be the author of its head commit, so it gives no author.
-  const head = payload.head_commit as Record<string, any> | undefined;
+  // workflow_run (attesting a fork's pull request from the base repository): the run that finished is about its head commit.
+  const finished = context.eventName === 'workflow_run' ? (payload.workflow_run as Record<string, any> | undefined) : undefined;
+  const sha: string = pr?.head?.sha ?? finished?.head_sha ?? context.sha;
+  // Only push and workflow_run payloads describe the commit (head_commit); a pull_request payload
+  // names who opened the PR, who need not be the author of its head commit, so it gives no author.
+  const head = (payload.head_commit ?? finished?.head_commit) as Record<string, any> | undefined;
   const fromPayload: Partial<GitCommitInfo> = head && head.id === sha
     ? {
         message: clip(head.message, 16_384), timestamp: epoch(head.timestamp),
@@ -137,7 +139,9 @@ export function fromGitHub(context: GitHubContext, workspace: string): RunContex
         author_username: clip(head.author?.username, 256),
       }
     : {};
-  const branch = pr ? clip(pr.head?.ref, 256) : context.ref.startsWith('refs/heads/') ? context.ref.slice('refs/heads/'.length) : undefined;
+  const branch = pr ? clip(pr.head?.ref, 256)
+    : finished ? clip(finished.head_branch, 256)
+    : context.ref.startsWith('refs/heads/') ? context.ref.slice('refs/heads/'.length) : undefined;
   const local = gitLog(sha, workspace);
   return {
     commit: defined({
