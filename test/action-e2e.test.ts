@@ -193,6 +193,8 @@ describe('the GitHub Action, run as the runner runs it', function () {
     expect(corrupt.status).to.equal(1);
     expect(corrupt.stdout).to.match(/::error::.*TEST-broken\.xml:3/);
     expect(corrupt.summary).to.match(/\*\*Failed:\*\* .*TEST-broken\.xml:3:\d+: corrupt XML/);
+    const attribute = await runAction('push', { 'TEST-vat.xml': '<testsuite name="vat">\n  <testcase name="rate < 0.2"/>\n</testsuite>' });
+    expect(attribute.stdout).to.match(/::error::.*TEST-vat\.xml:2:25: corrupt XML: '<' not allowed in an attribute value \(write it as &lt;\)/);
     const none = await runAction('push', { 'README.md': 'no tests here' });
     expect(none.status).to.equal(1);
     expect(none.stdout).to.contain('::error::No JUnit files matched');
