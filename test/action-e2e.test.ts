@@ -12,6 +12,7 @@ import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { list as listTar } from 'tar';
 import { testBackend } from '@trailproof/server/testing';
+import { ApiRequestError, createClient } from '@trailproof/action';
 import { call, createDatabase, runCli, runProcess, startServerProcess, type ServerProcess } from './support/processes.ts';
 
 const bundle = fileURLToPath(new URL('../packages/action/dist/index.js', import.meta.url));
@@ -319,6 +320,22 @@ describe('the GitHub Action, run as the runner runs it', function () {
     const passing = await runAction('pull_request', { 'TEST-rounding.xml': passingXml }, inputs);
     expect(passing.status, passing.stdout).to.equal(0);
     expect(passing.outputs).to.include({ total: '3', compliant: 'true' });
+  });
+
+  it('a refused token on 2-8 MB uploads: the server\'s 401 at once, never "failed after 4 attempts: EPIPE"', async () => {
+    // The server answers 401 before reading the body and closes the connection under the upload.
+    const retries: string[] = [];
+    const client = createClient({ serverUrl: server.url, apiToken: 'tp_expired', backoffMs: 1, onRetry: (m) => retries.push(m) });
+    for (let i = 0; i < 8; i++) {
+      const form = new FormData();
+      form.append('data_json', JSON.stringify({ attestation_name: 'junit', junit_results: [] }));
+      form.append('attachment_file', new Blob([Buffer.alloc((2 + (i % 4) * 2) * 1024 * 1024, 'x')]), 'junit.xml');
+      const error = await client.request('POST', '/attestations/acme/backend/trail/t/junit', form).catch((e: unknown) => e);
+      expect(error, String(error)).to.be.instanceOf(ApiRequestError);
+      expect((error as ApiRequestError).status).to.equal(401);
+      expect((error as Error).message).to.match(/^POST \/attestations\/acme\/backend\/trail\/t\/junit answered 401: Authentication required/);
+    }
+    expect(retries).to.deep.equal([]);
   });
 
   it('the bundle is light: no Octokit, no undici', () => {

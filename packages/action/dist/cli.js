@@ -4953,6 +4953,46 @@ async function buildAttachment(files, workspace, limit = maxUploadBytes) {
   return { kind: "attached", name: "junit-results.tar.gz", bytes: Buffer.concat(chunks) };
 }
 
+// src/http-send.ts
+import { request as httpRequest } from "node:http";
+import { request as httpsRequest } from "node:https";
+var maxAnswerBytes = 1024 * 1024;
+async function payloadOf(body) {
+  if (body instanceof FormData) {
+    const encoded = new Response(body);
+    return { bytes: Buffer.from(await encoded.arrayBuffer()), contentType: encoded.headers.get("content-type") };
+  }
+  return { bytes: Buffer.from(JSON.stringify(body)), contentType: "application/json" };
+}
+function send(url, method, headers, payload, timeoutMs) {
+  const target = new URL(url);
+  const request = target.protocol === "https:" ? httpsRequest : httpRequest;
+  return new Promise((resolve5, reject) => {
+    let answered = false;
+    const all = payload ? { ...headers, "content-type": payload.contentType, "content-length": String(payload.bytes.byteLength) } : headers;
+    const req = request(target, { method, headers: all, agent: false, signal: AbortSignal.timeout(timeoutMs) }, (res) => {
+      answered = true;
+      const chunks = [];
+      let size = 0;
+      const done = () => {
+        resolve5({ status: res.statusCode ?? 0, headers: res.headers, text: Buffer.concat(chunks).toString("utf8") });
+        req.destroy();
+      };
+      res.on("data", (chunk) => {
+        size += chunk.byteLength;
+        if (size <= maxAnswerBytes) chunks.push(chunk);
+      });
+      res.on("end", done);
+      res.on("error", done);
+      res.on("close", done);
+    });
+    req.on("error", (error) => {
+      if (!answered) reject(error);
+    });
+    req.end(payload?.bytes);
+  });
+}
+
 // src/client.ts
 var ApiRequestError = class extends Error {
   constructor(status, message, errors, requestId) {
@@ -4975,36 +5015,37 @@ function createClient(options) {
   return {
     async request(method, path6, body) {
       const url = `${options.serverUrl}/api/v2${path6}`;
+      const headers = { authorization: `Bearer ${options.apiToken}`, accept: "application/json" };
+      const payload = body === void 0 ? void 0 : await payloadOf(body);
+      const settle = (answer) => {
+        let parsed = answer.text;
+        try {
+          parsed = answer.text ? JSON.parse(answer.text) : null;
+        } catch {
+        }
+        if (answer.status >= 200 && answer.status < 300) return { status: answer.status, body: parsed };
+        const sentId = String(answer.headers["x-request-id"] ?? "");
+        const requestId = /^[A-Za-z0-9._:-]{1,100}$/.test(sentId) ? sentId : void 0;
+        const errors = parsed?.errors ?? void 0;
+        return new ApiRequestError(answer.status, describe(method, path6, answer.status, parsed, requestId), errors, requestId);
+      };
       let lastError;
       for (let attempt = 1; attempt <= attempts; attempt++) {
         let retryAfterMs;
         try {
-          const headers = { authorization: `Bearer ${options.apiToken}`, accept: "application/json" };
-          let payload;
-          if (body instanceof FormData) payload = body;
-          else if (body !== void 0) {
-            headers["content-type"] = "application/json";
-            payload = JSON.stringify(body);
-          }
-          const response = await fetch(url, { method, headers, body: payload, signal: AbortSignal.timeout(timeoutMs) });
-          const text = await response.text();
-          let parsed = text;
-          try {
-            parsed = text ? JSON.parse(text) : null;
-          } catch {
-          }
-          if (response.ok) return { status: response.status, body: parsed };
-          const sentId = response.headers.get("x-request-id") ?? "";
-          const requestId = /^[A-Za-z0-9._:-]{1,100}$/.test(sentId) ? sentId : void 0;
-          const message = describe(method, path6, response.status, parsed, requestId);
-          const errors = parsed?.errors ?? void 0;
-          const error = new ApiRequestError(response.status, message, errors, requestId);
-          if (response.status !== 429 && response.status < 500) throw error;
-          lastError = error;
-          retryAfterMs = parseRetryAfter(response.headers.get("retry-after"), Date.now());
+          const answer = await send(url, method, headers, payload, timeoutMs);
+          const settled = settle(answer);
+          if (!(settled instanceof ApiRequestError)) return settled;
+          if (!retried(settled.status)) throw settled;
+          lastError = settled;
+          retryAfterMs = parseRetryAfter(String(answer.headers["retry-after"] ?? ""), Date.now());
         } catch (error) {
-          if (error instanceof ApiRequestError && error.status !== 429 && error.status < 500) throw error;
+          if (error instanceof ApiRequestError && !retried(error.status)) throw error;
           lastError = error;
+          if (payload && cutOff(error)) {
+            const probe = await send(url, method, headers, void 0, timeoutMs).then(settle, () => void 0);
+            if (probe instanceof ApiRequestError && (probe.status === 401 || probe.status === 403)) throw probe;
+          }
         }
         if (attempt < attempts) {
           const delay = Math.min(maxDelayMs, retryAfterMs ?? backoffMs * 2 ** (attempt - 1) * (0.75 + Math.random() * 0.5));
@@ -5014,11 +5055,13 @@ function createClient(options) {
       }
       if (lastError instanceof ApiRequestError) throw lastError;
       const cause = errorText(lastError);
-      const hint = body !== void 0 && (cause === "EPIPE" || cause === "ECONNRESET") ? " (the server closed the connection while the request was being sent, without an answer the client could read: a server or proxy that refuses the request, e.g. an expired or wrong api-token or a body over its size limit, does this)" : "";
+      const hint = payload && cutOff(lastError) ? " (the server closed the connection while the request was being sent, without an answer the client could read: a server or proxy that refuses the request, e.g. an expired or wrong api-token or a body over its size limit, does this)" : "";
       throw new Error(`${method} ${url} failed after ${attempts} attempts: ${cause}${hint}`);
     }
   };
 }
+var retried = (status) => status === 429 || status >= 500;
+var cutOff = (error) => ["EPIPE", "ECONNRESET"].includes(errorText(error));
 function parseRetryAfter(header, now) {
   const value = header?.trim();
   if (!value) return void 0;
@@ -5034,6 +5077,8 @@ function describe(method, path6, status, body, requestId) {
   return `${method} ${path6} answered ${status}: ${message}${fields ? ` (${fields})` : ""}${requestId ? ` [request ${requestId}]` : ""}`;
 }
 function errorText(error) {
+  const code = error?.code;
+  if (typeof code === "string") return code;
   if (error instanceof Error) {
     const cause = error.cause;
     return cause?.code ?? cause?.message ?? error.message;

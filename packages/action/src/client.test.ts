@@ -119,6 +119,7 @@ describe('action HTTP client', () => {
     const server = createServer((req, res) => {
       requests++;
       res.writeHead(401, { 'content-type': 'application/json', connection: 'close' }).end(JSON.stringify({ message: 'token expired' }));
+      // Closed at once: the answer may or may not reach the client before its write fails.
       res.on('finish', () => req.socket.destroy());
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
@@ -130,7 +131,9 @@ describe('action HTTP client', () => {
     await new Promise((r) => server.close(r));
     expect((error as Error).message).to.equal('POST /attestations/acme/app/trail/t/junit answered 401: token expired');
     expect((error as ApiRequestError).status).to.equal(401);
-    expect({ requests, retries }).to.deep.equal({ requests: 1, retries: [] });
+    // The upload, and where its answer was lost, the same request without the body.
+    expect(requests).to.be.within(1, 2);
+    expect(retries).to.deep.equal([]);
   });
 
   it('never retries 403, nor 408 and other 4xx', async () => {
