@@ -74,7 +74,7 @@ describe('the GitHub Action, run as the runner runs it', function () {
    * the workspace is a depth-1 clone (as actions/checkout makes) of a repository whose head commit
    * is Grace's, and a pull_request payload names that commit as the PR head.
    */
-  async function runAction(event: 'push' | 'pull_request', files: Record<string, string>, inputs: Record<string, string> = {}, options: { checkout?: boolean; prepare?: (workspace: string) => void } = {}) {
+  async function runAction(event: 'push' | 'pull_request' | 'workflow_run', files: Record<string, string>, inputs: Record<string, string> = {}, options: { checkout?: boolean; prepare?: (workspace: string) => void } = {}) {
     const root = mkdtempSync(join(tmpdir(), 'trailproof-runner-'));
     dirs.push(root);
     const workspace = join(root, 'workspace');
@@ -96,7 +96,7 @@ describe('the GitHub Action, run as the runner runs it', function () {
       GITHUB_RUN_ID: '4242', GITHUB_RUN_NUMBER: '17', GITHUB_WORKFLOW: 'CI', GITHUB_JOB: 'test', GITHUB_ACTOR: 'ada',
       GITHUB_EVENT_NAME: event, GITHUB_EVENT_PATH: join(root, 'event.json'), GITHUB_WORKSPACE: workspace,
       GITHUB_SHA: event === 'push' ? payload.after : 'abababababababababababababababababababab',
-      GITHUB_REF: event === 'push' ? 'refs/heads/main' : 'refs/pull/87/merge',
+      GITHUB_REF: event === 'pull_request' ? 'refs/pull/87/merge' : 'refs/heads/main',
       GITHUB_STEP_SUMMARY: join(root, 'summary.md'), GITHUB_OUTPUT: join(root, 'output.txt'),
       'INPUT_SERVER-URL': server.url, 'INPUT_API-TOKEN': token, INPUT_ORG: 'acme', INPUT_FLOW: 'backend',
       'INPUT_ATTESTATION-NAME': 'junit', 'INPUT_FAIL-ON-FAILURE': 'true', 'INPUT_REQUIRE-TESTS': 'true', 'INPUT_UPLOAD-RESULTS': 'true',
@@ -336,6 +336,20 @@ describe('the GitHub Action, run as the runner runs it', function () {
       expect((error as Error).message).to.match(/^POST \/attestations\/acme\/backend\/trail\/t\/junit answered 401: Authentication required/);
     }
     expect(retries).to.deep.equal([]);
+  });
+
+  it('workflow_run (a fork\'s results attested from the base repository): the trail is the fork\'s head commit', async () => {
+    const run = await runAction('workflow_run', { 'test-results/junit.xml': failingXml }, { 'junit-paths': 'test-results', annotations: '0' });
+    expect(run.status).to.equal(1);
+    const sha: string = run.payload.workflow_run.head_sha;
+    expect(run.outputs).to.include({ 'trail-url': `${server.url}/api/v2/trails/acme/backend/${sha}`, failed: '1' });
+    expect(commands(run.stdout, 'error')).to.have.length(1);
+    const trail = await call(server.url, token, 'GET', `/api/v2/trails/acme/backend/${sha}`);
+    expect(withoutNulls(trail.body.git_commit_info)).to.deep.equal({
+      sha1: sha, branch: 'fix-vat-typo', message: 'Fix a typo in the VAT rates', author: 'Eve Fork <eve@fork.example>',
+      timestamp: Date.parse('2026-11-22T08:00:00Z') / 1000, url: `https://github.com/acme/backend/commit/${sha}`,
+    });
+    expect(trail.body.attestations[0]).to.include({ attestation_name: 'junit', is_compliant: false });
   });
 
   it('the bundle is light: no Octokit, no undici', () => {
