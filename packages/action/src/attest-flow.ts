@@ -10,6 +10,7 @@ import { createClient } from './client.ts';
 import { findJunitFiles } from './find-files.ts';
 import type { RunContext } from './git-context.ts';
 import type { AttestConfig } from './inputs.ts';
+import { RerunMerger } from './reruns.ts';
 import { JunitReadError, readJunitFile, summarize, type JunitCase, type JunitFileReport, type JunitSuiteResult, type JunitTotals } from './junit/index.ts';
 
 export interface Reporter {
@@ -35,9 +36,16 @@ export interface AttestResult {
   attachment: { name: string; size: number } | null;
   /** Whether the trail was begun (or updated). */
   begun: boolean;
-  /** False when nothing was attested (no files or no tests with require-tests off, or a failure). */
+  /** False when nothing was attested (no files or no tests with require-tests off, no token, or a failure). */
   attested: boolean;
+  /** Why nothing was sent to the server, when `api-token` was empty and `on-missing-token` is warn. */
+  unattested?: string;
+  /** With `reruns: merge`: cases written more than once, and the runs beyond the first. */
+  reruns?: { repeatedCases: number; repeats: number };
 }
+
+/** Why nothing is attested without a token (with `on-missing-token: warn`). */
+export const missingTokenReason = 'api-token is empty (a pull request from a fork gets no secrets) and on-missing-token is warn: the results were read, not attested';
 
 /** Thrown when the flow fails part-way: `result` holds what was done and read before the failure. */
 export class AttestError extends Error {
@@ -77,7 +85,12 @@ async function attest(config: AttestConfig, run: RunContext, reporter: Reporter,
     ...(run.repo ? { repo_info: run.repo } : {}),
     ...(run.originUrl ? { origin_url: run.originUrl } : {}),
   };
+  if (!config.apiToken) result.unattested = missingTokenReason;
   const beginTrail = async () => {
+    if (result.unattested) {
+      reporter.warning(`Nothing attested: ${result.unattested}`);
+      return;
+    }
     const form = new FormData();
     form.append('data_json', JSON.stringify({ name: config.trail, ...common, ...(config.description ? { description: config.description } : {}) }));
     if (config.templateFile) form.append('template_file', new Blob([await readFile(resolve(run.workspace, config.templateFile))]), 'template.yml');
@@ -100,10 +113,11 @@ async function attest(config: AttestConfig, run: RunContext, reporter: Reporter,
   const reports: JunitFileReport[] = [];
   const failures: JunitCase[] = [];
   let moreFailures = 0;
+  const merger = config.reruns === 'merge' ? new RerunMerger() : undefined;
   for (const file of files) {
     try {
       // Each file keeps only the failed cases still to be listed: memory does not grow with the cases.
-      const report = await readJunitFile(file, { maxFailures: maxListedFailures - failures.length });
+      const report = await readJunitFile(file, { maxFailures: maxListedFailures - failures.length, ...(merger ? { onCase: merger.add } : {}) });
       reports.push(report);
       failures.push(...report.failures);
       moreFailures += report.moreFailures;
@@ -114,10 +128,17 @@ async function attest(config: AttestConfig, run: RunContext, reporter: Reporter,
       else throw error;
     }
   }
-  const totals = summarize(reports);
-  Object.assign(result, {
-    totals, suites: reports.flatMap((r) => r.suites), compliant: totals.failed === 0 && totals.errors === 0, failures, moreFailures,
-  });
+  let suites = reports.flatMap((r) => r.suites);
+  if (merger) {
+    const merged = merger.merge(suites, maxListedFailures);
+    ({ suites } = merged);
+    failures.splice(0, failures.length, ...merged.failures);
+    moreFailures = merged.moreFailures;
+    result.reruns = { repeatedCases: merged.repeatedCases, repeats: merged.repeats };
+    reporter.info(`reruns: merge: ${merged.repeatedCases} test(s) ran more than once (${merged.repeats} reruns); each counts once, by its last run`);
+  }
+  const totals = summarize([{ file: '', suites, declared: [], failures: [], moreFailures: 0 }]);
+  Object.assign(result, { totals, suites, compliant: totals.failed === 0 && totals.errors === 0, failures, moreFailures });
   reporter.info(`Read ${result.files.length} JUnit file(s): ${totals.total} tests, ${totals.failed} failed, ${totals.errors} errors, ${totals.skipped} skipped, ${totals.flaky} flaky`);
   if (totals.total === 0) {
     const message = `No test found in ${result.files.length} JUnit file(s)`;
@@ -128,6 +149,7 @@ async function attest(config: AttestConfig, run: RunContext, reporter: Reporter,
   }
 
   await beginTrail();
+  if (result.unattested) return;
 
   const form = new FormData();
   form.append('data_json', JSON.stringify({

@@ -113,6 +113,51 @@ describe('action HTTP client', () => {
     expect((error as Error).message).to.match(/failed after 3 attempts/);
   });
 
+  it('a refused token answered before the upload was read (the connection then closed): no retry, the status and the server message', async () => {
+    // As a server that checks the token first: 401 at once, then the socket closed while the client still sends.
+    let requests = 0;
+    const server = createServer((req, res) => {
+      requests++;
+      res.writeHead(401, { 'content-type': 'application/json', connection: 'close' }).end(JSON.stringify({ message: 'token expired' }));
+      // Closed at once: the answer may or may not reach the client before its write fails.
+      res.on('finish', () => req.socket.destroy());
+    });
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const retries: string[] = [];
+    const client = createClient({ serverUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, apiToken: 'expired', backoffMs: 1, onRetry: (m) => retries.push(m) });
+    const form = new FormData();
+    form.append('attachment_file', new Blob([Buffer.alloc(8 * 1024 * 1024, 'x')]), 'junit.xml');
+    const error = await client.request('POST', '/attestations/acme/app/trail/t/junit', form).catch((e: unknown) => e);
+    await new Promise((r) => server.close(r));
+    expect((error as Error).message).to.equal('POST /attestations/acme/app/trail/t/junit answered 401: token expired');
+    expect((error as ApiRequestError).status).to.equal(401);
+    // The upload, and where its answer was lost, the same request without the body.
+    expect(requests).to.be.within(1, 2);
+    expect(retries).to.deep.equal([]);
+  });
+
+  it('never retries 403, nor 408 and other 4xx', async () => {
+    const server = await scripted([json(403, { message: 'Authentication required' }), json(408, { message: 'timeout' })]);
+    const client = createClient({ serverUrl: server.url, apiToken: 't', backoffMs: 1 });
+    const messages = [];
+    for (let i = 0; i < 2; i++) messages.push(await client.request('GET', '/x').catch((e: Error) => e.message));
+    await server.close();
+    expect(messages).to.deep.equal(['GET /x answered 403: Authentication required', 'GET /x answered 408: timeout']);
+    expect(server.seen).to.have.length(2);
+  });
+
+  it('an upload cut off without an answer says the server closed the connection, and what usually causes it', async () => {
+    // The server reads the headers, then drops the connection under the 8 MB body, answering nothing.
+    const server = createServer((req) => setTimeout(() => req.socket.resetAndDestroy(), 20));
+    await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+    const client = createClient({ serverUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, apiToken: 't', backoffMs: 1, attempts: 2 });
+    const form = new FormData();
+    form.append('attachment_file', new Blob([Buffer.alloc(8 * 1024 * 1024, 'x')]), 'junit.xml');
+    const error = await client.request('POST', '/attestations/acme/app/trail/t/junit', form).catch((e: unknown) => e);
+    await new Promise((r) => server.close(r));
+    expect((error as Error).message).to.match(/failed after 2 attempts: (EPIPE|ECONNRESET) \(the server closed the connection while the request was being sent.*expired or wrong api-token/);
+  });
+
   it('times out a server that never answers', async () => {
     const server = await scripted([() => {}, () => {}]);
     const client = createClient({ serverUrl: server.url, apiToken: 't', timeoutMs: 200, attempts: 2, backoffMs: 1 });

@@ -1,9 +1,11 @@
 /**
  * A small HTTP client for the API v2: bearer token, time-outs, and retries with exponential
- * backoff on network errors, 429 (honouring Retry-After) and 5xx, never on other 4xx. A
+ * backoff on network errors, 429 (honouring Retry-After) and 5xx, never on other 4xx (a refused
+ * or expired token is final: 401 and 403 are reported at once with the server's message). A
  * failure carries the server's own `{"message", "errors"}` text, and the id the server gave the
  * request (`X-Request-Id`), which names the request in the server's log.
  */
+import { payloadOf, send, type Answer } from './http-send.ts';
 
 export interface ClientOptions {
   serverUrl: string;
@@ -50,38 +52,42 @@ export function createClient(options: ClientOptions): ApiClient {
   return {
     async request(method, path, body) {
       const url = `${options.serverUrl}/api/v2${path}`;
+      const headers: Record<string, string> = { authorization: `Bearer ${options.apiToken}`, accept: 'application/json' };
+      const payload = body === undefined ? undefined : await payloadOf(body);
+      /** The answer as the client's result, or an ApiRequestError for any status but 2xx. */
+      const settle = (answer: Answer) => {
+        let parsed: unknown = answer.text;
+        try {
+          parsed = answer.text ? JSON.parse(answer.text) : null;
+        } catch {
+          // not JSON: keep the text
+        }
+        if (answer.status >= 200 && answer.status < 300) return { status: answer.status, body: parsed };
+        const sentId = String(answer.headers['x-request-id'] ?? '');
+        // Shown in the job's log: only an id that looks like one (no spaces, no markup).
+        const requestId = /^[A-Za-z0-9._:-]{1,100}$/.test(sentId) ? sentId : undefined;
+        const errors = (parsed as { errors?: Record<string, string> } | null)?.errors ?? undefined;
+        return new ApiRequestError(answer.status, describe(method, path, answer.status, parsed, requestId), errors, requestId);
+      };
       let lastError: unknown;
       for (let attempt = 1; attempt <= attempts; attempt++) {
         let retryAfterMs: number | undefined;
         try {
-          const headers: Record<string, string> = { authorization: `Bearer ${options.apiToken}`, accept: 'application/json' };
-          let payload: FormData | string | undefined;
-          if (body instanceof FormData) payload = body;
-          else if (body !== undefined) {
-            headers['content-type'] = 'application/json';
-            payload = JSON.stringify(body);
-          }
-          const response = await fetch(url, { method, headers, body: payload, signal: AbortSignal.timeout(timeoutMs) });
-          const text = await response.text();
-          let parsed: unknown = text;
-          try {
-            parsed = text ? JSON.parse(text) : null;
-          } catch {
-            // not JSON: keep the text
-          }
-          if (response.ok) return { status: response.status, body: parsed };
-          const sentId = response.headers.get('x-request-id') ?? '';
-          // Shown in the job's log: only an id that looks like one (no spaces, no markup).
-          const requestId = /^[A-Za-z0-9._:-]{1,100}$/.test(sentId) ? sentId : undefined;
-          const message = describe(method, path, response.status, parsed, requestId);
-          const errors = (parsed as { errors?: Record<string, string> } | null)?.errors ?? undefined;
-          const error = new ApiRequestError(response.status, message, errors, requestId);
-          if (response.status !== 429 && response.status < 500) throw error;
-          lastError = error;
-          retryAfterMs = parseRetryAfter(response.headers.get('retry-after'), Date.now());
+          const answer = await send(url, method, headers, payload, timeoutMs);
+          const settled = settle(answer);
+          if (!(settled instanceof ApiRequestError)) return settled;
+          if (!retried(settled.status)) throw settled;
+          lastError = settled;
+          retryAfterMs = parseRetryAfter(String(answer.headers['retry-after'] ?? ''), Date.now());
         } catch (error) {
-          if (error instanceof ApiRequestError && error.status !== 429 && error.status < 500) throw error;
+          if (error instanceof ApiRequestError && !retried(error.status)) throw error;
           lastError = error;
+          if (payload && cutOff(error)) {
+            // The upload was cut off with no answer read. A server that refuses the request before
+            // reading the body does this: ask again without the body, and a refusal is final.
+            const probe = await send(url, method, headers, undefined, timeoutMs).then(settle, () => undefined);
+            if (probe instanceof ApiRequestError && (probe.status === 401 || probe.status === 403)) throw probe;
+          }
         }
         if (attempt < attempts) {
           const delay = Math.min(maxDelayMs, retryAfterMs ?? backoffMs * 2 ** (attempt - 1) * (0.75 + Math.random() * 0.5));
@@ -89,17 +95,28 @@ export function createClient(options: ClientOptions): ApiClient {
           await sleep(delay);
         }
       }
-      throw lastError instanceof ApiRequestError ? lastError : new Error(`${method} ${url} failed after ${attempts} attempts: ${errorText(lastError)}`);
+      if (lastError instanceof ApiRequestError) throw lastError;
+      const cause = errorText(lastError);
+      // A server or proxy that refuses a request before reading its body closes the connection under the upload.
+      const hint = payload && cutOff(lastError)
+        ? ' (the server closed the connection while the request was being sent, without an answer the client could read: a server or proxy that refuses the request, e.g. an expired or wrong api-token or a body over its size limit, does this)'
+        : '';
+      throw new Error(`${method} ${url} failed after ${attempts} attempts: ${cause}${hint}`);
     },
   };
 }
+
+/** Statuses worth another attempt: 429 (too many requests) and 5xx; never another 4xx. */
+const retried = (status: number) => status === 429 || status >= 500;
+/** The connection closed under the request (the server stopped reading it). */
+const cutOff = (error: unknown) => ['EPIPE', 'ECONNRESET'].includes(errorText(error));
 
 /**
  * A Retry-After header as milliseconds from `now`: delay-seconds (`120`) or an HTTP date (a date
  * in the past is 0). Absent or unreadable: undefined, so the caller backs off instead (a missing
  * header must not mean "retry at once").
  */
-function parseRetryAfter(header: string | null, now: number): number | undefined {
+function parseRetryAfter(header: string | undefined, now: number): number | undefined {
   const value = header?.trim();
   if (!value) return undefined;
   if (/^\d+$/.test(value)) return Number(value) * 1000;
@@ -117,6 +134,8 @@ function describe(method: string, path: string, status: number, body: unknown, r
 }
 
 function errorText(error: unknown): string {
+  const code = (error as NodeJS.ErrnoException | undefined)?.code;
+  if (typeof code === 'string') return code;
   if (error instanceof Error) {
     const cause = (error as { cause?: { code?: string; message?: string } }).cause;
     return cause?.code ?? cause?.message ?? error.message;

@@ -3,7 +3,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { fromGitHub } from '@trailproof/action';
+import { fromGitHub, gitHubContext } from '@trailproof/action';
 
 const fixture = (name: string) => JSON.parse(readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8'));
 const context = (eventName: string, payload: Record<string, unknown>, ref: string, sha: string) => ({
@@ -46,6 +46,34 @@ describe('git context from GitHub events', () => {
     });
     expect(run.repo).to.deep.equal({ name: 'acme/backend', url: 'https://github.com/acme/backend', id: '734512', description: 'Invoicing backend', provider: 'github' });
     expect(run.originUrl).to.equal('https://github.com/acme/backend/actions/runs/99');
+  });
+
+  it('reads the context from the GITHUB_* variables and the payload file, as the runner gives them', () => {
+    const env = {
+      GITHUB_SHA: 'abc', GITHUB_REF: 'refs/heads/main', GITHUB_EVENT_NAME: 'push', GITHUB_SERVER_URL: 'https://ghe.example.com/',
+      GITHUB_RUN_ID: '4242', GITHUB_REPOSITORY: 'acme/backend', GITHUB_EVENT_PATH: new URL('./fixtures/push.json', import.meta.url).pathname,
+    };
+    const context = gitHubContext(env);
+    expect(context).to.deep.include({ sha: 'abc', ref: 'refs/heads/main', eventName: 'push', serverUrl: 'https://ghe.example.com', runId: 4242, repo: { owner: 'acme', repo: 'backend' } });
+    expect(context.payload.head_commit.author.username).to.equal('ada');
+    expect(gitHubContext({}).payload).to.deep.equal({});
+    expect(() => gitHubContext({ GITHUB_EVENT_PATH: '/no/such/event.json' })).to.throw(/GITHUB_EVENT_PATH=\/no\/such\/event.json/);
+  });
+
+  it('workflow_run (attesting a fork\'s pull request): the finished run\'s head commit and branch, not the base repository\'s', () => {
+    const headSha = '9'.repeat(40);
+    const payload = {
+      action: 'completed', repository: fixture('push.json').repository,
+      workflow_run: {
+        id: 77, event: 'pull_request', head_sha: headSha, head_branch: 'fix-typo',
+        head_commit: { id: headSha, message: 'Fix a typo', timestamp: '2026-11-22T08:00:00Z', author: { name: 'Eve Fork', email: 'eve@fork.example' } },
+      },
+    };
+    const run = fromGitHub(context('workflow_run', payload, 'refs/heads/main', 'b'.repeat(40)), tmpdir());
+    expect(run.commit).to.deep.equal({
+      sha1: headSha, branch: 'fix-typo', message: 'Fix a typo', author: 'Eve Fork <eve@fork.example>', timestamp: Date.parse('2026-11-22T08:00:00Z') / 1000,
+      url: `https://github.com/acme/backend/commit/${headSha}`,
+    });
   });
 
   const push = fixture('push.json');

@@ -34,7 +34,7 @@ export interface RunContext {
   workspace: string;
 }
 
-/** The subset of `@actions/github`'s context this reads. */
+/** What the runner tells about the run: its GITHUB_* variables and the event payload. */
 export interface GitHubContext {
   sha: string;
   ref: string;
@@ -43,6 +43,27 @@ export interface GitHubContext {
   runId: number;
   repo: { owner: string; repo: string };
   payload: Record<string, any>;
+}
+
+/**
+ * The run's context as the runner gives it: GITHUB_* variables and the event payload at
+ * GITHUB_EVENT_PATH (read directly: `@actions/github` would bundle all of Octokit for this).
+ */
+export function gitHubContext(env: NodeJS.ProcessEnv): GitHubContext {
+  let payload: Record<string, any> = {};
+  if (env.GITHUB_EVENT_PATH) {
+    try {
+      payload = JSON.parse(readFileSync(env.GITHUB_EVENT_PATH, 'utf8')) as Record<string, any>;
+    } catch (error) {
+      throw new Error(`Cannot read the event payload GITHUB_EVENT_PATH=${env.GITHUB_EVENT_PATH}: ${(error as Error).message}`);
+    }
+  }
+  const [owner = '', repo = ''] = (env.GITHUB_REPOSITORY ?? payload.repository?.full_name ?? '/').split('/');
+  return {
+    sha: env.GITHUB_SHA ?? '', ref: env.GITHUB_REF ?? '', eventName: env.GITHUB_EVENT_NAME ?? '',
+    serverUrl: (env.GITHUB_SERVER_URL ?? 'https://github.com').replace(/\/+$/, ''),
+    runId: Number(env.GITHUB_RUN_ID) || 0, repo: { owner, repo }, payload,
+  };
 }
 
 const clip = (text: string | undefined | null, max: number) => (typeof text === 'string' ? text.slice(0, max) : undefined);
@@ -105,10 +126,12 @@ export function fromGitHub(context: GitHubContext, workspace: string): RunContex
   const pr = payload.pull_request as Record<string, any> | undefined;
   const repoName = `${context.repo.owner}/${context.repo.repo}`;
   const repoUrl = `${context.serverUrl}/${repoName}`;
-  const sha: string = pr?.head?.sha ?? context.sha;
-  // Only push payloads describe the commit (head_commit); a pull_request payload names who
-  // opened the PR, who need not be the author of its head commit, so it gives no author.
-  const head = payload.head_commit as Record<string, any> | undefined;
+  // workflow_run (attesting a fork's pull request from the base repository): the run that finished is about its head commit.
+  const finished = context.eventName === 'workflow_run' ? (payload.workflow_run as Record<string, any> | undefined) : undefined;
+  const sha: string = pr?.head?.sha ?? finished?.head_sha ?? context.sha;
+  // Only push and workflow_run payloads describe the commit (head_commit); a pull_request payload
+  // names who opened the PR, who need not be the author of its head commit, so it gives no author.
+  const head = (payload.head_commit ?? finished?.head_commit) as Record<string, any> | undefined;
   const fromPayload: Partial<GitCommitInfo> = head && head.id === sha
     ? {
         message: clip(head.message, 16_384), timestamp: epoch(head.timestamp),
@@ -116,7 +139,9 @@ export function fromGitHub(context: GitHubContext, workspace: string): RunContex
         author_username: clip(head.author?.username, 256),
       }
     : {};
-  const branch = pr ? clip(pr.head?.ref, 256) : context.ref.startsWith('refs/heads/') ? context.ref.slice('refs/heads/'.length) : undefined;
+  const branch = pr ? clip(pr.head?.ref, 256)
+    : finished ? clip(finished.head_branch, 256)
+    : context.ref.startsWith('refs/heads/') ? context.ref.slice('refs/heads/'.length) : undefined;
   const local = gitLog(sha, workspace);
   return {
     commit: defined({

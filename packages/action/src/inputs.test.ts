@@ -22,7 +22,27 @@ describe('action inputs', () => {
     expect(read()).to.deep.equal({
       serverUrl: 'https://tp.example.com', apiToken: 'tp_x', org: 'acme', flow: 'backend', trail: 'abc123', junitPaths: defaultJunitPaths,
       attestationName: 'junit', failOnFailure: true, requireTests: true, uploadResults: true,
+      annotations: 10, reruns: 'separate', jobSummary: 'all', onMissingToken: 'fail',
     });
+  });
+
+  it('annotations, reruns, job-summary and on-missing-token: read, and a bad value named', () => {
+    expect(read({ annotations: '0', reruns: 'merge', 'job-summary': 'Failures', 'on-missing-token': 'warn' })).to.include({ annotations: 0, reruns: 'merge', jobSummary: 'failures', onMissingToken: 'warn' });
+    expect(read({ annotations: '50', 'job-summary': 'off' })).to.include({ annotations: 50, jobSummary: 'off' });
+    for (const [name, value, message] of [
+      ['annotations', '51', "Input 'annotations' must be a whole number from 0 to 50 (GitHub shows at most 50 per job), not '51'"],
+      ['annotations', '-1', "Input 'annotations' must be a whole number from 0 to 50 (GitHub shows at most 50 per job), not '-1'"],
+      ['reruns', 'dedupe', "Input 'reruns' must be separate or merge, not 'dedupe'"],
+      ['job-summary', 'none', "Input 'job-summary' must be all or failures or off, not 'none'"],
+      ['on-missing-token', 'skip', "Input 'on-missing-token' must be fail or warn, not 'skip'"],
+    ]) expect(() => read({ [name!]: value! }), name).to.throw(InputError, message);
+  });
+
+  it('an empty api-token fails by default; with on-missing-token warn it is allowed, and so are a missing server-url, org and flow', () => {
+    expect(() => read({ 'api-token': '' })).to.throw(InputError, "Input 'api-token' is required");
+    const fork = readInputs((n) => ({ 'on-missing-token': 'warn' })[n] ?? '', { defaultTrail: undefined, workspace });
+    expect(fork).to.include({ apiToken: '', onMissingToken: 'warn' });
+    expect(read({ 'api-token': ' ', 'on-missing-token': 'warn' })).to.include({ apiToken: '', org: 'acme', flow: 'backend' });
   });
 
   it('reads every optional input', () => {

@@ -9,6 +9,7 @@ import { patternLines } from './find-files.ts';
 
 export interface AttestConfig {
   serverUrl: string;
+  /** '' only with `onMissingToken: 'warn'`: then the results are read and summarised, not attested. */
   apiToken: string;
   org: string;
   flow: string;
@@ -24,7 +25,18 @@ export interface AttestConfig {
   failOnFailure: boolean;
   requireTests: boolean;
   uploadResults: boolean;
+  /** Failed or errored cases annotated (GitHub Action only); 0 turns annotations off. */
+  annotations: number;
+  /** 'merge': repetitions of a case (same suite, class name and name) count once, by their last outcome. */
+  reruns: 'separate' | 'merge';
+  /** 'failures': written only when something failed, listing only the suites with failures. */
+  jobSummary: 'all' | 'failures' | 'off';
+  /** What an empty `api-token` does: fail the step, or warn and only read and summarise. */
+  onMissingToken: 'fail' | 'warn';
 }
+
+/** GitHub shows at most 50 error annotations per job (10 per step). */
+export const maxAnnotations = 50;
 
 /** An input that does not validate; the message names it. */
 export class InputError extends Error {
@@ -69,12 +81,26 @@ export function readInputs(get: (name: string) => string, context: { defaultTrai
     if (['false', 'no', '0', 'off'].includes(value)) return false;
     throw new InputError(name, `must be true or false, not '${text(name)}'`);
   };
+  const oneOf = <T extends string>(name: string, values: readonly T[]): T => {
+    const value = text(name).toLowerCase() || values[0]!;
+    if (!(values as readonly string[]).includes(value)) throw new InputError(name, `must be ${values.join(' or ')}, not '${text(name)}'`);
+    return value as T;
+  };
   const named = (name: string, value: string, pattern = namePattern) => {
     if (!pattern.test(value)) throw new InputError(name, `'${value}' may hold only letters, digits, '.', '_', '~' and '-' (at most 128)`);
     return value;
   };
 
-  const serverUrl = required('server-url').replace(/\/+$/, '');
+  const onMissingToken = oneOf('on-missing-token', ['fail', 'warn'] as const);
+  // Without a token (a pull request from a fork gets no secrets) nothing is sent: where to send it may be missing too.
+  const unattested = onMissingToken === 'warn' && !text('api-token');
+  const needed = (name: string) => (unattested ? text(name) || '-' : required(name));
+  const annotations = text('annotations') || '10';
+  if (!/^\d{1,3}$/.test(annotations) || Number(annotations) > maxAnnotations) {
+    throw new InputError('annotations', `must be a whole number from 0 to ${maxAnnotations} (GitHub shows at most ${maxAnnotations} per job), not '${text('annotations')}'`);
+  }
+
+  const serverUrl = (unattested ? text('server-url') || 'http://unattested.invalid' : required('server-url')).replace(/\/+$/, '');
   let parsed: URL;
   try {
     parsed = new URL(serverUrl);
@@ -83,7 +109,7 @@ export function readInputs(get: (name: string) => string, context: { defaultTrai
   }
   if (parsed.protocol !== 'https:' && parsed.protocol !== 'http:') throw new InputError('server-url', `must be an http(s) URL, not '${serverUrl}'`);
 
-  const trail = text('trail') || context.defaultTrail;
+  const trail = text('trail') || context.defaultTrail || (unattested ? '-' : undefined);
   if (!trail) throw new InputError('trail', 'is required when the commit SHA is unknown');
 
   const junitPaths = patternLines(get('junit-paths'));
@@ -98,9 +124,9 @@ export function readInputs(get: (name: string) => string, context: { defaultTrai
 
   return {
     serverUrl,
-    apiToken: required('api-token'),
-    org: named('org', required('org')),
-    flow: named('flow', required('flow')),
+    apiToken: unattested ? '' : required('api-token'),
+    org: named('org', needed('org')),
+    flow: named('flow', needed('flow')),
     trail: named('trail', trail),
     junitPaths: junitPaths.length ? junitPaths : defaultJunitPaths,
     attestationName: named('attestation-name', text('attestation-name') || 'junit', attestationNamePattern),
@@ -110,6 +136,10 @@ export function readInputs(get: (name: string) => string, context: { defaultTrai
     failOnFailure: boolean('fail-on-failure', true),
     requireTests: boolean('require-tests', true),
     uploadResults: boolean('upload-results', true),
+    annotations: Number(annotations),
+    reruns: oneOf('reruns', ['separate', 'merge'] as const),
+    jobSummary: oneOf('job-summary', ['all', 'failures', 'off'] as const),
+    onMissingToken,
   };
 }
 

@@ -7,5 +7,7 @@ export { buildAttachment, maxUploadBytes, type AttachmentResult } from './attach
 export { findJunitFiles, patternLines } from './find-files.ts';
 export { createClient, ApiRequestError, type ApiClient, type ClientOptions } from './client.ts';
 export { readInputs, InputError, defaultJunitPaths, type AttestConfig } from './inputs.ts';
-export { fromEnvironment, fromGitHub, type RunContext, type GitCommitInfo, type RepoInfo } from './git-context.ts';
+export { fromEnvironment, fromGitHub, gitHubContext, type GitHubContext, type RunContext, type GitCommitInfo, type RepoInfo } from './git-context.ts';
 export { summaryMarkdown, type SummaryInput } from './summary.ts';
+export { annotationsFor, annotationsPerStep, caseTitle, type Annotation } from './annotations.ts';
+export { RerunMerger, type MergedResults } from './reruns.ts';

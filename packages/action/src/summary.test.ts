@@ -5,6 +5,7 @@ import type { JunitCase, JunitSuiteResult } from '@trailproof/action/junit';
 const config: AttestConfig = {
   serverUrl: 'https://tp.example.com', apiToken: 'tp_x', org: 'acme', flow: 'backend', trail: 'abc123', junitPaths: ['**/*.xml'],
   attestationName: 'unit', failOnFailure: true, requireTests: true, uploadResults: true,
+  annotations: 10, reruns: 'separate', jobSummary: 'all', onMissingToken: 'fail',
 };
 const trailUrl = 'https://tp.example.com/api/v2/trails/acme/backend/abc123';
 const suite = (name: string, total: number, failures = 0, errors = 0, skipped = 0, duration = 1.5): JunitSuiteResult =>
@@ -31,8 +32,8 @@ describe('job summary', () => {
       '| vat.ReverseChargeTest | 150 | 25 | 60 | 60 | 5 | 1.50 s |',
       '| invoice\\|RoundingTest | 10 | 5 | 0 | 0 | 5 | 0.42 s |',
       '### Failed tests',
-      '- **vat.ReverseChargeTest › case 0** (failure): expected 0 \\| got &lt;1&gt;',
-      '- **vat.ReverseChargeTest › case 99** (error): expected 99 \\| got &lt;100&gt;',
+      '- **vat › vat.ReverseChargeTest › case 0** (failure): expected 0 \\| got &lt;1&gt;',
+      '- **vat › vat.ReverseChargeTest › case 99** (error): expected 99 \\| got &lt;100&gt;',
       '… and 20 more failed or errored tests, not listed (the first 100 are).',
     ]);
     expect(lines.filter((l) => l.startsWith('- **'))).to.have.length(100);
@@ -49,7 +50,7 @@ describe('job summary', () => {
     const md = summaryMarkdown({ config, result: result({ begun: false, attested: false, attachment: null }), error });
     const lines = md.split('\n');
     expect(lines.slice(0, 3)).to.deep.equal(['## Trailproof: unit not attested', '', `**Failed:** ${error}`]);
-    expect(md).to.contain('❌ 60 failed, 60 errored · 160 tests in 2 suites').and.contain('| vat.ReverseChargeTest | 150 |').and.contain('- **vat.ReverseChargeTest › case 0**');
+    expect(md).to.contain('❌ 60 failed, 60 errored · 160 tests in 2 suites').and.contain('| vat.ReverseChargeTest | 150 |').and.contain('- **vat › vat.ReverseChargeTest › case 0**');
     expect(md).to.contain(`Trail [acme/backend/abc123](${trailUrl}) was not begun.`);
   });
 
@@ -62,5 +63,32 @@ describe('job summary', () => {
     expect(corrupt).to.not.contain('| Suite |');
     const input = summaryMarkdown({ error: "Input 'org' is required" });
     expect(input).to.equal("## Trailproof: JUnit results not attested\n\n**Failed:** Input 'org' is required\n");
+  });
+
+  it('job-summary failures: only the suites with failed or errored tests', () => {
+    const md = summaryMarkdown({ config: { ...config, jobSummary: 'failures' }, result: result() });
+    expect(md).to.contain('### Suites with failures').and.contain('| vat.ReverseChargeTest |').and.not.contain('RoundingTest');
+  });
+
+  it('says which failed tests were not annotated, and why', () => {
+    const md = summaryMarkdown({ config, result: result(), annotated: { count: 9, limit: 'GitHub shows at most 10 error annotations per step, and the step\'s own failure is one' } });
+    expect(md).to.contain("Annotated the first 9; not annotated (GitHub shows at most 10 error annotations per step, and the step's own failure is one): "
+      + '**vat › vat.ReverseChargeTest › case 9**, **vat › vat.ReverseChargeTest › case 10**, **vat › vat.ReverseChargeTest › case 11**, '
+      + '**vat › vat.ReverseChargeTest › case 12**, **vat › vat.ReverseChargeTest › case 13** and 106 more.');
+    expect(summaryMarkdown({ config, result: result(), annotated: { count: 0, limit: 'annotations is 0' } })).to.contain('Not annotated: annotations is 0.');
+  });
+
+  it('without a token (on-missing-token warn): says nothing was attested and why, and shows no trail link', () => {
+    const md = summaryMarkdown({ config: { ...config, apiToken: '', onMissingToken: 'warn' }, result: result({ begun: false, attested: false, attachment: null, unattested: 'api-token is empty' }) });
+    expect(md).to.contain('**Nothing attested:** api-token is empty.').and.contain('❌ 60 failed').and.not.contain('Trail:').and.not.contain('was not begun');
+  });
+
+  it('stays under 1 MiB whatever the names: long names end in an ellipsis, and the summary says so', () => {
+    const long = (i: number) => `${i}-${'n'.repeat(2048)}`;
+    const failures = Array.from({ length: 100 }, (_, i): JunitCase => ({ ...failure(i), suiteName: long(i), className: long(i), name: long(i), message: long(i) }));
+    const md = summaryMarkdown({ config, result: result({ failures, moreFailures: 99_900, suites: Array.from({ length: 5000 }, (_, i) => suite(long(i), 20, 20)) }), error: long(0).repeat(1000) });
+    expect(Buffer.byteLength(md)).to.be.below(1024 * 1024);
+    expect(md).to.contain(`| ${'0-'}${'n'.repeat(197)}… |`).and.contain('… and 4950 more suites, not listed').and.contain('… and 99900 more failed or errored tests');
+    expect(md).to.match(/_\d+ name\(s\) or message\(s\) longer than shown were shortened \(…\)\._/);
   });
 });

@@ -25,7 +25,7 @@ export const MAX_ATTRIBUTES = 10_000;
  * internal-plain.ts hands over only these.
  */
 export const READ_ATTRIBUTES = [
-  'name', 'classname', 'time', 'timestamp', 'status', 'message', 'tests', 'failures', 'errors', 'skipped',
+  'name', 'classname', 'time', 'timestamp', 'status', 'message', 'tests', 'failures', 'errors', 'skipped', 'file', 'line',
 ] as const;
 /** An element's attributes, as far as the builder is concerned. */
 export type Attributes = Partial<Record<(typeof READ_ATTRIBUTES)[number], string>>;
@@ -70,6 +70,8 @@ interface Container {
 interface CaseState {
   className: string;
   name: string;
+  file: string | undefined;
+  line: string | undefined;
   time: number | null;
   statusSkipped: boolean;
   hasFailure: boolean;
@@ -268,6 +270,8 @@ export class ReportBuilder {
     this.current = {
       className: attrs.classname ?? '',
       name: attrs.name ?? '',
+      file: attrs.file || undefined,
+      line: attrs.line,
       time: parseTime(attrs.time),
       statusSkipped: status !== undefined && SKIP_STATUSES.has(status.toLowerCase().replace(/[\s_-]/g, '')),
       hasFailure: false, hasError: false, hasSkipped: false, hasFlaky: false,
@@ -345,6 +349,9 @@ export class ReportBuilder {
       flaky,
       suiteName: container?.display ?? this.fileBase,
     };
+    if (c.file !== undefined) kase.file = detach(cut(c.file, this.maxDetails));
+    const line = c.line !== undefined && /^\s*[1-9][0-9]{0,8}\s*$/.test(c.line) ? Number(c.line) : undefined;
+    if (line !== undefined) kase.line = line;
     if (decided && c.message !== undefined) kase.message = c.message;
     if (decided) {
       const details = c.parts.join('').trimEnd();

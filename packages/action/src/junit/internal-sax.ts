@@ -9,6 +9,7 @@ import { sniffEncoding } from './internal-encoding.ts';
 import { openFile, WHOLE_FILE_BYTES, type FileSource } from './internal-file.ts';
 import { PlainScanner, readPlain } from './internal-plain.ts';
 import { detach } from './internal-strings.ts';
+import { explainXmlError } from './internal-xml-errors.ts';
 import { JunitReadError, type JunitCase, type JunitFileReport } from './types.ts';
 
 /** Options of the read functions. */
@@ -73,7 +74,7 @@ class Feeder {
     this.cap = bufferCap(options);
     const { parser, builder } = this;
     parser.on('error', (err) => {
-      throw this.corrupt(err.message.replace(/^\d+:\d+: /, ''));
+      throw this.corrupt(explainXmlError(err.message.replace(/^\d+:\d+: /, ''), parser));
     });
     parser.on('doctype', () => {
       throw this.corrupt('DOCTYPE and entity declarations are not allowed in JUnit XML');
@@ -102,7 +103,7 @@ class Feeder {
 
   corrupt(reason: string, line = this.parser.line): JunitReadError {
     const column = this.parser.column + 1;
-    return new JunitReadError(`${this.file}:${line}:${column}: corrupt XML: ${reason}`, this.file, 'corrupt', line);
+    return new JunitReadError(`${this.file}:${line}:${column}: corrupt XML: ${reason}`, this.file, 'corrupt', line, column);
   }
 
   private tooManyAttributes(): JunitReadError {

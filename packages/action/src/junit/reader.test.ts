@@ -385,12 +385,37 @@ describe('JUnit reader: dialect rules', () => {
     });
   });
 
+  it('keeps a case\'s file and line attributes (pytest, Jest, PHPUnit, Go write them); a line that is not a positive integer is dropped', async () => {
+    const r = await readJunitString(suite(
+      '<testcase classname="tests.test_vat" name="test_rate" file="tests/test_vat.py" line="42"><failure message="boom"/></testcase>'
+      + '<testcase classname="c" name="u" file="" line="0"/><testcase classname="c" name="v" line="12a"/>',
+    ));
+    expect(r.cases.map((c) => [c.file, c.line])).to.deep.equal([['tests/test_vat.py', 42], [undefined, undefined], [undefined, undefined]]);
+    expect(r.failures[0]).to.include({ file: 'tests/test_vat.py', line: 42, message: 'boom' });
+  });
+
   describe('corrupt XML', () => {
     it('names the file and the 1-based line of a mismatched tag', async () => {
       const xml = '<?xml version="1.0"?>\n<testsuite>\n  <testcase classname="c" name="t">\n    <failure>\n  </testcase>\n</testsuite>\n';
       const err = await rejection(fromBytes(Buffer.from(xml), 5, 'reports/bad.xml'));
       expect(err).to.include({ kind: 'corrupt', line: 5, file: 'reports/bad.xml' });
       expect(err.message).to.match(/^reports\/bad\.xml:5:\d+: corrupt XML: /);
+    });
+
+    it('says what was wrong, with the column, in words a developer reads (not saxes\'s "disallowed character")', async () => {
+      const cases: Array<[string, RegExp | string, number, number]> = [
+        ['<testsuite>\n  <testcase name="a<b"/>\n</testsuite>', "'<' not allowed in an attribute value (write it as &lt;)", 2, 21],
+        ['<testsuite name="R&D"/>', "'&' without the ';' that ends an entity reference (write a literal '&' as &amp;)", 1, 24],
+        ['<testsuite>&nbsp;</testsuite>', "undefined entity '&nbsp;'", 1, 18],
+        ['<testsuite><testcase name="t"></testsuite>', 'close tag </testsuite> where </testcase> was expected', 1, 43],
+        ['<testsuite>\u0001</testsuite>', 'character U+0001 not allowed in XML 1.0', 1, 13],
+        ['<testsuite>\n<testcase name="t">', 'the document ends before </testcase> (the file may be cut short)', 2, 20],
+      ];
+      for (const [xml, reason, line, column] of cases) {
+        const err = await rejection(readJunitString(xml, 'r.xml'));
+        expect(err, xml).to.include({ kind: 'corrupt', line, column });
+        expect(err.message, xml).to.contain(`r.xml:${line}:${column}: corrupt XML: ${reason}`);
+      }
     });
 
     it('reports a premature end at the last line', async () => {

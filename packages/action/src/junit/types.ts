@@ -23,6 +23,10 @@ export interface JunitCase {
   details?: string;
   /** Name of the innermost suite that holds the case. */
   suiteName: string;
+  /** The source file the case's `file` attribute names (pytest, Jest, PHPUnit, Go write it), as written. */
+  file?: string;
+  /** The case's `line` attribute, where it is a positive integer. */
+  line?: number;
 }
 
 /** One `<testsuite>` element (outer and nested), with the counts its attributes declare. */
@@ -94,6 +98,8 @@ export class JunitReadError extends Error {
     /** 'corrupt': not well-formed XML (or refused DOCTYPE/entities); 'not-junit': well-formed but no JUnit root. */
     readonly kind: 'corrupt' | 'not-junit',
     readonly line?: number,
+    /** 1-based column, where known (corrupt XML). */
+    readonly column?: number,
   ) {
     super(message);
   }
