@@ -82,7 +82,7 @@ export function openSqliteWriter(file: string, options: WriterOptions = {}): { d
   const createDriver = dialect.createDriver.bind(dialect);
   const unmoved = databaseFileGuard(file);
   dialect.createDriver = () => {
-    const driver = immediateTransactions(createDriver(), unmoved);
+    const driver = immediateTransactions(createDriver(), raw, unmoved);
     return options.wrapDriver ? options.wrapDriver(driver) : driver;
   };
   return { db: new Kysely<Database>({ dialect }), raw, unmoved };
@@ -105,8 +105,13 @@ export function overrideDriver(driver: Driver, overrides: Partial<Driver>): Driv
  * (another process, or the writer thread) has committed, SQLite refuses at once with
  * SQLITE_BUSY, without waiting in the busy handler. IMMEDIATE waits for its turn instead.
  * Holding the lock, each first checks that the file is still where it was opened (`unmoved`).
+ *
+ * A ROLLBACK runs only while a transaction is open on `raw`: on some errors (SQLITE_FULL from a
+ * full disk, SQLITE_IOERR, SQLITE_NOMEM) SQLite has rolled the whole transaction back itself,
+ * and the driver's ROLLBACK would then fail with "cannot rollback - no transaction is active",
+ * an error that replaced the real one (a full disk answered 500 instead of 507).
  */
-function immediateTransactions(driver: Driver, unmoved: () => void): Driver {
+function immediateTransactions(driver: Driver, raw: BetterSqlite3.Database, unmoved: () => void): Driver {
   return overrideDriver(driver, {
     beginTransaction: async (connection) => {
       await connection.executeQuery(CompiledQuery.raw('begin immediate'));
@@ -116,6 +121,9 @@ function immediateTransactions(driver: Driver, unmoved: () => void): Driver {
         await connection.executeQuery(CompiledQuery.raw('rollback'));
         throw error;
       }
+    },
+    rollbackTransaction: async (connection) => {
+      if (raw.inTransaction) await driver.rollbackTransaction(connection);
     },
   });
 }

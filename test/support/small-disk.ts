@@ -1,0 +1,61 @@
+/**
+ * A small file system of its own for a test, to fill up: a tmpfs mounted on a fresh folder. It
+ * needs root (and a kernel that lets this process mount); elsewhere the tests that use it are
+ * skipped, each saying why in its title.
+ */
+import { execFileSync } from 'node:child_process';
+import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+export interface SmallDisk {
+  dir: string;
+  /** Unmounts it and removes the folder. */
+  remove(): void;
+}
+
+/** Mounts a tmpfs of `size` (as `16m`); a string saying why not where that cannot be done here. */
+export function mountSmallDisk(size: string): SmallDisk | string {
+  if (process.platform !== 'linux') return 'a tmpfs mount needs Linux';
+  if (process.getuid?.() !== 0) return 'mounting a small file system needs root';
+  const dir = mkdtempSync(join(tmpdir(), 'trailproof-small-disk-'));
+  try {
+    execFileSync('mount', ['-t', 'tmpfs', '-o', `size=${size}`, 'tmpfs', dir], { stdio: 'pipe' });
+  } catch (error) {
+    rmSync(dir, { recursive: true, force: true });
+    return `mount -t tmpfs was refused: ${String((error as { stderr?: unknown }).stderr ?? error).trim()}`;
+  }
+  return {
+    dir,
+    remove() {
+      execFileSync('umount', [dir]);
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Skips the tests of the suite whose `before` hook this is, naming `reason` in their titles. */
+export function skipSuite(hook: Mocha.Context, reason: string): never {
+  for (const test of hook.test!.parent!.tests) test.title += ` (skipped: ${reason})`;
+  hook.skip();
+}
+
+/** Appends to `file` until its file system has not one byte left (ENOSPC). */
+export function fillUp(file: string): void {
+  const fd = openSync(file, 'a');
+  try {
+    const chunk = Buffer.alloc(64 * 1024, 1);
+    for (const size of [chunk.length, 1]) {
+      for (;;) {
+        try {
+          writeSync(fd, chunk, 0, size); // a part written: the next write finds the end
+        } catch (error) {
+          if ((error as NodeJS.ErrnoException).code === 'ENOSPC') break;
+          throw error;
+        }
+      }
+    }
+  } finally {
+    closeSync(fd);
+  }
+}
