@@ -10,7 +10,7 @@ import { expect } from 'chai';
 import { openSqliteStore } from '@trailproof/server';
 import { startTestServer, testBackend, type TestResponse, type TestServer } from '@trailproof/server/testing';
 import { databaseFingerprint, sqliteIntegrity } from '../../../test/support/db-fingerprint.ts';
-import { fillUp, mountSmallDisk, skipSuite, type SmallDisk } from '../../../test/support/small-disk.ts';
+import { fillUp, mountSmallDisk, skipSuite, type SmallDisk } from '../../../test/support/file-systems.ts';
 
 describe('a database with no room left (SQLite at its maxSizeBytes)', () => {
   let server: TestServer;

@@ -15,7 +15,7 @@ import type { Database } from './database.ts';
 import { groupCommit } from './group-commit.ts';
 import { openSqliteWriter } from './sqlite.ts';
 import { sqliteIntegrity } from '../../../../test/support/db-fingerprint.ts';
-import { fillUp, mountSmallDisk, skipSuite, type SmallDisk } from '../../../../test/support/small-disk.ts';
+import { fillUp, mountSmallDisk, skipSuite, type SmallDisk } from '../../../../test/support/file-systems.ts';
 
 describe('group commit on a full disk (SQLite on a small tmpfs)', function () {
   this.timeout(60_000);

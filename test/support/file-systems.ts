@@ -1,10 +1,10 @@
 /**
- * A small file system of its own for a test, to fill up: a tmpfs mounted on a fresh folder. It
- * needs root (and a kernel that lets this process mount); elsewhere the tests that use it are
- * skipped, each saying why in its title.
+ * File systems that a test makes for itself: a small one to fill up (a tmpfs on a fresh folder),
+ * a folder made read-only. Mounting needs root (and a kernel that lets this process mount);
+ * elsewhere the tests that need it are skipped, each saying why in its title.
  */
 import { execFileSync } from 'node:child_process';
-import { closeSync, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
+import { chmodSync, closeSync, mkdtempSync, openSync, readdirSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -31,6 +31,35 @@ export function mountSmallDisk(size: string): SmallDisk | string {
       execFileSync('umount', [dir]);
       rmSync(dir, { recursive: true, force: true });
     },
+  };
+}
+
+/**
+ * Makes `dir` and the files in it read-only, for root too: a read-only bind mount of it over
+ * itself (for root, who may write whatever the modes say), or else modes 0444 and 0555. Returns
+ * what undoes it, or a string saying why it cannot be done here.
+ */
+export function makeReadOnly(dir: string): (() => void) | string {
+  for (const name of readdirSync(dir)) chmodSync(join(dir, name), 0o444);
+  chmodSync(dir, 0o555);
+  const modes = () => chmodSync(dir, 0o755);
+  if (process.getuid?.() !== 0) return modes;
+  try {
+    execFileSync('mount', ['--bind', dir, dir], { stdio: 'pipe' });
+  } catch (error) {
+    modes();
+    return `root writes whatever the modes say, and mount --bind was refused: ${String((error as { stderr?: unknown }).stderr ?? error).trim()}`;
+  }
+  try {
+    execFileSync('mount', ['-o', 'remount,bind,ro', dir], { stdio: 'pipe' });
+  } catch (error) {
+    execFileSync('umount', [dir]);
+    modes();
+    return `a read-only remount was refused: ${String((error as { stderr?: unknown }).stderr ?? error).trim()}`;
+  }
+  return () => {
+    execFileSync('umount', [dir]);
+    modes();
   };
 }
 
