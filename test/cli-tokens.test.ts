@@ -11,7 +11,7 @@ import { call, runCli, runTrailproof, startServerProcess, type ServerProcess } f
 
 
 describe('trailproof token list / revoke / evidence', function () {
-  this.timeout(60_000);
+  this.timeout(180_000); // each command is a process of its own (about 3 s on a loaded two-core machine)
   let location = '';
   let cleanup: () => void | Promise<void> = () => {};
   let server: ServerProcess | undefined;

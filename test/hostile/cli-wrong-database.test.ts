@@ -9,9 +9,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import BetterSqlite3 from 'better-sqlite3';
 import { expect } from 'chai';
+import pg from 'pg';
 import { testBackend } from '@trailproof/server/testing';
-import { makeReadOnly, skipSuite } from '../support/file-systems.ts';
-import { runCli, runTrailproof } from '../support/processes.ts';
+import { makeReadOnly, skipSaying } from '../support/file-systems.ts';
+import { createDatabase, runCli, runTrailproof } from '../support/processes.ts';
 
 describe('trailproof commands that read a database, given the wrong file', function () {
   this.timeout(120_000);
@@ -20,7 +21,7 @@ describe('trailproof commands that read a database, given the wrong file', funct
   let good = '';
 
   before(async function () {
-    if (testBackend !== 'sqlite') return skipSuite(this, 'SQLite files only; the same on either run');
+    if (testBackend !== 'sqlite') return skipSaying(this, 'SQLite files only; the same on either run');
     dir = mkdtempSync(join(tmpdir(), 'trailproof-wrong-db-'));
     good = join(dir, 'good.db');
     await runCli(['token', 'create', '--org', 'acme', '--db', good]);
@@ -77,7 +78,7 @@ describe('trailproof commands that read a database, given the wrong file', funct
     copyFileSync(good, join(folder, 'copied.db'));
     await runCli(['backup', join(folder, 'backed-up.db'), '--db', good]);
     const undo = makeReadOnly(folder);
-    if (typeof undo === 'string') return skipSuite(this, undo);
+    if (typeof undo === 'string') return skipSaying(this, undo);
     try {
       for (const name of ['copied.db', 'backed-up.db']) {
         const result = await runTrailproof(['verify', '--json', '--db', join(folder, name)]);
@@ -116,3 +117,28 @@ function foreign(file: string): string {
   db.close();
   return file;
 }
+
+describe('trailproof commands that read a database, given an empty PostgreSQL database', function () {
+  this.timeout(120_000);
+  let database: { url: string; drop(): Promise<void> } | undefined;
+  before(async function () {
+    if (testBackend !== 'postgres') return skipSaying(this, 'PostgreSQL only');
+    database = await createDatabase(process.env.TRAILPROOF_TEST_DATABASE!, 'empty');
+  });
+  after(() => database?.drop());
+
+  it('verify and the token commands that read fail, creating no tables', async () => {
+    for (const args of [['verify'], ['token', 'list'], ['token', 'evidence', 'abcdefghijklmnop']]) {
+      const result = await runTrailproof([...args, '--database', database!.url]);
+      expect(result.status, args.join(' ')).to.equal(1);
+      expect(result.stderr, args.join(' ')).to.contain('no Trailproof database at').and.to.contain('no schema_migrations table');
+    }
+    const client = new pg.Client({ connectionString: database!.url });
+    await client.connect();
+    try {
+      expect((await client.query(`select table_name from information_schema.tables where table_schema = 'public'`)).rows).to.deep.equal([]);
+    } finally {
+      await client.end();
+    }
+  });
+});

@@ -63,10 +63,14 @@ export function makeReadOnly(dir: string): (() => void) | string {
   };
 }
 
-/** Skips the tests of the suite whose `before` hook this is, naming `reason` in their titles. */
-export function skipSuite(hook: Mocha.Context, reason: string): never {
-  for (const test of hook.test!.parent!.tests) test.title += ` (skipped: ${reason})`;
-  hook.skip();
+/**
+ * Skips, naming `reason` in the title of what is skipped: the tests of the suite when called in
+ * its `before` hook, else the test that calls it.
+ */
+export function skipSaying(context: Mocha.Context, reason: string): never {
+  const current = context.test!;
+  for (const test of (current as Mocha.Hook).type === 'hook' ? current.parent!.tests : [current]) test.title += ` (skipped: ${reason})`;
+  context.skip();
 }
 
 /** Appends to `file` until its file system has not one byte left (ENOSPC). */

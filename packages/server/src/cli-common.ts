@@ -1,6 +1,7 @@
 /** What the commands of `trailproof` share: their help, usage errors, where the database is, a store for one command. */
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
+import pg from 'pg';
 import { isPostgresUrl, openStore, type Store } from './store/index.ts';
 
 /** A mistake in the command line: shown with the usage (the command's, when known), exit status 2. */
@@ -166,6 +167,21 @@ export function existingSqliteFile(file: string): void {
   if (!header.equals(sqliteHeader)) throw new Error(`${file} is not a SQLite database`);
 }
 
+/**
+ * Checks that the PostgreSQL database at `url` holds Trailproof's tables (opening the store would
+ * create them): an error that says so otherwise, or pg's own when it cannot connect.
+ */
+export async function existingPostgresDatabase(url: string): Promise<void> {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const { rows } = await client.query<{ present: boolean }>(`select to_regclass('schema_migrations') is not null as present`);
+    if (!rows[0]?.present) throw new Error(`no Trailproof database at ${redacted(url)} (it has no schema_migrations table): check the URL`);
+  } finally {
+    await client.end();
+  }
+}
+
 /** The first bytes of every SQLite database file. */
 const sqliteHeader = Buffer.from('SQLite format 3\0', 'latin1');
 
@@ -175,7 +191,7 @@ const sqliteHeader = Buffer.from('SQLite format 3\0', 'latin1');
  */
 export async function withStore<T>(values: { db?: string; database?: string }, work: (store: Store) => Promise<T>, options: { mustExist?: boolean } = {}): Promise<T> {
   const location = databaseLocation(values);
-  if (options.mustExist && !isPostgresUrl(location)) existingSqliteFile(location);
+  if (options.mustExist) await (isPostgresUrl(location) ? existingPostgresDatabase(location) : existingSqliteFile(location));
   const store = await openStore(location);
   try {
     return await work(store);

@@ -92,7 +92,7 @@ export const verify = defineCommand({
   environment: databaseEnvironment,
   async run({ values }) {
     const location = databaseLocation(values);
-    const results = isPostgresUrl(location) ? await withStore(values, (store) => verifyChains(store, values.org)) : await verifySqlite(location, values.org);
+    const results = isPostgresUrl(location) ? await withStore(values, (store) => verifyChains(store, values.org), { mustExist: true }) : await verifySqlite(location, values.org);
     if (values.json) process.stdout.write(JSON.stringify(results, null, 2) + '\n');
     else {
       for (const r of results) {
@@ -145,7 +145,8 @@ interface ReadOptions {
 export function openToRead(file: string, options: ReadOptions = {}): { raw: BetterSqlite3.Database; close(): void } {
   existingSqliteFile(file);
   try {
-    return { raw: checked(file, file, options), close() {} };
+    const raw = checked(file, file, options);
+    return { raw, close: () => raw.close() };
   } catch (error) {
     if (!(options.copyIfUnreadable && (error as { code?: string }).code === 'SQLITE_CANTOPEN')) throw described(file, error);
   }

@@ -1,18 +1,17 @@
 /** `trailproof token create | list | revoke | evidence`: API tokens, and what each one stored. */
-import { limits, NamePattern } from '@trailproof/schema';
 import { createToken } from './auth.ts';
 import { commandGroup, databaseEnvironment, databaseFlags, databaseOptions, defineCommand, isoTime, UsageError, withStore } from './cli-common.ts';
 import { secondsPerUnit } from './time-units.ts';
 import type { TokenEvidence } from './store/index.ts';
 
-const orgName = new RegExp(NamePattern);
-
 /**
  * `org` when the API's paths can reach it (the contract's own rule for an organisation in a path);
- * otherwise a UsageError (an organisation named `acme ` or `../etc` could never be used).
+ * otherwise a UsageError (an organisation named `acme ` or `../etc` could never be used). The
+ * contract loads here only: it costs every other command a second of start-up under tsx.
  */
-function reachableOrg(org: string): string {
-  if (org.length <= limits.name && orgName.test(org)) return org;
+async function reachableOrg(org: string): Promise<string> {
+  const { limits, NamePattern } = await import('@trailproof/schema');
+  if (org.length <= limits.name && new RegExp(NamePattern).test(org)) return org;
   const shown = JSON.stringify(org.length > 60 ? `${org.slice(0, 60)}...` : org);
   throw new UsageError(`--org takes a name the API's paths take (at most ${limits.name} characters matching ${NamePattern}), not ${shown}${org.length > 60 ? ` (${org.length} characters)` : ''}`);
 }
@@ -29,7 +28,7 @@ const tokenCreate = defineCommand({
     'expires-in': { type: 'string' }, 'expires-at': { type: 'string' }, ...databaseOptions,
   },
   flags: [
-    ['--org ORG', `the organisation (required): at most ${limits.name} characters matching ${NamePattern}, as in the API's paths`],
+    ['--org ORG', "the organisation (required): a name the API's paths take, as in /api/v2/environments/ORG"],
     ['--read-only', 'a token that reads but cannot write (read-write by default)'],
     ['--description TEXT', 'a note shown by token list (what the token is for)'],
     ['--expires-in 90d', 'stops working after this long: a number and m, h, d or w (never by default)'],
@@ -39,7 +38,7 @@ const tokenCreate = defineCommand({
   environment: databaseEnvironment,
   async run({ values }) {
     if (!values.org) throw new UsageError('token create needs --org ORG');
-    const org = reachableOrg(values.org);
+    const org = await reachableOrg(values.org);
     const expiresAt = expiry(values['expires-in'], values['expires-at'], Date.now() / 1000);
     await withStore(values, async (store) => {
       const { token } = await createToken(store, { org, readOnly: values['read-only'] ?? false, description: values.description, ...(expiresAt === undefined ? {} : { expiresAt }) });

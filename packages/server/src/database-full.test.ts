@@ -10,7 +10,7 @@ import { expect } from 'chai';
 import { openSqliteStore } from '@trailproof/server';
 import { startTestServer, testBackend, type TestResponse, type TestServer } from '@trailproof/server/testing';
 import { databaseFingerprint, sqliteIntegrity } from '../../../test/support/db-fingerprint.ts';
-import { fillUp, mountSmallDisk, skipSuite, type SmallDisk } from '../../../test/support/file-systems.ts';
+import { fillUp, mountSmallDisk, skipSaying, type SmallDisk } from '../../../test/support/file-systems.ts';
 
 describe('a database with no room left (SQLite at its maxSizeBytes)', () => {
   let server: TestServer;
@@ -53,9 +53,9 @@ describe('a database on a full file system (SQLite on a small tmpfs)', function 
   let filler = '';
 
   before(async function () {
-    if (testBackend !== 'sqlite') return skipSuite(this, 'a full PostgreSQL disk cannot be made here');
+    if (testBackend !== 'sqlite') return skipSaying(this, 'a full PostgreSQL disk cannot be made here');
     const mounted = mountSmallDisk('16m');
-    if (typeof mounted === 'string') return skipSuite(this, mounted);
+    if (typeof mounted === 'string') return skipSaying(this, mounted);
     disk = mounted;
     filler = join(disk.dir, 'filler');
     server = await startTestServer({ directory: disk.dir });

@@ -15,7 +15,7 @@ import type { Database } from './database.ts';
 import { groupCommit } from './group-commit.ts';
 import { openSqliteWriter } from './sqlite.ts';
 import { sqliteIntegrity } from '../../../../test/support/db-fingerprint.ts';
-import { fillUp, mountSmallDisk, skipSuite, type SmallDisk } from '../../../../test/support/file-systems.ts';
+import { fillUp, mountSmallDisk, skipSaying, type SmallDisk } from '../../../../test/support/file-systems.ts';
 
 describe('group commit on a full disk (SQLite on a small tmpfs)', function () {
   this.timeout(60_000);
@@ -26,7 +26,7 @@ describe('group commit on a full disk (SQLite on a small tmpfs)', function () {
 
   before(async function () {
     const mounted = mountSmallDisk('16m');
-    if (typeof mounted === 'string') return skipSuite(this, mounted);
+    if (typeof mounted === 'string') return skipSaying(this, mounted);
     disk = mounted;
     file = join(disk.dir, 'group.db');
     ({ db, raw } = openSqliteWriter(file));
