@@ -5,12 +5,13 @@
 import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import { createToken, openStore } from '@trailproof/server';
+import { limits } from '@trailproof/schema';
 import { openTestStore } from '@trailproof/server/testing';
 import { call, runCli, runTrailproof, startServerProcess, type ServerProcess } from './support/processes.ts';
 
 
 describe('trailproof token list / revoke / evidence', function () {
-  this.timeout(60_000);
+  this.timeout(180_000); // each command is a process of its own (about 3 s on a loaded two-core machine)
   let location = '';
   let cleanup: () => void | Promise<void> = () => {};
   let server: ServerProcess | undefined;
@@ -167,5 +168,24 @@ describe('trailproof token list / revoke / evidence', function () {
     }
     const afterwards = JSON.parse(await runCli(['token', 'list', '--org', 'initech', '--json', '--database', location])) as unknown[];
     expect(afterwards, 'no token created by a refused command').to.have.length(5);
+  });
+
+  it('refuses an organisation name the API paths cannot reach, with exit 2, and creates no organisation', async () => {
+    const orgsNow = async () => new Set((JSON.parse(await runCli(['token', 'list', '--json', '--database', location])) as Array<{ org: string }>).map((t) => t.org));
+    const before = await orgsNow();
+    // The issue's names (300 characters too), and one past the contract's limit.
+    const refused = ['acme ', ' acme', '\t', '../etc', '.hidden', 'x'.repeat(300), 'x'.repeat(limits.name + 1), ''];
+    for (const org of refused) {
+      const result = await runTrailproof(['token', 'create', `--org=${org}`, '--database', location]);
+      expect(result.status, JSON.stringify(org)).to.equal(2);
+      expect(result.stderr, JSON.stringify(org)).to.match(org === '' ? /token create needs --org ORG/ : /--org takes a name the API's paths take/);
+      expect(result.stdout, JSON.stringify(org)).to.equal('');
+    }
+    // What the API's paths take is taken, up to the contract's limit: the organisation is then reachable.
+    const longest = 'a'.repeat(limits.name);
+    const token = (await runCli(['token', 'create', '--org', longest, '--database', location])).trim();
+    expect([...(await orgsNow())].filter((org) => !before.has(org))).to.deep.equal([longest]);
+    server ??= await startServerProcess(['--database', location]);
+    expect((await call(server.url, token, 'GET', `/api/v2/environments/${longest}`)).status).to.equal(200);
   });
 });

@@ -1,6 +1,6 @@
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { existsSync, mkdtempSync, rmSync } from 'node:fs';
+import { existsSync, mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { request as httpRequest } from 'node:http';
 import { connect } from 'node:net';
 import { tmpdir } from 'node:os';
@@ -259,6 +259,56 @@ describe('the trailproof command', function () {
     const unknown = await run(['serve', '--db', file, '--colour', 'red']);
     expect(unknown.status).to.equal(2);
     expect(unknown.stderr).to.contain('Usage:');
+  });
+
+  it('answers -h and --help for every command and subcommand on stdout, --version with the package version, and an unknown flag with the usage and exit 2', async function () {
+    this.timeout(300_000);
+    /** Runs each command line, three at a time. */
+    const runAll = async (lines: string[][]) => {
+      const out: Array<{ args: string[]; result: Awaited<ReturnType<typeof run>> }> = [];
+      for (let i = 0; i < lines.length; i += 3) out.push(...await Promise.all(lines.slice(i, i + 3).map(async (args) => ({ args, result: await run(args) }))));
+      return out;
+    };
+    // Each command line, and what its help must name: its flags, environment variables and defaults.
+    const helps: Array<[string[], string[]]> = [
+      [[], ['trailproof serve', 'trailproof token create', 'trailproof token evidence', 'trailproof backup', 'trailproof verify', '--version']],
+      [['serve'], ['--port N', '--host H', '--db FILE', 'default 8080', 'PORT', 'TRAILPROOF_SQLITE_MAX_SIZE', 'TRAILPROOF_PG_MAX_CONNECTIONS', 'TRAILPROOF_MAX_CONNECTIONS', 'default 10000']],
+      [['token'], ['trailproof token create', 'trailproof token list', 'trailproof token revoke', 'trailproof token evidence']],
+      [['token', 'create'], ['--org ORG', '--read-only', '--description TEXT', '--expires-in', '--expires-at', 'TRAILPROOF_DB', 'DATABASE_URL']],
+      [['token', 'list'], ['--org ORG', '--json', '--database URL']],
+      [['token', 'revoke'], ['ID', '--db FILE']],
+      [['token', 'evidence'], ['ID', '--json']],
+      [['backup'], ['OUT.db', '--db FILE', 'integrity check']],
+      [['verify'], ['--org ORG', '--json', 'Exit status']],
+    ];
+    const helpLines = [...helps.map(([command]) => [...command, '--help']), ['serve', '-h', '--db', file], ['token', 'create', '-h'], ['verify', '--db', file, '-h']];
+    for (const { args, result } of await runAll(helpLines)) {
+      const command = args.filter((a) => !a.startsWith('-') && a !== file);
+      expect(result.status, args.join(' ')).to.equal(0);
+      expect(result.stderr, args.join(' ')).to.equal('');
+      expect(result.stdout, args.join(' ')).to.contain('Usage:').and.to.contain(`trailproof ${command.join(' ')}`.trim());
+      for (const named of helps.find(([c]) => c.join(' ') === command.join(' '))![1]) expect(result.stdout, `${args.join(' ')} names ${named}`).to.contain(named);
+    }
+    expect(existsSync(file), 'help opens no database').to.equal(false);
+
+    const { version } = JSON.parse(readFileSync(join(root, 'packages/server/package.json'), 'utf8')) as { version: string };
+    for (const { result } of await runAll([['--version'], ['-v'], ['version']])) {
+      expect(result.status).to.equal(0);
+      expect(result.stdout).to.equal(`${version}\n`);
+    }
+
+    const commands = [['serve'], ['token', 'create'], ['token', 'list'], ['token', 'revoke'], ['token', 'evidence'], ['backup'], ['verify']];
+    for (const { args, result } of await runAll(commands.map((command) => [...command, '--bogus', '--db', file]))) {
+      const command = args.slice(0, args.indexOf('--bogus'));
+      expect(result.status, command.join(' ')).to.equal(2);
+      expect(result.stdout, command.join(' ')).to.equal('');
+      expect(result.stderr, command.join(' ')).to.contain("Unknown option '--bogus'").and.to.contain('Usage:').and.to.contain(`trailproof ${command.join(' ')}`);
+    }
+    for (const { args, result } of await runAll([['--bogus'], ['token', 'frobnicate'], ['token']])) {
+      expect(result.status, args.join(' ')).to.equal(2);
+      expect(result.stderr, args.join(' ')).to.contain('Usage:');
+    }
+    expect(existsSync(file), 'a refused command opens no database').to.equal(false);
   });
 
   it('refuses a DATABASE_URL that is not a PostgreSQL URL instead of opening a file of that name', async () => {

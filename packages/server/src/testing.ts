@@ -72,9 +72,10 @@ let schemaCounter = 0;
 /**
  * Opens a fresh, empty store for a test. `location` is what a server process would be given to
  * reach the same data (the SQLite file, or the PostgreSQL URL with its schema in `options`).
- * `cleanup` removes the data; call it after closing the store. `sqlite`: options for a SQLite store.
+ * `cleanup` removes the data; call it after closing the store. `sqlite`: options for a SQLite store;
+ * `directory`: where its file goes (the system's temporary folder by default).
  */
-export async function openTestStore(options: { sqlite?: SqliteOptions } = {}): Promise<{ store: Store; file: string; location: string; schema?: string; cleanup(): void | Promise<void> }> {
+export async function openTestStore(options: { sqlite?: SqliteOptions; directory?: string } = {}): Promise<{ store: Store; file: string; location: string; schema?: string; cleanup(): void | Promise<void> }> {
   if (testBackend === 'postgres') {
     const url = process.env.TRAILPROOF_TEST_DATABASE!;
     const schema = `t_${process.pid}_${++schemaCounter}_${Date.now().toString(36)}`;
@@ -89,7 +90,7 @@ export async function openTestStore(options: { sqlite?: SqliteOptions } = {}): P
     };
     return { store, file: '', location: url, schema, cleanup };
   }
-  const dir = mkdtempSync(join(tmpdir(), 'trailproof-test-'));
+  const dir = mkdtempSync(join(options.directory ?? tmpdir(), 'trailproof-test-'));
   const file = join(dir, 'test.db');
   const store = await openSqliteStore(file, options.sqlite);
   return { store, file, location: file, cleanup: () => rmSync(dir, { recursive: true, force: true }) };
@@ -164,9 +165,9 @@ export function migrationsUndone(name: string, backend: 'sqlite' | 'postgres' = 
 /** Settings of the test server's HTTP side (limits, time-outs, a logger to read). */
 export type TestServerOptions = Omit<ServerOptions, 'store' | 'port' | 'host' | 'plugins' | 'handleSignals'>;
 
-/** Starts a server on 127.0.0.1 with an ephemeral port (`sqlite`: options for a SQLite store). */
-export async function startTestServer(options: { plugins?: readonly Plugin<any>[]; sqlite?: SqliteOptions; server?: TestServerOptions } = {}): Promise<TestServer> {
-  const { store, file, location, schema, cleanup } = await openTestStore({ sqlite: options.sqlite });
+/** Starts a server on 127.0.0.1 with an ephemeral port (`sqlite`, `directory`: as for `openTestStore`; `server`: its HTTP settings). */
+export async function startTestServer(options: { plugins?: readonly Plugin<any>[]; sqlite?: SqliteOptions; directory?: string; server?: TestServerOptions } = {}): Promise<TestServer> {
+  const { store, file, location, schema, cleanup } = await openTestStore({ sqlite: options.sqlite, directory: options.directory });
   const token = (await createToken(store, { org: 'acme' })).token;
   const readToken = (await createToken(store, { org: 'acme', readOnly: true })).token;
   const otherToken = (await createToken(store, { org: 'globex' })).token;

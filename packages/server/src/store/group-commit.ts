@@ -32,8 +32,15 @@ export function groupCommit(db: Kysely<Database>, options: GroupCommitOptions = 
         await sql`release savepoint job`.execute(trx);
         outcomes.push({ ok: true, value });
       } catch (error) {
-        await sql`rollback to savepoint job`.execute(trx);
-        await sql`release savepoint job`.execute(trx);
+        try {
+          await sql`rollback to savepoint job`.execute(trx);
+          await sql`release savepoint job`.execute(trx);
+        } catch {
+          // No savepoint left: SQLite rolled the whole transaction back itself (SQLITE_FULL on a
+          // full disk, SQLITE_IOERR). The batch is lost; the job's own error says why, and each job
+          // is tried again alone (batchedWrites).
+          throw error;
+        }
         outcomes.push({ ok: false, error });
       }
     }

@@ -169,6 +169,9 @@ export async function openSqliteStore(file: string, options: SqliteOptions = {})
       await writer?.close();
       await checkpointer?.close();
       await store.close();
+      // Kysely closes a connection only if it ever ran a query: one that never did kept the file open.
+      raw.close();
+      readerRaw.close();
     }),
   };
 }

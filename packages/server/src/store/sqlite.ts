@@ -173,12 +173,29 @@ function withStatementCache(database: BetterSqlite3.Database, size = 500): Bette
  * again whenever that parameter is bound anew: every run of a cached statement with a LIMIT (the
  * list pages, the chain head's `limit 1`) was parsed and planned once more (about a sixth of a
  * reader thread's time on a page of environments). It does not read an expression's value; the
- * plans of the benchmark's queries are unchanged (the same indexes, no sort added).
+ * plans of the benchmark's queries are unchanged (the same indexes, no sort added). Its ROLLBACK runs
+ * only while a transaction is open (`rollbackWhileOpen`).
  */
 export function sqliteDialect(database: BetterSqlite3.Database): SqliteDialect {
   const dialect = new SqliteDialect({ database });
   dialect.createQueryCompiler = () => new PlannedOnceCompiler();
+  const createDriver = dialect.createDriver.bind(dialect);
+  dialect.createDriver = () => rollbackWhileOpen(createDriver(), database);
   return dialect;
+}
+
+/**
+ * A ROLLBACK only while a transaction is open on `database`: on some errors (SQLITE_FULL from a
+ * full disk, SQLITE_IOERR, SQLITE_NOMEM) SQLite has rolled the whole transaction back itself, and
+ * the driver's ROLLBACK then failed with "cannot rollback - no transaction is active", an error
+ * that replaced the real one (a full disk answered 500 instead of 507).
+ */
+function rollbackWhileOpen(driver: Driver, database: BetterSqlite3.Database): Driver {
+  return overrideDriver(driver, {
+    rollbackTransaction: async (connection) => {
+      if (database.inTransaction) await driver.rollbackTransaction(connection);
+    },
+  });
 }
 
 class PlannedOnceCompiler extends SqliteQueryCompiler {
