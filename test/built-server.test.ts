@@ -12,8 +12,8 @@ import { spawn } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { expect } from 'chai';
 import { testBackend } from '@trailproof/server/testing';
-import { buildPackages, builtEnv, repositoryRoot } from './support/built.ts';
-import { call, runProcess } from './support/processes.ts';
+import { beginTrailAndAttest, buildPackages, builtEnv, listeningUrl, repositoryRoot } from './support/built.ts';
+import { runProcess } from './support/processes.ts';
 
 const bin = join(repositoryRoot, 'packages/server/bin/trailproof.js');
 
@@ -45,27 +45,7 @@ describe('the built server (node packages/server/bin/trailproof.js)', function (
       if (url) loaded.add(url);
     });
     try {
-      const url = await new Promise<string>((resolve, reject) => {
-        void exited.then((code) => reject(new Error(`serve exited ${code}`)));
-        createInterface({ input: child.stdout }).on('line', (line) => {
-          const entry = JSON.parse(line) as { msg?: string; url?: string };
-          if (entry.msg === 'listening' && entry.url) resolve(entry.url);
-        });
-      });
-
-      const form = (value: unknown) => {
-        const body = new FormData();
-        body.append('data_json', JSON.stringify(value));
-        return body;
-      };
-      const begun = await call(url, token, 'PUT', '/api/v2/trails/acme/app', { form: form({ name: 't1' }) });
-      expect(begun).to.include({ status: 201 });
-      const attested = await call(url, token, 'POST', '/api/v2/attestations/acme/app/trail/t1/junit', {
-        form: form({ attestation_name: 'unit', junit_results: [{ name: 's', failures: 0, errors: 0, skipped: 0, total: 1, duration: 0.1 }] }),
-      });
-      expect(attested).to.deep.include({ status: 201, body: "junit attestation 'unit' was added to trail 't1'" });
-      const trail = await call(url, token, 'GET', '/api/v2/trails/acme/app/t1');
-      expect(trail.body.compliance_status.attestations_statuses.map((a: { attestation_name: string }) => a.attestation_name)).to.deep.equal(['unit']);
+      await beginTrailAndAttest(await listeningUrl(child, exited), token);
 
       const commandLine = readFileSync(`/proc/${child.pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
       expect(commandLine).to.deep.equal([process.execPath, bin, 'serve', '--db', db, '--port', '0']);
