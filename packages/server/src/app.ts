@@ -5,6 +5,7 @@
 import { randomUUID } from 'node:crypto';
 import Koa from 'koa';
 import { ApiError, errorMiddleware } from './http/errors.ts';
+import { probes } from './http/health.ts';
 import { jsonLogger, type Logger } from './log.ts';
 import { createRouter, type RouterOptions } from './router.ts';
 
@@ -43,6 +44,7 @@ export function createApp(options: AppOptions): Koa {
     }
   });
   app.use(errorMiddleware(logger));
+  app.use(probes(options.store, logger, options.health));
   // Unmatched paths: a JSON 404 (the router's allowedMethods answers 405/501 in JSON itself).
   app.use(async (ctx, next) => {
     await next();
