@@ -1,6 +1,3 @@
 #!/usr/bin/env node
-// Runs the TypeScript CLI through tsx's loader, so the package needs no build step.
-import { register } from 'tsx/esm/api';
-
-register();
-await import('../src/cli.ts');
+// The `trailproof` command: the built JavaScript (dist/, from `pnpm build`), run by plain node.
+await import('../dist/cli.js');

@@ -5,12 +5,17 @@
 import { randomUUID } from 'node:crypto';
 import Koa from 'koa';
 import { ApiError, errorMiddleware } from './http/errors.ts';
+import { probes } from './http/health.ts';
+import { storeTokens } from './auth.ts';
+import { metricsMiddleware, type MetricsMode } from './metrics.ts';
 import { jsonLogger, type Logger } from './log.ts';
 import { createRouter, type RouterOptions } from './router.ts';
 
 export interface AppOptions extends RouterOptions {
   /** Trust `X-Forwarded-*` headers (behind a load balancer). */
   proxy?: boolean;
+  /** Prometheus metrics at `GET /metrics` (metrics.ts): off by default; `startServer` reads TRAILPROOF_METRICS. */
+  metrics?: MetricsMode;
 }
 
 /** A request id a client or a proxy sent that is fit for the log: short, without spaces or quotes. */
@@ -49,6 +54,8 @@ export function createApp(options: AppOptions): Koa {
     }
   });
   app.use(errorMiddleware(logger));
+  app.use(probes(options.store, logger, options.health));
+  if (options.metrics && options.metrics !== 'off') app.use(metricsMiddleware(options.metrics, options.auth ?? storeTokens(options.store)));
   // Unmatched paths: a JSON 404 (the router's allowedMethods answers 405/501 in JSON itself).
   app.use(async (ctx, next) => {
     await next();

@@ -7,6 +7,7 @@ import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import { createApp, type AppOptions } from './app.ts';
 import { jsonLogger, type Logger } from './log.ts';
+import { metricsModeOf } from './metrics.ts';
 import { Slots } from './slots.ts';
 import { limitConnections } from './connections.ts';
 import { expectContinue } from './http/unread-body.ts';
@@ -60,7 +61,7 @@ const defaultHeadersTimeoutMs = 10_000;
 
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const logger = options.logger ?? jsonLogger();
-  const app = createApp({ ...options, logger });
+  const app = createApp({ ...options, logger, metrics: options.metrics ?? metricsModeOf(process.env.TRAILPROOF_METRICS) });
   // Limits below the application: headers at most 16 KiB (431 beyond), a whole request at most
   // 60 s, headers within 10 s (slow-loris). Neither counts the idle time between requests on a
   // keep-alive connection, which keepAliveTimeout bounds. Node checks both every

@@ -1,5 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
+import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
 import { expect } from 'chai';
 import { createApp, openPostgresStore, silentLogger, type AppOptions, type Logger, type Store } from '@trailproof/server';
@@ -197,5 +198,78 @@ describe('GET /api/v2/health on a database that takes no writes (PostgreSQL)', (
       await admin.end();
       await server.close();
     }
+  });
+});
+
+/** Deletes the newest row of schema_migrations behind the store's back, as an older release's rollback would leave it. */
+async function forgetNewestMigration(opened: { location: string; schema?: string }) {
+  const statement = 'delete from schema_migrations where name = (select max(name) from schema_migrations)';
+  if (opened.schema === undefined) {
+    const raw = new BetterSqlite3(opened.location);
+    try {
+      raw.prepare(statement).run();
+    } finally {
+      raw.close();
+    }
+    return;
+  }
+  const client = new pg.Client({ connectionString: opened.location });
+  await client.connect();
+  try {
+    await client.query(`set search_path to "${opened.schema}"`);
+    await client.query(statement);
+  } finally {
+    await client.end();
+  }
+}
+
+describe('GET /livez and GET /readyz (the standalone app)', () => {
+  let opened: Awaited<ReturnType<typeof openTestStore>>;
+  let app: Awaited<ReturnType<typeof serve>>;
+  beforeEach(async () => {
+    opened = await openTestStore();
+    app = await serve(opened.store, { logger: silentLogger });
+  });
+  afterEach(async () => {
+    await app.close();
+    await opened.store.close();
+    await opened.cleanup();
+  });
+  const get = async (path: string, method = 'GET') => {
+    const res = await fetch(app.url + path, { method });
+    const text = await res.text();
+    return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
+  };
+
+  it('both answer 200 {"status":"ok"} without a token, never cached, and HEAD too', async () => {
+    for (const path of ['/livez', '/readyz']) {
+      const res = await get(path);
+      expect(res, path).to.deep.include({ status: 200, body: { status: 'ok' } });
+      expect(res.headers.get('cache-control'), path).to.equal('no-store');
+      expect((await get(path, 'HEAD')).status, path).to.equal(200);
+    }
+  });
+
+  it('live while the database is gone (never asked); not ready, with Retry-After and the reason', async () => {
+    expect((await get('/readyz')).status).to.equal(200);
+    await opened.store.close();
+    expect((await get('/livez')).status).to.equal(200);
+    const ready = await get('/readyz');
+    expect(ready.status).to.equal(503);
+    expect(ready.headers.get('retry-after')).to.equal('2');
+    expect(ready.body).to.deep.equal({ message: 'Not ready: the database is unavailable', errors: { database: 'did not answer' } });
+  });
+
+  it('not ready while the database lacks the newest migration this server needs', async () => {
+    await forgetNewestMigration(opened);
+    const ready = await get('/readyz');
+    expect(ready.status).to.equal(503);
+    expect(ready.body.errors).to.deep.equal({ database: 'lacks migrations this server needs' });
+    expect((await get('/livez')).status).to.equal(200);
+  });
+
+  it('other paths and methods pass on to the app: 404 for /livez/x and POST /livez', async () => {
+    expect((await get('/livez/x')).status).to.equal(404);
+    expect((await get('/livez', 'POST')).status).to.equal(404);
   });
 });

@@ -1,4 +1,8 @@
 /**
+ * The probes. `GET {prefix}/health` and the standalone app's `GET /readyz`: whether this process
+ * can serve, for load balancers and orchestrators. `GET /livez`: whether the process answers at
+ * all, without touching the database, so that a database failover does not get it restarted.
+ *
  * `GET {prefix}/health`: whether this process can serve, for load balancers and orchestrators.
  * It needs no token and tells nothing about the data: 200 `{"status":"ok"}` once the database
  * answered a read (on PostgreSQL, and said it takes writes), 503 in the API's error shape (with
@@ -9,7 +13,7 @@ import type { Middleware } from 'koa';
 import type { Logger } from '../log.ts';
 import type { Store } from '../store/index.ts';
 import { ApiError, requestIdOf } from './errors.ts';
-import { databaseMovedCode, readOnlySqlState } from '../store/health.ts';
+import { databaseMovedCode, migrationsPendingCode, readOnlySqlState } from '../store/health.ts';
 
 export interface HealthCheckOptions {
   /** How long the database may take to answer; 2 s by default (load balancers often wait 5). */
@@ -23,6 +27,7 @@ const retryAfterSeconds = 2;
 const failures: Record<string, string> = {
   [readOnlySqlState]: 'takes no writes',
   [databaseMovedCode]: 'its file was moved or deleted while the server ran; restart the server',
+  [migrationsPendingCode]: 'lacks migrations this server needs',
 };
 
 export function healthCheck(store: Pick<Store, 'checkDatabase'>, logger: Logger, options: HealthCheckOptions = {}): Middleware {
@@ -41,6 +46,26 @@ export function healthCheck(store: Pick<Store, 'checkDatabase'>, logger: Logger,
     ctx.set('Cache-Control', 'no-store');
     ctx.type = 'application/json';
     ctx.body = '{"status":"ok"}';
+  };
+}
+
+/**
+ * `GET /livez` and `GET /readyz` at the app's root (HEAD too), for a Kubernetes probe or a load
+ * balancer's check: liveness answers from the process alone; readiness is the health check.
+ * Other paths pass on.
+ */
+export function probes(store: Pick<Store, 'checkDatabase'>, logger: Logger, options: HealthCheckOptions = {}): Middleware {
+  const ready = healthCheck(store, logger, options);
+  return async (ctx, next) => {
+    if (ctx.method !== 'GET' && ctx.method !== 'HEAD') return next();
+    if (ctx.path === '/livez') {
+      ctx.set('Cache-Control', 'no-store');
+      ctx.type = 'application/json';
+      ctx.body = '{"status":"ok"}';
+      return;
+    }
+    if (ctx.path === '/readyz') return ready(ctx, next);
+    return next();
   };
 }
 

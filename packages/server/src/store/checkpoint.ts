@@ -12,31 +12,11 @@
  * (synchronous=FULL), before any request is acknowledged; checkpoints only move committed
  * pages into the database file.
  */
-import { createRequire } from 'node:module';
-import { Worker } from 'node:worker_threads';
 import type BetterSqlite3 from 'better-sqlite3';
+import { siblingModule, startModuleWorker } from './threads.ts';
 
 /** WAL pages (of the database's page size: 16KB for a new one, 4KB for one made before) after which a writer checkpoints itself, in case the worker falls behind. */
 export const walAutocheckpoint = 4000;
-
-// Plain JavaScript, evaluated in the worker: no TypeScript loader needed there.
-const workerSource = `
-const { parentPort, workerData } = require('node:worker_threads');
-const Database = require(workerData.module);
-const db = new Database(workerData.file, { fileMustExist: true });
-let pending = false, running = false;
-function run() {
-  if (running || !pending) return;
-  running = true; pending = false;
-  try { db.pragma('wal_checkpoint(PASSIVE)'); } catch {}
-  running = false;
-  if (pending) setImmediate(run);
-}
-parentPort.on('message', (m) => {
-  if (m === 'close') { db.close(); parentPort.close(); return; }
-  pending = true; setImmediate(run);
-});
-`;
 
 export interface Checkpointer {
   /** Call after each commit: the worker copies what was committed (several calls coalesce). */
@@ -48,7 +28,7 @@ export interface Checkpointer {
 export function startCheckpointer(raw: BetterSqlite3.Database, file: string): Checkpointer | null {
   if (raw.memory || String(raw.pragma('journal_mode', { simple: true })).toLowerCase() !== 'wal') return null;
   raw.pragma(`wal_autocheckpoint = ${walAutocheckpoint}`);
-  const worker = new Worker(workerSource, { eval: true, workerData: { file, module: createRequire(import.meta.url).resolve('better-sqlite3') } });
+  const worker = startModuleWorker(siblingModule('checkpoint-worker', import.meta.url), { file });
   worker.unref();
   // A checkpoint that fails is retried by the next one (or by the writer's own): nothing to report.
   worker.on('error', () => {});

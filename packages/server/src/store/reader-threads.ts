@@ -12,7 +12,7 @@
  */
 import type { Worker } from 'node:worker_threads';
 import type { ReaderProcedures } from './reader-procedures.ts';
-import { startModuleWorker, unbatched, workerJobs, type ErrorShape, type MessageBatch } from './threads.ts';
+import { siblingModule, startModuleWorker, unbatched, workerJobs, type ErrorShape, type MessageBatch } from './threads.ts';
 
 type Procedure = keyof ReaderProcedures;
 type ArgsOf<K extends Procedure> = ReaderProcedures[K] extends (db: any, ...args: infer A) => any ? A : never;
@@ -47,7 +47,7 @@ export function startReaderThreads(file: string, count: number): ReaderThreads {
   let closing = false;
 
   function start(): Thread {
-    const worker = startModuleWorker(new URL('./reader-thread-worker.ts', import.meta.url), { file });
+    const worker = startModuleWorker(siblingModule('reader-thread-worker', import.meta.url), { file });
     let opened!: () => void;
     const thread: Thread = {
       worker, opened: false, jobs: workerJobs(worker, { batched: true }), exited: Promise.resolve(), started: new Promise((resolve) => (opened = resolve)),

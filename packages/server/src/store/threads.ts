@@ -1,29 +1,37 @@
 /**
- * What the store's worker threads (the SQLite writer thread, the reader threads) share: starting
- * a worker on a TypeScript entry, and errors that keep their `code` across the thread boundary.
+ * What the store's worker threads (the SQLite writer thread, the reader threads, the checkpointer)
+ * share: starting a worker on a module beside the caller, and errors that keep their `code`
+ * across the thread boundary.
  */
+import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
 import { Slots } from '../slots.ts';
 
-const tsxApi = import.meta.resolve('tsx/esm/api');
+/**
+ * The module `name` beside `base` (the caller's `import.meta.url`), with the caller's own
+ * extension: `.js` in the built package, `.ts` where the sources run under tsx (tests, `tsx`).
+ */
+export function siblingModule(name: string, base: string): URL {
+  const extension = /\.[cm]?[jt]s$/.exec(new URL(base).pathname)?.[0] ?? '.js';
+  return new URL(`./${name}${extension}`, base);
+}
 
-// Plain JavaScript evaluated in the worker: it loads the TypeScript entry through the loader the
-// process already has (`--import tsx`), or registers tsx's when it has none (`bin/trailproof.js`).
-const bootstrap = `
+// Only for a TypeScript entry, when the sources run under tsx: a worker does not run the
+// process's `--import` hooks, so it registers tsx's loader itself before loading its entry.
+const typescriptBootstrap = `
 const { workerData } = require('node:worker_threads');
-const url = workerData.entry;
-import(url).catch(async (error) => {
-  if (error && error.code !== 'ERR_UNKNOWN_FILE_EXTENSION') throw error;
-  const { register } = await import(workerData.tsxApi);
+import(require('node:url').pathToFileURL(workerData.tsxApi).href).then(({ register }) => {
   register();
-  // A failed import stays failed for its URL: the query makes it a new one.
-  await import(url + '?loader=tsx');
+  return import(workerData.entry);
 });
 `;
 
-/** A worker running the module at `entry` (a file URL of a .ts file), with `data` as its workerData. */
+/** A worker running the module at `entry` (built JavaScript, or a .ts source under tsx), with `data` as its workerData. */
 export function startModuleWorker(entry: URL, data: Record<string, unknown>): Worker {
-  return new Worker(bootstrap, { eval: true, workerData: { ...data, entry: entry.href, tsxApi } });
+  if (!entry.pathname.endsWith('.ts')) return new Worker(entry, { workerData: data });
+  // tsx's ES module API (its CommonJS twin, which require finds, registers hooks it cannot resolve).
+  const tsxApi = createRequire(import.meta.url).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs');
+  return new Worker(typescriptBootstrap, { eval: true, workerData: { ...data, entry: entry.href, tsxApi } });
 }
 
 /** An answer to a job: its value, or the error it failed with. */

@@ -14,7 +14,7 @@ import type { Worker } from 'node:worker_threads';
 import type { Driver } from 'kysely';
 import type { AppendResult, AttestationAppend } from './trails.ts';
 import { overrideDriver, type SqliteOptions } from './sqlite.ts';
-import { startModuleWorker, unbatched, workerJobs, type ErrorShape, type MessageBatch } from './threads.ts';
+import { siblingModule, startModuleWorker, unbatched, workerJobs, type ErrorShape, type MessageBatch } from './threads.ts';
 
 /** What the worker runs: store queries that take and return plain values (they cross threads). */
 export interface WriterProcedures {
@@ -106,7 +106,7 @@ export function startWriterThread(file: string, options: WriterThreadOptions = {
   function started() {
     if (worker) return worker;
     if (closing) throw new Error('the store is closed');
-    const thread = startModuleWorker(new URL('./writer-thread-worker.ts', import.meta.url), {
+    const thread = startModuleWorker(siblingModule('writer-thread-worker', import.meta.url), {
       file, synchronous: options.synchronous ?? 'FULL', maxSizeBytes: options.maxSizeBytes, walAutocheckpoint: options.walAutocheckpoint ?? null,
     });
     // The jobs of one turn go as one message, and the answers of one of the worker's turns (a

@@ -1,0 +1,66 @@
+/**
+ * The server in production runs the built JavaScript with plain node: `bin/trailproof.js serve`
+ * starts dist/cli.js, and its worker threads (the SQLite writer, readers and checkpointer) start
+ * from dist/ too. No TypeScript loader is in the process: none on its command line or in its
+ * NODE_OPTIONS, and Node's own module log (NODE_DEBUG=esm) names no .ts file and nothing of tsx
+ * among every module the process and its threads loaded.
+ */
+import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { spawn } from 'node:child_process';
+import { createInterface } from 'node:readline';
+import { expect } from 'chai';
+import { testBackend } from '@trailproof/server/testing';
+import { beginTrailAndAttest, buildPackages, builtEnv, listeningUrl, repositoryRoot } from './support/built.ts';
+import { runProcess } from './support/processes.ts';
+
+const bin = join(repositoryRoot, 'packages/server/bin/trailproof.js');
+
+describe('the built server (node packages/server/bin/trailproof.js)', function () {
+  this.timeout(180_000);
+  let dir = '';
+
+  before(async function () {
+    if (testBackend !== 'sqlite') return this.skip(); // the loader does not depend on the database
+    await buildPackages();
+    dir = mkdtempSync(join(tmpdir(), 'trailproof-built-'));
+  });
+  after(() => {
+    if (dir) rmSync(dir, { recursive: true, force: true });
+  });
+
+  it('serves a begun trail and an attestation with no TypeScript loader in the process', async () => {
+    const db = join(dir, 'built.db');
+    const created = await runProcess(process.execPath, [bin, 'token', 'create', '--org', 'acme', '--db', db], { env: builtEnv() });
+    expect(created.status, created.stderr).to.equal(0);
+    const token = created.stdout.trim();
+
+    const child = spawn(process.execPath, [bin, 'serve', '--db', db, '--port', '0'], { env: builtEnv({ NODE_DEBUG: 'esm' }), stdio: ['ignore', 'pipe', 'pipe'] });
+    const exited = new Promise((resolve) => child.once('exit', resolve));
+    // Every module URL Node's ES module loader stored, main thread and workers alike.
+    const loaded = new Set<string>();
+    createInterface({ input: child.stderr }).on('line', (line) => {
+      const url = /Storing (file:\/\/\S+)/.exec(line)?.[1];
+      if (url) loaded.add(url);
+    });
+    try {
+      await beginTrailAndAttest(await listeningUrl(child, exited), token);
+
+      const commandLine = readFileSync(`/proc/${child.pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
+      expect(commandLine).to.deep.equal([process.execPath, bin, 'serve', '--db', db, '--port', '0']);
+      const environment = readFileSync(`/proc/${child.pid}/environ`, 'utf8').split('\0');
+      expect(environment.filter((entry) => entry.startsWith('NODE_OPTIONS='))).to.deep.equal([]);
+
+      const modules = [...loaded];
+      const dist = (name: string) => `file://${join(repositoryRoot, 'packages/server/dist', name)}`;
+      // The log is not empty: the CLI, the workers' entries and the schema's built files are in it.
+      expect(modules).to.include.members([dist('cli.js'), dist('store/writer-thread-worker.js'), dist('store/reader-thread-worker.js'), dist('store/checkpoint-worker.js')]);
+      expect(modules.some((m) => m.includes('/packages/schema/dist/'))).to.equal(true);
+      expect(modules.filter((m) => /\.[cm]?ts$/.test(m) || /\/tsx[@/]/.test(m))).to.deep.equal([]);
+    } finally {
+      child.kill('SIGTERM');
+      await exited;
+    }
+  });
+});
