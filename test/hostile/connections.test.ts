@@ -59,12 +59,14 @@ describe('hostile connections', function () {
     expect(slow.received()).to.match(/^HTTP\/1\.1 408 /);
   });
 
-  it('answers the health check within 1 s while slow connections hold every connection; anything else gets 503', async () => {
+  it('answers the health check (and /livez, /readyz) within 1 s while slow connections hold every connection; anything else gets 503', async () => {
     const s = await start({ maxConnections: 20 });
     for (let i = 0; i < 20; i++) sockets.push(await slowConnection(s.url));
     const health = await get(s.url, '/api/v2/health');
     expect(health.status).to.equal(200);
     expect(health.ms).to.be.below(1_000);
+    // The probes of orchestrators are served from the reserve too.
+    for (const probe of ['/livez', '/readyz']) expect((await get(s.url, probe)).status, probe).to.equal(200);
     const other = await get(s.url, '/api/v2/flows/acme', { token: s.token });
     expect(other.status).to.equal(503);
     expect(other.retryAfter).to.equal('1');

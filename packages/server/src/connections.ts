@@ -13,8 +13,8 @@ export interface ConnectionLimits {
   maxPerAddress: number;
   /** Connections beyond the caps kept for the health check. */
   reserve: number;
-  /** The path of the health check (`/api/v2/health`). */
-  healthPath: string;
+  /** The paths of the health checks (`/api/v2/health`, `/livez`, `/readyz`). */
+  healthPaths: readonly string[];
   /** Called for each connection closed or refused at the caps (for the log). */
   refused(): void;
 }
@@ -72,7 +72,7 @@ export function limitConnections(server: Server, limits: ConnectionLimits): (req
     clearTimeout(timer);
     // A reserve connection carries one request: the health check, answered at once.
     res.shouldKeepAlive = false;
-    if (req.method === 'GET' && (req.url ?? '').split('?')[0] === limits.healthPath) return false;
+    if (req.method === 'GET' && limits.healthPaths.includes((req.url ?? '').split('?')[0] ?? '')) return false;
     limits.refused();
     const body = JSON.stringify({ message: 'The server holds as many connections as it may (from your address, or in all); try again shortly' });
     res.writeHead(503, STATUS_CODES[503], {

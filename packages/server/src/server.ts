@@ -78,7 +78,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const refused = logRefusedConnections(server, logger, maxConnections);
   const answeredOnReserve = limitConnections(server, {
     maxConnections, maxPerAddress: options.maxConnectionsPerAddress ?? defaultMaxConnectionsPerAddress,
-    reserve: options.reservedConnections ?? defaultReservedConnections, healthPath: `${options.prefix ?? '/api/v2'}/health`, refused,
+    reserve: options.reservedConnections ?? defaultReservedConnections, healthPaths: [`${options.prefix ?? '/api/v2'}/health`, '/livez', '/readyz'], refused,
   });
   const handle = app.callback();
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
