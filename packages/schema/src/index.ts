@@ -28,6 +28,8 @@ import { getApprovedArtifactCommit } from './operations/get-approved-artifact-co
 
 export * from './contract.ts';
 export * from './limits.ts';
+export * from './paths.ts';
+export * from './patterns.ts';
 export * from './shared.ts';
 export { createValidator, fieldErrors, type FieldErrors, type OperationValidators, type Validation } from './validator.ts';
 export { buildOpenApiDocument, type OpenApiOptions } from './openapi.ts';

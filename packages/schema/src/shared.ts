@@ -4,6 +4,7 @@
  */
 import { Type, type Static, type TSchema } from '@sinclair/typebox';
 import { limits } from './limits.ts';
+import { NamePattern, Sha256Pattern } from './patterns.ts';
 
 /** An optional field that may also be sent as `null`, as the reference API allows. */
 export const Nullable = <T extends TSchema>(schema: T) => Type.Optional(Type.Union([schema, Type.Null()]));
@@ -14,8 +15,6 @@ export const Url = (extra: object = {}) => Type.String({ maxLength: limits.url, 
 /** Unix epoch seconds; fractions allowed. */
 export const EpochSeconds = (extra: object = {}) => Type.Number({ minimum: 0, maximum: 1e11, ...extra });
 
-/** Identifier used in paths (org, flow, trail, environment names). */
-export const NamePattern = '^[A-Za-z0-9_~-][A-Za-z0-9._~-]*$';
 export const PathName = (description: string) =>
   Type.String({ minLength: 1, maxLength: limits.name, pattern: NamePattern, description });
 
@@ -23,7 +22,7 @@ export const PathName = (description: string) =>
 export const JsonObject = (description: string) =>
   Type.Record(Type.String({ maxLength: limits.shortText }), Type.Unknown(), { maxProperties: limits.objectKeys, description });
 
-export const Sha256Hex = Type.String({ pattern: '^[a-f0-9]{64}$', maxLength: 64, description: 'SHA-256 fingerprint, lower-case hex' });
+export const Sha256Hex = Type.String({ pattern: Sha256Pattern, maxLength: 64, description: 'SHA-256 fingerprint, lower-case hex' });
 export const CommitSha = Type.String({ pattern: '^[a-f0-9]{40}$', maxLength: 40, description: 'Git commit SHA-1, lower-case hex' });
 
 export const GitCommitInfo = Type.Object(

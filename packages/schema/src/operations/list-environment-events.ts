@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { defineOperation } from '../contract.ts';
+import { paths } from '../paths.ts';
 import { limits } from '../limits.ts';
 import { EpochSeconds, ErrorBody, Nullable, pageQuery, PathName } from '../shared.ts';
 
@@ -51,7 +52,7 @@ export const listEnvironmentEvents = defineOperation({
     + '`X-Total-Pages`, and `Link` (first, prev, next, last) when there are several pages.',
   tags: ['Environments'],
   method: 'GET',
-  path: '/environments/{org}/{env_name}/events',
+  path: paths.listEnvironmentEvents,
   access: 'read',
   params: Type.Object({ org: PathName('Organisation'), env_name: PathName('Environment name') }),
   query: Type.Object({

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { defineOperation } from '../contract.ts';
+import { paths } from '../paths.ts';
 import { limits } from '../limits.ts';
 import { EpochSeconds, ErrorBody, JsonObject, optionalPageQuery, pageFields, PathName, ShortText } from '../shared.ts';
 
@@ -50,7 +51,7 @@ export const listEnvironments = defineOperation({
     `environment (up to ${maxUnpagedEnvironments}) on one page: page 1, total_pages 1, per_page the number returned.`,
   tags: ['Environments'],
   method: 'GET',
-  path: '/environments/{org}',
+  path: paths.listEnvironments,
   access: 'read',
   params: Type.Object({ org: PathName('Organisation') }),
   query: Type.Object({
