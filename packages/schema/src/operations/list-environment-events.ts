@@ -2,7 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { defineOperation } from '../contract.ts';
 import { paths } from '../paths.ts';
 import { limits } from '../limits.ts';
-import { EpochSeconds, ErrorBody, Nullable, pageQuery, PathName } from '../shared.ts';
+import { EpochSeconds, ErrorBody, Literals, Nullable, pageQuery, PathName } from '../shared.ts';
 
 /** What happened to an artifact between two snapshots of an environment. */
 export const environmentEventTypes = ['started', 'scaled', 'exited'] as const;
@@ -14,7 +14,7 @@ const endDescription = 'A snapshot index (1, 2, ...; -1 is the latest, -2 the on
 
 export const EnvironmentEvent = Type.Object(
   {
-    type: Type.Union(environmentEventTypes.map((t) => Type.Literal(t)), { description: 'started, scaled (instance count changed) or exited' }),
+    type: Literals(environmentEventTypes, { description: 'started, scaled (instance count changed) or exited' }),
     environment_name: Type.String(),
     snapshot_index: Type.Integer({ minimum: 1, description: 'The snapshot in which it happened' }),
     artifact_name: Type.String(),
