@@ -358,6 +358,10 @@ describe('the GitHub Action, run as the runner runs it', function () {
     expect(statSync(cliBundle).size).to.be.below(400_000);
   });
 
+  it('takes only plain data from the contract (limits, patterns, paths): no TypeBox, no Ajv', () => {
+    for (const file of [bundle, cliBundle]) expect(readFileSync(file, 'utf8')).to.include('../schema/src/limits.ts').and.not.match(/typebox|[/+]ajv@/i);
+  });
+
   it('runs the same flow outside GitHub as trailproof-junit with TRAILPROOF_* variables', async () => {
     const root = mkdtempSync(join(tmpdir(), 'trailproof-cli-'));
     dirs.push(root);

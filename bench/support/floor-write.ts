@@ -23,12 +23,7 @@ import type { AddressInfo } from 'node:net';
 import { Worker } from 'node:worker_threads';
 import BetterSqlite3 from 'better-sqlite3';
 import Koa from 'koa';
-import { startCheckpointer, walAutocheckpoint } from '../../packages/server/src/store/checkpoint.ts';
-import { batchedWrites } from '../../packages/server/src/store/group-commit.ts';
-import { migrate } from '../../packages/server/src/store/migrations.ts';
-import { blobAddress, putBlobs } from '../../packages/server/src/store/organizations.ts';
-import { openPostgres } from '../../packages/server/src/store/postgres.ts';
-import { newDatabasePageSize } from '../../packages/server/src/store/sqlite.ts';
+import { batchedWrites, blobAddress, migrate, newDatabasePageSize, openPostgres, putBlobs, startCheckpointer, walAutocheckpoint } from '@trailproof/server/internals';
 import { created, parseAttestation } from './multipart.ts';
 
 interface BlobStore {

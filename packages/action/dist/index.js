@@ -2488,6 +2488,67 @@ var Locator = class {
 import { readFile as readFile3 } from "node:fs/promises";
 import { resolve as resolve2 } from "node:path";
 
+// ../schema/src/paths.ts
+var paths = {
+  attestGeneric: "/attestations/{org}/{flow_name}/trail/{trail_name}/generic",
+  attestJunit: "/attestations/{org}/{flow_name}/trail/{trail_name}/junit",
+  beginTrail: "/trails/{org}/{flow_name}",
+  downloadAttachment: "/trails/{org}/{flow_name}/{trail_name}/attestations/{attestation_id}/attachment",
+  getApproval: "/approvals/{org}/{flow_name}/{approval_number}",
+  getApprovedArtifactCommit: "/approvals/{org}/{flow_name}/artifact-commit/{env_name}",
+  getEnvironment: "/environments/{org}/{env_name}",
+  getFlow: "/flows/{org}/{flow_name}",
+  getSnapshot: "/environments/{org}/{env_name}/snapshots/{snapshot_index}",
+  getTrail: "/trails/{org}/{flow_name}/{trail_name}",
+  listApprovals: "/approvals/{org}/{flow_name}",
+  listDeployments: "/deployments/{org}",
+  listEnvironmentEvents: "/environments/{org}/{env_name}/events",
+  listEnvironments: "/environments/{org}",
+  listFlows: "/flows/{org}",
+  listTrails: "/trails/{org}/{flow_name}",
+  putEnvironment: "/environments/{org}",
+  putFlowTemplate: "/flows/{org}/template_file",
+  putFlow: "/flows/{org}",
+  requestApproval: "/approvals/{org}/{flow_name}",
+  reviewApproval: "/approvals/{org}/{flow_name}/{approval_number}",
+  verifyEvidence: "/verify/{org}"
+};
+function fillPath(template, params) {
+  return template.replace(/\{([a-z_]+)\}/g, (_2, name) => {
+    const value = params[name];
+    if (value === void 0) throw new Error(`No value for {${name}} in ${template}`);
+    return encodeURIComponent(String(value));
+  });
+}
+
+// ../schema/src/limits.ts
+var limits = {
+  /** Names of organisations, flows, trails, environments, attestations. */
+  name: 128,
+  /** Short free text: authors, branches, artifact names. */
+  shortText: 256,
+  /** Long free text: descriptions, commit messages. */
+  text: 16384,
+  url: 2048,
+  /** Uploaded files (attachments, templates): 10MB as SPEC.md says. */
+  fileBytes: 10 * 1024 * 1024,
+  /** An uploaded file's name, in UTF-8 bytes (what most file systems allow); sent back in `Content-Disposition`. */
+  fileNameBytes: 255,
+  /** The `data_json` form field. */
+  dataJsonBytes: 1024 * 1024,
+  /** `junit_results` entries in one attestation. */
+  junitResults: 1e4,
+  /** Items of small arrays (parents, target_artifacts, policies, tags, repeated query values). */
+  smallArray: 100,
+  /** Keys of free-form JSON objects (user_data, tags, annotations, external_urls). */
+  objectKeys: 100
+};
+
+// ../schema/src/patterns.ts
+var NamePattern = "^[A-Za-z0-9_~-][A-Za-z0-9._~-]*$";
+var AttestationNamePattern = "^[a-zA-Z0-9\\-_,]+$";
+var Sha256Pattern = "^[a-f0-9]{64}$";
+
 // src/attachment.ts
 import { readFile, stat as stat2 } from "node:fs/promises";
 import { basename, relative as relative2 } from "node:path";
@@ -5462,7 +5523,7 @@ var To = (s3) => {
 };
 
 // src/attachment.ts
-var maxUploadBytes = 10 * 1024 * 1024;
+var maxUploadBytes = limits.fileBytes;
 var maxDeflateRatio = 1032;
 var bytes = (n) => `${n.toLocaleString("en")} bytes`;
 var limitText = (n) => n % (1024 * 1024) === 0 ? `${n / 1024 / 1024}MB` : bytes(n);
@@ -9435,11 +9496,10 @@ var AttestError = class extends Error {
   result;
   name = "AttestError";
 };
-var maxSuites = 1e4;
 var maxListedFailures = 100;
 async function attestJunitResults(config, run2, reporter) {
   const result = {
-    trailUrl: `${config.serverUrl}/api/v2/trails/${[config.org, config.flow, config.trail].map(encodeURIComponent).join("/")}`,
+    trailUrl: `${config.serverUrl}/api/v2${fillPath(paths.getTrail, { org: config.org, flow_name: config.flow, trail_name: config.trail })}`,
     files: [],
     totals: null,
     suites: [],
@@ -9471,9 +9531,10 @@ async function attest(config, run2, reporter, result) {
       return;
     }
     const form2 = new FormData();
-    form2.append("data_json", JSON.stringify({ name: config.trail, ...common, ...config.description ? { description: config.description } : {} }));
+    const data2 = { name: config.trail, ...common, ...config.description ? { description: config.description } : {} };
+    form2.append("data_json", JSON.stringify(data2));
     if (config.templateFile) form2.append("template_file", new Blob([await readFile3(resolve2(run2.workspace, config.templateFile))]), "template.yml");
-    const begun = await client.request("PUT", `/trails/${encodeURIComponent(config.org)}/${encodeURIComponent(config.flow)}`, form2);
+    const begun = await client.request("PUT", fillPath(paths.beginTrail, { org: config.org, flow_name: config.flow }), form2);
     result.begun = true;
     reporter.info(begun.status === 201 ? `Began trail ${config.trail}` : `Trail ${config.trail} exists already; updated it`);
   };
@@ -9524,13 +9585,14 @@ async function attest(config, run2, reporter, result) {
   await beginTrail();
   if (result.unattested) return;
   const form = new FormData();
-  form.append("data_json", JSON.stringify({
+  const data = {
     attestation_name: config.attestationName,
     junit_results: junitResults(result.suites),
     ...common,
     ...config.description ? { description: config.description } : {},
     ...config.artifactFingerprint ? { artifact_fingerprint: config.artifactFingerprint } : {}
-  }));
+  };
+  form.append("data_json", JSON.stringify(data));
   if (config.uploadResults) {
     const built = await buildAttachment(result.files, run2.workspace);
     if (built.kind === "too-large") {
@@ -9540,13 +9602,14 @@ async function attest(config, run2, reporter, result) {
       result.attachment = { name: built.name, size: built.bytes.byteLength };
     }
   }
-  await client.request("POST", `/attestations/${[config.org, config.flow].map(encodeURIComponent).join("/")}/trail/${encodeURIComponent(config.trail)}/junit`, form);
+  await client.request("POST", fillPath(paths.attestJunit, { org: config.org, flow_name: config.flow, trail_name: config.trail }), form);
   result.attested = true;
   reporter.info(`Attested '${config.attestationName}' to ${result.trailUrl}`);
 }
 function junitResults(suites) {
+  const maxSuites = limits.junitResults;
   const entry = (s3) => ({
-    name: s3.name.slice(0, 256),
+    name: s3.name.slice(0, limits.shortText),
     failures: s3.failures,
     errors: s3.errors,
     skipped: s3.skipped,
@@ -9612,10 +9675,10 @@ function gitLog(sha, cwd) {
     if (!id) return {};
     return defined({
       sha1: id,
-      author: clip(author, 256),
+      author: clip(author, limits.shortText),
       timestamp: Number(time) || void 0,
       parents: isShallowBoundary(id, cwd) ? void 0 : parents.trim().split(" ").filter(Boolean),
-      message: clip(message.join("\0").trim(), 16384)
+      message: clip(message.join("\0").trim(), limits.text)
     });
   } catch {
     return {};
@@ -9638,12 +9701,12 @@ function fromGitHub(context, workspace) {
   const sha = pr2?.head?.sha ?? finished?.head_sha ?? context.sha;
   const head = payload.head_commit ?? finished?.head_commit;
   const fromPayload = head && head.id === sha ? {
-    message: clip(head.message, 16384),
+    message: clip(head.message, limits.text),
     timestamp: epoch(head.timestamp),
-    author: head.author ? clip(`${head.author.name} <${head.author.email}>`, 256) : void 0,
-    author_username: clip(head.author?.username, 256)
+    author: head.author ? clip(`${head.author.name} <${head.author.email}>`, limits.shortText) : void 0,
+    author_username: clip(head.author?.username, limits.shortText)
   } : {};
-  const branch = pr2 ? clip(pr2.head?.ref, 256) : finished ? clip(finished.head_branch, 256) : context.ref.startsWith("refs/heads/") ? context.ref.slice("refs/heads/".length) : void 0;
+  const branch = pr2 ? clip(pr2.head?.ref, limits.shortText) : finished ? clip(finished.head_branch, limits.shortText) : context.ref.startsWith("refs/heads/") ? context.ref.slice("refs/heads/".length) : void 0;
   const local = gitLog(sha, workspace);
   return {
     commit: defined({
@@ -9658,7 +9721,7 @@ function fromGitHub(context, workspace) {
       name: repoName,
       url: repoUrl,
       id: payload.repository?.id !== void 0 ? String(payload.repository.id) : void 0,
-      description: clip(payload.repository?.description, 16384),
+      description: clip(payload.repository?.description, limits.text),
       provider: "github"
     }),
     originUrl: `${context.serverUrl}/${repoName}/actions/runs/${context.runId}`,
@@ -9689,8 +9752,8 @@ var defaultJunitPaths = [
   "**/failsafe-reports/TEST-*.xml",
   "!**/node_modules/**"
 ];
-var namePattern = /^[A-Za-z0-9_~-][A-Za-z0-9._~-]{0,127}$/;
-var attestationNamePattern = /^[a-zA-Z0-9\-_,]{1,128}$/;
+var namePattern = new RegExp(NamePattern);
+var attestationNamePattern = new RegExp(AttestationNamePattern);
 function readInputs(get, context) {
   const text = (name) => get(name).trim();
   const required = (name) => {
@@ -9711,7 +9774,9 @@ function readInputs(get, context) {
     return value;
   };
   const named = (name, value, pattern = namePattern) => {
-    if (!pattern.test(value)) throw new InputError(name, `'${value}' may hold only letters, digits, '.', '_', '~' and '-' (at most 128)`);
+    if (!pattern.test(value) || value.length > limits.name) {
+      throw new InputError(name, `'${value}' may hold only letters, digits, '.', '_', '~' and '-' (at most ${limits.name})`);
+    }
     return value;
   };
   const onMissingToken = oneOf("on-missing-token", ["fail", "warn"]);
@@ -9735,11 +9800,11 @@ function readInputs(get, context) {
   const templateFile = text("template-file") || void 0;
   if (templateFile !== void 0) checkFile("template-file", templateFile, context.workspace);
   const artifactFingerprint = text("artifact-fingerprint") || void 0;
-  if (artifactFingerprint !== void 0 && !/^[a-f0-9]{64}$/.test(artifactFingerprint)) {
+  if (artifactFingerprint !== void 0 && !new RegExp(Sha256Pattern).test(artifactFingerprint)) {
     throw new InputError("artifact-fingerprint", "must be a SHA-256 digest: 64 lower-case hex characters");
   }
   const description = text("description") || void 0;
-  if (description !== void 0 && description.length > 16384) throw new InputError("description", "must be at most 16384 characters");
+  if (description !== void 0 && description.length > limits.text) throw new InputError("description", `must be at most ${limits.text} characters`);
   return {
     serverUrl,
     apiToken: unattested ? "" : required("api-token"),
@@ -9770,7 +9835,7 @@ function checkFile(name, given, workspace) {
     throw new InputError(name, code === "ENOENT" ? `names no file: '${given}' (${path6})` : `'${given}' cannot be read: ${code ?? error2.message}`);
   }
   if (!stats.isFile()) throw new InputError(name, `must name a file; '${given}' (${path6}) is not one`);
-  if (stats.size > maxUploadBytes) throw new InputError(name, `'${given}' is ${stats.size} bytes, over the 10MB (${maxUploadBytes} bytes) limit`);
+  if (stats.size > limits.fileBytes) throw new InputError(name, `'${given}' is ${stats.size} bytes, over the 10MB (${limits.fileBytes} bytes) limit`);
 }
 
 // src/summary.ts

@@ -6,10 +6,11 @@
  */
 import { readFile, stat } from 'node:fs/promises';
 import { basename, relative } from 'node:path';
+import { limits } from '@trailproof/schema';
 import { create as createTar } from 'tar';
 
 /** The server's limit for an uploaded file (attachment or template). */
-export const maxUploadBytes = 10 * 1024 * 1024;
+export const maxUploadBytes = limits.fileBytes;
 
 /**
  * Deflate's best possible ratio is about 1032:1: files whose total passes `limit` times this

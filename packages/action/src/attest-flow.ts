@@ -5,6 +5,7 @@
  */
 import { readFile } from 'node:fs/promises';
 import { resolve } from 'node:path';
+import { fillPath, limits, paths, type attestJunit, type beginTrail as beginTrailOperation, type DataOf, type JunitResult } from '@trailproof/schema';
 import { buildAttachment } from './attachment.ts';
 import { createClient } from './client.ts';
 import { findJunitFiles } from './find-files.ts';
@@ -55,8 +56,6 @@ export class AttestError extends Error {
   }
 }
 
-/** Largest number of suites in one attestation (the server's limit). */
-const maxSuites = 10_000;
 /** Failed tests listed in the result (and the job summary). */
 export const maxListedFailures = 100;
 
@@ -66,7 +65,7 @@ export const maxListedFailures = 100;
  */
 export async function attestJunitResults(config: AttestConfig, run: RunContext, reporter: Reporter): Promise<AttestResult> {
   const result: AttestResult = {
-    trailUrl: `${config.serverUrl}/api/v2/trails/${[config.org, config.flow, config.trail].map(encodeURIComponent).join('/')}`,
+    trailUrl: `${config.serverUrl}/api/v2${fillPath(paths.getTrail, { org: config.org, flow_name: config.flow, trail_name: config.trail })}`,
     files: [], totals: null, suites: [], failures: [], moreFailures: 0, compliant: true, attachment: null, begun: false, attested: false,
   };
   try {
@@ -92,9 +91,10 @@ async function attest(config: AttestConfig, run: RunContext, reporter: Reporter,
       return;
     }
     const form = new FormData();
-    form.append('data_json', JSON.stringify({ name: config.trail, ...common, ...(config.description ? { description: config.description } : {}) }));
+    const data: DataOf<typeof beginTrailOperation> = { name: config.trail, ...common, ...(config.description ? { description: config.description } : {}) };
+    form.append('data_json', JSON.stringify(data));
     if (config.templateFile) form.append('template_file', new Blob([await readFile(resolve(run.workspace, config.templateFile))]), 'template.yml');
-    const begun = await client.request('PUT', `/trails/${encodeURIComponent(config.org)}/${encodeURIComponent(config.flow)}`, form);
+    const begun = await client.request('PUT', fillPath(paths.beginTrail, { org: config.org, flow_name: config.flow }), form);
     result.begun = true;
     reporter.info(begun.status === 201 ? `Began trail ${config.trail}` : `Trail ${config.trail} exists already; updated it`);
   };
@@ -152,13 +152,14 @@ async function attest(config: AttestConfig, run: RunContext, reporter: Reporter,
   if (result.unattested) return;
 
   const form = new FormData();
-  form.append('data_json', JSON.stringify({
+  const data: DataOf<typeof attestJunit> = {
     attestation_name: config.attestationName,
     junit_results: junitResults(result.suites),
     ...common,
     ...(config.description ? { description: config.description } : {}),
     ...(config.artifactFingerprint ? { artifact_fingerprint: config.artifactFingerprint } : {}),
-  }));
+  };
+  form.append('data_json', JSON.stringify(data));
   if (config.uploadResults) {
     const built = await buildAttachment(result.files, run.workspace);
     if (built.kind === 'too-large') {
@@ -168,15 +169,16 @@ async function attest(config: AttestConfig, run: RunContext, reporter: Reporter,
       result.attachment = { name: built.name, size: built.bytes.byteLength };
     }
   }
-  await client.request('POST', `/attestations/${[config.org, config.flow].map(encodeURIComponent).join('/')}/trail/${encodeURIComponent(config.trail)}/junit`, form);
+  await client.request('POST', fillPath(paths.attestJunit, { org: config.org, flow_name: config.flow, trail_name: config.trail }), form);
   result.attested = true;
   reporter.info(`Attested '${config.attestationName}' to ${result.trailUrl}`);
 }
 
-/** The API's `junit_results`: one entry per suite, names within the server's limit; past 10,000 suites the rest are summed into one. */
-export function junitResults(suites: readonly JunitSuiteResult[]) {
+/** The API's `junit_results`: one entry per suite, names within the server's limit; past `limits.junitResults` suites the rest are summed into one. */
+export function junitResults(suites: readonly JunitSuiteResult[]): JunitResult[] {
+  const maxSuites = limits.junitResults;
   const entry = (s: Pick<JunitSuiteResult, 'name' | 'failures' | 'errors' | 'skipped' | 'total' | 'duration' | 'timestamp'>) => ({
-    name: s.name.slice(0, 256), failures: s.failures, errors: s.errors, skipped: s.skipped, total: s.total,
+    name: s.name.slice(0, limits.shortText), failures: s.failures, errors: s.errors, skipped: s.skipped, total: s.total,
     duration: Math.max(0, s.duration), timestamp: s.timestamp,
   });
   if (suites.length <= maxSuites) return suites.map(entry);

@@ -6,25 +6,9 @@
 import { execFileSync } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { resolve } from 'node:path';
+import { limits, type GitCommitInfo, type RepoInfo } from '@trailproof/schema';
 
-export interface GitCommitInfo {
-  sha1: string;
-  message?: string;
-  author?: string;
-  author_username?: string;
-  branch?: string;
-  timestamp?: number;
-  url?: string;
-  parents?: string[];
-}
-
-export interface RepoInfo {
-  name: string;
-  url: string;
-  id?: string;
-  description?: string;
-  provider?: 'github';
-}
+export type { GitCommitInfo, RepoInfo };
 
 export interface RunContext {
   commit: GitCommitInfo | null;
@@ -97,9 +81,9 @@ export function gitLog(sha: string, cwd: string): Partial<GitCommitInfo> {
     const id = full?.trim();
     if (!id) return {};
     return defined({
-      sha1: id, author: clip(author, 256), timestamp: Number(time) || undefined,
+      sha1: id, author: clip(author, limits.shortText), timestamp: Number(time) || undefined,
       parents: isShallowBoundary(id, cwd) ? undefined : parents!.trim().split(' ').filter(Boolean),
-      message: clip(message.join('\0').trim(), 16_384),
+      message: clip(message.join('\0').trim(), limits.text),
     });
   } catch {
     return {};
@@ -134,13 +118,13 @@ export function fromGitHub(context: GitHubContext, workspace: string): RunContex
   const head = (payload.head_commit ?? finished?.head_commit) as Record<string, any> | undefined;
   const fromPayload: Partial<GitCommitInfo> = head && head.id === sha
     ? {
-        message: clip(head.message, 16_384), timestamp: epoch(head.timestamp),
-        author: head.author ? clip(`${head.author.name} <${head.author.email}>`, 256) : undefined,
-        author_username: clip(head.author?.username, 256),
+        message: clip(head.message, limits.text), timestamp: epoch(head.timestamp),
+        author: head.author ? clip(`${head.author.name} <${head.author.email}>`, limits.shortText) : undefined,
+        author_username: clip(head.author?.username, limits.shortText),
       }
     : {};
-  const branch = pr ? clip(pr.head?.ref, 256)
-    : finished ? clip(finished.head_branch, 256)
+  const branch = pr ? clip(pr.head?.ref, limits.shortText)
+    : finished ? clip(finished.head_branch, limits.shortText)
     : context.ref.startsWith('refs/heads/') ? context.ref.slice('refs/heads/'.length) : undefined;
   const local = gitLog(sha, workspace);
   return {
@@ -156,7 +140,7 @@ export function fromGitHub(context: GitHubContext, workspace: string): RunContex
       name: repoName,
       url: repoUrl,
       id: payload.repository?.id !== undefined ? String(payload.repository.id) : undefined,
-      description: clip(payload.repository?.description, 16_384),
+      description: clip(payload.repository?.description, limits.text),
       provider: 'github' as const,
     }),
     originUrl: `${context.serverUrl}/${repoName}/actions/runs/${context.runId}`,

@@ -4,7 +4,7 @@
  */
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { maxUploadBytes } from './attachment.ts';
+import { AttestationNamePattern, limits, NamePattern, Sha256Pattern } from '@trailproof/schema';
 import { patternLines } from './find-files.ts';
 
 export interface AttestConfig {
@@ -59,8 +59,9 @@ export const defaultJunitPaths = [
   '!**/node_modules/**',
 ];
 
-const namePattern = /^[A-Za-z0-9_~-][A-Za-z0-9._~-]{0,127}$/;
-const attestationNamePattern = /^[a-zA-Z0-9\-_,]{1,128}$/;
+// The contract's own patterns and limits, so the action never sends what the server refuses.
+const namePattern = new RegExp(NamePattern);
+const attestationNamePattern = new RegExp(AttestationNamePattern);
 
 /**
  * Reads every input through `get` (which returns '' for an absent input) and validates it.
@@ -87,7 +88,9 @@ export function readInputs(get: (name: string) => string, context: { defaultTrai
     return value as T;
   };
   const named = (name: string, value: string, pattern = namePattern) => {
-    if (!pattern.test(value)) throw new InputError(name, `'${value}' may hold only letters, digits, '.', '_', '~' and '-' (at most 128)`);
+    if (!pattern.test(value) || value.length > limits.name) {
+      throw new InputError(name, `'${value}' may hold only letters, digits, '.', '_', '~' and '-' (at most ${limits.name})`);
+    }
     return value;
   };
 
@@ -116,11 +119,11 @@ export function readInputs(get: (name: string) => string, context: { defaultTrai
   const templateFile = text('template-file') || undefined;
   if (templateFile !== undefined) checkFile('template-file', templateFile, context.workspace);
   const artifactFingerprint = text('artifact-fingerprint') || undefined;
-  if (artifactFingerprint !== undefined && !/^[a-f0-9]{64}$/.test(artifactFingerprint)) {
+  if (artifactFingerprint !== undefined && !new RegExp(Sha256Pattern).test(artifactFingerprint)) {
     throw new InputError('artifact-fingerprint', 'must be a SHA-256 digest: 64 lower-case hex characters');
   }
   const description = text('description') || undefined;
-  if (description !== undefined && description.length > 16_384) throw new InputError('description', 'must be at most 16384 characters');
+  if (description !== undefined && description.length > limits.text) throw new InputError('description', `must be at most ${limits.text} characters`);
 
   return {
     serverUrl,
@@ -154,5 +157,5 @@ function checkFile(name: string, given: string, workspace: string): void {
     throw new InputError(name, code === 'ENOENT' ? `names no file: '${given}' (${path})` : `'${given}' cannot be read: ${code ?? (error as Error).message}`);
   }
   if (!stats.isFile()) throw new InputError(name, `must name a file; '${given}' (${path}) is not one`);
-  if (stats.size > maxUploadBytes) throw new InputError(name, `'${given}' is ${stats.size} bytes, over the 10MB (${maxUploadBytes} bytes) limit`);
+  if (stats.size > limits.fileBytes) throw new InputError(name, `'${given}' is ${stats.size} bytes, over the 10MB (${limits.fileBytes} bytes) limit`);
 }

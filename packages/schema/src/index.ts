@@ -3,31 +3,16 @@
  * params, query, body, responses) whose JSON Schemas give both the validators and the types.
  */
 import { attestJunit } from './operations/attest-junit.ts';
-import { attestGeneric } from './operations/attest-generic.ts';
 import { beginTrail } from './operations/begin-trail.ts';
 import { getApproval } from './operations/get-approval.ts';
-import { verifyEvidence } from './operations/verify-evidence.ts';
 import { listApprovals } from './operations/list-approvals.ts';
 import { listDeployments } from './operations/list-deployments.ts';
 import { listEnvironments } from './operations/list-environments.ts';
-import { putFlow } from './operations/put-flow.ts';
-import { putFlowTemplate } from './operations/put-flow-template.ts';
-import { listFlows } from './operations/list-flows.ts';
-import { getFlow } from './operations/get-flow.ts';
-import { listTrails } from './operations/list-trails.ts';
-import { getTrail } from './operations/get-trail.ts';
-import { downloadAttachment } from './operations/download-attachment.ts';
-import { putEnvironment } from './operations/put-environment.ts';
-import { getEnvironment } from './operations/get-environment.ts';
-import { reportOperations } from './operations/environment-report.ts';
-import { getSnapshot } from './operations/get-snapshot.ts';
-import { listEnvironmentEvents } from './operations/list-environment-events.ts';
-import { requestApproval } from './operations/request-approval.ts';
-import { reviewApproval } from './operations/review-approval.ts';
-import { getApprovedArtifactCommit } from './operations/get-approved-artifact-commit.ts';
 
 export * from './contract.ts';
 export * from './limits.ts';
+export * from './paths.ts';
+export * from './patterns.ts';
 export * from './shared.ts';
 export { createValidator, fieldErrors, type FieldErrors, type OperationValidators, type Validation } from './validator.ts';
 export { buildOpenApiDocument, type OpenApiOptions } from './openapi.ts';
@@ -76,14 +61,3 @@ export { getApprovedArtifactCommit } from './operations/get-approved-artifact-co
 /** The six operations of SPEC.md. */
 export const specOperations = [attestJunit, beginTrail, listEnvironments, listApprovals, getApproval, listDeployments] as const;
 
-/** The evidence model: flows and templates, attestations of other types, reading trails back, environments and their reports, writing approvals. */
-export const evidenceOperations = [
-  attestGeneric,
-  putFlow, putFlowTemplate, listFlows, getFlow,
-  listTrails, getTrail, downloadAttachment,
-  putEnvironment, getEnvironment, ...Object.values(reportOperations), getSnapshot, listEnvironmentEvents,
-  requestApproval, reviewApproval, getApprovedArtifactCommit,
-] as const;
-
-/** Tamper evidence (our extension): verifying the hash chain. */
-export const integrityOperations = [verifyEvidence] as const;

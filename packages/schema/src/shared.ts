@@ -2,11 +2,19 @@
  * Schemas shared by several operations, each registered once by `$id` and referenced with
  * `$ref` (`Type.Ref`). Types come from the same objects the validator compiles.
  */
-import { Type, type Static, type TSchema } from '@sinclair/typebox';
+import { Type, type SchemaOptions, type Static, type TLiteral, type TSchema, type TUnion } from '@sinclair/typebox';
 import { limits } from './limits.ts';
+import { NamePattern, Sha256Pattern } from './patterns.ts';
 
 /** An optional field that may also be sent as `null`, as the reference API allows. */
 export const Nullable = <T extends TSchema>(schema: T) => Type.Optional(Type.Union([schema, Type.Null()]));
+
+/**
+ * A union of string literals that keeps each literal in its type: `Type.Union(values.map(Type.Literal))`
+ * types as a union of `string`, which forced casts in handlers.
+ */
+export const Literals = <const T extends readonly string[]>(values: T, options?: SchemaOptions): TUnion<Array<TLiteral<T[number]>>> =>
+  Type.Union(values.map((v) => Type.Literal(v)), options) as TUnion<Array<TLiteral<T[number]>>>;
 
 export const ShortText = (extra: object = {}) => Type.String({ maxLength: limits.shortText, ...extra });
 export const LongText = (extra: object = {}) => Type.String({ maxLength: limits.text, ...extra });
@@ -14,8 +22,6 @@ export const Url = (extra: object = {}) => Type.String({ maxLength: limits.url, 
 /** Unix epoch seconds; fractions allowed. */
 export const EpochSeconds = (extra: object = {}) => Type.Number({ minimum: 0, maximum: 1e11, ...extra });
 
-/** Identifier used in paths (org, flow, trail, environment names). */
-export const NamePattern = '^[A-Za-z0-9_~-][A-Za-z0-9._~-]*$';
 export const PathName = (description: string) =>
   Type.String({ minLength: 1, maxLength: limits.name, pattern: NamePattern, description });
 
@@ -23,7 +29,7 @@ export const PathName = (description: string) =>
 export const JsonObject = (description: string) =>
   Type.Record(Type.String({ maxLength: limits.shortText }), Type.Unknown(), { maxProperties: limits.objectKeys, description });
 
-export const Sha256Hex = Type.String({ pattern: '^[a-f0-9]{64}$', maxLength: 64, description: 'SHA-256 fingerprint, lower-case hex' });
+export const Sha256Hex = Type.String({ pattern: Sha256Pattern, maxLength: 64, description: 'SHA-256 fingerprint, lower-case hex' });
 export const CommitSha = Type.String({ pattern: '^[a-f0-9]{40}$', maxLength: 40, description: 'Git commit SHA-1, lower-case hex' });
 
 export const GitCommitInfo = Type.Object(
@@ -57,7 +63,7 @@ export const RepoInfo = Type.Object(
     url: Url(),
     id: Nullable(ShortText()),
     description: Nullable(LongText()),
-    provider: Nullable(Type.Union(repoProviders.map((p) => Type.Literal(p)))),
+    provider: Nullable(Literals(repoProviders)),
     namespace_path: Nullable(Type.Array(ShortText(), {
       maxItems: limits.smallArray, description: 'The groups above the repository, outermost first (GitLab namespace, Bitbucket workspace, Azure collection and project)',
     })),

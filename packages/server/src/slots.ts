@@ -8,7 +8,7 @@
  * reached the old generation, every later table, and what each held, outlived the young
  * generation's collections until the next full one. Measured on the light deployment list:
  * 1.4 MB of the event loop's objects promoted per scavenge, against 0.1 MB without the churn
- * (docs/decisions.md, "Slots, not a Map, for what is held per request").
+ * (docs/internals.md, "Slots, not a Map, for what is held per request").
  */
 export class Slots<T extends object> {
   readonly #values: Array<T | undefined> = [];

@@ -606,8 +606,8 @@ describe('JUnit reader: dialect rules', () => {
 
     it('by default keeps memory flat however many test cases: 250,000 and 1,000,000 cases, 6% failing with stack traces', function () {
       this.timeout(300_000);
-      // Each run in a fresh process, so that only the reader's memory is measured (memory-probe.ts).
-      const probe = fileURLToPath(new URL('memory-probe.ts', import.meta.url));
+      // Each run in a fresh process, so that only the reader's memory is measured (test/memory-probe.ts).
+      const probe = fileURLToPath(new URL('../../test/memory-probe.ts', import.meta.url));
       const measure = (blocks: number) => {
         const run = spawnSync(process.execPath, ['--import', 'tsx', '--expose-gc', probe, 'plain', String(blocks)], { encoding: 'utf8', maxBuffer: 1 << 20 });
         expect(run.status, run.stderr).to.equal(0);
@@ -624,7 +624,7 @@ describe('JUnit reader: dialect rules', () => {
       };
       const quarter = measure(2_500);
       const million = measure(10_000);
-      // Keeping every case costs about 100MB per 250,000 of them here (memory-probe.ts collect);
+      // Keeping every case costs about 100MB per 250,000 of them here (test/memory-probe.ts collect);
       // the default report's growth is the garbage collector's slack, and does not grow with them.
       expect(quarter, `RSS grew by ${quarter.toFixed(1)}MB at 250,000 cases`).to.be.lessThan(64);
       expect(million, `RSS grew by ${million.toFixed(1)}MB at 1,000,000 cases`).to.be.lessThan(64);

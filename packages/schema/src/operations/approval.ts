@@ -1,6 +1,6 @@
 /** The approval resource shared by list approvals and get approval. */
 import { Type, type TSchema } from '@sinclair/typebox';
-import { CreatedBy, EpochSeconds, UserData } from '../shared.ts';
+import { CreatedBy, EpochSeconds, Literals, UserData } from '../shared.ts';
 
 export const approvalStates = ['APPROVED', 'UNAPPROVED', 'PENDING'] as const;
 
@@ -37,7 +37,7 @@ export const approvalShape = <T extends TSchema>(commit: T, $id: string) =>
       created_at: EpochSeconds(),
       created_by: CreatedBy,
       last_modified_at: EpochSeconds(),
-      state: Type.Union(approvalStates.map((s) => Type.Literal(s))),
+      state: Literals(approvalStates),
       approvals: Type.Array(Type.Ref(Review)),
       environment: Type.Optional(Type.Union([Type.String(), Type.Null()])),
       user_data: Type.Optional(Type.Union([Type.Ref(UserData), Type.Null()])),

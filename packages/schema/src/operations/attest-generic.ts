@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { defineOperation } from '../contract.ts';
+import { paths } from '../paths.ts';
 import { AttestationName, attestationBody, attestationResponses, commonAttestationFields, TrailPathParams } from './attestation-input.ts';
 
 /** A check whose outcome the client decides (a manual test, a scan, a sign-off): Kosli's `GenericAttestationPostInput`. */
@@ -19,7 +20,7 @@ export const attestGeneric = defineOperation({
   description: 'Attach the outcome of any check (`is_compliant`) to a trail, with an optional attachment file. The trail must exist.',
   tags: ['Attestations'],
   method: 'POST',
-  path: '/attestations/{org}/{flow_name}/trail/{trail_name}/generic',
+  path: paths.attestGeneric,
   access: 'write',
   params: TrailPathParams,
   query: Type.Object({}),

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { defineOperation } from '../contract.ts';
+import { paths } from '../paths.ts';
 import { limits } from '../limits.ts';
 import { JunitResult } from '../shared.ts';
 import { AttestationName, attestationBody, attestationResponses, commonAttestationFields, TrailPathParams } from './attestation-input.ts';
@@ -20,7 +21,7 @@ export const attestJunit = defineOperation({
   description: 'Attach JUnit test-suite results to a trail, with an optional attachment file. The trail must exist.',
   tags: ['Attestations'],
   method: 'POST',
-  path: '/attestations/{org}/{flow_name}/trail/{trail_name}/junit',
+  path: paths.attestJunit,
   access: 'write',
   params: TrailPathParams,
   query: Type.Object({}),

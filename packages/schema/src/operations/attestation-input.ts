@@ -5,9 +5,10 @@
 import { Type, type TSchema } from '@sinclair/typebox';
 import type { MultipartBody } from '../contract.ts';
 import { limits } from '../limits.ts';
+import { AttestationNamePattern } from '../patterns.ts';
 import { ErrorBody, ExternalUrls, GitCommitInfo, JsonObject, LongText, Nullable, PathName, RepoInfo, Sha256Hex, Url, UserData } from '../shared.ts';
 
-export const AttestationName = Type.String({ minLength: 1, maxLength: limits.name, pattern: '^[a-zA-Z0-9\\-_,]+$' });
+export const AttestationName = Type.String({ minLength: 1, maxLength: limits.name, pattern: AttestationNamePattern });
 
 export const TrailPathParams = Type.Object({
   org: PathName('Organisation'),

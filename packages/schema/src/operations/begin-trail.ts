@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { defineOperation } from '../contract.ts';
+import { paths } from '../paths.ts';
 import { limits } from '../limits.ts';
 import { ErrorBody, ExternalUrls, GitCommitInfo, LongText, Nullable, PathName, RepoInfo, Url, UserData } from '../shared.ts';
 
@@ -25,7 +26,7 @@ export const beginTrail = defineOperation({
     'The flow is created if it does not exist yet.',
   tags: ['Trails'],
   method: 'PUT',
-  path: '/trails/{org}/{flow_name}',
+  path: paths.beginTrail,
   access: 'write',
   params: Type.Object({ org: PathName('Organisation'), flow_name: PathName('Flow name') }),
   query: Type.Object({}),

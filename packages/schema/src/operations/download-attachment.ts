@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { defineOperation } from '../contract.ts';
+import { paths } from '../paths.ts';
 import { ErrorBody, PathName } from '../shared.ts';
 
 /** GET /trails/{org}/{flow_name}/{trail_name}/attestations/{attestation_id}/attachment */
@@ -10,7 +11,7 @@ export const downloadAttachment = defineOperation({
     'The attachment bytes exactly as uploaded. `X-Content-SHA256` carries their SHA-256 in hex, `Repr-Digest` the same in RFC 9530 form.',
   tags: ['Trails'],
   method: 'GET',
-  path: '/trails/{org}/{flow_name}/{trail_name}/attestations/{attestation_id}/attachment',
+  path: paths.downloadAttachment,
   access: 'read',
   params: Type.Object({
     org: PathName('Organisation'),

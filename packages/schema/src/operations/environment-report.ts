@@ -3,7 +3,7 @@
  * type. The eight differ only in the shape of a running artifact, so they are built here by one
  * function rather than in eight files that would repeat everything else.
  */
-import { Type, type TObject, type TProperties } from '@sinclair/typebox';
+import { Type, type TProperties } from '@sinclair/typebox';
 import { defineOperation } from '../contract.ts';
 import { limits } from '../limits.ts';
 import { ErrorBody, Nullable, PathName, Sha256Hex, ShortText, Url } from '../shared.ts';
@@ -26,7 +26,7 @@ const K8SOwner = Type.Object(
 );
 
 /** The fields that identify a running instance, per report type (beside `digests` and `creationTimestamp`). */
-const instanceFields: Record<ReportType, TProperties> = {
+const instanceFields = {
   server: {},
   docker: {},
   S3: {},
@@ -35,7 +35,7 @@ const instanceFields: Record<ReportType, TProperties> = {
   ECS: { taskArn: Url({ minLength: 1 }), cluster_name: Nullable(ShortText()), service_name: Nullable(ShortText()) },
   'azure-apps': { app_name: Text(), app_kind: Nullable(ShortText()), digests_source: Nullable(ShortText()) },
   'cloud-run': { revisionName: Text(), service_name: Nullable(ShortText()) },
-};
+} satisfies Record<ReportType, TProperties>;
 
 export const reportTypes = ['server', 'docker', 'K8S', 'ECS', 'S3', 'lambda', 'azure-apps', 'cloud-run'] as const;
 export type ReportType = (typeof reportTypes)[number];
@@ -52,12 +52,13 @@ export const ReportResult = Type.Object(
   { $id: 'ReportResult', additionalProperties: false },
 );
 
-function reportOperation<T extends ReportType>(type: T) {
+/** The operation of one report type; `fields` are `instanceFields[type]`, passed so that their types reach `Static`. */
+function reportOperation<T extends ReportType, F extends TProperties>(type: T, fields: F) {
   const Artifact = Type.Object(
-    { ...instanceFields[type], digests: Digests, creationTimestamp: CreationTimestamp },
+    { ...fields, digests: Digests, creationTimestamp: CreationTimestamp },
     { additionalProperties: false },
   );
-  const Report: TObject = Type.Object(
+  const Report = Type.Object(
     {
       type: Type.Optional(Type.Literal(type)),
       artifacts: Type.Array(Artifact, { maxItems: maxReportArtifacts, description: 'Everything running now' }),
@@ -87,14 +88,14 @@ function reportOperation<T extends ReportType>(type: T) {
   });
 }
 
-export const reportServer = reportOperation('server');
-export const reportDocker = reportOperation('docker');
-export const reportK8S = reportOperation('K8S');
-export const reportECS = reportOperation('ECS');
-export const reportS3 = reportOperation('S3');
-export const reportLambda = reportOperation('lambda');
-export const reportAzureApps = reportOperation('azure-apps');
-export const reportCloudRun = reportOperation('cloud-run');
+export const reportServer = reportOperation('server', instanceFields.server);
+export const reportDocker = reportOperation('docker', instanceFields.docker);
+export const reportK8S = reportOperation('K8S', instanceFields.K8S);
+export const reportECS = reportOperation('ECS', instanceFields.ECS);
+export const reportS3 = reportOperation('S3', instanceFields.S3);
+export const reportLambda = reportOperation('lambda', instanceFields.lambda);
+export const reportAzureApps = reportOperation('azure-apps', instanceFields['azure-apps']);
+export const reportCloudRun = reportOperation('cloud-run', instanceFields['cloud-run']);
 
 /** The eight report operations, by report type. */
 export const reportOperations = {

@@ -1,10 +1,10 @@
 /** The flow resource and its template, shared by the flow operations and the trail answers. */
 import { Type, type Static } from '@sinclair/typebox';
 import { limits } from '../limits.ts';
-import { EpochSeconds, LongText, Nullable, PathName, Url } from '../shared.ts';
+import { EpochSeconds, Literals, LongText, Nullable, PathName, Url } from '../shared.ts';
 
 export const flowVisibilities = ['public', 'private'] as const;
-export const Visibility = Type.Union(flowVisibilities.map((v) => Type.Literal(v)));
+export const Visibility = Literals(flowVisibilities);
 
 /** One required attestation of a template: its name and type (`*` matches any type). */
 export const TemplateAttestation = Type.Object(

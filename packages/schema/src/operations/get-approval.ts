@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { defineOperation } from '../contract.ts';
+import { paths } from '../paths.ts';
 import { ErrorBody, PathName } from '../shared.ts';
 import { Approval, CommitWithArtifacts, Review } from './approval.ts';
 
@@ -10,7 +11,7 @@ export const getApproval = defineOperation({
   description: 'One approval of a flow by its number; negative numbers count back from the latest (-1 is the latest).',
   tags: ['Approvals'],
   method: 'GET',
-  path: '/approvals/{org}/{flow_name}/{approval_number}',
+  path: paths.getApproval,
   access: 'read',
   params: Type.Object({
     org: PathName('Organisation'),

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { defineOperation } from '../contract.ts';
+import { paths } from '../paths.ts';
 import { ErrorBody, PathName } from '../shared.ts';
 
 /** GET /approvals/{org}/{flow_name}/artifact-commit/{env_name} */
@@ -12,7 +13,7 @@ export const getApprovedArtifactCommit = defineOperation({
     'to v2.34 ask for it before `report approval` / `request approval --environment` without `--oldest-commit`.',
   tags: ['Approvals'],
   method: 'GET',
-  path: '/approvals/{org}/{flow_name}/artifact-commit/{env_name}',
+  path: paths.getApprovedArtifactCommit,
   access: 'read',
   params: Type.Object({ org: PathName('Organisation'), flow_name: PathName('Flow name'), env_name: PathName('Environment name') }),
   query: Type.Object({}),

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { defineOperation } from '../contract.ts';
+import { paths } from '../paths.ts';
 import { ErrorBody, PathName } from '../shared.ts';
 import { Environment, EnvironmentType } from './list-environments.ts';
 
@@ -9,7 +10,7 @@ export const getEnvironment = defineOperation({
   summary: 'Get environment',
   tags: ['Environments'],
   method: 'GET',
-  path: '/environments/{org}/{env_name}',
+  path: paths.getEnvironment,
   access: 'read',
   params: Type.Object({ org: PathName('Organisation'), env_name: PathName('Environment name') }),
   query: Type.Object({}),

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { defineOperation } from '../contract.ts';
+import { paths } from '../paths.ts';
 import { ErrorBody, PathName } from '../shared.ts';
 import { Flow, flowSchemas } from './flow.ts';
 
@@ -10,7 +11,7 @@ export const getFlow = defineOperation({
   description: 'One flow with its template.',
   tags: ['Flows'],
   method: 'GET',
-  path: '/flows/{org}/{flow_name}',
+  path: paths.getFlow,
   access: 'read',
   params: Type.Object({ org: PathName('Organisation'), flow_name: PathName('Flow name') }),
   query: Type.Object({}),

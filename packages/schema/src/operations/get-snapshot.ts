@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { defineOperation } from '../contract.ts';
+import { paths } from '../paths.ts';
 import { CreatedBy, EpochSeconds, ErrorBody, PathName } from '../shared.ts';
 
 export const SnapshotArtifact = Type.Object(
@@ -35,7 +36,7 @@ export const getSnapshot = defineOperation({
   description: 'One immutable snapshot of what ran in an environment; negative indexes count back from the latest (-1 is the latest).',
   tags: ['Environments'],
   method: 'GET',
-  path: '/environments/{org}/{env_name}/snapshots/{snapshot_index}',
+  path: paths.getSnapshot,
   access: 'read',
   params: Type.Object({
     org: PathName('Organisation'),

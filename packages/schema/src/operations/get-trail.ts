@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { defineOperation } from '../contract.ts';
+import { paths } from '../paths.ts';
 import { ErrorBody, pageQuery } from '../shared.ts';
 import { TrailPathParams } from './attestation-input.ts';
 import { Trail, trailSchemas } from './trail.ts';
@@ -15,7 +16,7 @@ export const getTrail = defineOperation({
     '(an attestation\'s data_json is at most 1 MB).',
   tags: ['Trails'],
   method: 'GET',
-  path: '/trails/{org}/{flow_name}/{trail_name}',
+  path: paths.getTrail,
   access: 'read',
   params: TrailPathParams,
   query: Type.Object({ ...pageQuery({ minimum: 1, maximum: 20, default: 20 }) }),

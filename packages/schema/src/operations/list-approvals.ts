@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { defineOperation } from '../contract.ts';
+import { paths } from '../paths.ts';
 import { ErrorBody, pageQuery, PathName } from '../shared.ts';
 import { ApprovalListItem, CommitWithArtifacts, Review } from './approval.ts';
 
@@ -10,7 +11,7 @@ export const listApprovals = defineOperation({
   description: 'The approvals of a flow, newest first.',
   tags: ['Approvals'],
   method: 'GET',
-  path: '/approvals/{org}/{flow_name}',
+  path: paths.listApprovals,
   access: 'read',
   params: Type.Object({ org: PathName('Organisation'), flow_name: PathName('Flow name') }),
   query: Type.Object({

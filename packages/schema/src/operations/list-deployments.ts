@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { defineOperation } from '../contract.ts';
+import { paths } from '../paths.ts';
 import { EpochSeconds, ErrorBody, JsonObject, pageFields, pageQuery, PathName, ShortText } from '../shared.ts';
 
 export const Deployment = Type.Object(
@@ -22,7 +23,7 @@ export const listDeployments = defineOperation({
     'A filtered, paginated list of the deployments of an organisation, newest first. The window defaults to the 28 days before end_ts, which defaults to now.',
   tags: ['Deployments'],
   method: 'GET',
-  path: '/deployments/{org}',
+  path: paths.listDeployments,
   access: 'read',
   params: Type.Object({ org: PathName('Organisation') }),
   query: Type.Object({

@@ -1,7 +1,8 @@
 import { Type } from '@sinclair/typebox';
 import { defineOperation } from '../contract.ts';
+import { paths } from '../paths.ts';
 import { limits } from '../limits.ts';
-import { EpochSeconds, ErrorBody, Nullable, pageQuery, PathName } from '../shared.ts';
+import { EpochSeconds, ErrorBody, Literals, Nullable, pageQuery, PathName } from '../shared.ts';
 
 /** What happened to an artifact between two snapshots of an environment. */
 export const environmentEventTypes = ['started', 'scaled', 'exited'] as const;
@@ -13,7 +14,7 @@ const endDescription = 'A snapshot index (1, 2, ...; -1 is the latest, -2 the on
 
 export const EnvironmentEvent = Type.Object(
   {
-    type: Type.Union(environmentEventTypes.map((t) => Type.Literal(t)), { description: 'started, scaled (instance count changed) or exited' }),
+    type: Literals(environmentEventTypes, { description: 'started, scaled (instance count changed) or exited' }),
     environment_name: Type.String(),
     snapshot_index: Type.Integer({ minimum: 1, description: 'The snapshot in which it happened' }),
     artifact_name: Type.String(),
@@ -51,7 +52,7 @@ export const listEnvironmentEvents = defineOperation({
     + '`X-Total-Pages`, and `Link` (first, prev, next, last) when there are several pages.',
   tags: ['Environments'],
   method: 'GET',
-  path: '/environments/{org}/{env_name}/events',
+  path: paths.listEnvironmentEvents,
   access: 'read',
   params: Type.Object({ org: PathName('Organisation'), env_name: PathName('Environment name') }),
   query: Type.Object({

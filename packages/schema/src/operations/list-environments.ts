@@ -1,13 +1,11 @@
-import { Type } from '@sinclair/typebox';
+import { Type, type TSchema } from '@sinclair/typebox';
 import { defineOperation } from '../contract.ts';
+import { paths } from '../paths.ts';
 import { limits } from '../limits.ts';
-import { EpochSeconds, ErrorBody, JsonObject, optionalPageQuery, pageFields, PathName, ShortText } from '../shared.ts';
+import { EpochSeconds, ErrorBody, JsonObject, Literals, optionalPageQuery, pageFields, PathName, ShortText } from '../shared.ts';
 
 export const environmentTypes = ['K8S', 'ECS', 'S3', 'lambda', 'server', 'docker', 'azure-apps', 'cloud-run', 'logical'] as const;
-export const EnvironmentType = Type.Union(
-  environmentTypes.map((t) => Type.Literal(t)),
-  { $id: 'EnvironmentType', description: 'Kind of runtime the environment reports from' },
-);
+export const EnvironmentType = Literals(environmentTypes, { $id: 'EnvironmentType', description: 'Kind of runtime the environment reports from' });
 
 export const Environment = Type.Object(
   {
@@ -39,7 +37,7 @@ export const maxUnpagedEnvironments = 1_000;
 /** Page size when only `page` is sent. */
 export const defaultEnvironmentsPerPage = 20;
 
-const repeatable = (item: ReturnType<typeof Type.String> | typeof EnvironmentType, description: string) =>
+const repeatable = <T extends TSchema>(item: T, description: string) =>
   Type.Optional(Type.Array(item, { maxItems: limits.smallArray, description }));
 
 /** GET /environments/{org} */
@@ -50,16 +48,16 @@ export const listEnvironments = defineOperation({
     `environment (up to ${maxUnpagedEnvironments}) on one page: page 1, total_pages 1, per_page the number returned.`,
   tags: ['Environments'],
   method: 'GET',
-  path: '/environments/{org}',
+  path: paths.listEnvironments,
   access: 'read',
   params: Type.Object({ org: PathName('Organisation') }),
   query: Type.Object({
     ...optionalPageQuery({ minimum: 1, maximum: 50, default: defaultEnvironmentsPerPage }),
-    sort: Type.Union(['name', 'last_modified_at', 'last_changed_at'].map((s) => Type.Literal(s)), { default: 'name' }),
+    sort: Literals(['name', 'last_modified_at', 'last_changed_at'], { default: 'name' }),
     sort_direction: Type.Union([Type.Literal('asc'), Type.Literal('desc')], { default: 'asc' }),
     space_id: repeatable(ShortText({ minLength: 1 }), 'Space IDs; repeated values combine with OR'),
     name: Type.Optional(ShortText({ description: 'Case-insensitive substring of the name' })),
-    type: repeatable(Type.Ref(EnvironmentType) as never, 'Environment types; repeated values combine with OR'),
+    type: repeatable(Type.Ref(EnvironmentType), 'Environment types; repeated values combine with OR'),
     tag: repeatable(ShortText({ minLength: 1, pattern: '^[^:]' }), 'Tag key, or key:value (the key is not empty); repeated values combine with OR'),
   }),
   body: undefined,

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { defineOperation } from '../contract.ts';
+import { paths } from '../paths.ts';
 import { limits } from '../limits.ts';
 import { ErrorBody, pageQuery, PathName } from '../shared.ts';
 import { Flow, flowSchemas } from './flow.ts';
@@ -14,7 +15,7 @@ export const listFlows = defineOperation({
     'the page sits, as for environment events.',
   tags: ['Flows'],
   method: 'GET',
-  path: '/flows/{org}',
+  path: paths.listFlows,
   access: 'read',
   params: Type.Object({ org: PathName('Organisation') }),
   query: Type.Object({

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { defineOperation } from '../contract.ts';
+import { paths } from '../paths.ts';
 import { ErrorBody, PageLinks, pageQuery, PathName } from '../shared.ts';
 import { TrailSummary, trailSchemas } from './trail.ts';
 
@@ -10,7 +11,7 @@ export const listTrails = defineOperation({
   description: 'The trails of a flow, newest first, each with its compliance status (attestations are left out; get the trail for them).',
   tags: ['Trails'],
   method: 'GET',
-  path: '/trails/{org}/{flow_name}',
+  path: paths.listTrails,
   access: 'read',
   params: Type.Object({ org: PathName('Organisation'), flow_name: PathName('Flow name') }),
   query: Type.Object({

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { defineOperation } from '../contract.ts';
+import { paths } from '../paths.ts';
 import { limits } from '../limits.ts';
 import { ErrorBody, LongText, Nullable, PathName, ShortText } from '../shared.ts';
 import { EnvironmentType } from './list-environments.ts';
@@ -25,7 +26,7 @@ export const putEnvironment = defineOperation({
   description: 'Create an environment (201) or update it (200). On update, fields left out (or null) keep their current value.',
   tags: ['Environments'],
   method: 'PUT',
-  path: '/environments/{org}',
+  path: paths.putEnvironment,
   access: 'write',
   params: Type.Object({ org: PathName('Organisation') }),
   query: Type.Object({}),

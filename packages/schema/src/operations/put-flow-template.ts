@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { defineOperation } from '../contract.ts';
+import { paths } from '../paths.ts';
 import { limits } from '../limits.ts';
 import { ErrorBody, PathName } from '../shared.ts';
 import { CreateFlowInput, flowSchemas } from './flow.ts';
@@ -13,7 +14,7 @@ export const putFlowTemplate = defineOperation({
     'naming the problem and its line. Without template_file the flow keeps its template.',
   tags: ['Flows'],
   method: 'PUT',
-  path: '/flows/{org}/template_file',
+  path: paths.putFlowTemplate,
   access: 'write',
   params: Type.Object({ org: PathName('Organisation') }),
   query: Type.Object({}),

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { defineOperation } from '../contract.ts';
+import { paths } from '../paths.ts';
 import { ErrorBody, PathName } from '../shared.ts';
 import { flowSchemas, LegacyCreateFlowInput } from './flow.ts';
 
@@ -12,7 +13,7 @@ export const putFlow = defineOperation({
     'attestation names) replaces the flow template, an empty list removes it.',
   tags: ['Flows'],
   method: 'PUT',
-  path: '/flows/{org}',
+  path: paths.putFlow,
   access: 'write',
   params: Type.Object({ org: PathName('Organisation') }),
   query: Type.Object({}),

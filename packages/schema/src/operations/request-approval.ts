@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { defineOperation } from '../contract.ts';
+import { paths } from '../paths.ts';
 import { limits } from '../limits.ts';
 import { CommitSha, ErrorBody, LongText, Nullable, PathName, Sha256Hex, ShortText, Url, UserData } from '../shared.ts';
 import { Approval, CommitWithArtifacts, Review } from './approval.ts';
@@ -40,7 +41,7 @@ export const requestApproval = defineOperation({
     'any UNAPPROVED review: UNAPPROVED; otherwise APPROVED.',
   tags: ['Approvals'],
   method: 'POST',
-  path: '/approvals/{org}/{flow_name}',
+  path: paths.requestApproval,
   access: 'write',
   params: Type.Object({ org: PathName('Organisation'), flow_name: PathName('Flow name') }),
   query: Type.Object({}),

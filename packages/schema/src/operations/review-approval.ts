@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { defineOperation } from '../contract.ts';
+import { paths } from '../paths.ts';
 import { ErrorBody, PathName } from '../shared.ts';
 import { Approval, CommitWithArtifacts, Review } from './approval.ts';
 import { ReviewInput } from './request-approval.ts';
@@ -13,7 +14,7 @@ export const reviewApproval = defineOperation({
     'Negative numbers count back from the latest (-1 is the latest).',
   tags: ['Approvals'],
   method: 'PUT',
-  path: '/approvals/{org}/{flow_name}/{approval_number}',
+  path: paths.reviewApproval,
   access: 'write',
   params: Type.Object({
     org: PathName('Organisation'),

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { defineOperation } from '../contract.ts';
+import { paths } from '../paths.ts';
 import { ErrorBody, PathName } from '../shared.ts';
 
 export const VerifyResult = Type.Object(
@@ -29,7 +30,7 @@ export const verifyEvidence = defineOperation({
     "Recomputes the organisation's hash chain (hash = SHA-256(previous hash ‖ canonical JSON of the record)) and every row and attachment it vouches for; reports the first broken link. Our extension.",
   tags: ['Evidence'],
   method: 'GET',
-  path: '/verify/{org}',
+  path: paths.verifyEvidence,
   access: 'read',
   params: Type.Object({ org: PathName('Organisation') }),
   query: Type.Object({}),

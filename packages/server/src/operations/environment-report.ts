@@ -11,7 +11,7 @@
 import { reportOperations, reportTypes, type ReportType } from '@trailproof/schema';
 import { TrailEvaluator } from '../evidence/evaluate.ts';
 import { changesBetween } from '../evidence/events.ts';
-import { fingerprintEvidence, runningArtifacts, sameRunning, type ReportedArtifact } from '../evidence/running.ts';
+import { fingerprintEvidence, runningArtifacts, sameRunning } from '../evidence/running.ts';
 import { badRequest, notFound } from '../http/errors.ts';
 import { definePlugin, type Plugin } from '../plugin.ts';
 import { environmentHref } from '../http/links.ts';
@@ -24,8 +24,7 @@ function reportPlugin(type: ReportType): Plugin<ReportOperation> {
     operation: reportOperations[type],
     async handler({ params, data, principal, store, now, apiBase }) {
       const organization = await requireOrganization(store, params.org);
-      // The body was validated against this type's report schema, whose artifacts all have digests and a creation time.
-      const running = runningArtifacts((data as unknown as { artifacts: ReportedArtifact[] }).artifacts);
+      const running = runningArtifacts(data.artifacts);
       const result = await store.transaction(async (tx) => {
         const found = await tx.findEnvironment(organization.id, params.org, params.env_name);
         if (!found) throw notFound(`Environment '${params.env_name}' not found in organization '${params.org}': create it first (PUT /environments/${params.org})`);

@@ -15,8 +15,8 @@ export const listEnvironmentsPlugin = definePlugin({
     const page = query.page ?? 1;
     const perPage = unpaged ? maxUnpagedEnvironments : (query.per_page ?? defaultEnvironmentsPerPage);
     const { itemsJson, total } = await store.listEnvironments(organization.id, organization.name, {
-      names: query.name, spaceIds: query.space_id, types: query.type as string[] | undefined, tags: query.tag,
-      sort: query.sort as 'name' | 'last_modified_at' | 'last_changed_at', direction: query.sort_direction as 'asc' | 'desc',
+      names: query.name, spaceIds: query.space_id, types: query.type, tags: query.tag,
+      sort: query.sort, direction: query.sort_direction,
       offset: (page - 1) * perPage, limit: perPage,
     });
     if (unpaged) {

@@ -77,7 +77,7 @@ const hoursPerDay = 24;
  * The filter's values. Queries that add their own take them spelled out (`{ org: w.org, ...,
  * start }`), not spread (`{ ...w, start }`): on Node 20 an object built by a spread and then given
  * more properties cost about 40 times an object literal and outlived the young generation's
- * collections (see docs/decisions.md).
+ * collections (see docs/internals.md).
  */
 interface WindowValues {
   org: number; envName: string | undefined; repoName: string | undefined;

@@ -11,7 +11,7 @@ import { ensureOrganization, findOrganization, getBlob, listOrganizations, putBl
 import { verifyChain } from './chain-verify.ts';
 import { verifyChainOnThread } from './chain-verify-thread.ts';
 import { findToken, insertToken, listTokens, revokeToken } from './tokens.ts';
-import { appendAttestation, appendAttestations, ensureFlow, findFlow, insertAttestation, listAttestations, upsertTrail } from './trails.ts';
+import { appendAttestation, appendAttestations, ensureFlow, findFlow, listAttestations, upsertTrail } from './trails.ts';
 import { listEnvironments, upsertEnvironment } from './environments.ts';
 import { insertDeployments, listDeployments } from './deployments.ts';
 import { addReview, artifactsOfCommits, getApproval, insertApproval, listApprovals } from './approvals.ts';
@@ -34,7 +34,7 @@ import { listenForTokenChanges } from './token-changes.ts';
 const queries = {
   ensureOrganization, findOrganization, listOrganizations, putBlob, getBlob, verifyChain,
   insertToken, findToken, listTokens, revokeToken,
-  findFlow, ensureFlow, upsertTrail, findTrail, insertAttestation, appendAttestation, listAttestations,
+  findFlow, ensureFlow, upsertTrail, findTrail, appendAttestation, listAttestations,
   upsertEnvironment, listEnvironments,
   insertDeployments, listDeployments,
   insertApproval, listApprovals, getApproval, artifactsOfCommits,

@@ -1,13 +1,15 @@
 /** Lookups that every request makes, answered from memory while what they read cannot have changed. */
-import type { Queries } from './index.ts';
+
+/** A lookup by name or id (`findOrganization`, `findToken`); undefined when there is none. */
+type Find<T> = (key: string) => Promise<T | undefined>;
 
 /**
  * Organisations are never renamed or deleted, so a committed one found by name stays what it is:
  * remembered per store (outside transactions only, where what is read is committed), it costs
  * no query on later requests. Unknown names are always asked again.
  */
-export function rememberOrganizations(find: Queries['findOrganization']): Queries['findOrganization'] {
-  const known = new Map<string, Awaited<ReturnType<Queries['findOrganization']>>>();
+export function rememberOrganizations<T>(find: Find<T>): Find<T> {
+  const known = new Map<string, T>();
   return async (name) => {
     const remembered = known.get(name);
     if (remembered) return remembered;
@@ -28,9 +30,9 @@ export function rememberOrganizations(find: Queries['findOrganization']): Querie
  * arrived, a moment after the COMMIT. Either way a server that is only read costs no token query
  * per request. Unknown ids are always asked again.
  */
-export function rememberTokensUntilChange(find: Queries['findToken'], version: () => number): Queries['findToken'] {
+export function rememberTokensUntilChange<T>(find: Find<T>, version: () => number): Find<T> {
   let knownAt = -1;
-  const known = new Map<string, NonNullable<Awaited<ReturnType<Queries['findToken']>>>>();
+  const known = new Map<string, T>();
   return async (id) => {
     const at = version();
     if (at !== knownAt) {

@@ -123,16 +123,6 @@ export interface AttestationRow extends Omit<AttestationInsert, 'at' | 'where' |
   attachmentSize: number | null;
 }
 
-/** Stores an attestation and its chain record in one transaction. */
-export function insertAttestation(db: Db, a: AttestationInsert): Promise<number> {
-  return inTransaction(db, async (trx) => {
-    const where = a.where ?? await trx.selectFrom('trails').innerJoin('flows', 'flows.id', 'trails.flow_id')
-      .select(['flows.organization_id as organizationId', 'flows.name as flow', 'trails.name as trail']).where('trails.id', '=', a.trailId).executeTakeFirstOrThrow();
-    const [id] = await insertAttestationRows(trx, [{ ...a, dataJson: JSON.stringify(a.data), where: { ...where, organizationId: Number(where.organizationId) } }]);
-    return id!;
-  });
-}
-
 type AttestationValues = Omit<AttestationInsert, 'data' | 'where' | 'compliant'> & { dataJson: string; compliant: number };
 const insertAttestationRowsOnce = compiledOnce((db, v: { rows: AttestationValues[] }) => db.insertInto('attestations').values(v.rows.map((r) => ({
   trail_id: r.trailId, name: r.name, type: r.type, data: r.dataJson, artifact_fingerprint: r.artifactFingerprint,

@@ -1,5 +1,4 @@
 import { sql, type Kysely } from 'kysely';
-import { changesBetween, type RunningCount } from '../../evidence/events.ts';
 import { type Builder, types } from './builder.ts';
 
 /**
@@ -109,4 +108,36 @@ async function backfillEvents(db: Kysely<any>): Promise<void> {
     // In chunks: every database limits the parameters of one statement.
     for (let i = 0; i < events.length; i += 500) await db.insertInto('environment_events').values(events.slice(i, i + 500)).execute();
   }
+}
+
+/*
+ * Frozen copies of evidence/events.ts and evidence/running.ts as they were when this migration was
+ * written: a migration never changes, so it must not follow later edits of live code (and importing
+ * it closed an import cycle, store -> migrations -> evidence -> store).
+ */
+
+/** The part of a running artifact an event depends on. */
+interface RunningCount { name: string; fingerprint: string; instance_count: number }
+
+interface ArtifactChange { type: 'started' | 'scaled' | 'exited'; name: string; fingerprint: string; instancesBefore: number; instancesAfter: number }
+
+const artifactKey = (a: { name: string; fingerprint: string }) => `${a.name}\u0000${a.fingerprint}`;
+const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
+const byArtifact = (a: { name: string; fingerprint: string }, b: { name: string; fingerprint: string }) =>
+  compare(a.name, b.name) || compare(a.fingerprint, b.fingerprint);
+
+/** The changes from `previous` (none before the first snapshot) to `current`, by artifact name, then fingerprint. */
+function changesBetween(previous: readonly RunningCount[] | undefined, current: readonly RunningCount[]): ArtifactChange[] {
+  const before = new Map((previous ?? []).map((a) => [artifactKey(a), a]));
+  const after = new Map(current.map((a) => [artifactKey(a), a]));
+  const changes: ArtifactChange[] = [];
+  for (const [k, now] of after) {
+    const was = before.get(k)?.instance_count ?? 0;
+    if (was === now.instance_count) continue;
+    changes.push({ type: was === 0 ? 'started' : 'scaled', name: now.name, fingerprint: now.fingerprint, instancesBefore: was, instancesAfter: now.instance_count });
+  }
+  for (const [k, was] of before) {
+    if (!after.has(k)) changes.push({ type: 'exited', name: was.name, fingerprint: was.fingerprint, instancesBefore: was.instance_count, instancesAfter: 0 });
+  }
+  return changes.sort(byArtifact);
 }

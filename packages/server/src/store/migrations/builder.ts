@@ -1,6 +1,8 @@
 /** What every migration file shares: the builder's shape and the column types per dialect. */
 import type { Kysely } from 'kysely';
-import type { DialectName } from '../database.ts';
+
+/** The databases migrations are written for; kept here, not imported, as migrations import no live code. */
+type DialectName = 'sqlite' | 'postgres';
 
 /** One migration: applies its change to `db`, in the statements of `dialect`. */
 export type Builder = (db: Kysely<unknown>, dialect: DialectName) => Promise<void>;

@@ -1,0 +1,37 @@
+/**
+ * Every operation's path below `/api/v2`, with `{param}` placeholders. A module of plain strings,
+ * without TypeBox, so a client (the action's bundle) can import the paths for a few bytes.
+ */
+export const paths = {
+  attestGeneric: '/attestations/{org}/{flow_name}/trail/{trail_name}/generic',
+  attestJunit: '/attestations/{org}/{flow_name}/trail/{trail_name}/junit',
+  beginTrail: '/trails/{org}/{flow_name}',
+  downloadAttachment: '/trails/{org}/{flow_name}/{trail_name}/attestations/{attestation_id}/attachment',
+  getApproval: '/approvals/{org}/{flow_name}/{approval_number}',
+  getApprovedArtifactCommit: '/approvals/{org}/{flow_name}/artifact-commit/{env_name}',
+  getEnvironment: '/environments/{org}/{env_name}',
+  getFlow: '/flows/{org}/{flow_name}',
+  getSnapshot: '/environments/{org}/{env_name}/snapshots/{snapshot_index}',
+  getTrail: '/trails/{org}/{flow_name}/{trail_name}',
+  listApprovals: '/approvals/{org}/{flow_name}',
+  listDeployments: '/deployments/{org}',
+  listEnvironmentEvents: '/environments/{org}/{env_name}/events',
+  listEnvironments: '/environments/{org}',
+  listFlows: '/flows/{org}',
+  listTrails: '/trails/{org}/{flow_name}',
+  putEnvironment: '/environments/{org}',
+  putFlowTemplate: '/flows/{org}/template_file',
+  putFlow: '/flows/{org}',
+  requestApproval: '/approvals/{org}/{flow_name}',
+  reviewApproval: '/approvals/{org}/{flow_name}/{approval_number}',
+  verifyEvidence: '/verify/{org}',
+} as const;
+
+/** `template` with each `{param}` replaced by its value, URL-encoded: the address of one call. */
+export function fillPath(template: string, params: Record<string, string | number>): string {
+  return template.replace(/\{([a-z_]+)\}/g, (_, name: string) => {
+    const value = params[name];
+    if (value === undefined) throw new Error(`No value for {${name}} in ${template}`);
+    return encodeURIComponent(String(value));
+  });
+}
