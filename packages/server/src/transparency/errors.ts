@@ -34,3 +34,17 @@ export class VerificationError extends Error {
 export function check(condition: boolean, reason: VerificationReason, message: string): asserts condition {
   if (!condition) throw new VerificationError(reason, message);
 }
+
+/**
+ * Runs `action` and returns the reason of the VerificationError it throws, or 'verified' when
+ * it throws none. Other errors propagate: they are bugs or misuse, not failed verification.
+ */
+export function verificationOutcome(action: () => unknown): VerificationReason | 'verified' {
+  try {
+    action();
+    return 'verified';
+  } catch (error) {
+    if (error instanceof VerificationError) return error.reason;
+    throw error;
+  }
+}

@@ -5,7 +5,7 @@
 export { CompactRange, foldRight, frontierIds, rootOfLeafHashes, type Subtree, type SubtreeId } from './compact-range.ts';
 export { type Checkpoint, formatCheckpoint, openCheckpoint, parseCheckpoint, signCheckpoint, type SignedCheckpoint } from './checkpoint.ts';
 export { decodeHash, decodeProof, encodeProof, fromCanonicalBase64, MAX_PROOF_HASHES, toBase64 } from './encoding.ts';
-export { VerificationError, type VerificationReason } from './errors.ts';
+export { VerificationError, type VerificationReason, verificationOutcome } from './errors.ts';
 export { emptyRoot, HASH_SIZE, type Hash, leafHash, nodeHash } from './hashing.ts';
 export { MemoryTree } from './memory-tree.ts';
 export { generateNoteKey, type GeneratedNoteKey, isValidKeyName, type NoteSigner, noteKeyHash, type NoteVerifier, parseSignerKey, parseVerifierKey } from './note-keys.ts';
