@@ -19,6 +19,7 @@ export {
   planSubtrees,
   type ProofNode,
   type ProofPlan,
+  readProof,
   rootPlan,
   type SubtreeSource,
   subtreeKey,

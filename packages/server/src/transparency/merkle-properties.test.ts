@@ -11,6 +11,7 @@ import {
   MemoryTree,
   nodeHash,
   planSubtrees,
+  readProof,
   verifyConsistency,
   verifyInclusion,
   verificationOutcome,
@@ -118,6 +119,20 @@ describe('transparency: Merkle proofs for random tree sizes (property tests)', (
       restored.append(tree.leafHash(size));
       expect(restored.root().equals(tree.root(size + 1))).to.equal(true);
     }), { numRuns: 100 });
+  });
+
+  it('reads a planned proof with one batched read, as a store answers it', async () => {
+    const calls: number[] = [];
+    const read = async (ids: Array<{ level: number; index: number }>) => {
+      calls.push(ids.length);
+      return ids.map((id) => tree.subtreeHash(id));
+    };
+    for (const [index, size] of [[0, 1], [5, 2999], [2998, 2999], [1023, 1024], [700, 1500]] as const) {
+      expect((await readProof(inclusionProofPlan(index, size), read)).map((h) => h.toString('hex'))).to.deep.equal(inclusionProof(tree, index, size).map((h) => h.toString('hex')));
+    }
+    expect((await readProof(consistencyProofPlan(1000, 2999), read)).map((h) => h.toString('hex'))).to.deep.equal(consistencyProof(tree, 1000, 2999).map((h) => h.toString('hex')));
+    expect(calls).to.have.length(6);
+    expect(await readProof(inclusionProofPlan(5, 2999), () => []).catch((e: Error) => e.message)).to.equal('asked for 19 subtree hashes, got 0');
   });
 
   it('refuses a frontier with the wrong number of hashes, and proofs of leaves past the size', () => {

@@ -9,6 +9,7 @@ import {
   openCheckpoint,
   parseCheckpoint,
   parseSignerKey,
+  parseVerifierKey,
   signCheckpoint,
   verificationOutcome,
   verifyCheckpointConsistency,
@@ -51,6 +52,16 @@ describe('transparency: tlog-checkpoint text', () => {
       `${origin}\n7\n${root}\n\nextension\n`,
     ];
     for (const text of texts) expect(verificationOutcome(() => parseCheckpoint(text)), JSON.stringify(text)).to.equal('malformed-checkpoint');
+  });
+
+  it("opens a real checkpoint of Go's checksum database (sum.golang.org) with its published key", () => {
+    // Values only: a sum.golang.org /lookup answer quoted in the sigsum-go project's documentation
+    // on release tags; the key is the one the go command trusts by default (GOSUMDB).
+    const goKey = 'sum.golang.org+033de0ae+Ac4zctda0e5eza+HJyk9SxEdh+s3Ux18htTTAD8OuAn8';
+    const goNote = 'go.sum database tree\n49189689\nftjbAOzaupaIvaPo/G+Dk63nxOZ2s1OPOKIaPtXs7S4=\n\n— sum.golang.org Az3grlKZssqRoMNPpZfKt0TphbbcF+pzXqElURJKRNFKfaUAgqeI5k2AORH0QAhg/ebRwyIqD/OqP4oLtLnNumvOBAM=\n';
+    const { checkpoint } = openCheckpoint(goNote, parseVerifierKey(goKey), 'go.sum database tree');
+    expect([checkpoint.size, Buffer.from(checkpoint.rootHash).toString('base64')]).to.deep.equal([49189689, 'ftjbAOzaupaIvaPo/G+Dk63nxOZ2s1OPOKIaPtXs7S4=']);
+    expect(verificationOutcome(() => openCheckpoint(goNote.replace('49189689', '49189690'), parseVerifierKey(goKey)))).to.equal('bad-signature');
   });
 
   it('opens a signed checkpoint, and names a wrong origin', () => {

@@ -63,6 +63,18 @@ export function assembleProof(plan: ProofPlan, hashOf: (id: SubtreeId) => Hash):
   return plan.map((node) => Buffer.from(foldRight(node.map(hashOf))));
 }
 
+/**
+ * Reads every subtree a plan needs with one call of `read` (a store's one query; it answers the
+ * hashes in the order of the ids it is given) and assembles the proof's hashes.
+ */
+export async function readProof(plan: ProofPlan, read: (ids: SubtreeId[]) => Promise<readonly Hash[]> | readonly Hash[]): Promise<Buffer[]> {
+  const ids = planSubtrees(plan);
+  const hashes = await read(ids);
+  if (hashes.length !== ids.length) throw new Error(`asked for ${ids.length} subtree hashes, got ${hashes.length}`);
+  const byKey = new Map(ids.map((id, i) => [subtreeKey(id), hashes[i]!]));
+  return assembleProof(plan, (id) => byKey.get(subtreeKey(id))!);
+}
+
 /** The inclusion proof of leaf `index` in the tree of `size` leaves held by `source`. */
 export function inclusionProof(source: SubtreeSource, index: number, size: number): Buffer[] {
   return assembleProof(inclusionProofPlan(index, size), (id) => source.subtreeHash(id));

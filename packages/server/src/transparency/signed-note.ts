@@ -24,7 +24,7 @@ const SIGNATURE_PREFIX = '\u2014 '; // EM DASH, then a space
 const decoder = new TextDecoder('utf-8', { fatal: true });
 
 /**
- * Signs `text` (non-empty, ending in a newline, no blank-line-free rule broken) with `signer`
+ * Signs `text` (UTF-8 without control characters but newlines, ending in a newline) with `signer`
  * and returns the signed note: the text, a blank line, one signature line.
  */
 export function signNote(text: string, signer: NoteSigner): string {
