@@ -13,7 +13,7 @@ import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import BetterSqlite3 from 'better-sqlite3';
+import { BetterSqlite3 } from '@trailproof/server/testing';
 import pg from 'pg';
 import { isPostgresUrl } from '@trailproof/server';
 import { load, type LoadOptions } from './support/load.ts';

@@ -9,10 +9,9 @@ import { createHash, randomBytes, randomInt } from 'node:crypto';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import BetterSqlite3 from 'better-sqlite3';
 import { expect } from 'chai';
 import { openStore } from '@trailproof/server';
-import { testBackend } from '@trailproof/server/testing';
+import { BetterSqlite3, testBackend } from '@trailproof/server/testing';
 import { call, createDatabase, runCli, startServerProcess } from './support/processes.ts';
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');

@@ -7,8 +7,7 @@
 import { createHash } from 'node:crypto';
 import { expect } from 'chai';
 import { verifyEvidence } from '@trailproof/schema';
-import { assertMatchesContract, startTestServer, type TestServer } from '@trailproof/server/testing';
-import BetterSqlite3 from 'better-sqlite3';
+import { BetterSqlite3, assertMatchesContract, startTestServer, type TestServer } from '@trailproof/server/testing';
 import pg from 'pg';
 import { runTrailproof } from './support/processes.ts';
 import { rawSql } from './support/raw-sql.ts';

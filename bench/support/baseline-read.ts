@@ -11,7 +11,7 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import BetterSqlite3 from 'better-sqlite3';
+import { BetterSqlite3 } from '@trailproof/server/testing';
 import Koa from 'koa';
 import pg from 'pg';
 import {

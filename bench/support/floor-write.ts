@@ -18,10 +18,9 @@
  * Prints {"msg":"listening","url":...}.
  */
 import { createServer } from 'node:http';
-import { createRequire } from 'node:module';
 import type { AddressInfo } from 'node:net';
 import { Worker } from 'node:worker_threads';
-import BetterSqlite3 from 'better-sqlite3';
+import { BetterSqlite3, sqliteDriver } from '@trailproof/server/testing';
 import Koa from 'koa';
 import { batchedWrites, blobAddress, migrate, newDatabasePageSize, openPostgres, putBlobs, startCheckpointer, walAutocheckpoint } from '@trailproof/server/internals';
 import { created, parseAttestation } from './multipart.ts';
@@ -63,7 +62,7 @@ function sqliteStore(file: string): BlobStore {
   if (setup.pragma('page_count', { simple: true }) === 0) setup.pragma(`page_size = ${newDatabasePageSize}`);
   setup.pragma('journal_mode = WAL');
   setup.exec('create table if not exists blobs (sha256 text primary key, content blob not null, created_at real not null)');
-  const worker = new Worker(workerSource, { eval: true, workerData: { file, module: createRequire(import.meta.url).resolve('better-sqlite3'), walAutocheckpoint } });
+  const worker = new Worker(workerSource, { eval: true, workerData: { file, module: sqliteDriver.module, walAutocheckpoint } });
   // The WAL copied into the database file after each commit by the server's own checkpointer (a
   // connection on a thread of its own). Measured: without it, with SQLite's checkpoints inside the
   // writer's COMMITs, the floor's throughput is about a quarter lower.

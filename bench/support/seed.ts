@@ -5,7 +5,7 @@
  * trail), and the per-day counts the server keeps beside them (filled with the statement of
  * migration 0004). Big transactions; deterministic data.
  */
-import BetterSqlite3 from 'better-sqlite3';
+import { BetterSqlite3 } from '@trailproof/server/testing';
 import pg from 'pg';
 
 export const seedShape = { environments: 10_000, deploymentEnvironments: 50, repos: 20, days: 365 } as const;

@@ -7,10 +7,9 @@
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, openSync, closeSync, readdirSync, rmSync, writeFileSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import BetterSqlite3 from 'better-sqlite3';
 import { expect } from 'chai';
 import pg from 'pg';
-import { testBackend } from '@trailproof/server/testing';
+import { BetterSqlite3, testBackend } from '@trailproof/server/testing';
 import { makeReadOnly, skipSaying } from '../support/file-systems.ts';
 import { createDatabase, runCli, runTrailproof } from '../support/processes.ts';
 

@@ -3,7 +3,7 @@
  * and after mean nothing stored was changed.
  */
 import { createHash } from 'node:crypto';
-import BetterSqlite3 from 'better-sqlite3';
+import { BetterSqlite3 } from '@trailproof/server/testing';
 import pg from 'pg';
 
 export async function databaseFingerprint(location: { file: string; url?: string; schema?: string }): Promise<{ digest: string; rows: number }> {

@@ -1,7 +1,6 @@
 /** Runs SQL on a test server's database behind its back (a separate connection), as an intruder with database access would. */
-import BetterSqlite3 from 'better-sqlite3';
 import pg from 'pg';
-import type { TestServer } from '@trailproof/server/testing';
+import { BetterSqlite3, type TestServer } from '@trailproof/server/testing';
 
 export async function rawSql(server: Pick<TestServer, 'backend' | 'file' | 'location' | 'schema'>, statements: string[]): Promise<void> {
   if (server.backend === 'sqlite') {

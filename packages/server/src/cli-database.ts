@@ -6,7 +6,7 @@
 import { copyFileSync, existsSync, mkdtempSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import BetterSqlite3 from 'better-sqlite3';
+import BetterSqlite3 from './store/sqlite-driver.ts';
 import { Kysely } from 'kysely';
 import {
   databaseEnvironment, databaseFlags, databaseLocation, databaseOptions, defineCommand, existingSqliteFile, UsageError, withStore,

@@ -15,6 +15,7 @@ export { environmentHref, pageBody, pageCount, pageLinks, pathOf, trailHref, typ
 export { createToken, storeTokens, type Authenticator, type Principal } from './auth.ts';
 export { createStore, isPostgresUrl, openPostgresStore, openSqliteStore, openStore, type Queries, type Store } from './store/index.ts';
 export type * from './store/index.ts';
+export { sqliteDriver, type SqliteDriver } from './store/sqlite-driver.ts';
 export { jsonLogger, silentLogger, type Logger } from './log.ts';
 export { defaultPlugins } from './operations/index.ts';
 export * from './operations/index.ts';

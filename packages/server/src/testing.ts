@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Ajv } from 'ajv';
-import BetterSqlite3 from 'better-sqlite3';
+import BetterSqlite3 from './store/sqlite-driver.ts';
 import { sharedSchemas, type Operation } from '@trailproof/schema';
 import { createToken } from './auth.ts';
 import { silentLogger } from './log.ts';
@@ -15,6 +15,10 @@ import { startServer, type ServerOptions } from './server.ts';
 import { migrations } from './store/migrations.ts';
 import pg from 'pg';
 import { isPostgresUrl, openPostgresStore, openSqliteStore, type AttestationRow, type SqliteOptions, type Store } from './store/index.ts';
+
+/** better-sqlite3 as the server loads it (13 on Node 22 and later, 12 on Node 20), for raw SQL in tests. */
+export { BetterSqlite3 };
+export { sqliteDriver } from './store/sqlite-driver.ts';
 
 export interface TestServer {
   url: string;

@@ -5,7 +5,7 @@
  * lost when the store closes with writes pending, and two stores (two processes) on one database.
  */
 import { randomBytes } from 'node:crypto';
-import BetterSqlite3 from 'better-sqlite3';
+import BetterSqlite3 from './sqlite-driver.ts';
 import { expect } from 'chai';
 import pg from 'pg';
 import { openPostgresStore, openSqliteStore, type Store } from '@trailproof/server';

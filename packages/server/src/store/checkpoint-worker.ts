@@ -3,7 +3,7 @@
  * committed WAL pages into the database file after each commit it is told of.
  */
 import { parentPort, workerData } from 'node:worker_threads';
-import Database from 'better-sqlite3';
+import Database from './sqlite-driver.ts';
 
 const port = parentPort!;
 const db = new Database((workerData as { file: string }).file, { fileMustExist: true });

@@ -12,7 +12,7 @@
  * (synchronous=FULL), before any request is acknowledged; checkpoints only move committed
  * pages into the database file.
  */
-import type BetterSqlite3 from 'better-sqlite3';
+import type BetterSqlite3 from './sqlite-driver.ts';
 import { siblingModule, startModuleWorker } from './threads.ts';
 
 /** WAL pages (of the database's page size: 16KB for a new one, 4KB for one made before) after which a writer checkpoints itself, in case the worker falls behind. */

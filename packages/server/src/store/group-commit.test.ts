@@ -10,7 +10,7 @@ import { rmSync } from 'node:fs';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { sql, type Kysely } from 'kysely';
-import type BetterSqlite3 from 'better-sqlite3';
+import type BetterSqlite3 from './sqlite-driver.ts';
 import type { Database } from './database.ts';
 import { groupCommit } from './group-commit.ts';
 import { openSqliteWriter } from './sqlite.ts';

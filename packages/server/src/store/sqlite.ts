@@ -4,7 +4,7 @@
  */
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
-import BetterSqlite3 from 'better-sqlite3';
+import BetterSqlite3 from './sqlite-driver.ts';
 import { CompiledQuery, Kysely, LimitNode, SqliteDialect, SqliteQueryCompiler, ValueNode, type Driver } from 'kysely';
 import type { Database } from './database.ts';
 import { databaseMovedCode } from './health.ts';
