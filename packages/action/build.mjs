@@ -28,6 +28,8 @@ const common = {
   plugins: [unusedUnlessCalled],
   bundle: true,
   platform: 'node',
+  // The workspace's packages from their sources, so the bundle never depends on a stale dist/.
+  conditions: ['source'],
   target: 'node20',
   format: 'esm',
   legalComments: 'eof',
