@@ -6,7 +6,7 @@
 import Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import { buildOpenApiDocument, createValidator, limits, type Operation } from '@trailproof/schema';
-import { asBuffer } from './buffers.ts';
+import { asBuffer } from './support/buffers.ts';
 import { storeTokens, type Authenticator, type Principal } from './auth.ts';
 import { ApiError, badRequest, errorMiddleware } from './http/errors.ts';
 import { assertStorableText, multipartParser, parseJsonBody, type ParsedMultipart } from './http/body.ts';

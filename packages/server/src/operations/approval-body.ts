@@ -3,7 +3,7 @@ import { notFound } from '../http/errors.ts';
 import type { ApprovalState, Queries, ReviewRecord } from '../store/index.ts';
 import { approvalFields } from './list-approvals.ts';
 
-export { approvalState } from '../store/approvals.ts';
+export { approvalState } from '../store/queries/approvals.ts';
 
 /** Reads an approval back in the get shape. */
 export async function approvalBody(store: Pick<Queries, 'getApproval' | 'artifactsOfCommits'>, organizationId: number, flowId: number, number: number) {

@@ -1,5 +1,5 @@
 import { listApprovals } from '@trailproof/schema';
-import { createdByName } from '../evidence/created-by.ts';
+import { createdByName } from '../domain/created-by.ts';
 import { definePlugin } from '../plugin.ts';
 import type { ApprovalRecord } from '../store/index.ts';
 import { requireFlow } from './lookup.ts';
