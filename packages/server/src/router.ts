@@ -14,7 +14,7 @@ import { ByteBudget, defaultMaxBodyBytesInFlight, holdBodyBytes } from './http/b
 import { healthCheck, type HealthCheckOptions } from './http/health.ts';
 import { silentLogger, type Logger } from './log.ts';
 import type { HandlerInput, Plugin } from './plugin.ts';
-import type { Store } from './store/index.ts';
+import type { Store } from './store/types.ts';
 import { defaultPlugins } from './operations/index.ts';
 
 export interface RouterOptions {

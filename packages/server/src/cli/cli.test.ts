@@ -13,7 +13,7 @@ import { openStore } from '@trailproof/server';
 import { testBackend } from '@trailproof/server/testing';
 import { createDatabase, runProcess } from '../../../../test/support/processes.ts';
 
-const root = fileURLToPath(new URL('../../../', import.meta.url));
+const root = fileURLToPath(new URL('../../../../', import.meta.url));
 const cli = 'packages/server/src/cli/main.ts';
 const tokenLine = /^tp_[A-Za-z0-9]{16}_[A-Za-z0-9_-]{43}\n$/;
 

@@ -85,7 +85,7 @@ function postgresTuning(): PostgresOptions {
 const commands: readonly Runnable[] = [serve, token, backup, verify];
 
 /** The version of this package, as `--version` prints it. */
-const version = (createRequire(import.meta.url)('../package.json') as { version: string }).version;
+const version = (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
 
 const usage = `${usageText([...commands.flatMap((c) => c.usage), 'trailproof --version'])}
 

@@ -2,7 +2,7 @@
 import { createToken } from '../auth.ts';
 import { commandGroup, databaseEnvironment, databaseFlags, databaseOptions, defineCommand, isoTime, UsageError, withStore } from './common.ts';
 import { secondsPerUnit } from '../support/time-units.ts';
-import type { TokenEvidence } from '../store/index.ts';
+import type { TokenEvidence } from '../store/types.ts';
 
 /**
  * `org` when the API's paths can reach it (the contract's own rule for an organisation in a path);

@@ -2,7 +2,8 @@
  * Evaluates trails against their templates with the store: loads attestations and template blobs
  * once per request (a report may ask about the same trail for many artifacts).
  */
-import { targetArtifactsOf, type AttestationRow, type Queries } from '../store/index.ts';
+import { targetArtifactsOf } from '../store/queries/attestations.ts';
+import type { AttestationRow, Queries } from '../store/types.ts';
 import { evaluateCompliance, type AttestationFacts, type ComplianceStatus } from './compliance.ts';
 import { parseTemplate, TemplateError, type TemplateModel } from './template.ts';
 

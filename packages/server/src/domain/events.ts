@@ -4,7 +4,7 @@
  * migration 0012 for the snapshots kept before), and stored: a read never diffs snapshots.
  */
 import type { EnvironmentEventType } from '@trailproof/schema';
-import type { RunningArtifact } from '../store/index.ts';
+import type { RunningArtifact } from '../store/types.ts';
 import { artifactKey, byArtifact } from './running.ts';
 
 /** The part of a running artifact an event depends on. */

@@ -1,5 +1,5 @@
 /** A flow as the API answers it, with its template parsed and its YAML text. */
-import type { FlowRecord } from '../store/index.ts';
+import type { FlowRecord } from '../store/types.ts';
 import type { TrailEvaluator } from './evaluate.ts';
 import { templateView } from './template.ts';
 

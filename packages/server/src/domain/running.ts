@@ -2,7 +2,7 @@
  * What runs in an environment: a report's artifacts reduced to the set that snapshots compare,
  * and, for each running fingerprint, the trails that attested it.
  */
-import type { FingerprintAttestation, Queries, RunningArtifact } from '../store/index.ts';
+import type { FingerprintAttestation, Queries, RunningArtifact } from '../store/types.ts';
 import type { TrailEvaluator } from './evaluate.ts';
 
 /** One running instance as the real clients report it: digests, a start time, and what identifies it. */

@@ -1,7 +1,8 @@
 /** A trail as the API answers it: its stored fields, its attestations and its compliance status. */
 import type { AttestationViewBody, TrailSummaryBody } from '@trailproof/schema';
 import { pageCount, pageLinks, pathOf, trailHref, type ViewContext } from '../http/links.ts';
-import { targetArtifactsOf, type AttestationRow, type TrailRow } from '../store/index.ts';
+import { targetArtifactsOf } from '../store/queries/attestations.ts';
+import type { AttestationRow, TrailRow } from '../store/types.ts';
 import { countingAttestations } from './compliance.ts';
 import { createdByName } from './created-by.ts';
 import type { EvaluatedCompliance, EvaluatedTrail } from './evaluate.ts';

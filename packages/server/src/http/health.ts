@@ -11,7 +11,7 @@
  */
 import type { Middleware } from 'koa';
 import type { Logger } from '../log.ts';
-import type { Store } from '../store/index.ts';
+import type { Store } from '../store/types.ts';
 import { ApiError, requestIdOf } from './errors.ts';
 import { databaseMovedCode, migrationsPendingCode, readOnlySqlState } from '../store/queries/health.ts';
 

@@ -1,6 +1,6 @@
 /** The get shape of an approval (commits with the artifacts attested from them), shared by the write operations. */
 import { notFound } from '../http/errors.ts';
-import type { ApprovalState, Queries, ReviewRecord } from '../store/index.ts';
+import type { ApprovalState, Queries, ReviewRecord } from '../store/types.ts';
 import { approvalFields } from './list-approvals.ts';
 
 export { approvalState } from '../store/queries/approvals.ts';

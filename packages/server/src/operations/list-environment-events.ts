@@ -3,7 +3,7 @@ import { describeChange } from '../domain/events.ts';
 import { badRequest } from '../http/errors.ts';
 import { environmentHref, pageHeaders, trailHref } from '../http/links.ts';
 import { definePlugin } from '../plugin.ts';
-import type { EnvironmentEventFilter } from '../store/index.ts';
+import type { EnvironmentEventFilter } from '../store/types.ts';
 import { secondsPerUnit } from '../support/time-units.ts';
 import { requireEnvironment } from './lookup.ts';
 

@@ -1,5 +1,6 @@
 import type { Db } from '../database.ts';
-import { appendEvidence, byToken, inTransaction } from './chain.ts';
+import { inTransaction } from '../transactions.ts';
+import { appendEvidence, byToken } from './chain.ts';
 import { fromJson, toJson } from '../json.ts';
 import { tokenRef, type TokenRef } from './provenance.ts';
 
@@ -158,3 +159,6 @@ export async function artifactsOfCommits(db: Db, organizationId: number, commits
   for (const r of rows) if (r.commit_sha && r.artifact_fingerprint) out.get(r.commit_sha)?.push(r.artifact_fingerprint);
   return out;
 }
+
+export const reads = { listApprovals, getApproval, artifactsOfCommits };
+export const writes = { insertApproval, addReview };

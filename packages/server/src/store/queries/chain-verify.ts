@@ -4,7 +4,7 @@
  */
 import { PostgresAdapter, sql } from 'kysely';
 import type { Db } from '../database.ts';
-import { blobAddress } from './organizations.ts';
+import { blobAddress } from './blobs.ts';
 import { digestColumns, digestOf, genesisHash, rowDigest, sha256, tableOf, type DigestTable, type EvidenceType } from './chain.ts';
 
 export interface BrokenLink {
@@ -199,3 +199,6 @@ const ownedRows: Record<Exclude<DigestTable, 'trails'>, (db: Db, organizationId:
     .select(['reviews.id as id', 'reviews.timestamp as at']).where('flows.organization_id', '=', org).where('reviews.id', '>', after)
     .orderBy('reviews.id').limit(limit).execute(),
 };
+
+export const reads = { verifyChain };
+export const writes = {};

@@ -162,11 +162,3 @@ const insertRecords = compiledOnce((db, v: { records: Array<{ organizationId: nu
   db.insertInto('evidence_log').values(v.records.map((r) => ({
     organization_id: r.organizationId, seq: r.seq, type: r.type, record: r.record, prev_hash: r.previous, hash: r.hash, created_at: r.at,
   }))));
-
-/**
- * Runs `work` in the caller's transaction, or in a new one when there is none, so that a piece
- * of evidence and its chain record always commit together.
- */
-export function inTransaction<T>(db: Db, work: (trx: Db) => Promise<T>): Promise<T> {
-  return db.isTransaction ? work(db) : db.transaction().execute(work);
-}

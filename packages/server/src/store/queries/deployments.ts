@@ -243,3 +243,13 @@ export async function listDeployments(db: Db, organizationId: number, f: Deploym
   });
   return { total, itemsJson: JSON.stringify(items) };
 }
+
+/** The name an artifact last ran under in an environment of the organisation. */
+export async function deployedNameOf(db: Db, organizationId: number, fingerprint: string): Promise<string | undefined> {
+  const row = await db.selectFrom('deployments').select('artifact_name').where('organization_id', '=', organizationId)
+    .where('fingerprint', '=', fingerprint).orderBy('id', 'desc').limit(1).executeTakeFirst();
+  return row?.artifact_name;
+}
+
+export const reads = { listDeployments, deployedNameOf };
+export const writes = { insertDeployments };

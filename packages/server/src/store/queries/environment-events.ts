@@ -76,3 +76,6 @@ export async function listEnvironmentEvents(db: Db, environmentId: number, f: En
     })),
   };
 }
+
+export const reads = { listEnvironmentEvents };
+export const writes = { insertEnvironmentEvents };

@@ -1,7 +1,7 @@
 import { sql, type Selectable } from 'kysely';
 import { compiledOnce } from '../compiled-once.ts';
 import { isSqlite, type Db, type EnvironmentsTable } from '../database.ts';
-import { inTransaction } from './chain.ts';
+import { inTransaction } from '../transactions.ts';
 
 export interface EnvironmentRecord {
   org: string;
@@ -201,3 +201,34 @@ export function environmentJson(r: Selectable<EnvironmentsTable>, orgJson: strin
     + `"last_reported_at":${text(Number(r.last_reported_at ?? 0))},"last_changed_at":${text(Number(r.last_changed_at ?? 0))},`
     + `"state":${r.state !== null && Number(r.state) === 1},"policies":${r.policies},"included_environments":${r.included_environments}}`;
 }
+
+export interface EnvironmentRow extends EnvironmentRecord {
+  id: number;
+  space_id: string | null;
+}
+
+export async function findEnvironment(db: Db, organizationId: number, orgName: string, name: string): Promise<EnvironmentRow | undefined> {
+  const r = await db.selectFrom('environments').selectAll().where('organization_id', '=', organizationId).where('name', '=', name).executeTakeFirst();
+  if (!r) return undefined;
+  return { id: Number(r.id), ...environmentFromRow(r, orgName), space_id: r.space_id };
+}
+
+/** The environments of an organisation with these names (to check included environments). */
+export async function typesOfEnvironments(db: Db, organizationId: number, names: readonly string[]): Promise<Map<string, string>> {
+  if (!names.length) return new Map();
+  const rows = await db.selectFrom('environments').select(['name', 'type']).where('organization_id', '=', organizationId).where('name', 'in', [...names]).execute();
+  return new Map(rows.map((r) => [r.name, r.type]));
+}
+
+/** Records a report on the environment: when it came, whether it changed what runs, and the compliance state. */
+export async function recordReport(db: Db, environmentId: number, report: { at: number; changed: boolean; state: boolean }): Promise<void> {
+  await db.updateTable('environments').set({
+    last_reported_at: report.at,
+    state: report.state ? 1 : 0,
+    // A new snapshot changes what the environment is; an identical report only says it was seen.
+    ...(report.changed ? { last_changed_at: report.at, last_modified_at: report.at } : {}),
+  }).where('id', '=', environmentId).execute();
+}
+
+export const reads = { listEnvironments, findEnvironment, typesOfEnvironments };
+export const writes = { upsertEnvironment, recordReport };

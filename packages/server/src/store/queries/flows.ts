@@ -1,5 +1,28 @@
-/** Flows as resources of their own: created or updated by PUT /flows, listed and read back. */
+/** Flows: created on a trail's first begin (`ensureFlow`) or by PUT /flows, found by name, listed and read back. */
 import type { Db } from '../database.ts';
+
+export interface FlowRow { id: number; name: string; description: string; visibility: string; templateSha256: string | null; createdAt: number; lastModifiedAt: number }
+
+
+const flowColumns = ['id', 'name', 'description', 'visibility', 'template_sha256', 'created_at', 'last_modified_at'] as const;
+type FlowSelect = { id: number; name: string; description: string; visibility: string; template_sha256: string | null; created_at: number; last_modified_at: number };
+const toFlowRow = (r: FlowSelect): FlowRow => ({
+  id: Number(r.id), name: r.name, description: r.description, visibility: r.visibility, templateSha256: r.template_sha256,
+  createdAt: Number(r.created_at), lastModifiedAt: Number(r.last_modified_at),
+});
+
+export async function findFlow(db: Db, organizationId: number, name: string): Promise<FlowRow | undefined> {
+  const row = await db.selectFrom('flows').select(flowColumns).where('organization_id', '=', organizationId).where('name', '=', name).executeTakeFirst();
+  return row ? toFlowRow(row) : undefined;
+}
+
+/** Finds the flow, creating it (private, no template) when it does not exist yet. */
+export async function ensureFlow(db: Db, organizationId: number, name: string, at: number): Promise<FlowRow> {
+  await db.insertInto('flows').values({
+    organization_id: organizationId, name, description: '', visibility: 'private', template_sha256: null, created_at: at, last_modified_at: at,
+  }).onConflict((c) => c.columns(['organization_id', 'name']).doNothing()).execute();
+  return (await findFlow(db, organizationId, name))!;
+}
 
 export interface FlowRecord {
   id: number;
@@ -64,3 +87,6 @@ export async function listFlowRecords(db: Db, organizationId: number, search?: {
   const rows = (await query.execute()).map(toRecord);
   return search?.text && search.caseSensitive ? rows.filter((f) => f.name.includes(search.text)) : rows;
 }
+
+export const reads = { findFlow, getFlowRecord, listFlowRecords };
+export const writes = { ensureFlow, upsertFlow };

@@ -49,3 +49,6 @@ export async function checkDatabase(db: Db): Promise<void> {
   }
   migrated(state?.migration);
 }
+
+export const reads = { checkDatabase };
+export const writes = {};

@@ -66,3 +66,6 @@ export async function evidenceOfToken(db: Db, tokenId: string): Promise<{ organi
   });
   return { organization: token.name, items };
 }
+
+export const reads = { evidenceOfToken };
+export const writes = {};

@@ -1,11 +1,8 @@
-/**
- * Environments as read one at a time, their immutable snapshots, and the row lock that keeps
- * numbering gap-free across processes.
- */
-import { appendEvidence, byToken, inTransaction } from './chain.ts';
-import type { Db, DialectName } from '../database.ts';
-import { environmentFromRow, type EnvironmentRecord } from './environments.ts';
+/** The immutable snapshots of an environment: what ran in it at each report that changed it. */
+import { appendEvidence, byToken } from './chain.ts';
+import type { Db } from '../database.ts';
 import { fromJson } from '../json.ts';
+import { inTransaction } from '../transactions.ts';
 import { tokenRef, type TokenRef } from './provenance.ts';
 
 /** One artifact running in a snapshot: a name and fingerprint with its instances. */
@@ -25,36 +22,6 @@ export interface SnapshotRecord {
   createdAt: number;
   /** The token that reported it; null for snapshots kept before migration 0015. */
   createdBy: TokenRef | null;
-}
-
-export interface EnvironmentRow extends EnvironmentRecord {
-  id: number;
-  space_id: string | null;
-}
-
-/**
- * Locks a row until the transaction ends, so that concurrent writers that number things under
- * it (snapshots of an environment, approvals of a flow) take turns. PostgreSQL needs it: two
- * transactions could otherwise read the same max() and one would fail on the unique constraint.
- * SQLite needs nothing: Kysely's SQLite driver runs one transaction at a time on its single
- * connection, and SQLite itself admits one writer per file.
- */
-export async function lockForUpdate(db: Db, dialect: DialectName, table: 'environments' | 'flows' | 'approvals', id: number): Promise<void> {
-  if (dialect !== 'postgres') return;
-  await db.selectFrom(table).select('id').where('id', '=', id).forUpdate().execute();
-}
-
-export async function findEnvironment(db: Db, organizationId: number, orgName: string, name: string): Promise<EnvironmentRow | undefined> {
-  const r = await db.selectFrom('environments').selectAll().where('organization_id', '=', organizationId).where('name', '=', name).executeTakeFirst();
-  if (!r) return undefined;
-  return { id: Number(r.id), ...environmentFromRow(r, orgName), space_id: r.space_id };
-}
-
-/** The environments of an organisation with these names (to check included environments). */
-export async function typesOfEnvironments(db: Db, organizationId: number, names: readonly string[]): Promise<Map<string, string>> {
-  if (!names.length) return new Map();
-  const rows = await db.selectFrom('environments').select(['name', 'type']).where('organization_id', '=', organizationId).where('name', 'in', [...names]).execute();
-  return new Map(rows.map((r) => [r.name, r.type]));
 }
 
 /**
@@ -87,12 +54,5 @@ export function insertSnapshot(db: Db, environmentId: number, index: number, art
   });
 }
 
-/** Records a report on the environment: when it came, whether it changed what runs, and the compliance state. */
-export async function recordReport(db: Db, environmentId: number, report: { at: number; changed: boolean; state: boolean }): Promise<void> {
-  await db.updateTable('environments').set({
-    last_reported_at: report.at,
-    state: report.state ? 1 : 0,
-    // A new snapshot changes what the environment is; an identical report only says it was seen.
-    ...(report.changed ? { last_changed_at: report.at, last_modified_at: report.at } : {}),
-  }).where('id', '=', environmentId).execute();
-}
+export const reads = { getSnapshot };
+export const writes = { insertSnapshot };

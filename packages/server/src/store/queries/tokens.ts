@@ -57,3 +57,6 @@ export async function revokeToken(db: Db, id: string, at: number): Promise<boole
   const result = await db.updateTable('tokens').set({ revoked_at: at }).where('id', '=', id).where('revoked_at', 'is', null).executeTakeFirst();
   return Number(result.numUpdatedRows) > 0;
 }
+
+export const reads = { findToken, listTokens };
+export const writes = { insertToken, revokeToken };

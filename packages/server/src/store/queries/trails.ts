@@ -1,9 +1,80 @@
-/** Reading evidence back: trails (one by name or id, or a flow's page), and which trails attested an artifact fingerprint. */
-import { PostgresAdapter, sql } from 'kysely';
-import { inListChunks, type Db } from '../database.ts';
-import { fromJson } from '../json.ts';
-import { tokenRef } from './provenance.ts';
-import type { TrailRow } from './attestations.ts';
+/** Trails: begun (created or updated) by CI runs, read back one by name or id, or a flow's page. */
+import type { Db } from '../database.ts';
+import { fromJson, toJson } from '../json.ts';
+import { inTransaction } from '../transactions.ts';
+import { appendEvidence, byToken } from './chain.ts';
+import { tokenRef, type TokenRef } from './provenance.ts';
+
+export interface TrailInput {
+  name: string;
+  description?: string | null;
+  git_commit_info?: { sha1: string; [key: string]: unknown } | null;
+  repo_info?: { name: string; [key: string]: unknown } | null;
+  origin_url?: string | null;
+  external_urls?: Record<string, unknown> | null;
+  user_data?: unknown;
+}
+
+export interface TrailRow {
+  id: number;
+  flowId: number;
+  flowName: string;
+  name: string;
+  description: string;
+  gitCommitInfo: Record<string, unknown> | null;
+  repoInfo: Record<string, unknown> | null;
+  originUrl: string | null;
+  externalUrls: Record<string, unknown> | null;
+  userData: unknown;
+  templateSha256: string | null;
+  /** The token that created it; null for trails begun before migration 0014. */
+  createdBy: TokenRef | null;
+  createdAt: number;
+  lastModifiedAt: number;
+}
+
+/**
+ * Creates the trail, or updates it when it exists already (a re-run CI job); says which.
+ * `createdBy`: the id of the caller's token; a trail keeps the token that created it, and each
+ * begin's chain record names the token that made it.
+ */
+export function upsertTrail(db: Db, flowId: number, input: TrailInput, templateSha256: string | null, at: number, createdBy: string | null): Promise<{ created: boolean; id: number }> {
+  return inTransaction(db, async (trx) => {
+    const result = await upsertTrailIn(trx, flowId, input, templateSha256, at, createdBy);
+    // The trail row is a summary that each begin updates in place: each begin's record keeps what
+    // it said and vouches for the row as it left it (verify checks the row against the latest one).
+    const { organization_id, name: flow } = await trx.selectFrom('flows').select(['organization_id', 'name']).where('id', '=', flowId).executeTakeFirstOrThrow();
+    await appendEvidence(trx, {
+      organizationId: Number(organization_id), type: 'trail.begin', at, ref: { table: 'trails', id: result.id },
+      data: { flow, trail: input.name, created: result.created, input, template_sha256: templateSha256, ...byToken(createdBy) },
+    });
+    return result;
+  });
+}
+
+async function upsertTrailIn(db: Db, flowId: number, input: TrailInput, templateSha256: string | null, at: number, createdBy: string | null): Promise<{ created: boolean; id: number }> {
+  const values = {
+    description: input.description ?? '',
+    commit_sha: input.git_commit_info?.sha1 ?? null,
+    repo_name: input.repo_info?.name ?? null,
+    git_commit_info: toJson(input.git_commit_info),
+    repo_info: toJson(input.repo_info),
+    origin_url: input.origin_url ?? null,
+    external_urls: toJson(input.external_urls),
+    user_data: toJson(input.user_data),
+    last_modified_at: at,
+  };
+  // Insert-or-nothing first, so that two processes beginning the same new trail at once do not
+  // collide: the loser finds the winner's row (PostgreSQL waits for its commit) and updates it.
+  const inserted = await db.insertInto('trails')
+    .values({ ...values, flow_id: flowId, name: input.name, template_sha256: templateSha256, created_by_token: createdBy, created_at: at })
+    .onConflict((c) => c.columns(['flow_id', 'name']).doNothing())
+    .returning('id').executeTakeFirst();
+  if (inserted) return { created: true, id: Number(inserted.id) };
+  const existing = await db.selectFrom('trails').select(['id', 'template_sha256']).where('flow_id', '=', flowId).where('name', '=', input.name).executeTakeFirstOrThrow();
+  await db.updateTable('trails').set({ ...values, template_sha256: templateSha256 ?? existing.template_sha256 }).where('id', '=', existing.id).execute();
+  return { created: false, id: Number(existing.id) };
+}
 
 /** A trail with the template it is evaluated against: its own, else its flow's. */
 export interface TrailWithTemplate extends TrailRow {
@@ -58,107 +129,5 @@ export async function getTrailById(db: Db, trailId: number): Promise<TrailWithTe
   return row ? toTrail(row) : undefined;
 }
 
-/** One attestation that carries a fingerprint, and where it was made. */
-export interface FingerprintAttestation {
-  fingerprint: string;
-  attestationId: number;
-  trailId: number;
-  trailName: string;
-  flowName: string;
-  repoName: string | null;
-}
-
-/** Every attestation in the organisation carrying one of `fingerprints`, latest first. */
-export async function attestationsOfFingerprints(db: Db, organizationId: number, fingerprints: readonly string[]): Promise<FingerprintAttestation[]> {
-  if (!fingerprints.length) return [];
-  const out: FingerprintAttestation[] = [];
-  for (const chunk of inListChunks(fingerprints)) {
-    const rows = await db.selectFrom('attestations as a').innerJoin('trails as t', 't.id', 'a.trail_id').innerJoin('flows as f', 'f.id', 't.flow_id')
-      .select(['a.id', 'a.artifact_fingerprint', 't.id as trail_id', 't.name as trail_name', 'f.name as flow_name', 't.repo_name'])
-      .where('f.organization_id', '=', organizationId).where('a.artifact_fingerprint', 'in', chunk)
-      .execute();
-    for (const r of rows) {
-      out.push({
-        fingerprint: r.artifact_fingerprint!, attestationId: Number(r.id), trailId: Number(r.trail_id), trailName: r.trail_name,
-        flowName: r.flow_name, repoName: r.repo_name,
-      });
-    }
-  }
-  return out.sort((a, b) => b.attestationId - a.attestationId);
-}
-
-/**
- * The name an artifact goes by, from the latest attestation in the organisation that carries its
- * fingerprint and names a target artifact (the template artifact it was attested as).
- */
-export async function artifactNameOf(db: Db, organizationId: number, fingerprint: string): Promise<string | undefined> {
-  const rows = await db.selectFrom('attestations as a').innerJoin('trails as t', 't.id', 'a.trail_id').innerJoin('flows as f', 'f.id', 't.flow_id')
-    .select(['a.data']).where('f.organization_id', '=', organizationId).where('a.artifact_fingerprint', '=', fingerprint)
-    .orderBy('a.id', 'desc').limit(20).execute();
-  for (const r of rows) {
-    const name = targetArtifactsOf(fromJson(r.data, {}))[0];
-    if (name) return name;
-  }
-  return undefined;
-}
-
-/** The name an artifact last ran under in an environment of the organisation. */
-export async function deployedNameOf(db: Db, organizationId: number, fingerprint: string): Promise<string | undefined> {
-  const row = await db.selectFrom('deployments').select('artifact_name').where('organization_id', '=', organizationId)
-    .where('fingerprint', '=', fingerprint).orderBy('id', 'desc').limit(1).executeTakeFirst();
-  return row?.artifact_name;
-}
-
-/** The template artifact names an attestation's data attests for (`target_artifacts`, its strings); empty when it has none. */
-export function targetArtifactsOf(data: unknown): string[] {
-  const targets = (data as { target_artifacts?: unknown } | null)?.target_artifacts;
-  return Array.isArray(targets) ? targets.filter((t): t is string => typeof t === 'string') : [];
-}
-
-/** What compliance needs to know of one stored attestation, and its trail. */
-export interface AttestationFactsRow {
-  trailId: number;
-  id: number;
-  name: string;
-  type: string;
-  compliant: boolean;
-  targets: string[];
-}
-
-/**
- * The compliance facts of every attestation on these trails, oldest first: their data is read
- * only for `target_artifacts` (only where its text may name it), and nothing else of it leaves
- * the query. For lists, whose answers show each trail's compliance but not its attestations: on
- * SQLite this runs on a reader thread, so a trail of thousands of JUnit attestations costs the
- * event loop small rows, not every report's suites.
- */
-export async function attestationFactsOfTrails(db: Db, trailIds: readonly number[]): Promise<AttestationFactsRow[]> {
-  if (!trailIds.length) return [];
-  const out: AttestationFactsRow[] = [];
-  for (const chunk of inListChunks(trailIds)) {
-    // The data is looked into only where its text names the key or has an escape (which could
-    // spell it), and only `target_artifacts` leaves the database: other data (a JUnit report's
-    // suites, a megabyte of user_data) is neither copied out nor parsed on the event loop.
-    const named = sql`data like ${'%"target!_artifacts"%'} escape '!' or data like ${'%\\u%'} escape '!'`;
-    const targets = db.getExecutor().adapter instanceof PostgresAdapter
-      ? sql<string | null>`case when ${named} then (data::json -> 'target_artifacts')::text end`
-      : sql<string | null>`case when ${named} then data -> '$.target_artifacts' end`;
-    const rows = await db.selectFrom('attestations')
-      .select(['id', 'trail_id', 'name', 'type', 'compliant']).select(targets.as('targets'))
-      .where('trail_id', 'in', chunk).orderBy('id').execute();
-    for (const r of rows) {
-      out.push({
-        trailId: Number(r.trail_id), id: Number(r.id), name: r.name, type: r.type, compliant: Number(r.compliant) === 1,
-        targets: r.targets === null ? [] : targetArtifactsOf({ target_artifacts: JSON.parse(r.targets) }),
-      });
-    }
-  }
-  return out.sort((a, b) => a.id - b.id);
-}
-
-/** The attachment of one attestation of a trail (none when the id is another trail's, or unknown). */
-export async function attachmentOf(db: Db, trailId: number, attestationId: number): Promise<{ sha256: string | null; name: string | null } | undefined> {
-  const row = await db.selectFrom('attestations').select(['attachment_sha256', 'attachment_name'])
-    .where('id', '=', attestationId).where('trail_id', '=', trailId).executeTakeFirst();
-  return row && { sha256: row.attachment_sha256, name: row.attachment_name };
-}
+export const reads = { findTrail, getTrailById, listTrailPage };
+export const writes = { upsertTrail };

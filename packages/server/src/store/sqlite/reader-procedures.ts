@@ -7,8 +7,7 @@
 import { listApprovals } from '../queries/approvals.ts';
 import { listDeployments } from '../queries/deployments.ts';
 import { listEnvironments } from '../queries/environments.ts';
-import { attestationFactsOfTrails } from '../queries/trails.ts';
-import { listAttestations } from '../queries/attestations.ts';
+import { attestationFactsOfTrails, listAttestations } from '../queries/attestations.ts';
 
 export const readerProcedures = { listDeployments, listEnvironments, listApprovals, listAttestations, attestationFactsOfTrails };
 

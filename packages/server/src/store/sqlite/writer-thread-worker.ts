@@ -5,7 +5,7 @@
  */
 import { parentPort, workerData } from 'node:worker_threads';
 import { asBuffer } from '../../support/buffers.ts';
-import { batchedWrites } from './group-commit.ts';
+import { batchedWrites } from '../batched-writes.ts';
 import { openSqliteWriter, type SqliteOptions } from './open.ts';
 import { appendAttestations } from '../queries/attestations.ts';
 import { batchedPost, toErrorShape, unbatched, type MessageBatch } from './threads.ts';
