@@ -8,6 +8,8 @@
  */
 export { createRouter, DuplicateOperationError, type RouterOptions } from './router.ts';
 export type { HealthCheckOptions } from './http/health.ts';
+export { deploymentsView, type DeploymentRecord } from './http/views/deployments.ts';
+export { environmentsView } from './http/views/environments.ts';
 export { createApp, type AppOptions } from './app.ts';
 export { definePlugin, type HandlerInput, type HandlerResult, type Plugin, type UploadedFile } from './plugin.ts';
 export { ApiError, badRequest, isDatabaseUnavailable, notFound } from './http/errors.ts';
