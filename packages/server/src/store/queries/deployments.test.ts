@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { deploymentsView, type DeploymentRecord, type Store } from '@trailproof/server';
+import type { Store } from '@trailproof/server';
+import { deploymentsView, type DeploymentRecord } from '@trailproof/server/plugin-kit';
 import { migrationsUndone, openTestStore, reopenTestStore } from '@trailproof/server/testing';
 import { deepPageOffset } from './deployments.ts';
 

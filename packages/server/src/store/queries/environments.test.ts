@@ -5,7 +5,8 @@
  */
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { environmentsView, type EnvironmentRecord, type Store } from '@trailproof/server';
+import type { Store } from '@trailproof/server';
+import { environmentsView, type EnvironmentRecord } from '@trailproof/server/plugin-kit';
 import { migrationsUndone, openTestStore, reopenTestStore } from '@trailproof/server/testing';
 
 describe('environment counts (total_count of an unfiltered list)', function () {

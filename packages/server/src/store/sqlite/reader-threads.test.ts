@@ -6,7 +6,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { deploymentsView, environmentsView, openSqliteStore, type DeploymentRecord, type Store } from '@trailproof/server';
+import { openSqliteStore, type Store } from '@trailproof/server';
+import { deploymentsView, environmentsView, type DeploymentRecord } from '@trailproof/server/plugin-kit';
 
 describe('SQLite reader threads', function () {
   this.timeout(60_000);
