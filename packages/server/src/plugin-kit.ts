@@ -23,6 +23,7 @@ export { environmentsView } from './http/views/environments.ts';
 export { parseTemplate, TemplateError, type TemplateModel } from './domain/template.ts';
 export { evaluateCompliance, type AttestationFacts, type ComplianceStatus } from './domain/compliance.ts';
 export { storeTokens } from './auth.ts';
+export type { PluginQueries, PluginStore } from './plugin-store.ts';
 export { StoreError, type StoreErrorKind } from './store/errors.ts';
 export type * from './store/types.ts';
 export * from './operations/index.ts';

@@ -5,7 +5,8 @@
  * unchanged report makes none. Either way the environment's state is re-evaluated, because the
  * trails behind what runs may have gained evidence since the last report. One transaction.
  */
-import type { RunningArtifact, Store } from '../store/types.ts';
+import type { PluginStore } from '../plugin-store.ts';
+import type { RunningArtifact } from '../store/types.ts';
 import { TrailEvaluator } from './evaluate.ts';
 import { changesBetween } from './events.ts';
 import { fingerprintEvidence, sameRunning } from './running.ts';
@@ -27,7 +28,7 @@ export type ReportOutcome =
   | { outcome: 'no-environment' }
   | { outcome: 'wrong-type'; type: string };
 
-export function applyEnvironmentReport(store: Pick<Store, 'transaction' | 'dialect'>, report: EnvironmentReport): Promise<ReportOutcome> {
+export function applyEnvironmentReport(store: Pick<PluginStore, 'transaction' | 'dialect'>, report: EnvironmentReport): Promise<ReportOutcome> {
   return store.transaction(async (tx): Promise<ReportOutcome> => {
     const found = await tx.findEnvironment(report.organizationId, report.orgName, report.envName);
     if (!found) return { outcome: 'no-environment' };
