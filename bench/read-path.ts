@@ -5,7 +5,7 @@
  * Then total_count scaling: the default-window query at 10k, 100k and 1M rows, in turns.
  */
 import { isDeepStrictEqual } from 'node:util';
-import { isPostgresUrl } from '@trailproof/server';
+import { isPostgresUrl } from '@trailproof/server/internals';
 import { readPathQueries } from './support/read-queries.ts';
 import { load, type LoadResult } from './support/load.ts';
 import { rotate, turnRatios, type Side } from './support/turns.ts';

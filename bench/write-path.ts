@@ -15,7 +15,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { BetterSqlite3 } from '@trailproof/server/testing';
 import pg from 'pg';
-import { isPostgresUrl } from '@trailproof/server';
+import { isPostgresUrl } from '@trailproof/server/internals';
 import { load, type LoadOptions } from './support/load.ts';
 import { log, runCli, startBaseline, startServer } from './support/processes.ts';
 import { round, type Figure } from './support/report.ts';

@@ -8,7 +8,8 @@ import { Type } from '@sinclair/typebox';
 import {
   AttestationName, attestationBody, attestationResponses, defineOperation, Nullable, Sha256Hex, TrailPathParams, Url,
 } from '@trailproof/schema';
-import { definePlugin, storeAttestation } from '@trailproof/server';
+import { definePlugin } from '@trailproof/server';
+import { storeAttestation } from '@trailproof/server/plugin-kit';
 
 const Percentage = (description: string) => Type.Number({ minimum: 0, maximum: 100, description });
 

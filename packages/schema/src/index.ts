@@ -1,6 +1,9 @@
 /**
  * @trailproof/schema: the API v2 contract. Every operation is a plain value (method, path,
  * params, query, body, responses) whose JSON Schemas give both the validators and the types.
+ * This entry has the operations, the contract's types, limits, paths, patterns, the validator
+ * and the OpenAPI document; the JSON Schemas of the API's bodies and resources, and the pieces
+ * the operations are built from, are in `@trailproof/schema/schemas`.
  */
 import { attestJunit } from './operations/attest-junit.ts';
 import { beginTrail } from './operations/begin-trail.ts';
@@ -13,48 +16,35 @@ export * from './contract.ts';
 export * from './limits.ts';
 export * from './paths.ts';
 export * from './patterns.ts';
-export * from './shared.ts';
+export { GitCommitInfo, JunitResult, Nullable, RepoInfo, Sha256Hex, sharedSchemas, Url } from './shared.ts';
 export { createValidator, fieldErrors, type FieldErrors, type OperationValidators, type Validation } from './validator.ts';
 export { buildOpenApiDocument, type OpenApiOptions } from './openapi.ts';
-export { attestJunit, JunitAttestationInput } from './operations/attest-junit.ts';
-export { attestGeneric, GenericAttestationInput } from './operations/attest-generic.ts';
-export {
-  AttestationName, attestationBody, attestationResponses, commonAttestationFields, TrailPathParams,
-} from './operations/attestation-input.ts';
-export { beginTrail, CreateTrailInput } from './operations/begin-trail.ts';
-export {
-  listEnvironments, defaultEnvironmentsPerPage, Environment, EnvironmentType, environmentTypes, maxUnpagedEnvironments,
-} from './operations/list-environments.ts';
-export { listDeployments, Deployment } from './operations/list-deployments.ts';
+export { attestJunit } from './operations/attest-junit.ts';
+export { attestGeneric } from './operations/attest-generic.ts';
+export { AttestationName, attestationBody, attestationResponses, TrailPathParams } from './operations/attestation-input.ts';
+export { beginTrail } from './operations/begin-trail.ts';
+export { listEnvironments, defaultEnvironmentsPerPage, maxUnpagedEnvironments } from './operations/list-environments.ts';
+export { listDeployments } from './operations/list-deployments.ts';
 export { listApprovals } from './operations/list-approvals.ts';
 export { getApproval } from './operations/get-approval.ts';
-export { verifyEvidence, VerifyResult } from './operations/verify-evidence.ts';
-export { Approval, ApprovalListItem, approvalShape, approvalStates, CommitWithArtifacts, Review } from './operations/approval.ts';
+export { verifyEvidence } from './operations/verify-evidence.ts';
 export { putFlow } from './operations/put-flow.ts';
 export { putFlowTemplate } from './operations/put-flow-template.ts';
 export { listFlows } from './operations/list-flows.ts';
 export { getFlow } from './operations/get-flow.ts';
-export {
-  CreateFlowInput, Flow, flowVisibilities, LegacyCreateFlowInput, Template, TemplateArtifact, TemplateAttestation,
-} from './operations/flow.ts';
+export { Template } from './operations/flow.ts';
 export { listTrails } from './operations/list-trails.ts';
 export { getTrail } from './operations/get-trail.ts';
 export { downloadAttachment } from './operations/download-attachment.ts';
-export {
-  ArtifactStatus, Attachment, AttestationStatus, AttestationView, JunitTotals, Trail, TrailComplianceStatus, TrailSummary,
-  type AttestationViewBody, type TrailSummaryBody,
-} from './operations/trail.ts';
-export { putEnvironment, EnvironmentInput } from './operations/put-environment.ts';
+export { type AttestationViewBody, type TrailSummaryBody } from './operations/trail.ts';
+export { putEnvironment } from './operations/put-environment.ts';
 export { getEnvironment } from './operations/get-environment.ts';
 export {
-  maxReportArtifacts, reportAzureApps, reportCloudRun, reportDocker, reportECS, reportK8S, reportLambda, reportOperations, reportS3,
-  reportServer, ReportResult, reportTypes, type ReportType,
+  reportAzureApps, reportCloudRun, reportDocker, reportECS, reportK8S, reportLambda, reportOperations, reportS3, reportServer, reportTypes, type ReportType,
 } from './operations/environment-report.ts';
-export { getSnapshot, Snapshot, SnapshotArtifact } from './operations/get-snapshot.ts';
-export {
-  EnvironmentEvent, environmentEventTypes, listEnvironmentEvents, type EnvironmentEventType,
-} from './operations/list-environment-events.ts';
-export { requestApproval, ApprovalInput, maxApprovalCommits, ReviewInput } from './operations/request-approval.ts';
+export { getSnapshot } from './operations/get-snapshot.ts';
+export { listEnvironmentEvents, type EnvironmentEventType } from './operations/list-environment-events.ts';
+export { requestApproval } from './operations/request-approval.ts';
 export { reviewApproval } from './operations/review-approval.ts';
 export { getApprovedArtifactCommit } from './operations/get-approved-artifact-commit.ts';
 

@@ -1,6 +1,7 @@
 import type { Static } from '@sinclair/typebox';
 import { expect } from 'chai';
-import { attestJunit, createValidator, EnvironmentType, getApproval, listEnvironments, type Operation } from '@trailproof/schema';
+import { attestJunit, createValidator, getApproval, listEnvironments, type Operation } from '@trailproof/schema';
+import { EnvironmentType } from '@trailproof/schema/schemas';
 
 describe('createValidator', () => {
   const validators = createValidator([attestJunit, listEnvironments, getApproval]);

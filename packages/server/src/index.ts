@@ -1,26 +1,27 @@
 /**
  * @trailproof/server: the API v2 as a small Koa plugin framework.
  *
- * - `createRouter({ store, auth, plugins, prefix })`: a @koa/router to mount in any Koa app.
- * - `createApp(options)`: the standalone app (logging, JSON 404/405).
- * - `definePlugin({ operation, handler })`: add an operation without touching the core.
- * - `openSqliteStore(file)`: the default storage.
+ * - `createRouter({ store, auth, plugins, prefix })`: a @koa/router to mount in any Koa app; two
+ *   plugins for one route fail at start-up with `DuplicateOperationError`.
+ * - `createApp(options)`: the standalone Koa app (request ids, logging, probes, JSON 404/405);
+ *   `startServer(options)` listens with it.
+ * - `definePlugin({ operation, handler })`: an operation added without touching the core;
+ *   `defaultPlugins` are the API's own. Errors meant for the client are thrown `ApiError`s.
+ * - `openStore(location)`: a SQLite file path or a `postgres://` URL (`openSqliteStore`,
+ *   `openPostgresStore`), migrated and ready; `Store` is what plugins are handed.
+ * - `createToken(store, org, ...)`: an API token (the secret is shown once, stored hashed).
+ * - `jsonLogger` / `silentLogger`: loggers for `createApp`.
+ *
+ * What plugin authors need beyond `definePlugin` (lookups, page links, views, the store's
+ * records, the API's own plugins one by one) is in `@trailproof/server/plugin-kit`.
  */
 export { createRouter, DuplicateOperationError, type RouterOptions } from './router.ts';
-export type { HealthCheckOptions } from './http/health.ts';
 export { createApp, type AppOptions } from './app.ts';
-export { definePlugin, type HandlerInput, type HandlerResult, type Plugin, type UploadedFile } from './plugin.ts';
-export { ApiError, badRequest, isDatabaseUnavailable, notFound } from './http/errors.ts';
-export { environmentHref, pageBody, pageCount, pageLinks, pathOf, trailHref, type PageFigures, type PageLinks, type ViewContext } from './http/links.ts';
-export { createToken, storeTokens, type Authenticator, type Principal } from './auth.ts';
-export { createStore, isPostgresUrl, openPostgresStore, openSqliteStore, openStore, type Queries, type Store } from './store/index.ts';
-export type * from './store/index.ts';
-export { sqliteDriver, type SqliteDriver } from './store/sqlite/driver.ts';
-export { jsonLogger, silentLogger, type Logger } from './log.ts';
-export { defaultPlugins } from './operations/index.ts';
-export * from './operations/index.ts';
-export { requireFlow, requireOrganization, requireTrail } from './operations/lookup.ts';
-export { storeAttestation, type AttestationToStore } from './operations/attest.ts';
 export { startServer, type RunningServer, type ServerOptions } from './server.ts';
-export { parseTemplate, TemplateError, type TemplateModel } from './domain/template.ts';
-export { evaluateCompliance, type AttestationFacts, type ComplianceStatus } from './domain/compliance.ts';
+export { definePlugin, type Plugin } from './plugin.ts';
+export { defaultPlugins } from './operations/index.ts';
+export { ApiError } from './http/errors.ts';
+export type { HealthCheckOptions } from './http/health.ts';
+export { openPostgresStore, openSqliteStore, openStore, type PostgresOptions, type SqliteOptions, type Store } from './store/index.ts';
+export { createToken, type Authenticator, type Principal } from './auth.ts';
+export { jsonLogger, silentLogger, type Logger } from './log.ts';

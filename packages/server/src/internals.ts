@@ -9,3 +9,4 @@ export { migrate } from './store/migrations.ts';
 export { blobAddress, putBlobs } from './store/queries/blobs.ts';
 export { openPostgres } from './store/postgres/open.ts';
 export { newDatabasePageSize } from './store/sqlite/open.ts';
+export { isPostgresUrl } from './store/index.ts';

@@ -4,7 +4,7 @@
  */
 import type { DataOf, Operation, ParamsOf, QueryOf, ResultOf } from '@trailproof/schema';
 import type { Principal } from './auth.ts';
-import type { Store } from './store/types.ts';
+import type { PluginStore } from './plugin-store.ts';
 
 /** An uploaded file part, held in memory (at most 10MB). */
 export interface UploadedFile {
@@ -24,7 +24,8 @@ export interface HandlerInput<O extends Operation> {
   /** File parts by name; absent ones are undefined. */
   files: Partial<Record<string, UploadedFile>>;
   principal: Principal;
-  store: Store;
+  /** The store without its token administration and lifecycle (plugin-store.ts). */
+  store: PluginStore;
   /** Request time, Unix epoch seconds. */
   now: number;
   /** The path under which the API answers as the client sees it (e.g. `/api/v2`). */

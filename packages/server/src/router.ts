@@ -14,6 +14,7 @@ import { ByteBudget, defaultMaxBodyBytesInFlight, holdBodyBytes } from './http/b
 import { healthCheck, type HealthCheckOptions } from './http/health.ts';
 import { silentLogger, type Logger } from './log.ts';
 import type { HandlerInput, Plugin } from './plugin.ts';
+import { pluginStore } from './plugin-store.ts';
 import type { Store } from './store/types.ts';
 import { defaultPlugins } from './operations/index.ts';
 
@@ -46,6 +47,8 @@ export class DuplicateOperationError extends Error {
 /** Builds the router; throws `DuplicateOperationError` when two plugins collide. */
 export function createRouter(options: RouterOptions): Router {
   const { store, prefix = '/api/v2', logger = silentLogger } = options;
+  // Handlers get the store without its token administration and lifecycle.
+  const handlerStore = pluginStore(store);
   const plugins = options.plugins ?? defaultPlugins;
   const auth = options.auth ?? storeTokens(store);
   assertUnique(plugins.map((p) => p.operation));
@@ -95,7 +98,7 @@ export function createRouter(options: RouterOptions): Router {
 
       const input: HandlerInput<Operation> = {
         params: params.value, query: query.value, data: data.value as never, files: parsed?.files ?? {},
-        principal: ctx.state.principal as Principal, store, now: Date.now() / 1000,
+        principal: ctx.state.principal as Principal, store: handlerStore, now: Date.now() / 1000,
         apiBase: apiBase(ctx, prefix), originalUrl: ctx.originalUrl,
       };
       const result = await plugin.handler(input as never);

@@ -6,7 +6,7 @@
 import type { Context, Next } from 'koa';
 import type { FieldErrors } from '@trailproof/schema';
 import type { Logger } from '../log.ts';
-import { databaseMovedCode, readOnlySqlState } from '../store/queries/health.ts';
+import { storeErrorKind, type StoreErrorKind } from '../store/errors.ts';
 import { clientClosed, discardBody } from './unread-body.ts';
 
 /** An error meant for the client: its status, message and per-field messages are shown as they are. */
@@ -45,51 +45,33 @@ const multipartErrors: Record<string, { status: number; message: string }> = {
 /** Seconds a client is asked to wait when the database is unavailable. */
 const retryAfterSeconds = 2;
 
+const unavailable = { status: 503, message: 'The database is unavailable; try again shortly', retry: true };
+const internal = { status: 500, message: 'Internal server error' };
+
 /**
- * True when the database could not be reached or is shutting down (PostgreSQL connection
- * errors and SQLSTATE classes 08 and 57P, pool time-outs, SQLite lock time-outs), or takes no
- * writes (25006: a standby, or a cluster made read-only, as during a failover): the request may
- * succeed later, so the client gets 503 with Retry-After instead of a 500.
+ * What the client is told of each kind of store failure (store/errors.ts). Unavailable, busy and
+ * read-only may pass (a failover, a burst): 503 with Retry-After. A full database answers 507,
+ * which no retry soon will change; a moved file or failing storage answer 503 without Retry-After,
+ * since an operator must act (restart, or mend the disk) first. Text the database refused means
+ * an input check is missing somewhere: the client's fault stays a 400 (still logged as internal).
+ * A conflict or missing migration the store did not resolve is a fault here: 500.
  */
+const storeFailures: Record<StoreErrorKind, { status: number; message: string; retry?: boolean }> = {
+  'unavailable': unavailable,
+  'busy': unavailable,
+  'read-only': unavailable,
+  'full': { status: 507, message: 'Insufficient storage: the database is full, and nothing of this request was stored' },
+  'moved': { status: 503, message: 'The database is unavailable: its file was moved or deleted while the server ran, and nothing of this request was stored' },
+  'storage': { status: 503, message: 'The database is unavailable: reading or writing its file failed, and nothing of this request was stored' },
+  'unstorable-text': { status: 400, message: 'Text that cannot be stored: NUL characters and lone surrogates are refused' },
+  'conflict': internal,
+  'migrations-pending': internal,
+};
+
+/** True when the database could not be reached, is too busy, or takes no writes: the request may succeed later. */
 export function isDatabaseUnavailable(error: unknown): boolean {
-  const e = error as { code?: unknown; message?: unknown } | null;
-  const code = typeof e?.code === 'string' ? e.code : '';
-  const message = typeof e?.message === 'string' ? e.message : '';
-  return (
-    ['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EPIPE', 'ENOTFOUND', 'EHOSTUNREACH', 'SQLITE_BUSY', '53300', '57014', readOnlySqlState].includes(code) ||
-    /^08/.test(code) || /^57P0/.test(code) ||
-    /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection ended unexpectedly|Query read timeout/i.test(message)
-  );
-}
-
-/**
- * PostgreSQL refusing text it cannot store: 22021 (character_not_in_repertoire: a NUL in text)
- * and 22P05 (untranslatable_character: a \u0000 escape in json/jsonb). Input is checked before
- * it gets here (`assertStorableText` on bodies, data_json and query values); this is the safety
- * net for any path that check misses, so the client's fault stays a 400 and not a 500.
- */
-const unstorableTextCodes = ['22021', '22P05'];
-
-/**
- * The database has no room for the write: SQLite's SQLITE_FULL (the disk is full, or the file
- * reached its `maxSizeBytes`) and PostgreSQL's 53100 (disk_full). The transaction rolled back, so
- * nothing of the request was stored; it answers 507, which no retry soon will change.
- */
-export function isDatabaseFull(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return code === 'SQLITE_FULL' || code === '53100';
-}
-
-/**
- * SQLite could not read or write its files: an I/O error (SQLITE_IOERR and its extended codes:
- * a failing disk, a filesystem remounted read-only, or a file moved away, after which read-only
- * connections fail SQLITE_IOERR_FSTAT), a file it cannot open, or the extended SQLITE_READONLY_*
- * codes of files it cannot lock or recover. The server's storage failed, not the request. The
- * bare SQLITE_READONLY (a write on a read-only connection) stays a 500: that is a bug here.
- */
-function isStorageFault(error: unknown): boolean {
-  const code = (error as { code?: unknown } | null)?.code;
-  return typeof code === 'string' && (code.startsWith('SQLITE_IOERR') || code.startsWith('SQLITE_CANTOPEN') || code.startsWith('SQLITE_READONLY_'));
+  const kind = storeErrorKind(error);
+  return kind !== undefined && storeFailures[kind].retry === true;
 }
 
 /** Turns anything thrown below into a status and an error body. */
@@ -112,22 +94,11 @@ export function toErrorResponse(error: unknown): { status: number; body: { messa
     const message = e.expose !== false && typeof e.message === 'string' ? e.message : 'Bad request';
     return { status, body: { message }, internal: false };
   }
-  if (typeof e?.code === 'string' && unstorableTextCodes.includes(e.code)) {
-    // Still logged as internal: it means an input check is missing somewhere.
-    return { status: 400, body: { message: 'Text that cannot be stored: NUL characters and lone surrogates are refused' }, internal: true };
-  }
-  if (isDatabaseFull(error)) {
-    return { status: 507, body: { message: 'Insufficient storage: the database is full, and nothing of this request was stored' }, internal: true };
-  }
-  // No Retry-After for the two below: an operator must act (restart, or mend the disk) first.
-  if (e?.code === databaseMovedCode) {
-    return { status: 503, body: { message: 'The database is unavailable: its file was moved or deleted while the server ran, and nothing of this request was stored' }, internal: true };
-  }
-  if (isStorageFault(error)) {
-    return { status: 503, body: { message: 'The database is unavailable: reading or writing its file failed, and nothing of this request was stored' }, internal: true };
-  }
-  if (isDatabaseUnavailable(error)) {
-    return { status: 503, body: { message: 'The database is unavailable; try again shortly' }, headers: { 'Retry-After': String(retryAfterSeconds) }, internal: true };
+  // Driver errors a plugin met outside the store are classified the same way.
+  const kind = storeErrorKind(error);
+  if (kind) {
+    const { status, message, retry } = storeFailures[kind];
+    return { status, body: { message }, ...(retry ? { headers: { 'Retry-After': String(retryAfterSeconds) } } : {}), internal: true };
   }
   return { status: 500, body: { message: 'Internal server error' }, internal: true };
 }

@@ -13,7 +13,7 @@ import type { Middleware } from 'koa';
 import type { Logger } from '../log.ts';
 import type { Store } from '../store/types.ts';
 import { ApiError, requestIdOf } from './errors.ts';
-import { databaseMovedCode, migrationsPendingCode, readOnlySqlState } from '../store/queries/health.ts';
+import { storeErrorKind, type StoreErrorKind } from '../store/errors.ts';
 
 export interface HealthCheckOptions {
   /** How long the database may take to answer; 2 s by default (load balancers often wait 5). */
@@ -23,11 +23,11 @@ export interface HealthCheckOptions {
 /** Seconds a prober is asked to wait before it asks again. */
 const retryAfterSeconds = 2;
 
-/** What `errors.database` says of a failed check, by the error's code. */
-const failures: Record<string, string> = {
-  [readOnlySqlState]: 'takes no writes',
-  [databaseMovedCode]: 'its file was moved or deleted while the server ran; restart the server',
-  [migrationsPendingCode]: 'lacks migrations this server needs',
+/** What `errors.database` says of a failed check, by the kind of store failure. */
+const failures: Partial<Record<StoreErrorKind, string>> = {
+  'read-only': 'takes no writes',
+  'moved': 'its file was moved or deleted while the server ran; restart the server',
+  'migrations-pending': 'lacks migrations this server needs',
 };
 
 export function healthCheck(store: Pick<Store, 'checkDatabase'>, logger: Logger, options: HealthCheckOptions = {}): Middleware {
@@ -40,7 +40,7 @@ export function healthCheck(store: Pick<Store, 'checkDatabase'>, logger: Logger,
     const problem = await withinTime(check(), timeoutMs);
     if (problem) {
       logger.error({ msg: 'health check failed', ...requestIdOf(ctx), error: problem.kind === 'failed' ? String(problem.error) : `no answer within ${timeoutMs} ms` });
-      const database = problem.kind === 'timeout' ? `did not answer within ${timeoutMs} ms` : (failures[String((problem.error as { code?: unknown } | null)?.code)] ?? 'did not answer');
+      const database = problem.kind === 'timeout' ? `did not answer within ${timeoutMs} ms` : (failures[storeErrorKind(problem.error) ?? 'unavailable'] ?? 'did not answer');
       throw new ApiError(503, 'Not ready: the database is unavailable', { database }, { 'Retry-After': String(retryAfterSeconds), 'Cache-Control': 'no-store' });
     }
     ctx.set('Cache-Control', 'no-store');

@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { pageLinks } from '@trailproof/server';
+import { pageLinks } from '@trailproof/server/plugin-kit';
 
 describe('page links', () => {
   it('repeat the query with only page changed, in its place', () => {

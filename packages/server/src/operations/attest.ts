@@ -1,6 +1,6 @@
 /** Storing an attestation: the one way every attestation plugin (ours or a third party's) records evidence. */
 import type { UploadedFile } from '../plugin.ts';
-import type { Store } from '../store/types.ts';
+import type { PluginStore } from '../plugin-store.ts';
 import { requireOrganization, trailNotFound } from './lookup.ts';
 
 export interface AttestationToStore {
@@ -24,7 +24,7 @@ export interface AttestationToStore {
  * Stores an attestation on an existing trail (404 telling to begin it first otherwise), its
  * attachment content-addressed, and its hash-chain record, all in one transaction.
  */
-export async function storeAttestation(store: Store, a: AttestationToStore): Promise<void> {
+export async function storeAttestation(store: Pick<PluginStore, 'findOrganization' | 'appendAttestation'>, a: AttestationToStore): Promise<void> {
   const organization = await requireOrganization(store, a.org);
   const stored = await store.appendAttestation({
     organizationId: organization.id, flow: a.flow, trail: a.trail, name: a.name, type: a.type, dataJson: JSON.stringify(a.data),

@@ -106,6 +106,23 @@ describe('flows: PUT /flows/{org}, PUT /flows/{org}/template_file, GET /flows/{o
     expect(bad.body.errors).to.have.key('query.search_by_name');
   });
 
+  it('pages the list: each page its own flows in name order, the count of every match in X-Total-Count, a page past the end empty', async () => {
+    for (const name of ['svc-e', 'svc-a', 'other', 'svc-c', 'SVC-d', 'svc-b']) {
+      expect((await server.request('PUT', '/api/v2/flows/acme', { json: { name } })).status).to.equal(201);
+    }
+    const page = async (query: string) => {
+      const res = await server.request('GET', `/api/v2/flows/acme?${query}`);
+      expect(res.status, query).to.equal(200);
+      return { names: res.body.map((f: { name: string }) => f.name), total: res.headers.get('x-total-count') };
+    };
+    expect(await page('search_by_name=svc&per_page=2&page=1')).to.deep.equal({ names: ['svc-a', 'svc-b'], total: '4' });
+    expect(await page('search_by_name=svc&per_page=2&page=2')).to.deep.equal({ names: ['svc-c', 'svc-e'], total: '4' });
+    expect(await page('search_by_name=svc&per_page=2&page=3')).to.deep.equal({ names: [], total: '4' });
+    const insensitive = await page('search_by_name=svc&case_sensitive=false&per_page=10&page=1');
+    expect(insensitive.total).to.equal('5');
+    expect([...insensitive.names].sort()).to.deep.equal(['SVC-d', 'svc-a', 'svc-b', 'svc-c', 'svc-e']);
+  });
+
   it('validates input, needs a write token to write, and keeps other organisations out', async () => {
     const invalid = await server.request('PUT', '/api/v2/flows/acme', { json: { name: 'x/y', visibility: 'secret', extra: 1 } });
     expect(invalid.status).to.equal(400);

@@ -11,10 +11,11 @@ export const getApprovedArtifactCommitPlugin = definePlugin({
   async handler({ params, store }) {
     const { organization, flow } = await requireFlow(store, params.org, params.flow_name);
     const { environment } = await requireEnvironment(store, params.org, params.env_name);
-    const running = new Set((await store.getSnapshot(environment.id, -1))?.artifacts.map((a) => a.fingerprint));
-    for (let offset = 0; running.size; offset += approvalsPerStep) {
-      const approvals = await store.listApprovals(flow.id, offset, approvalsPerStep);
-      const approved = approvals.find((a) => a.state === 'APPROVED' && (a.environment ?? environment.name) === environment.name && running.has(a.target_artifact));
+    const running = [...new Set((await store.getSnapshot(environment.id, -1))?.artifacts.map((a) => a.fingerprint))];
+    for (let offset = 0; running.length; offset += approvalsPerStep) {
+      // Only approvals of what runs, for this environment or any: their state needs their reviews, read with them.
+      const approvals = await store.approvalsOfArtifacts(flow.id, running, environment.name, offset, approvalsPerStep);
+      const approved = approvals.find((a) => a.state === 'APPROVED');
       if (approved) {
         // The artifact's own commit (its trail's), else the newest commit the approval covers.
         const [attested] = await store.attestationsOfFingerprints(organization.id, [approved.target_artifact]);

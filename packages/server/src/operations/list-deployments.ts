@@ -1,6 +1,7 @@
 import { listDeployments } from '@trailproof/schema';
 import { badRequest } from '../http/errors.ts';
 import { pageBody, pageCount, pageLinks } from '../http/links.ts';
+import { deploymentsView } from '../http/views/deployments.ts';
 import { definePlugin } from '../plugin.ts';
 import { requireOrganization } from './lookup.ts';
 
@@ -18,7 +19,7 @@ export const listDeploymentsPlugin = definePlugin({
     const { itemsJson, total } = await store.listDeployments(organization.id, {
       // An empty filter (`?env_name=`) is no filter, as a null one is.
       start, end, envName: query.env_name || undefined, repoName: query.repo_name || undefined, offset: (query.page - 1) * query.per_page, limit: query.per_page,
-    }, { org: params.org, apiBase });
+    }, deploymentsView({ org: params.org, apiBase }));
     const totalPages = pageCount(total, query.per_page);
     const figures = { page: query.page, per_page: query.per_page, total_pages: totalPages, total_count: total };
     return { status: 200, json: pageBody(figures, 'deployments', itemsJson, pageLinks(originalUrl, query.page, totalPages)) };

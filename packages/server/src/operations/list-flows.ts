@@ -15,10 +15,9 @@ export const listFlowsPlugin = definePlugin({
   async handler({ params, query, store, now, originalUrl }) {
     const organization = await requireOrganization(store, params.org);
     const search = query.search_by_name ? { text: query.search_by_name, caseSensitive: query.case_sensitive !== 'false' } : undefined;
-    const flows = await store.listFlowRecords(organization.id, search);
+    const { items, total } = await store.listFlowPage(organization.id, search, { offset: (query.page - 1) * query.per_page, limit: query.per_page });
     const evaluator = new TrailEvaluator(store, now);
-    const start = (query.page - 1) * query.per_page;
-    const body = await Promise.all(flows.slice(start, start + query.per_page).map((flow) => flowView(flow, params.org, evaluator)));
-    return { status: 200, body, headers: pageHeaders(originalUrl, query.page, query.per_page, flows.length) };
+    const body = await Promise.all(items.map((flow) => flowView(flow, params.org, evaluator)));
+    return { status: 200, body, headers: pageHeaders(originalUrl, query.page, query.per_page, total) };
   },
 });

@@ -1,5 +1,5 @@
 /** Creating or updating a flow: what PUT flow and PUT flow template share. */
-import type { Queries, Store } from '../store/types.ts';
+import type { PluginQueries, PluginStore } from '../plugin-store.ts';
 import { requireOrganization } from './lookup.ts';
 
 export interface FlowToSave {
@@ -10,12 +10,12 @@ export interface FlowToSave {
    * Stores the flow's template in the flow's transaction and answers its address: null removes
    * the template, undefined leaves it as it is.
    */
-  template: (tx: Queries) => Promise<string | null | undefined>;
+  template: (tx: PluginQueries) => Promise<string | null | undefined>;
   now: number;
 }
 
 /** Upserts the flow (its template with it, in one transaction) and answers 201 when it is new, 200 when it was updated. */
-export async function saveFlow(store: Store, f: FlowToSave): Promise<{ status: 201; body: string } | { status: 200; body: string }> {
+export async function saveFlow(store: PluginStore, f: FlowToSave): Promise<{ status: 201; body: string } | { status: 200; body: string }> {
   const organization = await requireOrganization(store, f.org);
   const { data } = f;
   const { created } = await store.transaction(async (tx) => tx.upsertFlow(organization.id, data.name, {

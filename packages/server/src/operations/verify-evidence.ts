@@ -1,7 +1,8 @@
 import { verifyEvidence } from '@trailproof/schema';
 import { ApiError } from '../http/errors.ts';
 import { definePlugin } from '../plugin.ts';
-import type { Store, VerifyResult } from '../store/types.ts';
+import type { PluginStore } from '../plugin-store.ts';
+import type { VerifyResult } from '../store/types.ts';
 import { requireOrganization } from './lookup.ts';
 
 /**
@@ -9,7 +10,7 @@ import { requireOrganization } from './lookup.ts';
  * time, since each reads all of the organisation's evidence and a read-only token could
  * otherwise start as many as it likes; and how long the last one took, to say when to come back.
  */
-const verifications = new WeakMap<Store, { running: Map<number, number>; lastMs: Map<number, number> }>();
+const verifications = new WeakMap<PluginStore, { running: Map<number, number>; lastMs: Map<number, number> }>();
 
 /** At most this many at a time per store, whatever the organisations: each one keeps a core busy. */
 const maxConcurrent = 2;
@@ -24,7 +25,7 @@ export const verifyEvidencePlugin = definePlugin({
   },
 });
 
-async function oneAtATime(store: Store, organizationId: number, verify: () => Promise<VerifyResult>): Promise<VerifyResult> {
+async function oneAtATime(store: PluginStore, organizationId: number, verify: () => Promise<VerifyResult>): Promise<VerifyResult> {
   let state = verifications.get(store);
   if (!state) verifications.set(store, (state = { running: new Map(), lastMs: new Map() }));
   const { running, lastMs } = state;

@@ -2,10 +2,12 @@
  * Binds the queries (store/queries/) to a database: reads to the read connection, writes to
  * the writer, and all of them to the transaction inside `transaction`. Which is which comes from
  * each query module's own `reads` and `writes`. The engines (store/sqlite/, store/postgres/)
- * build on `createStore` and replace the methods they run their own way.
+ * build on `createStore` and replace the methods they run their own way. Every method throws the
+ * driver's errors as `StoreError`s (store/errors.ts).
  */
 import type { Kysely } from 'kysely';
 import type { Database, Db, DialectName } from './database.ts';
+import { withStoreErrors } from './errors.ts';
 import { migrate } from './migrations.ts';
 import { readQueries, writeQueries } from './queries/index.ts';
 import { rememberOrganizations } from './remembered.ts';
@@ -35,17 +37,17 @@ export function createStore(
 ): Store {
   const { runTransaction = (work) => db.transaction().execute(work), reader, ...rest } = extra;
   const top = bind(db, reader ?? db);
-  return {
+  return withStoreErrors<Store>({
     ...top,
     findOrganization: rememberOrganizations(top.findOrganization),
     ...rest,
     dialect,
-    transaction: (work) => runTransaction((trx) => work(bind(trx))),
+    transaction: (work) => runTransaction((trx) => work(withStoreErrors(bind(trx)))),
     close: once(async () => {
       await db.destroy();
       await reader?.destroy();
     }),
-  };
+  });
 }
 
 /** `close` that runs once: a second call (a caller's `finally` after a shutdown) waits for the first instead of closing what is gone. */

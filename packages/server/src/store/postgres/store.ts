@@ -5,6 +5,7 @@
 import { batchedWrites } from '../batched-writes.ts';
 import { checkDatabase } from '../queries/health.ts';
 import { appendAttestations } from '../queries/attestations.ts';
+import { withStoreErrors } from '../errors.ts';
 import { createStore, migrated, once } from '../registry.ts';
 import { rememberTokensUntilChange } from '../remembered.ts';
 import type { Store } from '../types.ts';
@@ -34,7 +35,7 @@ export async function openPostgresStore(url: string, options: PostgresOptions = 
       tokenChanges.changed();
     }
   };
-  return {
+  return withStoreErrors<Store>({
     ...store,
     findToken: rememberTokensUntilChange(store.findToken, tokenChanges.version),
     // This process's own changes apply to its next request without waiting for the notification.
@@ -48,5 +49,5 @@ export async function openPostgresStore(url: string, options: PostgresOptions = 
       await health.destroy();
       await store.close();
     }),
-  };
+  });
 }

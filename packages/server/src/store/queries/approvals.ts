@@ -141,6 +141,18 @@ export async function listApprovals(db: Db, flowId: number, offset: number, limi
 }
 
 /** One approval by number; negative numbers count back from the latest (-1 is the latest). */
+/**
+ * A flow's approvals of any of `targets` meant for `environment` or for none in particular, newest
+ * first, a page at a time: the artifact-commit lookup reads these instead of every approval.
+ */
+export async function approvalsOfArtifacts(db: Db, flowId: number, targets: readonly string[], environment: string, offset: number, limit: number): Promise<ApprovalRecord[]> {
+  if (!targets.length) return [];
+  const rows = await approvalsWithToken(db).where('approvals.flow_id', '=', flowId).where('approvals.target_artifact', 'in', [...targets])
+    .where((eb) => eb.or([eb('approvals.environment', '=', environment), eb('approvals.environment', 'is', null)]))
+    .orderBy('approvals.release_number', 'desc').limit(limit).offset(offset).execute();
+  return withReviews(db, rows);
+}
+
 export async function getApproval(db: Db, flowId: number, number: number): Promise<ApprovalRecord | undefined> {
   let query = approvalsWithToken(db).where('approvals.flow_id', '=', flowId);
   query = number > 0 ? query.where('approvals.release_number', '=', number) : query.orderBy('approvals.release_number', 'desc').offset(-number - 1).limit(1);
@@ -160,5 +172,5 @@ export async function artifactsOfCommits(db: Db, organizationId: number, commits
   return out;
 }
 
-export const reads = { listApprovals, getApproval, artifactsOfCommits };
+export const reads = { listApprovals, approvalsOfArtifacts, getApproval, artifactsOfCommits };
 export const writes = { insertApproval, addReview };

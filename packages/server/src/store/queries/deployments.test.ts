@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import type { DeploymentRecord, Store } from '@trailproof/server';
+import type { Store } from '@trailproof/server';
+import { deploymentsView, type DeploymentRecord } from '@trailproof/server/plugin-kit';
 import { migrationsUndone, openTestStore, reopenTestStore } from '@trailproof/server/testing';
 import { deepPageOffset } from './deployments.ts';
 
@@ -41,7 +42,7 @@ describe('deployment counts (per-day and per-hour rollups)', function () {
             const start = base + from;
             const end = start + length;
             const expected = all.filter((d) => d.deployedAt >= start && d.deployedAt <= end && (envName === undefined || d.envName === envName) && (repoName === undefined || d.repoName === repoName)).length;
-            const { total } = await store.listDeployments(Number(org.id), { start, end, envName, repoName, offset: 0, limit: 1 }, at);
+            const { total } = await store.listDeployments(Number(org.id), { start, end, envName, repoName, offset: 0, limit: 1 }, deploymentsView(at));
             expect(total, JSON.stringify({ from, length, envName, repoName })).to.equal(expected);
           },
         ),
@@ -77,7 +78,7 @@ describe('deployment counts (per-day and per-hour rollups)', function () {
 
       const check = async (start: number, end: number, envName: string | undefined, repoName: string | undefined, offset: number, limit: number) => {
         const expected = newestFirst.filter((d) => d.deployedAt >= start && d.deployedAt <= end && (envName === undefined || d.envName === envName) && (repoName === undefined || d.repoName === repoName));
-        const { itemsJson, total } = await store.listDeployments(Number(org.id), { start, end, envName, repoName, offset, limit }, at);
+        const { itemsJson, total } = await store.listDeployments(Number(org.id), { start, end, envName, repoName, offset, limit }, deploymentsView(at));
         const items = JSON.parse(itemsJson) as DeploymentRecord[];
         const context = JSON.stringify({ start, end, envName, repoName, offset, limit });
         expect(total, context).to.equal(expected.length);
@@ -129,7 +130,7 @@ describe('deployment counts (per-day and per-hour rollups)', function () {
           const start = base + from! * hour;
           const end = base + to! * hour;
           const expected = all.filter((d) => d.organizationId === org && d.deployedAt >= start && d.deployedAt <= end).length;
-          const { total } = await store.listDeployments(org, { start, end, offset: 0, limit: 1 }, { org: ['acme', 'globex'][index]!, apiBase: '/api/v2' });
+          const { total } = await store.listDeployments(org, { start, end, offset: 0, limit: 1 }, deploymentsView({ org: ['acme', 'globex'][index]!, apiBase: '/api/v2' }));
           expect(total, JSON.stringify({ org, from, to })).to.equal(expected);
         }
       }

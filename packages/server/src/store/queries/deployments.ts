@@ -1,17 +1,18 @@
 import { sql } from 'kysely';
 import { compiledOnce } from '../compiled-once.ts';
 import type { Db } from '../database.ts';
-import { environmentHref, trailHref, type ViewContext } from '../../http/links.ts';
+import { writeItems, type ItemsView } from '../views.ts';
 
-/** A deployment as the API answers it (an item of `listDeployments`' `itemsJson`). */
-export interface DeploymentRecord {
+/** A row of a page of deployments, as `listDeployments` reads it (http/views/deployments.ts writes the API's items). */
+export interface DeploymentListRow {
   fingerprint: string;
   deployed_at: number;
   artifact_name: string;
   env_name: string;
   snapshot_index: number;
-  /** `trail` only when a trail attested the artifact. */
-  _links: { environment: { href: string }; snapshot: { href: string }; trail?: { href: string } };
+  /** The trail that attested the artifact, with its flow; null when none did. */
+  trail_name: string | null;
+  flow_name: string | null;
 }
 
 export interface DeploymentFilter {
@@ -215,33 +216,17 @@ async function countDeployments(db: Db, w: WindowValues, start: number, end: num
 
 /**
  * Deployments in the window, newest first, and how many there are. The page comes as the JSON
- * text of its items as the API answers them (`_links` pointing under `at`): written where the
- * rows are read, on a reader thread with SQLite, so that only a string crosses to the event loop,
- * which splices it into the response unparsed.
+ * text of its items, written by `view` where the rows are read (on a reader thread with SQLite),
+ * so that only a string crosses to the event loop, which splices it into the response unparsed.
  */
-export async function listDeployments(db: Db, organizationId: number, f: DeploymentFilter, at: ViewContext): Promise<{ itemsJson: string; total: number }> {
+export async function listDeployments(db: Db, organizationId: number, f: DeploymentFilter, view: ItemsView<DeploymentListRow>): Promise<{ itemsJson: string; total: number }> {
   const w: WindowValues = { org: organizationId, envName: f.envName, repoName: f.repoName };
   const page = async () => {
     const { end, endExclusive, offset } = await deepPageStart(db, w, f);
     return pageWithin(db, { org: w.org, envName: w.envName, repoName: w.repoName, start: f.start, end, limit: f.limit, offset }, { endExclusive });
   };
   const [total, rows] = await Promise.all([countDeployments(db, w, f.start, f.end), f.limit > 0 ? page() : []]);
-  // A page holds few environments: each one's link is built once.
-  const environments = new Map<string, string>();
-  const environmentLink = (name: string) => environments.get(name) ?? environments.set(name, environmentHref(at, name)).get(name)!;
-  const items = rows.map((r): DeploymentRecord => {
-    const environment = environmentLink(r.env_name);
-    const snapshotIndex = Number(r.snapshot_index);
-    return {
-      fingerprint: r.fingerprint, deployed_at: Number(r.deployed_at), artifact_name: r.artifact_name, env_name: r.env_name, snapshot_index: snapshotIndex,
-      _links: {
-        environment: { href: environment },
-        snapshot: { href: `${environment}/snapshots/${snapshotIndex}` },
-        ...(r.trail_name && r.flow_name ? { trail: { href: trailHref(at, r.flow_name, r.trail_name) } } : {}),
-      },
-    };
-  });
-  return { total, itemsJson: JSON.stringify(items) };
+  return { total, itemsJson: await writeItems(view, rows) };
 }
 
 /** The name an artifact last ran under in an environment of the organisation. */

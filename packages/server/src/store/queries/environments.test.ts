@@ -5,7 +5,8 @@
  */
 import { expect } from 'chai';
 import fc from 'fast-check';
-import type { EnvironmentRecord, Store } from '@trailproof/server';
+import type { Store } from '@trailproof/server';
+import { environmentsView, type EnvironmentRecord } from '@trailproof/server/plugin-kit';
 import { migrationsUndone, openTestStore, reopenTestStore } from '@trailproof/server/testing';
 
 describe('environment counts (total_count of an unfiltered list)', function () {
@@ -26,8 +27,8 @@ describe('environment counts (total_count of an unfiltered list)', function () {
   const everything = { sort: 'name' as const, direction: 'asc' as const, offset: 0, limit: 5 };
   /** The unfiltered total (the kept count) and a total the rows are counted for (every type named). */
   const totals = async (s: Store, orgId: number, org: string) => ({
-    kept: (await s.listEnvironments(orgId, org, everything)).total,
-    counted: (await s.listEnvironments(orgId, org, { ...everything, types: ['K8S', 'server', 'ECS'] })).total,
+    kept: (await s.listEnvironments(orgId, everything, environmentsView(org))).total,
+    counted: (await s.listEnvironments(orgId, { ...everything, types: ['K8S', 'server', 'ECS'] }, environmentsView(org))).total,
   });
 
   it('equals the number of environments through creations, redefinitions and concurrent creations', async () => {
@@ -81,7 +82,7 @@ describe('environment counts (total_count of an unfiltered list)', function () {
         const expected = unique.filter((n, i) => n.toLowerCase().includes(names.toLowerCase())
           && (types === undefined || (i % 3 ? 'K8S' : 'ECS') === types[0] && i % 5 !== 0)
           && (tags === undefined || `team:t${i % 4}` === tags[0] && i % 5 !== 0));
-        const found = await store.listEnvironments(acme, 'acme', { names, types, tags, sort: 'name', direction: 'asc', offset: 0, limit: 1_000 });
+        const found = await store.listEnvironments(acme, { names, types, tags, sort: 'name', direction: 'asc', offset: 0, limit: 1_000 }, environmentsView('acme'));
         const context = JSON.stringify({ names, types, tags });
         expect(found.total, context).to.equal(expected.length);
         expect((JSON.parse(found.itemsJson) as EnvironmentRecord[]).map((e) => e.name).sort(), context).to.deep.equal([...expected].sort());

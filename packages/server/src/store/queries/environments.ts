@@ -2,6 +2,7 @@ import { sql, type Selectable } from 'kysely';
 import { compiledOnce } from '../compiled-once.ts';
 import { isSqlite, type Db, type EnvironmentsTable } from '../database.ts';
 import { inTransaction } from '../transactions.ts';
+import { writeItems, type ItemsView } from '../views.ts';
 
 export interface EnvironmentRecord {
   org: string;
@@ -149,10 +150,9 @@ const environmentPage = compiledOnce((db, v: ListValues & { limit: number; offse
 
 /**
  * A page of the organisation's environments that match, and how many match. The page comes as the
- * JSON text of its items (`EnvironmentRecord`s), written where the rows are read (see
- * `listDeployments`).
+ * JSON text of its items, written by `view` where the rows are read (see `listDeployments`).
  */
-export async function listEnvironments(db: Db, organizationId: number, orgName: string, f: EnvironmentFilter): Promise<{ itemsJson: string; total: number }> {
+export async function listEnvironments(db: Db, organizationId: number, f: EnvironmentFilter, view: ItemsView<EnvironmentListRow>): Promise<{ itemsJson: string; total: number }> {
   const name = f.names?.toLowerCase();
   // One object for both queries (the count ignores the page's limit and offset): not a copy with
   // them added, `{ ...v, limit, offset }`, which cost far more on Node 20 (see WindowValues in deployments.ts).
@@ -170,36 +170,30 @@ export async function listEnvironments(db: Db, organizationId: number, orgName: 
     limit: f.limit,
     offset: f.offset,
   };
-  const orgJson = JSON.stringify(orgName);
   const [[counted], rows] = await Promise.all([
     countEnvironments(db, v),
     f.limit > 0 ? environmentPage(db, v, { sort: f.sort, direction: f.direction }) : [],
   ]);
   return {
     total: Number(counted?.total ?? 0),
-    itemsJson: `[${rows.map((r) => environmentJson(r, orgJson)).join(',')}]`,
+    itemsJson: await writeItems(view, rows),
   };
 }
+
+/** A row of a page of environments, as `listEnvironments` reads it (http/views/environments.ts writes the API's items). */
+export type EnvironmentListRow = Selectable<EnvironmentsTable>;
 
 /**
  * An environment as the API shows it. The database keeps NULL for "never reported" (so it
  * sorts apart); the API answers the number and boolean SPEC.md types these fields as.
  */
-export function environmentFromRow(r: Selectable<EnvironmentsTable>, orgName: string): EnvironmentRecord {
-  return JSON.parse(environmentJson(r, JSON.stringify(orgName))) as EnvironmentRecord;
-}
-
-/**
- * `environmentFromRow`'s record as JSON text (`orgJson`: the organisation's name as JSON), for
- * list pages. The JSON columns (tags, policies, included environments) are spliced in as stored,
- * not parsed and written again: only `upsertEnvironment` writes them, with JSON.stringify.
- */
-export function environmentJson(r: Selectable<EnvironmentsTable>, orgJson: string): string {
-  const text = JSON.stringify;
-  return `{"org":${orgJson},"name":${text(r.name)},"type":${text(r.type)},"description":${text(r.description)},`
-    + `"last_modified_at":${text(Number(r.last_modified_at))},"include_scaling":${Number(r.include_scaling) === 1},"tags":${r.tags},`
-    + `"last_reported_at":${text(Number(r.last_reported_at ?? 0))},"last_changed_at":${text(Number(r.last_changed_at ?? 0))},`
-    + `"state":${r.state !== null && Number(r.state) === 1},"policies":${r.policies},"included_environments":${r.included_environments}}`;
+export function environmentFromRow(r: EnvironmentListRow, orgName: string): EnvironmentRecord {
+  return {
+    org: orgName, name: r.name, type: r.type, description: r.description,
+    last_modified_at: Number(r.last_modified_at), include_scaling: Number(r.include_scaling) === 1, tags: JSON.parse(r.tags),
+    last_reported_at: Number(r.last_reported_at ?? 0), last_changed_at: Number(r.last_changed_at ?? 0),
+    state: r.state !== null && Number(r.state) === 1, policies: JSON.parse(r.policies), included_environments: JSON.parse(r.included_environments),
+  };
 }
 
 export interface EnvironmentRow extends EnvironmentRecord {

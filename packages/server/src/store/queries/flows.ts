@@ -1,5 +1,6 @@
 /** Flows: created on a trail's first begin (`ensureFlow`) or by PUT /flows, found by name, listed and read back. */
-import type { Db } from '../database.ts';
+import { sql } from 'kysely';
+import { isSqlite, type Db } from '../database.ts';
 
 export interface FlowRow { id: number; name: string; description: string; visibility: string; templateSha256: string | null; createdAt: number; lastModifiedAt: number }
 
@@ -88,5 +89,25 @@ export async function listFlowRecords(db: Db, organizationId: number, search?: {
   return search?.text && search.caseSensitive ? rows.filter((f) => f.name.includes(search.text)) : rows;
 }
 
-export const reads = { findFlow, getFlowRecord, listFlowRecords };
+/**
+ * A page of the organisation's flows by name, and how many match: the page and the count in SQL,
+ * so that a page reads its own rows, not every flow. The search as `listFlowRecords`' (its case
+ * checked in SQL too: instr/strpos compare exactly).
+ */
+export async function listFlowPage(
+  db: Db, organizationId: number, search: { text: string; caseSensitive: boolean } | undefined, page: { offset: number; limit: number },
+): Promise<{ items: FlowRecord[]; total: number }> {
+  let matching = db.selectFrom('flows').where('organization_id', '=', organizationId);
+  if (search?.text) {
+    matching = matching.where((eb) => eb(eb.fn('lower', ['name']), 'like', `%${search.text.toLowerCase()}%`));
+    if (search.caseSensitive) matching = matching.where(sql<number>`${sql.raw(isSqlite(db) ? 'instr' : 'strpos')}(name, ${search.text})`, '>', 0);
+  }
+  const [counted, rows] = await Promise.all([
+    matching.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow(),
+    page.limit > 0 ? matching.select(columns).orderBy('name').limit(page.limit).offset(page.offset).execute() : [],
+  ]);
+  return { total: Number(counted.total), items: rows.map(toRecord) };
+}
+
+export const reads = { findFlow, getFlowRecord, listFlowRecords, listFlowPage };
 export const writes = { ensureFlow, upsertFlow };

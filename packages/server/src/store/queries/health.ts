@@ -1,19 +1,8 @@
 /** The query behind the health check (`GET /health` and `GET /readyz`, http/health.ts). */
 import { sql } from 'kysely';
 import { isSqlite, type Db } from '../database.ts';
+import { migrationsPendingCode, readOnlySqlState, StoreError } from '../errors.ts';
 import { migrations } from '../migrations.ts';
-
-/** PostgreSQL's SQLSTATE for a write refused by a read-only transaction (read_only_sql_transaction). */
-export const readOnlySqlState = '25006';
-
-/**
- * SQLite's extended code for a write to a database file that was moved (renamed or deleted)
- * since it was opened; also what the store throws when it finds so itself (sqlite.ts, `databaseFileGuard`).
- */
-export const databaseMovedCode = 'SQLITE_READONLY_DBMOVED';
-
-/** The code of a failed check whose database lacks a migration this server needs (another process rolled it back, or migrated with an older release). */
-export const migrationsPendingCode = 'TRAILPROOF_MIGRATIONS_PENDING';
 
 /** The newest migration this server needs. */
 const latestMigration = Object.keys(migrations).sort().at(-1)!;
@@ -21,7 +10,7 @@ const latestMigration = Object.keys(migrations).sort().at(-1)!;
 function migrated(applied: string | null | undefined): void {
   // A newer release's migrations are fine (its servers may run beside this one during a rollout).
   if (!applied || applied < latestMigration) {
-    throw Object.assign(new Error(`the database's newest migration is ${applied ?? 'none'}, this server needs ${latestMigration}`), { code: migrationsPendingCode });
+    throw new StoreError('migrations-pending', `the database's newest migration is ${applied ?? 'none'}, this server needs ${latestMigration}`, migrationsPendingCode);
   }
 }
 
@@ -31,7 +20,7 @@ function migrated(applied: string | null | undefined): void {
  * PostgreSQL it takes a pooled connection and runs one statement on it, which also asks whether
  * the server takes writes: a standby (after a failover the address still points at the old
  * primary) or a cluster made read-only answers every read and refuses every write, so it fails
- * the check with `code` 25006. Both read the newest migration applied, which must be the one
+ * the check as `read-only`. Both read the newest migration applied, which must be the one
  * this server needs. Resolves, or throws what the database threw.
  */
 export async function checkDatabase(db: Db): Promise<void> {
@@ -45,7 +34,7 @@ export async function checkDatabase(db: Db): Promise<void> {
   `.execute(db);
   if (state?.standby || state?.read_only === 'on') {
     const why = state.standby ? 'a standby, in recovery' : 'transaction_read_only is on';
-    throw Object.assign(new Error(`the database takes no writes (${why})`), { code: readOnlySqlState });
+    throw new StoreError('read-only', `the database takes no writes (${why})`, readOnlySqlState);
   }
   migrated(state?.migration);
 }

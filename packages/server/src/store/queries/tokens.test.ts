@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { createToken, storeTokens, type Store } from '@trailproof/server';
+import { createToken, type Store } from '@trailproof/server';
+import { storeTokens } from '@trailproof/server/plugin-kit';
 import { migrationsUndone, openTestStore, reopenTestStore } from '@trailproof/server/testing';
 
 describe('tokens', () => {

@@ -7,7 +7,7 @@ import { resolve } from 'node:path';
 import BetterSqlite3 from './driver.ts';
 import { CompiledQuery, Kysely, LimitNode, SqliteDialect, SqliteQueryCompiler, ValueNode, type Driver } from 'kysely';
 import type { Database } from '../database.ts';
-import { databaseMovedCode } from '../queries/health.ts';
+import { databaseMovedCode, StoreError } from '../errors.ts';
 
 export interface SqliteOptions {
   /** `FULL` (default) fsyncs the WAL on every commit; `NORMAL` may lose the last commits on power loss. */
@@ -122,7 +122,7 @@ function immediateTransactions(driver: Driver, unmoved: () => void): Driver {
 
 /**
  * A check that the database file is still at its path, the very file this process opened: it
- * throws an error with `code` {@link databaseMovedCode} once the file was renamed, deleted, or
+ * throws a `StoreError` of kind `moved` (code {@link databaseMovedCode}) once the file was renamed, deleted, or
  * replaced by another (`mv backup.db trailproof.db` under a running server). A connection keeps
  * the file it opened, and in WAL mode SQLite goes on committing into it (seen here: writes after
  * `mv` answered 201), so those commits are lost to the next start, which opens what is at the
@@ -137,7 +137,7 @@ function databaseFileGuard(file: string): () => void {
     const now = statSync(path, { bigint: true, throwIfNoEntry: false });
     if (now?.ino === opened.ino && now.dev === opened.dev) return;
     const what = now ? 'replaced by another file' : 'moved or deleted';
-    throw Object.assign(new Error(`the database file ${path} was ${what} while the server ran; restart the server to open what is there now`), { code: databaseMovedCode });
+    throw new StoreError('moved', `the database file ${path} was ${what} while the server ran; restart the server to open what is there now`, databaseMovedCode);
   };
 }
 

@@ -6,7 +6,8 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
-import { openSqliteStore, type DeploymentRecord, type Store } from '@trailproof/server';
+import { openSqliteStore, type Store } from '@trailproof/server';
+import { deploymentsView, environmentsView, type DeploymentRecord } from '@trailproof/server/plugin-kit';
 
 describe('SQLite reader threads', function () {
   this.timeout(60_000);
@@ -69,12 +70,12 @@ describe('SQLite reader threads', function () {
   it('runs lists off the event loop', async () => {
     const threads = await open(2);
     const inline = await open(0);
-    const list = (store: Store) => () => store.listDeployments(organizationId, { ...window, offset: 2_000, limit: 50 }, at);
+    const list = (store: Store) => () => store.listDeployments(organizationId, { ...window, offset: 2_000, limit: 50 }, deploymentsView(at));
     // The same list on the store's own connection runs to its end before the loop turns again:
     // this is what the threads are for, and it shows that the measure below can fail.
     expect(await turnsDuring(list(inline))).to.equal(0);
     expect(await turnsDuring(list(threads))).to.be.greaterThan(0);
-    expect(await turnsDuring(() => threads.listEnvironments(organizationId, 'acme', { names: 'prod', sort: 'name', direction: 'asc', offset: 0, limit: 20 })))
+    expect(await turnsDuring(() => threads.listEnvironments(organizationId, { names: 'prod', sort: 'name', direction: 'asc', offset: 0, limit: 20 }, environmentsView('acme'))))
       .to.be.greaterThan(0);
   });
 
@@ -89,9 +90,9 @@ describe('SQLite reader threads', function () {
       { ...window, offset: 0, limit: 0 },
     ];
     for (const f of deploymentFilters) {
-      const expected = await inline.listDeployments(organizationId, f, at);
+      const expected = await inline.listDeployments(organizationId, f, deploymentsView(at));
       expect(JSON.parse(expected.itemsJson).length, JSON.stringify(f)).to.equal(Math.min(f.limit, Math.max(0, expected.total - f.offset)));
-      expect(await threads.listDeployments(organizationId, f, at), JSON.stringify(f)).to.deep.equal(expected);
+      expect(await threads.listDeployments(organizationId, f, deploymentsView(at)), JSON.stringify(f)).to.deep.equal(expected);
     }
     const environmentFilters = [
       { sort: 'name' as const, direction: 'desc' as const, offset: 0, limit: 20 },
@@ -99,9 +100,9 @@ describe('SQLite reader threads', function () {
       { tags: ['team:t3', 'team:t5'], sort: 'last_changed_at' as const, direction: 'desc' as const, offset: 0, limit: 50 },
     ];
     for (const f of environmentFilters) {
-      const expected = await inline.listEnvironments(organizationId, 'acme', f);
+      const expected = await inline.listEnvironments(organizationId, f, environmentsView('acme'));
       expect(expected.total, JSON.stringify(f)).to.be.greaterThan(0);
-      expect(await threads.listEnvironments(organizationId, 'acme', f), JSON.stringify(f)).to.deep.equal(expected);
+      expect(await threads.listEnvironments(organizationId, f, environmentsView('acme')), JSON.stringify(f)).to.deep.equal(expected);
     }
   });
 
@@ -109,13 +110,13 @@ describe('SQLite reader threads', function () {
     const store = await open(2);
     const environment = await store.upsertEnvironment(organizationId, { name: 'fresh', type: 'server' }, base);
     for (let i = 0; i < 20; i++) {
-      const before = await store.listDeployments(organizationId, { ...window, envName: 'fresh', offset: 0, limit: 1 }, at);
+      const before = await store.listDeployments(organizationId, { ...window, envName: 'fresh', offset: 0, limit: 1 }, deploymentsView(at));
       expect(before.total).to.equal(i);
       await store.insertDeployments([{
         organizationId, environmentId: environment.id, envName: 'fresh', snapshotIndex: i + 1, fingerprint: `fresh${i}`,
         artifactName: `fresh${i}`, deployedAt: base + day + i, trailId: null, repoName: null,
       }]);
-      const after = await store.listDeployments(organizationId, { ...window, envName: 'fresh', offset: 0, limit: 1 }, at);
+      const after = await store.listDeployments(organizationId, { ...window, envName: 'fresh', offset: 0, limit: 1 }, deploymentsView(at));
       expect(after.total).to.equal(i + 1);
       expect(JSON.parse(after.itemsJson)[0].fingerprint).to.equal(`fresh${i}`);
     }
@@ -125,7 +126,7 @@ describe('SQLite reader threads', function () {
     const store = await open(2);
     const envs = Array.from({ length: 10 }, (_, i) => `${i % 2 ? 'prod' : 'dev'}-${i}`);
     const results = await Promise.all(Array.from({ length: 200 }, (_, i) =>
-      store.listDeployments(organizationId, { ...window, envName: envs[i % 10], offset: 0, limit: 5 }, at)));
+      store.listDeployments(organizationId, { ...window, envName: envs[i % 10], offset: 0, limit: 5 }, deploymentsView(at))));
     results.forEach((result, i) => {
       expect(result.total).to.equal(300);
       for (const item of JSON.parse(result.itemsJson) as DeploymentRecord[]) expect(item.env_name).to.equal(envs[i % 10]);

@@ -5,6 +5,7 @@
  */
 import { availableParallelism } from 'node:os';
 import type { Queries, Store } from '../types.ts';
+import { withStoreErrors } from '../errors.ts';
 import { createStore, migrated, once } from '../registry.ts';
 import { oncePerTurn, rememberTokensUntilChange } from '../remembered.ts';
 import { verifyChainOnThread } from './chain-verify-thread.ts';
@@ -47,7 +48,7 @@ export async function openSqliteStore(file: string, options: SqliteOptions = {})
     // One writer, one fsync per commit: concurrent transactions share commits (see group-commit.ts).
     runTransaction: groupCommit(db, { afterCommit: () => checkpointer?.committed() }),
   });
-  return {
+  return withStoreErrors<Store>({
     ...store,
     ...(writer ? { appendAttestation: writer.appendAttestation } : {}),
     ...(readers ? onReaderThreads(store, readers) : {}),
@@ -66,7 +67,7 @@ export async function openSqliteStore(file: string, options: SqliteOptions = {})
       raw.close();
       readerRaw.close();
     }),
-  };
+  });
 }
 
 /**

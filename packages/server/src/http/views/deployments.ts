@@ -1,0 +1,42 @@
+/**
+ * The deployments page's items as the API answers them: each with `_links` to its environment,
+ * snapshot and (when one attested the artifact) trail. Written on a reader thread with SQLite
+ * (see store/views.ts), so this module imports nothing that a thread could not load.
+ */
+import type { DeploymentListRow } from '../../store/queries/deployments.ts';
+import { itemsView } from '../../store/views.ts';
+import { environmentHref, trailHref, type ViewContext } from '../links.ts';
+
+/** A deployment as the API answers it (an item of `listDeployments`' `itemsJson`). */
+export interface DeploymentRecord {
+  fingerprint: string;
+  deployed_at: number;
+  artifact_name: string;
+  env_name: string;
+  snapshot_index: number;
+  /** `trail` only when a trail attested the artifact. */
+  _links: { environment: { href: string }; snapshot: { href: string }; trail?: { href: string } };
+}
+
+/** The items' JSON text, links under `at`. */
+export function deploymentItemsJson(rows: readonly DeploymentListRow[], at: ViewContext): string {
+  // A page holds few environments: each one's link is built once.
+  const environments = new Map<string, string>();
+  const environmentLink = (name: string) => environments.get(name) ?? environments.set(name, environmentHref(at, name)).get(name)!;
+  const items = rows.map((r): DeploymentRecord => {
+    const environment = environmentLink(r.env_name);
+    const snapshotIndex = Number(r.snapshot_index);
+    return {
+      fingerprint: r.fingerprint, deployed_at: Number(r.deployed_at), artifact_name: r.artifact_name, env_name: r.env_name, snapshot_index: snapshotIndex,
+      _links: {
+        environment: { href: environment },
+        snapshot: { href: `${environment}/snapshots/${snapshotIndex}` },
+        ...(r.trail_name && r.flow_name ? { trail: { href: trailHref(at, r.flow_name, r.trail_name) } } : {}),
+      },
+    };
+  });
+  return JSON.stringify(items);
+}
+
+/** The view `listDeployments` writes its page with. */
+export const deploymentsView = (at: ViewContext) => itemsView(import.meta.url, deploymentItemsJson, at);
