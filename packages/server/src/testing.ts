@@ -186,7 +186,7 @@ export async function startTestServer(options: { plugins?: readonly Plugin<any>[
       const form = new FormData();
       for (const [name, value] of Object.entries(o.form)) {
         if (typeof value === 'string') form.append(name, value);
-        else form.append(name, new Blob([value.content], { type: value.type ?? 'application/octet-stream' }), value.name ?? name);
+        else form.append(name, new Blob([value.content as Uint8Array<ArrayBuffer> | string], { type: value.type ?? 'application/octet-stream' }), value.name ?? name);
       }
       body = form;
     } else if (o.json !== undefined) {
