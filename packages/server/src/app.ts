@@ -10,12 +10,15 @@ import { storeTokens } from './auth.ts';
 import { metricsMiddleware, type MetricsMode } from './metrics.ts';
 import { jsonLogger, type Logger } from './log.ts';
 import { createRouter, type RouterOptions } from './router.ts';
+import { createBadges } from './badges/badges.ts';
 
 export interface AppOptions extends RouterOptions {
   /** Trust `X-Forwarded-*` headers (behind a load balancer). */
   proxy?: boolean;
   /** Prometheus metrics at `GET /metrics` (metrics.ts): off by default; `startServer` reads TRAILPROOF_METRICS. */
   metrics?: MetricsMode;
+  /** README badges at `/badges/...` (badges/badges.ts): served unless false. */
+  badges?: boolean;
 }
 
 /** A request id a client or a proxy sent that is fit for the log: short, without spaces or quotes. */
@@ -61,6 +64,7 @@ export function createApp(options: AppOptions): Koa {
     await next();
     if (ctx.body == null && ctx.status === 404 && !ctx.state.clientClosed) throw new ApiError(404, `No such route: ${ctx.method} ${ctx.path}`);
   });
+  if (options.badges !== false) app.use(createBadges({ store: options.store, auth: options.auth, logger }).routes());
   app.use(router.routes());
   app.use(router.allowedMethods());
   return app;

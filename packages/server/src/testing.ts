@@ -148,6 +148,7 @@ const undoing: Record<string, { sqlite: readonly string[]; postgres: readonly st
     sqlite: ['snapshots', 'reviews', 'approvals'].map((table) => `alter table ${table} drop column created_by_token`),
     postgres: ['snapshots', 'reviews', 'approvals'].map((table) => `alter table ${table} drop column created_by_token`),
   },
+  '0018_environment_badges': { sqlite: ['drop table environment_badges'], postgres: ['drop table environment_badges'] },
 };
 
 /**
