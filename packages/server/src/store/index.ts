@@ -22,6 +22,7 @@ import { insertEnvironmentEvents, listEnvironmentEvents } from './environment-ev
 import { checkDatabase } from './health.ts';
 import { evidenceOfToken } from './provenance.ts';
 import { findEnvironmentBadge, setEnvironmentBadgePublic } from './badges.ts';
+import { deploymentsPerDay } from './deployment-days.ts';
 import { openPostgres, type PostgresOptions } from './postgres.ts';
 import { batchedWrites, groupCommit } from './group-commit.ts';
 import { startCheckpointer, walAutocheckpoint } from './checkpoint.ts';
@@ -47,7 +48,7 @@ const queries = {
   addReview,
   checkDatabase,
   evidenceOfToken,
-  findEnvironmentBadge, setEnvironmentBadgePublic,
+  findEnvironmentBadge, setEnvironmentBadgePublic, deploymentsPerDay,
 };
 
 /**
@@ -61,7 +62,7 @@ const readOnly = new Set<keyof typeof queries>([
   'listEnvironments', 'listDeployments', 'listApprovals', 'getApproval', 'artifactsOfCommits', 'listEnvironmentEvents', 'checkDatabase', 'evidenceOfToken',
   'getFlowRecord', 'listFlowRecords', 'listTrailPage', 'getTrailById', 'attestationsOfFingerprints', 'attestationFactsOfTrails', 'attachmentOf', 'artifactNameOf', 'deployedNameOf',
   'findEnvironment', 'typesOfEnvironments', 'getSnapshot',
-  'findEnvironmentBadge',
+  'findEnvironmentBadge', 'deploymentsPerDay',
 ]);
 
 type Bound<Q> = { [K in keyof Q]: Q[K] extends (db: Db, ...args: infer A) => infer R ? (...args: A) => R : never };
