@@ -174,7 +174,7 @@ async function attest(config: AttestConfig, run: RunContext, reporter: Reporter,
     if (built.kind === 'too-large') {
       reporter.warning(`Attesting without the JUnit files: ${built.reason}`);
     } else {
-      // An ArrayBuffer-backed view (never a SharedArrayBuffer here), as the DOM's Blob type asks.
+      // The DOM's Blob type (in the workspace's type check since the console's JSX) takes no SharedArrayBuffer views.
       form.append('attachment_file', new Blob([built.bytes as Uint8Array<ArrayBuffer>]), built.name);
       result.attachment = { name: built.name, size: built.bytes.byteLength };
     }

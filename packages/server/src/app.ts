@@ -10,6 +10,7 @@ import { storeTokens } from './auth.ts';
 import { metricsMiddleware, type MetricsMode } from './metrics.ts';
 import { jsonLogger, type Logger } from './log.ts';
 import { createRouter, type RouterOptions } from './router.ts';
+import { createConsole, type ConsoleOptions } from './console/index.ts';
 import { createBadges } from './badges/badges.ts';
 
 export interface AppOptions extends RouterOptions {
@@ -17,6 +18,8 @@ export interface AppOptions extends RouterOptions {
   proxy?: boolean;
   /** Prometheus metrics at `GET /metrics` (metrics.ts): off by default; `startServer` reads TRAILPROOF_METRICS. */
   metrics?: MetricsMode;
+  /** The console (pages for people) at `/ui`, with `/` redirecting there; `false` leaves it out. */
+  console?: false | Omit<ConsoleOptions, 'store' | 'auth' | 'logger'>;
   /** README badges at `/badges/...` (badges/badges.ts): served unless false. */
   badges?: boolean;
 }
@@ -67,5 +70,14 @@ export function createApp(options: AppOptions): Koa {
   if (options.badges !== false) app.use(createBadges({ store: options.store, auth: options.auth, logger }).routes());
   app.use(router.routes());
   app.use(router.allowedMethods());
+  if (options.console !== false) {
+    const ui = createConsole({ ...options.console, store: options.store, auth: options.auth, logger, apiPrefix: options.prefix });
+    const home = options.console?.prefix ?? '/ui';
+    app.use(ui.routes());
+    app.use(async (ctx, next) => {
+      if (ctx.path !== '/' || (ctx.method !== 'GET' && ctx.method !== 'HEAD')) return next();
+      ctx.redirect(home);
+    });
+  }
   return app;
 }

@@ -13,10 +13,10 @@ import { openStore, type PostgresOptions } from './store/index.ts';
 
 const serve = defineCommand({
   name: 'serve',
-  synopsis: '[--db FILE | --database URL] [--port N] [--host H]',
+  synopsis: '[--db FILE | --database URL] [--port N] [--host H] [--no-console]',
   summary: 'Serves the API v2 over HTTP until SIGINT or SIGTERM, logging one JSON line per request on stdout.',
-  options: { ...databaseOptions, port: { type: 'string' }, host: { type: 'string' } },
-  flags: [...databaseFlags, ['--port N', 'the port to listen on (default 8080; 0 for any free one)'], ['--host H', 'the address to listen on (default 127.0.0.1)']],
+  options: { ...databaseOptions, port: { type: 'string' }, host: { type: 'string' }, 'no-console': { type: 'boolean' } },
+  flags: [...databaseFlags, ['--port N', 'the port to listen on (default 8080; 0 for any free one)'], ['--host H', 'the address to listen on (default 127.0.0.1)'], ['--no-console', 'serve the API only, without the console (the pages for people at /ui)']],
   environment: [
     ...databaseEnvironment,
     ['PORT', 'as --port (the flag wins)'],
@@ -50,7 +50,7 @@ const serve = defineCommand({
       postgres: postgresTuning(),
       sqlite: { threadsAtOpen: true, readerThreads: numberSetting('TRAILPROOF_SQLITE_READER_THREADS', 0, 64), maxSizeBytes: sizeSetting('TRAILPROOF_SQLITE_MAX_SIZE') },
     });
-    const running = await startServer({ store, logger, port, host: values.host ?? process.env.HOST ?? '127.0.0.1', handleSignals: true, keepAliveTimeoutMs, maxConnections, ...http });
+    const running = await startServer({ store, logger, port, host: values.host ?? process.env.HOST ?? '127.0.0.1', handleSignals: true, keepAliveTimeoutMs, maxConnections, ...http, ...(values['no-console'] ? { console: false as const } : {}) });
     logger.info({ msg: 'listening', url: running.url, database: redacted(location), backend: store.dialect });
   },
 });

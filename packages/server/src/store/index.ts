@@ -32,6 +32,7 @@ import { startReaderThreads, type ReaderThreads } from './reader-threads.ts';
 import { readerProcedures } from './reader-procedures.ts';
 import { oncePerTurn, rememberOrganizations, rememberTokensUntilChange } from './remembered.ts';
 import { listenForTokenChanges } from './token-changes.ts';
+import { deleteConsoleSession, findConsoleSession, insertConsoleSession } from './console-sessions.ts';
 
 const queries = {
   ensureOrganization, findOrganization, listOrganizations, putBlob, getBlob, verifyChain,
@@ -48,6 +49,7 @@ const queries = {
   addReview,
   checkDatabase,
   evidenceOfToken,
+  insertConsoleSession, findConsoleSession, deleteConsoleSession,
   findEnvironmentBadge, setEnvironmentBadgePublic, deploymentsPerDay,
 };
 
@@ -62,6 +64,7 @@ const readOnly = new Set<keyof typeof queries>([
   'listEnvironments', 'listDeployments', 'listApprovals', 'getApproval', 'artifactsOfCommits', 'listEnvironmentEvents', 'checkDatabase', 'evidenceOfToken',
   'getFlowRecord', 'listFlowRecords', 'listTrailPage', 'getTrailById', 'attestationsOfFingerprints', 'attestationFactsOfTrails', 'attachmentOf', 'artifactNameOf', 'deployedNameOf',
   'findEnvironment', 'typesOfEnvironments', 'getSnapshot',
+  'findConsoleSession',
   'findEnvironmentBadge', 'deploymentsPerDay',
 ]);
 
@@ -252,6 +255,7 @@ export type { DeploymentInsert, DeploymentRecord, DeploymentFilter } from './dep
 export type { ApprovalInsert, ApprovalRecord, ApprovalState, ReviewRecord } from './approvals.ts';
 export type { TrailInput, TrailRow, FlowRow, AttestationInsert, AttestationRow, AttestationAppend, AppendResult } from './trails.ts';
 export type { TokenRow } from './tokens.ts';
+export type { ConsoleSessionRow } from './console-sessions.ts';
 export type { TokenEvidence } from './provenance.ts';
 export type { BrokenLink, VerifyResult } from './chain-verify.ts';
 export { canonicalJson, genesisHash } from './chain.ts';

@@ -1,0 +1,10 @@
+/**
+ * The console's pages, in the order they are matched. To add a page: write
+ * `pages/<page>.tsx` exporting `definePage({ path: '/:org/...', render })` and list it here.
+ */
+import type { Page } from './page.ts';
+import { overviewPage } from './pages/overview.tsx';
+
+export const consolePages: readonly Page[] = [
+  overviewPage,
+];
