@@ -4,7 +4,12 @@
  */
 import type { Page } from './page.ts';
 import { overviewPage } from './pages/overview.tsx';
+import { environmentPage } from './pages/environment.tsx';
+import { deploymentsPage } from './pages/deployments.tsx';
+import { approvalPage, approvalsPage } from './pages/approvals.tsx';
+import { integrityPage } from './pages/integrity.tsx';
 
 export const consolePages: readonly Page[] = [
   overviewPage,
+  environmentPage, deploymentsPage, approvalsPage, approvalPage, integrityPage,
 ];

@@ -23,6 +23,7 @@ import { checkDatabase } from './health.ts';
 import { evidenceOfToken } from './provenance.ts';
 import { findEnvironmentBadge, setEnvironmentBadgePublic } from './badges.ts';
 import { deploymentsPerDay } from './deployment-days.ts';
+import { approvalsOfArtifacts } from './artifact-approvals.ts';
 import { openPostgres, type PostgresOptions } from './postgres.ts';
 import { batchedWrites, groupCommit } from './group-commit.ts';
 import { startCheckpointer, walAutocheckpoint } from './checkpoint.ts';
@@ -50,7 +51,7 @@ const queries = {
   checkDatabase,
   evidenceOfToken,
   insertConsoleSession, findConsoleSession, deleteConsoleSession,
-  findEnvironmentBadge, setEnvironmentBadgePublic, deploymentsPerDay,
+  findEnvironmentBadge, setEnvironmentBadgePublic, deploymentsPerDay, approvalsOfArtifacts,
 };
 
 /**
@@ -65,7 +66,7 @@ const readOnly = new Set<keyof typeof queries>([
   'getFlowRecord', 'listFlowRecords', 'listTrailPage', 'getTrailById', 'attestationsOfFingerprints', 'attestationFactsOfTrails', 'attachmentOf', 'artifactNameOf', 'deployedNameOf',
   'findEnvironment', 'typesOfEnvironments', 'getSnapshot',
   'findConsoleSession',
-  'findEnvironmentBadge', 'deploymentsPerDay',
+  'findEnvironmentBadge', 'deploymentsPerDay', 'approvalsOfArtifacts',
 ]);
 
 type Bound<Q> = { [K in keyof Q]: Q[K] extends (db: Db, ...args: infer A) => infer R ? (...args: A) => R : never };
@@ -266,3 +267,4 @@ export type { FlowChanges, FlowRecord } from './flows.ts';
 export type { AttestationFactsRow, FingerprintAttestation, TrailWithTemplate } from './evidence.ts';
 export type { EnvironmentRow, RunningArtifact, SnapshotRecord } from './snapshots.ts';
 export type { EnvironmentEventFilter, EnvironmentEventInsert, EnvironmentEventRecord } from './environment-events.ts';
+export type { ArtifactApproval } from './artifact-approvals.ts';
