@@ -1,8 +1,6 @@
-import { createHash } from 'node:crypto';
 import { expect } from 'chai';
 import { startTestServer, type TestServer } from '@trailproof/server/testing';
-
-const sha = (text: string) => createHash('sha256').update(text).digest('hex');
+import { playExtrasStory, sha } from '../../../../test/support/console-story.ts';
 
 /** A page's text as a person reads it: tags dropped, entities of the escaper decoded, spaces folded. */
 export function textOf(html: string): string {
@@ -14,15 +12,12 @@ export function textOf(html: string): string {
 
 /**
  * The environment, deployments, approvals and integrity pages over HTTP (the browser walks them in
- * console-extras.browser.test.ts). The story: trail b1 of flow app attests api:1 with passing
- * tests, b2 attests web:1 with failing ones; prod runs api:1 and web:1, then db:1 joins;
- * staging runs web:1; api:1 has an approval for prod with two reviews.
+ * extras.browser.test.ts), on the story of test/support/console-story.ts.
  */
 describe('console pages: environment, deployments, approvals, integrity', function () {
   this.timeout(60_000);
   let server: TestServer;
   let cookie = '';
-  const ok = (res: { status: number; body: unknown }) => expect([200, 201], JSON.stringify(res.body)).to.include(res.status);
   const page = async (path: string, as = cookie) => {
     const res = await fetch(server.url + path, { redirect: 'manual', headers: { cookie: as } });
     return { status: res.status, headers: res.headers, html: await res.text() };
@@ -34,23 +29,9 @@ describe('console pages: environment, deployments, approvals, integrity', functi
     expect(res.status).to.equal(303);
     return res.headers.get('set-cookie')!.split(';')[0]!;
   };
-  const pod = (name: string, image: string) => ({ podName: name, namespace: 'ns', digests: { [image.split(':')[0]!]: sha(image) }, creationTimestamp: 1_764_000_000 });
-
   before(async () => {
     server = await startTestServer();
-    for (const [trail, image, failures] of [['b1', 'api:1', 0], ['b2', 'web:1', 2]] as const) {
-      ok(await server.request('PUT', '/api/v2/trails/acme/app', { form: { data_json: JSON.stringify({ name: trail, repo_info: { name: 'acme/app', url: 'https://git.example.com/acme/app' } }) } }));
-      const data = { attestation_name: 'unit', junit_results: [{ name: 's', failures, errors: 0, skipped: 0, total: 3, duration: 1, timestamp: null }], artifact_fingerprint: sha(image) };
-      ok(await server.request('POST', `/api/v2/attestations/acme/app/trail/${trail}/junit`, { form: { data_json: JSON.stringify(data) } }));
-    }
-    ok(await server.request('PUT', '/api/v2/environments/acme', { json: { name: 'prod', type: 'K8S' } }));
-    ok(await server.request('PUT', '/api/v2/environments/acme', { json: { name: 'staging', type: 'K8S' } }));
-    ok(await server.request('PUT', '/api/v2/environments/acme/prod/report/K8S', { json: { artifacts: [pod('a1', 'api:1'), pod('a2', 'api:1'), pod('w1', 'web:1')] } }));
-    ok(await server.request('PUT', '/api/v2/environments/acme/prod/report/K8S', { json: { artifacts: [pod('a1', 'api:1'), pod('a2', 'api:1'), pod('w1', 'web:1'), pod('d1', 'db:1')] } }));
-    ok(await server.request('PUT', '/api/v2/environments/acme/staging/report/K8S', { json: { artifacts: [pod('w1', 'web:1')] } }));
-    const review = (state: string, by: string) => ({ state, approved_by: by, comment: `${by}: <script>alert(1)</script>`, approval_url: 'javascript:alert(2)' });
-    ok(await server.request('POST', '/api/v2/approvals/acme/app', { json: { artifact_fingerprint: sha('api:1'), description: 'release 1', src_commit_list: [], environment: 'prod', approvals: [review('APPROVED', 'alice')] } }));
-    ok(await server.request('PUT', '/api/v2/approvals/acme/app/1', { json: review('APPROVED', 'bob') }));
+    await playExtrasStory(server);
     cookie = await signIn(server.readToken);
   });
   after(() => server.close());
