@@ -31,6 +31,7 @@ import { readerProcedures } from './reader-procedures.ts';
 import { oncePerTurn, rememberOrganizations, rememberTokensUntilChange } from './remembered.ts';
 import { listenForTokenChanges } from './token-changes.ts';
 import { deleteConsoleSession, findConsoleSession, insertConsoleSession } from './console-sessions.ts';
+import { deploymentsOfFingerprints, environmentsNow, flowsWithLatestTrail, junitResultsOf } from './console-queries.ts';
 
 const queries = {
   ensureOrganization, findOrganization, listOrganizations, putBlob, getBlob, verifyChain,
@@ -48,6 +49,7 @@ const queries = {
   checkDatabase,
   evidenceOfToken,
   insertConsoleSession, findConsoleSession, deleteConsoleSession,
+  flowsWithLatestTrail, environmentsNow, junitResultsOf, deploymentsOfFingerprints,
 };
 
 /**
@@ -61,7 +63,7 @@ const readOnly = new Set<keyof typeof queries>([
   'listEnvironments', 'listDeployments', 'listApprovals', 'getApproval', 'artifactsOfCommits', 'listEnvironmentEvents', 'checkDatabase', 'evidenceOfToken',
   'getFlowRecord', 'listFlowRecords', 'listTrailPage', 'getTrailById', 'attestationsOfFingerprints', 'attestationFactsOfTrails', 'attachmentOf', 'artifactNameOf', 'deployedNameOf',
   'findEnvironment', 'typesOfEnvironments', 'getSnapshot',
-  'findConsoleSession',
+  'findConsoleSession', 'flowsWithLatestTrail', 'environmentsNow', 'junitResultsOf', 'deploymentsOfFingerprints',
 ]);
 
 type Bound<Q> = { [K in keyof Q]: Q[K] extends (db: Db, ...args: infer A) => infer R ? (...args: A) => R : never };
@@ -252,6 +254,7 @@ export type { ApprovalInsert, ApprovalRecord, ApprovalState, ReviewRecord } from
 export type { TrailInput, TrailRow, FlowRow, AttestationInsert, AttestationRow, AttestationAppend, AppendResult } from './trails.ts';
 export type { TokenRow } from './tokens.ts';
 export type { ConsoleSessionRow } from './console-sessions.ts';
+export type { ArtifactDeployment, EnvironmentNow, FlowWithLatestTrail, JunitSuiteTotals } from './console-queries.ts';
 export type { TokenEvidence } from './provenance.ts';
 export type { BrokenLink, VerifyResult } from './chain-verify.ts';
 export { canonicalJson, genesisHash } from './chain.ts';
