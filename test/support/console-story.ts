@@ -27,6 +27,8 @@ export async function playExtrasStory(server: Pick<TestServer, 'request'>): Prom
   await call('PUT', '/environments/acme/prod/report/K8S', { json: { artifacts: [pod('a1', 'api:1'), pod('a2', 'api:1'), pod('w1', 'web:1'), pod('d1', 'db:1')] } });
   await call('PUT', '/environments/acme/staging/report/K8S', { json: { artifacts: [pod('w1', 'web:1')] } });
   const review = (state: string, by: string) => ({ state, approved_by: by, comment: `${by}: <script>alert(1)</script>`, approval_url: 'javascript:alert(2)' });
-  await call('POST', '/approvals/acme/app', { json: { artifact_fingerprint: sha('api:1'), description: 'release 1', src_commit_list: [], environment: 'prod', approvals: [review('APPROVED', 'alice')] } });
+  // Requested without a review (PENDING), then reviewed twice: its state follows from the reviews.
+  await call('POST', '/approvals/acme/app', { json: { artifact_fingerprint: sha('api:1'), description: 'release 1', src_commit_list: [], environment: 'prod' } });
+  await call('PUT', '/approvals/acme/app/1', { json: review('APPROVED', 'alice') });
   await call('PUT', '/approvals/acme/app/1', { json: review('APPROVED', 'bob') });
 }

@@ -148,7 +148,9 @@ const undoing: Record<string, { sqlite: readonly string[]; postgres: readonly st
     sqlite: ['snapshots', 'reviews', 'approvals'].map((table) => `alter table ${table} drop column created_by_token`),
     postgres: ['snapshots', 'reviews', 'approvals'].map((table) => `alter table ${table} drop column created_by_token`),
   },
-  '0016_console_sessions': { sqlite: ['drop table console_sessions'], postgres: ['drop table console_sessions'] },
+  '0016_console_sessions': {
+    sqlite: ['drop index deployments_org_fingerprint', 'drop table console_sessions'], postgres: ['drop index deployments_org_fingerprint', 'drop table console_sessions'],
+  },
   '0018_environment_badges': { sqlite: ['drop table environment_badges'], postgres: ['drop table environment_badges'] },
 };
 

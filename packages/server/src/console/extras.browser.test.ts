@@ -63,12 +63,12 @@ describe('console pages in a browser: environment, deployments, approvals, integ
     expect(await row('web')).to.contain(sha('web:1')).and.contain('✗ NO COMPLIANT TRAIL').and.contain('app/b2');
     expect(await row('db')).to.contain('✗ NOT ATTESTED');
     expect(await page.getAttribute('tr[data-artifact="api"] a[href*="/trails/"]', 'href')).to.equal('/ui/acme/flows/app/trails/b1');
-    const timeline = await page.innerText('table:below(#timeline)');
-    expect(timeline.split('\n').filter((line) => /^#\d/.test(line)).map((line) => line.split('\t').slice(0, 4).filter((_, i) => i !== 1).join(' ').replace(/ \S+ instances? .*$/, '')))
-      .to.have.length(3);
+    // The timeline, newest first (within a snapshot, the reverse of artifact order): db started at #2, web and api at #1.
+    const events = await page.locator('tr.event-started').allInnerTexts();
+    expect(events.map((row) => row.split('\t')[0] + ' ' + row.split('\t')[3])).to.deep.equal(['#2 db', '#1 web', '#1 api']);
     await assertInert();
 
-    await page.click('text=#1 >> nth=0');
+    await page.click('tr.event-started a[href$="?snapshot=1"] >> nth=0');
     expect(await main()).to.contain('Running at snapshot #1').and.contain('prod: 2 artifacts running, 1 attested by a compliant trail, 1 not');
   });
 

@@ -39,12 +39,13 @@ export interface ConsoleOptions {
 
 /**
  * Sent with every answer of the console: no script or style but the console's own files, no
- * framing, forms only to itself, and no address of a page given to the sites it links to.
+ * framing, forms only to itself, and no address of a page given to other sites (`same-origin`:
+ * with `no-referrer` Chromium sends `Origin: null` on the sign-in form's own POST).
  */
 export const consoleSecurityHeaders: Readonly<Record<string, string>> = {
   'Content-Security-Policy': "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; frame-ancestors 'none'; form-action 'self'; base-uri 'none'",
   'X-Content-Type-Options': 'nosniff',
-  'Referrer-Policy': 'no-referrer',
+  'Referrer-Policy': 'same-origin',
   'X-Frame-Options': 'DENY',
 };
 

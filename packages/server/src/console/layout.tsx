@@ -24,6 +24,7 @@ export function Layout({ title, base, org, children }: LayoutProps) {
         <meta charset="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1" />
         <title>{`${title} · Trailproof`}</title>
+        <link rel="icon" href="data:," />
         <link rel="stylesheet" href={`${base}/static/console.css?v=${consoleCssVersion}`} />
       </head>
       <body>

@@ -34,7 +34,7 @@ describe('console sessions', () => {
     const page = await get('/ui/acme', cookie.split(';')[0]);
     expect(page.status).to.equal(200);
     expect(page.headers.get('x-content-type-options')).to.equal('nosniff');
-    expect(page.headers.get('referrer-policy')).to.equal('no-referrer');
+    expect(page.headers.get('referrer-policy')).to.equal('same-origin');
     expect(await page.text()).not.to.contain(server.readToken);
   });
 

@@ -34,6 +34,7 @@ import { readerProcedures } from './reader-procedures.ts';
 import { oncePerTurn, rememberOrganizations, rememberTokensUntilChange } from './remembered.ts';
 import { listenForTokenChanges } from './token-changes.ts';
 import { deleteConsoleSession, findConsoleSession, insertConsoleSession } from './console-sessions.ts';
+import { deploymentsOfFingerprints, environmentsNow, flowsWithLatestTrail, junitResultsOf } from './console-queries.ts';
 
 const queries = {
   ensureOrganization, findOrganization, listOrganizations, putBlob, getBlob, verifyChain,
@@ -51,6 +52,7 @@ const queries = {
   checkDatabase,
   evidenceOfToken,
   insertConsoleSession, findConsoleSession, deleteConsoleSession,
+  flowsWithLatestTrail, environmentsNow, junitResultsOf, deploymentsOfFingerprints,
   findEnvironmentBadge, setEnvironmentBadgePublic, deploymentsPerDay, approvalsOfArtifacts,
 };
 
@@ -65,7 +67,7 @@ const readOnly = new Set<keyof typeof queries>([
   'listEnvironments', 'listDeployments', 'listApprovals', 'getApproval', 'artifactsOfCommits', 'listEnvironmentEvents', 'checkDatabase', 'evidenceOfToken',
   'getFlowRecord', 'listFlowRecords', 'listTrailPage', 'getTrailById', 'attestationsOfFingerprints', 'attestationFactsOfTrails', 'attachmentOf', 'artifactNameOf', 'deployedNameOf',
   'findEnvironment', 'typesOfEnvironments', 'getSnapshot',
-  'findConsoleSession',
+  'findConsoleSession', 'flowsWithLatestTrail', 'environmentsNow', 'junitResultsOf', 'deploymentsOfFingerprints',
   'findEnvironmentBadge', 'deploymentsPerDay', 'approvalsOfArtifacts',
 ]);
 
@@ -257,6 +259,7 @@ export type { ApprovalInsert, ApprovalRecord, ApprovalState, ReviewRecord } from
 export type { TrailInput, TrailRow, FlowRow, AttestationInsert, AttestationRow, AttestationAppend, AppendResult } from './trails.ts';
 export type { TokenRow } from './tokens.ts';
 export type { ConsoleSessionRow } from './console-sessions.ts';
+export type { ArtifactDeployment, EnvironmentNow, FlowWithLatestTrail, JunitSuiteTotals } from './console-queries.ts';
 export type { TokenEvidence } from './provenance.ts';
 export type { BrokenLink, VerifyResult } from './chain-verify.ts';
 export { canonicalJson, genesisHash } from './chain.ts';

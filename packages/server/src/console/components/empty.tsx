@@ -9,3 +9,7 @@ export function Empty({ children, example }: { children: ComponentChildren; exam
     </div>
   );
 }
+
+/** The GitHub Action step that begins trails of `flow` and attests their JUnit results. */
+export const actionStep = (org: string, flow: string) =>
+  `- uses: trailproof/trailproof@v1\n  if: \${{ !cancelled() }}\n  with:\n    server-url: https://trailproof.example.com\n    api-token: \${{ secrets.TRAILPROOF_TOKEN }}\n    org: ${org}\n    flow: ${flow}`;
