@@ -24,6 +24,7 @@ import { evidenceOfToken } from './provenance.ts';
 import { findEnvironmentBadge, setEnvironmentBadgePublic } from './badges.ts';
 import { deploymentsPerDay } from './deployment-days.ts';
 import { approvalsOfArtifacts } from './artifact-approvals.ts';
+import { effectiveTemplatesOf } from './trail-templates.ts';
 import { openPostgres, type PostgresOptions } from './postgres.ts';
 import { batchedWrites, groupCommit } from './group-commit.ts';
 import { startCheckpointer, walAutocheckpoint } from './checkpoint.ts';
@@ -53,7 +54,7 @@ const queries = {
   evidenceOfToken,
   insertConsoleSession, findConsoleSession, deleteConsoleSession,
   flowsWithLatestTrail, environmentsNow, junitResultsOf, deploymentsOfFingerprints,
-  findEnvironmentBadge, setEnvironmentBadgePublic, deploymentsPerDay, approvalsOfArtifacts,
+  findEnvironmentBadge, setEnvironmentBadgePublic, deploymentsPerDay, approvalsOfArtifacts, effectiveTemplatesOf,
 };
 
 /**
@@ -68,7 +69,7 @@ const readOnly = new Set<keyof typeof queries>([
   'getFlowRecord', 'listFlowRecords', 'listTrailPage', 'getTrailById', 'attestationsOfFingerprints', 'attestationFactsOfTrails', 'attachmentOf', 'artifactNameOf', 'deployedNameOf',
   'findEnvironment', 'typesOfEnvironments', 'getSnapshot',
   'findConsoleSession', 'flowsWithLatestTrail', 'environmentsNow', 'junitResultsOf', 'deploymentsOfFingerprints',
-  'findEnvironmentBadge', 'deploymentsPerDay', 'approvalsOfArtifacts',
+  'findEnvironmentBadge', 'deploymentsPerDay', 'approvalsOfArtifacts', 'effectiveTemplatesOf',
 ]);
 
 type Bound<Q> = { [K in keyof Q]: Q[K] extends (db: Db, ...args: infer A) => infer R ? (...args: A) => R : never };

@@ -20,23 +20,22 @@ import { definePage, type PageInput } from '../page.ts';
 const eventsPerPage = 20;
 const latestDeployments = 10;
 
-/** For each fingerprint: the trail a person should open (the newest compliant one, else the newest) and whether it is compliant. */
+/**
+ * For each fingerprint: the trail a person should open (the newest compliant one, else the newest)
+ * and whether it is compliant. Every trail that attested one of them is judged in one batch (two
+ * queries), not one trail after another.
+ */
 async function attestingTrails(input: PageInput, fingerprints: string[]) {
   const attestations = await input.store.attestationsOfFingerprints(input.org.id, fingerprints);
-  const evaluator = new TrailEvaluator(input.store, input.now);
-  const byFingerprint = new Map<string, FingerprintAttestation[]>();
-  for (const a of attestations) byFingerprint.set(a.fingerprint, [...(byFingerprint.get(a.fingerprint) ?? []), a]);
+  const trails = await input.store.effectiveTemplatesOf(attestations.map((a) => a.trailId));
+  const verdicts = await new TrailEvaluator(input.store, input.now).complianceOf(trails);
+  const compliant = new Map(trails.map((trail, i) => [trail.id, verdicts[i]!.compliance.is_compliant]));
   const out = new Map<string, { trail: FingerprintAttestation; compliant: boolean }>();
-  for (const [fingerprint, list] of byFingerprint) {
-    const trails = [...new Map(list.map((a) => [a.trailId, a])).values()];
-    let chosen: { trail: FingerprintAttestation; compliant: boolean } = { trail: trails[0]!, compliant: false };
-    for (const trail of trails) {
-      if (await evaluator.isCompliant(trail.trailId)) {
-        chosen = { trail, compliant: true };
-        break;
-      }
-    }
-    out.set(fingerprint, chosen);
+  // Newest first: the first attestation seen of a fingerprint names its newest trail.
+  for (const a of attestations) {
+    const chosen = out.get(a.fingerprint);
+    if (!chosen) out.set(a.fingerprint, { trail: a, compliant: compliant.get(a.trailId) === true });
+    else if (!chosen.compliant && compliant.get(a.trailId) === true) out.set(a.fingerprint, { trail: a, compliant: true });
   }
   return out;
 }
