@@ -65,8 +65,11 @@ function utc(at: number): string {
   return `${new Date(at * 1000).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
 }
 
+/** One formatter for every number: `toLocaleString` builds a new formatter at each call. */
+const numbers = new Intl.NumberFormat('en');
+
 function plural(count: number, one: string, many = `${one}s`): string {
-  return `${count.toLocaleString('en')} ${count === 1 ? one : many}`;
+  return `${numbers.format(count)} ${count === 1 ? one : many}`;
 }
 
 function Linked({ href, children }: { href: string | undefined; children: ComponentChildren }) {
@@ -111,7 +114,7 @@ function ValueAxis({ top, plotHeight }: { top: number; plotHeight: number }) {
         return (
           <g key={tick}>
             <line x1={PLOT_LEFT} x2={WIDTH - PLOT_RIGHT} y1={y} y2={y} stroke="#e0e0e0" />
-            <text x={PLOT_LEFT - 4} y={y + 4} text-anchor="end">{tick.toLocaleString('en')}</text>
+            <text x={PLOT_LEFT - 4} y={y + 4} text-anchor="end">{numbers.format(tick)}</text>
           </g>
         );
       })}
