@@ -11,6 +11,7 @@ import { metricsMiddleware, type MetricsMode } from './metrics.ts';
 import { jsonLogger, type Logger } from './log.ts';
 import { createRouter, type RouterOptions } from './router.ts';
 import { createConsole, type ConsoleOptions } from './console/index.ts';
+import { createBadges } from './badges/badges.ts';
 
 export interface AppOptions extends RouterOptions {
   /** Trust `X-Forwarded-*` headers (behind a load balancer). */
@@ -19,6 +20,8 @@ export interface AppOptions extends RouterOptions {
   metrics?: MetricsMode;
   /** The console (pages for people) at `/ui`, with `/` redirecting there; `false` leaves it out. */
   console?: false | Omit<ConsoleOptions, 'store' | 'auth' | 'logger'>;
+  /** README badges at `/badges/...` (badges/badges.ts): served unless false. */
+  badges?: boolean;
 }
 
 /** A request id a client or a proxy sent that is fit for the log: short, without spaces or quotes. */
@@ -64,6 +67,7 @@ export function createApp(options: AppOptions): Koa {
     await next();
     if (ctx.body == null && ctx.status === 404 && !ctx.state.clientClosed) throw new ApiError(404, `No such route: ${ctx.method} ${ctx.path}`);
   });
+  if (options.badges !== false) app.use(createBadges({ store: options.store, auth: options.auth, logger }).routes());
   app.use(router.routes());
   app.use(router.allowedMethods());
   if (options.console !== false) {

@@ -1,5 +1,5 @@
 /**
- * The `trailproof` command: `serve`, `token create | list | revoke | evidence`, `backup`, `verify`.
+ * The `trailproof` command: `serve`, `token create | list | revoke | evidence`, `badge public | private`, `backup`, `verify`.
  * Every command answers `--help` with its flags and environment variables; `trailproof --help`
  * lists them all.
  */
@@ -8,6 +8,7 @@ import { jsonLogger } from './log.ts';
 import { databaseEnvironment, databaseFlags, databaseLocation, databaseOptions, defineCommand, redacted, UsageError, usageText, type Runnable } from './cli-common.ts';
 import { backup, verify } from './cli-database.ts';
 import { token } from './cli-tokens.ts';
+import { badge } from './cli-badges.ts';
 import { openStore, type PostgresOptions } from './store/index.ts';
 
 const serve = defineCommand({
@@ -82,7 +83,7 @@ function postgresTuning(): PostgresOptions {
   };
 }
 
-const commands: readonly Runnable[] = [serve, token, backup, verify];
+const commands: readonly Runnable[] = [serve, token, badge, backup, verify];
 
 /** The version of this package, as `--version` prints it. */
 const version = (createRequire(import.meta.url)('../package.json') as { version: string }).version;

@@ -151,6 +151,7 @@ const undoing: Record<string, { sqlite: readonly string[]; postgres: readonly st
   '0016_console_sessions': {
     sqlite: ['drop index deployments_org_fingerprint', 'drop table console_sessions'], postgres: ['drop index deployments_org_fingerprint', 'drop table console_sessions'],
   },
+  '0018_environment_badges': { sqlite: ['drop table environment_badges'], postgres: ['drop table environment_badges'] },
 };
 
 /**

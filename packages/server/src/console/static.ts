@@ -52,6 +52,11 @@ form.sign-in { max-width: 32rem; display: grid; gap: .6rem; }
 form.sign-in input { font: inherit; padding: .45rem .6rem; border: 1px solid var(--line); border-radius: 6px; }
 form.sign-in button { font: inherit; padding: .45rem .9rem; border: 0; border-radius: 6px; background: #1f883d; color: #fff; cursor: pointer; justify-self: start; }
 .chart svg { max-width: 100%; height: auto; }
+form.filters { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: end; margin: .5rem 0; }
+form.filters label { display: grid; gap: .15rem; font-size: .85rem; color: var(--muted); }
+form.filters input, form.filters select, form.filters button { font: inherit; padding: .3rem .5rem; border: 1px solid var(--line); border-radius: 6px; }
+form.filters button, a.button { background: #1f883d; color: #fff; border: 0; border-radius: 6px; padding: .4rem .9rem; text-decoration: none; display: inline-block; }
+code.fingerprint { word-break: break-all; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 `;
 

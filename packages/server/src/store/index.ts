@@ -21,6 +21,9 @@ import { findEnvironment, getSnapshot, insertSnapshot, lockForUpdate, recordRepo
 import { insertEnvironmentEvents, listEnvironmentEvents } from './environment-events.ts';
 import { checkDatabase } from './health.ts';
 import { evidenceOfToken } from './provenance.ts';
+import { findEnvironmentBadge, setEnvironmentBadgePublic } from './badges.ts';
+import { deploymentsPerDay } from './deployment-days.ts';
+import { approvalsOfArtifacts } from './artifact-approvals.ts';
 import { openPostgres, type PostgresOptions } from './postgres.ts';
 import { batchedWrites, groupCommit } from './group-commit.ts';
 import { startCheckpointer, walAutocheckpoint } from './checkpoint.ts';
@@ -50,6 +53,7 @@ const queries = {
   evidenceOfToken,
   insertConsoleSession, findConsoleSession, deleteConsoleSession,
   flowsWithLatestTrail, environmentsNow, junitResultsOf, deploymentsOfFingerprints,
+  findEnvironmentBadge, setEnvironmentBadgePublic, deploymentsPerDay, approvalsOfArtifacts,
 };
 
 /**
@@ -64,6 +68,7 @@ const readOnly = new Set<keyof typeof queries>([
   'getFlowRecord', 'listFlowRecords', 'listTrailPage', 'getTrailById', 'attestationsOfFingerprints', 'attestationFactsOfTrails', 'attachmentOf', 'artifactNameOf', 'deployedNameOf',
   'findEnvironment', 'typesOfEnvironments', 'getSnapshot',
   'findConsoleSession', 'flowsWithLatestTrail', 'environmentsNow', 'junitResultsOf', 'deploymentsOfFingerprints',
+  'findEnvironmentBadge', 'deploymentsPerDay', 'approvalsOfArtifacts',
 ]);
 
 type Bound<Q> = { [K in keyof Q]: Q[K] extends (db: Db, ...args: infer A) => infer R ? (...args: A) => R : never };
@@ -265,3 +270,4 @@ export type { FlowChanges, FlowRecord } from './flows.ts';
 export type { AttestationFactsRow, FingerprintAttestation, TrailWithTemplate } from './evidence.ts';
 export type { EnvironmentRow, RunningArtifact, SnapshotRecord } from './snapshots.ts';
 export type { EnvironmentEventFilter, EnvironmentEventInsert, EnvironmentEventRecord } from './environment-events.ts';
+export type { ArtifactApproval } from './artifact-approvals.ts';
