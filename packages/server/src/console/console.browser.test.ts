@@ -73,7 +73,7 @@ describe('the console in a browser', function () {
       scripts: document.querySelectorAll('script').length,
       images: document.querySelectorAll('img').length,
       handlers: Array.from(document.querySelectorAll('*')).flatMap((e) => Array.from(e.attributes).filter((a) => a.name.startsWith('on')).map((a) => `${e.tagName} ${a.name}`)),
-      jsLinks: Array.from(document.querySelectorAll('a')).filter((a) => a.href.startsWith('javascript:')).length,
+      jsLinks: Array.from(document.querySelectorAll('a')).filter((a) => /^\s*javascript:/i.test(a.getAttribute('href') ?? '')).length,
     }));
     expect(found, page.url()).to.deep.equal({ scripts: 0, images: 0, handlers: [], jsLinks: 0 });
   };
@@ -149,12 +149,16 @@ describe('the console in a browser', function () {
 
     await page.click('a:text-is("payments")');
     await page.waitForURL(/\/ui\/acme\/flows\/payments$/);
-    const rows = await page.$$eval('section[aria-labelledby=trails] tbody tr', (trs) => trs.map((tr) => Array.from(tr.querySelectorAll('td')).map((td) => td.innerText.trim())));
+    const rows = await page.$$eval('#trail-list tbody tr', (trs) => trs.map((tr) => Array.from(tr.querySelectorAll('td')).map((td) => td.innerText.trim())));
     expect(rows.map((r) => [r[0], r[1], r[2], r[3], r[4], r[6], r[7], r[8]])).to.deep.equal([
       ['build-2', '✓ COMPLIANT', '2222222', 'main', 'Ada', '6', '0', '0'],
       ['build-1', '✗ NON-COMPLIANT', '1111111', 'main', 'Ada', '4', '1', '1'],
     ]);
     expect(await page.innerText('section[aria-labelledby=template] pre')).to.equal(template);
+    // The charts say in words what they draw: the SVGs' titles and the tables beside them.
+    expect(await page.$$eval('figure svg > title', (titles) => titles.map((t) => t.textContent))).to.deep.equal(['Test results of the last 2 trails', 'Compliance over time']);
+    expect(await page.$$eval('figure svg title', (titles) => titles.map((t) => t.textContent))).to.include.members(['build-1: 4 passed, 1 failed, 1 skipped', 'build-2: 6 passed, 0 failed, 0 skipped']);
+    expect(await page.innerText('#trails')).to.equal('Trails');
     await assertInert(page);
 
     await page.click('a:text-is("build-1")');

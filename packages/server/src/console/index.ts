@@ -145,7 +145,7 @@ export function createConsole(options: ConsoleOptions): Router {
       const input: PageInput = {
         store, principal: session.principal, org: { id: session.organizationId, name: session.principal.org },
         params: ctx.params as Record<string, string>, query: new URLSearchParams(ctx.querystring), now: Date.now() / 1000,
-        base, url: ctx.originalUrl, apiBase: base.slice(0, base.length - prefix.length) + apiPrefix,
+        base, url: ctx.originalUrl, apiBase: `${ctx.protocol}://${ctx.host}${base.slice(0, base.length - prefix.length)}${apiPrefix}`,
       };
       const result = await page.render(input);
       if ('download' in result) {

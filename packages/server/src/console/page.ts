@@ -24,7 +24,7 @@ export interface PageInput {
   base: string;
   /** The request's path and query as the browser sent them (for paging and sort links). */
   url: string;
-  /** The API's path as the browser sees it (`/api/v2`), for the curl hints of empty states. */
+  /** The API's URL as the browser sees it (`http://host/api/v2`), for the curl hints of empty states. */
   apiBase: string;
 }
 

@@ -13,8 +13,6 @@ import { integrityPage } from './pages/integrity.tsx';
 
 export const consolePages: readonly Page[] = [
   overviewPage,
-  flowPage,
-  trailPage,
-  attachmentDownload,
+  flowPage, trailPage, attachmentDownload,
   environmentPage, deploymentsPage, approvalsPage, approvalPage, integrityPage,
 ];

@@ -8,6 +8,7 @@ import { countingAttestations } from '../../evidence/compliance.ts';
 import { flowView } from '../../evidence/flow-view.ts';
 import { notFound } from '../../http/errors.ts';
 import type { JunitSuiteTotals } from '../../store/index.ts';
+import { ComplianceStrip, TestResultsChart } from '../charts.tsx';
 import { Compliance } from '../components/compliance.tsx';
 import { actionStep, Empty } from '../components/empty.tsx';
 import { Commit, factText } from '../components/git.tsx';
@@ -61,7 +62,7 @@ export const flowPage = definePage({
             <h2 id="trails">Trails</h2>
             {trails.items.length ? (
               <>
-                <table>
+                <table id="trail-list">
                   <thead>
                     <tr>
                       <th>Trail</th><th>Compliance</th><th>Commit</th><th>Branch</th><th>Author</th><th>When</th>
@@ -89,6 +90,15 @@ export const flowPage = definePage({
                   </tbody>
                 </table>
                 <Pager url={input.url} page={page} perPage={perPage} total={trails.total} />
+                <div class="chart">
+                  <TestResultsChart id="test-results" runs={trails.items.flatMap((trail, i) => {
+                    const c = counts[i];
+                    return c ? [{ label: trail.name, href: trailPageHref(input, record.name, trail.name), passed: c.passed, failed: c.failed, skipped: c.skipped }] : [];
+                  }).reverse()} />
+                  <ComplianceStrip id="compliance-over-time" points={trails.items.map((trail, i) => ({
+                    label: trail.name, href: trailPageHref(input, record.name, trail.name), at: trail.createdAt, compliant: evaluated[i]!.compliance.is_compliant,
+                  })).reverse()} />
+                </div>
               </>
             ) : (
               <Empty example={actionStep(org.name, record.name)}>No trails yet. Each CI run begins one and attests its tests, for example with the GitHub Action:</Empty>
