@@ -11,7 +11,7 @@ import type { Context } from 'koa';
 import { makeBadge } from 'badge-maker';
 import { limits, NamePattern } from '@trailproof/schema';
 import { storeTokens, type Authenticator } from '../auth.ts';
-import { TrailEvaluator } from '../evidence/evaluate.ts';
+import { TrailEvaluator } from '../domain/evaluate.ts';
 import { ApiError, badRequest, errorMiddleware } from '../http/errors.ts';
 import { silentLogger, type Logger } from '../log.ts';
 import type { Store } from '../store/index.ts';

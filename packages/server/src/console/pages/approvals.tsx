@@ -1,5 +1,5 @@
 /** A flow's approvals, newest first, and one approval with every review. */
-import { createdByName } from '../../evidence/created-by.ts';
+import { createdByName } from '../../domain/created-by.ts';
 import { notFound } from '../../http/errors.ts';
 import { requireFlow } from '../../operations/lookup.ts';
 import type { ApprovalRecord } from '../../store/index.ts';

@@ -3,8 +3,8 @@
  * whether a compliant trail attested it (linked), and the approval that covered it; the snapshot
  * timeline of what started, scaled and exited; its latest deployments.
  */
-import { describeChange } from '../../evidence/events.ts';
-import { TrailEvaluator } from '../../evidence/evaluate.ts';
+import { describeChange } from '../../domain/events.ts';
+import { TrailEvaluator } from '../../domain/evaluate.ts';
 import { notFound } from '../../http/errors.ts';
 import { requireEnvironment } from '../../operations/lookup.ts';
 import { defaultWindowSeconds } from '../../operations/list-deployments.ts';

@@ -3,9 +3,9 @@
  * Queries: the flow, a page of trails, their attestations' facts (one query), the JUnit totals
  * of the attestations that count (one query) and the template blobs.
  */
-import { TrailEvaluator } from '../../evidence/evaluate.ts';
-import { countingAttestations } from '../../evidence/compliance.ts';
-import { flowView } from '../../evidence/flow-view.ts';
+import { TrailEvaluator } from '../../domain/evaluate.ts';
+import { countingAttestations } from '../../domain/compliance.ts';
+import { flowView } from '../../domain/flow-view.ts';
 import { notFound } from '../../http/errors.ts';
 import type { JunitSuiteTotals } from '../../store/index.ts';
 import { ComplianceStrip, TestResultsChart } from '../charts.tsx';

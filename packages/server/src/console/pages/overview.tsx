@@ -4,8 +4,8 @@
  * A bounded number of queries: a page of flows and of environments, one evaluation of their
  * trails, one page of deployments.
  */
-import { TrailEvaluator } from '../../evidence/evaluate.ts';
-import { fingerprintEvidence } from '../../evidence/running.ts';
+import { TrailEvaluator } from '../../domain/evaluate.ts';
+import { fingerprintEvidence } from '../../domain/running.ts';
 import type { DeploymentRecord, EnvironmentNow, TrailWithTemplate } from '../../store/index.ts';
 import { Compliance } from '../components/compliance.tsx';
 import { actionStep, Empty } from '../components/empty.tsx';

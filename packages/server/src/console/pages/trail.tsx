@@ -4,11 +4,11 @@
  * and failed cases, attachments to download, its git and repo facts, and where its artifacts
  * were deployed. Built from the same view as GET /trails/{org}/{flow}/{trail}.
  */
-import { TrailEvaluator } from '../../evidence/evaluate.ts';
-import { trailView } from '../../evidence/trail-view.ts';
+import { TrailEvaluator } from '../../domain/evaluate.ts';
+import { trailView } from '../../domain/trail-view.ts';
 import { notFound } from '../../http/errors.ts';
 import { requireTrail } from '../../operations/lookup.ts';
-import { blobAddress } from '../../store/index.ts';
+import { blobAddress } from '../../store/queries/blobs.ts';
 import { Compliance } from '../components/compliance.tsx';
 import { Empty } from '../components/empty.tsx';
 import { Facts, MaybeLink } from '../components/git.tsx';
