@@ -114,9 +114,9 @@ describe('the GitHub Action, run as the runner runs it', function () {
     expect(run.stdout).to.match(/::warning::Skipped .*failsafe-summary\.xml: not a JUnit report/);
     const sha: string = run.payload.after;
     expect(run.outputs).to.deep.equal({
-      'trail-url': `${server.url}/api/v2/trails/acme/backend/${sha}`, total: '5', passed: '4', failed: '0', errors: '0', skipped: '1', flaky: '1', suites: '2', compliant: 'true',
+      'trail-url': `${server.url}/ui/acme/flows/backend/trails/${sha}`, total: '5', passed: '4', failed: '0', errors: '0', skipped: '1', flaky: '1', suites: '2', compliant: 'true',
     });
-    expect(run.summary).to.contain('✅ all tests passed').and.to.contain('| invoice.RoundingTest | 3 | 2 | 0 | 0 | 1 |').and.to.contain(`(${server.url}/api/v2/trails/acme/backend/${sha})`);
+    expect(run.summary).to.contain('✅ all tests passed').and.to.contain('| invoice.RoundingTest | 3 | 2 | 0 | 0 | 1 |').and.to.contain(`(${server.url}/ui/acme/flows/backend/trails/${sha})`);
 
     const trail = await call(server.url, token, 'GET', `/api/v2/trails/acme/backend/${sha}`);
     expect(trail.status).to.equal(200);
@@ -160,7 +160,7 @@ describe('the GitHub Action, run as the runner runs it', function () {
     // The failed test annotated on the diff: the frame in the failure text names vat.ts, which the checkout has.
     expect(commands(run.stdout, 'error')).to.include('::error title=vat.ReverseChargeTest › b2b within EU,file=vat.ts,line=42::expected 0.00 but was 19.00%0AAssertionError at vat.ts:42');
     const head = run.head!;
-    expect(run.outputs).to.include({ total: '2', failed: '1', passed: '1', compliant: 'false', 'trail-url': `${server.url}/api/v2/trails/acme/backend/${head}` });
+    expect(run.outputs).to.include({ total: '2', failed: '1', passed: '1', compliant: 'false', 'trail-url': `${server.url}/ui/acme/flows/backend/trails/${head}` });
     expect(run.summary).to.contain('❌ 1 failed, 0 errored').and.to.contain('**vat.ReverseChargeTest › b2b within EU** (failure): expected 0.00 but was 19.00');
     const trail = await call(server.url, token, 'GET', `/api/v2/trails/acme/backend/${head}`);
     // Message, author and time from the checkout of the PR head; the PR opener ('grace' in the
@@ -249,7 +249,7 @@ describe('the GitHub Action, run as the runner runs it', function () {
     const capped = await runAction('push', { 'TEST-many.xml': many, 'src/vat.test.js': '' }, { trail: 'annotated-many' });
     expect(capped.status).to.equal(1);
     expect(commands(capped.stdout, 'error').map((l) => l.replace(/::m\d+$/, ''))).to.deep.equal([
-      ...Array.from({ length: 9 }, (_, i) => `::error title=many › t${i},file=src/vat.test.js,line=${i + 1}`), '::error::12 test(s) failed and 0 errored (of 12); evidence recorded at ' + `${server.url}/api/v2/trails/acme/backend/annotated-many`,
+      ...Array.from({ length: 9 }, (_, i) => `::error title=many › t${i},file=src/vat.test.js,line=${i + 1}`), '::error::12 test(s) failed and 0 errored (of 12); evidence recorded at ' + `${server.url}/ui/acme/flows/backend/trails/annotated-many`,
     ].sort((a, b) => (a.startsWith('::error::') ? -1 : b.startsWith('::error::') ? 1 : 0)));
     expect(capped.summary).to.contain("Annotated the first 9; not annotated (GitHub shows at most 10 error annotations per step, the step's own failure message included): **many › t9**, **many › t10**, **many › t11**.");
     const off = await runAction('push', { 'TEST-many.xml': many }, { trail: 'annotated-off', annotations: '0' });
@@ -342,7 +342,7 @@ describe('the GitHub Action, run as the runner runs it', function () {
     const run = await runAction('workflow_run', { 'test-results/junit.xml': failingXml }, { 'junit-paths': 'test-results', annotations: '0' });
     expect(run.status).to.equal(1);
     const sha: string = run.payload.workflow_run.head_sha;
-    expect(run.outputs).to.include({ 'trail-url': `${server.url}/api/v2/trails/acme/backend/${sha}`, failed: '1' });
+    expect(run.outputs).to.include({ 'trail-url': `${server.url}/ui/acme/flows/backend/trails/${sha}`, failed: '1' });
     expect(commands(run.stdout, 'error')).to.have.length(1);
     const trail = await call(server.url, token, 'GET', `/api/v2/trails/acme/backend/${sha}`);
     expect(withoutNulls(trail.body.git_commit_info)).to.deep.equal({

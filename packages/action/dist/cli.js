@@ -9323,10 +9323,14 @@ var AttestError = class extends Error {
   result;
   name = "AttestError";
 };
+function trailPageUrl(config) {
+  const segment = encodeURIComponent;
+  return `${config.serverUrl}/ui/${segment(config.org)}/flows/${segment(config.flow)}/trails/${segment(config.trail)}`;
+}
 var maxListedFailures = 100;
 async function attestJunitResults(config, run, reporter) {
   const result = {
-    trailUrl: `${config.serverUrl}/api/v2${fillPath(paths.getTrail, { org: config.org, flow_name: config.flow, trail_name: config.trail })}`,
+    trailUrl: trailPageUrl(config),
     files: [],
     totals: null,
     suites: [],

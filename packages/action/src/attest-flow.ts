@@ -20,7 +20,7 @@ export interface Reporter {
 }
 
 export interface AttestResult {
-  /** The trail's address in the API. */
+  /** The trail's page in the server's console (`trailPageUrl`). */
   trailUrl: string;
   /** The JUnit files read (XML that is not JUnit left out). */
   files: string[];
@@ -56,6 +56,15 @@ export class AttestError extends Error {
   }
 }
 
+/**
+ * The trail's page in the server's console (`/ui`), which a person opens from the job summary and
+ * signs in to; its JSON stays at `/api/v2/trails/...` for clients with a token.
+ */
+export function trailPageUrl(config: Pick<AttestConfig, 'serverUrl' | 'org' | 'flow' | 'trail'>): string {
+  const segment = encodeURIComponent;
+  return `${config.serverUrl}/ui/${segment(config.org)}/flows/${segment(config.flow)}/trails/${segment(config.trail)}`;
+}
+
 /** Failed tests listed in the result (and the job summary). */
 export const maxListedFailures = 100;
 
@@ -65,7 +74,7 @@ export const maxListedFailures = 100;
  */
 export async function attestJunitResults(config: AttestConfig, run: RunContext, reporter: Reporter): Promise<AttestResult> {
   const result: AttestResult = {
-    trailUrl: `${config.serverUrl}/api/v2${fillPath(paths.getTrail, { org: config.org, flow_name: config.flow, trail_name: config.trail })}`,
+    trailUrl: trailPageUrl(config),
     files: [], totals: null, suites: [], failures: [], moreFailures: 0, compliant: true, attachment: null, begun: false, attested: false,
   };
   try {
@@ -165,7 +174,8 @@ async function attest(config: AttestConfig, run: RunContext, reporter: Reporter,
     if (built.kind === 'too-large') {
       reporter.warning(`Attesting without the JUnit files: ${built.reason}`);
     } else {
-      form.append('attachment_file', new Blob([built.bytes]), built.name);
+      // The DOM's Blob type (in the workspace's type check since the console's JSX) takes no SharedArrayBuffer views.
+      form.append('attachment_file', new Blob([built.bytes as Uint8Array<ArrayBuffer>]), built.name);
       result.attachment = { name: built.name, size: built.bytes.byteLength };
     }
   }

@@ -7,7 +7,7 @@ const config: AttestConfig = {
   attestationName: 'unit', failOnFailure: true, requireTests: true, uploadResults: true,
   annotations: 10, reruns: 'separate', jobSummary: 'all', onMissingToken: 'fail',
 };
-const trailUrl = 'https://tp.example.com/api/v2/trails/acme/backend/abc123';
+const trailUrl = 'https://tp.example.com/ui/acme/flows/backend/trails/abc123';
 const suite = (name: string, total: number, failures = 0, errors = 0, skipped = 0, duration = 1.5): JunitSuiteResult =>
   ({ name, total, failures, errors, skipped, duration, timestamp: null, flaky: 0 });
 const failure = (i: number): JunitCase => ({

@@ -10,12 +10,18 @@ import { storeTokens } from './auth.ts';
 import { metricsMiddleware, type MetricsMode } from './metrics.ts';
 import { jsonLogger, type Logger } from './log.ts';
 import { createRouter, type RouterOptions } from './router.ts';
+import { createConsole, type ConsoleOptions } from './console/index.ts';
+import { createBadges } from './badges/badges.ts';
 
 export interface AppOptions extends RouterOptions {
   /** Trust `X-Forwarded-*` headers (behind a load balancer). */
   proxy?: boolean;
   /** Prometheus metrics at `GET /metrics` (metrics.ts): off by default; `startServer` reads TRAILPROOF_METRICS. */
   metrics?: MetricsMode;
+  /** The console (pages for people) at `/ui`, with `/` redirecting there; `false` leaves it out. */
+  console?: false | Omit<ConsoleOptions, 'store' | 'auth' | 'logger'>;
+  /** README badges at `/badges/...` (badges/badges.ts): served unless false. */
+  badges?: boolean;
 }
 
 /** A request id a client or a proxy sent that is fit for the log: short, without spaces or quotes. */
@@ -61,7 +67,17 @@ export function createApp(options: AppOptions): Koa {
     await next();
     if (ctx.body == null && ctx.status === 404 && !ctx.state.clientClosed) throw new ApiError(404, `No such route: ${ctx.method} ${ctx.path}`);
   });
+  if (options.badges !== false) app.use(createBadges({ store: options.store, auth: options.auth, logger }).routes());
   app.use(router.routes());
   app.use(router.allowedMethods());
+  if (options.console !== false) {
+    const ui = createConsole({ ...options.console, store: options.store, auth: options.auth, logger, apiPrefix: options.prefix });
+    const home = options.console?.prefix ?? '/ui';
+    app.use(ui.routes());
+    app.use(async (ctx, next) => {
+      if (ctx.path !== '/' || (ctx.method !== 'GET' && ctx.method !== 'HEAD')) return next();
+      ctx.redirect(home);
+    });
+  }
   return app;
 }

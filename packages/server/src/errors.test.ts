@@ -54,7 +54,7 @@ describe('error answers', () => {
   after(() => server.close());
 
   it('404 for unknown routes, as JSON, with or without a token', async () => {
-    for (const [path, token] of [['/api/v2/no-such-thing', undefined], ['/', null], ['/api/v2/environments/acme/production/extra/segments', undefined], ['/api/v3/environments/acme', null]] as const) {
+    for (const [path, token] of [['/api/v2/no-such-thing', undefined], ['/no-such-page', null], ['/api/v2/environments/acme/production/extra/segments', undefined], ['/api/v3/environments/acme', null]] as const) {
       const res = await server.request('GET', path, { token });
       expectErrorShape(res, 404);
       expect(res.body.message, path).to.equal(`No such route: GET ${path}`);

@@ -148,6 +148,10 @@ const undoing: Record<string, { sqlite: readonly string[]; postgres: readonly st
     sqlite: ['snapshots', 'reviews', 'approvals'].map((table) => `alter table ${table} drop column created_by_token`),
     postgres: ['snapshots', 'reviews', 'approvals'].map((table) => `alter table ${table} drop column created_by_token`),
   },
+  '0016_console_sessions': {
+    sqlite: ['drop index deployments_org_fingerprint', 'drop table console_sessions'], postgres: ['drop index deployments_org_fingerprint', 'drop table console_sessions'],
+  },
+  '0018_environment_badges': { sqlite: ['drop table environment_badges'], postgres: ['drop table environment_badges'] },
 };
 
 /**
@@ -186,7 +190,8 @@ export async function startTestServer(options: { plugins?: readonly Plugin<any>[
       const form = new FormData();
       for (const [name, value] of Object.entries(o.form)) {
         if (typeof value === 'string') form.append(name, value);
-        else form.append(name, new Blob([value.content], { type: value.type ?? 'application/octet-stream' }), value.name ?? name);
+        // The DOM's Blob type (in the type check since the console's JSX) takes no SharedArrayBuffer views.
+        else form.append(name, new Blob([value.content as Uint8Array<ArrayBuffer> | string], { type: value.type ?? 'application/octet-stream' }), value.name ?? name);
       }
       body = form;
     } else if (o.json !== undefined) {

@@ -1,5 +1,5 @@
 /**
- * The `trailproof` command: `serve`, `token create | list | revoke | evidence`, `backup`, `verify`.
+ * The `trailproof` command: `serve`, `token create | list | revoke | evidence`, `badge public | private`, `backup`, `verify`.
  * Every command answers `--help` with its flags and environment variables; `trailproof --help`
  * lists them all.
  */
@@ -8,14 +8,16 @@ import { jsonLogger } from '../log.ts';
 import { databaseEnvironment, databaseFlags, databaseLocation, databaseOptions, defineCommand, redacted, UsageError, usageText, type Runnable } from './common.ts';
 import { backup, verify } from './database.ts';
 import { token } from './tokens.ts';
+import { badge } from './badges.ts';
 import { openStore, type PostgresOptions } from '../store/index.ts';
+import { secondsPerUnit } from '../support/time-units.ts';
 
 const serve = defineCommand({
   name: 'serve',
-  synopsis: '[--db FILE | --database URL] [--port N] [--host H]',
+  synopsis: '[--db FILE | --database URL] [--port N] [--host H] [--no-console]',
   summary: 'Serves the API v2 over HTTP until SIGINT or SIGTERM, logging one JSON line per request on stdout.',
-  options: { ...databaseOptions, port: { type: 'string' }, host: { type: 'string' } },
-  flags: [...databaseFlags, ['--port N', 'the port to listen on (default 8080; 0 for any free one)'], ['--host H', 'the address to listen on (default 127.0.0.1)']],
+  options: { ...databaseOptions, port: { type: 'string' }, host: { type: 'string' }, 'no-console': { type: 'boolean' } },
+  flags: [...databaseFlags, ['--port N', 'the port to listen on (default 8080; 0 for any free one)'], ['--host H', 'the address to listen on (default 127.0.0.1)'], ['--no-console', 'serve the API only, without the console (the pages for people at /ui)']],
   environment: [
     ...databaseEnvironment,
     ['PORT', 'as --port (the flag wins)'],
@@ -29,6 +31,7 @@ const serve = defineCommand({
     ['TRAILPROOF_MAX_CONNECTIONS', 'connections open at once, idle ones included (default 10000)'],
     ['TRAILPROOF_MAX_CONNECTIONS_PER_ADDRESS', 'connections from one client address (default 1000; behind a proxy, all come from its address)'],
     ['TRAILPROOF_HEADERS_TIMEOUT_MS', "time to send a request's headers (default 10000)"],
+    ['TRAILPROOF_CONSOLE_SESSION_TTL', "how long a console sign-in lasts: a number and m, h, d or w (default 12h)"],
     ['TRAILPROOF_MAX_UPLOAD_BYTES_IN_FLIGHT', 'request bodies held in memory at once, as 256MB (the default); beyond it uploads answer 503 with Retry-After'],
   ],
   async run({ values }) {
@@ -49,7 +52,7 @@ const serve = defineCommand({
       postgres: postgresTuning(),
       sqlite: { threadsAtOpen: true, readerThreads: numberSetting('TRAILPROOF_SQLITE_READER_THREADS', 0, 64), maxSizeBytes: sizeSetting('TRAILPROOF_SQLITE_MAX_SIZE') },
     });
-    const running = await startServer({ store, logger, port, host: values.host ?? process.env.HOST ?? '127.0.0.1', handleSignals: true, keepAliveTimeoutMs, maxConnections, ...http });
+    const running = await startServer({ store, logger, port, host: values.host ?? process.env.HOST ?? '127.0.0.1', handleSignals: true, keepAliveTimeoutMs, maxConnections, ...http, console: values['no-console'] ? false : { sessionTtlSeconds: durationSetting('TRAILPROOF_CONSOLE_SESSION_TTL') } });
     logger.info({ msg: 'listening', url: running.url, database: redacted(location), backend: store.dialect });
   },
 });
@@ -61,6 +64,15 @@ function numberSetting(name: string, min: number, max: number): number | undefin
   const value = Number(raw);
   if (!Number.isInteger(value) || value < min || value > max) throw new UsageError(`${name} must be a whole number from ${min} to ${max}, not '${raw}'`);
   return value;
+}
+
+/** Seconds from the environment variable `name` (`30m`, `12h`, `7d`, `2w`); undefined when unset or empty. */
+function durationSetting(name: string): number | undefined {
+  const raw = process.env[name];
+  if (raw === undefined || raw === '') return undefined;
+  const match = /^([1-9][0-9]{0,5})([mhdw])$/.exec(raw.trim());
+  if (!match) throw new UsageError(`${name} must be a number and a unit (m, h, d or w), such as 12h, not '${raw}'`);
+  return Number(match[1]) * secondsPerUnit.get(match[2]!)!;
 }
 
 /** Bytes from the environment variable `name` (`500MB`, `20GB`, `1TB`: powers of 1024; plain bytes too); undefined when unset or empty. */
@@ -82,7 +94,7 @@ function postgresTuning(): PostgresOptions {
   };
 }
 
-const commands: readonly Runnable[] = [serve, token, backup, verify];
+const commands: readonly Runnable[] = [serve, token, badge, backup, verify];
 
 /** The version of this package, as `--version` prints it. */
 const version = (createRequire(import.meta.url)('../../package.json') as { version: string }).version;

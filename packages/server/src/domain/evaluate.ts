@@ -78,9 +78,9 @@ export class TrailEvaluator {
 
   /**
    * The compliance of each of `trails` (in their order), from their attestations' facts alone,
-   * read in one query: what lists need, without any attestation's data.
+   * read in one query: what lists need, without any attestation's data. The facts come along.
    */
-  async complianceOf(trails: ReadonlyArray<{ id: number; effectiveTemplateSha256: string | null }>): Promise<EvaluatedCompliance[]> {
+  async complianceOf(trails: ReadonlyArray<{ id: number; effectiveTemplateSha256: string | null }>): Promise<Array<EvaluatedCompliance & { facts: AttestationFacts[] }>> {
     const [facts, templates] = await Promise.all([
       this.store.attestationFactsOfTrails(trails.map((t) => t.id)),
       Promise.all(trails.map((t) => this.template(t.effectiveTemplateSha256))),
@@ -89,7 +89,8 @@ export class TrailEvaluator {
     for (const { trailId, ...fact } of facts) byTrail.get(trailId)?.push(fact);
     return trails.map((trail, i) => {
       const template = templates[i]!;
-      return { compliance: evaluateCompliance(template?.model ?? null, template?.sha256 ?? null, byTrail.get(trail.id)!, this.now), template };
+      const facts = byTrail.get(trail.id)!;
+      return { compliance: evaluateCompliance(template?.model ?? null, template?.sha256 ?? null, facts, this.now), template, facts };
     });
   }
 

@@ -9,7 +9,7 @@ import { requireTrail } from './lookup.ts';
  * form. Names stored before uploads were capped can be longer: both are cut to
  * `limits.fileNameBytes`, so the header stays under 1 KB (proxies' header buffers are 4-8 KB).
  */
-const contentDisposition = (stored: string) => {
+export const contentDisposition = (stored: string) => {
   const name = truncateUtf8(stored, limits.fileNameBytes);
   // '%' too: some clients decode %XX in the plain parameter.
   const ascii = name.replace(/[^\x20-\x7e]|["\\%]/g, '_') || 'attachment';

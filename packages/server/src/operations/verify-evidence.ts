@@ -20,12 +20,13 @@ export const verifyEvidencePlugin = definePlugin({
   operation: verifyEvidence,
   async handler({ params, store }) {
     const organization = await requireOrganization(store, params.org);
-    const { firstBroken, ...result } = await oneAtATime(store, Number(organization.id), () => store.verifyChain(organization.id, organization.name));
+    const { firstBroken, ...result } = await verifyOneAtATime(store, Number(organization.id), () => store.verifyChain(organization.id, organization.name));
     return { status: 200, body: { ...result, first_broken: firstBroken } };
   },
 });
 
-async function oneAtATime(store: PluginStore, organizationId: number, verify: () => Promise<VerifyResult>): Promise<VerifyResult> {
+/** Runs `verify` unless this organisation's or too many verifications run already (429 with `Retry-After`); the console's integrity page shares it. */
+export async function verifyOneAtATime(store: PluginStore, organizationId: number, verify: () => Promise<VerifyResult>): Promise<VerifyResult> {
   let state = verifications.get(store);
   if (!state) verifications.set(store, (state = { running: new Map(), lastMs: new Map() }));
   const { running, lastMs } = state;

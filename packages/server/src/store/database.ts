@@ -211,6 +211,15 @@ export interface DeploymentHourCountsTable {
   count: number;
 }
 
+/** A console session (migration 0016): the SHA-256 of its id, the token it was opened with, when it ends. */
+export interface ConsoleSessionsTable {
+  id_sha256: string;
+  token_id: string;
+  organization_id: number;
+  created_at: number;
+  expires_at: number;
+}
+
 export interface Database {
   organizations: OrganizationsTable;
   tokens: TokensTable;
@@ -228,6 +237,7 @@ export interface Database {
   evidence_log: EvidenceLogTable;
   deployment_counts: DeploymentCountsTable;
   deployment_hour_counts: DeploymentHourCountsTable;
+  console_sessions: ConsoleSessionsTable;
 }
 
 export type Db = Kysely<Database>;

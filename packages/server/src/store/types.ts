@@ -23,14 +23,17 @@ export interface Store extends Queries {
 
 export type { Database, DialectName } from './database.ts';
 export type { ApprovalInsert, ApprovalRecord, ApprovalState, ReviewRecord } from './queries/approvals.ts';
-export type { AppendResult, AttestationAppend, AttestationFactsRow, AttestationInsert, AttestationRow, FingerprintAttestation } from './queries/attestations.ts';
+export type { AppendResult, AttestationAppend, AttestationFactsRow, AttestationInsert, AttestationRow, FingerprintAttestation, JunitSuiteTotals } from './queries/attestations.ts';
 export type { BrokenLink, VerifyResult } from './queries/chain-verify.ts';
-export type { DeploymentFilter, DeploymentInsert, DeploymentListRow } from './queries/deployments.ts';
+export type { ArtifactDeployment, DeploymentFilter, DeploymentInsert, DeploymentListRow } from './queries/deployments.ts';
 export type { EnvironmentEventFilter, EnvironmentEventInsert, EnvironmentEventRecord } from './queries/environment-events.ts';
-export type { EnvironmentFilter, EnvironmentInput, EnvironmentListRow, EnvironmentRecord, EnvironmentRow } from './queries/environments.ts';
+export type { EnvironmentFilter, EnvironmentInput, EnvironmentListRow, EnvironmentNow, EnvironmentRecord, EnvironmentRow } from './queries/environments.ts';
 export type { ItemsView, Serialiser } from './views.ts';
-export type { FlowChanges, FlowRecord, FlowRow } from './queries/flows.ts';
+export type { FlowChanges, FlowRecord, FlowRow, FlowWithLatestTrail } from './queries/flows.ts';
 export type { TokenEvidence, TokenRef } from './queries/provenance.ts';
 export type { RunningArtifact, SnapshotRecord } from './queries/snapshots.ts';
 export type { TokenRow } from './queries/tokens.ts';
+export type { ConsoleSessionRow } from './queries/console-sessions.ts';
+export type { EnvironmentBadgeRow } from './queries/badges.ts';
+export type { ArtifactApproval } from './queries/artifact-approvals.ts';
 export type { TrailInput, TrailRow, TrailWithTemplate } from './queries/trails.ts';

@@ -276,5 +276,31 @@ export async function attachmentOf(db: Db, trailId: number, attestationId: numbe
   return row && { sha256: row.attachment_sha256, name: row.attachment_name };
 }
 
-export const reads = { listAttestations, attestationsOfFingerprints, attestationFactsOfTrails, attachmentOf, artifactNameOf };
+/** One suite of a JUnit attestation's `junit_results`. */
+export interface JunitSuiteTotals {
+  name: string;
+  total: number;
+  failures: number;
+  errors: number;
+  skipped: number;
+  duration: number;
+}
+
+/** The `junit_results` of these attestations, by id: only that part of their data leaves the database. */
+export async function junitResultsOf(db: Db, attestationIds: readonly number[]): Promise<Map<number, JunitSuiteTotals[]>> {
+  const out = new Map<number, JunitSuiteTotals[]>();
+  const results = db.getExecutor().adapter instanceof PostgresAdapter
+    ? sql<string | null>`(data::json -> 'junit_results')::text`
+    : sql<string | null>`data -> '$.junit_results'`;
+  for (const chunk of inListChunks(attestationIds)) {
+    const rows = await db.selectFrom('attestations').select('id').select(results.as('results')).where('id', 'in', chunk).where('type', '=', 'junit').execute();
+    for (const r of rows) {
+      const parsed = fromJson<unknown>(r.results, []);
+      out.set(Number(r.id), Array.isArray(parsed) ? (parsed as JunitSuiteTotals[]) : []);
+    }
+  }
+  return out;
+}
+
+export const reads = { listAttestations, attestationsOfFingerprints, attestationFactsOfTrails, attachmentOf, artifactNameOf, junitResultsOf };
 export const writes = { appendAttestation };

@@ -236,5 +236,23 @@ export async function deployedNameOf(db: Db, organizationId: number, fingerprint
   return row?.artifact_name;
 }
 
-export const reads = { listDeployments, deployedNameOf };
+/** A deployment of an artifact, as the trail page lists them. */
+export interface ArtifactDeployment {
+  fingerprint: string;
+  artifactName: string;
+  envName: string;
+  snapshotIndex: number;
+  deployedAt: number;
+}
+
+/** The latest deployments (at most `limit`) of any of `fingerprints` in the organisation, newest first. */
+export async function deploymentsOfFingerprints(db: Db, organizationId: number, fingerprints: readonly string[], limit: number): Promise<ArtifactDeployment[]> {
+  if (!fingerprints.length) return [];
+  const rows = await db.selectFrom('deployments').select(['fingerprint', 'artifact_name', 'env_name', 'snapshot_index', 'deployed_at', 'id'])
+    .where('organization_id', '=', organizationId).where('fingerprint', 'in', fingerprints.slice(0, 500))
+    .orderBy('id', 'desc').limit(limit).execute();
+  return rows.map((r) => ({ fingerprint: r.fingerprint, artifactName: r.artifact_name, envName: r.env_name, snapshotIndex: Number(r.snapshot_index), deployedAt: Number(r.deployed_at) }));
+}
+
+export const reads = { listDeployments, deployedNameOf, deploymentsOfFingerprints };
 export const writes = { insertDeployments };

@@ -3,6 +3,8 @@ import { compiledOnce } from '../compiled-once.ts';
 import { isSqlite, type Db, type EnvironmentsTable } from '../database.ts';
 import { inTransaction } from '../transactions.ts';
 import { writeItems, type ItemsView } from '../views.ts';
+import { fromJson } from '../json.ts';
+import type { RunningArtifact } from './snapshots.ts';
 
 export interface EnvironmentRecord {
   org: string;
@@ -224,5 +226,35 @@ export async function recordReport(db: Db, environmentId: number, report: { at: 
   }).where('id', '=', environmentId).execute();
 }
 
-export const reads = { listEnvironments, findEnvironment, typesOfEnvironments };
+/** An environment with what runs in it now (its latest snapshot; none before its first report). */
+export interface EnvironmentNow {
+  name: string;
+  type: string;
+  /** null before the first report. */
+  state: boolean | null;
+  lastReportedAt: number | null;
+  lastChangedAt: number | null;
+  snapshotIndex: number | null;
+  artifacts: RunningArtifact[];
+}
+
+/** A page of an organisation's environments by name, each with its latest snapshot. */
+export async function environmentsNow(db: Db, organizationId: number, offset: number, limit: number): Promise<{ items: EnvironmentNow[]; total: number }> {
+  const { total } = await db.selectFrom('environments').select((eb) => eb.fn.countAll<number>().as('total')).where('organization_id', '=', organizationId).executeTakeFirstOrThrow();
+  const rows = await db.selectFrom('environments as e')
+    .leftJoin('snapshots as s', (join) => join.onRef('s.environment_id', '=', 'e.id')
+      .on('s.snapshot_index', '=', (eb) => eb.selectFrom('snapshots as l').select((x) => x.fn.max('l.snapshot_index').as('m')).whereRef('l.environment_id', '=', 'e.id')))
+    .select(['e.name', 'e.type', 'e.state', 'e.last_reported_at', 'e.last_changed_at', 's.snapshot_index', 's.artifacts'])
+    .where('e.organization_id', '=', organizationId).orderBy('e.name').limit(limit).offset(offset).execute();
+  return {
+    total: Number(total),
+    items: rows.map((r) => ({
+      name: r.name, type: r.type, state: r.state === null ? null : Number(r.state) === 1,
+      lastReportedAt: r.last_reported_at === null ? null : Number(r.last_reported_at), lastChangedAt: r.last_changed_at === null ? null : Number(r.last_changed_at),
+      snapshotIndex: r.snapshot_index === null ? null : Number(r.snapshot_index), artifacts: fromJson<RunningArtifact[]>(r.artifacts, []),
+    })),
+  };
+}
+
+export const reads = { listEnvironments, findEnvironment, typesOfEnvironments, environmentsNow };
 export const writes = { upsertEnvironment, recordReport };

@@ -109,5 +109,22 @@ export async function listFlowPage(
   return { total: Number(counted.total), items: rows.map(toRecord) };
 }
 
-export const reads = { findFlow, getFlowRecord, listFlowRecords, listFlowPage };
+
+/** A flow and the id of its latest trail (null before its first). */
+export interface FlowWithLatestTrail {
+  name: string;
+  description: string;
+  latestTrailId: number | null;
+}
+
+/** A page of an organisation's flows by name, each with its newest trail's id (one index probe per flow). */
+export async function flowsWithLatestTrail(db: Db, organizationId: number, offset: number, limit: number): Promise<{ items: FlowWithLatestTrail[]; total: number }> {
+  const { total } = await db.selectFrom('flows').select((eb) => eb.fn.countAll<number>().as('total')).where('organization_id', '=', organizationId).executeTakeFirstOrThrow();
+  const rows = await db.selectFrom('flows as f').select(['f.name', 'f.description'])
+    .select((eb) => eb.selectFrom('trails as t').select('t.id').whereRef('t.flow_id', '=', 'f.id').orderBy('t.created_at', 'desc').orderBy('t.id', 'desc').limit(1).as('latest_trail_id'))
+    .where('f.organization_id', '=', organizationId).orderBy('f.name').limit(limit).offset(offset).execute();
+  return { total: Number(total), items: rows.map((r) => ({ name: r.name, description: r.description, latestTrailId: r.latest_trail_id === null ? null : Number(r.latest_trail_id) })) };
+}
+
+export const reads = { findFlow, getFlowRecord, listFlowRecords, listFlowPage, flowsWithLatestTrail };
 export const writes = { ensureFlow, upsertFlow };

@@ -6,9 +6,13 @@
  * module's `reads` or `writes`; a new module is added to both lists below.
  */
 import * as approvals from './approvals.ts';
+import * as artifactApprovals from './artifact-approvals.ts';
 import * as attestations from './attestations.ts';
+import * as badges from './badges.ts';
 import * as blobs from './blobs.ts';
 import * as chainVerify from './chain-verify.ts';
+import * as consoleSessions from './console-sessions.ts';
+import * as deploymentDays from './deployment-days.ts';
 import * as deployments from './deployments.ts';
 import * as environmentEvents from './environment-events.ts';
 import * as environments from './environments.ts';
@@ -19,6 +23,7 @@ import * as provenance from './provenance.ts';
 import * as snapshots from './snapshots.ts';
 import * as tokens from './tokens.ts';
 import * as trails from './trails.ts';
+import * as trailTemplates from './trail-templates.ts';
 import * as transactions from '../transactions.ts';
 
 /** Queries that only read. */
@@ -26,6 +31,7 @@ export const readQueries = {
   ...organizations.reads, ...blobs.reads, ...tokens.reads, ...flows.reads, ...trails.reads, ...attestations.reads,
   ...environments.reads, ...snapshots.reads, ...deployments.reads, ...environmentEvents.reads, ...approvals.reads,
   ...chainVerify.reads, ...health.reads, ...provenance.reads,
+  ...consoleSessions.reads, ...badges.reads, ...deploymentDays.reads, ...artifactApprovals.reads, ...trailTemplates.reads,
 };
 
 /** Queries that write (and those that must run in the caller's transaction, such as row locks). */
@@ -33,6 +39,7 @@ export const writeQueries = {
   ...organizations.writes, ...blobs.writes, ...tokens.writes, ...flows.writes, ...trails.writes, ...attestations.writes,
   ...environments.writes, ...snapshots.writes, ...deployments.writes, ...environmentEvents.writes, ...approvals.writes,
   ...transactions.writes,
+  ...consoleSessions.writes, ...badges.writes,
 };
 
 // A name in both would run in one mode or the other depending on spread order: refused at compile time.

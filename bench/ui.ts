@@ -1,0 +1,135 @@
+/**
+ * The console's pages under load: the read benchmark's organisation (10,000 environments,
+ * 1,000,000 deployments; 100,000 with --quick) plus 10,000 trails (1,000 with --quick) of one flow,
+ * each with a JUnit attestation of its own artifact, and an environment whose reports run 20 of
+ * those artifacts. The trail, flow (with its charts), environment and deployments pages at 16
+ * connections, signed in with a session cookie, each against the JSON API call that returns the
+ * same data, in turns (support/turns.ts): p99 under 50 ms, throughput at least 0.5 of the API's.
+ */
+import { createHash } from 'node:crypto';
+import { load } from './support/load.ts';
+import { rotate, turnRatios } from './support/turns.ts';
+import { log, runCli, startServer, type Running } from './support/processes.ts';
+import { round, type Figure } from './support/report.ts';
+import { seeded, seedSqlite } from './support/seed.ts';
+
+export interface UiOptions {
+  quick: boolean;
+  suite: string;
+  /** A new SQLite file path. */
+  newDatabase(label: string): Promise<string>;
+}
+
+const connections = 16;
+const flow = 'checkout';
+const sha = (text: string) => createHash('sha256').update(text).digest('hex');
+const trailName = (i: number) => `build-${String(i).padStart(5, '0')}`;
+
+/** Runs `work` for 0..count-1, `parallel` at a time. */
+async function inParallel(count: number, parallel: number, work: (i: number) => Promise<void>): Promise<void> {
+  let next = 0;
+  await Promise.all(Array.from({ length: parallel }, async () => {
+    while (next < count) await work(next++);
+  }));
+}
+
+/** The trails (through the API, as CI would send them) and the reports of the benchmark's environment. */
+async function seedEvidence(url: string, token: string, trails: number, now: number): Promise<void> {
+  const call = async (method: string, path: string, body: FormData | object) => {
+    const form = body instanceof FormData;
+    const res = await fetch(url + path, { method, body: form ? body : JSON.stringify(body), headers: { authorization: `Bearer ${token}`, ...(form ? {} : { 'content-type': 'application/json' }) } });
+    if (!res.ok) throw new Error(`${method} ${path} answered ${res.status}: ${await res.text()}`);
+  };
+  const form = (data: object) => {
+    const f = new FormData();
+    f.append('data_json', JSON.stringify(data));
+    return f;
+  };
+  await inParallel(trails, 16, async (i) => {
+    await call('PUT', `/api/v2/trails/bench/${flow}`, form({
+      name: trailName(i), git_commit_info: { sha1: sha(`commit ${i}`).slice(0, 40), branch: 'main', author: 'Bench <bench@example.com>', message: `Change ${i}`, timestamp: now - (trails - i) * 60 },
+      repo_info: { name: seeded.repoName, url: `https://git.example.com/${seeded.repoName}` },
+    }));
+    const failures = i % 7 === 0 ? 2 : 0;
+    await call('POST', `/api/v2/attestations/bench/${flow}/trail/${trailName(i)}/junit`, form({
+      attestation_name: 'unit-tests', artifact_fingerprint: sha(`artifact ${i}`),
+      junit_results: [{ name: 'suite', failures, errors: 0, skipped: 1, total: 120, duration: 3.5, timestamp: null }],
+    }));
+  });
+  // Three reports of 20 pods: the last 20 trails' artifacts end up running, two snapshots of events before them.
+  for (const shift of [40, 30, 20]) {
+    const pods = Array.from({ length: 20 }, (_, k) => {
+      const i = trails - shift + k;
+      return { podName: `svc-${k}`, namespace: 'prod', digests: { [`svc-${k}`]: sha(`artifact ${i}`) }, creationTimestamp: Math.floor(now) - 3600 };
+    });
+    await call('PUT', `/api/v2/environments/bench/${encodeURIComponent(seeded.envName)}/report/K8S`, { artifacts: pods });
+  }
+}
+
+/** A session cookie of the console, signed in with `token`. */
+async function signIn(url: string, token: string): Promise<string> {
+  const res = await fetch(`${url}/ui/sign-in`, {
+    method: 'POST', redirect: 'manual', headers: { origin: url, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ token }),
+  });
+  const cookie = res.headers.get('set-cookie')?.split(';')[0];
+  if (res.status !== 303 || !cookie) throw new Error(`sign-in answered ${res.status}`);
+  return cookie;
+}
+
+export async function uiPages(o: UiOptions): Promise<Figure[]> {
+  const seconds = o.quick ? 2 : 6;
+  const rows = o.quick ? 100_000 : 1_000_000;
+  const trails = o.quick ? 1_000 : 10_000;
+  const now = Date.now() / 1000;
+  const suite = o.suite;
+  let server: Running | undefined;
+  try {
+    const file = await o.newDatabase('ui');
+    const writeToken = (await runCli(['token', 'create', '--org', 'bench', '--database', file])).trim(); // migrates, creates the organisation
+    let started = Date.now();
+    seedSqlite(file, rows, now);
+    log(`  seeded ${rows.toLocaleString('en')} deployments in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    const token = (await runCli(['token', 'create', '--org', 'bench', '--read-only', '--database', file])).trim();
+    server = await startServer(file);
+    started = Date.now();
+    await seedEvidence(server.url, writeToken, trails, now);
+    log(`  seeded ${trails.toLocaleString('en')} trails through the API in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    const cookie = await signIn(server.url, token);
+
+    const env = encodeURIComponent(seeded.envName);
+    const middle = trailName(Math.floor(trails / 2));
+    const pairs = [
+      { name: 'trail page', page: `/ui/bench/flows/${flow}/trails/${middle}`, api: `/api/v2/trails/bench/${flow}/${middle}` },
+      { name: 'flow page (with its charts)', page: `/ui/bench/flows/${flow}`, api: `/api/v2/trails/bench/${flow}` },
+      { name: 'environment page', page: `/ui/bench/environments/${env}`, api: `/api/v2/environments/bench/${env}/snapshots/-1` },
+      { name: 'deployments page', page: '/ui/bench/deployments', api: '/api/v2/deployments/bench' },
+    ];
+    const target = server;
+    const page = (path: string) => (s: number) => load({ url: target.url + path, headers: { cookie }, connections, seconds: s });
+    const api = (path: string) => (s: number) => load({ url: target.url + path, headers: { authorization: `Bearer ${token}` }, connections, seconds: s });
+    const figures: Figure[] = [];
+    for (const pair of pairs) {
+      for (const [path, headers] of [[pair.page, { cookie }], [pair.api, { authorization: `Bearer ${token}` }]] as const) {
+        const res = await fetch(server.url + path, { headers, redirect: 'manual' });
+        if (res.status !== 200) throw new Error(`${path} answered ${res.status}`);
+      }
+      await page(pair.page)(1); // warm-up (JIT, page cache)
+      await api(pair.api)(1);
+      const { ours, base } = await rotate({ ours: { processes: [server], load: page(pair.page) }, base: { processes: [server], load: api(pair.api) } }, seconds, 2);
+      log(`  ${pair.name}: ${ours.rps.toFixed(0)} req/s (API ${base.rps.toFixed(0)}), p50 ${ours.p50} ms, p99 ${ours.p99} ms (API ${base.p50} / ${base.p99} ms)`);
+      const ratio = round(ours.rps / base.rps, 2);
+      const failed = ours.non2xx + ours.errors;
+      figures.push(
+        {
+          suite, name: `${pair.name}: throughput against the API`, value: round(ours.rps), unit: 'req/s', baseline: round(base.rps), ratio, target: '>= 0.5 of the API',
+          pass: ratio !== null && ratio >= 0.5 && failed === 0,
+          note: [failed ? `${failed} failed requests` : undefined, `API: GET ${pair.api.replace(/\?.*$/, '')}`, turnRatios(ours, base), ours.cpu === null ? undefined : `CPU ${ours.cpu} us per page (API ${base.cpu ?? '?'} us)`].filter(Boolean).join('; '),
+        },
+        { suite, name: `${pair.name}: p99 latency`, value: ours.p99, unit: 'ms', baseline: base.p99, ratio: null, target: '< 50 ms', pass: ours.p99 < 50 && failed === 0, note: `p50 ${ours.p50} ms (API ${base.p50} ms)` },
+      );
+    }
+    return figures;
+  } finally {
+    await server?.stop();
+  }
+}

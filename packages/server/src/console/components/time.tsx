@@ -1,0 +1,27 @@
+/** A time in UTC, with how long ago it was as a hint. */
+
+const pad = (n: number) => String(n).padStart(2, '0');
+
+/** `2026-11-26 10:12 UTC` */
+export function utc(seconds: number): string {
+  const d = new Date(seconds * 1000);
+  return `${d.getUTCFullYear()}-${pad(d.getUTCMonth() + 1)}-${pad(d.getUTCDate())} ${pad(d.getUTCHours())}:${pad(d.getUTCMinutes())} UTC`;
+}
+
+/** `3 min ago`, `2 h ago`, `5 days ago`, `in 2 h` */
+export function relative(seconds: number, now: number): string {
+  const delta = Math.round(now - seconds);
+  const span = Math.abs(delta);
+  const text = span < 60 ? `${span} s` : span < 3600 ? `${Math.floor(span / 60)} min` : span < 86400 ? `${Math.floor(span / 3600)} h` : `${Math.floor(span / 86400)} days`;
+  return delta >= 0 ? `${text} ago` : `in ${text}`;
+}
+
+/** Nothing for times that are not set (0: never reported). */
+export function Time({ at, now }: { at: number | null | undefined; now: number }) {
+  if (!at) return <span class="muted">never</span>;
+  return (
+    <span>
+      <time datetime={new Date(at * 1000).toISOString()}>{utc(at)}</time> <span class="rel">({relative(at, now)})</span>
+    </span>
+  );
+}

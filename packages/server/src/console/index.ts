@@ -1,0 +1,174 @@
+/**
+ * The console: read-only pages for people, served by the same server as the API.
+ *
+ * `createConsole({ store })` returns a @koa/router: `createApp` mounts it at `/ui` by default
+ * (`console: false` leaves it out), and an embedding Koa app mounts it like the API's router,
+ * `app.use(console.routes())`, under any `prefix`. Pages are plain values (page.ts) listed in
+ * routes.ts; every one answers under `/{org}/...` for the signed-in organisation only.
+ */
+import Router from '@koa/router';
+import type { Context, Middleware } from 'koa';
+import type { VNode } from 'preact';
+import { storeTokens, type Authenticator } from '../auth.ts';
+import { ApiError } from '../http/errors.ts';
+import { contentDisposition } from '../operations/download-attachment.ts';
+import { silentLogger, type Logger } from '../log.ts';
+import type { Store } from '../store/index.ts';
+import { renderDocument, Layout } from './layout.tsx';
+import type { Page, PageInput } from './page.ts';
+import { consolePages } from './routes.ts';
+import { ProblemPage, SignInPage } from './pages/sign-in.tsx';
+import { assertSameOrigin, closeSession, currentSession, defaultSessionTtlSeconds, openSession, readForm, type Session } from './sessions.ts';
+import { consoleCss } from './static.ts';
+
+export interface ConsoleOptions {
+  store: Store;
+  /** How sign-in checks a token; tokens in the store by default (sessions are bound to stored tokens). */
+  auth?: Authenticator;
+  /** Path of every page; `/ui` by default. */
+  prefix?: string;
+  /** How long a session lasts (seconds); 12 hours by default. */
+  sessionTtlSeconds?: number;
+  /** The pages served; `consolePages` (routes.ts) by default. */
+  pages?: readonly Page[];
+  /** The API's prefix, for the curl hints on empty pages; `/api/v2` by default. */
+  apiPrefix?: string;
+  /** Where 5xx causes are logged. */
+  logger?: Logger;
+}
+
+/**
+ * Sent with every answer of the console: no script or style but the console's own files, no
+ * framing, forms only to itself, and no address of a page given to other sites (`same-origin`:
+ * with `no-referrer` Chromium sends `Origin: null` on the sign-in form's own POST).
+ */
+export const consoleSecurityHeaders: Readonly<Record<string, string>> = {
+  'Content-Security-Policy': "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; frame-ancestors 'none'; form-action 'self'; base-uri 'none'",
+  'X-Content-Type-Options': 'nosniff',
+  'Referrer-Policy': 'same-origin',
+  'X-Frame-Options': 'DENY',
+};
+
+export function createConsole(options: ConsoleOptions): Router {
+  const { store, prefix = '/ui', logger = silentLogger, apiPrefix = '/api/v2' } = options;
+  const auth = options.auth ?? storeTokens(store);
+  const ttlSeconds = options.sessionTtlSeconds ?? defaultSessionTtlSeconds;
+  if (!(Number.isFinite(ttlSeconds) && ttlSeconds > 0)) throw new RangeError(`sessionTtlSeconds must be a positive number, not ${ttlSeconds}`);
+  const pages = options.pages ?? consolePages;
+  for (const page of pages) if (!page.path.startsWith('/:org')) throw new Error(`A console page's path starts with /:org: '${page.path}'`);
+
+  const router = new Router({ prefix });
+  /** The console's path as the browser sees it: an embedding app's mount included. */
+  const baseOf = (ctx: Context) => {
+    const original = ctx.originalUrl.split('?')[0] ?? '';
+    const mount = original.endsWith(ctx.path) ? original.slice(0, original.length - ctx.path.length) : '';
+    return mount + prefix;
+  };
+  const html = (ctx: Context, status: number, page: VNode) => {
+    ctx.status = status;
+    ctx.type = 'text/html; charset=utf-8';
+    ctx.set('Cache-Control', 'no-store');
+    ctx.body = renderDocument(page);
+  };
+
+  router.use(async (ctx, next) => {
+    ctx.set(consoleSecurityHeaders);
+    try {
+      await next();
+    } catch (error) {
+      const status = error instanceof ApiError ? error.status : 500;
+      if (status >= 500) logger.error({ msg: 'console page failed', path: ctx.path, error: String((error as Error)?.stack ?? error), request_id: ctx.state.requestId });
+      const message = status >= 500 ? `The page could not be shown. Request id: ${String(ctx.state.requestId ?? 'none')}` : (error as Error).message;
+      html(ctx, status, ProblemPage({ base: baseOf(ctx), org: (ctx.state.session as Session | undefined)?.principal.org, status, message }));
+    }
+  });
+
+  router.get('/static/console.css', (ctx) => {
+    ctx.type = 'text/css; charset=utf-8';
+    ctx.set('Cache-Control', 'public, max-age=31536000, immutable');
+    ctx.body = consoleCss;
+  });
+
+  router.get('/', async (ctx) => {
+    const session = await currentSession(ctx, store, baseOf(ctx));
+    ctx.redirect(session ? `${baseOf(ctx)}/${encodeURIComponent(session.principal.org)}` : `${baseOf(ctx)}/sign-in`);
+  });
+
+  router.get('/sign-in', (ctx) => {
+    html(ctx, 200, SignInPage({ base: baseOf(ctx), next: safeNext(baseOf(ctx), ctx.query.next) }));
+  });
+
+  router.post('/sign-in', async (ctx) => {
+    assertSameOrigin(ctx);
+    const base = baseOf(ctx);
+    const form = await readForm(ctx);
+    const next = safeNext(base, form.get('next') ?? undefined);
+    let problem = 'That token is not valid: it is unknown, revoked or mistyped.';
+    const token = (form.get('token') ?? '').trim();
+    const principal = token ? await openSession(ctx, { store, auth, token, ttlSeconds, cookiePath: base }).catch((error: unknown) => {
+      // An expired token: the authenticator says when, which helps the person holding it.
+      if (error instanceof ApiError && error.status === 401) {
+        problem = error.message;
+        return null;
+      }
+      throw error;
+    }) : null;
+    if (!principal) return html(ctx, 401, SignInPage({ base, next, problem }));
+    ctx.status = 303;
+    ctx.redirect(next ?? `${base}/${encodeURIComponent(principal.org)}`);
+  });
+
+  router.post('/sign-out', async (ctx) => {
+    assertSameOrigin(ctx);
+    await closeSession(ctx, store, baseOf(ctx));
+    ctx.status = 303;
+    ctx.redirect(`${baseOf(ctx)}/sign-in`);
+  });
+
+  const signedIn: Middleware = async (ctx, next) => {
+    const base = baseOf(ctx);
+    const session = await currentSession(ctx, store, base);
+    if (!session) {
+      ctx.status = 303;
+      return ctx.redirect(`${base}/sign-in?next=${encodeURIComponent(ctx.originalUrl)}`);
+    }
+    ctx.state.session = session;
+    // Another organisation's pages look exactly like pages that do not exist.
+    if (ctx.params.org !== session.principal.org) throw new ApiError(404, 'There is no such page.');
+    return next();
+  };
+
+  for (const page of pages) {
+    router.get(page.path, signedIn, async (ctx) => {
+      const session = ctx.state.session as Session;
+      const base = baseOf(ctx);
+      const input: PageInput = {
+        store, principal: session.principal, org: { id: session.organizationId, name: session.principal.org },
+        params: ctx.params as Record<string, string>, query: new URLSearchParams(ctx.querystring), now: Date.now() / 1000,
+        base, url: ctx.originalUrl, apiBase: `${ctx.protocol}://${ctx.host}${base.slice(0, base.length - prefix.length)}${apiPrefix}`,
+      };
+      const result = await page.render(input);
+      if ('download' in result) {
+        const { bytes, name, sha256 } = result.download;
+        ctx.type = 'application/octet-stream';
+        ctx.set('Content-Disposition', contentDisposition(name));
+        ctx.set('X-Content-SHA256', sha256);
+        ctx.set('Cache-Control', 'private, no-store');
+        ctx.body = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+        return;
+      }
+      html(ctx, result.status ?? 200, Layout({ title: result.title, base, org: session.principal.org, children: result.content }));
+    });
+  }
+  // Unknown paths under the console: the console's own 404 page, not the API's JSON.
+  router.all('/{*rest}', () => {
+    throw new ApiError(404, 'There is no such page.');
+  });
+  return router;
+}
+
+/** A place to go after signing in: a path under the console, nothing else (no other site, no `//host`). */
+function safeNext(base: string, next: unknown): string | undefined {
+  if (typeof next !== 'string' || next.length > 2000) return undefined;
+  return next.startsWith(`${base}/`) && !next.startsWith('//') && !/[\\\s]/.test(next) ? next : undefined;
+}

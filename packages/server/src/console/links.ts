@@ -1,0 +1,50 @@
+/** Console URLs: each segment encoded, filters kept in the query string. */
+import type { PageInput } from './page.ts';
+
+/** `{base}/{org}/a/b` with each segment URL-encoded. */
+export const orgHref = (at: Pick<PageInput, 'base' | 'org'>, ...segments: Array<string | number>) =>
+  [at.base, at.org.name, ...segments].map((s, i) => (i === 0 ? s : encodeURIComponent(String(s)))).join('/');
+
+/** The page of a flow. */
+export const flowHref = (at: Pick<PageInput, 'base' | 'org'>, flow: string) => orgHref(at, 'flows', flow);
+
+/** The page of a trail. */
+export const trailPageHref = (at: Pick<PageInput, 'base' | 'org'>, flow: string, trail: string) => orgHref(at, 'flows', flow, 'trails', trail);
+
+/** The page of an environment. */
+export const environmentPageHref = (at: Pick<PageInput, 'base' | 'org'>, env: string) => orgHref(at, 'environments', env);
+
+/** `url` with `changes` applied to its query (undefined removes a parameter); `page` goes back to 1 unless set. */
+export function withQuery(url: string, changes: Record<string, string | number | undefined>): string {
+  const parsed = new URL(url, 'http://x');
+  if (!('page' in changes)) parsed.searchParams.delete('page');
+  for (const [key, value] of Object.entries(changes)) {
+    if (value === undefined) parsed.searchParams.delete(key);
+    else parsed.searchParams.set(key, String(value));
+  }
+  return parsed.pathname + parsed.search;
+}
+
+/**
+ * A whole number from the query between `min` and `max`; `fallback` when absent or not one.
+ * Pages are forgiving where the API answers 400: a hand-edited URL still shows something.
+ */
+export function queryNumber(query: URLSearchParams, name: string, fallback: number, min: number, max: number): number {
+  const raw = query.get(name);
+  const value = raw === null ? NaN : Number(raw);
+  return Number.isInteger(value) && value >= min && value <= max ? value : fallback;
+}
+
+/**
+ * Only `http:` and `https:` URLs become links; anything else (`javascript:`, `data:`) stays text.
+ * Evidence carries URLs its sender chose.
+ */
+export function safeUrl(value: unknown): string | undefined {
+  if (typeof value !== 'string') return undefined;
+  try {
+    const url = new URL(value);
+    return url.protocol === 'https:' || url.protocol === 'http:' ? url.href : undefined;
+  } catch {
+    return undefined;
+  }
+}

@@ -1,0 +1,43 @@
+/**
+ * A console page is a plain value, like the API's plugins: the path it answers under the
+ * console's prefix (always starting `/:org`) and a function from what the request asks to what
+ * the page shows. `createConsole` signs the person in, checks the organisation and wraps the
+ * result in the layout; a page never sees the session or the token.
+ */
+import type { VNode } from 'preact';
+import type { Principal } from '../auth.ts';
+import type { Store } from '../store/index.ts';
+
+/** What a page receives. */
+export interface PageInput {
+  store: Store;
+  /** The signed-in organisation, which is the one in the path (another's answers 404 before any page runs). */
+  org: { id: number; name: string };
+  principal: Principal;
+  /** The path's parameters, decoded (`org` included). */
+  params: Record<string, string>;
+  /** The query string: filters, sort and paging, named as in the API. */
+  query: URLSearchParams;
+  /** Request time, Unix epoch seconds. */
+  now: number;
+  /** The console's path as the browser sees it (`/ui`, or under an embedding app's mount). */
+  base: string;
+  /** The request's path and query as the browser sent them (for paging and sort links). */
+  url: string;
+  /** The API's URL as the browser sees it (`http://host/api/v2`), for the curl hints of empty states. */
+  apiBase: string;
+}
+
+/** A page's answer: HTML content for the layout, or a file to download. */
+export type PageResult =
+  | { title: string; content: VNode; status?: number }
+  | { download: { bytes: Uint8Array; name: string; sha256: string } };
+
+export interface Page {
+  /** Under the console's prefix, in @koa/router's syntax: `/:org/flows/:flow`. */
+  path: string;
+  render(input: PageInput): Promise<PageResult>;
+}
+
+/** Identity, for type inference at the definition site. */
+export const definePage = (page: Page): Page => page;

@@ -1,0 +1,79 @@
+/**
+ * The organisation's deployments with the API's filters (`env_name`, `repo_name`, `start_ts`,
+ * `end_ts`, `page`, `per_page`), newest first, each linked to its environment's snapshot and to
+ * its trail, and a chart of deployments per UTC day under the same filter.
+ */
+import { defaultWindowSeconds } from '../../operations/list-deployments.ts';
+import { DeploymentsPerDayChart } from '../charts.tsx';
+import { DeploymentTable, readDeployments } from '../components/deployment-list.tsx';
+import { Empty } from '../components/empty.tsx';
+import { Pager } from '../components/table.tsx';
+import { utc } from '../components/time.tsx';
+import { orgHref, queryNumber } from '../links.ts';
+import { definePage } from '../page.ts';
+
+/**
+ * A time from the query: Unix seconds as the API takes them, or, typed by a person, a date
+ * (`2026-11-01`, the start of that UTC day) or a UTC time (`2026-11-01T14:00`); undefined when absent or neither.
+ */
+export function queryTime(value: string | null): number | undefined {
+  const text = value?.trim() ?? '';
+  if (text === '') return undefined;
+  if (/^\d{1,12}(\.\d+)?$/.test(text)) return Number(text);
+  const match = /^(\d{4}-\d{2}-\d{2})(?:[T ](\d{2}:\d{2}(?::\d{2})?))?$/.exec(text);
+  const at = match ? Date.parse(`${match[1]}T${match[2] ?? '00:00'}Z`) / 1000 : NaN;
+  return Number.isFinite(at) ? at : undefined;
+}
+
+const perPageChoices = [10, 20, 50, 100];
+
+export const deploymentsPage = definePage({
+  path: '/:org/deployments',
+  async render(input) {
+    const { store, query, now, url } = input;
+    const end = queryTime(query.get('end_ts')) ?? now;
+    const asked = queryTime(query.get('start_ts'));
+    const start = asked !== undefined && asked <= end ? asked : end - defaultWindowSeconds;
+    const envName = query.get('env_name') || undefined;
+    const repoName = query.get('repo_name') || undefined;
+    const perPage = queryNumber(query, 'per_page', 20, 1, 100);
+    const page = queryNumber(query, 'page', 1, 1, 100_000);
+    const filter = { start, end, envName, repoName };
+    const [{ rows, total }, days] = await Promise.all([
+      readDeployments(input, { start, end, envName, repoName, offset: (page - 1) * perPage, limit: perPage }),
+      store.deploymentsPerDay(input.org.id, filter),
+    ]);
+    const described = [envName && `to ${envName}`, repoName && `from ${repoName}`].filter(Boolean).join(' ');
+    return {
+      title: `Deployments · ${input.org.name}`,
+      content: (
+        <>
+          <p class="crumbs"><a href={orgHref(input)}>{input.org.name}</a> › deployments</p>
+          <h1>Deployments</h1>
+          <form class="filters" method="get" action={orgHref(input, 'deployments')}>
+            <label>Environment <input name="env_name" value={envName ?? ''} placeholder="any" /></label>
+            <label>Repository <input name="repo_name" value={repoName ?? ''} placeholder="any" /></label>
+            <label>From (UTC) <input name="start_ts" value={asked === undefined ? '' : query.get('start_ts') ?? ''} placeholder="28 days before the end" /></label>
+            <label>To (UTC) <input name="end_ts" value={query.get('end_ts') ?? ''} placeholder="now" /></label>
+            <label>Per page <select name="per_page">{perPageChoices.map((n) => <option value={n} selected={n === perPage}>{n}</option>)}</select></label>
+            <button type="submit">Filter</button>
+          </form>
+          <p class="summary" data-testid="deployments-summary">
+            {`${total} ${total === 1 ? 'deployment' : 'deployments'}${described ? ` ${described}` : ''} from ${utc(start)} to ${utc(end)}.`}
+          </p>
+          <DeploymentsPerDayChart id="deployments-per-day" days={days} title={`Deployments per UTC day${described ? ` ${described}` : ''}`} />
+          {rows.length === 0 ? (
+            <Empty example={`curl -X PUT -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' \\\n  ${input.apiBase}/environments/${input.org.name}/ENV/report/K8S -d '{"artifacts": [...]}'`}>
+              No deployment matches. A report of an environment in which a new artifact runs records its deployment.
+            </Empty>
+          ) : (
+            <>
+              <DeploymentTable at={input} rows={rows} now={now} caption="Deployments, newest first" />
+              <Pager url={url} page={page} perPage={perPage} total={total} />
+            </>
+          )}
+        </>
+      ),
+    };
+  },
+});

@@ -1,0 +1,148 @@
+/**
+ * An environment: what runs there now (or at `?snapshot=N`), each artifact with its fingerprint,
+ * whether a compliant trail attested it (linked), and the approval that covered it; the snapshot
+ * timeline of what started, scaled and exited; its latest deployments.
+ */
+import { describeChange } from '../../domain/events.ts';
+import { TrailEvaluator } from '../../domain/evaluate.ts';
+import { notFound } from '../../http/errors.ts';
+import { requireEnvironment } from '../../operations/lookup.ts';
+import { defaultWindowSeconds } from '../../operations/list-deployments.ts';
+import type { ArtifactApproval, FingerprintAttestation } from '../../store/index.ts';
+import { Compliance } from '../components/compliance.tsx';
+import { DeploymentTable, readDeployments, snapshotPageHref } from '../components/deployment-list.tsx';
+import { Empty } from '../components/empty.tsx';
+import { Pager } from '../components/table.tsx';
+import { Time } from '../components/time.tsx';
+import { environmentPageHref, orgHref, queryNumber, trailPageHref } from '../links.ts';
+import { definePage, type PageInput } from '../page.ts';
+
+const eventsPerPage = 20;
+const latestDeployments = 10;
+
+/**
+ * For each fingerprint: the trail a person should open (the newest compliant one, else the newest)
+ * and whether it is compliant. Every trail that attested one of them is judged in one batch (two
+ * queries), not one trail after another.
+ */
+async function attestingTrails(input: PageInput, fingerprints: string[]) {
+  const attestations = await input.store.attestationsOfFingerprints(input.org.id, fingerprints);
+  const trails = await input.store.effectiveTemplatesOf(attestations.map((a) => a.trailId));
+  const verdicts = await new TrailEvaluator(input.store, input.now).complianceOf(trails);
+  const compliant = new Map(trails.map((trail, i) => [trail.id, verdicts[i]!.compliance.is_compliant]));
+  const out = new Map<string, { trail: FingerprintAttestation; compliant: boolean }>();
+  // Newest first: the first attestation seen of a fingerprint names its newest trail.
+  for (const a of attestations) {
+    const chosen = out.get(a.fingerprint);
+    if (!chosen) out.set(a.fingerprint, { trail: a, compliant: compliant.get(a.trailId) === true });
+    else if (!chosen.compliant && compliant.get(a.trailId) === true) out.set(a.fingerprint, { trail: a, compliant: true });
+  }
+  return out;
+}
+
+export const environmentPage = definePage({
+  path: '/:org/environments/:env',
+  async render(input) {
+    const { store, params, query, now, url } = input;
+    const { environment } = await requireEnvironment(store, input.org.name, params.env!);
+    const latest = await store.getSnapshot(environment.id, -1);
+    const asked = queryNumber(query, 'snapshot', 0, 1, Number.MAX_SAFE_INTEGER);
+    const snapshot = asked && latest && asked !== latest.index ? await store.getSnapshot(environment.id, asked) : latest;
+    if (asked && !snapshot) throw notFound(`Environment '${environment.name}' has no snapshot ${asked}.`);
+    const running = snapshot?.artifacts ?? [];
+    const fingerprints = running.map((a) => a.fingerprint);
+    const page = queryNumber(query, 'page', 1, 1, 100_000);
+    const [trails, approvals, events, deployments] = await Promise.all([
+      attestingTrails(input, fingerprints),
+      store.approvalsOfFingerprints(input.org.id, fingerprints),
+      store.listEnvironmentEvents(environment.id, { oldestFirst: false, offset: (page - 1) * eventsPerPage, limit: eventsPerPage }),
+      readDeployments(input, { start: now - defaultWindowSeconds, end: now, envName: environment.name, offset: 0, limit: latestDeployments }),
+    ]);
+    const attested = running.filter((a) => trails.get(a.fingerprint)?.compliant).length;
+    const approvalOf = (fingerprint: string): ArtifactApproval | undefined =>
+      approvals.find((a) => a.fingerprint === fingerprint && (a.environment === null || a.environment === environment.name));
+    const isLatest = snapshot === latest;
+    return {
+      title: `${environment.name} · environment`,
+      content: (
+        <>
+          <p class="crumbs"><a href={orgHref(input)}>{input.org.name}</a> › environments</p>
+          <h1>{environment.name} <Compliance compliant={latest ? environment.state : null} label={latest ? undefined : 'NOT REPORTED'} /></h1>
+          <dl class="facts">
+            <dt>Type</dt><dd>{environment.type}</dd>
+            {environment.description ? <><dt>Description</dt><dd>{environment.description}</dd></> : null}
+            <dt>Last report</dt><dd><Time at={environment.last_reported_at} now={now} /></dd>
+            <dt>Last change</dt><dd><Time at={environment.last_changed_at} now={now} /></dd>
+          </dl>
+
+          <h2 id="running">{isLatest ? 'Running now' : `Running at snapshot #${snapshot?.index}`}</h2>
+          {snapshot ? (
+            <>
+              <p class="summary" data-testid="running-summary">
+                {`${environment.name}: ${running.length} ${running.length === 1 ? 'artifact' : 'artifacts'} running, ${attested} attested by a compliant trail, ${running.length - attested} not`}
+                {` (snapshot #${snapshot.index}, `}<Time at={snapshot.createdAt} now={now} />{').'}
+                {isLatest ? null : <> <a href={environmentPageHref(input, environment.name)}>Show what runs now</a></>}
+              </p>
+              <table>
+                <caption class="visually-hidden">Artifacts running in {environment.name}</caption>
+                <thead><tr><th scope="col">Artifact</th><th scope="col">Fingerprint (SHA-256)</th><th scope="col" class="num">Instances</th><th scope="col">Since</th><th scope="col">Compliance</th><th scope="col">Trail</th><th scope="col">Approval</th></tr></thead>
+                <tbody>
+                  {running.map((artifact) => {
+                    const evidence = trails.get(artifact.fingerprint);
+                    const approval = approvalOf(artifact.fingerprint);
+                    return (
+                      <tr key={`${artifact.name}-${artifact.fingerprint}`} data-artifact={artifact.name}>
+                        <td>{artifact.name}</td>
+                        <td><code class="fingerprint">{artifact.fingerprint}</code></td>
+                        <td class="num">{artifact.instance_count}</td>
+                        <td><Time at={artifact.creation_timestamp} now={now} /></td>
+                        <td><Compliance compliant={evidence ? evidence.compliant : false} label={evidence ? (evidence.compliant ? 'ATTESTED BY A COMPLIANT TRAIL' : 'NO COMPLIANT TRAIL') : 'NOT ATTESTED'} /></td>
+                        <td>{evidence ? <a href={trailPageHref(input, evidence.trail.flowName, evidence.trail.trailName)}>{evidence.trail.flowName}/{evidence.trail.trailName}</a> : <span class="muted">no trail attested it</span>}</td>
+                        <td>{approval ? <a href={orgHref(input, 'flows', approval.flowName, 'approvals', approval.releaseNumber)}>{approval.flowName} #{approval.releaseNumber} ({approval.state.toLowerCase()})</a> : <span class="muted">none</span>}</td>
+                      </tr>
+                    );
+                  })}
+                </tbody>
+              </table>
+            </>
+          ) : (
+            <Empty example={`curl -X PUT -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' \\\n  ${input.apiBase}/environments/${input.org.name}/${environment.name}/report/${environment.type} \\\n  -d '{"artifacts": [{"podName": "api-1", "namespace": "prod", "digests": {"api": "<sha256>"}, "creationTimestamp": 1764150000}]}'`}>
+              Nothing reported yet: a report of what runs makes the first snapshot.
+            </Empty>
+          )}
+
+          <h2 id="timeline">Snapshot timeline</h2>
+          {events.total === 0 ? <Empty>No snapshot has changed what runs yet.</Empty> : (
+            <>
+              <table>
+                <caption class="visually-hidden">What started, scaled and exited in {environment.name}, newest first</caption>
+                <thead><tr><th scope="col">Snapshot</th><th scope="col">Reported (UTC)</th><th scope="col">Change</th><th scope="col">Artifact</th><th scope="col">Fingerprint</th><th scope="col">Trail</th></tr></thead>
+                <tbody>
+                  {events.items.map((event, i) => (
+                    <tr key={i} class={`event-${event.type}`}>
+                      <td><a href={snapshotPageHref(input, environment.name, event.snapshotIndex)}>#{event.snapshotIndex}</a></td>
+                      <td><Time at={event.reportedAt} now={now} /></td>
+                      <td><strong>{event.type}</strong> <span class="rel">{describeChange(event)}</span></td>
+                      <td>{event.artifactName}</td>
+                      <td><code title={event.fingerprint}>{event.fingerprint.slice(0, 12)}</code></td>
+                      <td>{event.trail ? <a href={trailPageHref(input, event.trail.flowName, event.trail.name)}>{event.trail.flowName}/{event.trail.name}</a> : <span class="muted">none</span>}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+              <Pager url={url} page={page} perPage={eventsPerPage} total={events.total} />
+            </>
+          )}
+
+          <h2 id="deployments">Latest deployments</h2>
+          {deployments.rows.length === 0 ? <Empty>No deployment to {environment.name} in the last 28 days.</Empty> : (
+            <>
+              <DeploymentTable at={input} rows={deployments.rows} now={now} caption={`Latest deployments to ${environment.name}`} />
+              <p><a href={`${orgHref(input, 'deployments')}?env_name=${encodeURIComponent(environment.name)}`}>All {deployments.total} deployments to {environment.name} in the last 28 days →</a></p>
+            </>
+          )}
+        </>
+      ),
+    };
+  },
+});

@@ -1,0 +1,18 @@
+/**
+ * The console's pages, in the order they are matched. To add a page: write
+ * `pages/<page>.tsx` exporting `definePage({ path: '/:org/...', render })` and list it here.
+ */
+import type { Page } from './page.ts';
+import { flowPage } from './pages/flow.tsx';
+import { overviewPage } from './pages/overview.tsx';
+import { attachmentDownload, trailPage } from './pages/trail.tsx';
+import { environmentPage } from './pages/environment.tsx';
+import { deploymentsPage } from './pages/deployments.tsx';
+import { approvalPage, approvalsPage } from './pages/approvals.tsx';
+import { integrityPage } from './pages/integrity.tsx';
+
+export const consolePages: readonly Page[] = [
+  overviewPage,
+  flowPage, trailPage, attachmentDownload,
+  environmentPage, deploymentsPage, approvalsPage, approvalPage, integrityPage,
+];

@@ -1,0 +1,64 @@
+/**
+ * The console's one stylesheet, served from `/ui/static/console.css`. Kept in a module (not a
+ * .css file) so the built package and any bundle carry it without a copy step; its hash is in
+ * the link so browsers may cache it for good.
+ */
+import { createHash } from 'node:crypto';
+
+export const consoleCss = `
+:root { --fg: #1b1f24; --muted: #57606a; --line: #d0d7de; --bg: #ffffff; --panel: #f6f8fa; --link: #0550ae;
+  --ok: #116329; --ok-bg: #dafbe1; --bad: #a40e26; --bad-bg: #ffebe9; --warn: #7d4e00; --warn-bg: #fff8c5; }
+* { box-sizing: border-box; }
+body { margin: 0; font: 15px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; color: var(--fg); background: var(--bg); }
+a { color: var(--link); }
+a:focus-visible, button:focus-visible, input:focus-visible { outline: 3px solid #0969da; outline-offset: 2px; }
+header.top { display: flex; gap: 1.5rem; align-items: center; padding: .6rem 1.5rem; background: #24292f; color: #fff; flex-wrap: wrap; }
+header.top a { color: #fff; text-decoration: none; }
+header.top a:hover { text-decoration: underline; }
+header.top .brand { font-weight: 700; }
+header.top nav { display: flex; gap: 1rem; flex: 1; flex-wrap: wrap; }
+header.top form { margin: 0; display: flex; gap: .5rem; align-items: center; }
+header.top button { background: transparent; color: #fff; border: 1px solid #8c959f; border-radius: 6px; padding: .2rem .7rem; cursor: pointer; }
+main { padding: 1rem 1.5rem 3rem; max-width: 1200px; }
+h1 { font-size: 1.5rem; margin: .5rem 0 1rem; word-break: break-word; }
+h2 { font-size: 1.15rem; margin: 1.75rem 0 .5rem; }
+.crumbs { color: var(--muted); font-size: .9rem; margin-top: .5rem; }
+.crumbs a { color: var(--muted); }
+.summary { padding: .6rem .9rem; background: var(--panel); border: 1px solid var(--line); border-radius: 6px; margin: .4rem 0; }
+table { border-collapse: collapse; width: 100%; margin: .5rem 0; font-size: .93rem; }
+th, td { text-align: left; padding: .35rem .6rem; border-bottom: 1px solid var(--line); vertical-align: top; }
+th { background: var(--panel); font-weight: 600; white-space: nowrap; }
+th a { color: inherit; }
+td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; }
+code, pre, .mono { font-family: ui-monospace, SFMono-Regular, Menlo, Consolas, monospace; font-size: .88em; }
+pre { background: var(--panel); border: 1px solid var(--line); border-radius: 6px; padding: .75rem; overflow-x: auto; white-space: pre-wrap; word-break: break-word; }
+.badge { display: inline-block; border-radius: 1em; padding: 0 .6em; font-size: .82rem; font-weight: 600; white-space: nowrap; border: 1px solid currentColor; }
+.badge.ok { color: var(--ok); background: var(--ok-bg); }
+.badge.bad { color: var(--bad); background: var(--bad-bg); }
+.badge.none { color: var(--muted); background: var(--panel); }
+.badge.warn { color: var(--warn); background: var(--warn-bg); }
+.muted, .rel { color: var(--muted); }
+.rel { font-size: .85em; }
+.empty { border: 1px dashed var(--line); border-radius: 6px; padding: .75rem 1rem; color: var(--muted); }
+.empty pre { color: var(--fg); }
+.reasons li { margin: .2rem 0; }
+.failed { color: var(--bad); }
+dl.facts { display: grid; grid-template-columns: max-content 1fr; gap: .25rem 1rem; margin: .5rem 0; }
+dl.facts dt { color: var(--muted); }
+dl.facts dd { margin: 0; word-break: break-word; }
+.pager { display: flex; gap: 1rem; align-items: center; margin: .5rem 0; }
+.error-box { border: 1px solid var(--bad); background: var(--bad-bg); color: var(--bad); padding: .6rem .9rem; border-radius: 6px; }
+form.sign-in { max-width: 32rem; display: grid; gap: .6rem; }
+form.sign-in input { font: inherit; padding: .45rem .6rem; border: 1px solid var(--line); border-radius: 6px; }
+form.sign-in button { font: inherit; padding: .45rem .9rem; border: 0; border-radius: 6px; background: #1f883d; color: #fff; cursor: pointer; justify-self: start; }
+.chart svg { max-width: 100%; height: auto; }
+form.filters { display: flex; flex-wrap: wrap; gap: .5rem 1rem; align-items: end; margin: .5rem 0; }
+form.filters label { display: grid; gap: .15rem; font-size: .85rem; color: var(--muted); }
+form.filters input, form.filters select, form.filters button { font: inherit; padding: .3rem .5rem; border: 1px solid var(--line); border-radius: 6px; }
+form.filters button, a.button { background: #1f883d; color: #fff; border: 0; border-radius: 6px; padding: .4rem .9rem; text-decoration: none; display: inline-block; }
+code.fingerprint { word-break: break-all; }
+.visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
+`;
+
+/** The stylesheet's address with its content hash, so that a changed one is fetched anew. */
+export const consoleCssVersion = createHash('sha256').update(consoleCss).digest('hex').slice(0, 12);
