@@ -2,13 +2,17 @@
  * @trailproof/server: the API v2 as a small Koa plugin framework.
  *
  * - `createRouter({ store, auth, plugins, prefix })`: a @koa/router to mount in any Koa app.
- * - `createApp(options)`: the standalone app (logging, JSON 404/405).
+ * - `createApp(options)`: the standalone app (logging, JSON 404/405), with the console at `/ui`.
+ * - `createConsole({ store, prefix })`: the console's pages as a @koa/router, for any Koa app.
  * - `definePlugin({ operation, handler })`: add an operation without touching the core.
  * - `openSqliteStore(file)`: the default storage.
  */
 export { createRouter, DuplicateOperationError, type RouterOptions } from './router.ts';
 export type { HealthCheckOptions } from './http/health.ts';
 export { createApp, type AppOptions } from './app.ts';
+export { createConsole, consoleSecurityHeaders, type ConsoleOptions } from './console/index.ts';
+export { definePage, type Page, type PageInput, type PageResult } from './console/page.ts';
+export { consolePages } from './console/routes.ts';
 export { definePlugin, type HandlerInput, type HandlerResult, type Plugin, type UploadedFile } from './plugin.ts';
 export { ApiError, badRequest, isDatabaseUnavailable, notFound } from './http/errors.ts';
 export { environmentHref, pageBody, pageCount, pageLinks, pathOf, trailHref, type PageFigures, type PageLinks, type ViewContext } from './http/links.ts';
