@@ -9,6 +9,7 @@
  *   `defaultPlugins` are the API's own. Errors meant for the client are thrown `ApiError`s.
  * - `openStore(location)`: a SQLite file path or a `postgres://` URL (`openSqliteStore`,
  *   `openPostgresStore`), migrated and ready; `Store` is what plugins are handed.
+ * - `createConsole({ store, prefix })`: the console's pages as a @koa/router (`createApp` mounts it at `/ui`).
  * - `createToken(store, org, ...)`: an API token (the secret is shown once, stored hashed).
  * - `jsonLogger` / `silentLogger`: loggers for `createApp`.
  *
@@ -17,6 +18,7 @@
  */
 export { createRouter, DuplicateOperationError, type RouterOptions } from './router.ts';
 export { createApp, type AppOptions } from './app.ts';
+export { createConsole, type ConsoleOptions } from './console/index.ts';
 export { startServer, type RunningServer, type ServerOptions } from './server.ts';
 export { definePlugin, type Plugin } from './plugin.ts';
 export { defaultPlugins } from './operations/index.ts';

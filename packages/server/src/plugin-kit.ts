@@ -9,6 +9,7 @@
  * - Lists: `pageLinks`, `pageCount`, `pageBody`, hrefs (`pathOf`, `environmentHref`, `trailHref`),
  *   and the views a list query writes its page with (`itemsView`, `deploymentsView`, `environmentsView`).
  * - Compliance: `parseTemplate`, `evaluateCompliance`.
+ * - Console pages: `definePage`, `consolePages` (the console's own), `consoleSecurityHeaders`.
  * - The store's records (`EnvironmentRecord`, `TrailRow`, ...), `storeTokens` (the token
  *   authenticator), and the API's own plugins one by one, to compose a server of some of them.
  */
@@ -27,3 +28,6 @@ export type { PluginQueries, PluginStore } from './plugin-store.ts';
 export { StoreError, type StoreErrorKind } from './store/errors.ts';
 export type * from './store/types.ts';
 export * from './operations/index.ts';
+export { consoleSecurityHeaders } from './console/index.ts';
+export { definePage, type Page, type PageInput, type PageResult } from './console/page.ts';
+export { consolePages } from './console/routes.ts';

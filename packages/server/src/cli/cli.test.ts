@@ -249,6 +249,23 @@ describe('the trailproof command', function () {
     }
   });
 
+  it('serves the console at /ui with sign-ins lasting TRAILPROOF_CONSOLE_SESSION_TTL; --no-console leaves it out', async () => {
+    const token = (await run(['token', 'create', '--org', 'acme', '--database', db])).stdout.trim();
+    const s = await start(['--database', db, '--port', '0'], { TRAILPROOF_CONSOLE_SESSION_TTL: '30m' });
+    const signIn = await fetch(`${s.url}/ui/sign-in`, {
+      method: 'POST', redirect: 'manual', headers: { origin: s.url, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ token }),
+    });
+    expect(signIn.status).to.equal(303);
+    const expires = Date.parse(/expires=([^;]+)/.exec(signIn.headers.get('set-cookie') ?? '')![1]!);
+    expect(expires - Date.now()).to.be.within(29 * 60_000, 30 * 60_000 + 1000);
+    const bare = await start(['--database', db, '--port', '0', '--no-console']);
+    const root = await fetch(`${bare.url}/ui/sign-in`);
+    expect([root.status, root.headers.get('content-type')]).to.deep.equal([404, 'application/json; charset=utf-8']);
+    const bad = await run(['serve', '--database', db, '--port', '0'], { TRAILPROOF_CONSOLE_SESSION_TTL: 'forever' });
+    expect(bad.status).to.equal(2);
+    expect(bad.stderr).to.contain("TRAILPROOF_CONSOLE_SESSION_TTL must be a number and a unit (m, h, d or w), such as 12h, not 'forever'");
+  });
+
   it('refuses a bad --port with exit code 2 and the usage', async () => {
     for (const args of [['--port', 'abc'], ['--port=-1']]) {
       const result = await run(['serve', '--db', file, ...args]);

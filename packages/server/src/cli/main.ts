@@ -41,6 +41,7 @@ const serve = defineCommand({
     const location = databaseLocation(values);
     const keepAliveTimeoutMs = numberSetting('TRAILPROOF_KEEP_ALIVE_TIMEOUT_MS', 1000, 3_600_000);
     const maxConnections = numberSetting('TRAILPROOF_MAX_CONNECTIONS', 1, 1_000_000);
+    const sessionTtlSeconds = durationSetting('TRAILPROOF_CONSOLE_SESSION_TTL');
     const http = {
       maxConnectionsPerAddress: numberSetting('TRAILPROOF_MAX_CONNECTIONS_PER_ADDRESS', 1, 1_000_000),
       headersTimeoutMs: numberSetting('TRAILPROOF_HEADERS_TIMEOUT_MS', 100, 600_000),
@@ -52,7 +53,7 @@ const serve = defineCommand({
       postgres: postgresTuning(),
       sqlite: { threadsAtOpen: true, readerThreads: numberSetting('TRAILPROOF_SQLITE_READER_THREADS', 0, 64), maxSizeBytes: sizeSetting('TRAILPROOF_SQLITE_MAX_SIZE') },
     });
-    const running = await startServer({ store, logger, port, host: values.host ?? process.env.HOST ?? '127.0.0.1', handleSignals: true, keepAliveTimeoutMs, maxConnections, ...http, console: values['no-console'] ? false : { sessionTtlSeconds: durationSetting('TRAILPROOF_CONSOLE_SESSION_TTL') } });
+    const running = await startServer({ store, logger, port, host: values.host ?? process.env.HOST ?? '127.0.0.1', handleSignals: true, keepAliveTimeoutMs, maxConnections, ...http, console: values['no-console'] ? false : { sessionTtlSeconds } });
     logger.info({ msg: 'listening', url: running.url, database: redacted(location), backend: store.dialect });
   },
 });

@@ -191,6 +191,12 @@ describe('the console in a browser', function () {
     expect(badges.find((b) => b.startsWith('unit-tests'))).to.contain('NON-COMPLIANT').and.contain('EARLIER: replaced by a later one');
     const deployed = await page.innerText('section[aria-labelledby=deployed] tbody');
     expect(deployed).to.contain('production').and.contain(F2.slice(0, 12));
+    // From the flow to its approvals: the one requested for build 2's artifact, pending.
+    await page.goto(`${server.url}/ui/acme/flows/payments`);
+    await Promise.all([page.waitForURL(/\/flows\/payments\/approvals$/), page.click('a:text("Approvals of this flow")')]);
+    expect(await page.innerText('h1')).to.equal('Approvals of payments');
+    expect(await text(page)).to.contain('PENDING');
+    await assertInert(page);
     await context.close();
   });
 

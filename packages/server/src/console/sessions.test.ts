@@ -83,6 +83,26 @@ describe('console sessions', () => {
     expect(after.headers.get('set-cookie')).to.match(/^trailproof_session=;/);
   });
 
+  it('marks the cookie Secure behind a trusted proxy that says https, and only then', async () => {
+    const proxied = await startTestServer({ server: { proxy: true } });
+    try {
+      const signIn = (headers: Record<string, string>) => fetch(`${proxied.url}/ui/sign-in`, {
+        method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, body: new URLSearchParams({ token: proxied.token }),
+      });
+      const host = new URL(proxied.url).host;
+      const https = await signIn({ 'x-forwarded-proto': 'https', origin: `https://${host}` });
+      expect(https.status).to.equal(303);
+      expect(https.headers.get('set-cookie')).to.match(/; secure/i);
+      const plain = await signIn({ origin: proxied.url });
+      expect(plain.headers.get('set-cookie')).not.to.match(/; secure/i);
+    } finally {
+      await proxied.close();
+    }
+    // Not trusted: the header changes nothing, and the page's origin stays http.
+    const untrusted = await post('/ui/sign-in', { token: server.token }, { 'x-forwarded-proto': 'https', origin: server.url });
+    expect(untrusted.headers.get('set-cookie')).not.to.match(/; secure/i);
+  });
+
   it('does not take a cookie of one server on another database', async () => {
     const cookie = await signIn(server.token);
     const other = await startTestServer();

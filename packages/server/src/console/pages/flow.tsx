@@ -57,6 +57,7 @@ export const flowPage = definePage({
           <h1>Flow {record.name}</h1>
           {record.description ? <p>{record.description}</p> : null}
           <p class="muted">Visibility: {record.visibility}. Created <Time at={record.createdAt} now={now} />.</p>
+          <p><a href={orgHref(input, 'flows', record.name, 'approvals')}>Approvals of this flow</a></p>
 
           <section aria-labelledby="trails">
             <h2 id="trails">Trails</h2>
