@@ -16,7 +16,7 @@ export { createToken, storeTokens, type Authenticator, type Principal } from './
 export { createStore, isPostgresUrl, openPostgresStore, openSqliteStore, openStore, type Queries, type Store } from './store/index.ts';
 export type * from './store/index.ts';
 export { sqliteDriver, type SqliteDriver } from './store/sqlite-driver.ts';
-export { jsonLogger, silentLogger, type Logger } from './log.ts';
+export { createLogger, logLevelOf, silentLogger, type Logger, type LoggerOptions, type LogLevel } from './log.ts';
 export { defaultPlugins } from './operations/index.ts';
 export * from './operations/index.ts';
 export { requireFlow, requireOrganization, requireTrail } from './operations/lookup.ts';

@@ -30,6 +30,7 @@ import { startReaderThreads, type ReaderThreads } from './reader-threads.ts';
 import { readerProcedures } from './reader-procedures.ts';
 import { oncePerTurn, rememberOrganizations, rememberTokensUntilChange } from './remembered.ts';
 import { listenForTokenChanges } from './token-changes.ts';
+import { writeBatchListeners, type PoolUse, type WriteBatchListener } from './write-batches.ts';
 
 const queries = {
   ensureOrganization, findOrganization, listOrganizations, putBlob, getBlob, verifyChain,
@@ -74,6 +75,10 @@ export interface Store extends Queries {
   close(): Promise<void>;
   /** SQLite only: copies the database to `file` with the online backup API (safe while serving). */
   backup?(file: string): Promise<void>;
+  /** Calls `listener` after each committed write batch (the metrics); returns the function that stops it. */
+  onWriteBatch?(listener: WriteBatchListener): () => void;
+  /** PostgreSQL only: the connection pool's use now (the metrics). */
+  poolUse?(): PoolUse;
 }
 
 function bind(db: Db, reader: Db = db): Queries {
@@ -128,7 +133,9 @@ export async function openSqliteStore(file: string, options: SqliteOptions = {})
   // whenever it writes itself. An in-memory database has no file another thread could open.
   const inMemory = file === ':memory:' || file === '';
   let checkpointer: ReturnType<typeof startCheckpointer> = null;
-  const writer = inMemory ? null : startWriterThread(file, { ...options, afterCommit: () => checkpointer?.committed(), walAutocheckpoint });
+  const batches = writeBatchListeners();
+  const attestationBatches = batches.emitter('attestations');
+  const writer = inMemory ? null : startWriterThread(file, { ...options, afterCommit: (batch) => (checkpointer?.committed(), attestationBatches(batch)), walAutocheckpoint });
   const readers = inMemory ? null : startReaderThreads(file, options.readerThreads ?? defaultReaderThreads);
   const { db, reader, raw, readerRaw, unmoved } = openSqlite(file, { ...options, wrapDriver: writer ? (driver) => lockedDriver(driver, writer.pause) : undefined });
   await migrated(db, 'sqlite');
@@ -140,6 +147,7 @@ export async function openSqliteStore(file: string, options: SqliteOptions = {})
       throw error;
     });
   }
+  const transactionBatches = batches.emitter('transactions');
   const store = createStore(db, 'sqlite', {
     reader,
     // The whole database in one step of SQLite's backup API: a step copies from one consistent read
@@ -152,10 +160,11 @@ export async function openSqliteStore(file: string, options: SqliteOptions = {})
     // thread and connection of its own, so that the server's other requests do not wait for it.
     ...(inMemory ? {} : { verifyChain: (organizationId: number, orgName: string) => verifyChainOnThread(file, organizationId, orgName) }),
     // One writer, one fsync per commit: concurrent transactions share commits (see group-commit.ts).
-    runTransaction: groupCommit(db, { afterCommit: () => checkpointer?.committed() }),
+    runTransaction: groupCommit(db, { afterCommit: (batch) => (checkpointer?.committed(), transactionBatches(batch)) }),
   });
-  return {
+  return closedForChecks({
     ...store,
+    onWriteBatch: batches.subscribe,
     ...(writer ? { appendAttestation: writer.appendAttestation } : {}),
     ...(readers ? onReaderThreads(store, readers) : {}),
     findToken: rememberTokensUntilChange(store.findToken, oncePerTurn(() => dataVersion.get() as number)),
@@ -173,7 +182,7 @@ export async function openSqliteStore(file: string, options: SqliteOptions = {})
       raw.close();
       readerRaw.close();
     }),
-  };
+  });
 }
 
 /**
@@ -205,7 +214,8 @@ export async function openPostgresStore(url: string, options: PostgresOptions = 
   // took it for one would move its load onto the others.
   const health = openPostgres(url, { ...options, maxConnections: 1, applicationName: 'trailproof health check' }).db;
   // Attestations arriving together share a transaction and one chain append (see batchedWrites).
-  const attestations = batchedWrites(db, appendAttestations);
+  const batches = writeBatchListeners();
+  const attestations = batchedWrites(db, appendAttestations, { afterCommit: batches.emitter('attestations') });
   // Tokens are remembered until PostgreSQL says the tokens table changed (token-changes.ts).
   const tokenChanges = listenForTokenChanges(url, { connectionTimeoutMs: options.connectionTimeoutMs });
   const thenForget = <A extends unknown[], R>(write: (...args: A) => Promise<R>) => async (...args: A) => {
@@ -215,13 +225,15 @@ export async function openPostgresStore(url: string, options: PostgresOptions = 
       tokenChanges.changed();
     }
   };
-  return {
+  return closedForChecks({
     ...store,
     findToken: rememberTokensUntilChange(store.findToken, tokenChanges.version),
     // This process's own changes apply to its next request without waiting for the notification.
     insertToken: thenForget(store.insertToken),
     revokeToken: thenForget(store.revokeToken),
     appendAttestation: attestations.write,
+    onWriteBatch: batches.subscribe,
+    poolUse: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: pool.options.max }),
     checkDatabase: () => checkDatabase(health),
     close: once(async () => {
       await tokenChanges.close();
@@ -229,6 +241,26 @@ export async function openPostgresStore(url: string, options: PostgresOptions = 
       await health.destroy();
       await store.close();
     }),
+  });
+}
+
+/**
+ * A store whose health check fails once it is closing: Kysely's `destroy` leaves a connection
+ * that never ran a query able to open itself again, and PostgreSQL's health check connection,
+ * unused until the first check, then answered for a closed store (and reopened a pool).
+ */
+function closedForChecks(store: Store): Store {
+  let closed = false;
+  return {
+    ...store,
+    checkDatabase: async () => {
+      if (closed) throw new Error('the store is closed');
+      await store.checkDatabase();
+    },
+    close: () => {
+      closed = true;
+      return store.close();
+    },
   };
 }
 
@@ -242,6 +274,7 @@ export function openStore(location: string, options: { sqlite?: SqliteOptions; p
 
 export type { Database, DialectName } from './database.ts';
 export type { PostgresOptions } from './postgres.ts';
+export type { PoolUse, WriteBatch, WriteBatchListener } from './write-batches.ts';
 export type { SqliteOptions } from './sqlite.ts';
 export type { EnvironmentInput, EnvironmentRecord, EnvironmentFilter } from './environments.ts';
 export type { DeploymentInsert, DeploymentRecord, DeploymentFilter } from './deployments.ts';
