@@ -61,7 +61,7 @@ export function defineCommand<O extends Options>(command: Command<O>): Runnable 
         parsed = parseArgs({ args, options: { ...command.options, ...helpOption }, allowPositionals: true, strict: true });
       } catch (error) {
         // Node's message goes on about positionals that start with '-': the first sentence says it.
-        throw new UsageError((error as Error).message.replace(/\. To specify a positional argument[^]*$/, ''), help);
+        throw new UsageError((error as Error).message.replace(/\. To specify a positional argument[\s\S]*$/, ''), help);
       }
       if (!command.positionals && parsed.positionals.length) throw new UsageError(`unexpected argument '${parsed.positionals[0]}'`, help);
       try {
