@@ -1,7 +1,7 @@
 import { expect } from 'chai';
 import { createLogger, logLevelOf, type LogLevel } from '@trailproof/server';
 import { startTestServer, type TestServer } from '@trailproof/server/testing';
-import { databaseName, redacted } from './cli-common.ts';
+import { databaseName, redacted } from './cli/common.ts';
 
 /** A pino logger at `level` whose lines are kept, parsed. */
 function keptLogger(level: LogLevel) {

@@ -13,7 +13,7 @@ import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom
 import type { Authenticator } from './auth.ts';
 import { ApiError } from './http/errors.ts';
 import type { UploadedFile } from './plugin.ts';
-import type { PoolUse, Store } from './store/index.ts';
+import type { PoolUse, Store } from './store/types.ts';
 
 export type MetricsMode = 'off' | 'on' | 'token';
 export const metricsModes: readonly MetricsMode[] = ['off', 'on', 'token'];

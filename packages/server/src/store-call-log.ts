@@ -5,7 +5,7 @@
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
 import type { Logger } from './log.ts';
-import type { Queries, Store } from './store/index.ts';
+import type { Queries, Store } from './store/types.ts';
 
 export interface StoreCallLog {
   /** The store whose calls are logged. */
