@@ -7,8 +7,9 @@ import Koa from 'koa';
 import { ApiError, errorMiddleware } from './http/errors.ts';
 import { probes } from './http/health.ts';
 import { storeTokens } from './auth.ts';
-import { metricsMiddleware, type MetricsMode } from './metrics.ts';
-import { jsonLogger, type Logger } from './log.ts';
+import { metricsMiddleware, type MetricsMode, type MetricsOptions } from './metrics.ts';
+import { createLogger, debugEnabled } from './log.ts';
+import { logStoreCalls } from './store-call-log.ts';
 import { createRouter, type RouterOptions } from './router.ts';
 import { createConsole, type ConsoleOptions } from './console/index.ts';
 import { createBadges } from './badges/badges.ts';
@@ -22,6 +23,8 @@ export interface AppOptions extends RouterOptions {
   console?: false | Omit<ConsoleOptions, 'store' | 'auth' | 'logger'>;
   /** README badges at `/badges/...` (badges/badges.ts): served unless false. */
   badges?: boolean;
+  /** Where the metrics are registered (a prom-client `Registry`); one of the app's own by default. */
+  metricsRegistry?: MetricsOptions['registry'];
 }
 
 /** A request id a client or a proxy sent that is fit for the log: short, without spaces or quotes. */
@@ -32,11 +35,14 @@ const acceptedRequestId = /^[A-Za-z0-9._:-]{1,64}$/;
  * has an id: the `X-Request-Id` it came with (from a proxy, say) when that is fit for the log,
  * else a new one; it is answered in `X-Request-Id` and is in every log line of the request, so
  * that a client told "Internal server error" can name the request whose cause is logged.
+ * With a logger at debug level, each store call is logged too, with its request's id.
  */
 export function createApp(options: AppOptions): Koa {
-  const logger = options.logger ?? jsonLogger();
+  const logger = options.logger ?? createLogger();
+  const storeCalls = debugEnabled(logger) ? logStoreCalls(options.store, logger) : null;
+  const store = storeCalls?.store ?? options.store;
   const app = new Koa({ proxy: options.proxy ?? false });
-  const router = createRouter({ ...options, logger });
+  const router = createRouter({ ...options, store, logger });
   app.silent = true;
   app.on('error', (error: unknown) => logger.error({ msg: 'unhandled error', error: String(error) }));
 
@@ -48,7 +54,7 @@ export function createApp(options: AppOptions): Koa {
     ctx.set('X-Request-Id', requestId);
     ctx.set('X-Content-Type-Options', 'nosniff');
     try {
-      await next();
+      await (storeCalls ? storeCalls.within(requestId, next) : next());
     } finally {
       const durationMs = Number(process.hrtime.bigint() - started) / 1e6;
       // A client gone before its answer gets none: 499 ("client closed request", as nginx logs
@@ -60,8 +66,8 @@ export function createApp(options: AppOptions): Koa {
     }
   });
   app.use(errorMiddleware(logger));
-  app.use(probes(options.store, logger, options.health));
-  if (options.metrics && options.metrics !== 'off') app.use(metricsMiddleware(options.metrics, options.auth ?? storeTokens(options.store)));
+  app.use(probes(store, logger, options.health));
+  if (options.metrics && options.metrics !== 'off') app.use(metricsMiddleware(options.metrics, options.auth ?? storeTokens(store), { store, registry: options.metricsRegistry }));
   // Unmatched paths: a JSON 404 (the router's allowedMethods answers 405/501 in JSON itself).
   app.use(async (ctx, next) => {
     await next();

@@ -11,7 +11,7 @@
  *   `openPostgresStore`), migrated and ready; `Store` is what plugins are handed.
  * - `createConsole({ store, prefix })`: the console's pages as a @koa/router (`createApp` mounts it at `/ui`).
  * - `createToken(store, org, ...)`: an API token (the secret is shown once, stored hashed).
- * - `jsonLogger` / `silentLogger`: loggers for `createApp`.
+ * - `createLogger` (pino, `LOG_LEVEL`) / `silentLogger`: loggers for `createApp`.
  *
  * What plugin authors need beyond `definePlugin` (lookups, page links, views, the store's
  * records, the API's own plugins one by one) is in `@trailproof/server/plugin-kit`.
@@ -26,4 +26,4 @@ export { ApiError } from './http/errors.ts';
 export type { HealthCheckOptions } from './http/health.ts';
 export { openPostgresStore, openSqliteStore, openStore, type PostgresOptions, type SqliteOptions, type Store } from './store/index.ts';
 export { createToken, type Authenticator, type Principal } from './auth.ts';
-export { jsonLogger, silentLogger, type Logger } from './log.ts';
+export { createLogger, logLevelOf, silentLogger, type Logger, type LoggerOptions, type LogLevel } from './log.ts';

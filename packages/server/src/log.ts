@@ -1,44 +1,51 @@
-/** Structured logging: one JSON object per line. Tokens are never logged. */
+/** Structured logging with pino: one JSON object per line. Tokens are never logged. */
+import { pino, type DestinationStream, type LevelWithSilent, type Logger as PinoLogger } from 'pino';
+
+/**
+ * What the server logs through: a pino logger fits, and so does any object with these methods
+ * (an embedding host's own logger). Each entry carries its message as `msg`.
+ */
 export interface Logger {
   info(entry: Record<string, unknown>): void;
   error(entry: Record<string, unknown>): void;
+  /** The store calls of each request (createApp), when `isLevelEnabled('debug')` says so. */
+  debug?(entry: Record<string, unknown>): void;
+  isLevelEnabled?(level: string): boolean;
+}
+
+export type LogLevel = LevelWithSilent;
+export const logLevels: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+
+/** The level `LOG_LEVEL` names (`info` when unset or empty); throws on another value. */
+export function logLevelOf(value: string | undefined): LogLevel {
+  const level = (value || 'info').trim().toLowerCase();
+  if (!logLevels.includes(level as LogLevel)) throw new RangeError(`LOG_LEVEL must be one of ${logLevels.join(', ')}, not '${value}'`);
+  return level as LogLevel;
+}
+
+export interface LoggerOptions {
+  /** `info` by default. */
+  level?: LogLevel;
+  /** Where lines go: stdout by default, written asynchronously (pino flushes it when the process exits). */
+  destination?: DestinationStream;
 }
 
 /**
- * Writes one JSON line per entry to the given stream (stdout by default). The lines of one turn
- * of the event loop go out in one write at its end, instead of a write (a system call, on a pipe
- * or a file) per request; errors, and the last lines before the process exits, are written at once.
+ * A pino logger writing the lines the server has always written: `level` as a name, `time` as an
+ * ISO date, no pid or hostname. Stdout is written off the request path: pino's asynchronous
+ * destination gathers the lines that come while a write is under way into the next one.
  */
-export function jsonLogger(stream: NodeJS.WritableStream = process.stdout): Logger {
-  let pending = '';
-  const flush = () => {
-    unflushed.delete(flush);
-    if (!pending) return;
-    const lines = pending;
-    pending = '';
-    stream.write(lines);
-  };
-  const line = (level: string, entry: Record<string, unknown>) => JSON.stringify(Object.assign({ time: new Date().toISOString(), level }, entry)) + '\n';
-  return {
-    info(entry) {
-      if (!pending) {
-        setImmediate(flush);
-        unflushed.add(flush);
-      }
-      pending += line('info', entry);
-    },
-    error(entry) {
-      pending += line('error', entry);
-      flush();
-    },
-  };
+export function createLogger(options: LoggerOptions = {}): PinoLogger {
+  return pino({
+    level: options.level ?? 'info',
+    base: undefined,
+    timestamp: pino.stdTimeFunctions.isoTime,
+    formatters: { level: (label) => ({ level: label }) },
+  }, options.destination ?? pino.destination({ dest: 1, sync: false }));
 }
 
-/** Loggers with lines not yet written: written when the process exits before its next turn. */
-const unflushed = new Set<() => void>();
-process.on('exit', () => {
-  for (const flush of unflushed) flush();
-});
+/** True when `logger` takes debug lines. */
+export const debugEnabled = (logger: Logger): logger is Logger & Required<Pick<Logger, 'debug'>> => !!logger.debug && !!logger.isLevelEnabled?.('debug');
 
 /** Discards everything; for embedding hosts that log themselves, and for tests. */
 export const silentLogger: Logger = { info() {}, error() {} };

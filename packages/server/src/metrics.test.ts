@@ -5,7 +5,7 @@
  */
 import { expect } from 'chai';
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
-import { startTestServer, type TestServer } from '@trailproof/server/testing';
+import { startTestServer, testBackend, type TestServer } from '@trailproof/server/testing';
 
 /** A server started with TRAILPROOF_METRICS set to `mode` (unset: the default). */
 async function serverWithMetrics(mode: string | undefined): Promise<TestServer> {
@@ -64,6 +64,43 @@ describe('GET /metrics (Prometheus)', () => {
       expect(families.has(name), name).to.equal(true);
     }
     for (const name of ['acme', flow, trail, 'report.xml']) expect(text, name).not.to.include(name);
+  });
+
+  it('write batches by writer: size, wait, time and commit after attestations; on PostgreSQL the pool\'s connections', async () => {
+    const s = await start(undefined);
+    expect((await s.request('PUT', '/api/v2/trails/acme/app', { form: { data_json: JSON.stringify({ name: 't1' }) } })).status).to.equal(201);
+    const attested = await Promise.all(['a', 'b', 'c'].map((name) => s.request('POST', '/api/v2/attestations/acme/app/trail/t1/junit', {
+      form: { data_json: JSON.stringify({ attestation_name: name, junit_results: [] }) },
+    })));
+    expect(attested.map((r) => r.status)).to.deep.equal([201, 201, 201]);
+
+    const text = await (await fetch(`${s.url}/metrics`)).text();
+    const families = new Map(parsePrometheusTextFormat(text).map((family) => [family.name, family]));
+    const value = (name: string, labels = '') => {
+      const found = new RegExp(`^${name}${labels ? `\\{${labels}\\}` : ''} (\\S+)$`, 'm').exec(text)?.[1];
+      return found === undefined ? undefined : Number(found);
+    };
+    for (const name of ['size', 'wait_seconds', 'duration_seconds', 'commit_seconds']) expect(families.get(`trailproof_write_batch_${name}`)?.type, name).to.equal('HISTOGRAM');
+    const batches = value('trailproof_write_batch_size_count', 'writer="attestations"')!;
+    expect(batches).to.be.within(1, 3);
+    expect(value('trailproof_write_batch_size_sum', 'writer="attestations"'), 'attestations written').to.equal(3);
+    expect(value('trailproof_write_batch_wait_seconds_count', 'writer="attestations"'), 'one wait per attestation').to.equal(3);
+    expect(value('trailproof_write_batch_duration_seconds_count', 'writer="attestations"')).to.equal(batches);
+    expect(value('trailproof_write_batch_commit_seconds_count', 'writer="attestations"')).to.equal(batches);
+    expect(value('trailproof_write_batch_duration_seconds_sum', 'writer="attestations"')).to.be.greaterThan(0);
+    expect(value('trailproof_write_batch_commit_seconds_sum', 'writer="attestations"')).to.be.at.most(value('trailproof_write_batch_duration_seconds_sum', 'writer="attestations"')!);
+
+    if (testBackend === 'postgres') {
+      expect(value('trailproof_db_pool_max_connections')).to.equal(10);
+      expect(value('trailproof_db_pool_connections')).to.be.within(1, 10);
+      expect(value('trailproof_db_pool_idle_connections')).to.be.within(0, value('trailproof_db_pool_connections')!);
+      expect(value('trailproof_db_pool_waiting_queries')).to.equal(0);
+    } else {
+      // Beginning the trail was a transaction of SQLite's group commit.
+      expect(value('trailproof_write_batch_size_count', 'writer="transactions"')).to.be.at.least(1);
+      expect(families.has('trailproof_db_pool_connections'), 'no pool on SQLite').to.equal(false);
+    }
+    for (const name of ['acme', 'app', 't1']) expect(text, name).not.to.match(new RegExp(`="${name}"`));
   });
 
   it('TRAILPROOF_METRICS=token: a token of any organisation, read-only too; none or a wrong one is a 401', async () => {

@@ -6,7 +6,7 @@ import { createServer, STATUS_CODES, type IncomingMessage, type Server, type Ser
 import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import { createApp, type AppOptions } from './app.ts';
-import { jsonLogger, type Logger } from './log.ts';
+import { createLogger, type Logger } from './log.ts';
 import { metricsModeOf } from './metrics.ts';
 import { Slots } from './support/slots.ts';
 import { limitConnections } from './connections.ts';
@@ -60,7 +60,7 @@ const defaultReservedConnections = 16;
 const defaultHeadersTimeoutMs = 10_000;
 
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
-  const logger = options.logger ?? jsonLogger();
+  const logger = options.logger ?? createLogger();
   const app = createApp({ ...options, logger, metrics: options.metrics ?? metricsModeOf(process.env.TRAILPROOF_METRICS) });
   // Limits below the application: headers at most 16 KiB (431 beyond), a whole request at most
   // 60 s, headers within 10 s (slow-loris). Neither counts the idle time between requests on a

@@ -165,7 +165,9 @@ describe('the trailproof command', function () {
   it('serve logs listening first, then one JSON line per request without the token', async () => {
     const token = (await run(['token', 'create', '--org', 'acme', '--database', db])).stdout.trim();
     const s = await start(['--database', db, '--port', '0', '--host', '127.0.0.1']);
-    expect(s.lines[0]).to.include({ msg: 'listening', database: db, backend: testBackend });
+    const version = (JSON.parse(readFileSync(join(root, 'packages/server/package.json'), 'utf8')) as { version: string }).version;
+    const database = testBackend === 'postgres' ? `${new URL(db).host}${new URL(db).pathname}` : db;
+    expect(s.lines[0]).to.include({ msg: 'listening', version, database, backend: testBackend, url: s.url });
     expect(s.url).to.match(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(s.url).not.to.match(/:0$/);
 
@@ -184,6 +186,26 @@ describe('the trailproof command', function () {
     expect((await call(s.url, 'tp_nope', 'GET', '/api/v2/environments/acme')).status).to.equal(401);
     await sleep(200);
     expect(s.lines.filter((l) => l.msg === 'request').map((l) => l.status)).to.deep.equal([200, 401]);
+  });
+
+  it('serve names PostgreSQL by host and database on its first line, never the password', async function () {
+    if (testBackend !== 'postgres') return this.skip(); // the test cluster trusts every password
+    const url = new URL(db);
+    url.username = 'postgres';
+    url.password = 'pa@ss/Xyzzy';
+    const s = await start(['--database', url.toString(), '--port', '0'], { LOG_LEVEL: 'debug' });
+    expect(s.lines[0]).to.include({ msg: 'listening', backend: 'postgres', database: `${url.host}${url.pathname}` });
+    expect((await fetch(`${s.url}/readyz`)).status).to.equal(200);
+    await sleep(200);
+    const log = s.lines.map((l) => JSON.stringify(l)).join('\n');
+    expect(log).to.contain('store call');
+    expect(log).not.to.contain('pa@ss').and.not.to.contain('pa%40ss').and.not.to.contain('Xyzzy');
+  });
+
+  it('serve refuses an unknown LOG_LEVEL with its usage (exit 2)', async () => {
+    const result = await run(['serve', '--database', db, '--port', '0'], { LOG_LEVEL: 'verbose' });
+    expect(result.status).to.equal(2);
+    expect(result.stderr).to.contain("LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, not 'verbose'");
   });
 
   it('on SIGTERM finishes the request in flight, exits 0 and leaves the database consistent', async () => {

@@ -61,7 +61,7 @@ export function defineCommand<O extends Options>(command: Command<O>): Runnable 
         parsed = parseArgs({ args, options: { ...command.options, ...helpOption }, allowPositionals: true, strict: true });
       } catch (error) {
         // Node's message goes on about positionals that start with '-': the first sentence says it.
-        throw new UsageError((error as Error).message.replace(/\. To specify a positional argument[^]*$/, ''), help);
+        throw new UsageError((error as Error).message.replace(/\. To specify a positional argument[\s\S]*$/, ''), help);
       }
       if (!command.positionals && parsed.positionals.length) throw new UsageError(`unexpected argument '${parsed.positionals[0]}'`, help);
       try {
@@ -144,8 +144,24 @@ function postgresUrl(value: string, source: string): string {
   return value;
 }
 
-/** A location for logs and messages: any URL without its password. */
-export const redacted = (location: string) => location.replace(/\/\/([^:@/]+):[^@/]*@/, '//$1:***@');
+/**
+ * A location for logs and messages: any URL without its password. Up to the last `@`, as a URL
+ * parser reads it: a password may hold an `@` of its own.
+ */
+export const redacted = (location: string) => location.replace(/\/\/([^:@/]+):.*@/, '//$1:***@');
+
+/** The database as the start-up line names it: a SQLite file's path, or PostgreSQL's host, port and database (no user, no password). */
+export function databaseName(location: string): string {
+  if (!isPostgresUrl(location)) return location;
+  let url: URL;
+  try {
+    url = new URL(location);
+  } catch {
+    return redacted(location);
+  }
+  const host = url.hostname || url.searchParams.get('host') || 'localhost';
+  return `${host}${url.port ? `:${url.port}` : ''}/${decodeURIComponent(url.pathname.slice(1))}`;
+}
 
 /**
  * Checks that `file` is there and is a SQLite database, for a command that reads one (which never

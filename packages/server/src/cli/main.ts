@@ -4,8 +4,8 @@
  * lists them all.
  */
 import { createRequire } from 'node:module';
-import { jsonLogger } from '../log.ts';
-import { databaseEnvironment, databaseFlags, databaseLocation, databaseOptions, defineCommand, redacted, UsageError, usageText, type Runnable } from './common.ts';
+import { createLogger, logLevelOf } from '../log.ts';
+import { databaseEnvironment, databaseFlags, databaseLocation, databaseName, databaseOptions, defineCommand, UsageError, usageText, type Runnable } from './common.ts';
 import { backup, verify } from './database.ts';
 import { token } from './tokens.ts';
 import { badge } from './badges.ts';
@@ -21,6 +21,7 @@ const serve = defineCommand({
   environment: [
     ...databaseEnvironment,
     ['PORT', 'as --port (the flag wins)'],
+    ['LOG_LEVEL', 'fatal, error, warn, info (the default), debug (adds each store call of a request, with its time) or silent'],
     ['HOST', 'as --host (the flag wins)'],
     ['TRAILPROOF_PG_MAX_CONNECTIONS', 'PostgreSQL pool size (default 10)'],
     ['TRAILPROOF_PG_STATEMENT_TIMEOUT_MS', 'PostgreSQL statement time-out (default 10000)'],
@@ -37,7 +38,7 @@ const serve = defineCommand({
   async run({ values }) {
     const port = Number(values.port ?? process.env.PORT ?? 8080);
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a port number, not '${values.port ?? process.env.PORT}'`);
-    const logger = jsonLogger();
+    const logger = createLogger({ level: logLevel() });
     const location = databaseLocation(values);
     const keepAliveTimeoutMs = numberSetting('TRAILPROOF_KEEP_ALIVE_TIMEOUT_MS', 1000, 3_600_000);
     const maxConnections = numberSetting('TRAILPROOF_MAX_CONNECTIONS', 1, 1_000_000);
@@ -54,9 +55,18 @@ const serve = defineCommand({
       sqlite: { threadsAtOpen: true, readerThreads: numberSetting('TRAILPROOF_SQLITE_READER_THREADS', 0, 64), maxSizeBytes: sizeSetting('TRAILPROOF_SQLITE_MAX_SIZE') },
     });
     const running = await startServer({ store, logger, port, host: values.host ?? process.env.HOST ?? '127.0.0.1', handleSignals: true, keepAliveTimeoutMs, maxConnections, ...http, console: values['no-console'] ? false : { sessionTtlSeconds } });
-    logger.info({ msg: 'listening', url: running.url, database: redacted(location), backend: store.dialect });
+    logger.info({ msg: 'listening', version, url: running.url, backend: store.dialect, database: databaseName(location) });
   },
 });
+
+/** The log level LOG_LEVEL names (info by default). */
+function logLevel() {
+  try {
+    return logLevelOf(process.env.LOG_LEVEL);
+  } catch (error) {
+    throw new UsageError((error as Error).message);
+  }
+}
 
 /** A whole number from the environment variable `name`; undefined when it is unset or empty. */
 function numberSetting(name: string, min: number, max: number): number | undefined {

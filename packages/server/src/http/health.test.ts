@@ -74,6 +74,22 @@ describe('GET /api/v2/health when the database does not answer', () => {
     }
   });
 
+  it('answers 503 for a store closed before any check ran (PostgreSQL reopened its unused health connection)', async () => {
+    const { store, cleanup } = await openTestStore();
+    await store.close();
+    const log = keptLog();
+    const app = await serve(store, { logger: log });
+    try {
+      const res = await fetch(`${app.url}/readyz`);
+      expect(res.status).to.equal(503);
+      expect(String(log.entries.find((e) => e.msg === 'health check failed')?.error)).to.contain('the store is closed');
+      expect((await fetch(`${app.url}/api/v2/health`)).status).to.equal(503);
+    } finally {
+      await app.close();
+      await cleanup();
+    }
+  });
+
   it('answers 503 once its time is up while a lock holds the read, and 200 after (PostgreSQL)', async function () {
     if (testBackend !== 'postgres') return this.skip(); // a SQLite read in WAL mode waits for no lock
     const { store, schema, location, cleanup } = await openTestStore();

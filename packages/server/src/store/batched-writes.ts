@@ -1,12 +1,13 @@
 /** Writes of one kind that arrive together, stored together: SQLite's writer thread and PostgreSQL both batch attestations this way. */
 import type { Kysely, Transaction } from 'kysely';
 import type { Database } from './database.ts';
+import type { BatchTiming } from './write-batches.ts';
 
 export interface GroupCommitOptions {
   /** Most jobs in one database transaction (bounds how long one batch holds the writer). */
   maxBatch?: number;
-  /** Called after each COMMIT that succeeded (the WAL checkpointer copies what it wrote). */
-  afterCommit?: () => void;
+  /** Called after each COMMIT that succeeded (the WAL checkpointer copies what it wrote; the metrics observe its timing). */
+  afterCommit?: (batch: BatchTiming) => void;
 }
 
 /**
@@ -25,14 +26,19 @@ export function batchedWrites<I, R>(
   options: GroupCommitOptions = {},
 ): { write: (input: I) => Promise<R>; drained: () => Promise<void> } {
   const { maxBatch = 64, afterCommit } = options;
-  let queue: Array<{ input: I; resolve: (value: R) => void; reject: (error: unknown) => void }> = [];
+  type Job = { input: I; queuedAt: number; resolve: (value: R) => void; reject: (error: unknown) => void };
+  let queue: Job[] = [];
   let writing: Promise<void> | null = null;
 
-  async function write(inputs: I[]): Promise<{ results: R[] } | { failedBeforeCommit: unknown }> {
+  async function write(jobs: Job[]): Promise<{ results: R[] } | { failedBeforeCommit: unknown }> {
     let inside: { error: unknown } | null = null;
+    const startedAt = performance.now();
+    let wroteAt = startedAt;
     const results = await db.transaction().execute(async (trx) => {
       try {
-        return await writeMany(trx, inputs);
+        const results = await writeMany(trx, jobs.map((job) => job.input));
+        wroteAt = performance.now();
+        return results;
       } catch (error) {
         inside = { error };
         throw error;
@@ -42,7 +48,10 @@ export function batchedWrites<I, R>(
       throw error;
     });
     if (!results) return { failedBeforeCommit: inside!.error };
-    afterCommit?.();
+    if (afterCommit) {
+      const committedAt = performance.now();
+      afterCommit({ size: jobs.length, waits: jobs.map((job) => (startedAt - job.queuedAt) / 1000), seconds: (committedAt - startedAt) / 1000, commitSeconds: (committedAt - wroteAt) / 1000 });
+    }
     return { results };
   }
 
@@ -52,14 +61,14 @@ export function batchedWrites<I, R>(
         const batch = queue.slice(0, maxBatch);
         queue = queue.slice(batch.length);
         try {
-          const outcome = await write(batch.map((job) => job.input));
+          const outcome = await write(batch);
           if ('results' in outcome) {
             batch.forEach((job, i) => job.resolve(outcome.results[i]!));
           } else if (batch.length === 1) {
             batch[0]!.reject(outcome.failedBeforeCommit);
           } else {
             await Promise.all(batch.map(async (job) => {
-              const alone = await write([job.input]).catch((error: unknown) => ({ failedBeforeCommit: error }));
+              const alone = await write([job]).catch((error: unknown) => ({ failedBeforeCommit: error }));
               if ('results' in alone) job.resolve(alone.results[0]!);
               else job.reject(alone.failedBeforeCommit);
             }));
@@ -75,7 +84,7 @@ export function batchedWrites<I, R>(
 
   return {
     write: (input) => new Promise<R>((resolve, reject) => {
-      queue.push({ input, resolve, reject });
+      queue.push({ input, queuedAt: performance.now(), resolve, reject });
       // Started on the next turn of the event loop, so that inputs arriving together (requests
       // parsed in the same turn, messages delivered together) share the first batch too.
       writing ??= new Promise<void>((started) => setImmediate(started)).then(writeBatches);

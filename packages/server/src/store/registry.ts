@@ -50,6 +50,26 @@ export function createStore(
   });
 }
 
+/**
+ * A store whose health check fails once it is closing: Kysely's `destroy` leaves a connection
+ * that never ran a query able to open itself again, and PostgreSQL's health check connection,
+ * unused until the first check, then answered for a closed store (and reopened a pool).
+ */
+export function closedForChecks(store: Store): Store {
+  let closed = false;
+  return {
+    ...store,
+    checkDatabase: async () => {
+      if (closed) throw new Error('the store is closed');
+      await store.checkDatabase();
+    },
+    close: () => {
+      closed = true;
+      return store.close();
+    },
+  };
+}
+
 /** `close` that runs once: a second call (a caller's `finally` after a shutdown) waits for the first instead of closing what is gone. */
 export function once(close: () => Promise<void>): () => Promise<void> {
   let closing: Promise<void> | undefined;

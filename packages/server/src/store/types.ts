@@ -5,6 +5,7 @@
  */
 import type { Db, DialectName } from './database.ts';
 import type { ReadQueries, WriteQueries } from './queries/index.ts';
+import type { PoolUse, WriteBatchListener } from './write-batches.ts';
 
 type Bound<Q> = { [K in keyof Q]: Q[K] extends (db: Db, ...args: infer A) => infer R ? (...args: A) => R : never };
 
@@ -19,6 +20,10 @@ export interface Store extends Queries {
   close(): Promise<void>;
   /** SQLite only: copies the database to `file` with the online backup API (safe while serving). */
   backup?(file: string): Promise<void>;
+  /** Calls `listener` after each committed write batch (the metrics); returns the function that stops it. */
+  onWriteBatch?(listener: WriteBatchListener): () => void;
+  /** PostgreSQL only: the connection pool's use now (the metrics). */
+  poolUse?(): PoolUse;
 }
 
 export type { Database, DialectName } from './database.ts';
@@ -37,3 +42,4 @@ export type { ConsoleSessionRow } from './queries/console-sessions.ts';
 export type { EnvironmentBadgeRow } from './queries/badges.ts';
 export type { ArtifactApproval } from './queries/artifact-approvals.ts';
 export type { TrailInput, TrailRow, TrailWithTemplate } from './queries/trails.ts';
+export type { BatchTiming, BatchWriter, PoolUse, WriteBatch, WriteBatchListener } from './write-batches.ts';

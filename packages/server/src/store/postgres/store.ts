@@ -6,7 +6,8 @@ import { batchedWrites } from '../batched-writes.ts';
 import { checkDatabase } from '../queries/health.ts';
 import { appendAttestations } from '../queries/attestations.ts';
 import { withStoreErrors } from '../errors.ts';
-import { createStore, migrated, once } from '../registry.ts';
+import { closedForChecks, createStore, migrated, once } from '../registry.ts';
+import { writeBatchListeners } from '../write-batches.ts';
 import { rememberTokensUntilChange } from '../remembered.ts';
 import type { Store } from '../types.ts';
 import { openPostgres, type PostgresOptions } from './open.ts';
@@ -25,7 +26,8 @@ export async function openPostgresStore(url: string, options: PostgresOptions = 
   // took it for one would move its load onto the others.
   const health = openPostgres(url, { ...options, maxConnections: 1, applicationName: 'trailproof health check' }).db;
   // Attestations arriving together share a transaction and one chain append (see batchedWrites).
-  const attestations = batchedWrites(db, appendAttestations);
+  const batches = writeBatchListeners();
+  const attestations = batchedWrites(db, appendAttestations, { afterCommit: batches.emitter('attestations') });
   // Tokens are remembered until PostgreSQL says the tokens table changed (token-changes.ts).
   const tokenChanges = listenForTokenChanges(url, { connectionTimeoutMs: options.connectionTimeoutMs });
   const thenForget = <A extends unknown[], R>(write: (...args: A) => Promise<R>) => async (...args: A) => {
@@ -35,13 +37,15 @@ export async function openPostgresStore(url: string, options: PostgresOptions = 
       tokenChanges.changed();
     }
   };
-  return withStoreErrors<Store>({
+  return closedForChecks(withStoreErrors<Store>({
     ...store,
     findToken: rememberTokensUntilChange(store.findToken, tokenChanges.version),
     // This process's own changes apply to its next request without waiting for the notification.
     insertToken: thenForget(store.insertToken),
     revokeToken: thenForget(store.revokeToken),
     appendAttestation: attestations.write,
+    onWriteBatch: batches.subscribe,
+    poolUse: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: pool.options.max }),
     checkDatabase: () => checkDatabase(health),
     close: once(async () => {
       await tokenChanges.close();
@@ -49,5 +53,5 @@ export async function openPostgresStore(url: string, options: PostgresOptions = 
       await health.destroy();
       await store.close();
     }),
-  });
+  }));
 }

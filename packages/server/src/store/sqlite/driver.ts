@@ -47,7 +47,7 @@ const BetterSqlite3: typeof Types = picked.constructor;
 // eslint-disable-next-line @typescript-eslint/no-namespace
 declare namespace BetterSqlite3 {
   type Database = Types.Database;
-  type Statement<Params extends unknown[] | {} = unknown[], Result = unknown> = Types.Statement<Params, Result>;
+  type Statement<Params extends unknown[] | object = unknown[], Result = unknown> = Types.Statement<Params, Result>;
   type Options = Types.Options;
 }
 export default BetterSqlite3;

@@ -6,7 +6,8 @@
 import { availableParallelism } from 'node:os';
 import type { Queries, Store } from '../types.ts';
 import { withStoreErrors } from '../errors.ts';
-import { createStore, migrated, once } from '../registry.ts';
+import { closedForChecks, createStore, migrated, once } from '../registry.ts';
+import { writeBatchListeners } from '../write-batches.ts';
 import { oncePerTurn, rememberTokensUntilChange } from '../remembered.ts';
 import { verifyChainOnThread } from './chain-verify-thread.ts';
 import { startCheckpointer, walAutocheckpoint } from './checkpoint.ts';
@@ -22,7 +23,10 @@ export async function openSqliteStore(file: string, options: SqliteOptions = {})
   // whenever it writes itself. An in-memory database has no file another thread could open.
   const inMemory = file === ':memory:' || file === '';
   let checkpointer: ReturnType<typeof startCheckpointer> = null;
-  const writer = inMemory ? null : startWriterThread(file, { ...options, afterCommit: () => checkpointer?.committed(), walAutocheckpoint });
+  const batches = writeBatchListeners();
+  const attestationBatches = batches.emitter('attestations');
+  const transactionBatches = batches.emitter('transactions');
+  const writer = inMemory ? null : startWriterThread(file, { ...options, afterCommit: (batch) => (checkpointer?.committed(), attestationBatches(batch)), walAutocheckpoint });
   const readers = inMemory ? null : startReaderThreads(file, options.readerThreads ?? defaultReaderThreads);
   const { db, reader, raw, readerRaw, unmoved } = openSqlite(file, { ...options, wrapDriver: writer ? (driver) => lockedDriver(driver, writer.pause) : undefined });
   await migrated(db, 'sqlite');
@@ -46,10 +50,11 @@ export async function openSqliteStore(file: string, options: SqliteOptions = {})
     // thread and connection of its own, so that the server's other requests do not wait for it.
     ...(inMemory ? {} : { verifyChain: (organizationId: number, orgName: string) => verifyChainOnThread(file, organizationId, orgName) }),
     // One writer, one fsync per commit: concurrent transactions share commits (see group-commit.ts).
-    runTransaction: groupCommit(db, { afterCommit: () => checkpointer?.committed() }),
+    runTransaction: groupCommit(db, { afterCommit: (batch) => (checkpointer?.committed(), transactionBatches(batch)) }),
   });
-  return withStoreErrors<Store>({
+  return closedForChecks(withStoreErrors<Store>({
     ...store,
+    onWriteBatch: batches.subscribe,
     ...(writer ? { appendAttestation: writer.appendAttestation } : {}),
     ...(readers ? onReaderThreads(store, readers) : {}),
     findToken: rememberTokensUntilChange(store.findToken, oncePerTurn(() => dataVersion.get() as number)),
@@ -67,7 +72,7 @@ export async function openSqliteStore(file: string, options: SqliteOptions = {})
       raw.close();
       readerRaw.close();
     }),
-  });
+  }));
 }
 
 /**

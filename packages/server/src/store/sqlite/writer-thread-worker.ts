@@ -23,7 +23,7 @@ const post = (message: FromWriter) => answers.post(message);
 const lock = turns();
 const { db, raw } = openSqliteWriter(file, { synchronous, maxSizeBytes, wrapDriver: (driver) => lockedDriver(driver, lock) });
 if (walAutocheckpoint) raw.pragma(`wal_autocheckpoint = ${walAutocheckpoint}`);
-const attestations = batchedWrites(db, appendAttestations, { afterCommit: () => post({ kind: 'committed' }) });
+const attestations = batchedWrites(db, appendAttestations, { afterCommit: (batch) => post({ kind: 'committed', batch }) });
 
 const procedures: WriterProcedures = {
   appendAttestation: (input) => attestations.write({

@@ -13,6 +13,7 @@
 import type { Worker } from 'node:worker_threads';
 import type { Driver } from 'kysely';
 import type { AppendResult, AttestationAppend } from '../queries/attestations.ts';
+import type { BatchTiming } from '../write-batches.ts';
 import { overrideDriver, type SqliteOptions } from './open.ts';
 import { siblingModule, startModuleWorker, unbatched, workerJobs, type ErrorShape, type MessageBatch } from './threads.ts';
 
@@ -34,7 +35,7 @@ export type FromWriter =
   | { kind: 'done'; id: number; value: unknown }
   | { kind: 'failed'; id: number; error: ErrorShape }
   | { kind: 'paused'; id: number }
-  | { kind: 'committed' }
+  | { kind: 'committed'; batch: BatchTiming }
   /** A rejection nothing handled: the worker's state is unknown. */
   | { kind: 'fatal' };
 
@@ -87,8 +88,8 @@ export interface WriterThread extends WriterProcedures {
 }
 
 export interface WriterThreadOptions extends SqliteOptions {
-  /** Called after each COMMIT of the worker (the WAL checkpointer copies what it wrote). */
-  afterCommit?: () => void;
+  /** Called after each COMMIT of the worker (the WAL checkpointer copies what it wrote; the metrics observe its timing). */
+  afterCommit?: (batch: BatchTiming) => void;
   /** WAL pages after which the worker's connection checkpoints itself (see checkpoint.ts). */
   walAutocheckpoint?: number;
 }
@@ -114,7 +115,7 @@ export function startWriterThread(file: string, options: WriterThreadOptions = {
     const jobs = workerJobs(thread, { batched: true });
     thread.on('message', (received: FromWriter | MessageBatch) => {
       for (const message of unbatched(received)) {
-        if (message.kind === 'committed') options.afterCommit?.();
+        if (message.kind === 'committed') options.afterCommit?.(message.batch);
         // A worker in an unknown state is stopped before its jobs are failed, so that none of them
         // commits after its client was told it failed (the exit handler fails them).
         else if (message.kind === 'fatal') return void thread.terminate();
