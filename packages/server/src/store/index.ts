@@ -34,6 +34,7 @@ import { consistencyProofOf, inclusionProofOf, logIndexesOf, logLeaves, logTree,
 import { checkpointsFrom, latestCheckpoint, listCheckpoints } from './log-checkpoints.ts';
 import { startLog, type LogOptions, type LogParts } from './log-store.ts';
 import { verifyLog } from './log-verify.ts';
+import { approvalLogIndexes, snapshotLogIndex } from './log-evidence.ts';
 
 const queries = {
   ensureOrganization, findOrganization, listOrganizations, putBlob, getBlob, verifyChain,
@@ -52,6 +53,7 @@ const queries = {
   evidenceOfToken,
   // The transparency log (issue 34).
   logTree, subtreeHashes, inclusionProofOf, consistencyProofOf, logLeaves, logIndexesOf, latestCheckpoint, listCheckpoints, checkpointsFrom, verifyLog,
+  snapshotLogIndex, approvalLogIndexes,
 };
 
 /**
@@ -66,6 +68,7 @@ const readOnly = new Set<keyof typeof queries>([
   'getFlowRecord', 'listFlowRecords', 'listTrailPage', 'getTrailById', 'attestationsOfFingerprints', 'attestationFactsOfTrails', 'attachmentOf', 'artifactNameOf', 'deployedNameOf',
   'findEnvironment', 'typesOfEnvironments', 'getSnapshot',
   'logTree', 'subtreeHashes', 'inclusionProofOf', 'consistencyProofOf', 'logLeaves', 'logIndexesOf', 'latestCheckpoint', 'listCheckpoints', 'checkpointsFrom', 'verifyLog',
+  'snapshotLogIndex', 'approvalLogIndexes',
 ]);
 
 type Bound<Q> = { [K in keyof Q]: Q[K] extends (db: Db, ...args: infer A) => infer R ? (...args: A) => R : never };
