@@ -30,7 +30,7 @@ import { startReaderThreads, type ReaderThreads } from './reader-threads.ts';
 import { readerProcedures } from './reader-procedures.ts';
 import { oncePerTurn, rememberOrganizations, rememberTokensUntilChange } from './remembered.ts';
 import { listenForTokenChanges } from './token-changes.ts';
-import { consistencyProofOf, inclusionProofOf, logIndexesOf, logLeaves, logTree, subtreeHashes } from './log.ts';
+import { consistencyProofOf, inclusionProofOf, logIndexesOf, logLeaves, logSize, logTree, subtreeHashes } from './log.ts';
 import { checkpointsFrom, latestCheckpoint, listCheckpoints } from './log-checkpoints.ts';
 import { startLog, type LogOptions, type LogParts } from './log-store.ts';
 import { verifyLog } from './log-verify.ts';
@@ -52,7 +52,7 @@ const queries = {
   checkDatabase,
   evidenceOfToken,
   // The transparency log (issue 34).
-  logTree, subtreeHashes, inclusionProofOf, consistencyProofOf, logLeaves, logIndexesOf, latestCheckpoint, listCheckpoints, checkpointsFrom, verifyLog,
+  logTree, logSize, subtreeHashes, inclusionProofOf, consistencyProofOf, logLeaves, logIndexesOf, latestCheckpoint, listCheckpoints, checkpointsFrom, verifyLog,
   snapshotLogIndex, approvalLogIndexes,
 };
 
@@ -67,7 +67,7 @@ const readOnly = new Set<keyof typeof queries>([
   'listEnvironments', 'listDeployments', 'listApprovals', 'getApproval', 'artifactsOfCommits', 'listEnvironmentEvents', 'checkDatabase', 'evidenceOfToken',
   'getFlowRecord', 'listFlowRecords', 'listTrailPage', 'getTrailById', 'attestationsOfFingerprints', 'attestationFactsOfTrails', 'attachmentOf', 'artifactNameOf', 'deployedNameOf',
   'findEnvironment', 'typesOfEnvironments', 'getSnapshot',
-  'logTree', 'subtreeHashes', 'inclusionProofOf', 'consistencyProofOf', 'logLeaves', 'logIndexesOf', 'latestCheckpoint', 'listCheckpoints', 'checkpointsFrom', 'verifyLog',
+  'logTree', 'logSize', 'subtreeHashes', 'inclusionProofOf', 'consistencyProofOf', 'logLeaves', 'logIndexesOf', 'latestCheckpoint', 'listCheckpoints', 'checkpointsFrom', 'verifyLog',
   'snapshotLogIndex', 'approvalLogIndexes',
 ]);
 

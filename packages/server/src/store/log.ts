@@ -38,6 +38,12 @@ export async function appendLeaves(db: Db, organizationId: number, firstIndex: n
   await (firstIndex === 0 ? insertTree : updateTree)(db, { organizationId, size: tree.frontier.size, frontier });
 }
 
+/** The number of leaves of the organisation's tree. */
+export async function logSize(db: Db, organizationId: number): Promise<number> {
+  const [row] = await selectSize(db, { organizationId });
+  return row ? Number(row.size) : 0;
+}
+
 /** The organisation's tree as stored (empty when it has no leaves yet). */
 export async function logTree(db: Db, organizationId: number): Promise<LogTree> {
   const [row] = await selectTree(db, { organizationId });
@@ -52,14 +58,7 @@ export async function logTree(db: Db, organizationId: number): Promise<LogTree> 
 /** The hashes of complete subtrees, in the order of `ids` (one query); throws when one is not stored. */
 export async function subtreeHashes(db: Db, organizationId: number, ids: readonly SubtreeId[]): Promise<Buffer[]> {
   if (!ids.length) return [];
-  const pairs = sql.join(ids.map((id) => sql`(${id.level}, ${id.index})`));
-  const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
-  // PostgreSQL types a VALUES list's columns from its values: integers there, bigint in the table.
-  const values = postgres ? sql`select column1::integer, column2::bigint from (values ${pairs}) as v` : sql`values ${pairs}`;
-  const rows = await db.selectFrom('log_subtrees').select(['level', 'idx', 'hash'])
-    .where('organization_id', '=', organizationId)
-    .where(sql<boolean>`(level, idx) in (${values})`)
-    .execute();
+  const rows = await selectSubtrees(db, { organizationId, ids: ids.map((id) => ({ level: id.level, index: id.index })) }, isPostgres(db));
   const byKey = new Map(rows.map((r) => [`${r.level}/${r.idx}`, Buffer.from(r.hash)]));
   return ids.map((id) => {
     const hash = byKey.get(`${id.level}/${id.index}`);
@@ -86,8 +85,7 @@ export interface LogLeaf {
 
 /** Up to `limit` leaves from `fromIndex` on, in order: the chain's records. */
 export async function logLeaves(db: Db, organizationId: number, fromIndex: number, limit: number): Promise<LogLeaf[]> {
-  const rows = await db.selectFrom('evidence_log').select(['seq', 'record']).where('organization_id', '=', organizationId)
-    .where('seq', '>', fromIndex).orderBy('seq').limit(limit).execute();
+  const rows = await selectRecords(db, { organizationId, fromIndex, limit });
   return rows.map((row) => ({ index: Number(row.seq) - 1, leaf: row.record }));
 }
 
@@ -101,7 +99,7 @@ export type LoggedTable = 'trails' | 'attestations' | 'snapshots' | 'approvals' 
 export async function logIndexesOf(db: Db, organizationId: number, table: LoggedTable, ids: readonly number[]): Promise<Map<number, number>> {
   const out = new Map<number, number>();
   if (!ids.length) return out;
-  const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
+  const postgres = isPostgres(db);
   const refTable = postgres ? sql`(record::jsonb #>> '{ref,table}')` : sql`json_extract(record, '$.ref.table')`;
   const refId = postgres ? sql`((record::jsonb #>> '{ref,id}')::bigint)` : sql`json_extract(record, '$.ref.id')`;
   for (let i = 0; i < ids.length; i += 500) {
@@ -118,6 +116,18 @@ export async function logIndexesOf(db: Db, organizationId: number, table: Logged
   return out;
 }
 
+const isPostgres = (db: Db) => db.getExecutor().adapter instanceof PostgresAdapter;
+const selectSize = compiledOnce((db, v: { organizationId: number }) =>
+  db.selectFrom('log_trees').select('size').where('organization_id', '=', v.organizationId));
+const selectRecords = compiledOnce((db, v: { organizationId: number; fromIndex: number; limit: number }) =>
+  db.selectFrom('evidence_log').select(['seq', 'record']).where('organization_id', '=', v.organizationId).where('seq', '>', v.fromIndex).orderBy('seq').limit(v.limit));
+// One statement per number of ids: `(level, idx) in (values …)` finds each by key. PostgreSQL types
+// a VALUES list's columns from its values (integer), so they are cast to the table's.
+const selectSubtrees = compiledOnce((db, v: { organizationId: number; ids: Array<{ level: number; index: number }> }, postgres: boolean) => {
+  const pairs = sql.join(v.ids.map((id) => sql`(${id.level}, ${id.index})`));
+  const values = postgres ? sql`select column1::integer, column2::bigint from (values ${pairs}) as v` : sql`values ${pairs}`;
+  return db.selectFrom('log_subtrees').select(['level', 'idx', 'hash']).where('organization_id', '=', v.organizationId).where(sql<boolean>`(level, idx) in (${values})`);
+});
 const selectTree = compiledOnce((db, v: { organizationId: number }) =>
   db.selectFrom('log_trees').select(['size', 'frontier']).where('organization_id', '=', v.organizationId));
 const insertSubtrees = compiledOnce((db, v: { rows: Array<{ organizationId: number; level: number; idx: number; hash: Uint8Array }> }) =>
