@@ -1,9 +1,9 @@
 /** The get shape of an approval (commits with the artifacts attested from them), shared by the write operations. */
 import { notFound } from '../http/errors.ts';
-import type { ApprovalState, Queries, ReviewRecord } from '../store/index.ts';
+import type { ApprovalState, Queries, ReviewRecord } from '../store/types.ts';
 import { approvalFields } from './list-approvals.ts';
 
-export { approvalState } from '../store/approvals.ts';
+export { approvalState } from '../store/queries/approvals.ts';
 
 /** Reads an approval back in the get shape. */
 export async function approvalBody(store: Pick<Queries, 'getApproval' | 'artifactsOfCommits' | 'approvalLogIndexes'>, organizationId: number, flowId: number, number: number) {

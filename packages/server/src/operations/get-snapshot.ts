@@ -1,5 +1,5 @@
 import { getSnapshot } from '@trailproof/schema';
-import { createdByName } from '../evidence/created-by.ts';
+import { createdByName } from '../domain/created-by.ts';
 import { notFound } from '../http/errors.ts';
 import { definePlugin } from '../plugin.ts';
 import { environmentHref, trailHref } from '../http/links.ts';

@@ -1,6 +1,6 @@
 import { getTrail } from '@trailproof/schema';
-import { TrailEvaluator } from '../evidence/evaluate.ts';
-import { trailView } from '../evidence/trail-view.ts';
+import { TrailEvaluator } from '../domain/evaluate.ts';
+import { trailView } from '../domain/trail-view.ts';
 import { definePlugin } from '../plugin.ts';
 import { requireTrail } from './lookup.ts';
 

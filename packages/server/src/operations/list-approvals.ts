@@ -1,7 +1,7 @@
 import { listApprovals } from '@trailproof/schema';
-import { createdByName } from '../evidence/created-by.ts';
+import { createdByName } from '../domain/created-by.ts';
 import { definePlugin } from '../plugin.ts';
-import type { ApprovalRecord } from '../store/index.ts';
+import type { ApprovalRecord } from '../store/types.ts';
 import { requireFlow } from './lookup.ts';
 
 /** Where an approval and its reviews are in the organisation's log (store.approvalLogIndexes). */
