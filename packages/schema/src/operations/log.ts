@@ -30,7 +30,7 @@ export const LogCheckpoint = Type.Object(
 /** Answers every log operation shares beside its own. */
 export const logErrors = {
   400: { description: 'Invalid query: a value out of range names its field', schema: Type.Ref(ErrorBody) },
-  404: { description: 'Organisation not found, or its log has no checkpoint yet', schema: Type.Ref(ErrorBody) },
+  404: { description: 'Organisation not found, or nothing logged yet', schema: Type.Ref(ErrorBody) },
 } as const;
 
 export { Base64Hash };

@@ -8,7 +8,7 @@ import { requireLog, withinLog } from './log-lookup.ts';
 export const getLogConsistencyProofPlugin = definePlugin({
   operation: getLogConsistencyProof,
   async handler({ params, query, store }) {
-    const { organization, size } = await requireLog(store, params.org);
+    const { organization, size } = await requireLog(store, params.org, { leaves: true });
     withinLog('to', query.to, size);
     if (query.from > query.to) throw badRequest(`from ${query.from} is above to ${query.to}`, { 'query.from': `must be at most to (${query.to})` });
     const proof = await store.consistencyProofOf(organization.id, query.from, query.to);

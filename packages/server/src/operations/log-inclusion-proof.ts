@@ -8,7 +8,7 @@ import { requireLog, withinLog } from './log-lookup.ts';
 export const getLogInclusionProofPlugin = definePlugin({
   operation: getLogInclusionProof,
   async handler({ params, query, store }) {
-    const { organization, size } = await requireLog(store, params.org);
+    const { organization, size } = await requireLog(store, params.org, { leaves: true });
     withinLog('tree_size', query.tree_size, size);
     if (query.index >= query.tree_size) throw badRequest(`index ${query.index} is not below tree_size ${query.tree_size}`, { 'query.index': `must be below tree_size (${query.tree_size})` });
     const [proof, [leaf]] = await Promise.all([

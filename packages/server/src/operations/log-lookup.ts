@@ -1,13 +1,17 @@
 import type { Store } from '../store/index.ts';
-import { ApiError, badRequest } from '../http/errors.ts';
+import { ApiError, badRequest, notFound } from '../http/errors.ts';
 import { requireOrganization } from './lookup.ts';
 
-/** The organisation of a log operation, its tree's size and the store's signing key and origin. */
-export async function requireLog(store: Store, org: string) {
+/**
+ * The organisation of a log operation, its tree's size and the store's signing key and origin;
+ * with `leaves`, a 404 when nothing is logged yet (no tree to prove anything in).
+ */
+export async function requireLog(store: Store, org: string, options: { leaves?: boolean } = {}) {
   const organization = await requireOrganization(store, org);
   // Stores opened to read only (trailproof verify) have no signer: a server's always has one.
   if (!store.logSigning) throw new ApiError(503, 'This server does not sign its log');
   const size = await store.logSize(organization.id);
+  if (options.leaves && size === 0) throw notFound(`The log of '${org}' has no leaves yet: evidence is logged as it is stored`);
   return { organization, size, signing: store.logSigning };
 }
 

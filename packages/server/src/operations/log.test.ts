@@ -36,7 +36,8 @@ describe('transparency log API: /log/{org}/key, checkpoint(s), proof/inclusion, 
     assertMatchesContract(getLogKey, 200, key.body);
     expect(key.body.origin).to.match(/\/acme$/);
 
-    expect((await get('/checkpoint')).status).to.equal(404); // nothing logged yet
+    // Nothing logged yet.
+    for (const path of ['/checkpoint', '/proof/inclusion?index=0&tree_size=1', '/proof/consistency?from=0&to=0']) expect((await get(path)).status, path).to.equal(404);
     expect((await begin('b1')).status).to.equal(201);
     for (let i = 0; i < 4; i++) expect((await attest('b1', `a${i}`)).status).to.equal(201);
     const older = await checkpoint();
