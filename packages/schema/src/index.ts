@@ -27,7 +27,14 @@ export { listEnvironments, defaultEnvironmentsPerPage, maxUnpagedEnvironments } 
 export { listDeployments } from './operations/list-deployments.ts';
 export { listApprovals } from './operations/list-approvals.ts';
 export { getApproval } from './operations/get-approval.ts';
-export { verifyEvidence } from './operations/verify-evidence.ts';
+export { verifyEvidence, VerifyResult } from './operations/verify-evidence.ts';
+export { getLogKey } from './operations/log-key.ts';
+export { getLogCheckpoint } from './operations/log-checkpoint.ts';
+export { listLogCheckpoints } from './operations/list-log-checkpoints.ts';
+export { getLogInclusionProof } from './operations/log-inclusion-proof.ts';
+export { getLogConsistencyProof } from './operations/log-consistency-proof.ts';
+export { LogCheckpoint, Proof } from './operations/log.ts';
+export { Approval, ApprovalListItem, approvalShape, approvalStates, CommitWithArtifacts, Review } from './operations/approval.ts';
 export { putFlow } from './operations/put-flow.ts';
 export { putFlowTemplate } from './operations/put-flow-template.ts';
 export { listFlows } from './operations/list-flows.ts';

@@ -151,6 +151,10 @@ const undoing: Record<string, { sqlite: readonly string[]; postgres: readonly st
   '0016_console_sessions': {
     sqlite: ['drop index deployments_org_fingerprint', 'drop table console_sessions'], postgres: ['drop index deployments_org_fingerprint', 'drop table console_sessions'],
   },
+  '0017_transparency_log': {
+    sqlite: ['drop index evidence_log_ref', ...['log_subtrees', 'log_trees', 'log_checkpoints', 'log_signing'].map((table) => `drop table ${table}`)],
+    postgres: ['drop index evidence_log_ref', ...['log_subtrees', 'log_trees', 'log_checkpoints', 'log_signing'].map((table) => `drop table ${table}`)],
+  },
   '0018_environment_badges': { sqlite: ['drop table environment_badges'], postgres: ['drop table environment_badges'] },
 };
 

@@ -1,5 +1,5 @@
 /**
- * The `trailproof` command: `serve`, `token create | list | revoke | evidence`, `badge public | private`, `backup`, `verify`.
+ * The `trailproof` command: `serve`, `token create | list | revoke | evidence`, `badge public | private`, `key show`, `backup`, `verify`.
  * Every command answers `--help` with its flags and environment variables; `trailproof --help`
  * lists them all.
  */
@@ -9,6 +9,7 @@ import { databaseEnvironment, databaseFlags, databaseLocation, databaseName, dat
 import { backup, verify } from './database.ts';
 import { token } from './tokens.ts';
 import { badge } from './badges.ts';
+import { key, logEnvironment, logOptionsFromEnvironment } from './transparency-log.ts';
 import { openStore, type PostgresOptions } from '../store/index.ts';
 import { secondsPerUnit } from '../support/time-units.ts';
 
@@ -34,6 +35,7 @@ const serve = defineCommand({
     ['TRAILPROOF_HEADERS_TIMEOUT_MS', "time to send a request's headers (default 10000)"],
     ['TRAILPROOF_CONSOLE_SESSION_TTL', "how long a console sign-in lasts: a number and m, h, d or w (default 12h)"],
     ['TRAILPROOF_MAX_UPLOAD_BYTES_IN_FLIGHT', 'request bodies held in memory at once, as 256MB (the default); beyond it uploads answer 503 with Retry-After'],
+    ...logEnvironment,
   ],
   async run({ values }) {
     const port = Number(values.port ?? process.env.PORT ?? 8080);
@@ -51,6 +53,7 @@ const serve = defineCommand({
     // The HTTP stack (Koa, the contract's validators) loads only for `serve`, so token and backup commands start quickly.
     const { startServer } = await import('../server.ts');
     const store = await openStore(location, {
+      log: logOptionsFromEnvironment(),
       postgres: postgresTuning(),
       sqlite: { threadsAtOpen: true, readerThreads: numberSetting('TRAILPROOF_SQLITE_READER_THREADS', 0, 64), maxSizeBytes: sizeSetting('TRAILPROOF_SQLITE_MAX_SIZE') },
     });
@@ -105,7 +108,7 @@ function postgresTuning(): PostgresOptions {
   };
 }
 
-const commands: readonly Runnable[] = [serve, token, badge, backup, verify];
+const commands: readonly Runnable[] = [serve, token, badge, key, backup, verify];
 
 /** The version of this package, as `--version` prints it. */
 const version = (createRequire(import.meta.url)('../../package.json') as { version: string }).version;

@@ -39,20 +39,27 @@ export function trailSummary(trail: TrailRow, evaluated: EvaluatedCompliance, at
   };
 }
 
+/** Where the trail's latest begin and its attestations are in the organisation's log (store.logIndexesOf). */
+export interface TrailLeaves {
+  trail: number | null;
+  attestations: ReadonlyMap<number, number>;
+}
+
 /** The trail: the summary, a page of its attestations (oldest first), and where that page sits among them. */
-export function trailView(trail: TrailRow, evaluated: EvaluatedTrail, at: ViewContext, page: { page: number; per_page: number; originalUrl: string }) {
+export function trailView(trail: TrailRow, evaluated: EvaluatedTrail, at: ViewContext, page: { page: number; per_page: number; originalUrl: string }, leaves: TrailLeaves) {
   const counting = new Set([...countingAttestations(evaluated.facts).values()].map((a) => a.id));
   const base = trailHref(at, trail.flowName, trail.name);
   const total = evaluated.facts.length;
   const pages = pageCount(total, page.per_page);
   return {
     ...trailSummary(trail, evaluated, at),
-    attestations: evaluated.attestations.map((a) => attestationView(a, counting.has(a.id), base)),
+    log_index: leaves.trail,
+    attestations: evaluated.attestations.map((a) => attestationView(a, counting.has(a.id), base, leaves.attestations.get(a.id) ?? null)),
     attestations_pagination: { total, page: page.page, per_page: page.per_page, page_count: pages, _links: pageLinks(page.originalUrl, page.page, pages) },
   };
 }
 
-function attestationView(a: AttestationRow, counts: boolean, trailLink: string): Attestation {
+function attestationView(a: AttestationRow, counts: boolean, trailLink: string, logIndex: number | null): Attestation {
   const data = (objectOrNull(a.data) ?? {}) as Record<string, unknown>;
   const junit = a.type === 'junit' && Array.isArray(data.junit_results) ? (data.junit_results as Array<Record<string, number>>) : null;
   return {
@@ -63,6 +70,7 @@ function attestationView(a: AttestationRow, counts: boolean, trailLink: string):
     is_latest: counts,
     created_at: a.createdAt,
     created_by: createdByName(a.createdBy),
+    log_index: logIndex,
     artifact_fingerprint: a.artifactFingerprint,
     target_artifacts: targetArtifactsOf(data),
     description: stringOrNull(data.description),

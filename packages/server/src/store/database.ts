@@ -3,6 +3,7 @@
  * PostgreSQL share one query code path; times are Unix epoch seconds (double precision).
  */
 import { SqliteAdapter, type Generated, type Kysely } from 'kysely';
+import type { LogTables } from './log-tables.ts';
 
 export interface OrganizationsTable {
   id: Generated<number>;
@@ -220,7 +221,7 @@ export interface ConsoleSessionsTable {
   expires_at: number;
 }
 
-export interface Database {
+export interface Database extends LogTables {
   organizations: OrganizationsTable;
   tokens: TokensTable;
   blobs: BlobsTable;

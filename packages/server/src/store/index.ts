@@ -8,14 +8,14 @@ import { openPostgresStore } from './postgres/store.ts';
 import type { PostgresOptions } from './postgres/open.ts';
 import { openSqliteStore } from './sqlite/store.ts';
 import type { SqliteOptions } from './sqlite/open.ts';
-import type { Store } from './types.ts';
+import type { LogOptions, Store } from './types.ts';
 
 /** True for `postgres://` and `postgresql://` URLs. */
 export const isPostgresUrl = (location: string) => /^postgres(ql)?:\/\//i.test(location);
 
 /** Opens a PostgreSQL URL or a SQLite file path. */
-export function openStore(location: string, options: { sqlite?: SqliteOptions; postgres?: PostgresOptions } = {}): Promise<Store> {
-  return isPostgresUrl(location) ? openPostgresStore(location, options.postgres) : openSqliteStore(location, options.sqlite);
+export function openStore(location: string, options: { sqlite?: SqliteOptions; postgres?: PostgresOptions; log?: LogOptions } = {}): Promise<Store> {
+  return isPostgresUrl(location) ? openPostgresStore(location, { ...options.postgres, log: options.log }) : openSqliteStore(location, { ...options.sqlite, log: options.log });
 }
 
 export { createStore } from './registry.ts';
@@ -24,3 +24,4 @@ export { openSqliteStore } from './sqlite/store.ts';
 export type { PostgresOptions } from './postgres/open.ts';
 export type { SqliteOptions } from './sqlite/open.ts';
 export type * from './types.ts';
+export { originOf } from './log-signing.ts';

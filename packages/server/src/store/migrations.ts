@@ -21,6 +21,7 @@ import { m013_token_expiry } from './migrations/0013-token-expiry.ts';
 import { m014_evidence_provenance } from './migrations/0014-evidence-provenance.ts';
 import { m015_approval_snapshot_provenance } from './migrations/0015-approval-snapshot-provenance.ts';
 import { m016_console_sessions } from './migrations/0016-console-sessions.ts';
+import { m017_transparency_log } from './migrations/0017-transparency-log.ts';
 import { m018_environment_badges } from './migrations/0018-environment-badges.ts';
 
 export { appendOnlyTables } from './migrations/builder.ts';
@@ -43,6 +44,7 @@ export const migrations: Record<string, Builder> = {
   '0014_evidence_provenance': m014_evidence_provenance,
   '0015_approval_snapshot_provenance': m015_approval_snapshot_provenance,
   '0016_console_sessions': m016_console_sessions,
+  '0017_transparency_log': m017_transparency_log,
   '0018_environment_badges': m018_environment_badges,
 };
 

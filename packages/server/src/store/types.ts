@@ -6,13 +6,15 @@
 import type { Db, DialectName } from './database.ts';
 import type { ReadQueries, WriteQueries } from './queries/index.ts';
 import type { PoolUse, WriteBatchListener } from './write-batches.ts';
+import type { LogParts } from './log-store.ts';
 
 type Bound<Q> = { [K in keyof Q]: Q[K] extends (db: Db, ...args: infer A) => infer R ? (...args: A) => R : never };
 
 /** The queries, bound to a database or to a transaction. */
 export type Queries = Bound<ReadQueries & WriteQueries>;
 
-export interface Store extends Queries {
+/** `logSigning` and `makeCheckpoints`: on the stores a server opens (not on one opened to read, as `trailproof verify` does). */
+export interface Store extends Queries, Partial<LogParts> {
   readonly dialect: DialectName;
   /** Runs `work` in one transaction: all of its writes commit together or not at all. */
   transaction<T>(work: (tx: Queries) => Promise<T>): Promise<T>;
@@ -43,3 +45,8 @@ export type { EnvironmentBadgeRow } from './queries/badges.ts';
 export type { ArtifactApproval } from './queries/artifact-approvals.ts';
 export type { TrailInput, TrailRow, TrailWithTemplate } from './queries/trails.ts';
 export type { BatchTiming, BatchWriter, PoolUse, WriteBatch, WriteBatchListener } from './write-batches.ts';
+export type { LogLeaf, LoggedTable, LogTree } from './queries/log.ts';
+export type { CheckpointRecord } from './queries/log-checkpoints.ts';
+export type { LogVerifyOptions, LogVerifyResult } from './queries/log-verify.ts';
+export type { LogOptions } from './log-store.ts';
+export type { LogSigning } from './log-signing.ts';

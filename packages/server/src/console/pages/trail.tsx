@@ -22,6 +22,9 @@ import { AttestationDetails, Expectations } from './trail-parts.tsx';
 /** Reports read for their failed cases per page: the latest JUnit attestations that failed, at most this many. */
 const reportsRead = 5;
 
+/** The page shows no log indexes (the API's trail view carries them for clients that ask for proofs). */
+const noLeaves = { trail: null, attestations: new Map<number, number>() };
+
 export const trailPage = definePage({
   path: '/:org/flows/:flow/trails/:trail',
   async render(input) {
@@ -30,7 +33,7 @@ export const trailPage = definePage({
     const page = queryNumber(query, 'page', 1, 1, 1_000_000);
     const perPage = queryNumber(query, 'per_page', 50, 1, 100);
     const evaluated = await new TrailEvaluator(store, now).evaluate(trail, { offset: (page - 1) * perPage, limit: perPage });
-    const view = trailView(trail, evaluated, { org: org.name, apiBase: input.apiBase }, { page, per_page: perPage, originalUrl: input.url });
+    const view = trailView(trail, evaluated, { org: org.name, apiBase: input.apiBase }, { page, per_page: perPage, originalUrl: input.url }, noLeaves);
     const self = trailPageHref(input, trail.flowName, trail.name);
     const downloadOf = (id: string) => `${self}/attachments/${id}`;
 

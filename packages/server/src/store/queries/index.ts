@@ -18,6 +18,10 @@ import * as environmentEvents from './environment-events.ts';
 import * as environments from './environments.ts';
 import * as flows from './flows.ts';
 import * as health from './health.ts';
+import * as log from './log.ts';
+import * as logCheckpoints from './log-checkpoints.ts';
+import * as logEvidence from './log-evidence.ts';
+import * as logVerify from './log-verify.ts';
 import * as organizations from './organizations.ts';
 import * as provenance from './provenance.ts';
 import * as snapshots from './snapshots.ts';
@@ -32,6 +36,7 @@ export const readQueries = {
   ...environments.reads, ...snapshots.reads, ...deployments.reads, ...environmentEvents.reads, ...approvals.reads,
   ...chainVerify.reads, ...health.reads, ...provenance.reads,
   ...consoleSessions.reads, ...badges.reads, ...deploymentDays.reads, ...artifactApprovals.reads, ...trailTemplates.reads,
+  ...log.reads, ...logCheckpoints.reads, ...logEvidence.reads, ...logVerify.reads,
 };
 
 /** Queries that write (and those that must run in the caller's transaction, such as row locks). */
@@ -40,6 +45,7 @@ export const writeQueries = {
   ...environments.writes, ...snapshots.writes, ...deployments.writes, ...environmentEvents.writes, ...approvals.writes,
   ...transactions.writes,
   ...consoleSessions.writes, ...badges.writes,
+  ...log.writes, ...logCheckpoints.writes, ...logEvidence.writes, ...logVerify.writes,
 };
 
 // A name in both would run in one mode or the other depending on spread order: refused at compile time.

@@ -16,9 +16,10 @@ import { openSqlite, type SqliteOptions } from './open.ts';
 import { readerProcedures } from './reader-procedures.ts';
 import { startReaderThreads, type ReaderThreads } from './reader-threads.ts';
 import { lockedDriver, startWriterThread } from './writer-thread.ts';
+import { startLog, type LogOptions, type StartedLog } from '../log-store.ts';
 
 /** Opens (creating if needed) a SQLite file, applies pending migrations and returns the store. */
-export async function openSqliteStore(file: string, options: SqliteOptions = {}): Promise<Store> {
+export async function openSqliteStore(file: string, options: SqliteOptions & { log?: LogOptions } = {}): Promise<Store> {
   // Attestations are stored by a writer thread (writer-thread.ts), which this connection pauses
   // whenever it writes itself. An in-memory database has no file another thread could open.
   const inMemory = file === ':memory:' || file === '';
@@ -26,11 +27,18 @@ export async function openSqliteStore(file: string, options: SqliteOptions = {})
   const batches = writeBatchListeners();
   const attestationBatches = batches.emitter('attestations');
   const transactionBatches = batches.emitter('transactions');
-  const writer = inMemory ? null : startWriterThread(file, { ...options, afterCommit: (batch) => (checkpointer?.committed(), attestationBatches(batch)), walAutocheckpoint });
+  let log: StartedLog | undefined;
+  // After each commit: the WAL checkpointer copies it, the log signs the trees it grew (log-store.ts).
+  const committed = () => {
+    checkpointer?.committed();
+    log?.changed();
+  };
+  const writer = inMemory ? null : startWriterThread(file, { ...options, afterCommit: (batch) => (committed(), attestationBatches(batch)), walAutocheckpoint });
   const readers = inMemory ? null : startReaderThreads(file, options.readerThreads ?? defaultReaderThreads);
   const { db, reader, raw, readerRaw, unmoved } = openSqlite(file, { ...options, wrapDriver: writer ? (driver) => lockedDriver(driver, writer.pause) : undefined });
   await migrated(db, 'sqlite');
   checkpointer = startCheckpointer(raw, file);
+  log = await startLog(db, options.log);
   const dataVersion = readerRaw.prepare('pragma data_version').pluck();
   if (writer && options.threadsAtOpen) {
     await Promise.all([writer.ready(), readers?.ready()]).catch(async (error) => {
@@ -50,11 +58,13 @@ export async function openSqliteStore(file: string, options: SqliteOptions = {})
     // thread and connection of its own, so that the server's other requests do not wait for it.
     ...(inMemory ? {} : { verifyChain: (organizationId: number, orgName: string) => verifyChainOnThread(file, organizationId, orgName) }),
     // One writer, one fsync per commit: concurrent transactions share commits (see group-commit.ts).
-    runTransaction: groupCommit(db, { afterCommit: (batch) => (checkpointer?.committed(), transactionBatches(batch)) }),
+    runTransaction: groupCommit(db, { afterCommit: (batch) => (committed(), transactionBatches(batch)) }),
   });
   return closedForChecks(withStoreErrors<Store>({
     ...store,
     onWriteBatch: batches.subscribe,
+    logSigning: log.logSigning,
+    makeCheckpoints: log.makeCheckpoints,
     ...(writer ? { appendAttestation: writer.appendAttestation } : {}),
     ...(readers ? onReaderThreads(store, readers) : {}),
     findToken: rememberTokensUntilChange(store.findToken, oncePerTurn(() => dataVersion.get() as number)),
@@ -64,6 +74,8 @@ export async function openSqliteStore(file: string, options: SqliteOptions = {})
       await store.checkDatabase();
     },
     close: once(async () => {
+      // Before the writer thread stops: a checkpoint made meanwhile would wait for it.
+      await log?.close();
       await readers?.close();
       await writer?.close();
       await checkpointer?.close();
