@@ -6,6 +6,7 @@
 import { createRequire } from 'node:module';
 import { jsonLogger } from './log.ts';
 import { databaseEnvironment, databaseFlags, databaseLocation, databaseOptions, defineCommand, redacted, UsageError, usageText, type Runnable } from './cli-common.ts';
+import { verifyCheckpointCommand, verifyPackageCommand } from './cli-audit.ts';
 import { backup, verify } from './cli-database.ts';
 import { token } from './cli-tokens.ts';
 import { openStore, type PostgresOptions } from './store/index.ts';
@@ -82,7 +83,7 @@ function postgresTuning(): PostgresOptions {
   };
 }
 
-const commands: readonly Runnable[] = [serve, token, backup, verify];
+const commands: readonly Runnable[] = [serve, token, backup, verify, verifyPackageCommand, verifyCheckpointCommand];
 
 /** The version of this package, as `--version` prints it. */
 const version = (createRequire(import.meta.url)('../package.json') as { version: string }).version;
