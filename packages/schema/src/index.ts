@@ -57,6 +57,7 @@ export {
 export { requestApproval, ApprovalInput, maxApprovalCommits, ReviewInput } from './operations/request-approval.ts';
 export { reviewApproval } from './operations/review-approval.ts';
 export { getApprovedArtifactCommit } from './operations/get-approved-artifact-commit.ts';
+export { exportLog } from './operations/export-log.ts';
 
 /** The six operations of SPEC.md. */
 export const specOperations = [attestJunit, beginTrail, listEnvironments, listApprovals, getApproval, listDeployments] as const;

@@ -25,6 +25,7 @@ export const paths = {
   requestApproval: '/approvals/{org}/{flow_name}',
   reviewApproval: '/approvals/{org}/{flow_name}/{approval_number}',
   verifyEvidence: '/verify/{org}',
+  exportLog: '/log/{org}/export',
 } as const;
 
 /** `template` with each `{param}` replaced by its value, URL-encoded: the address of one call. */

@@ -64,6 +64,8 @@ const factsOf: Record<LeafType, (row: Json, data: Json) => Facts> = {
 function viewValue(view: Json, field: string): unknown {
   const [head, tail] = field.split('.', 2) as [string, string | undefined];
   const value = view[head];
+  // GET approval shows each commit with its artifacts, the list shows the commit alone.
+  if (field === 'src_commit_list' && Array.isArray(value)) return value.map((c) => (typeof c === 'string' ? c : objectOr(c).commit_sha));
   if (tail === undefined) return value === undefined ? null : value;
   return Array.isArray(value) ? value.map((item) => objectOr(item)[tail]) : null;
 }

@@ -21,6 +21,7 @@ import { findEnvironment, getSnapshot, insertSnapshot, lockForUpdate, recordRepo
 import { insertEnvironmentEvents, listEnvironmentEvents } from './environment-events.ts';
 import { checkDatabase } from './health.ts';
 import { evidenceOfToken } from './provenance.ts';
+import { auditApprovalPlaces, auditAttestations, auditRows, auditSnapshotPlaces, auditTokenDescriptions } from './audit-export.ts';
 import { openPostgres, type PostgresOptions } from './postgres.ts';
 import { batchedWrites, groupCommit } from './group-commit.ts';
 import { startCheckpointer, walAutocheckpoint } from './checkpoint.ts';
@@ -46,6 +47,7 @@ const queries = {
   addReview,
   checkDatabase,
   evidenceOfToken,
+  auditRows, auditAttestations, auditSnapshotPlaces, auditApprovalPlaces, auditTokenDescriptions,
 };
 
 /**
@@ -59,6 +61,7 @@ const readOnly = new Set<keyof typeof queries>([
   'listEnvironments', 'listDeployments', 'listApprovals', 'getApproval', 'artifactsOfCommits', 'listEnvironmentEvents', 'checkDatabase', 'evidenceOfToken',
   'getFlowRecord', 'listFlowRecords', 'listTrailPage', 'getTrailById', 'attestationsOfFingerprints', 'attestationFactsOfTrails', 'attachmentOf', 'artifactNameOf', 'deployedNameOf',
   'findEnvironment', 'typesOfEnvironments', 'getSnapshot',
+  'auditRows', 'auditAttestations', 'auditSnapshotPlaces', 'auditApprovalPlaces', 'auditTokenDescriptions',
 ]);
 
 type Bound<Q> = { [K in keyof Q]: Q[K] extends (db: Db, ...args: infer A) => infer R ? (...args: A) => R : never };
