@@ -7,8 +7,7 @@
 import { sql } from 'kysely';
 import { digestColumns, digestedRow, type DigestTable } from './chain.ts';
 import { inListChunks, type Db } from './database.ts';
-import { tokenRef } from './provenance.ts';
-import type { AttestationRow } from './trails.ts';
+import { type AttestationRow, attestationRowOf, attestationRowsQuery } from './trails.ts';
 
 /** The rows of `table` with these ids, as their digests cover them (by id; missing rows left out). */
 export async function auditRows(db: Db, table: DigestTable, ids: readonly number[]): Promise<Map<number, Record<string, unknown>>> {
@@ -29,23 +28,10 @@ export interface AuditAttestation extends AttestationRow {
 export async function auditAttestations(db: Db, ids: readonly number[]): Promise<Map<number, AuditAttestation>> {
   const out = new Map<number, AuditAttestation>();
   for (const chunk of inListChunks(ids)) {
-    const rows = await db.selectFrom('attestations').leftJoin('blobs', 'blobs.sha256', 'attestations.attachment_sha256')
-      .leftJoin('tokens', 'tokens.id', 'attestations.created_by_token')
-      .select([
-        'attestations.id', 'attestations.trail_id', 'attestations.name', 'attestations.type', 'attestations.data', 'attestations.artifact_fingerprint',
-        'attestations.attachment_sha256', 'attestations.attachment_name', 'attestations.compliant', 'attestations.created_by_token',
-        'tokens.description as token_description', 'attestations.created_at', 'blobs.size',
-        sql<number>`(select count(*) from attestations later where later.trail_id = attestations.trail_id and later.name = attestations.name and later.id > attestations.id)`.as('later'),
-      ])
+    const rows = await attestationRowsQuery(db)
+      .select(sql<number>`(select count(*) from attestations later where later.trail_id = attestations.trail_id and later.name = attestations.name and later.id > attestations.id)`.as('later'))
       .where('attestations.id', 'in', chunk).execute();
-    for (const r of rows) {
-      out.set(Number(r.id), {
-        id: Number(r.id), trailId: Number(r.trail_id), name: r.name, type: r.type, data: JSON.parse(r.data), artifactFingerprint: r.artifact_fingerprint,
-        attachmentSha256: r.attachment_sha256, attachmentName: r.attachment_name, compliant: Number(r.compliant) === 1,
-        createdBy: tokenRef(r.created_by_token, r.token_description), createdAt: Number(r.created_at),
-        attachmentSize: r.size === null ? null : Number(r.size), isLatest: Number(r.later) === 0,
-      });
-    }
+    for (const r of rows) out.set(Number(r.id), { ...attestationRowOf(r), isLatest: Number(r.later) === 0 });
   }
   return out;
 }
