@@ -25,6 +25,11 @@ export const paths = {
   requestApproval: '/approvals/{org}/{flow_name}',
   reviewApproval: '/approvals/{org}/{flow_name}/{approval_number}',
   verifyEvidence: '/verify/{org}',
+  getLogKey: '/log/{org}/key',
+  getLogCheckpoint: '/log/{org}/checkpoint',
+  listLogCheckpoints: '/log/{org}/checkpoints',
+  getLogInclusionProof: '/log/{org}/proof/inclusion',
+  getLogConsistencyProof: '/log/{org}/proof/consistency',
   exportLog: '/log/{org}/export',
 } as const;
 

@@ -100,7 +100,9 @@ function readJsonFile(file: string): unknown {
 async function fetchProof(server: string, org: string | undefined, token: string | undefined, older: Buffer, newer: Buffer): Promise<unknown> {
   if (!org) throw new UsageError('--server needs --org ORG');
   if (!token) throw new UsageError('--server needs --token TOKEN (or TRAILPROOF_API_TOKEN)');
-  const [from, to] = [older, newer].map(sizeOf);
+  const [from, to] = [older, newer].map(sizeOf) as [number, number];
+  // A newer checkpoint of a smaller tree is a history cut short: no proof can exist, none is fetched.
+  if (from > to) throw new VerificationError('size-order', `the older checkpoint has ${from} leaves, the newer only ${to}`);
   const base = server.replace(/\/+$/, '').replace(/\/api\/v2$/, '');
   let url: URL;
   try {

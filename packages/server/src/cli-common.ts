@@ -2,7 +2,7 @@
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import pg from 'pg';
-import { isPostgresUrl, openStore, type Store } from './store/index.ts';
+import { isPostgresUrl, openStore, type LogOptions, type Store } from './store/index.ts';
 
 /** A mistake in the command line: shown with the usage (the command's, when known), exit status 2. */
 export class UsageError extends Error {
@@ -189,10 +189,10 @@ const sqliteHeader = Buffer.from('SQLite format 3\0', 'latin1');
  * Opens the store the flags name, runs `work` on it, and closes it. `mustExist`: for a command that
  * reads, the SQLite file must be there already (`existingSqliteFile`).
  */
-export async function withStore<T>(values: { db?: string; database?: string }, work: (store: Store) => Promise<T>, options: { mustExist?: boolean } = {}): Promise<T> {
+export async function withStore<T>(values: { db?: string; database?: string }, work: (store: Store) => Promise<T>, options: { mustExist?: boolean; log?: LogOptions } = {}): Promise<T> {
   const location = databaseLocation(values);
   if (options.mustExist) await (isPostgresUrl(location) ? existingPostgresDatabase(location) : existingSqliteFile(location));
-  const store = await openStore(location);
+  const store = await openStore(location, { log: options.log });
   try {
     return await work(store);
   } finally {

@@ -1,5 +1,5 @@
 /**
- * The `trailproof` command: `serve`, `token create | list | revoke | evidence`, `backup`, `verify`.
+ * The `trailproof` command: `serve`, `token create | list | revoke | evidence`, `key show`, `backup`, `verify`.
  * Every command answers `--help` with its flags and environment variables; `trailproof --help`
  * lists them all.
  */
@@ -8,7 +8,9 @@ import { jsonLogger } from './log.ts';
 import { databaseEnvironment, databaseFlags, databaseLocation, databaseOptions, defineCommand, redacted, UsageError, usageText, type Runnable } from './cli-common.ts';
 import { verifyCheckpointCommand, verifyPackageCommand } from './cli-audit.ts';
 import { backup, verify } from './cli-database.ts';
+import { exportCommand } from './cli-export.ts';
 import { token } from './cli-tokens.ts';
+import { key, logEnvironment, logOptionsFromEnvironment } from './cli-log.ts';
 import { openStore, type PostgresOptions } from './store/index.ts';
 
 const serve = defineCommand({
@@ -31,6 +33,7 @@ const serve = defineCommand({
     ['TRAILPROOF_MAX_CONNECTIONS_PER_ADDRESS', 'connections from one client address (default 1000; behind a proxy, all come from its address)'],
     ['TRAILPROOF_HEADERS_TIMEOUT_MS', "time to send a request's headers (default 10000)"],
     ['TRAILPROOF_MAX_UPLOAD_BYTES_IN_FLIGHT', 'request bodies held in memory at once, as 256MB (the default); beyond it uploads answer 503 with Retry-After'],
+    ...logEnvironment,
   ],
   async run({ values }) {
     const port = Number(values.port ?? process.env.PORT ?? 8080);
@@ -47,6 +50,7 @@ const serve = defineCommand({
     // The HTTP stack (Koa, the contract's validators) loads only for `serve`, so token and backup commands start quickly.
     const { startServer } = await import('./server.ts');
     const store = await openStore(location, {
+      log: logOptionsFromEnvironment(),
       postgres: postgresTuning(),
       sqlite: { threadsAtOpen: true, readerThreads: numberSetting('TRAILPROOF_SQLITE_READER_THREADS', 0, 64), maxSizeBytes: sizeSetting('TRAILPROOF_SQLITE_MAX_SIZE') },
     });
@@ -83,7 +87,7 @@ function postgresTuning(): PostgresOptions {
   };
 }
 
-const commands: readonly Runnable[] = [serve, token, backup, verify, verifyPackageCommand, verifyCheckpointCommand];
+const commands: readonly Runnable[] = [serve, token, key, backup, verify, exportCommand, verifyPackageCommand, verifyCheckpointCommand];
 
 /** The version of this package, as `--version` prints it. */
 const version = (createRequire(import.meta.url)('../package.json') as { version: string }).version;

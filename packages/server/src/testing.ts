@@ -148,6 +148,10 @@ const undoing: Record<string, { sqlite: readonly string[]; postgres: readonly st
     sqlite: ['snapshots', 'reviews', 'approvals'].map((table) => `alter table ${table} drop column created_by_token`),
     postgres: ['snapshots', 'reviews', 'approvals'].map((table) => `alter table ${table} drop column created_by_token`),
   },
+  '0017_transparency_log': {
+    sqlite: ['drop index evidence_log_ref', ...['log_subtrees', 'log_trees', 'log_checkpoints', 'log_signing'].map((table) => `drop table ${table}`)],
+    postgres: ['drop index evidence_log_ref', ...['log_subtrees', 'log_trees', 'log_checkpoints', 'log_signing'].map((table) => `drop table ${table}`)],
+  },
 };
 
 /**

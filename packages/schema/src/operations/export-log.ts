@@ -14,7 +14,7 @@ export const exportLog = defineOperation({
     'Sent as it is written (chunked): a failure midway ends the response early, and the package does not verify.',
     'With `flow`, snapshots are left out (environments belong to no flow); with `trail` (which needs `flow`), approvals and reviews too.',
   ].join(' '),
-  tags: ['Log'],
+  tags: ['Transparency log'],
   method: 'GET',
   path: paths.exportLog,
   access: 'read',

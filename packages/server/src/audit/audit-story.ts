@@ -5,7 +5,30 @@
  * review, and a second flow.
  */
 import { createHash } from 'node:crypto';
-import type { TestServer } from '../testing.ts';
+
+/** A call of the API: `form` as multipart (strings as fields, `{ content, name }` as files), `json` as a JSON body. */
+export type StoryRequest = (method: string, path: string, options: { form?: Record<string, string | { content: string | Buffer; name: string }>; json?: unknown }) => Promise<{ status: number; body: unknown }>;
+
+/** `StoryRequest` over fetch, to the server at `url` with `token`. */
+export function storyRequest(url: string, token: string): StoryRequest {
+  return async (method, path, options) => {
+    let body: FormData | string | undefined;
+    const headers: Record<string, string> = { authorization: `Bearer ${token}` };
+    if (options.form) {
+      body = new FormData();
+      for (const [name, value] of Object.entries(options.form)) {
+        if (typeof value === 'string') body.append(name, value);
+        else body.append(name, new Blob([value.content]), value.name);
+      }
+    } else if (options.json !== undefined) {
+      headers['content-type'] = 'application/json';
+      body = JSON.stringify(options.json);
+    }
+    const response = await fetch(url + path, { method, headers, body });
+    const text = await response.text();
+    return { status: response.status, body: text };
+  };
+}
 
 export const storySha = (text: string) => createHash('sha256').update(text).digest('hex');
 export const storyFingerprint = storySha('backend:1');
@@ -14,10 +37,11 @@ export const storyAttachments = {
   binary: Buffer.from(Array.from({ length: 3000 }, (_, i) => (i * 7) % 256)),
 };
 
-/** Stores the story on `acme` through `server`'s API; throws on any answer but 2xx. */
-export async function storeStory(server: Pick<TestServer, 'request'>): Promise<void> {
-  const call = async (method: string, path: string, options: Parameters<TestServer['request']>[2]) => {
-    const res = await server.request(method, `/api/v2${path}`, options);
+/** Stores the story on `acme` (or `org`) through the API; throws on any answer but 2xx. */
+export async function storeStory(request: StoryRequest, options: { org?: string } = {}): Promise<void> {
+  const org = options.org ?? 'acme';
+  const call = async (method: string, path: string, body: Parameters<StoryRequest>[2]) => {
+    const res = await request(method, `/api/v2${path.replace('/acme', `/${org}`)}`, body);
     if (res.status >= 300) throw new Error(`${method} ${path}: ${res.status} ${JSON.stringify(res.body)}`);
     return res;
   };

@@ -16,7 +16,7 @@ async function outcome(bytes: Buffer, key: string): Promise<string> {
 
 const flipLastByte = (content: Buffer) => {
   const copy = Buffer.from(content);
-  copy[copy.length - 1] ^= 1;
+  copy[copy.length - 1] = copy[copy.length - 1]! ^ 1;
   return copy;
 };
 const editJson = (edit: (value: any) => void) => (content: Buffer) => {

@@ -1,5 +1,11 @@
 /** The default plugins: the six operations of SPEC.md and the evidence model. */
 import { verifyEvidencePlugin } from './verify-evidence.ts';
+import { getLogKeyPlugin } from './log-key.ts';
+import { getLogCheckpointPlugin } from './log-checkpoint.ts';
+import { listLogCheckpointsPlugin } from './list-log-checkpoints.ts';
+import { getLogInclusionProofPlugin } from './log-inclusion-proof.ts';
+import { getLogConsistencyProofPlugin } from './log-consistency-proof.ts';
+import { exportLogPlugin } from './export-log.ts';
 import type { Plugin } from '../plugin.ts';
 import { attestJunitPlugin } from './attest-junit.ts';
 import { attestGenericPlugin } from './attest-generic.ts';
@@ -35,6 +41,11 @@ export {
 /** Tamper evidence (our extension): verifying the hash chain. */
 export { verifyEvidencePlugin };
 
+/** The transparency log (our extension, issue 34): its key, checkpoints and proofs. */
+export const logPlugins: readonly Plugin<any>[] = [
+  getLogKeyPlugin, getLogCheckpointPlugin, listLogCheckpointsPlugin, getLogInclusionProofPlugin, getLogConsistencyProofPlugin, exportLogPlugin,
+];
+
 /** The evidence model: flows and templates, attestations of other types, reading trails back, environments, their reports and events, writing approvals. */
 export const evidencePlugins: readonly Plugin<any>[] = [
   attestGenericPlugin,
@@ -48,4 +59,5 @@ export const defaultPlugins: readonly Plugin<any>[] = [
   attestJunitPlugin, beginTrailPlugin, listEnvironmentsPlugin, listApprovalsPlugin, getApprovalPlugin, listDeploymentsPlugin,
   ...evidencePlugins,
   verifyEvidencePlugin,
+  ...logPlugins,
 ];

@@ -5,6 +5,7 @@
  * size holds one page in memory.
  */
 import { sql } from 'kysely';
+import { parseSignerKey } from '../transparency/index.ts';
 import { digestColumns, digestedRow, type DigestTable } from './chain.ts';
 import { inListChunks, type Db } from './database.ts';
 import { type AttestationRow, attestationRowOf, attestationRowsQuery } from './trails.ts';
@@ -67,4 +68,10 @@ export async function auditTokenDescriptions(db: Db, ids: readonly string[]): Pr
     for (const r of await db.selectFrom('tokens').select(['id', 'description']).where('id', 'in', chunk).execute()) out.set(r.id, r.description);
   }
   return out;
+}
+
+/** The verifier key of the signing key the database keeps (none when the server is given its key). */
+export async function logVerifierKey(db: Db): Promise<string | undefined> {
+  const row = await db.selectFrom('log_signing').select('signer_key').where('id', '=', 1).executeTakeFirst();
+  return row?.signer_key ? parseSignerKey(row.signer_key).verifierKey : undefined;
 }

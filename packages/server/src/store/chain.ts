@@ -14,6 +14,7 @@ import { createHash } from 'node:crypto';
 import { PostgresAdapter } from 'kysely';
 import type { Db } from './database.ts';
 import { compiledOnce } from './compiled-once.ts';
+import { appendLeaves } from './log.ts';
 
 export type EvidenceType = 'trail.begin' | 'attestation' | 'snapshot' | 'approval' | 'review';
 
@@ -149,6 +150,8 @@ export async function appendEvidenceBatch(db: Db, inputs: EvidenceInput[]): Prom
       return row;
     });
     await insertRecords(db, { records });
+    // The same records, as the leaves of the organisation's Merkle tree (log.ts).
+    await appendLeaves(db, organizationId, records[0]!.seq - 1, records.map((r) => r.record));
   }
   return appended;
 }

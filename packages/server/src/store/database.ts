@@ -3,6 +3,7 @@
  * PostgreSQL share one query code path; times are Unix epoch seconds (double precision).
  */
 import { SqliteAdapter, type Generated, type Kysely } from 'kysely';
+import type { LogTables } from './log-tables.ts';
 
 export interface OrganizationsTable {
   id: Generated<number>;
@@ -211,7 +212,7 @@ export interface DeploymentHourCountsTable {
   count: number;
 }
 
-export interface Database {
+export interface Database extends LogTables {
   organizations: OrganizationsTable;
   tokens: TokensTable;
   blobs: BlobsTable;

@@ -21,7 +21,7 @@ import { findEnvironment, getSnapshot, insertSnapshot, lockForUpdate, recordRepo
 import { insertEnvironmentEvents, listEnvironmentEvents } from './environment-events.ts';
 import { checkDatabase } from './health.ts';
 import { evidenceOfToken } from './provenance.ts';
-import { auditApprovalPlaces, auditAttestations, auditRows, auditSnapshotPlaces, auditTokenDescriptions } from './audit-export.ts';
+import { auditApprovalPlaces, auditAttestations, auditRows, auditSnapshotPlaces, auditTokenDescriptions, logVerifierKey } from './audit-export.ts';
 import { openPostgres, type PostgresOptions } from './postgres.ts';
 import { batchedWrites, groupCommit } from './group-commit.ts';
 import { startCheckpointer, walAutocheckpoint } from './checkpoint.ts';
@@ -31,6 +31,9 @@ import { startReaderThreads, type ReaderThreads } from './reader-threads.ts';
 import { readerProcedures } from './reader-procedures.ts';
 import { oncePerTurn, rememberOrganizations, rememberTokensUntilChange } from './remembered.ts';
 import { listenForTokenChanges } from './token-changes.ts';
+import { consistencyProofOf, inclusionProofOf, logIndexesOf, logLeaves, logTree, subtreeHashes } from './log.ts';
+import { checkpointsFrom, latestCheckpoint, listCheckpoints } from './log-checkpoints.ts';
+import { startLog, type LogOptions, type LogParts } from './log-store.ts';
 
 const queries = {
   ensureOrganization, findOrganization, listOrganizations, putBlob, getBlob, verifyChain,
@@ -47,7 +50,9 @@ const queries = {
   addReview,
   checkDatabase,
   evidenceOfToken,
-  auditRows, auditAttestations, auditSnapshotPlaces, auditApprovalPlaces, auditTokenDescriptions,
+  // The transparency log (issue 34).
+  logTree, subtreeHashes, inclusionProofOf, consistencyProofOf, logLeaves, logIndexesOf, latestCheckpoint, listCheckpoints, checkpointsFrom,
+  auditRows, auditAttestations, auditSnapshotPlaces, auditApprovalPlaces, auditTokenDescriptions, logVerifierKey,
 };
 
 /**
@@ -61,7 +66,8 @@ const readOnly = new Set<keyof typeof queries>([
   'listEnvironments', 'listDeployments', 'listApprovals', 'getApproval', 'artifactsOfCommits', 'listEnvironmentEvents', 'checkDatabase', 'evidenceOfToken',
   'getFlowRecord', 'listFlowRecords', 'listTrailPage', 'getTrailById', 'attestationsOfFingerprints', 'attestationFactsOfTrails', 'attachmentOf', 'artifactNameOf', 'deployedNameOf',
   'findEnvironment', 'typesOfEnvironments', 'getSnapshot',
-  'auditRows', 'auditAttestations', 'auditSnapshotPlaces', 'auditApprovalPlaces', 'auditTokenDescriptions',
+  'logTree', 'subtreeHashes', 'inclusionProofOf', 'consistencyProofOf', 'logLeaves', 'logIndexesOf', 'latestCheckpoint', 'listCheckpoints', 'checkpointsFrom',
+  'auditRows', 'auditAttestations', 'auditSnapshotPlaces', 'auditApprovalPlaces', 'auditTokenDescriptions', 'logVerifierKey',
 ]);
 
 type Bound<Q> = { [K in keyof Q]: Q[K] extends (db: Db, ...args: infer A) => infer R ? (...args: A) => R : never };
@@ -69,7 +75,7 @@ type Bound<Q> = { [K in keyof Q]: Q[K] extends (db: Db, ...args: infer A) => inf
 /** The queries, bound to a database or to a transaction. */
 export type Queries = Bound<typeof queries>;
 
-export interface Store extends Queries {
+export interface Store extends Queries, Partial<LogParts> {
   readonly dialect: DialectName;
   /** Runs `work` in one transaction: all of its writes commit together or not at all. */
   transaction<T>(work: (tx: Queries) => Promise<T>): Promise<T>;
@@ -126,16 +132,22 @@ async function migrated(db: Kysely<Database>, dialect: DialectName, schema?: str
 }
 
 /** Opens (creating if needed) a SQLite file, applies pending migrations and returns the store. */
-export async function openSqliteStore(file: string, options: SqliteOptions = {}): Promise<Store> {
+export async function openSqliteStore(file: string, options: SqliteOptions & { log?: LogOptions } = {}): Promise<Store> {
   // Attestations are stored by a writer thread (writer-thread.ts), which this connection pauses
   // whenever it writes itself. An in-memory database has no file another thread could open.
   const inMemory = file === ':memory:' || file === '';
   let checkpointer: ReturnType<typeof startCheckpointer> = null;
-  const writer = inMemory ? null : startWriterThread(file, { ...options, afterCommit: () => checkpointer?.committed(), walAutocheckpoint });
+  let log: Awaited<ReturnType<typeof startLog>> | undefined;
+  const committed = () => {
+    checkpointer?.committed();
+    log?.changed();
+  };
+  const writer = inMemory ? null : startWriterThread(file, { ...options, afterCommit: committed, walAutocheckpoint });
   const readers = inMemory ? null : startReaderThreads(file, options.readerThreads ?? defaultReaderThreads);
   const { db, reader, raw, readerRaw, unmoved } = openSqlite(file, { ...options, wrapDriver: writer ? (driver) => lockedDriver(driver, writer.pause) : undefined });
   await migrated(db, 'sqlite');
   checkpointer = startCheckpointer(raw, file);
+  log = await startLog(db, options.log);
   const dataVersion = readerRaw.prepare('pragma data_version').pluck();
   if (writer && options.threadsAtOpen) {
     await Promise.all([writer.ready(), readers?.ready()]).catch(async (error) => {
@@ -155,10 +167,12 @@ export async function openSqliteStore(file: string, options: SqliteOptions = {})
     // thread and connection of its own, so that the server's other requests do not wait for it.
     ...(inMemory ? {} : { verifyChain: (organizationId: number, orgName: string) => verifyChainOnThread(file, organizationId, orgName) }),
     // One writer, one fsync per commit: concurrent transactions share commits (see group-commit.ts).
-    runTransaction: groupCommit(db, { afterCommit: () => checkpointer?.committed() }),
+    runTransaction: groupCommit(db, { afterCommit: committed }),
   });
   return {
     ...store,
+    logSigning: log.logSigning,
+    makeCheckpoints: log.makeCheckpoints,
     ...(writer ? { appendAttestation: writer.appendAttestation } : {}),
     ...(readers ? onReaderThreads(store, readers) : {}),
     findToken: rememberTokensUntilChange(store.findToken, oncePerTurn(() => dataVersion.get() as number)),
@@ -168,6 +182,8 @@ export async function openSqliteStore(file: string, options: SqliteOptions = {})
       await store.checkDatabase();
     },
     close: once(async () => {
+      // Before the writer thread stops: a checkpoint made meanwhile would wait for it.
+      await log?.close();
       await readers?.close();
       await writer?.close();
       await checkpointer?.close();
@@ -196,19 +212,25 @@ function onReaderThreads(store: Queries, readers: ReaderThreads): Pick<Queries, 
 }
 
 /** Connects to PostgreSQL (`postgres://...`), applies pending migrations and returns the store. */
-export async function openPostgresStore(url: string, options: PostgresOptions = {}): Promise<Store> {
+export async function openPostgresStore(url: string, options: PostgresOptions & { log?: LogOptions } = {}): Promise<Store> {
   const { db, pool } = openPostgres(url, options);
   if (options.schema) await pool.query(`create schema if not exists "${options.schema.replace(/"/g, '""')}"`).catch(async (error) => {
     await db.destroy();
     throw error;
   });
-  const store = createStore(await migrated(db, 'postgres', options.schema), 'postgres');
+  await migrated(db, 'postgres', options.schema);
+  const log = await startLog(db, options.log);
+  const store = createStore(db, 'postgres', { runTransaction: async (work) => {
+    const result = await db.transaction().execute(work);
+    log.changed();
+    return result;
+  } });
   // The health check has a connection of its own (opened on its first check): with every
   // connection of the pool busy, a busy process is not a dead one, and a load balancer that
   // took it for one would move its load onto the others.
   const health = openPostgres(url, { ...options, maxConnections: 1, applicationName: 'trailproof health check' }).db;
   // Attestations arriving together share a transaction and one chain append (see batchedWrites).
-  const attestations = batchedWrites(db, appendAttestations);
+  const attestations = batchedWrites(db, appendAttestations, { afterCommit: () => log.changed() });
   // Tokens are remembered until PostgreSQL says the tokens table changed (token-changes.ts).
   const tokenChanges = listenForTokenChanges(url, { connectionTimeoutMs: options.connectionTimeoutMs });
   const thenForget = <A extends unknown[], R>(write: (...args: A) => Promise<R>) => async (...args: A) => {
@@ -225,10 +247,13 @@ export async function openPostgresStore(url: string, options: PostgresOptions = 
     insertToken: thenForget(store.insertToken),
     revokeToken: thenForget(store.revokeToken),
     appendAttestation: attestations.write,
+    logSigning: log.logSigning,
+    makeCheckpoints: log.makeCheckpoints,
     checkDatabase: () => checkDatabase(health),
     close: once(async () => {
       await tokenChanges.close();
       await attestations.drained();
+      await log.close();
       await health.destroy();
       await store.close();
     }),
@@ -239,8 +264,8 @@ export async function openPostgresStore(url: string, options: PostgresOptions = 
 export const isPostgresUrl = (location: string) => /^postgres(ql)?:\/\//i.test(location);
 
 /** Opens a PostgreSQL URL or a SQLite file path. */
-export function openStore(location: string, options: { sqlite?: SqliteOptions; postgres?: PostgresOptions } = {}): Promise<Store> {
-  return isPostgresUrl(location) ? openPostgresStore(location, options.postgres) : openSqliteStore(location, options.sqlite);
+export function openStore(location: string, options: { sqlite?: SqliteOptions; postgres?: PostgresOptions; log?: LogOptions } = {}): Promise<Store> {
+  return isPostgresUrl(location) ? openPostgresStore(location, { ...options.postgres, log: options.log }) : openSqliteStore(location, { ...options.sqlite, log: options.log });
 }
 
 export type { Database, DialectName } from './database.ts';
@@ -253,6 +278,10 @@ export type { TrailInput, TrailRow, FlowRow, AttestationInsert, AttestationRow, 
 export type { TokenRow } from './tokens.ts';
 export type { TokenEvidence } from './provenance.ts';
 export type { BrokenLink, VerifyResult } from './chain-verify.ts';
+export type { LogLeaf, LogTree, LoggedTable } from './log.ts';
+export type { CheckpointRecord } from './log-checkpoints.ts';
+export type { LogOptions } from './log-store.ts';
+export { originOf, type LogSigning } from './log-signing.ts';
 export { canonicalJson, genesisHash } from './chain.ts';
 export { blobAddress } from './organizations.ts';
 export type { TokenRef } from './provenance.ts';

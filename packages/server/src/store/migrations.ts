@@ -20,6 +20,7 @@ import { m012_environment_events } from './migrations/0012-environment-events.ts
 import { m013_token_expiry } from './migrations/0013-token-expiry.ts';
 import { m014_evidence_provenance } from './migrations/0014-evidence-provenance.ts';
 import { m015_approval_snapshot_provenance } from './migrations/0015-approval-snapshot-provenance.ts';
+import { m017_transparency_log } from './migrations/0017-transparency-log.ts';
 
 export { appendOnlyTables } from './migrations/builder.ts';
 
@@ -40,6 +41,7 @@ export const migrations: Record<string, Builder> = {
   '0013_token_expiry': m013_token_expiry,
   '0014_evidence_provenance': m014_evidence_provenance,
   '0015_approval_snapshot_provenance': m015_approval_snapshot_provenance,
+  '0017_transparency_log': m017_transparency_log,
 };
 
 /** Applies every pending migration; throws (and applies nothing more) if one fails. */

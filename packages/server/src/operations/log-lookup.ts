@@ -1,0 +1,17 @@
+import type { Store } from '../store/index.ts';
+import { ApiError, badRequest } from '../http/errors.ts';
+import { requireOrganization } from './lookup.ts';
+
+/** The organisation of a log operation, its tree's size and the store's signing key and origin. */
+export async function requireLog(store: Store, org: string) {
+  const organization = await requireOrganization(store, org);
+  // Stores opened to read only (trailproof verify) have no signer: a server's always has one.
+  if (!store.logSigning) throw new ApiError(503, 'This server does not sign its log');
+  const { size } = await store.logTree(organization.id);
+  return { organization, size, signing: store.logSigning };
+}
+
+/** A 400 naming `field` unless `value` is at most the log's size. */
+export function withinLog(field: string, value: number, size: number): void {
+  if (value > size) throw badRequest(`${field} ${value} is beyond the log, which has ${size} leaves`, { [`query.${field}`]: `must be at most ${size}, the log's size` });
+}
