@@ -12,7 +12,7 @@ import {
   databaseEnvironment, databaseFlags, databaseLocation, databaseOptions, defineCommand, existingSqliteFile, UsageError, withStore,
 } from './cli-common.ts';
 import type { Database } from './store/database.ts';
-import { createStore, isPostgresUrl, type Store, type VerifyResult } from './store/index.ts';
+import { createStore, isPostgresUrl, type LogVerifyOptions, type LogVerifyResult, type Store, type VerifyResult } from './store/index.ts';
 import { migrations } from './store/migrations.ts';
 import { sqliteDialect } from './store/sqlite.ts';
 
@@ -75,51 +75,67 @@ function integrityProblems(db: BetterSqlite3.Database): string | null {
 
 /**
  * Recomputes the hash chain of one organisation (or all) and every row and attachment it
- * vouches for. Exit status 1 when a link is broken, so it can gate a pipeline or a cron job.
+ * vouches for, then its transparency log against the chain. Exit status 1 when a link is
+ * broken, so it can gate a pipeline or a cron job.
  */
 export const verify = defineCommand({
   name: 'verify',
-  synopsis: '[--org ORG] [--json] [--db FILE | --database URL]',
+  synopsis: '[--org ORG] [--key VERIFIER_KEY] [--json] [--db FILE | --database URL]',
   summary: [
     'Recomputes the hash chain of each organisation (or of ORG) and checks every row and attachment it',
-    'vouches for. It only reads: a read-only file or folder will do (a SQLite file in a folder it cannot',
+    "vouches for; then its transparency log: every leaf against its chain record, every stored subtree",
+    "against the leaves, and every kept checkpoint's signature and root against the tree of that size.",
+    'It only reads: a read-only file or folder will do (a SQLite file in a folder it cannot',
     'write is read from a copy in the temporary folder), and a missing, empty or damaged database is an error.',
-    'Exit status: 0 when every chain holds, 1 when a link is broken or the database cannot be read, 2 for a',
+    'Exit status: 0 when every chain and log holds, 1 when a link is broken or the database cannot be read, 2 for a',
     'mistake in the command line.',
   ].join('\n'),
-  options: { org: { type: 'string' }, json: { type: 'boolean' }, ...databaseOptions },
-  flags: [['--org ORG', 'only this organisation (all by default)'], ['--json', 'the results as JSON'], ...databaseFlags],
+  options: { org: { type: 'string' }, key: { type: 'string' }, json: { type: 'boolean' }, ...databaseOptions },
+  flags: [
+    ['--org ORG', 'only this organisation (all by default)'],
+    ['--key VERIFIER_KEY', "the key checkpoints must be signed by, as trailproof key show printed it when you pinned it (default: the database's own key, which whoever can write the database can replace)"],
+    ['--json', 'the results as JSON'],
+    ...databaseFlags,
+  ],
   environment: databaseEnvironment,
   async run({ values }) {
     const location = databaseLocation(values);
-    const results = isPostgresUrl(location) ? await withStore(values, (store) => verifyChains(store, values.org), { mustExist: true }) : await verifySqlite(location, values.org);
+    const options = { verifierKey: values.key };
+    const results = isPostgresUrl(location)
+      ? await withStore(values, (store) => verifyChains(store, values.org, options), { mustExist: true })
+      : await verifySqlite(location, values.org, options);
     if (values.json) process.stdout.write(JSON.stringify(results, null, 2) + '\n');
     else {
       for (const r of results) {
         process.stdout.write(r.ok
           ? `${r.org}: ok, ${r.records} records, head ${r.head}\n`
           : `${r.org}: BROKEN at record ${r.firstBroken!.seq} (${r.firstBroken!.type}${r.firstBroken!.ref ? ` ${r.firstBroken!.ref.table}#${r.firstBroken!.ref.id}` : ''}): ${r.firstBroken!.reason}; ${r.records} records before it are intact\n`);
+        process.stdout.write(r.log.ok
+          ? `${r.org}: log ok, ${r.log.leaves} leaves, ${r.log.checkpoints} checkpoints\n`
+          : `${r.org}: log BROKEN: ${r.log.problem}; ${r.log.leaves} leaves before it are intact\n`);
       }
     }
-    if (results.some((r) => !r.ok)) process.exitCode = 1;
+    if (results.some((r) => !r.ok || !r.log.ok)) process.exitCode = 1;
   },
 });
 
-async function verifyChains(store: Pick<Store, 'listOrganizations' | 'verifyChain'>, org: string | undefined): Promise<VerifyResult[]> {
+type Verified = VerifyResult & { log: LogVerifyResult };
+
+async function verifyChains(store: Pick<Store, 'listOrganizations' | 'verifyChain' | 'verifyLog'>, org: string | undefined, options: LogVerifyOptions): Promise<Verified[]> {
   const organizations = await store.listOrganizations();
   const chosen = org === undefined ? organizations : organizations.filter((o) => o.name === org);
   if (org !== undefined && !chosen.length) throw new Error(`no organisation '${org}'`);
   const out = [];
-  for (const o of chosen) out.push(await store.verifyChain(o.id, o.name));
+  for (const o of chosen) out.push({ ...(await store.verifyChain(o.id, o.name)), log: await store.verifyLog(o.id, o.name, options) });
   return out;
 }
 
 /** Verifies a SQLite file over a read-only connection of its own, after SQLite's integrity check. */
-async function verifySqlite(file: string, org: string | undefined): Promise<VerifyResult[]> {
+async function verifySqlite(file: string, org: string | undefined, options: LogVerifyOptions): Promise<Verified[]> {
   const opened = openToRead(file, { current: true, integrity: true, copyIfUnreadable: true });
   const store = createStore(new Kysely<Database>({ dialect: sqliteDialect(opened.raw) }), 'sqlite');
   try {
-    return await verifyChains(store, org);
+    return await verifyChains(store, org, options);
   } finally {
     await store.close();
     opened.close();

@@ -34,6 +34,7 @@ import { listenForTokenChanges } from './token-changes.ts';
 import { consistencyProofOf, inclusionProofOf, logIndexesOf, logLeaves, logTree, subtreeHashes } from './log.ts';
 import { checkpointsFrom, latestCheckpoint, listCheckpoints } from './log-checkpoints.ts';
 import { startLog, type LogOptions, type LogParts } from './log-store.ts';
+import { verifyLog } from './log-verify.ts';
 
 const queries = {
   ensureOrganization, findOrganization, listOrganizations, putBlob, getBlob, verifyChain,
@@ -51,7 +52,7 @@ const queries = {
   checkDatabase,
   evidenceOfToken,
   // The transparency log (issue 34).
-  logTree, subtreeHashes, inclusionProofOf, consistencyProofOf, logLeaves, logIndexesOf, latestCheckpoint, listCheckpoints, checkpointsFrom,
+  logTree, subtreeHashes, inclusionProofOf, consistencyProofOf, logLeaves, logIndexesOf, latestCheckpoint, listCheckpoints, checkpointsFrom, verifyLog,
   auditRows, auditAttestations, auditSnapshotPlaces, auditApprovalPlaces, auditTokenDescriptions, logVerifierKey,
 };
 
@@ -66,7 +67,7 @@ const readOnly = new Set<keyof typeof queries>([
   'listEnvironments', 'listDeployments', 'listApprovals', 'getApproval', 'artifactsOfCommits', 'listEnvironmentEvents', 'checkDatabase', 'evidenceOfToken',
   'getFlowRecord', 'listFlowRecords', 'listTrailPage', 'getTrailById', 'attestationsOfFingerprints', 'attestationFactsOfTrails', 'attachmentOf', 'artifactNameOf', 'deployedNameOf',
   'findEnvironment', 'typesOfEnvironments', 'getSnapshot',
-  'logTree', 'subtreeHashes', 'inclusionProofOf', 'consistencyProofOf', 'logLeaves', 'logIndexesOf', 'latestCheckpoint', 'listCheckpoints', 'checkpointsFrom',
+  'logTree', 'subtreeHashes', 'inclusionProofOf', 'consistencyProofOf', 'logLeaves', 'logIndexesOf', 'latestCheckpoint', 'listCheckpoints', 'checkpointsFrom', 'verifyLog',
   'auditRows', 'auditAttestations', 'auditSnapshotPlaces', 'auditApprovalPlaces', 'auditTokenDescriptions', 'logVerifierKey',
 ]);
 
@@ -280,6 +281,7 @@ export type { TokenEvidence } from './provenance.ts';
 export type { BrokenLink, VerifyResult } from './chain-verify.ts';
 export type { LogLeaf, LogTree, LoggedTable } from './log.ts';
 export type { CheckpointRecord } from './log-checkpoints.ts';
+export type { LogVerifyOptions, LogVerifyResult } from './log-verify.ts';
 export type { LogOptions } from './log-store.ts';
 export { originOf, type LogSigning } from './log-signing.ts';
 export { canonicalJson, genesisHash } from './chain.ts';
