@@ -71,6 +71,8 @@ async function* records(store: ExportStore, log: AuditLog, size: number, options
     for (const leaf of chosen) {
       const proof = await log.inclusionProof(leaf.index, size);
       const row = leaf.ref ? rows[leaf.type].get(leaf.ref.id) : undefined;
+      // A package cannot hold a row that is gone; one without it would hide that it is gone.
+      if (leaf.ref && !row) throw new Error(`leaf ${leaf.index} vouches for ${leaf.ref.table}#${leaf.ref.id}, which the database no longer holds: evidence was removed behind the server's back (trailproof verify names it)`);
       // A trail's row is vouched for by its latest begin only (each begin may change it); earlier ones prove themselves alone.
       const current = row && (leaf.type !== 'trail.begin' || latestBegins.get(leaf.ref!.id) === leaf.index);
       if (!current) {

@@ -56,7 +56,7 @@ export async function writePackage(out: Writable, contents: PackageContents): Pr
   // The buffer form's callback runs once the packer took the bytes, after it drained if it had to.
   const file = (name: string, content: string | Uint8Array) => new Promise<void>((resolve, reject) => {
     const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
-    pack.entry(header(name, bytes.length), Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), (error) => (error ? reject(error) : resolve()));
+    pack.entry(header(name, bytes.length), Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), (error) => (error ? reject(error) : resolve())).on('error', reject);
   });
   const json = (name: string, value: unknown) => file(name, JSON.stringify(value, null, 2) + '\n');
   let records = 0;
@@ -77,7 +77,10 @@ export async function writePackage(out: Writable, contents: PackageContents): Pr
       const attachment = record.attachment;
       if (attachment && !written.has(attachment.sha256)) {
         written.add(attachment.sha256);
-        await streamEntry(pack, header(paths.attachment(attachment.sha256), attachment.size), await attachment.open());
+        const content = await attachment.open();
+        // Bytes at hand give their own size: the header must match what is written, whatever the database says.
+        const size = content instanceof Uint8Array ? content.length : attachment.size;
+        await streamEntry(pack, header(paths.attachment(attachment.sha256), size), content);
       }
       records++;
     }
@@ -95,6 +98,7 @@ export async function writePackage(out: Writable, contents: PackageContents): Pr
 async function streamEntry(pack: tar.Pack, header: Parameters<tar.Pack['entry']>[0], content: Readable | AsyncIterable<Uint8Array> | Uint8Array): Promise<void> {
   const done = new Promise<void>((resolve, reject) => {
     const sink = pack.entry(header, (error) => (error ? reject(error) : resolve()));
+    sink.on('error', reject);
     void (async () => {
       try {
         for await (const chunk of content instanceof Uint8Array ? [content] : content) {
