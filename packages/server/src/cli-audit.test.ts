@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
@@ -72,10 +72,21 @@ describe('trailproof verify-package and verify-checkpoint (offline)', function (
     expect([noProof.status, noProof.stderr]).to.match(/^2,trailproof: give --proof FILE or --server URL/);
   });
 
-  it('both answer --help with their flags', async () => {
-    const [pkg, cp] = await Promise.all([runTrailproof(['verify-package', '--help']), runTrailproof(['verify-checkpoint', '-h'])]);
-    expect([pkg.status, cp.status]).to.deep.equal([0, 0]);
+  it('verify-package, verify-checkpoint and export answer --help with their flags; export refuses a trail without its flow and an existing file', async () => {
+    const existing = file('existing.tar.gz', 'x');
+    const [pkg, cp, exp, noFlow, exists, badTime] = await Promise.all([
+      runTrailproof(['verify-package', '--help']), runTrailproof(['verify-checkpoint', '-h']), runTrailproof(['export', '--help']),
+      runTrailproof(['export', '--org', 'acme', '--trail', 't1', '-o', join(dir, 'x.tar.gz'), '--db', join(dir, 'none.db')]),
+      runTrailproof(['export', '--org', 'acme', '-o', existing, '--db', join(dir, 'none.db')]),
+      runTrailproof(['export', '--org', 'acme', '--since', 'last tuesday', '-o', join(dir, 'y.tar.gz'), '--db', join(dir, 'none.db')]),
+    ]);
+    expect([pkg.status, cp.status, exp.status]).to.deep.equal([0, 0, 0]);
     expect(pkg.stdout).to.contain('trailproof verify-package FILE.tar.gz --key VERIFIER_KEY').and.to.contain('Exit status');
     expect(cp.stdout).to.contain('--proof FILE').and.to.contain('--server URL').and.to.contain('TRAILPROOF_API_TOKEN');
+    expect(exp.stdout).to.contain('--org ORG').and.to.contain('--flow F').and.to.contain('--since TIME').and.to.contain('-o, --output FILE').and.to.contain('--server URL');
+    expect([noFlow.status, noFlow.stderr]).to.match(/^2,trailproof: --trail needs --flow/);
+    expect([exists.status, exists.stderr]).to.match(/^2,trailproof: .*existing\.tar\.gz exists already/);
+    expect([badTime.status, badTime.stderr]).to.match(/^2,trailproof: --since takes an ISO 8601 date/);
+    expect(readFileSync(existing, 'utf8')).to.equal('x');
   });
 });
