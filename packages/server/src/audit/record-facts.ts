@@ -71,12 +71,15 @@ function viewValue(view: Json, field: string): unknown {
 }
 
 /**
- * The first vouched field in which `view` differs from its row (and leaf `data`), as a sentence;
- * undefined when they agree. Values compare as canonical JSON; an attachment compares by name
+ * The first vouched field in which `view` (of leaf `index`) differs from its row (and leaf `data`),
+ * as a sentence; undefined when they agree. Values compare as canonical JSON; an attachment compares by name
  * and SHA-256 (its size is checked against the attachment's bytes).
  */
-export function viewMismatch(type: LeafType, view: unknown, row: Json, leafData: Json): string | undefined {
+export function viewMismatch(type: LeafType, index: number, view: unknown, row: Json, leafData: Json): string | undefined {
   if (view === null || typeof view !== 'object' || Array.isArray(view)) return 'the view is not a JSON object';
+  // The API names each piece of evidence's leaf; where the view does, it must be this leaf.
+  const logIndex = (view as Json).log_index;
+  if (logIndex !== undefined && logIndex !== null && logIndex !== index) return `log_index is ${clip(canonicalJson(logIndex))} in the folder of leaf ${index}`;
   for (const [field, expected] of factsOf[type](row, leafData)) {
     let actual = viewValue(view as Json, field);
     if (field === 'attachment' && actual !== null) actual = { name: objectOr(actual).name, sha256: objectOr(actual).sha256 };

@@ -71,6 +71,7 @@ describe('audit package: written from a MemoryTree, verified offline', () => {
       (v) => (v.attachment.sha256 = '0'.repeat(64)),
       (v) => (v.description = 'nothing to see'),
       (v) => (v.attestation_id = '99'),
+      (v) => (v.log_index = 3),
     ];
     for (const edit of edits) {
       const tampered = await rewritePackage(pkg.bytes, (name, content) => (name === 'records/1/attestation.json' ? editJson(edit)(content) : content));

@@ -136,7 +136,7 @@ class PackageBody {
     for (const [type, file] of views) {
       const viewPath = `records/${index}/${file}`;
       if (type !== record.type) fail('malformed-package', viewPath, `a ${record.type} leaf has no ${file}`);
-      const mismatch = viewMismatch(type, parseJson(viewPath, parts.get(file)!), row, data);
+      const mismatch = viewMismatch(type, index, parseJson(viewPath, parts.get(file)!), row, data);
       if (mismatch) fail('record-mismatch', viewPath, mismatch);
     }
     if (parts.has('deployments.json')) this.checkDeployments(index, parts.get('deployments.json')!, row, data);
