@@ -12,7 +12,7 @@ const server = '^packages/server/src/';
  */
 const knownStoreToHttp = [
   // `_links` of the deployments page (hrefs with the organisation's name) are built in the store.
-  { from: `${server}store/deployments\\.ts$`, to: `${server}http/links\\.ts$` },
+  { from: `${server}store/queries/deployments\\.ts$`, to: `${server}http/links\\.ts$` },
 ];
 const httpLayer = `${server}(http|operations)/`;
 

@@ -21,10 +21,10 @@ import { log, runCli, startBaseline, startServer } from './support/processes.ts'
 import { round, type Figure } from './support/report.ts';
 import { rotate, turnRatios, type Measured, type Side } from './support/turns.ts';
 
-const boundary = 'trailproofBenchBoundary';
+export const boundary = 'trailproofBenchBoundary';
 
 /** The request body, and the offset inside the attachment where each request stamps its counter. */
-function attestationBody(dir: string): { file: string; stampAt: number; bytes: number } {
+export function attestationBody(dir: string): { file: string; stampAt: number; bytes: number } {
   const junit_results = Array.from({ length: 50 }, (_, i) => ({ name: `com.acme.suite.Suite${i}Test`, failures: 0, errors: 0, skipped: i % 7 === 0 ? 1 : 0, total: 40 + i, duration: 1.25 + i / 10, timestamp: 1_763_800_000 + i }));
   const data = JSON.stringify({ attestation_name: 'unit', junit_results, git_commit_info: { sha1: 'a'.repeat(40), branch: 'main' } });
   const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="data_json"\r\n\r\n${data}\r\n--${boundary}\r\nContent-Disposition: form-data; name="attachment_file"; filename="junit.xml"\r\nContent-Type: application/xml\r\n\r\n`);

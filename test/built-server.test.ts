@@ -1,6 +1,6 @@
 /**
  * The server in production runs the built JavaScript with plain node: `bin/trailproof.js serve`
- * starts dist/cli.js, and its worker threads (the SQLite writer, readers and checkpointer) start
+ * starts dist/cli/main.js, and its worker threads (the SQLite writer, readers and checkpointer) start
  * from dist/ too. No TypeScript loader is in the process: none on its command line or in its
  * NODE_OPTIONS, and Node's own module log (NODE_DEBUG=esm) names no .ts file and nothing of tsx
  * among every module the process and its threads loaded.
@@ -55,7 +55,7 @@ describe('the built server (node packages/server/bin/trailproof.js)', function (
       const modules = [...loaded];
       const dist = (name: string) => `file://${join(repositoryRoot, 'packages/server/dist', name)}`;
       // The log is not empty: the CLI, the workers' entries and the schema's built files are in it.
-      expect(modules).to.include.members([dist('cli.js'), dist('store/writer-thread-worker.js'), dist('store/reader-thread-worker.js'), dist('store/checkpoint-worker.js')]);
+      expect(modules).to.include.members([dist('cli/main.js'), dist('store/sqlite/writer-thread-worker.js'), dist('store/sqlite/reader-thread-worker.js'), dist('store/sqlite/checkpoint-worker.js')]);
       expect(modules.some((m) => m.includes('/packages/schema/dist/'))).to.equal(true);
       expect(modules.filter((m) => /\.[cm]?ts$/.test(m) || /\/tsx[@/]/.test(m))).to.deep.equal([]);
     } finally {

@@ -9,7 +9,7 @@ import { createHash } from 'node:crypto';
 import { expect } from 'chai';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
-import { canonicalJson, genesisHash } from '../packages/server/src/store/chain.ts';
+import { canonicalJson, genesisHash } from '../packages/server/src/store/queries/chain.ts';
 import { BetterSqlite3, startTestServer, type TestServer } from '@trailproof/server/testing';
 import {
   CompactRange, decodeProof, generateNoteKey, leafHash, parseSignerKey, signCheckpoint, verificationOutcome, verifyCheckpointConsistency, verifyLeafInclusion,

@@ -9,8 +9,12 @@ import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
 
 const options = JSON.parse(process.argv[2]!) as {
-  url: string; method: string; headers: Record<string, string>; bodyFile?: string; stampAt?: number; connections: number; seconds: number;
+  url: string; method: string; headers: Record<string, string>; bodyFile?: string; stampAt?: number; pathsFile?: string; connections: number; seconds: number;
 };
+// With `pathsFile` (one path a line), each request asks for the next path in turn (random proofs, say), from a random start.
+const paths = options.pathsFile ? readFileSync(options.pathsFile, 'utf8').split('\n').filter(Boolean) : [];
+let nextPath = paths.length ? randomInt(0, paths.length) : 0;
+const pathOf = () => paths[nextPath++ % paths.length]!;
 const body = options.bodyFile ? readFileSync(options.bodyFile) : undefined;
 // From a random start: loads run side by side (one per server process) and one after another
 // (warm-up, then the measured run), and each must send attachments the others did not.
@@ -30,5 +34,6 @@ const result = await autocannon({
   timeout: 30,
   ...(body && options.stampAt === undefined ? { body } : {}),
   ...(body && options.stampAt !== undefined ? { requests: [{ setupRequest: (req: autocannon.Request) => ({ ...req, body: stamp() }) }] } : {}),
+  ...(paths.length ? { requests: [{ setupRequest: (req: autocannon.Request) => ({ ...req, path: pathOf() }) }] } : {}),
 });
 process.stdout.write(JSON.stringify(result));

@@ -16,6 +16,8 @@ export interface LoadOptions {
   bodyFile?: string;
   /** Byte offset in the body where each request gets a distinct 16-digit counter. */
   stampAt?: number;
+  /** A file of paths (with their queries), one a line, that the requests take in turn instead of the URL's own. */
+  pathsFile?: string;
   connections: number;
   seconds: number;
 }

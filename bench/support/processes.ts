@@ -74,8 +74,8 @@ export const perRequest = (micros: number | null, requests: number) => (micros =
  * its request log (one JSON line per request on stdout) is drained without being parsed or
  * kept, so that the benchmark's own process does not spend CPU on it during a measurement.
  */
-export async function startServer(location: string): Promise<Running> {
-  const server = await startTestServer(['--database', location]);
+export async function startServer(location: string, env: NodeJS.ProcessEnv = {}): Promise<Running> {
+  const server = await startTestServer(['--database', location], env);
   track(server.child);
   const out = server.child.stdout!;
   out.removeAllListeners('data');

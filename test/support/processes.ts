@@ -7,7 +7,7 @@ import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 
-const cli = fileURLToPath(new URL('../../packages/server/src/cli.ts', import.meta.url));
+const cli = fileURLToPath(new URL('../../packages/server/src/cli/main.ts', import.meta.url));
 
 export interface ServerProcess {
   url: string;

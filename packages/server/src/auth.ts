@@ -5,7 +5,7 @@
  */
 import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { ApiError } from './http/errors.ts';
-import type { Store } from './store/index.ts';
+import type { Store } from './store/types.ts';
 
 /** Who is calling: the organisation the token belongs to and what it may do. */
 export interface Principal {

@@ -5,7 +5,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { rmSync, statSync, truncateSync } from 'node:fs';
 import { join } from 'node:path';
-import BetterSqlite3 from './store/sqlite-driver.ts';
+import BetterSqlite3 from './store/sqlite/driver.ts';
 import { expect } from 'chai';
 import { openSqliteStore } from '@trailproof/server';
 import { startTestServer, testBackend, type TestResponse, type TestServer } from '@trailproof/server/testing';

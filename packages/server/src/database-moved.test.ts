@@ -5,7 +5,7 @@
  */
 import { createHash } from 'node:crypto';
 import { copyFileSync, readFileSync, renameSync, rmSync } from 'node:fs';
-import BetterSqlite3 from './store/sqlite-driver.ts';
+import BetterSqlite3 from './store/sqlite/driver.ts';
 import { expect } from 'chai';
 import { startTestServer, testBackend, type TestServer } from '@trailproof/server/testing';
 

@@ -15,12 +15,12 @@ export { environmentHref, pageBody, pageCount, pageLinks, pathOf, trailHref, typ
 export { createToken, storeTokens, type Authenticator, type Principal } from './auth.ts';
 export { createStore, isPostgresUrl, openPostgresStore, openSqliteStore, openStore, type Queries, type Store } from './store/index.ts';
 export type * from './store/index.ts';
-export { sqliteDriver, type SqliteDriver } from './store/sqlite-driver.ts';
+export { sqliteDriver, type SqliteDriver } from './store/sqlite/driver.ts';
 export { jsonLogger, silentLogger, type Logger } from './log.ts';
 export { defaultPlugins } from './operations/index.ts';
 export * from './operations/index.ts';
 export { requireFlow, requireOrganization, requireTrail } from './operations/lookup.ts';
 export { storeAttestation, type AttestationToStore } from './operations/attest.ts';
 export { startServer, type RunningServer, type ServerOptions } from './server.ts';
-export { parseTemplate, TemplateError, type TemplateModel } from './evidence/template.ts';
-export { evaluateCompliance, type AttestationFacts, type ComplianceStatus } from './evidence/compliance.ts';
+export { parseTemplate, TemplateError, type TemplateModel } from './domain/template.ts';
+export { evaluateCompliance, type AttestationFacts, type ComplianceStatus } from './domain/compliance.ts';

@@ -3,9 +3,9 @@
  * benchmarks (bench/support/floor-write.ts measures the storage floor with the server's own code,
  * not a copy). Not a public API: it follows the server's code and may change in any release.
  */
-export { startCheckpointer, walAutocheckpoint } from './store/checkpoint.ts';
-export { batchedWrites } from './store/group-commit.ts';
+export { startCheckpointer, walAutocheckpoint } from './store/sqlite/checkpoint.ts';
+export { batchedWrites } from './store/batched-writes.ts';
 export { migrate } from './store/migrations.ts';
-export { blobAddress, putBlobs } from './store/organizations.ts';
-export { openPostgres } from './store/postgres.ts';
-export { newDatabasePageSize } from './store/sqlite.ts';
+export { blobAddress, putBlobs } from './store/queries/blobs.ts';
+export { openPostgres } from './store/postgres/open.ts';
+export { newDatabasePageSize } from './store/sqlite/open.ts';

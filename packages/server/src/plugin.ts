@@ -5,7 +5,7 @@
 import type { Readable } from 'node:stream';
 import type { DataOf, Operation, ParamsOf, QueryOf, ResultOf } from '@trailproof/schema';
 import type { Principal } from './auth.ts';
-import type { Store } from './store/index.ts';
+import type { Store } from './store/types.ts';
 
 /** An uploaded file part, held in memory (at most 10MB). */
 export interface UploadedFile {

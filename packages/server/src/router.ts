@@ -6,7 +6,7 @@
 import Router from '@koa/router';
 import type { Context, Middleware } from 'koa';
 import { buildOpenApiDocument, createValidator, limits, type Operation } from '@trailproof/schema';
-import { asBuffer } from './buffers.ts';
+import { asBuffer } from './support/buffers.ts';
 import { storeTokens, type Authenticator, type Principal } from './auth.ts';
 import { ApiError, badRequest, errorMiddleware } from './http/errors.ts';
 import { assertStorableText, multipartParser, parseJsonBody, type ParsedMultipart } from './http/body.ts';
@@ -14,7 +14,7 @@ import { ByteBudget, defaultMaxBodyBytesInFlight, holdBodyBytes } from './http/b
 import { healthCheck, type HealthCheckOptions } from './http/health.ts';
 import { silentLogger, type Logger } from './log.ts';
 import type { HandlerInput, Plugin } from './plugin.ts';
-import type { Store } from './store/index.ts';
+import type { Store } from './store/types.ts';
 import { defaultPlugins } from './operations/index.ts';
 
 export interface RouterOptions {

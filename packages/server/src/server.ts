@@ -8,7 +8,7 @@ import type { AddressInfo } from 'node:net';
 import { createApp, type AppOptions } from './app.ts';
 import { jsonLogger, type Logger } from './log.ts';
 import { metricsModeOf } from './metrics.ts';
-import { Slots } from './slots.ts';
+import { Slots } from './support/slots.ts';
 import { limitConnections } from './connections.ts';
 import { expectContinue } from './http/unread-body.ts';
 

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Ajv } from 'ajv';
-import BetterSqlite3 from './store/sqlite-driver.ts';
+import BetterSqlite3 from './store/sqlite/driver.ts';
 import { sharedSchemas, type Operation } from '@trailproof/schema';
 import { createToken } from './auth.ts';
 import { silentLogger } from './log.ts';
@@ -18,7 +18,7 @@ import { isPostgresUrl, openPostgresStore, openSqliteStore, type AttestationRow,
 
 /** better-sqlite3 as the server loads it (13 on Node 22 and later, 12 on Node 20), for raw SQL in tests. */
 export { BetterSqlite3 };
-export { sqliteDriver } from './store/sqlite-driver.ts';
+export { sqliteDriver } from './store/sqlite/driver.ts';
 
 export interface TestServer {
   url: string;

@@ -1,6 +1,7 @@
 /** The approval resource shared by list approvals and get approval. */
 import { Type, type TSchema } from '@sinclair/typebox';
 import { CreatedBy, EpochSeconds, Literals, UserData } from '../shared.ts';
+import { LogIndex } from './log.ts';
 
 export const approvalStates = ['APPROVED', 'UNAPPROVED', 'PENDING'] as const;
 
@@ -12,6 +13,7 @@ export const Review = Type.Object(
     approval_url: Type.String(),
     timestamp: EpochSeconds(),
     created_by: CreatedBy,
+    log_index: LogIndex,
   },
   { $id: 'Review', description: 'One individual approval (review)', additionalProperties: false },
 );
@@ -36,6 +38,7 @@ export const approvalShape = <T extends TSchema>(commit: T, $id: string) =>
       src_commit_list: Type.Array(commit),
       created_at: EpochSeconds(),
       created_by: CreatedBy,
+      log_index: LogIndex,
       last_modified_at: EpochSeconds(),
       state: Literals(approvalStates),
       approvals: Type.Array(Type.Ref(Review)),

@@ -2,6 +2,7 @@ import { Type } from '@sinclair/typebox';
 import { defineOperation } from '../contract.ts';
 import { paths } from '../paths.ts';
 import { CreatedBy, EpochSeconds, ErrorBody, PathName } from '../shared.ts';
+import { LogIndex } from './log.ts';
 
 export const SnapshotArtifact = Type.Object(
   {
@@ -23,6 +24,7 @@ export const Snapshot = Type.Object(
     snapshot_index: Type.Integer({ minimum: 1 }),
     created_at: EpochSeconds({ description: 'Time of the report that made it' }),
     created_by: CreatedBy,
+    log_index: LogIndex,
     artifacts: Type.Array(Type.Ref(SnapshotArtifact)),
     _links: Type.Object({ environment: Type.Object({ href: Type.String() }) }, { additionalProperties: false }),
   },

@@ -2,6 +2,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { CreatedBy, EpochSeconds, ExternalUrls, GitCommitInfo, JsonObject, JunitResult, PageLinks, RepoInfo, UserData } from '../shared.ts';
 import { Template, TemplateArtifact, TemplateAttestation } from './flow.ts';
+import { LogIndex } from './log.ts';
 
 const Link = Type.Object({ href: Type.String() }, { additionalProperties: false });
 const OrNull = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
@@ -77,6 +78,7 @@ export const AttestationView = Type.Object(
     is_latest: Type.Boolean({ description: 'false when a later attestation of the same name (and target) supersedes it' }),
     created_at: EpochSeconds(),
     created_by: CreatedBy,
+    log_index: LogIndex,
     artifact_fingerprint: OrNull(Type.String()),
     target_artifacts: Type.Array(Type.String()),
     description: OrNull(Type.String()),
@@ -129,7 +131,12 @@ export const AttestationsPagination = Type.Object(
 
 /** One trail with a page of the attestations stored on it, oldest first. */
 export const Trail = Type.Object(
-  { ...trailFields, attestations: Type.Array(Type.Ref(AttestationView)), attestations_pagination: Type.Ref(AttestationsPagination) },
+  {
+    ...trailFields,
+    log_index: { ...LogIndex, description: "The leaf of the trail's latest begin in the organisation's transparency log" },
+    attestations: Type.Array(Type.Ref(AttestationView)),
+    attestations_pagination: Type.Ref(AttestationsPagination),
+  },
   { $id: 'Trail', additionalProperties: false },
 );
 

@@ -5,9 +5,9 @@
  * selection (flow, trail, time) picks leaves; nothing is held beyond one page of them.
  */
 import type { Writable } from 'node:stream';
-import { createdByName } from '../evidence/created-by.ts';
-import { TrailEvaluator } from '../evidence/evaluate.ts';
-import { attestationView, trailSummary } from '../evidence/trail-view.ts';
+import { createdByName } from '../domain/created-by.ts';
+import { TrailEvaluator } from '../domain/evaluate.ts';
+import { attestationView, trailSummary } from '../domain/trail-view.ts';
 import { environmentHref, trailHref, type ViewContext } from '../http/links.ts';
 import { approvalFields } from '../operations/list-approvals.ts';
 import type { Store } from '../store/index.ts';
@@ -29,10 +29,11 @@ export interface AuditLog {
 
 type ExportStore = Pick<Store,
   'auditRows' | 'auditAttestations' | 'auditSnapshotPlaces' | 'auditApprovalPlaces' | 'auditTokenDescriptions' | 'getBlob' | 'getSnapshot' | 'getApproval'
-  | 'getTrailById' | 'listAttestations' | 'attestationFactsOfTrails'>;
+  | 'getTrailById' | 'listAttestations' | 'attestationFactsOfTrails' | 'approvalLogIndexes'>;
 
 export interface ExportOptions {
   readonly organization: string;
+  readonly organizationId: number;
   readonly selection: Selection;
   /** Where the views' links point (the API's base URL, `/api/v2` for a package made offline). */
   readonly apiBase: string;
@@ -67,7 +68,7 @@ async function* records(store: ExportStore, log: AuditLog, size: number, options
     );
     const rows = { 'trail.begin': trails!, attestation: attestations!, snapshot: snapshots!, approval: approvals!, review: reviews! };
     const latestBegins = await log.latestBegins(ids('trail.begin'));
-    const views = await viewsOf(store, chosen, { attestations: ids('attestation'), snapshots: ids('snapshot'), approvals: ids('approval'), reviews: rows.review }, at, now);
+    const views = await viewsOf(store, chosen, { attestations: ids('attestation'), snapshots: ids('snapshot'), approvals: ids('approval'), reviews: rows.review }, at, now, options.organizationId);
     for (const leaf of chosen) {
       const proof = await log.inclusionProof(leaf.index, size);
       const row = leaf.ref ? rows[leaf.type].get(leaf.ref.id) : undefined;
@@ -115,7 +116,7 @@ interface View { body: unknown; deployments?: unknown[]; attachmentSize?: number
 
 /** The API's view of each chosen leaf's evidence, read for the page at once where a query allows. */
 async function viewsOf(
-  store: ExportStore, chosen: Leaf[], ids: { attestations: number[]; snapshots: number[]; approvals: number[]; reviews: Map<number, Record<string, unknown>> }, at: ViewContext, now: number,
+  store: ExportStore, chosen: Leaf[], ids: { attestations: number[]; snapshots: number[]; approvals: number[]; reviews: Map<number, Record<string, unknown>> }, at: ViewContext, now: number, organizationId: number,
 ): Promise<(leaf: Leaf) => Promise<View>> {
   const [attestations, snapshotPlaces, approvalPlaces, tokens] = await Promise.all([
     store.auditAttestations(ids.attestations), store.auditSnapshotPlaces(ids.snapshots), store.auditApprovalPlaces(ids.approvals),
@@ -127,36 +128,36 @@ async function viewsOf(
     switch (leaf.type) {
       case 'trail.begin': {
         const trail = (await store.getTrailById(id))!;
-        return { body: trailSummary(trail, await evaluator.evaluate(trail, { offset: 0, limit: 0 }), at) };
+        return { body: { ...trailSummary(trail, await evaluator.evaluate(trail, { offset: 0, limit: 0 }), at), log_index: leaf.index } };
       }
       case 'attestation': {
         const a = attestations.get(id)!;
-        return { body: attestationView(a, a.isLatest, trailHref(at, String(leaf.data.flow), String(leaf.data.trail))), attachmentSize: a.attachmentSize ?? undefined };
+        return { body: attestationView(a, a.isLatest, trailHref(at, String(leaf.data.flow), String(leaf.data.trail)), leaf.index), attachmentSize: a.attachmentSize ?? undefined };
       }
       case 'snapshot':
-        return snapshotView(store, snapshotPlaces.get(id)!, at);
+        return snapshotView(store, snapshotPlaces.get(id)!, at, leaf.index);
       case 'approval': {
         const place = approvalPlaces.get(id)!;
-        return { body: approvalFields((await store.getApproval(place.flowId, place.number))!) };
+        return { body: approvalFields((await store.getApproval(place.flowId, place.number))!, (await store.approvalLogIndexes(organizationId, [id])).get(id)) };
       }
       case 'review': {
         const { id: _id, approval_id: _a, created_by_token: token, ...review } = ids.reviews.get(id)!;
         const by = typeof token === 'string' ? { tokenId: token, description: tokens.get(token) ?? null } : null;
-        return { body: { ...review, created_by: createdByName(by) } };
+        return { body: { ...review, created_by: createdByName(by), log_index: leaf.index } };
       }
     }
   };
 }
 
 /** GET snapshot's answer (without the links to trails, which name evidence of other times) and the deployments it made. */
-async function snapshotView(store: ExportStore, place: { environmentId: number; envName: string; envType: string; index: number }, at: ViewContext): Promise<View> {
+async function snapshotView(store: ExportStore, place: { environmentId: number; envName: string; envType: string; index: number }, at: ViewContext, logIndex: number): Promise<View> {
   const snapshot = (await store.getSnapshot(place.environmentId, place.index))!;
   const previous = place.index > 1 ? await store.getSnapshot(place.environmentId, place.index - 1) : undefined;
   const before = new Set(previous?.artifacts.map((a) => a.fingerprint));
   const artifacts = snapshot.artifacts.map((artifact) => ({ ...artifact, new: !before.has(artifact.fingerprint), _links: {} }));
   return {
     body: {
-      env_name: place.envName, type: place.envType, snapshot_index: snapshot.index, created_at: snapshot.createdAt, created_by: createdByName(snapshot.createdBy),
+      env_name: place.envName, type: place.envType, snapshot_index: snapshot.index, log_index: logIndex, created_at: snapshot.createdAt, created_by: createdByName(snapshot.createdBy),
       artifacts, _links: { environment: { href: environmentHref(at, place.envName) } },
     },
     deployments: artifacts.filter((a) => a.new).map((a) => ({ fingerprint: a.fingerprint, deployed_at: snapshot.createdAt, artifact_name: a.name, env_name: place.envName, snapshot_index: snapshot.index, _links: {} })),

@@ -8,7 +8,7 @@ import { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip, createGzip } from 'node:zlib';
 import tar from 'tar-stream';
-import { canonicalJson } from '../store/index.ts';
+import { canonicalJson } from '../store/queries/chain.ts';
 import { generateNoteKey, inclusionProof, MemoryTree, parseSignerKey, signCheckpoint, toBase64 } from '../transparency/index.ts';
 import { type LeafType, type Manifest, PACKAGE_FORMAT } from './package-format.ts';
 import { type PackageRecord, writePackage } from './write-package.ts';

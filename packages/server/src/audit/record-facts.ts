@@ -4,7 +4,7 @@
  * compliance, `is_latest`, `created_by`'s token name, JUnit totals) are not vouched for by a
  * leaf and are not compared; docs/verification.md lists what is.
  */
-import { canonicalJson } from '../store/index.ts';
+import { canonicalJson } from '../store/queries/chain.ts';
 import type { LeafType } from './package-format.ts';
 
 type Json = Record<string, unknown>;

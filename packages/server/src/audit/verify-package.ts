@@ -11,7 +11,7 @@ import type { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGunzip } from 'node:zlib';
 import tar from 'tar-stream';
-import { canonicalJson } from '../store/index.ts';
+import { canonicalJson } from '../store/queries/chain.ts';
 import {
   type Checkpoint, decodeProof, leafHash, type NoteVerifier, openCheckpoint, parseVerifierKey, toBase64, VerificationError, verifyInclusion,
 } from '../transparency/index.ts';

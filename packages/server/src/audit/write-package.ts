@@ -8,7 +8,7 @@ import type { Readable, Writable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { createGzip } from 'node:zlib';
 import tar from 'tar-stream';
-import { canonicalJson } from '../store/index.ts';
+import { canonicalJson } from '../store/queries/chain.ts';
 import { encodeProof, type Hash } from '../transparency/index.ts';
 import { type LeafType, type Manifest, paths, readmeText } from './package-format.ts';
 

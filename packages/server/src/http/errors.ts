@@ -6,7 +6,7 @@
 import type { Context, Next } from 'koa';
 import type { FieldErrors } from '@trailproof/schema';
 import type { Logger } from '../log.ts';
-import { databaseMovedCode, readOnlySqlState } from '../store/health.ts';
+import { databaseMovedCode, readOnlySqlState } from '../store/queries/health.ts';
 import { clientClosed, discardBody } from './unread-body.ts';
 
 /** An error meant for the client: its status, message and per-field messages are shown as they are. */

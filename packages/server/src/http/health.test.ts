@@ -1,6 +1,6 @@
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import BetterSqlite3 from '../store/sqlite-driver.ts';
+import BetterSqlite3 from '../store/sqlite/driver.ts';
 import pg from 'pg';
 import { expect } from 'chai';
 import { createApp, openPostgresStore, silentLogger, type AppOptions, type Logger, type Store } from '@trailproof/server';

@@ -11,9 +11,9 @@
  */
 import type { Middleware } from 'koa';
 import type { Logger } from '../log.ts';
-import type { Store } from '../store/index.ts';
+import type { Store } from '../store/types.ts';
 import { ApiError, requestIdOf } from './errors.ts';
-import { databaseMovedCode, migrationsPendingCode, readOnlySqlState } from '../store/health.ts';
+import { databaseMovedCode, migrationsPendingCode, readOnlySqlState } from '../store/queries/health.ts';
 
 export interface HealthCheckOptions {
   /** How long the database may take to answer; 2 s by default (load balancers often wait 5). */

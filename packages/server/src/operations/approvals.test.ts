@@ -64,10 +64,10 @@ describe('approvals: GET /approvals/{org}/{flow_name}[/{approval_number}]', () =
       ]);
       expect(approvals[2]).to.deep.equal({
         release_number: 1, base_artifact: '', artifact_name: 'api', target_artifact: fp('release-1'), description: 'Release 1',
-        src_commit_list: [C2, C1], created_at: t0 + 100, created_by: null, last_modified_at: t0 + 100, state: 'PENDING', approvals: [],
+        src_commit_list: [C2, C1], created_at: t0 + 100, created_by: null, log_index: 0, last_modified_at: t0 + 100, state: 'PENDING', approvals: [],
         environment: 'production', user_data: { ticket: 'CHG-1' },
       });
-      expect(approvals[1]!.approvals).to.deep.equal([{ state: 'APPROVED', comment: 'ship it', approved_by: 'grace', approval_url: 'https://example.com/r/2', timestamp: t0 + 250, created_by: null }]);
+      expect(approvals[1]!.approvals).to.deep.equal([{ state: 'APPROVED', comment: 'ship it', approved_by: 'grace', approval_url: 'https://example.com/r/2', timestamp: t0 + 250, created_by: null, log_index: 2 }]);
       expect(approvals[0]).to.include({ last_modified_at: t0 + 320, base_artifact: fp('release-2'), environment: null });
       expect(approvals[0]).not.to.have.property('user_data');
     });
@@ -114,7 +114,7 @@ describe('approvals: GET /approvals/{org}/{flow_name}[/{approval_number}]', () =
           { commit_sha: C2, artifact_fingerprints: [] },
           { commit_sha: C1, artifact_fingerprints: [fp('api:1'), fp('worker:1')].sort() },
         ],
-        created_at: t0 + 100, created_by: null, last_modified_at: t0 + 100, state: 'PENDING', approvals: [], environment: 'production', user_data: { ticket: 'CHG-1' },
+        created_at: t0 + 100, created_by: null, log_index: 0, last_modified_at: t0 + 100, state: 'PENDING', approvals: [], environment: 'production', user_data: { ticket: 'CHG-1' },
       });
       const two = await get('payments/2');
       assertMatchesContract(getApproval, 200, two.body);

@@ -1,6 +1,6 @@
 /** Storing an attestation: the one way every attestation plugin (ours or a third party's) records evidence. */
 import type { UploadedFile } from '../plugin.ts';
-import type { Store } from '../store/index.ts';
+import type { Store } from '../store/types.ts';
 import { requireOrganization, trailNotFound } from './lookup.ts';
 
 export interface AttestationToStore {

@@ -1,5 +1,5 @@
 import { beginTrail } from '@trailproof/schema';
-import { requireValidTemplate } from '../evidence/template.ts';
+import { requireValidTemplate } from '../domain/template.ts';
 import { definePlugin } from '../plugin.ts';
 import { requireOrganization } from './lookup.ts';
 

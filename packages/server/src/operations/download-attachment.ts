@@ -1,7 +1,7 @@
 import { downloadAttachment, limits } from '@trailproof/schema';
 import { notFound } from '../http/errors.ts';
 import { definePlugin } from '../plugin.ts';
-import { blobAddress } from '../store/index.ts';
+import { blobAddress } from '../store/queries/blobs.ts';
 import { requireTrail } from './lookup.ts';
 
 /**

@@ -9,9 +9,9 @@
  * may have gained evidence since the last report.
  */
 import { reportOperations, reportTypes, type ReportType } from '@trailproof/schema';
-import { TrailEvaluator } from '../evidence/evaluate.ts';
-import { changesBetween } from '../evidence/events.ts';
-import { fingerprintEvidence, runningArtifacts, sameRunning } from '../evidence/running.ts';
+import { TrailEvaluator } from '../domain/evaluate.ts';
+import { changesBetween } from '../domain/events.ts';
+import { fingerprintEvidence, runningArtifacts, sameRunning } from '../domain/running.ts';
 import { badRequest, notFound } from '../http/errors.ts';
 import { definePlugin, type Plugin } from '../plugin.ts';
 import { environmentHref } from '../http/links.ts';

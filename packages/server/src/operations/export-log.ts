@@ -21,7 +21,7 @@ export const exportLogPlugin = definePlugin({
     if (!log) throw notFound(`The log of '${params.org}' has no signed checkpoint yet: try again in a second`);
     const stream = new PassThrough();
     const selection = { flow: query.flow, trail: query.trail, since: query.since, until: query.until };
-    exportPackage(store, log, stream, { organization: params.org, selection: JSON.parse(JSON.stringify(selection)), apiBase, now })
+    exportPackage(store, log, stream, { organization: params.org, organizationId: organization.id, selection: JSON.parse(JSON.stringify(selection)), apiBase, now })
       .catch((error: Error) => stream.destroy(error));
     return {
       status: 200, stream, contentType: 'application/gzip',

@@ -1,6 +1,6 @@
 import { getFlow } from '@trailproof/schema';
-import { TrailEvaluator } from '../evidence/evaluate.ts';
-import { flowView } from '../evidence/flow-view.ts';
+import { TrailEvaluator } from '../domain/evaluate.ts';
+import { flowView } from '../domain/flow-view.ts';
 import { notFound } from '../http/errors.ts';
 import { definePlugin } from '../plugin.ts';
 import { requireOrganization } from './lookup.ts';

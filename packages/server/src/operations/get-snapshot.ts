@@ -1,5 +1,5 @@
 import { getSnapshot } from '@trailproof/schema';
-import { createdByName } from '../evidence/created-by.ts';
+import { createdByName } from '../domain/created-by.ts';
 import { notFound } from '../http/errors.ts';
 import { definePlugin } from '../plugin.ts';
 import { environmentHref, trailHref } from '../http/links.ts';
@@ -13,6 +13,7 @@ export const getSnapshotPlugin = definePlugin({
     const snapshot = await store.getSnapshot(environment.id, params.snapshot_index);
     if (!snapshot) throw notFound(`Snapshot ${params.snapshot_index} not found in environment '${params.env_name}'`);
     const previous = snapshot.index > 1 ? await store.getSnapshot(environment.id, snapshot.index - 1) : undefined;
+    const logIndex = await store.snapshotLogIndex(organization.id, environment.id, snapshot.index);
     const before = new Set(previous?.artifacts.map((a) => a.fingerprint));
     // Latest first, so the first one seen for a fingerprint is the trail that attested it last.
     const latestTrail = new Map<string, { flowName: string; trailName: string }>();
@@ -28,6 +29,7 @@ export const getSnapshotPlugin = definePlugin({
         snapshot_index: snapshot.index,
         created_at: snapshot.createdAt,
         created_by: createdByName(snapshot.createdBy),
+        log_index: logIndex,
         artifacts: snapshot.artifacts.map((artifact) => {
           // The latest trail that attested the fingerprint, as known now (evidence may arrive after the report).
           const trail = latestTrail.get(artifact.fingerprint);

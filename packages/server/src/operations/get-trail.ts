@@ -1,6 +1,6 @@
 import { getTrail } from '@trailproof/schema';
-import { TrailEvaluator } from '../evidence/evaluate.ts';
-import { trailView } from '../evidence/trail-view.ts';
+import { TrailEvaluator } from '../domain/evaluate.ts';
+import { trailView } from '../domain/trail-view.ts';
 import { definePlugin } from '../plugin.ts';
 import { requireTrail } from './lookup.ts';
 
@@ -12,9 +12,14 @@ import { requireTrail } from './lookup.ts';
 export const getTrailPlugin = definePlugin({
   operation: getTrail,
   async handler({ params, query, store, now, apiBase, originalUrl }) {
-    const { trail } = await requireTrail(store, params.org, params.flow_name, params.trail_name);
+    const { organization, trail } = await requireTrail(store, params.org, params.flow_name, params.trail_name);
     const page = { offset: (query.page - 1) * query.per_page, limit: query.per_page };
     const evaluated = await new TrailEvaluator(store, now).evaluate(trail, page);
-    return { status: 200, body: trailView(trail, evaluated, { org: params.org, apiBase }, { page: query.page, per_page: query.per_page, originalUrl }) };
+    const [trails, attestations] = await Promise.all([
+      store.logIndexesOf(organization.id, 'trails', [trail.id]),
+      store.logIndexesOf(organization.id, 'attestations', evaluated.attestations.map((a) => a.id)),
+    ]);
+    const leaves = { trail: trails.get(trail.id) ?? null, attestations };
+    return { status: 200, body: trailView(trail, evaluated, { org: params.org, apiBase }, { page: query.page, per_page: query.per_page, originalUrl }, leaves) };
   },
 });

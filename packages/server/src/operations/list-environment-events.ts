@@ -1,10 +1,10 @@
 import { listEnvironmentEvents } from '@trailproof/schema';
-import { describeChange } from '../evidence/events.ts';
+import { describeChange } from '../domain/events.ts';
 import { badRequest } from '../http/errors.ts';
 import { environmentHref, pageHeaders, trailHref } from '../http/links.ts';
 import { definePlugin } from '../plugin.ts';
-import type { EnvironmentEventFilter } from '../store/index.ts';
-import { secondsPerUnit } from '../time-units.ts';
+import type { EnvironmentEventFilter } from '../store/types.ts';
+import { secondsPerUnit } from '../support/time-units.ts';
 import { requireEnvironment } from './lookup.ts';
 
 /** One end of the range: a snapshot index (negative: back from the latest) or a time. */

@@ -1,6 +1,6 @@
 import { listFlows } from '@trailproof/schema';
-import { TrailEvaluator } from '../evidence/evaluate.ts';
-import { flowView } from '../evidence/flow-view.ts';
+import { TrailEvaluator } from '../domain/evaluate.ts';
+import { flowView } from '../domain/flow-view.ts';
 import { pageHeaders } from '../http/links.ts';
 import { definePlugin } from '../plugin.ts';
 import { requireOrganization } from './lookup.ts';

@@ -1,6 +1,6 @@
 import { listTrails } from '@trailproof/schema';
-import { TrailEvaluator } from '../evidence/evaluate.ts';
-import { trailSummary } from '../evidence/trail-view.ts';
+import { TrailEvaluator } from '../domain/evaluate.ts';
+import { trailSummary } from '../domain/trail-view.ts';
 import { pageCount, pageLinks } from '../http/links.ts';
 import { definePlugin } from '../plugin.ts';
 import { requireFlow } from './lookup.ts';

@@ -4,8 +4,9 @@
  * that name their field; read tokens read the log, another organisation's tokens do not.
  */
 import { expect } from 'chai';
+import { createHash } from 'node:crypto';
 import {
-  getLogCheckpoint, getLogConsistencyProof, getLogInclusionProof, getLogKey, listLogCheckpoints,
+  getApproval, getLogCheckpoint, getLogConsistencyProof, getLogInclusionProof, getLogKey, getSnapshot, getTrail, listApprovals, listLogCheckpoints,
 } from '@trailproof/schema';
 import { assertMatchesContract, startTestServer, type TestServer } from '@trailproof/server/testing';
 import { decodeProof, verificationOutcome, verifyCheckpointConsistency, verifyLeafInclusion } from '../transparency/index.ts';
@@ -97,5 +98,47 @@ describe('transparency log API: /log/{org}/key, checkpoint(s), proof/inclusion, 
       expect((await get(path, server.otherToken)).status, path).to.be.oneOf([403, 404]);
       expect((await get(path, null as never)).status, path).to.equal(401);
     }
+  });
+
+  it('shows the leaf index of every piece of evidence, whose inclusion proof names that evidence', async () => {
+    const fingerprint = createHash('sha256').update('app').digest('hex');
+    expect((await begin('b1')).status).to.equal(201);
+    expect((await attest('b1', 'unit')).status).to.equal(201);
+    expect((await server.request('PUT', '/api/v2/environments/acme', { json: { name: 'prod', type: 'server' } })).status).to.equal(201);
+    expect((await server.request('PUT', '/api/v2/environments/acme/prod/report/server', { json: { artifacts: [{ digests: { app: fingerprint }, creationTimestamp: 1_763_800_000 }] } })).status).to.equal(201);
+    expect((await server.request('POST', '/api/v2/approvals/acme/app', { json: { artifact_fingerprint: fingerprint, description: 'release 1', src_commit_list: [] } })).status).to.equal(201);
+    const reviewed = await server.request('PUT', '/api/v2/approvals/acme/app/1', { json: { state: 'APPROVED', approved_by: 'ada', comment: 'ok' } });
+    expect(reviewed.status).to.equal(200);
+    expect((await begin('b1')).status).to.equal(200); // begun again: the trail shows its latest begin
+
+    const trail = await server.request('GET', '/api/v2/trails/acme/app/b1', { token: server.readToken });
+    assertMatchesContract(getTrail, 200, trail.body);
+    const snapshot = await server.request('GET', '/api/v2/environments/acme/prod/snapshots/1', { token: server.readToken });
+    assertMatchesContract(getSnapshot, 200, snapshot.body);
+    const approval = await server.request('GET', '/api/v2/approvals/acme/app/1', { token: server.readToken });
+    assertMatchesContract(getApproval, 200, approval.body);
+    const approvals = await server.request('GET', '/api/v2/approvals/acme/app', { token: server.readToken });
+    assertMatchesContract(listApprovals, 200, approvals.body);
+    expect(approvals.body[0].log_index).to.equal(approval.body.log_index);
+    expect(reviewed.body.approvals[0].log_index).to.equal(approval.body.approvals[0].log_index);
+
+    const shown: Array<[number, string, string]> = [
+      [trail.body.log_index, 'trail.begin', 'trails'],
+      [trail.body.attestations[0].log_index, 'attestation', 'attestations'],
+      [snapshot.body.log_index, 'snapshot', 'snapshots'],
+      [approval.body.log_index, 'approval', 'approvals'],
+      [approval.body.approvals[0].log_index, 'review', 'reviews'],
+    ];
+    expect(shown.map(([index]) => index)).to.deep.equal([5, 1, 2, 3, 4]);
+    const note = await checkpoint();
+    const key = (await get('/key')).body.verifier_key;
+    for (const [index, type, table] of shown) {
+      const proof = await get(`/proof/inclusion?index=${index}&tree_size=6`);
+      const leaf = JSON.parse(proof.body.leaf);
+      expect(leaf, type).to.include({ type });
+      expect(leaf.ref.table, type).to.equal(table);
+      verifyLeafInclusion({ leaf: Buffer.from(proof.body.leaf), index, proof: decodeProof(proof.body.proof), checkpoint: note, verifierKey: key });
+    }
+    expect(Number(trail.body.attestations[0].attestation_id)).to.equal(JSON.parse((await get('/proof/inclusion?index=1&tree_size=6')).body.leaf).ref.id);
   });
 });

@@ -1,6 +1,6 @@
 /** Lookups shared by the operations, each failing with the 404 the client should see. */
 import { notFound } from '../http/errors.ts';
-import type { Queries } from '../store/index.ts';
+import type { Queries } from '../store/types.ts';
 
 export async function requireOrganization(store: Pick<Queries, 'findOrganization'>, name: string) {
   const organization = await store.findOrganization(name);

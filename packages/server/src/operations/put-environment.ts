@@ -1,7 +1,7 @@
 import { putEnvironment } from '@trailproof/schema';
 import { badRequest } from '../http/errors.ts';
 import { definePlugin } from '../plugin.ts';
-import type { Queries } from '../store/index.ts';
+import type { Queries } from '../store/types.ts';
 import { requireOrganization } from './lookup.ts';
 
 /**

@@ -1,5 +1,5 @@
 import { putFlow } from '@trailproof/schema';
-import { templateYaml } from '../evidence/template.ts';
+import { templateYaml } from '../domain/template.ts';
 import { definePlugin } from '../plugin.ts';
 import { saveFlow } from './save-flow.ts';
 

@@ -1,5 +1,5 @@
 /** Creating or updating a flow: what PUT flow and PUT flow template share. */
-import type { Queries, Store } from '../store/index.ts';
+import type { Queries, Store } from '../store/types.ts';
 import { requireOrganization } from './lookup.ts';
 
 export interface FlowToSave {

@@ -1,7 +1,7 @@
 import { verifyEvidence } from '@trailproof/schema';
 import { ApiError } from '../http/errors.ts';
 import { definePlugin } from '../plugin.ts';
-import type { Store, VerifyResult } from '../store/index.ts';
+import type { Store, VerifyResult } from '../store/types.ts';
 import { requireOrganization } from './lookup.ts';
 
 /**

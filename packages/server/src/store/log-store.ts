@@ -3,7 +3,7 @@
  * the store opens, and checkpoints made after the writes that grew a tree (see log-checkpoints.ts).
  */
 import type { Db } from './database.ts';
-import { checkpointSchedule, makeCheckpoints } from './log-checkpoints.ts';
+import { makeCheckpoints } from './queries/log-checkpoints.ts';
 import { loadLogSigning, type LogSigning, type LogSigningOptions } from './log-signing.ts';
 
 export interface LogOptions extends LogSigningOptions {
@@ -43,5 +43,54 @@ export async function startLog(db: Db, options: LogOptions = {}): Promise<Starte
     changed: () => schedule.changed(),
     // What grew after the last run is signed at the next start (see above).
     close: () => schedule.close(),
+  };
+}
+
+/**
+ * Runs `make` after writes (`changed()`), at most once per `intervalMs`, and once more after an
+ * interval when it deferred a tree, so that the latest state of a burst gets its checkpoint too.
+ * `make(true)` (from `flush`) ignores the interval.
+ */
+export function checkpointSchedule(make: (now: boolean) => Promise<{ deferred: boolean }>, intervalMs: number, onError: (error: unknown) => void) {
+  let timer: NodeJS.Timeout | null = null;
+  let running: Promise<void> | null = null;
+  let again = false;
+  let last = -Infinity;
+  let closed = false;
+  const schedule = (delay: number) => {
+    if (closed || timer) return;
+    timer = setTimeout(run, Math.max(0, delay));
+    timer.unref();
+  };
+  function run(now = false) {
+    timer = null;
+    again = false;
+    last = Date.now();
+    running = make(now).then(({ deferred }) => {
+      if (deferred) again = true;
+    }, onError).finally(() => {
+      running = null;
+      if (again) schedule(last + intervalMs - Date.now());
+    });
+  }
+  return {
+    changed() {
+      if (running) again = true;
+      else schedule(last + intervalMs - Date.now());
+    },
+    /** Signs the trees that grew now, whatever the interval (waiting for a run under way first). */
+    async flush() {
+      while (running) await running;
+      if (timer) clearTimeout(timer);
+      timer = null;
+      run(true);
+      await running;
+    },
+    async close() {
+      closed = true;
+      if (timer) clearTimeout(timer);
+      timer = null;
+      while (running) await running;
+    },
   };
 }

@@ -1,0 +1,157 @@
+/**
+ * The transparency log (issue 34), on SQLite:
+ *
+ * - attest JUnit (the write path's request: 50 suites, a distinct 100KB attachment, 64
+ *   connections) with the log against the same server without it (`TRAILPROOF_BENCH_WITHOUT_LOG=1`,
+ *   a benchmark-only switch), each on a database of its own, in turns: at most 5% slower;
+ * - inclusion and consistency proofs over HTTP from a log of 10,000,000 leaves (100,000 with
+ *   --quick), random leaves and sizes, 16 connections: p99 under 5 ms. The log is seeded in bulk
+ *   (records `{"seq":N}` and their subtrees), as the server would have stored them.
+ */
+import { execFileSync } from 'node:child_process';
+import { randomInt } from 'node:crypto';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { createToken, openSqliteStore } from '@trailproof/server';
+import { BetterSqlite3 } from '@trailproof/server/testing';
+import { CompactRange, decodeProof, leafHash, verifyLeafInclusion } from '../packages/server/src/transparency/index.ts';
+import { load, type LoadOptions } from './support/load.ts';
+import { log, runCli, startServer, type Running } from './support/processes.ts';
+import { round, type Figure } from './support/report.ts';
+import { rotate, turnRatios } from './support/turns.ts';
+import { attestationBody, boundary } from './write-path.ts';
+
+export async function transparencyLog(o: { quick: boolean; only?: 'write' | 'proofs' }): Promise<Figure[]> {
+  const dir = mkdtempSync(join(tmpdir(), 'trailproof-bench-log-'));
+  const stops: Array<() => Promise<unknown>> = [];
+  try {
+    return [
+      ...(o.only === 'proofs' ? [] : await withAndWithout(o.quick, dir, stops)),
+      ...(o.only === 'write' ? [] : await proofs(o.quick, dir, stops)),
+    ];
+  } finally {
+    await Promise.allSettled(stops.map((stop) => stop()));
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const suite = 'transparency log, SQLite';
+
+/** Attestation throughput with the log against without it, in turns, each server on its own file. */
+async function withAndWithout(quick: boolean, dir: string, stops: Array<() => Promise<unknown>>): Promise<Figure[]> {
+  const seconds = quick ? 4 : 20;
+  const rounds = quick ? 2 : 4;
+  const body = attestationBody(dir);
+  const sides: Record<string, { server: Running; path: string; token: string }> = {};
+  for (const [side, env] of [['log', {}], ['nolog', { TRAILPROOF_BENCH_WITHOUT_LOG: '1' }]] as const) {
+    const location = join(dir, `${side}.db`);
+    const token = (await runCli(['token', 'create', '--org', 'bench', '--database', location])).trim();
+    const server = await startServer(location, env);
+    stops.push(() => server.stop());
+    const begin = new FormData();
+    begin.append('data_json', JSON.stringify({ name: 't1' }));
+    const begun = await fetch(`${server.url}/api/v2/trails/bench/app`, { method: 'PUT', headers: { authorization: `Bearer ${token}` }, body: begin });
+    if (begun.status !== 201) throw new Error(`begin trail answered ${begun.status}`);
+    sides[side] = { server, token, path: '/api/v2/attestations/bench/app/trail/t1/junit' };
+  }
+  const run = (side: string) => (duration: number) => {
+    const { server, token, path } = sides[side]!;
+    const options: LoadOptions = {
+      url: server.url + path, method: 'POST', bodyFile: body.file, stampAt: body.stampAt, connections: 64, seconds: duration,
+      headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, authorization: `Bearer ${token}` },
+    };
+    return load(options);
+  };
+  for (const side of ['log', 'nolog']) await run(side)(quick ? 1 : 8);
+  const sync = () => execFileSync('sync');
+  const measured = await rotate({
+    log: { processes: [sides.log!.server], load: run('log'), after: sync },
+    nolog: { processes: [sides.nolog!.server], load: run('nolog'), after: sync },
+  }, seconds, rounds);
+  const ours = measured.log;
+  const base = measured.nolog;
+  log(`  with the log: ${ours.rps.toFixed(1)} req/s, p99 ${ours.p99} ms, ${ours.cpu ?? '?'} us CPU; without: ${base.rps.toFixed(1)} req/s, p99 ${base.p99} ms, ${base.cpu ?? '?'} us CPU`);
+  const ratio = round(ours.rps / base.rps, 3);
+  return [{
+    suite, name: 'attest JUnit with the log: throughput', value: round(ours.rps), unit: 'req/s', baseline: round(base.rps), ratio, target: '>= 0.95 of without the log',
+    pass: ratio !== null && ratio >= 0.95,
+    note: `the same server without the log (TRAILPROOF_BENCH_WITHOUT_LOG=1), each on its own file; 64 connections, ${seconds} s each in ${rounds} turns (${turnRatios(ours, base)}); CPU ${ours.cpu ?? '?'} us per request against ${base.cpu ?? '?'}; ${ours.non2xx + ours.errors + base.non2xx + base.errors} failed`,
+  }];
+}
+
+/**
+ * A SQLite database whose organisation `bench` has a log of `size` leaves (records `{"seq":N}`),
+ * written in bulk as the server writes them one batch at a time. Returns the database and a token.
+ */
+async function seededLog(dir: string, size: number): Promise<{ file: string; token: string }> {
+  const file = join(dir, 'proofs.db');
+  const store = await openSqliteStore(file);
+  let token: string;
+  let organizationId: number;
+  try {
+    token = (await createToken(store, { org: 'bench', readOnly: true })).token;
+    organizationId = (await store.findOrganization('bench'))!.id;
+  } finally {
+    await store.close();
+  }
+  const db = new BetterSqlite3(file);
+  try {
+    db.pragma('synchronous = OFF');
+    const record = db.prepare(`insert into evidence_log (organization_id, seq, type, record, prev_hash, hash, created_at) values (?, ?, 'bench', ?, '', '', 0)`);
+    const subtree = db.prepare('insert into log_subtrees (organization_id, level, idx, hash) values (?, ?, ?, ?)');
+    const range = new CompactRange();
+    const started = performance.now();
+    for (let from = 0; from < size; from += 100_000) {
+      db.transaction(() => {
+        for (let i = from; i < Math.min(size, from + 100_000); i++) {
+          const text = `{"seq":${i + 1}}`;
+          record.run(organizationId, i + 1, text);
+          for (const s of range.append(leafHash(Buffer.from(text)))) subtree.run(organizationId, s.level, s.index, s.hash);
+        }
+      })();
+    }
+    db.prepare('insert into log_trees (organization_id, size, frontier) values (?, ?, ?)').run(organizationId, range.size, Buffer.concat(range.hashes));
+    log(`  seeded a log of ${size} leaves in ${((performance.now() - started) / 1000).toFixed(0)} s`);
+  } finally {
+    db.close();
+  }
+  return { file, token };
+}
+
+/** Inclusion and consistency proofs over HTTP: random leaves and sizes, 16 connections. */
+async function proofs(quick: boolean, dir: string, stops: Array<() => Promise<unknown>>): Promise<Figure[]> {
+  const size = quick ? 100_000 : 10_000_000;
+  const seconds = quick ? 4 : 20;
+  const { file, token } = await seededLog(dir, size);
+  const server = await startServer(file);
+  stops.push(() => server.stop());
+  const headers = { authorization: `Bearer ${token}` };
+  const base = '/api/v2/log/bench';
+  // One proof checked end to end first: served against the checkpoint the server signed at start.
+  const get = async (path: string) => (await fetch(server.url + base + path, { headers }));
+  let checkpoint: Response;
+  for (let tries = 0; (checkpoint = await get('/checkpoint')).status === 404 && tries < 100; tries++) await new Promise((r) => setTimeout(r, 100));
+  const note = await checkpoint.text();
+  const key = ((await (await get('/key')).json()) as { verifier_key: string }).verifier_key;
+  const sample = (await (await get(`/proof/inclusion?index=${randomInt(0, size)}&tree_size=${size}`)).json()) as { index: number; leaf: string; proof: string[] };
+  verifyLeafInclusion({ leaf: Buffer.from(sample.leaf), index: sample.index, proof: decodeProof(sample.proof), checkpoint: note, verifierKey: key });
+
+  const figures: Figure[] = [];
+  for (const [kind, pathOf] of [
+    ['inclusion', () => `${base}/proof/inclusion?index=${randomInt(0, size)}&tree_size=${size}`],
+    ['consistency', () => `${base}/proof/consistency?from=${randomInt(1, size)}&to=${size}`],
+  ] as const) {
+    const pathsFile = join(dir, `${kind}.paths`);
+    writeFileSync(pathsFile, Array.from({ length: 20_000 }, pathOf).join('\n'));
+    const options = (duration: number): LoadOptions => ({ url: server.url + base, headers, pathsFile, connections: 16, seconds: duration });
+    await load(options(quick ? 1 : 5));
+    const result = await load(options(seconds));
+    log(`  ${kind} proofs at ${size} leaves: ${result.rps.toFixed(0)} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms, ${result.non2xx + result.errors} failed`);
+    figures.push({
+      suite, name: `${kind} proof over HTTP: latency p99`, value: result.p99, unit: 'ms', baseline: null, ratio: null, target: '< 5 ms p99', pass: result.p99 < 5 && result.non2xx + result.errors === 0,
+      note: `${size.toLocaleString('en')} leaves, random ${kind === 'inclusion' ? 'leaves' : 'older sizes'}, 16 connections, ${seconds} s; ${round(result.rps)} req/s, p50 ${result.p50} ms; ${result.non2xx + result.errors} failed`,
+    });
+  }
+  return figures;
+}

@@ -1,0 +1,65 @@
+/**
+ * The store on PostgreSQL: the queries on a pool, attestations written in batches, tokens
+ * remembered until the database says they changed, and a health check on a connection of its own.
+ */
+import { batchedWrites } from '../batched-writes.ts';
+import { checkDatabase } from '../queries/health.ts';
+import { appendAttestations } from '../queries/attestations.ts';
+import { createStore, migrated, once } from '../registry.ts';
+import { rememberTokensUntilChange } from '../remembered.ts';
+import type { Store } from '../types.ts';
+import { openPostgres, type PostgresOptions } from './open.ts';
+import { listenForTokenChanges } from './token-changes.ts';
+import { startLog, type LogOptions } from '../log-store.ts';
+
+/** Connects to PostgreSQL (`postgres://...`), applies pending migrations and returns the store. */
+export async function openPostgresStore(url: string, options: PostgresOptions & { log?: LogOptions } = {}): Promise<Store> {
+  const { db, pool } = openPostgres(url, options);
+  if (options.schema) await pool.query(`create schema if not exists "${options.schema.replace(/"/g, '""')}"`).catch(async (error) => {
+    await db.destroy();
+    throw error;
+  });
+  await migrated(db, 'postgres', options.schema);
+  // Checkpoints are signed after the commits that may have grown a tree (log-store.ts).
+  const log = await startLog(db, options.log);
+  const store = createStore(db, 'postgres', {
+    runTransaction: async (work) => {
+      const result = await db.transaction().execute(work);
+      log.changed();
+      return result;
+    },
+  });
+  // The health check has a connection of its own (opened on its first check): with every
+  // connection of the pool busy, a busy process is not a dead one, and a load balancer that
+  // took it for one would move its load onto the others.
+  const health = openPostgres(url, { ...options, maxConnections: 1, applicationName: 'trailproof health check' }).db;
+  // Attestations arriving together share a transaction and one chain append (see batchedWrites).
+  const attestations = batchedWrites(db, appendAttestations, { afterCommit: () => log.changed() });
+  // Tokens are remembered until PostgreSQL says the tokens table changed (token-changes.ts).
+  const tokenChanges = listenForTokenChanges(url, { connectionTimeoutMs: options.connectionTimeoutMs });
+  const thenForget = <A extends unknown[], R>(write: (...args: A) => Promise<R>) => async (...args: A) => {
+    try {
+      return await write(...args);
+    } finally {
+      tokenChanges.changed();
+    }
+  };
+  return {
+    ...store,
+    findToken: rememberTokensUntilChange(store.findToken, tokenChanges.version),
+    // This process's own changes apply to its next request without waiting for the notification.
+    insertToken: thenForget(store.insertToken),
+    revokeToken: thenForget(store.revokeToken),
+    appendAttestation: attestations.write,
+    logSigning: log.logSigning,
+    makeCheckpoints: log.makeCheckpoints,
+    checkDatabase: () => checkDatabase(health),
+    close: once(async () => {
+      await tokenChanges.close();
+      await attestations.drained();
+      await log.close();
+      await health.destroy();
+      await store.close();
+    }),
+  };
+}

@@ -1,0 +1,50 @@
+/**
+ * Every query of the store, gathered from the modules beside this one. Each module says which of
+ * its queries only read (`reads`) and which write (`writes`), next to their SQL: the store runs
+ * the reads outside transactions on a read connection (SQLite), so that they never queue behind a
+ * write batch (see store/registry.ts). A new query goes into its resource's module and into that
+ * module's `reads` or `writes`; a new module is added to both lists below.
+ */
+import * as approvals from './approvals.ts';
+import * as attestations from './attestations.ts';
+import * as audit from './audit.ts';
+import * as blobs from './blobs.ts';
+import * as chainVerify from './chain-verify.ts';
+import * as deployments from './deployments.ts';
+import * as environmentEvents from './environment-events.ts';
+import * as environments from './environments.ts';
+import * as flows from './flows.ts';
+import * as health from './health.ts';
+import * as log from './log.ts';
+import * as logCheckpoints from './log-checkpoints.ts';
+import * as logEvidence from './log-evidence.ts';
+import * as logVerify from './log-verify.ts';
+import * as organizations from './organizations.ts';
+import * as provenance from './provenance.ts';
+import * as snapshots from './snapshots.ts';
+import * as tokens from './tokens.ts';
+import * as trails from './trails.ts';
+import * as transactions from '../transactions.ts';
+
+/** Queries that only read. */
+export const readQueries = {
+  ...organizations.reads, ...blobs.reads, ...tokens.reads, ...flows.reads, ...trails.reads, ...attestations.reads,
+  ...environments.reads, ...snapshots.reads, ...deployments.reads, ...environmentEvents.reads, ...approvals.reads,
+  ...chainVerify.reads, ...audit.reads, ...health.reads, ...provenance.reads,
+  ...log.reads, ...logCheckpoints.reads, ...logEvidence.reads, ...logVerify.reads,
+};
+
+/** Queries that write (and those that must run in the caller's transaction, such as row locks). */
+export const writeQueries = {
+  ...organizations.writes, ...audit.writes, ...blobs.writes, ...tokens.writes, ...flows.writes, ...trails.writes, ...attestations.writes,
+  ...environments.writes, ...snapshots.writes, ...deployments.writes, ...environmentEvents.writes, ...approvals.writes,
+  ...transactions.writes,
+  ...log.writes, ...logCheckpoints.writes, ...logEvidence.writes, ...logVerify.writes,
+};
+
+// A name in both would run in one mode or the other depending on spread order: refused at compile time.
+const noQueryBothReadsAndWrites: [keyof typeof readQueries & keyof typeof writeQueries] extends [never] ? true : never = true;
+void noQueryBothReadsAndWrites;
+
+export type ReadQueries = typeof readQueries;
+export type WriteQueries = typeof writeQueries;

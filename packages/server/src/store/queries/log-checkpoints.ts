@@ -1,0 +1,82 @@
+/**
+ * Signed checkpoints of the organisations' trees: made after the write batches that grew a tree,
+ * at most one per organisation per interval, and kept (they are evidence too: an auditor who
+ * holds one can later ask for the proof that the log still extends it).
+ */
+import type { Db } from '../database.ts';
+import { compiledOnce } from '../compiled-once.ts';
+import { logTree } from './log.ts';
+import { originOf, type LogSigning } from '../log-signing.ts';
+import { signCheckpoint } from '../../transparency/index.ts';
+
+/** A kept checkpoint: the signed note's text and what it says. */
+export interface CheckpointRecord {
+  treeSize: number;
+  rootHash: Buffer;
+  /** The C2SP signed note (checkpoint text, blank line, signature line). */
+  note: string;
+  createdAt: number;
+}
+
+/**
+ * Signs and keeps a checkpoint of each organisation's tree that grew since its latest checkpoint,
+ * unless that one is younger than `intervalMs`. Returns whether such a tree was left for later.
+ */
+export async function makeCheckpoints(db: Db, signing: LogSigning, options: { intervalMs: number; now?: number }): Promise<{ deferred: boolean }> {
+  const now = options.now ?? Date.now() / 1000;
+  const grown = await db.selectFrom('log_trees').innerJoin('organizations', 'organizations.id', 'log_trees.organization_id')
+    .select(['log_trees.organization_id as id', 'organizations.name as name', 'log_trees.size as size'])
+    .select((eb) => eb.selectFrom('log_checkpoints').whereRef('log_checkpoints.organization_id', '=', 'log_trees.organization_id')
+      .select((c) => c.fn.max('created_at').as('latest')).as('latest_at'))
+    .where((eb) => eb('log_trees.size', '>', eb.fn.coalesce(
+      eb.selectFrom('log_checkpoints').whereRef('log_checkpoints.organization_id', '=', 'log_trees.organization_id').select((c) => c.fn.max('tree_size').as('size')),
+      eb.lit(0),
+    )))
+    .execute();
+  let deferred = false;
+  for (const org of grown) {
+    if (org.latest_at !== null && (now - Number(org.latest_at)) * 1000 < options.intervalMs) {
+      deferred = true;
+      continue;
+    }
+    await db.transaction().execute(async (trx) => {
+      // Size and right edge read together: the root is of exactly that size.
+      const tree = await logTree(trx, Number(org.id));
+      const rootHash = tree.frontier.root();
+      const note = signCheckpoint({ origin: originOf(signing, org.name), size: tree.size, rootHash }, signing.signer);
+      await trx.insertInto('log_checkpoints').values({ organization_id: Number(org.id), tree_size: tree.size, root_hash: rootHash, note, created_at: now })
+        .onConflict((c) => c.columns(['organization_id', 'tree_size']).doNothing()).execute();
+    });
+  }
+  return { deferred };
+}
+
+/** The latest checkpoint of the organisation, if it has one. */
+export async function latestCheckpoint(db: Db, organizationId: number): Promise<CheckpointRecord | undefined> {
+  const [row] = await checkpointsPage(db, { organizationId, offset: 0, limit: 1 });
+  return row && toRecord(row);
+}
+
+/** A page of the organisation's checkpoints, newest first. */
+export async function listCheckpoints(db: Db, organizationId: number, offset: number, limit: number): Promise<CheckpointRecord[]> {
+  return (await checkpointsPage(db, { organizationId, offset, limit })).map(toRecord);
+}
+
+/** Every checkpoint of the organisation, oldest first, a page at a time (for verification). */
+export async function checkpointsFrom(db: Db, organizationId: number, afterSize: number, limit: number): Promise<CheckpointRecord[]> {
+  const rows = await db.selectFrom('log_checkpoints').select(['tree_size', 'root_hash', 'note', 'created_at'])
+    .where('organization_id', '=', organizationId).where('tree_size', '>', afterSize).orderBy('tree_size').limit(limit).execute();
+  return rows.map(toRecord);
+}
+
+const checkpointsPage = compiledOnce((db, v: { organizationId: number; offset: number; limit: number }) =>
+  db.selectFrom('log_checkpoints').select(['tree_size', 'root_hash', 'note', 'created_at'])
+    .where('organization_id', '=', v.organizationId).orderBy('tree_size', 'desc').limit(v.limit).offset(v.offset));
+
+function toRecord(row: { tree_size: number; root_hash: Uint8Array; note: string; created_at: number }): CheckpointRecord {
+  return { treeSize: Number(row.tree_size), rootHash: Buffer.from(row.root_hash), note: row.note, createdAt: Number(row.created_at) };
+}
+
+export const reads = { latestCheckpoint, listCheckpoints, checkpointsFrom };
+/** `makeCheckpoints` runs from the store's checkpointer (log-store.ts), in transactions of its own. */
+export const writes = {};

@@ -1,0 +1,100 @@
+/**
+ * The transparency log in the store (issue 34), on SQLite or PostgreSQL: the chain's records are
+ * the tree's leaves in order, appended in the transactions that store the evidence; proofs read
+ * from the stored subtrees equal an in-memory tree's; checkpoints are signed by the published key;
+ * a database kept from before migration 0017 gets its records as leaves.
+ */
+import { expect } from 'chai';
+import {
+  consistencyProof, inclusionProof, MemoryTree, openCheckpoint, parseVerifierKey, verifyConsistency, verifyInclusion,
+} from '../../transparency/index.ts';
+import { migrationsUndone, reopenTestStore, startTestServer, type TestServer } from '@trailproof/server/testing';
+import type { Store } from '@trailproof/server';
+
+describe('transparency log in the store', () => {
+  let server: TestServer;
+  beforeEach(async () => (server = await startTestServer()));
+  afterEach(() => server.close());
+
+  const begin = (name: string, org = 'acme') =>
+    server.request('PUT', `/api/v2/trails/${org}/app`, { token: org === 'acme' ? server.token : server.otherToken, form: { data_json: JSON.stringify({ name }) } });
+  const attest = (trail: string, name: string, org = 'acme') => server.request('POST', `/api/v2/attestations/${org}/app/trail/${trail}/generic`, {
+    token: org === 'acme' ? server.token : server.otherToken,
+    form: { data_json: JSON.stringify({ attestation_name: name, is_compliant: true }) },
+  });
+
+  async function orgId(store: Store, name: string): Promise<number> {
+    return (await store.findOrganization(name))!.id;
+  }
+
+  /** The tree of the organisation's chain records, rebuilt in memory from the leaves the store lists. */
+  async function rebuilt(store: Store, organizationId: number): Promise<{ tree: MemoryTree; leaves: string[] }> {
+    const leaves = (await store.logLeaves(organizationId, 0, 10_000)).map((l) => l.leaf);
+    return { tree: MemoryTree.fromLeaves(leaves.map((l) => Buffer.from(l, 'utf8'))), leaves };
+  }
+
+  it('appends each stored record as the next leaf, with every complete subtree and the frontier stored', async () => {
+    expect((await begin('b1')).status).to.equal(201);
+    await Promise.all(Array.from({ length: 13 }, (_, i) => attest('b1', `a${i}`)));
+    expect((await begin('b1', 'globex')).status).to.equal(201);
+    const acme = await orgId(server.store, 'acme');
+    const { tree, leaves } = await rebuilt(server.store, acme);
+    expect(leaves).to.have.length(14);
+    expect(JSON.parse(leaves[0]!)).to.include({ seq: 1, org: 'acme', type: 'trail.begin' });
+    const stored = await server.store.logTree(acme);
+    expect(stored.size).to.equal(14);
+    expect(stored.frontier.root().toString('hex')).to.equal(tree.root().toString('hex'));
+    for (let size = 1; size <= 14; size++) {
+      for (let index = 0; index < size; index++) {
+        const proof = await server.store.inclusionProofOf(acme, index, size);
+        expect(proof.map((h) => h.toString('hex')), `${index} of ${size}`).to.deep.equal(inclusionProof(tree, index, size).map((h) => h.toString('hex')));
+        verifyInclusion(index, size, tree.leafHash(index), proof, tree.root(size));
+      }
+      const proof = await server.store.consistencyProofOf(acme, size, 14);
+      expect(proof.map((h) => h.toString('hex'))).to.deep.equal(consistencyProof(tree, size, 14).map((h) => h.toString('hex')));
+      verifyConsistency(size, 14, tree.root(size), tree.root(), proof);
+    }
+    // The other organisation's log is its own.
+    expect((await server.store.logTree(await orgId(server.store, 'globex'))).size).to.equal(1);
+  });
+
+  it('signs a checkpoint of each grown tree with the published key, and keeps each one', async () => {
+    expect((await begin('b1')).status).to.equal(201);
+    await server.store.makeCheckpoints!();
+    expect((await attest('b1', 'unit')).status).to.equal(201);
+    await server.store.makeCheckpoints!();
+    await server.store.makeCheckpoints!(); // nothing grew: no new checkpoint
+    const acme = await orgId(server.store, 'acme');
+    const kept = await server.store.listCheckpoints(acme, 0, 10);
+    expect(kept.map((c) => c.treeSize)).to.deep.equal([2, 1]);
+    const verifier = parseVerifierKey(server.store.logSigning!.signer.verifierKey);
+    const { tree } = await rebuilt(server.store, acme);
+    for (const c of kept) {
+      const { checkpoint } = openCheckpoint(c.note, verifier, `${server.store.logSigning!.origin}/acme`);
+      expect(checkpoint.size).to.equal(c.treeSize);
+      expect(Buffer.from(checkpoint.rootHash).toString('hex')).to.equal(tree.root(c.treeSize).toString('hex'));
+    }
+  });
+
+  it('makes the records kept before migration 0017 the leaves of the tree', async () => {
+    expect((await begin('b1')).status).to.equal(201);
+    for (let i = 0; i < 6; i++) expect((await attest('b1', `a${i}`)).status).to.equal(201);
+    const acme = await orgId(server.store, 'acme');
+    const before = await server.store.logTree(acme);
+    await server.stop();
+    const store = await reopenTestStore(server, migrationsUndone('0017_transparency_log'));
+    try {
+      const migrated = await store.logTree(acme);
+      expect(migrated.size).to.equal(7);
+      expect(migrated.frontier.root().toString('hex')).to.equal(before.frontier.root().toString('hex'));
+      const { tree } = await rebuilt(store, acme);
+      expect(migrated.frontier.root().toString('hex')).to.equal(tree.root().toString('hex'));
+      for (let index = 0; index < 7; index++) verifyInclusion(index, 7, tree.leafHash(index), await store.inclusionProofOf(acme, index, 7), tree.root());
+      // A checkpoint of the migrated tree is made as the store opens.
+      await store.makeCheckpoints!();
+      expect((await store.latestCheckpoint(acme))?.treeSize).to.equal(7);
+    } finally {
+      await store.close();
+    }
+  });
+});

@@ -1,0 +1,142 @@
+/**
+ * The transparency log's storage (issue 34): per organisation, the records of its hash chain
+ * (chain.ts) are the leaves of an RFC 9162 Merkle tree in chain order. Leaf index = seq - 1;
+ * a leaf's bytes are the record's text (canonical JSON) in UTF-8. Every complete subtree's hash
+ * is stored as it completes, so a proof reads O(log n) rows by key in one query, and the tree's
+ * right edge (size and frontier) is one row, so an append reads one row and writes two.
+ */
+import { sql } from 'kysely';
+import { PostgresAdapter } from 'kysely';
+import type { Db } from '../database.ts';
+import { compiledOnce } from '../compiled-once.ts';
+import {
+  CompactRange, consistencyProofPlan, HASH_SIZE, inclusionProofPlan, leafHash, readProof, type SubtreeId,
+} from '../../transparency/index.ts';
+
+/** The tree of an organisation as stored: its size and right edge. */
+export interface LogTree {
+  size: number;
+  frontier: CompactRange;
+}
+
+/**
+ * Appends an organisation's new chain records as leaves `firstIndex`, `firstIndex + 1`, ...
+ * Runs in the transaction that appends them to the chain, after the organisation's lock
+ * (chain.ts), so appends of one organisation take turns.
+ */
+export async function appendLeaves(db: Db, organizationId: number, firstIndex: number, records: readonly string[]): Promise<void> {
+  // Benchmark only (bench/write-path.ts): the throughput without the log, measured in the same run.
+  if (process.env.TRAILPROOF_BENCH_WITHOUT_LOG === '1') return;
+  const tree = await logTree(db, organizationId);
+  if (tree.size !== firstIndex) throw new Error(`organisation #${organizationId}: the log has ${tree.size} leaves, the chain ${firstIndex} records: run trailproof verify`);
+  const rows: Array<{ organizationId: number; level: number; idx: number; hash: Uint8Array }> = [];
+  for (const record of records) {
+    for (const s of tree.frontier.append(leafHash(Buffer.from(record, 'utf8')))) rows.push({ organizationId, level: s.level, idx: s.index, hash: s.hash });
+  }
+  await insertSubtrees(db, { rows });
+  const frontier = Buffer.concat(tree.frontier.hashes);
+  await (firstIndex === 0 ? insertTree : updateTree)(db, { organizationId, size: tree.frontier.size, frontier });
+}
+
+/** The number of leaves of the organisation's tree. */
+export async function logSize(db: Db, organizationId: number): Promise<number> {
+  const [row] = await selectSize(db, { organizationId });
+  return row ? Number(row.size) : 0;
+}
+
+/** The organisation's tree as stored (empty when it has no leaves yet). */
+export async function logTree(db: Db, organizationId: number): Promise<LogTree> {
+  const [row] = await selectTree(db, { organizationId });
+  if (!row) return { size: 0, frontier: new CompactRange() };
+  const size = Number(row.size);
+  const bytes = Buffer.from(row.frontier);
+  const hashes = [];
+  for (let at = 0; at < bytes.length; at += HASH_SIZE) hashes.push(bytes.subarray(at, at + HASH_SIZE));
+  return { size, frontier: new CompactRange(size, hashes) };
+}
+
+/** The hashes of complete subtrees, in the order of `ids` (one query); throws when one is not stored. */
+export async function subtreeHashes(db: Db, organizationId: number, ids: readonly SubtreeId[]): Promise<Buffer[]> {
+  if (!ids.length) return [];
+  const rows = await selectSubtrees(db, { organizationId, ids: ids.map((id) => ({ level: id.level, index: id.index })) }, isPostgres(db));
+  const byKey = new Map(rows.map((r) => [`${r.level}/${r.idx}`, Buffer.from(r.hash)]));
+  return ids.map((id) => {
+    const hash = byKey.get(`${id.level}/${id.index}`);
+    if (!hash) throw new Error(`organisation #${organizationId}: subtree ${id.level}/${id.index} of the log is not stored`);
+    return hash;
+  });
+}
+
+/** RFC 9162 inclusion proof of leaf `index` in the organisation's tree of `size` leaves (size ≤ the stored tree's). */
+export function inclusionProofOf(db: Db, organizationId: number, index: number, size: number): Promise<Buffer[]> {
+  return readProof(inclusionProofPlan(index, size), (ids) => subtreeHashes(db, organizationId, ids));
+}
+
+/** RFC 9162 consistency proof from the organisation's tree of `from` leaves to its tree of `to` leaves. */
+export function consistencyProofOf(db: Db, organizationId: number, from: number, to: number): Promise<Buffer[]> {
+  return readProof(consistencyProofPlan(from, to), (ids) => subtreeHashes(db, organizationId, ids));
+}
+
+/** A leaf of the log: its index and bytes (the chain record's text). */
+export interface LogLeaf {
+  index: number;
+  leaf: string;
+}
+
+/** Up to `limit` leaves from `fromIndex` on, in order: the chain's records. */
+export async function logLeaves(db: Db, organizationId: number, fromIndex: number, limit: number): Promise<LogLeaf[]> {
+  const rows = await selectRecords(db, { organizationId, fromIndex, limit });
+  return rows.map((row) => ({ index: Number(row.seq) - 1, leaf: row.record }));
+}
+
+/** The rows a chain record can name; trails have one leaf per begin (the latest is returned). */
+export type LoggedTable = 'trails' | 'attestations' | 'snapshots' | 'approvals' | 'reviews';
+
+/**
+ * The leaf index of each of these rows of `table` (the latest leaf naming it), through the index
+ * on the record's `ref` (migration 0017). Rows with no leaf are left out of the map.
+ */
+export async function logIndexesOf(db: Db, organizationId: number, table: LoggedTable, ids: readonly number[]): Promise<Map<number, number>> {
+  const out = new Map<number, number>();
+  if (!ids.length) return out;
+  const postgres = isPostgres(db);
+  const refTable = postgres ? sql`(record::jsonb #>> '{ref,table}')` : sql`json_extract(record, '$.ref.table')`;
+  const refId = postgres ? sql`((record::jsonb #>> '{ref,id}')::bigint)` : sql`json_extract(record, '$.ref.id')`;
+  for (let i = 0; i < ids.length; i += 500) {
+    const chunk = ids.slice(i, i + 500);
+    const rows = await db.selectFrom('evidence_log')
+      .select([sql<number>`${refId}`.as('ref_id'), (eb) => eb.fn.max('seq').as('seq')])
+      .where('organization_id', '=', organizationId)
+      .where(sql<boolean>`${refTable} = ${table}`)
+      .where(sql<boolean>`${refId} in (${sql.join(chunk)})`)
+      .groupBy(sql`${refId}`)
+      .execute();
+    for (const row of rows) out.set(Number(row.ref_id), Number(row.seq) - 1);
+  }
+  return out;
+}
+
+const isPostgres = (db: Db) => db.getExecutor().adapter instanceof PostgresAdapter;
+const selectSize = compiledOnce((db, v: { organizationId: number }) =>
+  db.selectFrom('log_trees').select('size').where('organization_id', '=', v.organizationId));
+const selectRecords = compiledOnce((db, v: { organizationId: number; fromIndex: number; limit: number }) =>
+  db.selectFrom('evidence_log').select(['seq', 'record']).where('organization_id', '=', v.organizationId).where('seq', '>', v.fromIndex).orderBy('seq').limit(v.limit));
+// One statement per number of ids: `(level, idx) in (values …)` finds each by key. PostgreSQL types
+// a VALUES list's columns from its values (integer), so they are cast to the table's.
+const selectSubtrees = compiledOnce((db, v: { organizationId: number; ids: Array<{ level: number; index: number }> }, postgres: boolean) => {
+  const pairs = sql.join(v.ids.map((id) => sql`(${id.level}, ${id.index})`));
+  const values = postgres ? sql`select column1::integer, column2::bigint from (values ${pairs}) as v` : sql`values ${pairs}`;
+  return db.selectFrom('log_subtrees').select(['level', 'idx', 'hash']).where('organization_id', '=', v.organizationId).where(sql<boolean>`(level, idx) in (${values})`);
+});
+const selectTree = compiledOnce((db, v: { organizationId: number }) =>
+  db.selectFrom('log_trees').select(['size', 'frontier']).where('organization_id', '=', v.organizationId));
+const insertSubtrees = compiledOnce((db, v: { rows: Array<{ organizationId: number; level: number; idx: number; hash: Uint8Array }> }) =>
+  db.insertInto('log_subtrees').values(v.rows.map((r) => ({ organization_id: r.organizationId, level: r.level, idx: r.idx, hash: r.hash }))));
+const insertTree = compiledOnce((db, v: { organizationId: number; size: number; frontier: Uint8Array }) =>
+  db.insertInto('log_trees').values({ organization_id: v.organizationId, size: v.size, frontier: v.frontier }));
+const updateTree = compiledOnce((db, v: { organizationId: number; size: number; frontier: Uint8Array }) =>
+  db.updateTable('log_trees').set({ size: v.size, frontier: v.frontier }).where('organization_id', '=', v.organizationId));
+
+export const reads = { logTree, logSize, subtreeHashes, inclusionProofOf, consistencyProofOf, logLeaves, logIndexesOf };
+/** `appendLeaves` runs inside the chain's append (chain.ts), never on its own. */
+export const writes = {};

@@ -1,0 +1,66 @@
+/**
+ * Binds the queries (store/queries/) to a database: reads to the read connection, writes to
+ * the writer, and all of them to the transaction inside `transaction`. Which is which comes from
+ * each query module's own `reads` and `writes`. The engines (store/sqlite/, store/postgres/)
+ * build on `createStore` and replace the methods they run their own way.
+ */
+import type { Kysely } from 'kysely';
+import type { Database, Db, DialectName } from './database.ts';
+import { migrate } from './migrations.ts';
+import { readQueries, writeQueries } from './queries/index.ts';
+import { rememberOrganizations } from './remembered.ts';
+import type { Queries, Store } from './types.ts';
+
+/**
+ * Outside a transaction the reads run on a separate read connection (SQLite), so that they do
+ * not wait behind writes: a query on the writer connection pauses the writer thread first, which
+ * waits for the batch it is writing to commit (a read under write load waited tens to hundreds
+ * of milliseconds for it).
+ */
+function bind(db: Db, reader: Db = db): Queries {
+  const out: Record<string, unknown> = {};
+  for (const [queries, on] of [[readQueries, reader], [writeQueries, db]] as const) {
+    for (const [name, query] of Object.entries(queries)) {
+      out[name] = (...args: unknown[]) => (query as (db: Db, ...a: unknown[]) => unknown)(on, ...args);
+    }
+  }
+  return out as Queries;
+}
+
+/** Wraps a migrated Kysely instance as a store. */
+export function createStore(
+  db: Kysely<Database>,
+  dialect: DialectName,
+  extra: Pick<Store, 'backup'> & Partial<Pick<Store, 'verifyChain'>> & { runTransaction?: <T>(work: (trx: Db) => Promise<T>) => Promise<T>; reader?: Kysely<Database> } = {},
+): Store {
+  const { runTransaction = (work) => db.transaction().execute(work), reader, ...rest } = extra;
+  const top = bind(db, reader ?? db);
+  return {
+    ...top,
+    findOrganization: rememberOrganizations(top.findOrganization),
+    ...rest,
+    dialect,
+    transaction: (work) => runTransaction((trx) => work(bind(trx))),
+    close: once(async () => {
+      await db.destroy();
+      await reader?.destroy();
+    }),
+  };
+}
+
+/** `close` that runs once: a second call (a caller's `finally` after a shutdown) waits for the first instead of closing what is gone. */
+export function once(close: () => Promise<void>): () => Promise<void> {
+  let closing: Promise<void> | undefined;
+  return () => (closing ??= close());
+}
+
+/** `db` with pending migrations applied; destroyed when they fail. */
+export async function migrated(db: Kysely<Database>, dialect: DialectName, schema?: string): Promise<Kysely<Database>> {
+  try {
+    await migrate(db, dialect, schema);
+    return db;
+  } catch (error) {
+    await db.destroy();
+    throw error;
+  }
+}

@@ -1,0 +1,98 @@
+/**
+ * The store on SQLite: the queries on a writer connection and a read connection, with the
+ * writer thread storing attestations, reader threads running the lists, group commit for the
+ * other transactions and a checkpointer copying the WAL back into the file.
+ */
+import { availableParallelism } from 'node:os';
+import type { Queries, Store } from '../types.ts';
+import { createStore, migrated, once } from '../registry.ts';
+import { oncePerTurn, rememberTokensUntilChange } from '../remembered.ts';
+import { verifyChainOnThread } from './chain-verify-thread.ts';
+import { startCheckpointer, walAutocheckpoint } from './checkpoint.ts';
+import { groupCommit } from './group-commit.ts';
+import { openSqlite, type SqliteOptions } from './open.ts';
+import { readerProcedures } from './reader-procedures.ts';
+import { startReaderThreads, type ReaderThreads } from './reader-threads.ts';
+import { lockedDriver, startWriterThread } from './writer-thread.ts';
+import { startLog, type LogOptions, type StartedLog } from '../log-store.ts';
+
+/** Opens (creating if needed) a SQLite file, applies pending migrations and returns the store. */
+export async function openSqliteStore(file: string, options: SqliteOptions & { log?: LogOptions } = {}): Promise<Store> {
+  // Attestations are stored by a writer thread (writer-thread.ts), which this connection pauses
+  // whenever it writes itself. An in-memory database has no file another thread could open.
+  const inMemory = file === ':memory:' || file === '';
+  let checkpointer: ReturnType<typeof startCheckpointer> = null;
+  let log: StartedLog | undefined;
+  // After each commit: the WAL checkpointer copies it, the log signs the trees it grew (log-store.ts).
+  const committed = () => {
+    checkpointer?.committed();
+    log?.changed();
+  };
+  const writer = inMemory ? null : startWriterThread(file, { ...options, afterCommit: committed, walAutocheckpoint });
+  const readers = inMemory ? null : startReaderThreads(file, options.readerThreads ?? defaultReaderThreads);
+  const { db, reader, raw, readerRaw, unmoved } = openSqlite(file, { ...options, wrapDriver: writer ? (driver) => lockedDriver(driver, writer.pause) : undefined });
+  await migrated(db, 'sqlite');
+  checkpointer = startCheckpointer(raw, file);
+  log = await startLog(db, options.log);
+  const dataVersion = readerRaw.prepare('pragma data_version').pluck();
+  if (writer && options.threadsAtOpen) {
+    await Promise.all([writer.ready(), readers?.ready()]).catch(async (error) => {
+      await Promise.allSettled([writer.close(), readers?.close(), checkpointer?.close(), db.destroy(), reader.destroy()]);
+      throw error;
+    });
+  }
+  const store = createStore(db, 'sqlite', {
+    reader,
+    // The whole database in one step of SQLite's backup API: a step copies from one consistent read
+    // of the source, while copied a few pages per step the copy starts over whenever the server (or
+    // another process) commits in between, which under continuous writes may be forever.
+    backup: async (target) => {
+      await raw.backup(target, { progress: () => 0x7fffffff });
+    },
+    // Verification reads the whole chain and every evidence row in one read transaction: on a
+    // thread and connection of its own, so that the server's other requests do not wait for it.
+    ...(inMemory ? {} : { verifyChain: (organizationId: number, orgName: string) => verifyChainOnThread(file, organizationId, orgName) }),
+    // One writer, one fsync per commit: concurrent transactions share commits (see group-commit.ts).
+    runTransaction: groupCommit(db, { afterCommit: committed }),
+  });
+  return {
+    ...store,
+    logSigning: log.logSigning,
+    makeCheckpoints: log.makeCheckpoints,
+    ...(writer ? { appendAttestation: writer.appendAttestation } : {}),
+    ...(readers ? onReaderThreads(store, readers) : {}),
+    findToken: rememberTokensUntilChange(store.findToken, oncePerTurn(() => dataVersion.get() as number)),
+    // A file moved, deleted or replaced under the server takes no more writes (the writer's own check, sqlite.ts): not ready.
+    checkDatabase: async () => {
+      unmoved();
+      await store.checkDatabase();
+    },
+    close: once(async () => {
+      // Before the writer thread stops: a checkpoint made meanwhile would wait for it.
+      await log?.close();
+      await readers?.close();
+      await writer?.close();
+      await checkpointer?.close();
+      await store.close();
+      // Kysely closes a connection only if it ever ran a query: one that never did kept the file open.
+      raw.close();
+      readerRaw.close();
+    }),
+  };
+}
+
+/**
+ * Two: a list that scans runs beside another one and beside the event loop (on two cores the
+ * benchmark's heavy lists gained a third or more over one thread; its light ones lost up to a tenth).
+ */
+const defaultReaderThreads = Math.min(2, availableParallelism());
+
+/** The store's lists, run on a reader thread when one is ready and on the store's reader otherwise. */
+function onReaderThreads(store: Queries, readers: ReaderThreads): Pick<Queries, keyof typeof readerProcedures> {
+  const out: Record<string, unknown> = {};
+  for (const name of Object.keys(readerProcedures) as Array<keyof typeof readerProcedures>) {
+    const inProcess = store[name] as (...args: unknown[]) => unknown;
+    out[name] = (...args: unknown[]) => readers.run(name, args as never) ?? inProcess(...args);
+  }
+  return out as Pick<Queries, keyof typeof readerProcedures>;
+}

@@ -1,0 +1,42 @@
+/**
+ * What the rest of the server knows of the store: the `Store` interface, which SQLite
+ * (store/sqlite/) and PostgreSQL (store/postgres/) assemble alike, and the records its queries
+ * take and return. Domain code and operations import from here, not from the assembly.
+ */
+import type { Db, DialectName } from './database.ts';
+import type { ReadQueries, WriteQueries } from './queries/index.ts';
+import type { LogParts } from './log-store.ts';
+
+type Bound<Q> = { [K in keyof Q]: Q[K] extends (db: Db, ...args: infer A) => infer R ? (...args: A) => R : never };
+
+/** The queries, bound to a database or to a transaction. */
+export type Queries = Bound<ReadQueries & WriteQueries>;
+
+/** `logSigning` and `makeCheckpoints`: on the stores a server opens (not on one opened to read, as `trailproof verify` does). */
+export interface Store extends Queries, Partial<LogParts> {
+  readonly dialect: DialectName;
+  /** Runs `work` in one transaction: all of its writes commit together or not at all. */
+  transaction<T>(work: (tx: Queries) => Promise<T>): Promise<T>;
+  /** Closes the database; the store is unusable afterwards. */
+  close(): Promise<void>;
+  /** SQLite only: copies the database to `file` with the online backup API (safe while serving). */
+  backup?(file: string): Promise<void>;
+}
+
+export type { Database, DialectName } from './database.ts';
+export type { ApprovalInsert, ApprovalRecord, ApprovalState, ReviewRecord } from './queries/approvals.ts';
+export type { AppendResult, AttestationAppend, AttestationFactsRow, AttestationInsert, AttestationRow, FingerprintAttestation } from './queries/attestations.ts';
+export type { BrokenLink, VerifyResult } from './queries/chain-verify.ts';
+export type { DeploymentFilter, DeploymentInsert, DeploymentRecord } from './queries/deployments.ts';
+export type { EnvironmentEventFilter, EnvironmentEventInsert, EnvironmentEventRecord } from './queries/environment-events.ts';
+export type { EnvironmentFilter, EnvironmentInput, EnvironmentRecord, EnvironmentRow } from './queries/environments.ts';
+export type { FlowChanges, FlowRecord, FlowRow } from './queries/flows.ts';
+export type { TokenEvidence, TokenRef } from './queries/provenance.ts';
+export type { RunningArtifact, SnapshotRecord } from './queries/snapshots.ts';
+export type { TokenRow } from './queries/tokens.ts';
+export type { TrailInput, TrailRow, TrailWithTemplate } from './queries/trails.ts';
+export type { LogLeaf, LoggedTable, LogTree } from './queries/log.ts';
+export type { CheckpointRecord } from './queries/log-checkpoints.ts';
+export type { LogVerifyOptions, LogVerifyResult } from './queries/log-verify.ts';
+export type { LogOptions } from './log-store.ts';
+export type { LogSigning } from './log-signing.ts';
