@@ -17,7 +17,7 @@ import { openSqliteStore } from '../packages/server/src/store/index.ts';
 import { track } from './support/processes.ts';
 import { round, type Figure } from './support/report.ts';
 
-const cli = fileURLToPath(new URL('../packages/server/src/cli.ts', import.meta.url));
+const cli = fileURLToPath(new URL('../packages/server/src/cli/main.ts', import.meta.url));
 const root = fileURLToPath(new URL('..', import.meta.url));
 const attachmentBytes = 4096;
 
