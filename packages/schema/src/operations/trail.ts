@@ -2,7 +2,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { CreatedBy, EpochSeconds, ExternalUrls, GitCommitInfo, JsonObject, JunitResult, PageLinks, RepoInfo, UserData } from '../shared.ts';
 import { Template, TemplateArtifact, TemplateAttestation } from './flow.ts';
-import { LogIndex } from './log.ts';
+import { LogIndex, logIndex } from './log.ts';
 
 const Link = Type.Object({ href: Type.String() }, { additionalProperties: false });
 const OrNull = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) => Type.Union([schema, Type.Null()]);
@@ -133,7 +133,7 @@ export const AttestationsPagination = Type.Object(
 export const Trail = Type.Object(
   {
     ...trailFields,
-    log_index: { ...LogIndex, description: "The leaf of the trail's latest begin in the organisation's transparency log" },
+    log_index: logIndex("The leaf of the trail's latest begin in the organisation's transparency log"),
     attestations: Type.Array(Type.Ref(AttestationView)),
     attestations_pagination: Type.Ref(AttestationsPagination),
   },
