@@ -1,7 +1,7 @@
 /**
- * `trailproof export`: an organisation's audit package, from the database (opened only to read,
- * as `verify` opens it) or from a server's API with a read token. Written as a stream to a new
- * file, removed again if the export fails.
+ * `trailproof export`: an organisation's audit package, from the database (opened only to read:
+ * SQLite read-only as `verify` opens it, PostgreSQL in read-only sessions) or from a server's API
+ * with a read token. Written as a stream to a new file, removed again if the export fails.
  */
 import { createWriteStream, existsSync, rmSync } from 'node:fs';
 import { Readable } from 'node:stream';
@@ -11,10 +11,11 @@ import { exportPackage } from '../audit/export-package.ts';
 import type { Selection } from '../audit/package-format.ts';
 import { storeAuditLog } from '../audit/store-log.ts';
 import { openToRead } from './database.ts';
-import { databaseEnvironment, databaseFlags, databaseLocation, databaseOptions, defineCommand, UsageError, withStore } from './common.ts';
+import { databaseEnvironment, databaseFlags, databaseLocation, databaseOptions, defineCommand, existingPostgresDatabase, UsageError } from './common.ts';
 import { logOptionsFromEnvironment } from './transparency-log.ts';
 import type { Database } from '../store/database.ts';
 import { createStore, isPostgresUrl, type Store } from '../store/index.ts';
+import { openPostgres } from '../store/postgres/open.ts';
 import { sqliteDialect } from '../store/sqlite/open.ts';
 import { parseSignerKey } from '../transparency/index.ts';
 
@@ -86,7 +87,18 @@ async function fromDatabase(values: { db?: string; database?: string }, org: str
     if (!log) throw new Error(`the log of '${org}' has no signed checkpoint yet (a running server makes one within a second of a write)`);
     return exportPackage(store, log, out as never, { organization: org, organizationId: Number(organization.id), selection, apiBase: '/api/v2' });
   };
-  if (isPostgresUrl(location)) return withStore(values, work, { mustExist: true });
+  if (isPostgresUrl(location)) {
+    // Not the full store: opening it would start the log's checkpointer, which signs (and may make a key) as the server does.
+    await existingPostgresDatabase(location);
+    const { db, pool } = openPostgres(location, { maxConnections: 1, applicationName: 'trailproof export' });
+    pool.on('connect', (client) => void client.query('set default_transaction_read_only = on'));
+    const store = createStore(db, 'postgres');
+    try {
+      return await work(store);
+    } finally {
+      await store.close();
+    }
+  }
   const opened = openToRead(location, { current: true, copyIfUnreadable: true });
   const store = createStore(new Kysely<Database>({ dialect: sqliteDialect(opened.raw) }), 'sqlite');
   try {
