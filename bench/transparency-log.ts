@@ -17,7 +17,7 @@ import { createToken, openSqliteStore } from '@trailproof/server';
 import { BetterSqlite3 } from '@trailproof/server/testing';
 import { CompactRange, decodeProof, leafHash, verifyLeafInclusion } from '../packages/server/src/transparency/index.ts';
 import { load, type LoadOptions } from './support/load.ts';
-import { log, runCli, startServer, type Running } from './support/processes.ts';
+import { cpuCounter, log, perRequest, runCli, startServer, type Running } from './support/processes.ts';
 import { round, type Figure } from './support/report.ts';
 import { rotate, turnRatios } from './support/turns.ts';
 import { attestationBody, boundary } from './write-path.ts';
@@ -146,11 +146,13 @@ async function proofs(quick: boolean, dir: string, stops: Array<() => Promise<un
     writeFileSync(pathsFile, Array.from({ length: 20_000 }, pathOf).join('\n'));
     const options = (duration: number): LoadOptions => ({ url: server.url + base, headers, pathsFile, connections: 16, seconds: duration });
     await load(options(quick ? 1 : 5));
+    const cpu = cpuCounter([server]);
     const result = await load(options(seconds));
-    log(`  ${kind} proofs at ${size} leaves: ${result.rps.toFixed(0)} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms, ${result.non2xx + result.errors} failed`);
+    const micros = perRequest(cpu(), result.ok);
+    log(`  ${kind} proofs at ${size} leaves: ${result.rps.toFixed(0)} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms, ${micros ?? '?'} us CPU per request, ${result.non2xx + result.errors} failed`);
     figures.push({
       suite, name: `${kind} proof over HTTP: latency p99`, value: result.p99, unit: 'ms', baseline: null, ratio: null, target: '< 5 ms p99', pass: result.p99 < 5 && result.non2xx + result.errors === 0,
-      note: `${size.toLocaleString('en')} leaves, random ${kind === 'inclusion' ? 'leaves' : 'older sizes'}, 16 connections, ${seconds} s; ${round(result.rps)} req/s, p50 ${result.p50} ms; ${result.non2xx + result.errors} failed`,
+      note: `${size.toLocaleString('en')} leaves, random ${kind === 'inclusion' ? 'leaves' : 'older sizes'}, 16 connections, ${seconds} s; ${round(result.rps)} req/s, p50 ${result.p50} ms; ${micros ?? '?'} us CPU per request (server process, all threads); ${result.non2xx + result.errors} failed`,
     });
   }
   return figures;
