@@ -2,7 +2,7 @@
  * `pnpm bench`: every benchmark against its baseline measured in the same run; writes
  * bench/results/latest.md and latest.json.
  *
- *   pnpm bench [-- --quick] [-- --only write|read|junit|postgres|ui|log]
+ *   pnpm bench [-- --quick] [-- --only write|read|junit|postgres|ui|log|audit]
  *
  * --quick: short runs and smaller data, for smoke-testing (its figures are not the targets').
  */
@@ -15,7 +15,7 @@ import { parseArgs } from 'node:util';
 import { log, track } from './support/processes.ts';
 import { measuredCommit, writeReport, type Figure } from './support/report.ts';
 
-const suites = ['write', 'read', 'junit', 'postgres', 'ui', 'log'] as const;
+const suites = ['write', 'read', 'junit', 'postgres', 'ui', 'log', 'audit'] as const;
 const { values } = parseArgs({ args: process.argv.slice(2).filter((a) => a !== '--'), options: { quick: { type: 'boolean' }, only: { type: 'string' } } });
 const quick = values.quick ?? false;
 if (values.only !== undefined && !suites.includes(values.only as never)) throw new Error(`--only takes one of ${suites.join(', ')}`);
@@ -80,6 +80,10 @@ try {
     // TRAILPROOF_BENCH_LOG=write|proofs runs one half (the shared machine: a full proofs run seeds 10,000,000 leaves).
     const only = process.env.TRAILPROOF_BENCH_LOG as 'write' | 'proofs' | undefined;
     await timed('transparency log (SQLite)', () => transparencyLog({ quick, only }));
+  }
+  if (wanted('audit')) {
+    const { auditExport } = await import('./audit-export.ts');
+    await timed('audit export (SQLite)', () => auditExport({ quick }));
   }
 } finally {
   rmSync(tmp, { recursive: true, force: true });

@@ -54,6 +54,7 @@ export { listEnvironmentEvents, type EnvironmentEventType } from './operations/l
 export { requestApproval } from './operations/request-approval.ts';
 export { reviewApproval } from './operations/review-approval.ts';
 export { getApprovedArtifactCommit } from './operations/get-approved-artifact-commit.ts';
+export { exportLog } from './operations/export-log.ts';
 
 /** The six operations of SPEC.md. */
 export const specOperations = [attestJunit, beginTrail, listEnvironments, listApprovals, getApproval, listDeployments] as const;

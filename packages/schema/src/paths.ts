@@ -30,6 +30,7 @@ export const paths = {
   listLogCheckpoints: '/log/{org}/checkpoints',
   getLogInclusionProof: '/log/{org}/proof/inclusion',
   getLogConsistencyProof: '/log/{org}/proof/consistency',
+  exportLog: '/log/{org}/export',
 } as const;
 
 /** `template` with each `{param}` replaced by its value, URL-encoded: the address of one call. */

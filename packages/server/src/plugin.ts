@@ -2,6 +2,7 @@
  * A plugin is a plain value: an operation of the contract and the handler that answers it.
  * `createRouter` takes a list of them; nothing is registered globally.
  */
+import type { Readable } from 'node:stream';
 import type { DataOf, Operation, ParamsOf, QueryOf, ResultOf } from '@trailproof/schema';
 import type { Principal } from './auth.ts';
 import type { PluginStore } from './plugin-store.ts';
@@ -42,7 +43,9 @@ export interface HandlerInput<O extends Operation> {
 export type HandlerResult<O extends Operation> =
   | ResultOf<O>
   | { status: 200; raw: Uint8Array; contentType: string; headers?: Record<string, string> }
-  | { status: 200; json: string; headers?: Record<string, string> };
+  | { status: 200; json: string; headers?: Record<string, string> }
+  /** Sent as it is read (an export written while it is sent); a failure midway ends the response early. */
+  | { status: 200; stream: Readable; contentType: string; headers?: Record<string, string> };
 
 export interface Plugin<O extends Operation = Operation> {
   operation: O;

@@ -107,6 +107,9 @@ export function createRouter(options: RouterOptions): Router {
       if ('raw' in result) {
         ctx.type = result.contentType;
         ctx.body = asBuffer(result.raw);
+      } else if ('stream' in result) {
+        ctx.type = result.contentType;
+        ctx.body = result.stream;
       } else if ('json' in result) {
         ctx.type = 'application/json';
         ctx.body = result.json;

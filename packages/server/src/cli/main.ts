@@ -6,7 +6,9 @@
 import { createRequire } from 'node:module';
 import { createLogger, logLevelOf } from '../log.ts';
 import { databaseEnvironment, databaseFlags, databaseLocation, databaseName, databaseOptions, defineCommand, UsageError, usageText, type Runnable } from './common.ts';
+import { verifyCheckpointCommand, verifyPackageCommand } from './audit.ts';
 import { backup, verify } from './database.ts';
+import { exportCommand } from './export.ts';
 import { token } from './tokens.ts';
 import { badge } from './badges.ts';
 import { key, logEnvironment, logOptionsFromEnvironment } from './transparency-log.ts';
@@ -108,7 +110,7 @@ function postgresTuning(): PostgresOptions {
   };
 }
 
-const commands: readonly Runnable[] = [serve, token, badge, key, backup, verify];
+const commands: readonly Runnable[] = [serve, token, badge, key, backup, verify, exportCommand, verifyPackageCommand, verifyCheckpointCommand];
 
 /** The version of this package, as `--version` prints it. */
 const version = (createRequire(import.meta.url)('../../package.json') as { version: string }).version;

@@ -59,7 +59,8 @@ export function trailView(trail: TrailRow, evaluated: EvaluatedTrail, at: ViewCo
   };
 }
 
-function attestationView(a: AttestationRow, counts: boolean, trailLink: string, logIndex: number | null): Attestation {
+/** One attestation as the API shows it; `counts`: it is the latest of its name (`is_latest`). */
+export function attestationView(a: AttestationRow, counts: boolean, trailLink: string, logIndex: number | null): Attestation {
   const data = (objectOrNull(a.data) ?? {}) as Record<string, unknown>;
   const junit = a.type === 'junit' && Array.isArray(data.junit_results) ? (data.junit_results as Array<Record<string, number>>) : null;
   return {

@@ -5,6 +5,7 @@ import { getLogCheckpointPlugin } from './log-checkpoint.ts';
 import { listLogCheckpointsPlugin } from './list-log-checkpoints.ts';
 import { getLogInclusionProofPlugin } from './log-inclusion-proof.ts';
 import { getLogConsistencyProofPlugin } from './log-consistency-proof.ts';
+import { exportLogPlugin } from './export-log.ts';
 import type { Plugin } from '../plugin.ts';
 import { attestJunitPlugin } from './attest-junit.ts';
 import { attestGenericPlugin } from './attest-generic.ts';
@@ -42,7 +43,7 @@ export { verifyEvidencePlugin };
 
 /** The transparency log (our extension, issue 34): its key, checkpoints and proofs. */
 export const logPlugins: readonly Plugin<any>[] = [
-  getLogKeyPlugin, getLogCheckpointPlugin, listLogCheckpointsPlugin, getLogInclusionProofPlugin, getLogConsistencyProofPlugin,
+  getLogKeyPlugin, getLogCheckpointPlugin, listLogCheckpointsPlugin, getLogInclusionProofPlugin, getLogConsistencyProofPlugin, exportLogPlugin,
 ];
 
 /** The evidence model: flows and templates, attestations of other types, reading trails back, environments, their reports and events, writing approvals. */

@@ -159,23 +159,29 @@ export function appendAttestations(db: Db, list: AttestationAppend[]): Promise<A
   });
 }
 
+/** The attestations' columns an `AttestationRow` is made of (with `attestationRowOf`), its attachment's size and token joined. */
+export const attestationRowsQuery = (db: Db) => db.selectFrom('attestations').leftJoin('blobs', 'blobs.sha256', 'attestations.attachment_sha256')
+  .leftJoin('tokens', 'tokens.id', 'attestations.created_by_token')
+  .select([
+    'attestations.id', 'attestations.trail_id', 'attestations.name', 'attestations.type', 'attestations.data', 'attestations.artifact_fingerprint',
+    'attestations.attachment_sha256', 'attestations.attachment_name', 'attestations.compliant', 'attestations.created_by_token',
+    'tokens.description as token_description', 'attestations.created_at', 'blobs.size',
+  ]);
+
+type AttestationSelect = Awaited<ReturnType<ReturnType<typeof attestationRowsQuery>['execute']>>[number];
+
+export const attestationRowOf = (r: AttestationSelect): AttestationRow => ({
+  id: Number(r.id), trailId: Number(r.trail_id), name: r.name, type: r.type, data: JSON.parse(r.data), artifactFingerprint: r.artifact_fingerprint,
+  attachmentSha256: r.attachment_sha256, attachmentName: r.attachment_name, compliant: Number(r.compliant) === 1,
+  createdBy: tokenRef(r.created_by_token, r.token_description), createdAt: Number(r.created_at),
+  attachmentSize: r.size === null ? null : Number(r.size),
+});
+
 /** The attestations of a trail, oldest first (later ones with the same name supersede earlier ones): all of them, or a page. */
 export async function listAttestations(db: Db, trailId: number, page?: { offset: number; limit: number }): Promise<AttestationRow[]> {
-  const rows = await db.selectFrom('attestations').leftJoin('blobs', 'blobs.sha256', 'attestations.attachment_sha256')
-    .leftJoin('tokens', 'tokens.id', 'attestations.created_by_token')
-    .select([
-      'attestations.id', 'attestations.trail_id', 'attestations.name', 'attestations.type', 'attestations.data', 'attestations.artifact_fingerprint',
-      'attestations.attachment_sha256', 'attestations.attachment_name', 'attestations.compliant', 'attestations.created_by_token',
-      'tokens.description as token_description', 'attestations.created_at', 'blobs.size',
-    ])
-    .where('attestations.trail_id', '=', trailId).orderBy('attestations.id')
+  const rows = await attestationRowsQuery(db).where('attestations.trail_id', '=', trailId).orderBy('attestations.id')
     .$if(page !== undefined, (q) => q.limit(page!.limit).offset(page!.offset)).execute();
-  return rows.map((r) => ({
-    id: Number(r.id), trailId: Number(r.trail_id), name: r.name, type: r.type, data: JSON.parse(r.data), artifactFingerprint: r.artifact_fingerprint,
-    attachmentSha256: r.attachment_sha256, attachmentName: r.attachment_name, compliant: Number(r.compliant) === 1,
-    createdBy: tokenRef(r.created_by_token, r.token_description), createdAt: Number(r.created_at),
-    attachmentSize: r.size === null ? null : Number(r.size),
-  }));
+  return rows.map(attestationRowOf);
 }
 
 /** One attestation that carries a fingerprint, and where it was made. */

@@ -63,11 +63,13 @@ export const sha256 = (text: string) => createHash('sha256').update(text).digest
 /** Digest columns added by later migrations (0014, 0015): part of a row's digest only when set. */
 const digestedWhenSet = new Set(['created_by_token']);
 
+/** A row's digest columns as its digest covers them: columns added later left out while null, big integers as numbers. */
+export const digestedRow = (row: Record<string, unknown>): Record<string, unknown> => Object.fromEntries(Object.entries(row)
+  .filter(([k, v]) => v !== null || !digestedWhenSet.has(k))
+  .map(([k, v]) => [k, typeof v === 'bigint' ? Number(v) : v]));
+
 /** Digest of a row's digest columns, as selected. */
-export const digestOf = (row: Record<string, unknown>) =>
-  sha256(canonicalJson(Object.fromEntries(Object.entries(row)
-    .filter(([k, v]) => v !== null || !digestedWhenSet.has(k))
-    .map(([k, v]) => [k, typeof v === 'bigint' ? Number(v) : v]))));
+export const digestOf = (row: Record<string, unknown>) => sha256(canonicalJson(digestedRow(row)));
 
 /** The digest columns of `row`, in the order a select lists them (the digest sorts keys anyway). */
 const pick = (row: Record<string, unknown>, columns: readonly string[]) => {

@@ -8,6 +8,7 @@
 import * as approvals from './approvals.ts';
 import * as artifactApprovals from './artifact-approvals.ts';
 import * as attestations from './attestations.ts';
+import * as audit from './audit.ts';
 import * as badges from './badges.ts';
 import * as blobs from './blobs.ts';
 import * as chainVerify from './chain-verify.ts';
@@ -34,14 +35,14 @@ import * as transactions from '../transactions.ts';
 export const readQueries = {
   ...organizations.reads, ...blobs.reads, ...tokens.reads, ...flows.reads, ...trails.reads, ...attestations.reads,
   ...environments.reads, ...snapshots.reads, ...deployments.reads, ...environmentEvents.reads, ...approvals.reads,
-  ...chainVerify.reads, ...health.reads, ...provenance.reads,
+  ...chainVerify.reads, ...audit.reads, ...health.reads, ...provenance.reads,
   ...consoleSessions.reads, ...badges.reads, ...deploymentDays.reads, ...artifactApprovals.reads, ...trailTemplates.reads,
   ...log.reads, ...logCheckpoints.reads, ...logEvidence.reads, ...logVerify.reads,
 };
 
 /** Queries that write (and those that must run in the caller's transaction, such as row locks). */
 export const writeQueries = {
-  ...organizations.writes, ...blobs.writes, ...tokens.writes, ...flows.writes, ...trails.writes, ...attestations.writes,
+  ...organizations.writes, ...audit.writes, ...blobs.writes, ...tokens.writes, ...flows.writes, ...trails.writes, ...attestations.writes,
   ...environments.writes, ...snapshots.writes, ...deployments.writes, ...environmentEvents.writes, ...approvals.writes,
   ...transactions.writes,
   ...consoleSessions.writes, ...badges.writes,

@@ -1,0 +1,104 @@
+/**
+ * Exporting an audit package streams in constant memory (issue 34): a flow of 10,000 trails,
+ * each begun and attested with an attachment of its own, exported by `trailproof export` from a
+ * SQLite file, against a flow of 1,000 trails in the same run. The figure is the export
+ * process's peak RSS (its `maxRSS` at exit); the package is verified after, so that a broken
+ * export cannot pass for a lean one.
+ *
+ *   npx tsx bench/audit-export.ts [--quick]      (quick: 1,000 trails against 100)
+ */
+import { spawn } from 'node:child_process';
+import { randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync, statSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { openSqliteStore } from '../packages/server/src/store/index.ts';
+import { track } from './support/processes.ts';
+import { round, type Figure } from './support/report.ts';
+
+const cli = fileURLToPath(new URL('../packages/server/src/cli/main.ts', import.meta.url));
+const root = fileURLToPath(new URL('..', import.meta.url));
+const attachmentBytes = 4096;
+
+/** A SQLite file with organisation `bench` and one flow of `trails` trails, each with one attested attachment of its own. */
+async function seed(file: string, trails: number): Promise<void> {
+  const store = await openSqliteStore(file);
+  try {
+    const at = Math.floor(Date.now() / 1000);
+    const org = await store.ensureOrganization('bench', at);
+    const flow = await store.ensureFlow(Number(org.id), 'backend', at);
+    for (let start = 0; start < trails; start += 250) {
+      const batch = Array.from({ length: Math.min(250, trails - start) }, (_, i) => start + i);
+      await store.transaction(async (tx) => {
+        for (const i of batch) await tx.upsertTrail(flow.id, { name: `t${i}`, description: 'bench' }, null, at, null);
+      });
+      // Together, so that the writer thread commits them in batches.
+      await Promise.all(batch.map((i) => {
+        const content = randomBytes(attachmentBytes); // incompressible, so that the package is as large as its attachments
+        return store.appendAttestation({
+          organizationId: Number(org.id), flow: 'backend', trail: `t${i}`, name: 'tests', type: 'generic', dataJson: '{"description":"bench"}',
+          artifactFingerprint: null, attachment: { content, name: `report-${i}.bin` }, compliant: true, createdBy: null, at,
+        });
+      }));
+    }
+    await store.makeCheckpoints!();
+  } finally {
+    await store.close();
+  }
+}
+
+/** Runs `trailproof ARGS` and returns its exit status, stderr and peak RSS in bytes (reported by the child at exit). */
+function runMeasured(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string; maxRss: number }> {
+  const probe = 'process.on("exit", () => process.stderr.write(`\\nmaxrss ${process.resourceUsage().maxRSS}\\n`));';
+  const child = track(spawn(process.execPath, ['--conditions', 'source', '--import', 'tsx', '--import', `data:text/javascript,${encodeURIComponent(probe)}`, cli, ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] }));
+  let stderr = '';
+  let stdout = '';
+  child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+  child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+  return new Promise((resolve) => child.once('close', (status) => {
+    const kb = Number(/maxrss (\d+)/.exec(stderr)?.[1] ?? NaN);
+    resolve({ status, stdout, stderr, maxRss: kb * 1024 });
+  }));
+}
+
+export async function auditExport(options: { quick: boolean; suite?: string }): Promise<Figure[]> {
+  const suite = options.suite ?? 'audit export, SQLite';
+  const [small, large] = options.quick ? [100, 1_000] : [1_000, 10_000];
+  const dir = mkdtempSync(join(tmpdir(), 'trailproof-audit-bench-'));
+  try {
+    const measured: Array<{ trails: number; maxRss: number; seconds: number; bytes: number }> = [];
+    for (const trails of [small, large]) {
+      const db = join(dir, `flow-${trails}.db`);
+      await seed(db, trails);
+      const out = join(dir, `flow-${trails}.tar.gz`);
+      const started = Date.now();
+      const exported = await runMeasured(['export', '--org', 'bench', '--flow', 'backend', '-o', out, '--db', db]);
+      const seconds = (Date.now() - started) / 1000;
+      if (exported.status !== 0) throw new Error(`export of ${trails} trails exited ${exported.status}: ${exported.stderr}`);
+      const key = await runMeasured(['key', 'show', '--db', db]);
+      const keyLine = /(\S+\+[0-9a-f]{8}\+\S+)/.exec(key.stdout)?.[1];
+      if (!keyLine) throw new Error(`trailproof key show printed no key: ${key.stderr}`);
+      measured.push({ trails, maxRss: exported.maxRss, seconds, bytes: statSync(out).size });
+      const check = await runMeasured(['verify-package', out, '--key', keyLine]);
+      if (check.status !== 0) throw new Error(`the package of ${trails} trails does not verify: ${check.stderr}`);
+    }
+    const [s, l] = measured as [typeof measured[number], typeof measured[number]];
+    const mib = (bytes: number) => round(bytes / 2 ** 20, 1);
+    const growth = round(l.maxRss / s.maxRss, 2);
+    return [
+      {
+        suite, name: `export peak RSS, flow of ${l.trails.toLocaleString('en')} trails`, value: mib(l.maxRss), unit: 'MiB', baseline: mib(s.maxRss), ratio: growth,
+        target: `<= 1.25x the flow of ${s.trails.toLocaleString('en')} trails`, pass: growth !== null && growth <= 1.25,
+        note: `${mib(l.bytes)} MiB package (${l.trails * 2} records, ${l.trails} attachments of ${attachmentBytes / 1024} KiB) in ${round(l.seconds, 1)} s; ${mib(s.bytes)} MiB in ${round(s.seconds, 1)} s`,
+      },
+    ];
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+if (process.argv[1] === fileURLToPath(import.meta.url)) {
+  const figures = await auditExport({ quick: process.argv.includes('--quick') });
+  process.stdout.write(`${JSON.stringify(figures, null, 2)}\n`);
+}

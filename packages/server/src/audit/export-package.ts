@@ -1,0 +1,165 @@
+/**
+ * Exports an organisation's evidence as an audit package: its log's leaves up to the latest
+ * signed checkpoint, a page at a time, each with its inclusion proof and, where it vouches for a
+ * row, that row and the evidence as the API shows it, and the attachments byte for byte. The
+ * selection (flow, trail, time) picks leaves; nothing is held beyond one page of them.
+ */
+import type { Writable } from 'node:stream';
+import { createdByName } from '../domain/created-by.ts';
+import { TrailEvaluator } from '../domain/evaluate.ts';
+import { attestationView, trailSummary } from '../domain/trail-view.ts';
+import { environmentHref, trailHref, type ViewContext } from '../http/links.ts';
+import { approvalFields } from '../operations/list-approvals.ts';
+import type { Store } from '../store/index.ts';
+import { parseCheckpoint, parseNote, toBase64 } from '../transparency/index.ts';
+import { type LeafType, type Manifest, PACKAGE_FORMAT, type Selection, viewFileOf } from './package-format.ts';
+import { type PackageRecord, writePackage } from './write-package.ts';
+
+/** What an export reads of the organisation's log (the store's log queries, or a test's tree). */
+export interface AuditLog {
+  /** The signed checkpoint the package proves against, and its tree size. */
+  readonly checkpoint: string;
+  readonly verifierKey: string;
+  /** Up to `limit` leaves from index `from` on, in order. */
+  leaves(from: number, limit: number): Promise<ReadonlyArray<{ index: number; leaf: string }>>;
+  inclusionProof(index: number, size: number): Promise<Buffer[]>;
+  /** The latest leaf index naming each of these trails. */
+  latestBegins(trailIds: readonly number[]): Promise<Map<number, number>>;
+}
+
+type ExportStore = Pick<Store,
+  'auditRows' | 'auditAttestations' | 'auditSnapshotPlaces' | 'auditApprovalPlaces' | 'auditTokenDescriptions' | 'getBlob' | 'getSnapshot' | 'getApproval'
+  | 'getTrailById' | 'listAttestations' | 'attestationFactsOfTrails' | 'approvalLogIndexes'>;
+
+export interface ExportOptions {
+  readonly organization: string;
+  readonly organizationId: number;
+  readonly selection: Selection;
+  /** Where the views' links point (the API's base URL, `/api/v2` for a package made offline). */
+  readonly apiBase: string;
+  readonly now?: number;
+  /** Leaves read per query (default 500). */
+  readonly pageSize?: number;
+}
+
+interface Leaf { index: number; text: string; type: LeafType; at: number; ref?: { table: string; id: number }; data: Record<string, any> }
+
+/** Writes the package to `out`; resolves with what it holds. */
+export async function exportPackage(store: ExportStore, log: AuditLog, out: Writable, options: ExportOptions): Promise<{ records: number; attachments: number }> {
+  const checkpoint = parseCheckpoint(parseNote(log.checkpoint).text);
+  const now = options.now ?? Date.now() / 1000;
+  const manifest: Manifest = {
+    format: PACKAGE_FORMAT, organization: options.organization, origin: checkpoint.origin, tree_size: checkpoint.size, root_hash: toBase64(checkpoint.rootHash),
+    selection: options.selection, exported_at: Math.floor(now),
+  };
+  return writePackage(out, { manifest, checkpoint: log.checkpoint, verifierKey: log.verifierKey, records: records(store, log, checkpoint.size, options, now) });
+}
+
+async function* records(store: ExportStore, log: AuditLog, size: number, options: ExportOptions, now: number): AsyncGenerator<PackageRecord> {
+  const at: ViewContext = { org: options.organization, apiBase: options.apiBase };
+  const pageSize = options.pageSize ?? 500;
+  for (let from = 0; from < size; from += pageSize) {
+    const leaves = (await log.leaves(from, Math.min(pageSize, size - from))).map(readLeaf).filter((leaf) => leaf !== undefined);
+    const reviewFlows = await store.auditApprovalPlaces(leaves.filter((l) => l.type === 'review').map((l) => Number(l.data.approval_id)));
+    const chosen = leaves.filter((leaf) => selected(leaf, options.selection, reviewFlows));
+    const ids = (type: LeafType) => chosen.filter((l) => l.type === type && l.ref).map((l) => l.ref!.id);
+    const [trails, attestations, snapshots, approvals, reviews] = await Promise.all(
+      (['trail.begin', 'attestation', 'snapshot', 'approval', 'review'] as const).map((type) => store.auditRows(tableOf[type], ids(type))),
+    );
+    const rows = { 'trail.begin': trails!, attestation: attestations!, snapshot: snapshots!, approval: approvals!, review: reviews! };
+    const latestBegins = await log.latestBegins(ids('trail.begin'));
+    const views = await viewsOf(store, chosen, { attestations: ids('attestation'), snapshots: ids('snapshot'), approvals: ids('approval'), reviews: rows.review }, at, now, options.organizationId);
+    for (const leaf of chosen) {
+      const proof = await log.inclusionProof(leaf.index, size);
+      const row = leaf.ref ? rows[leaf.type].get(leaf.ref.id) : undefined;
+      // A package cannot hold a row that is gone; one without it would hide that it is gone.
+      if (leaf.ref && !row) throw new Error(`leaf ${leaf.index} vouches for ${leaf.ref.table}#${leaf.ref.id}, which the database no longer holds: evidence was removed behind the server's back (trailproof verify names it)`);
+      // A trail's row is vouched for by its latest begin only (each begin may change it); earlier ones prove themselves alone.
+      const current = row && (leaf.type !== 'trail.begin' || latestBegins.get(leaf.ref!.id) === leaf.index);
+      if (!current) {
+        yield { index: leaf.index, leaf: Buffer.from(leaf.text, 'utf8'), proof };
+        continue;
+      }
+      const view = await views(leaf);
+      const sha256 = leaf.type === 'attestation' ? (row.attachment_sha256 as string | null) : null;
+      yield {
+        index: leaf.index, leaf: Buffer.from(leaf.text, 'utf8'), proof, row, view: { type: leaf.type, body: view.body },
+        ...(view.deployments ? { deployments: view.deployments } : {}),
+        ...(sha256 ? { attachment: { sha256, size: view.attachmentSize ?? 0, open: async () => (await store.getBlob(sha256))!.content } } : {}),
+      };
+    }
+  }
+}
+
+const tableOf = { 'trail.begin': 'trails', attestation: 'attestations', snapshot: 'snapshots', approval: 'approvals', review: 'reviews' } as const;
+
+function readLeaf({ index, leaf }: { index: number; leaf: string }): Leaf | undefined {
+  const record = JSON.parse(leaf) as Record<string, any>;
+  if (!(record.type in viewFileOf)) return undefined;
+  const ref = record.ref && typeof record.ref.id === 'number' ? { table: String(record.ref.table), id: record.ref.id as number } : undefined;
+  return { index, text: leaf, type: record.type as LeafType, at: Number(record.at), ref, data: record.data ?? {} };
+}
+
+/** Whether a leaf is in the selection: its flow (reviews: their approval's), its trail, its time. */
+function selected(leaf: Leaf, selection: Selection, reviewFlows: Map<number, { flowName: string }>): boolean {
+  if (selection.since !== undefined && leaf.at < selection.since) return false;
+  if (selection.until !== undefined && leaf.at > selection.until) return false;
+  if (selection.trail !== undefined && leaf.data.trail !== selection.trail) return false;
+  if (selection.trail !== undefined && leaf.type !== 'trail.begin' && leaf.type !== 'attestation') return false;
+  if (selection.flow === undefined) return true;
+  if (leaf.type === 'snapshot') return false; // environments belong to no flow
+  const flow = leaf.type === 'review' ? reviewFlows.get(Number(leaf.data.approval_id))?.flowName : leaf.data.flow;
+  return flow === selection.flow;
+}
+
+interface View { body: unknown; deployments?: unknown[]; attachmentSize?: number }
+
+/** The API's view of each chosen leaf's evidence, read for the page at once where a query allows. */
+async function viewsOf(
+  store: ExportStore, chosen: Leaf[], ids: { attestations: number[]; snapshots: number[]; approvals: number[]; reviews: Map<number, Record<string, unknown>> }, at: ViewContext, now: number, organizationId: number,
+): Promise<(leaf: Leaf) => Promise<View>> {
+  const [attestations, snapshotPlaces, approvalPlaces, tokens] = await Promise.all([
+    store.auditAttestations(ids.attestations), store.auditSnapshotPlaces(ids.snapshots), store.auditApprovalPlaces(ids.approvals),
+    store.auditTokenDescriptions([...ids.reviews.values()].flatMap((r) => (typeof r.created_by_token === 'string' ? [r.created_by_token] : []))),
+  ]);
+  const evaluator = new TrailEvaluator(store, now);
+  return async (leaf) => {
+    const id = leaf.ref!.id;
+    switch (leaf.type) {
+      case 'trail.begin': {
+        const trail = (await store.getTrailById(id))!;
+        return { body: { ...trailSummary(trail, await evaluator.evaluate(trail, { offset: 0, limit: 0 }), at), log_index: leaf.index } };
+      }
+      case 'attestation': {
+        const a = attestations.get(id)!;
+        return { body: attestationView(a, a.isLatest, trailHref(at, String(leaf.data.flow), String(leaf.data.trail)), leaf.index), attachmentSize: a.attachmentSize ?? undefined };
+      }
+      case 'snapshot':
+        return snapshotView(store, snapshotPlaces.get(id)!, at, leaf.index);
+      case 'approval': {
+        const place = approvalPlaces.get(id)!;
+        return { body: approvalFields((await store.getApproval(place.flowId, place.number))!, (await store.approvalLogIndexes(organizationId, [id])).get(id)) };
+      }
+      case 'review': {
+        const { id: _id, approval_id: _a, created_by_token: token, ...review } = ids.reviews.get(id)!;
+        const by = typeof token === 'string' ? { tokenId: token, description: tokens.get(token) ?? null } : null;
+        return { body: { ...review, created_by: createdByName(by), log_index: leaf.index } };
+      }
+    }
+  };
+}
+
+/** GET snapshot's answer (without the links to trails, which name evidence of other times) and the deployments it made. */
+async function snapshotView(store: ExportStore, place: { environmentId: number; envName: string; envType: string; index: number }, at: ViewContext, logIndex: number): Promise<View> {
+  const snapshot = (await store.getSnapshot(place.environmentId, place.index))!;
+  const previous = place.index > 1 ? await store.getSnapshot(place.environmentId, place.index - 1) : undefined;
+  const before = new Set(previous?.artifacts.map((a) => a.fingerprint));
+  const artifacts = snapshot.artifacts.map((artifact) => ({ ...artifact, new: !before.has(artifact.fingerprint), _links: {} }));
+  return {
+    body: {
+      env_name: place.envName, type: place.envType, snapshot_index: snapshot.index, log_index: logIndex, created_at: snapshot.createdAt, created_by: createdByName(snapshot.createdBy),
+      artifacts, _links: { environment: { href: environmentHref(at, place.envName) } },
+    },
+    deployments: artifacts.filter((a) => a.new).map((a) => ({ fingerprint: a.fingerprint, deployed_at: snapshot.createdAt, artifact_name: a.name, env_name: place.envName, snapshot_index: snapshot.index, _links: {} })),
+  };
+}
