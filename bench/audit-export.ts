@@ -34,13 +34,24 @@ async function seed(file: string, trails: number): Promise<void> {
         for (const i of batch) await tx.upsertTrail(flow.id, { name: `t${i}`, description: 'bench' }, null, at, null);
       });
       // Together, so that the writer thread commits them in batches.
-      await Promise.all(batch.map((i) => {
-        const content = randomBytes(attachmentBytes); // incompressible, so that the package is as large as its attachments
-        return store.appendAttestation({
-          organizationId: Number(org.id), flow: 'backend', trail: `t${i}`, name: 'tests', type: 'generic', dataJson: '{"description":"bench"}',
-          artifactFingerprint: null, attachment: { content, name: `report-${i}.bin` }, compliant: true, createdBy: null, at,
-        });
-      }));
+      await Promise.all(
+        batch.map((i) => {
+          const content = randomBytes(attachmentBytes); // incompressible, so that the package is as large as its attachments
+          return store.appendAttestation({
+            organizationId: Number(org.id),
+            flow: 'backend',
+            trail: `t${i}`,
+            name: 'tests',
+            type: 'generic',
+            dataJson: '{"description":"bench"}',
+            artifactFingerprint: null,
+            attachment: { content, name: `report-${i}.bin` },
+            compliant: true,
+            createdBy: null,
+            at,
+          });
+        }),
+      );
     }
     await store.makeCheckpoints!();
   } finally {
@@ -50,16 +61,24 @@ async function seed(file: string, trails: number): Promise<void> {
 
 /** Runs `trailproof ARGS` and returns its exit status, stderr and peak RSS in bytes (reported by the child at exit). */
 function runMeasured(args: string[]): Promise<{ status: number | null; stdout: string; stderr: string; maxRss: number }> {
+  // biome-ignore lint/suspicious/noTemplateCurlyInString: the probe is JavaScript source for the child, its template literal evaluated there
   const probe = 'process.on("exit", () => process.stderr.write(`\\nmaxrss ${process.resourceUsage().maxRSS}\\n`));';
-  const child = track(spawn(process.execPath, ['--conditions', 'source', '--import', 'tsx', '--import', `data:text/javascript,${encodeURIComponent(probe)}`, cli, ...args], { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] }));
+  const child = track(
+    spawn(process.execPath, ['--conditions', 'source', '--import', 'tsx', '--import', `data:text/javascript,${encodeURIComponent(probe)}`, cli, ...args], {
+      cwd: root,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    }),
+  );
   let stderr = '';
   let stdout = '';
   child.stdout!.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
   child.stderr!.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
-  return new Promise((resolve) => child.once('close', (status) => {
-    const kb = Number(/maxrss (\d+)/.exec(stderr)?.[1] ?? NaN);
-    resolve({ status, stdout, stderr, maxRss: kb * 1024 });
-  }));
+  return new Promise((resolve) =>
+    child.once('close', (status) => {
+      const kb = Number(/maxrss (\d+)/.exec(stderr)?.[1] ?? NaN);
+      resolve({ status, stdout, stderr, maxRss: kb * 1024 });
+    }),
+  );
 }
 
 export async function auditExport(options: { quick: boolean; suite?: string }): Promise<Figure[]> {
@@ -83,13 +102,19 @@ export async function auditExport(options: { quick: boolean; suite?: string }): 
       const check = await runMeasured(['verify-package', out, '--key', keyLine]);
       if (check.status !== 0) throw new Error(`the package of ${trails} trails does not verify: ${check.stderr}`);
     }
-    const [s, l] = measured as [typeof measured[number], typeof measured[number]];
+    const [s, l] = measured as [(typeof measured)[number], (typeof measured)[number]];
     const mib = (bytes: number) => round(bytes / 2 ** 20, 1);
     const growth = round(l.maxRss / s.maxRss, 2);
     return [
       {
-        suite, name: `export peak RSS, flow of ${l.trails.toLocaleString('en')} trails`, value: mib(l.maxRss), unit: 'MiB', baseline: mib(s.maxRss), ratio: growth,
-        target: `<= 1.25x the flow of ${s.trails.toLocaleString('en')} trails`, pass: growth !== null && growth <= 1.25,
+        suite,
+        name: `export peak RSS, flow of ${l.trails.toLocaleString('en')} trails`,
+        value: mib(l.maxRss),
+        unit: 'MiB',
+        baseline: mib(s.maxRss),
+        ratio: growth,
+        target: `<= 1.25x the flow of ${s.trails.toLocaleString('en')} trails`,
+        pass: growth !== null && growth <= 1.25,
         note: `${mib(l.bytes)} MiB package (${l.trails * 2} records, ${l.trails} attachments of ${attachmentBytes / 1024} KiB) in ${round(l.seconds, 1)} s; ${mib(s.bytes)} MiB in ${round(s.seconds, 1)} s`,
       },
     ];

@@ -31,7 +31,12 @@ async function bundleWorker(dir: string): Promise<string> {
   const outfile = join(dir, 'junit-worker.mjs');
   await build({
     entryPoints: [fileURLToPath(new URL('./support/junit-worker.ts', import.meta.url))],
-    outfile, bundle: true, platform: 'node', target: 'node20', format: 'esm', logLevel: 'warning',
+    outfile,
+    bundle: true,
+    platform: 'node',
+    target: 'node20',
+    format: 'esm',
+    logLevel: 'warning',
     // Bundled CommonJS dependencies call require(); give the ESM bundle one.
     banner: { js: "import { createRequire as __benchRequire } from 'node:module';\nconst require = __benchRequire(import.meta.url);" },
   });
@@ -53,7 +58,8 @@ function run(worker: string, reader: Reader, input: string, limitSeconds: number
       try {
         resolve(JSON.parse(out) as Outcome);
       } catch {
-        const reason = /heap out of memory|Invalid string length|Cannot create a string longer|[A-Za-z]*Error: [^\n]*/.exec(err)?.[0] ?? `exit ${code ?? signal}`;
+        const reason =
+          /heap out of memory|Invalid string length|Cannot create a string longer|[A-Za-z]*Error: [^\n]*/.exec(err)?.[0] ?? `exit ${code ?? signal}`;
         resolve({ failed: reason.slice(0, 120) });
       }
     });
@@ -104,7 +110,9 @@ export async function junitReaders(o: { quick: boolean }): Promise<Figure[]> {
           if (turn > 0 && !timedInTurns.has(reader)) continue;
           const g = await run(worker, reader, input.path, input.limit);
           (runs[reader] ??= []).push(g);
-          log(`  ${input.label}, ${reader}: ${g.failed ? `failed: ${g.failed}` : `${(g.ms! / 1000).toFixed(2)} s, peak RSS ${g.maxRssMB!.toFixed(0)}MB, ${g.cases} cases`}`);
+          log(
+            `  ${input.label}, ${reader}: ${g.failed ? `failed: ${g.failed}` : `${(g.ms! / 1000).toFixed(2)} s, peak RSS ${g.maxRssMB!.toFixed(0)}MB, ${g.cases} cases`}`,
+          );
         }
       }
       const got = Object.fromEntries(readers.map((r) => [r, medianRun(runs[r])])) as Record<(typeof readers)[number], Outcome>;
@@ -119,22 +127,41 @@ export async function junitReaders(o: { quick: boolean }): Promise<Figure[]> {
         return x.ms === undefined || theirs === undefined ? '–' : (theirs / x.ms).toFixed(2);
       });
       figures.push({
-        suite, name: `${input.label}: our reader, time`, value: seconds(ours), unit: 's', baseline: seconds(fxp), ratio: speedup,
+        suite,
+        name: `${input.label}: our reader, time`,
+        value: seconds(ours),
+        unit: 's',
+        baseline: seconds(fxp),
+        ratio: speedup,
         target: '>= 2x faster than fast-xml-parser',
         pass: ours.failed ? false : fxp.failed ? true : speedup !== null && speedup >= 2,
-        note: ours.failed ? `failed: ${ours.failed}` : `ratio = fast-xml-parser time / ours${rounds > 1 ? ` (median of ${rounds} runs each, in turns; turns ${turns.join(', ')})` : ''}${fxp.failed ? `; fast-xml-parser failed: ${fxp.failed}` : ''}${agree ? '' : '; readers disagree on the number of test cases'}`,
+        note: ours.failed
+          ? `failed: ${ours.failed}`
+          : `ratio = fast-xml-parser time / ours${rounds > 1 ? ` (median of ${rounds} runs each, in turns; turns ${turns.join(', ')})` : ''}${fxp.failed ? `; fast-xml-parser failed: ${fxp.failed}` : ''}${agree ? '' : '; readers disagree on the number of test cases'}`,
       });
       for (const reader of ['fast-xml-parser', 'xml2js'] as const) {
         const g = got[reader];
         figures.push({
-          suite, name: `${input.label}: ${reader}, time`, value: seconds(g), unit: 's', baseline: null, ratio: null, target: '–', pass: null,
+          suite,
+          name: `${input.label}: ${reader}, time`,
+          value: seconds(g),
+          unit: 's',
+          baseline: null,
+          ratio: null,
+          target: '–',
+          pass: null,
           note: g.failed ? `failed: ${g.failed}` : `peak RSS ${round(g.maxRssMB!, 0)}MB`,
         });
       }
       figures.push({
-        suite, name: `${input.label}: our reader, peak RSS`, value: ours.maxRssMB === undefined ? null : round(ours.maxRssMB, 0), unit: 'MB',
-        baseline: fxp.maxRssMB === undefined ? null : round(fxp.maxRssMB, 0), ratio: null,
-        target: input.rssTarget ? '< 100 MB' : '–', pass: input.rssTarget ? ours.maxRssMB !== undefined && ours.maxRssMB < 100 : null,
+        suite,
+        name: `${input.label}: our reader, peak RSS`,
+        value: ours.maxRssMB === undefined ? null : round(ours.maxRssMB, 0),
+        unit: 'MB',
+        baseline: fxp.maxRssMB === undefined ? null : round(fxp.maxRssMB, 0),
+        ratio: null,
+        target: input.rssTarget ? '< 100 MB' : '–',
+        pass: input.rssTarget ? ours.maxRssMB !== undefined && ours.maxRssMB < 100 : null,
         note: `baseline = fast-xml-parser; a worker that reads nothing peaks at ${round(floor.maxRssMB ?? 0, 0)}MB; ${ours.cases ?? '?'} test cases read`,
       });
     }

@@ -33,13 +33,23 @@ function batchedJsonLogger(stream: NodeJS.WritableStream = process.stdout): Logg
 }
 
 const lines = 200_000;
-const sides: Array<[string, Logger]> = [['hand-written, batched per turn', batchedJsonLogger()], ['pino, asynchronous destination', createLogger()]];
+const sides: Array<[string, Logger]> = [
+  ['hand-written, batched per turn', batchedJsonLogger()],
+  ['pino, asynchronous destination', createLogger()],
+];
 
 async function turn(logger: Logger, burst: number): Promise<number> {
   const before = process.cpuUsage();
   for (let i = 0; i < lines; i += burst) {
     for (let j = 0; j < burst; j++) {
-      logger.info({ msg: 'request', method: 'POST', path: '/api/v2/attestations/acme/app/trail/build-1/junit', status: 201, duration_ms: 12.34, request_id: '6f1c9a52-5b7e-4d8e-9a0c-3f2b1d4e5a6b' });
+      logger.info({
+        msg: 'request',
+        method: 'POST',
+        path: '/api/v2/attestations/acme/app/trail/build-1/junit',
+        status: 201,
+        duration_ms: 12.34,
+        request_id: '6f1c9a52-5b7e-4d8e-9a0c-3f2b1d4e5a6b',
+      });
     }
     await nextTurn();
   }

@@ -30,7 +30,15 @@ const figures: Figure[] = [];
 try {
   if (only !== 'read') {
     log('write path (PostgreSQL, 2 server processes)');
-    figures.push(...(await writePath({ quick, processes: 2, suite: 'write, PostgreSQL', database: await newDatabase('write'), floorDatabase: await newDatabase('floor') })));
+    figures.push(
+      ...(await writePath({
+        quick,
+        processes: 2,
+        suite: 'write, PostgreSQL',
+        database: await newDatabase('write'),
+        floorDatabase: await newDatabase('floor'),
+      })),
+    );
   }
   if (only !== 'write') {
     log('read path (PostgreSQL, 2 server processes)');

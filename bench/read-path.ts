@@ -42,17 +42,26 @@ function start(kind: 'server' | 'baseline', location: string, count: number): Pr
 
 /** Load spread evenly over the processes (16 connections in all), summed. */
 function measure(targets: Running[], path: string, token: string, seconds: number): Promise<LoadResult> {
-  return load(...targets.map((t) => ({
-    url: t.url + path, headers: { authorization: `Bearer ${token}` }, connections: connections / targets.length, seconds,
-  })));
+  return load(
+    ...targets.map((t) => ({
+      url: t.url + path,
+      headers: { authorization: `Bearer ${token}` },
+      connections: connections / targets.length,
+      seconds,
+    })),
+  );
 }
 
 /** The server's and the baseline's figures for one query, measured in turns (support/turns.ts), 2 turns each. */
 function measurePair(servers: Running[], baselines: Running[], path: string, token: string, seconds: number) {
-  return rotate({
-    ours: { processes: servers, load: (s) => measure(servers, path, token, s) },
-    base: { processes: baselines, load: (s) => measure(baselines, path, token, s) },
-  }, seconds, 2);
+  return rotate(
+    {
+      ours: { processes: servers, load: (s) => measure(servers, path, token, s) },
+      base: { processes: baselines, load: (s) => measure(baselines, path, token, s) },
+    },
+    seconds,
+    2,
+  );
 }
 
 /** The server and the baseline answer the same body (figures, items, links); null when they do. */
@@ -61,7 +70,8 @@ async function sameAnswer(server: string, baseline: string, path: string, token:
   const [a, b] = await Promise.all([get(server), get(baseline)]);
   // A window that ends "now" may lose its oldest deployment between the two requests.
   if (typeof a.total_count !== 'number' || Math.abs(a.total_count - b.total_count) > 1) return `total_count ${a.total_count} vs ${b.total_count}`;
-  if (a.total_count === b.total_count && !isDeepStrictEqual(a, b)) return `different body: ${JSON.stringify(a).slice(0, 200)} vs ${JSON.stringify(b).slice(0, 200)}`;
+  if (a.total_count === b.total_count && !isDeepStrictEqual(a, b))
+    return `different body: ${JSON.stringify(a).slice(0, 200)} vs ${JSON.stringify(b).slice(0, 200)}`;
   return null;
 }
 
@@ -90,21 +100,50 @@ export async function readPath(o: ReadPathOptions): Promise<Figure[]> {
       const mismatch = await sameAnswer(servers[0]!.url, baselines[0]!.url, q.path, token);
       if (mismatch) mismatches.push(`${q.name}: ${mismatch}`);
       const { ours, base } = await measurePair(servers, baselines, q.path, token, seconds);
-      log(`  ${q.name}: ${ours.rps.toFixed(0)} req/s (baseline ${base.rps.toFixed(0)}), p50 ${ours.p50} ms, p99 ${ours.p99} ms (baseline ${base.p50} / ${base.p99} ms)`);
+      log(
+        `  ${q.name}: ${ours.rps.toFixed(0)} req/s (baseline ${base.rps.toFixed(0)}), p50 ${ours.p50} ms, p99 ${ours.p99} ms (baseline ${base.p50} / ${base.p99} ms)`,
+      );
       const ratio = round(ours.rps / base.rps, 2);
       const failed = ours.non2xx + ours.errors;
-      const cpuNote = ours.cpu === null ? undefined : `CPU ${ours.cpu} us per request (baseline ${base.cpu ?? '?'} us)${isPostgresUrl(main) ? ', PostgreSQL\'s own not included' : ''}`;
+      const cpuNote =
+        ours.cpu === null
+          ? undefined
+          : `CPU ${ours.cpu} us per request (baseline ${base.cpu ?? '?'} us)${isPostgresUrl(main) ? ", PostgreSQL's own not included" : ''}`;
       figures.push(
         {
-          suite, name: `${q.name}: throughput`, value: round(ours.rps), unit: 'req/s', baseline: round(base.rps), ratio, target: '>= 0.7 of baseline',
-          pass: ratio !== null && ratio >= 0.7 && failed === 0, note: [failed ? `${failed} failed requests` : undefined, turnRatios(ours, base), cpuNote].filter(Boolean).join('; '),
+          suite,
+          name: `${q.name}: throughput`,
+          value: round(ours.rps),
+          unit: 'req/s',
+          baseline: round(base.rps),
+          ratio,
+          target: '>= 0.7 of baseline',
+          pass: ratio !== null && ratio >= 0.7 && failed === 0,
+          note: [failed ? `${failed} failed requests` : undefined, turnRatios(ours, base), cpuNote].filter(Boolean).join('; '),
         },
-        { suite, name: `${q.name}: p99 latency`, value: ours.p99, unit: 'ms', baseline: base.p99, ratio: null, target: '< 20 ms', pass: ours.p99 < 20, note: `p50 ${ours.p50} ms (baseline ${base.p50} ms)` },
+        {
+          suite,
+          name: `${q.name}: p99 latency`,
+          value: ours.p99,
+          unit: 'ms',
+          baseline: base.p99,
+          ratio: null,
+          target: '< 20 ms',
+          pass: ours.p99 < 20,
+          note: `p50 ${ours.p50} ms (baseline ${base.p50} ms)`,
+        },
       );
     }
     figures.push({
-      suite, name: 'baseline answers as the server does (the same body)', value: queries.length - mismatches.length, unit: 'queries', baseline: null, ratio: null,
-      target: `all ${queries.length}`, pass: mismatches.length === 0, note: mismatches.length ? mismatches.join('; ') : undefined,
+      suite,
+      name: 'baseline answers as the server does (the same body)',
+      value: queries.length - mismatches.length,
+      unit: 'queries',
+      baseline: null,
+      ratio: null,
+      target: `all ${queries.length}`,
+      pass: mismatches.length === 0,
+      note: mismatches.length ? mismatches.join('; ') : undefined,
     });
     // The baselines are done (on PostgreSQL their pools would hold connections the next servers need).
     await Promise.all(baselines.map((b) => b.stop()));
@@ -132,16 +171,30 @@ export async function readPath(o: ReadPathOptions): Promise<Figure[]> {
     for (const [size, r] of byRows) {
       log(`  default window at ${size.toLocaleString('en')} rows: p50 ${r.p50} ms, p99 ${r.p99} ms, ${r.rps.toFixed(0)} req/s`);
       figures.push({
-        suite, name: `total_count scaling: default window at ${size.toLocaleString('en')} deployments, p99`, value: r.p99, unit: 'ms', baseline: null, ratio: null,
-        target: '< 20 ms', pass: r.p99 < 20, note: `p50 ${r.p50} ms, ${round(r.rps, 0)} req/s, ~${Math.round((size * 28) / 365).toLocaleString('en')} rows in the window`,
+        suite,
+        name: `total_count scaling: default window at ${size.toLocaleString('en')} deployments, p99`,
+        value: r.p99,
+        unit: 'ms',
+        baseline: null,
+        ratio: null,
+        target: '< 20 ms',
+        pass: r.p99 < 20,
+        note: `p50 ${r.p50} ms, ${round(r.rps, 0)} req/s, ~${Math.round((size * 28) / 365).toLocaleString('en')} rows in the window`,
       });
     }
     const small = byRows.get(sizes[0]!)!;
     const large = byRows.get(rows)!;
     const growth = round(large.p50 / small.p50, 2);
     figures.push({
-      suite, name: `total_count scaling: p50 at ${rows.toLocaleString('en')} / p50 at ${sizes[0]!.toLocaleString('en')} deployments`, value: growth, unit: 'x', baseline: null, ratio: null,
-      target: '<= 1.5 (flat)', pass: growth !== null && growth <= 1.5, note: `throughput ${round(large.rps, 0)} vs ${round(small.rps, 0)} req/s`,
+      suite,
+      name: `total_count scaling: p50 at ${rows.toLocaleString('en')} / p50 at ${sizes[0]!.toLocaleString('en')} deployments`,
+      value: growth,
+      unit: 'x',
+      baseline: null,
+      ratio: null,
+      target: '<= 1.5 (flat)',
+      pass: growth !== null && growth <= 1.5,
+      note: `throughput ${round(large.rps, 0)} vs ${round(small.rps, 0)} req/s`,
     });
     return figures;
   } finally {

@@ -34,7 +34,17 @@ async function timed(name: string, work: () => Promise<Figure[]>) {
   } catch (error) {
     // One suite failing does not lose the others' figures; the failure is in the table.
     log(`${name}: FAILED: ${(error as Error).stack ?? String(error)}`);
-    figures.push({ suite: name, name: 'suite ran', value: null, unit: '', baseline: null, ratio: null, target: 'completes', pass: false, note: `failed: ${(error as Error).message.slice(0, 200)}` });
+    figures.push({
+      suite: name,
+      name: 'suite ran',
+      value: null,
+      unit: '',
+      baseline: null,
+      ratio: null,
+      target: 'completes',
+      pass: false,
+      note: `failed: ${(error as Error).message.slice(0, 200)}`,
+    });
   }
   timings[name] = Math.round((Date.now() - t) / 1000);
   log(`${name}: done in ${timings[name]} s`);
@@ -45,7 +55,12 @@ function postgres(): Promise<Figure[]> {
   const out = join(tmp, 'postgres.json');
   const script = fileURLToPath(new URL('./postgres.ts', import.meta.url));
   const root = fileURLToPath(new URL('..', import.meta.url));
-  const child = track(spawn('bash', ['scripts/with-postgres.sh', process.execPath, '--import', 'tsx', script, out, ...(quick ? ['--quick'] : [])], { cwd: root, stdio: 'inherit' }));
+  const child = track(
+    spawn('bash', ['scripts/with-postgres.sh', process.execPath, '--import', 'tsx', script, out, ...(quick ? ['--quick'] : [])], {
+      cwd: root,
+      stdio: 'inherit',
+    }),
+  );
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => child.kill('SIGTERM'), 15 * 60 * 1000);
     child.once('exit', (code) => {
@@ -64,7 +79,9 @@ try {
   if (wanted('read')) {
     const { readPath } = await import('./read-path.ts');
     let n = 0;
-    await timed('read path (SQLite)', () => readPath({ quick, processes: 1, suite: 'read, SQLite', newDatabase: async (label) => join(tmp, `${label}-${++n}.db`) }));
+    await timed('read path (SQLite)', () =>
+      readPath({ quick, processes: 1, suite: 'read, SQLite', newDatabase: async (label) => join(tmp, `${label}-${++n}.db`) }),
+    );
   }
   if (wanted('junit')) {
     const { junitReaders } = await import('./junit.ts');

@@ -26,10 +26,7 @@ export async function transparencyLog(o: { quick: boolean; only?: 'write' | 'pro
   const dir = mkdtempSync(join(tmpdir(), 'trailproof-bench-log-'));
   const stops: Array<() => Promise<unknown>> = [];
   try {
-    return [
-      ...(o.only === 'proofs' ? [] : await withAndWithout(o.quick, dir, stops)),
-      ...(o.only === 'write' ? [] : await proofs(o.quick, dir, stops)),
-    ];
+    return [...(o.only === 'proofs' ? [] : await withAndWithout(o.quick, dir, stops)), ...(o.only === 'write' ? [] : await proofs(o.quick, dir, stops))];
   } finally {
     await Promise.allSettled(stops.map((stop) => stop()));
     rmSync(dir, { recursive: true, force: true });
@@ -44,7 +41,10 @@ async function withAndWithout(quick: boolean, dir: string, stops: Array<() => Pr
   const rounds = quick ? 2 : 4;
   const body = attestationBody(dir);
   const sides: Record<string, { server: Running; path: string; token: string }> = {};
-  for (const [side, env] of [['log', {}], ['nolog', { TRAILPROOF_BENCH_WITHOUT_LOG: '1' }]] as const) {
+  for (const [side, env] of [
+    ['log', {}],
+    ['nolog', { TRAILPROOF_BENCH_WITHOUT_LOG: '1' }],
+  ] as const) {
     const location = join(dir, `${side}.db`);
     const token = (await runCli(['token', 'create', '--org', 'bench', '--database', location])).trim();
     const server = await startServer(location, env);
@@ -58,26 +58,45 @@ async function withAndWithout(quick: boolean, dir: string, stops: Array<() => Pr
   const run = (side: string) => (duration: number) => {
     const { server, token, path } = sides[side]!;
     const options: LoadOptions = {
-      url: server.url + path, method: 'POST', bodyFile: body.file, stampAt: body.stampAt, connections: 64, seconds: duration,
+      url: server.url + path,
+      method: 'POST',
+      bodyFile: body.file,
+      stampAt: body.stampAt,
+      connections: 64,
+      seconds: duration,
       headers: { 'content-type': `multipart/form-data; boundary=${boundary}`, authorization: `Bearer ${token}` },
     };
     return load(options);
   };
   for (const side of ['log', 'nolog']) await run(side)(quick ? 1 : 8);
   const sync = () => execFileSync('sync');
-  const measured = await rotate({
-    log: { processes: [sides.log!.server], load: run('log'), after: sync },
-    nolog: { processes: [sides.nolog!.server], load: run('nolog'), after: sync },
-  }, seconds, rounds);
+  const measured = await rotate(
+    {
+      log: { processes: [sides.log!.server], load: run('log'), after: sync },
+      nolog: { processes: [sides.nolog!.server], load: run('nolog'), after: sync },
+    },
+    seconds,
+    rounds,
+  );
   const ours = measured.log;
   const base = measured.nolog;
-  log(`  with the log: ${ours.rps.toFixed(1)} req/s, p99 ${ours.p99} ms, ${ours.cpu ?? '?'} us CPU; without: ${base.rps.toFixed(1)} req/s, p99 ${base.p99} ms, ${base.cpu ?? '?'} us CPU`);
+  log(
+    `  with the log: ${ours.rps.toFixed(1)} req/s, p99 ${ours.p99} ms, ${ours.cpu ?? '?'} us CPU; without: ${base.rps.toFixed(1)} req/s, p99 ${base.p99} ms, ${base.cpu ?? '?'} us CPU`,
+  );
   const ratio = round(ours.rps / base.rps, 3);
-  return [{
-    suite, name: 'attest JUnit with the log: throughput', value: round(ours.rps), unit: 'req/s', baseline: round(base.rps), ratio, target: '>= 0.95 of without the log',
-    pass: ratio !== null && ratio >= 0.95,
-    note: `the same server without the log (TRAILPROOF_BENCH_WITHOUT_LOG=1), each on its own file; 64 connections, ${seconds} s each in ${rounds} turns (${turnRatios(ours, base)}); CPU ${ours.cpu ?? '?'} us per request against ${base.cpu ?? '?'}; ${ours.non2xx + ours.errors + base.non2xx + base.errors} failed`,
-  }];
+  return [
+    {
+      suite,
+      name: 'attest JUnit with the log: throughput',
+      value: round(ours.rps),
+      unit: 'req/s',
+      baseline: round(base.rps),
+      ratio,
+      target: '>= 0.95 of without the log',
+      pass: ratio !== null && ratio >= 0.95,
+      note: `the same server without the log (TRAILPROOF_BENCH_WITHOUT_LOG=1), each on its own file; 64 connections, ${seconds} s each in ${rounds} turns (${turnRatios(ours, base)}); CPU ${ours.cpu ?? '?'} us per request against ${base.cpu ?? '?'}; ${ours.non2xx + ours.errors + base.non2xx + base.errors} failed`,
+    },
+  ];
 }
 
 /**
@@ -98,7 +117,9 @@ async function seededLog(dir: string, size: number): Promise<{ file: string; tok
   const db = new BetterSqlite3(file);
   try {
     db.pragma('synchronous = OFF');
-    const record = db.prepare(`insert into evidence_log (organization_id, seq, type, record, prev_hash, hash, created_at) values (?, ?, 'bench', ?, '', '', 0)`);
+    const record = db.prepare(
+      `insert into evidence_log (organization_id, seq, type, record, prev_hash, hash, created_at) values (?, ?, 'bench', ?, '', '', 0)`,
+    );
     const subtree = db.prepare('insert into log_subtrees (organization_id, level, idx, hash) values (?, ?, ?, ?)');
     const range = new CompactRange();
     const started = performance.now();
@@ -129,12 +150,16 @@ async function proofs(quick: boolean, dir: string, stops: Array<() => Promise<un
   const headers = { authorization: `Bearer ${token}` };
   const base = '/api/v2/log/bench';
   // One proof checked end to end first: served against the checkpoint the server signed at start.
-  const get = async (path: string) => (await fetch(server.url + base + path, { headers }));
+  const get = async (path: string) => await fetch(server.url + base + path, { headers });
   let checkpoint: Response;
   for (let tries = 0; (checkpoint = await get('/checkpoint')).status === 404 && tries < 100; tries++) await new Promise((r) => setTimeout(r, 100));
   const note = await checkpoint.text();
   const key = ((await (await get('/key')).json()) as { verifier_key: string }).verifier_key;
-  const sample = (await (await get(`/proof/inclusion?index=${randomInt(0, size)}&tree_size=${size}`)).json()) as { index: number; leaf: string; proof: string[] };
+  const sample = (await (await get(`/proof/inclusion?index=${randomInt(0, size)}&tree_size=${size}`)).json()) as {
+    index: number;
+    leaf: string;
+    proof: string[];
+  };
   verifyLeafInclusion({ leaf: Buffer.from(sample.leaf), index: sample.index, proof: decodeProof(sample.proof), checkpoint: note, verifierKey: key });
 
   const figures: Figure[] = [];
@@ -149,9 +174,18 @@ async function proofs(quick: boolean, dir: string, stops: Array<() => Promise<un
     const cpu = cpuCounter([server]);
     const result = await load(options(seconds));
     const micros = perRequest(cpu(), result.ok);
-    log(`  ${kind} proofs at ${size} leaves: ${result.rps.toFixed(0)} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms, ${micros ?? '?'} us CPU per request, ${result.non2xx + result.errors} failed`);
+    log(
+      `  ${kind} proofs at ${size} leaves: ${result.rps.toFixed(0)} req/s, p50 ${result.p50} ms, p99 ${result.p99} ms, ${micros ?? '?'} us CPU per request, ${result.non2xx + result.errors} failed`,
+    );
     figures.push({
-      suite, name: `${kind} proof over HTTP: latency p99`, value: result.p99, unit: 'ms', baseline: null, ratio: null, target: '< 5 ms p99', pass: result.p99 < 5 && result.non2xx + result.errors === 0,
+      suite,
+      name: `${kind} proof over HTTP: latency p99`,
+      value: result.p99,
+      unit: 'ms',
+      baseline: null,
+      ratio: null,
+      target: '< 5 ms p99',
+      pass: result.p99 < 5 && result.non2xx + result.errors === 0,
       note: `${size.toLocaleString('en')} leaves, random ${kind === 'inclusion' ? 'leaves' : 'older sizes'}, 16 connections, ${seconds} s; ${round(result.rps)} req/s, p50 ${result.p50} ms; ${micros ?? '?'} us CPU per request (server process, all threads); ${result.non2xx + result.errors} failed`,
     });
   }

@@ -28,16 +28,22 @@ const trailName = (i: number) => `build-${String(i).padStart(5, '0')}`;
 /** Runs `work` for 0..count-1, `parallel` at a time. */
 async function inParallel(count: number, parallel: number, work: (i: number) => Promise<void>): Promise<void> {
   let next = 0;
-  await Promise.all(Array.from({ length: parallel }, async () => {
-    while (next < count) await work(next++);
-  }));
+  await Promise.all(
+    Array.from({ length: parallel }, async () => {
+      while (next < count) await work(next++);
+    }),
+  );
 }
 
 /** The trails (through the API, as CI would send them) and the reports of the benchmark's environment. */
 async function seedEvidence(url: string, token: string, trails: number, now: number): Promise<void> {
   const call = async (method: string, path: string, body: FormData | object) => {
     const form = body instanceof FormData;
-    const res = await fetch(url + path, { method, body: form ? body : JSON.stringify(body), headers: { authorization: `Bearer ${token}`, ...(form ? {} : { 'content-type': 'application/json' }) } });
+    const res = await fetch(url + path, {
+      method,
+      body: form ? body : JSON.stringify(body),
+      headers: { authorization: `Bearer ${token}`, ...(form ? {} : { 'content-type': 'application/json' }) },
+    });
     if (!res.ok) throw new Error(`${method} ${path} answered ${res.status}: ${await res.text()}`);
   };
   const form = (data: object) => {
@@ -46,15 +52,31 @@ async function seedEvidence(url: string, token: string, trails: number, now: num
     return f;
   };
   await inParallel(trails, 16, async (i) => {
-    await call('PUT', `/api/v2/trails/bench/${flow}`, form({
-      name: trailName(i), git_commit_info: { sha1: sha(`commit ${i}`).slice(0, 40), branch: 'main', author: 'Bench <bench@example.com>', message: `Change ${i}`, timestamp: now - (trails - i) * 60 },
-      repo_info: { name: seeded.repoName, url: `https://git.example.com/${seeded.repoName}` },
-    }));
+    await call(
+      'PUT',
+      `/api/v2/trails/bench/${flow}`,
+      form({
+        name: trailName(i),
+        git_commit_info: {
+          sha1: sha(`commit ${i}`).slice(0, 40),
+          branch: 'main',
+          author: 'Bench <bench@example.com>',
+          message: `Change ${i}`,
+          timestamp: now - (trails - i) * 60,
+        },
+        repo_info: { name: seeded.repoName, url: `https://git.example.com/${seeded.repoName}` },
+      }),
+    );
     const failures = i % 7 === 0 ? 2 : 0;
-    await call('POST', `/api/v2/attestations/bench/${flow}/trail/${trailName(i)}/junit`, form({
-      attestation_name: 'unit-tests', artifact_fingerprint: sha(`artifact ${i}`),
-      junit_results: [{ name: 'suite', failures, errors: 0, skipped: 1, total: 120, duration: 3.5, timestamp: null }],
-    }));
+    await call(
+      'POST',
+      `/api/v2/attestations/bench/${flow}/trail/${trailName(i)}/junit`,
+      form({
+        attestation_name: 'unit-tests',
+        artifact_fingerprint: sha(`artifact ${i}`),
+        junit_results: [{ name: 'suite', failures, errors: 0, skipped: 1, total: 120, duration: 3.5, timestamp: null }],
+      }),
+    );
   });
   // Three reports of 20 pods: the last 20 trails' artifacts end up running, two snapshots of events before them.
   for (const shift of [40, 30, 20]) {
@@ -69,7 +91,10 @@ async function seedEvidence(url: string, token: string, trails: number, now: num
 /** A session cookie of the console, signed in with `token`. */
 async function signIn(url: string, token: string): Promise<string> {
   const res = await fetch(`${url}/ui/sign-in`, {
-    method: 'POST', redirect: 'manual', headers: { origin: url, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ token }),
+    method: 'POST',
+    redirect: 'manual',
+    headers: { origin: url, 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ token }),
   });
   const cookie = res.headers.get('set-cookie')?.split(';')[0];
   if (res.status !== 303 || !cookie) throw new Error(`sign-in answered ${res.status}`);
@@ -109,23 +134,55 @@ export async function uiPages(o: UiOptions): Promise<Figure[]> {
     const api = (path: string) => (s: number) => load({ url: target.url + path, headers: { authorization: `Bearer ${token}` }, connections, seconds: s });
     const figures: Figure[] = [];
     for (const pair of pairs) {
-      for (const [path, headers] of [[pair.page, { cookie }], [pair.api, { authorization: `Bearer ${token}` }]] as const) {
+      for (const [path, headers] of [
+        [pair.page, { cookie }],
+        [pair.api, { authorization: `Bearer ${token}` }],
+      ] as const) {
         const res = await fetch(server.url + path, { headers, redirect: 'manual' });
         if (res.status !== 200) throw new Error(`${path} answered ${res.status}`);
       }
       await page(pair.page)(1); // warm-up (JIT, page cache)
       await api(pair.api)(1);
-      const { ours, base } = await rotate({ ours: { processes: [server], load: page(pair.page) }, base: { processes: [server], load: api(pair.api) } }, seconds, 2);
-      log(`  ${pair.name}: ${ours.rps.toFixed(0)} req/s (API ${base.rps.toFixed(0)}), p50 ${ours.p50} ms, p99 ${ours.p99} ms (API ${base.p50} / ${base.p99} ms)`);
+      const { ours, base } = await rotate(
+        { ours: { processes: [server], load: page(pair.page) }, base: { processes: [server], load: api(pair.api) } },
+        seconds,
+        2,
+      );
+      log(
+        `  ${pair.name}: ${ours.rps.toFixed(0)} req/s (API ${base.rps.toFixed(0)}), p50 ${ours.p50} ms, p99 ${ours.p99} ms (API ${base.p50} / ${base.p99} ms)`,
+      );
       const ratio = round(ours.rps / base.rps, 2);
       const failed = ours.non2xx + ours.errors;
       figures.push(
         {
-          suite, name: `${pair.name}: throughput against the API`, value: round(ours.rps), unit: 'req/s', baseline: round(base.rps), ratio, target: '>= 0.5 of the API',
+          suite,
+          name: `${pair.name}: throughput against the API`,
+          value: round(ours.rps),
+          unit: 'req/s',
+          baseline: round(base.rps),
+          ratio,
+          target: '>= 0.5 of the API',
           pass: ratio !== null && ratio >= 0.5 && failed === 0,
-          note: [failed ? `${failed} failed requests` : undefined, `API: GET ${pair.api.replace(/\?.*$/, '')}`, turnRatios(ours, base), ours.cpu === null ? undefined : `CPU ${ours.cpu} us per page (API ${base.cpu ?? '?'} us)`].filter(Boolean).join('; '),
+          note: [
+            failed ? `${failed} failed requests` : undefined,
+            `API: GET ${pair.api.replace(/\?.*$/, '')}`,
+            turnRatios(ours, base),
+            ours.cpu === null ? undefined : `CPU ${ours.cpu} us per page (API ${base.cpu ?? '?'} us)`,
+          ]
+            .filter(Boolean)
+            .join('; '),
         },
-        { suite, name: `${pair.name}: p99 latency`, value: ours.p99, unit: 'ms', baseline: base.p99, ratio: null, target: '< 50 ms', pass: ours.p99 < 50 && failed === 0, note: `p50 ${ours.p50} ms (API ${base.p50} ms)` },
+        {
+          suite,
+          name: `${pair.name}: p99 latency`,
+          value: ours.p99,
+          unit: 'ms',
+          baseline: base.p99,
+          ratio: null,
+          target: '< 50 ms',
+          pass: ours.p99 < 50 && failed === 0,
+          note: `p50 ${ours.p50} ms (API ${base.p50} ms)`,
+        },
       );
     }
     return figures;

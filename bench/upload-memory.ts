@@ -13,7 +13,10 @@ import { parseArgs } from 'node:util';
 import { startChildServer } from '../test/hostile/child-server.ts';
 import { uploadFromThread } from '../test/hostile/upload-requests.ts';
 
-const { values } = parseArgs({ args: process.argv.slice(2).filter((a) => a !== '--'), options: { uploads: { type: 'string' }, megabytes: { type: 'string' }, senders: { type: 'string' } } });
+const { values } = parseArgs({
+  args: process.argv.slice(2).filter((a) => a !== '--'),
+  options: { uploads: { type: 'string' }, megabytes: { type: 'string' }, senders: { type: 'string' } },
+});
 const uploads = Number(values.uploads ?? 150);
 const megabytes = Number(values.megabytes ?? 10);
 const senders = Number(values.senders ?? 10);

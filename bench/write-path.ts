@@ -25,9 +25,19 @@ export const boundary = 'trailproofBenchBoundary';
 
 /** The request body, and the offset inside the attachment where each request stamps its counter. */
 export function attestationBody(dir: string): { file: string; stampAt: number; bytes: number } {
-  const junit_results = Array.from({ length: 50 }, (_, i) => ({ name: `com.acme.suite.Suite${i}Test`, failures: 0, errors: 0, skipped: i % 7 === 0 ? 1 : 0, total: 40 + i, duration: 1.25 + i / 10, timestamp: 1_763_800_000 + i }));
+  const junit_results = Array.from({ length: 50 }, (_, i) => ({
+    name: `com.acme.suite.Suite${i}Test`,
+    failures: 0,
+    errors: 0,
+    skipped: i % 7 === 0 ? 1 : 0,
+    total: 40 + i,
+    duration: 1.25 + i / 10,
+    timestamp: 1_763_800_000 + i,
+  }));
   const data = JSON.stringify({ attestation_name: 'unit', junit_results, git_commit_info: { sha1: 'a'.repeat(40), branch: 'main' } });
-  const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="data_json"\r\n\r\n${data}\r\n--${boundary}\r\nContent-Disposition: form-data; name="attachment_file"; filename="junit.xml"\r\nContent-Type: application/xml\r\n\r\n`);
+  const head = Buffer.from(
+    `--${boundary}\r\nContent-Disposition: form-data; name="data_json"\r\n\r\n${data}\r\n--${boundary}\r\nContent-Disposition: form-data; name="attachment_file"; filename="junit.xml"\r\nContent-Type: application/xml\r\n\r\n`,
+  );
   const attachment = Buffer.from(randomBytes(50 * 1024).toString('hex')); // 100KB of text
   const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
   const body = Buffer.concat([head, attachment, tail]);
@@ -80,9 +90,16 @@ export async function writePath(o: WritePathOptions): Promise<Figure[]> {
     const token = (await runCli(['token', 'create', '--org', 'bench', '--database', location])).trim();
     const body = attestationBody(dir);
     const headers = { 'content-type': `multipart/form-data; boundary=${boundary}`, authorization: `Bearer ${token}` };
-    const split = (urls: string[], path: string, duration: number): LoadOptions[] => urls.map((url) => ({
-      url: url + path, method: 'POST', headers, bodyFile: body.file, stampAt: body.stampAt, connections: connections / urls.length, seconds: duration,
-    }));
+    const split = (urls: string[], path: string, duration: number): LoadOptions[] =>
+      urls.map((url) => ({
+        url: url + path,
+        method: 'POST',
+        headers,
+        bodyFile: body.file,
+        stampAt: body.stampAt,
+        connections: connections / urls.length,
+        seconds: duration,
+      }));
 
     const servers = await Promise.all(Array.from({ length: o.processes }, () => startServer(location)));
     stops.push(...servers.map((s) => () => s.stop()));
@@ -94,11 +111,27 @@ export async function writePath(o: WritePathOptions): Promise<Figure[]> {
     const baselines = await Promise.all(Array.from({ length: o.processes }, () => startBaseline('baseline-write.ts')));
     stops.push(...baselines.map((b) => () => b.stop()));
     const floors = isPostgresUrl(location)
-      ? o.floorDatabase ? await Promise.all(Array.from({ length: o.processes }, () => startBaseline('floor-write.ts', ['postgres', o.floorDatabase!]))) : []
+      ? o.floorDatabase
+        ? await Promise.all(Array.from({ length: o.processes }, () => startBaseline('floor-write.ts', ['postgres', o.floorDatabase!])))
+        : []
       : [await startBaseline('floor-write.ts', [join(dir, 'floor.db')])];
     stops.push(...floors.map((f) => () => f.stop()));
-    const runServers = (duration: number) => load(...split(servers.map((s) => s.url), path, duration));
-    const runOthers = (others: typeof baselines) => (duration: number) => load(...split(others.map((b) => b.url), '/', duration));
+    const runServers = (duration: number) =>
+      load(
+        ...split(
+          servers.map((s) => s.url),
+          path,
+          duration,
+        ),
+      );
+    const runOthers = (others: typeof baselines) => (duration: number) =>
+      load(
+        ...split(
+          others.map((b) => b.url),
+          '/',
+          duration,
+        ),
+      );
     const warm = await runServers(warmup);
     for (const others of [floors, baselines]) if (others.length) await runOthers(others)(warmup);
 
@@ -115,8 +148,13 @@ export async function writePath(o: WritePathOptions): Promise<Figure[]> {
     const base = measured.base!;
     const floor = measured.floor ?? null;
     await Promise.all([...servers, ...floors, ...baselines].map((p) => p.stop()));
-    log(`  server: ${ours.rps.toFixed(1)} req/s, p50 ${ours.p50} ms, p99 ${ours.p99} ms, ${ours.cpu ?? '?'} us CPU per request, ${ours.ok} acknowledged, ${ours.non2xx} non-2xx, ${ours.errors} errors`);
-    if (floor) log(`  storage floor: ${floor.rps.toFixed(1)} req/s, p50 ${floor.p50} ms, p99 ${floor.p99} ms, ${floor.cpu ?? '?'} us CPU per request, ${floor.non2xx + floor.errors} failed`);
+    log(
+      `  server: ${ours.rps.toFixed(1)} req/s, p50 ${ours.p50} ms, p99 ${ours.p99} ms, ${ours.cpu ?? '?'} us CPU per request, ${ours.ok} acknowledged, ${ours.non2xx} non-2xx, ${ours.errors} errors`,
+    );
+    if (floor)
+      log(
+        `  storage floor: ${floor.rps.toFixed(1)} req/s, p50 ${floor.p50} ms, p99 ${floor.p99} ms, ${floor.cpu ?? '?'} us CPU per request, ${floor.non2xx + floor.errors} failed`,
+      );
     log(`  baseline: ${base.rps.toFixed(1)} req/s, p50 ${base.p50} ms, p99 ${base.p99} ms, ${base.cpu ?? '?'} us CPU per request`);
 
     // Durability: every 2xx the load generator saw (warm-up included) is a stored attestation.
@@ -125,15 +163,48 @@ export async function writePath(o: WritePathOptions): Promise<Figure[]> {
     const ratio = round(ours.rps / base.rps, 2);
     const note = `${o.processes} process${o.processes > 1 ? 'es' : ''}, ${connections} connections, ${Math.round(body.bytes / 1024)}KB body, ${seconds} s each in ${rounds} turns (${turnRatios(ours, base)})`;
     return [
-      { suite: o.suite, name: 'attest JUnit: throughput', value: round(ours.rps), unit: 'req/s', baseline: round(base.rps), ratio, target: '>= 0.5 of baseline', pass: ratio !== null && ratio >= 0.5, note },
-      { suite: o.suite, name: 'attest JUnit: latency p99', value: ours.p99, unit: 'ms', baseline: base.p99, ratio: null, target: '–', pass: null, note: `p50 ${ours.p50} ms, baseline p50 ${base.p50} ms` },
       {
-        suite: o.suite, name: 'attest JUnit: CPU per request', value: ours.cpu, unit: 'us', baseline: base.cpu, ratio: null, target: '–', pass: null,
-        note: `user + system time of the ${o.processes > 1 ? 'server processes' : 'server process'} (all threads) over the measured run, per acknowledged write${isPostgresUrl(location) ? '; PostgreSQL\'s own processes not included' : ''}`,
+        suite: o.suite,
+        name: 'attest JUnit: throughput',
+        value: round(ours.rps),
+        unit: 'req/s',
+        baseline: round(base.rps),
+        ratio,
+        target: '>= 0.5 of baseline',
+        pass: ratio !== null && ratio >= 0.5,
+        note,
       },
       {
-        suite: o.suite, name: 'attest JUnit: acknowledged writes stored', value: stored, unit: 'rows', baseline: acknowledged, ratio: null,
-        target: 'stored >= acknowledged, no errors', pass: stored >= acknowledged && ours.errors === 0 && ours.non2xx === 0,
+        suite: o.suite,
+        name: 'attest JUnit: latency p99',
+        value: ours.p99,
+        unit: 'ms',
+        baseline: base.p99,
+        ratio: null,
+        target: '–',
+        pass: null,
+        note: `p50 ${ours.p50} ms, baseline p50 ${base.p50} ms`,
+      },
+      {
+        suite: o.suite,
+        name: 'attest JUnit: CPU per request',
+        value: ours.cpu,
+        unit: 'us',
+        baseline: base.cpu,
+        ratio: null,
+        target: '–',
+        pass: null,
+        note: `user + system time of the ${o.processes > 1 ? 'server processes' : 'server process'} (all threads) over the measured run, per acknowledged write${isPostgresUrl(location) ? "; PostgreSQL's own processes not included" : ''}`,
+      },
+      {
+        suite: o.suite,
+        name: 'attest JUnit: acknowledged writes stored',
+        value: stored,
+        unit: 'rows',
+        baseline: acknowledged,
+        ratio: null,
+        target: 'stored >= acknowledged, no errors',
+        pass: stored >= acknowledged && ours.errors === 0 && ours.non2xx === 0,
         note: `${acknowledged} acknowledged (warm-up included), ${ours.non2xx + warm.non2xx} non-2xx, ${ours.errors + warm.errors} errors`,
       },
       ...(floor ? floorFigures(o.suite, isPostgresUrl(location), ours, floor, base) : []),
@@ -152,16 +223,30 @@ export async function writePath(o: WritePathOptions): Promise<Figure[]> {
 function floorFigures(suite: string, postgres: boolean, ours: Measured, floor: Measured, base: Measured): Figure[] {
   const failed = floor.non2xx + floor.errors;
   const how = postgres
-    ? 'the bare handler that also stores each attachment durably in PostgreSQL, and nothing else, through the server\'s own code (its schema, batchedWrites: a transaction per batch of what arrives together; putBlobs: one multi-row INSERT)'
-    : 'the bare handler that also stores each attachment durably in SQLite, and nothing else (group commit on a writer thread, the server\'s checkpointer)';
+    ? "the bare handler that also stores each attachment durably in PostgreSQL, and nothing else, through the server's own code (its schema, batchedWrites: a transaction per batch of what arrives together; putBlobs: one multi-row INSERT)"
+    : "the bare handler that also stores each attachment durably in SQLite, and nothing else (group commit on a writer thread, the server's checkpointer)";
   const cpu = postgres ? 'CPU of its processes' : 'CPU';
   return [
     {
-      suite, name: 'storage floor: throughput', value: round(floor.rps), unit: 'req/s', baseline: round(base.rps), ratio: round(floor.rps / base.rps, 2), target: '–', pass: null,
-      note: `${turnRatios(floor, base)}; ${how}; ${cpu} ${floor.cpu ?? '?'} us per request${postgres ? ' (PostgreSQL\'s own not included)' : ''}; ${failed} failed`,
+      suite,
+      name: 'storage floor: throughput',
+      value: round(floor.rps),
+      unit: 'req/s',
+      baseline: round(base.rps),
+      ratio: round(floor.rps / base.rps, 2),
+      target: '–',
+      pass: null,
+      note: `${turnRatios(floor, base)}; ${how}; ${cpu} ${floor.cpu ?? '?'} us per request${postgres ? " (PostgreSQL's own not included)" : ''}; ${failed} failed`,
     },
     {
-      suite, name: 'attest JUnit: throughput against the storage floor', value: round(ours.rps), unit: 'req/s', baseline: round(floor.rps), ratio: round(ours.rps / floor.rps, 2), target: '–', pass: null,
+      suite,
+      name: 'attest JUnit: throughput against the storage floor',
+      value: round(ours.rps),
+      unit: 'req/s',
+      baseline: round(floor.rps),
+      ratio: round(ours.rps / floor.rps, 2),
+      target: '–',
+      pass: null,
       note: `${turnRatios(ours, floor)}; what the server does beyond storing the bytes: auth, validation, attestation rows, hash chain, request log; CPU ${ours.cpu ?? '?'} us per request against ${floor.cpu ?? '?'}`,
     },
   ];

@@ -21,7 +21,8 @@ const out = fileURLToPath(new URL('../docs/images/', import.meta.url));
 const fp = (text: string) => createHash('sha256').update(text).digest('hex');
 const [F1, F2, F3] = [fp('payments:1'), fp('payments:2'), fp('payments:3')];
 const [C1, C2, C3] = ['1', '2', '3'].map((digit) => digit.repeat(40)) as [string, string, string];
-const template = 'version: 1\ntrail:\n  attestations:\n  - name: unit-tests\n    type: junit\n  artifacts:\n  - name: api\n    attestations:\n    - name: integration\n      type: junit\n';
+const template =
+  'version: 1\ntrail:\n  attestations:\n  - name: unit-tests\n    type: junit\n  artifacts:\n  - name: api\n    attestations:\n    - name: integration\n      type: junit\n';
 const junitXml = '<testsuites tests="20"><testsuite name="suite" tests="20" failures="0"/></testsuites>\n';
 
 const dir = mkdtempSync(join(tmpdir(), 'trailproof-screenshots-'));
@@ -32,7 +33,8 @@ try {
   const api = async (method: string, path: string, body: FormData | object) => {
     const form = body instanceof FormData;
     const res = await fetch(`${server.url}/api/v2${path}`, {
-      method, body: form ? body : JSON.stringify(body),
+      method,
+      body: form ? body : JSON.stringify(body),
       headers: { authorization: `Bearer ${token}`, ...(form ? {} : { 'content-type': 'application/json' }) },
     });
     if (!res.ok) throw new Error(`${method} ${path} answered ${res.status}: ${await res.text()}`);
@@ -43,18 +45,48 @@ try {
     for (const [field, [content, name]] of Object.entries(files)) f.append(field, new Blob([content]), name);
     return f;
   };
-  const begin = (trail: string, commit: string, message: string) => api('PUT', '/trails/acme/payments', form({
-    name: trail, git_commit_info: { sha1: commit, branch: 'main', author: 'Grace Hopper <grace@example.com>', message, url: `https://git.example.com/acme/payments/commit/${commit}` },
-    repo_info: { name: 'acme/payments', url: 'https://git.example.com/acme/payments' },
-  }));
-  const junit = (trail: string, name: string, failures: number, fingerprint?: string) => api('POST', `/attestations/acme/payments/trail/${trail}/junit`, form({
-    attestation_name: name, ...(fingerprint ? { artifact_fingerprint: fingerprint, target_artifacts: ['api'] } : {}),
-    junit_results: [{ name: 'suite', failures, errors: 0, skipped: failures ? 1 : 0, total: 20, duration: 2.5 }],
-  }, { attachment_file: [junitXml, 'junit.xml'] }));
-  const pod = (f: string) => ({ podName: `payments-${f.slice(0, 6)}`, namespace: 'prod', digests: { [`acme/payments@${f.slice(0, 12)}`]: f }, creationTimestamp: Math.floor(Date.now() / 1000) });
+  const begin = (trail: string, commit: string, message: string) =>
+    api(
+      'PUT',
+      '/trails/acme/payments',
+      form({
+        name: trail,
+        git_commit_info: {
+          sha1: commit,
+          branch: 'main',
+          author: 'Grace Hopper <grace@example.com>',
+          message,
+          url: `https://git.example.com/acme/payments/commit/${commit}`,
+        },
+        repo_info: { name: 'acme/payments', url: 'https://git.example.com/acme/payments' },
+      }),
+    );
+  const junit = (trail: string, name: string, failures: number, fingerprint?: string) =>
+    api(
+      'POST',
+      `/attestations/acme/payments/trail/${trail}/junit`,
+      form(
+        {
+          attestation_name: name,
+          ...(fingerprint ? { artifact_fingerprint: fingerprint, target_artifacts: ['api'] } : {}),
+          junit_results: [{ name: 'suite', failures, errors: 0, skipped: failures ? 1 : 0, total: 20, duration: 2.5 }],
+        },
+        { attachment_file: [junitXml, 'junit.xml'] },
+      ),
+    );
+  const pod = (f: string) => ({
+    podName: `payments-${f.slice(0, 6)}`,
+    namespace: 'prod',
+    digests: { [`acme/payments@${f.slice(0, 12)}`]: f },
+    creationTimestamp: Math.floor(Date.now() / 1000),
+  });
   const report = (...fingerprints: string[]) => api('PUT', '/environments/acme/production/report/K8S', { artifacts: fingerprints.map(pod) });
 
-  await api('PUT', '/flows/acme/template_file', form({ name: 'payments', description: 'The payments service', visibility: 'private' }, { template_file: [template, 'template.yml'] }));
+  await api(
+    'PUT',
+    '/flows/acme/template_file',
+    form({ name: 'payments', description: 'The payments service', visibility: 'private' }, { template_file: [template, 'template.yml'] }),
+  );
   await begin('build-1', C1, 'Add card payments');
   await junit('build-1', 'unit-tests', 0);
   await junit('build-1', 'integration', 2, F1);
@@ -71,7 +103,12 @@ try {
   await report(F2, F3);
   await api('POST', '/approvals/acme/payments', { artifact_fingerprint: F2, description: 'Release 2', src_commit_list: [C2, C1], environment: 'production' });
   await api('PUT', '/approvals/acme/payments/1', { state: 'APPROVED', approved_by: 'grace', comment: 'ship it' });
-  await api('POST', '/approvals/acme/payments', { artifact_fingerprint: F3, description: 'Release 3', src_commit_list: [C3], approvals: [{ state: 'UNAPPROVED', approved_by: 'grace', comment: 'unit tests fail' }] });
+  await api('POST', '/approvals/acme/payments', {
+    artifact_fingerprint: F3,
+    description: 'Release 3',
+    src_commit_list: [C3],
+    approvals: [{ state: 'UNAPPROVED', approved_by: 'grace', comment: 'unit tests fail' }],
+  });
 
   const browser = await chromium.launch({ executablePath: process.env.TRAILPROOF_CHROMIUM ?? '/usr/bin/chromium', args: ['--no-sandbox'] });
   try {
@@ -81,7 +118,11 @@ try {
     await page.click('button[type=submit]');
     await page.waitForURL('**/ui/acme');
     mkdirSync(out, { recursive: true });
-    for (const [file, path] of [['console-overview.png', '/ui/acme'], ['console-trail.png', '/ui/acme/flows/payments/trails/build-1'], ['console-environment.png', '/ui/acme/environments/production']] as const) {
+    for (const [file, path] of [
+      ['console-overview.png', '/ui/acme'],
+      ['console-trail.png', '/ui/acme/flows/payments/trails/build-1'],
+      ['console-environment.png', '/ui/acme/environments/production'],
+    ] as const) {
       const res = await page.goto(server.url + path);
       if (res?.status() !== 200) throw new Error(`${path} answered ${res?.status()}`);
       await page.screenshot({ path: join(out, file), fullPage: true });

@@ -12,7 +12,7 @@ import { verifyPackage } from '../packages/server/src/audit/verify-package.ts';
 import { rawSql } from './support/raw-sql.ts';
 import { runTrailproof } from './support/processes.ts';
 
-describe('audit packages of a database changed behind the server\'s back', function () {
+describe("audit packages of a database changed behind the server's back", function () {
   this.timeout(120_000);
   let server: TestServer;
   let key: string;
@@ -25,10 +25,15 @@ describe('audit packages of a database changed behind the server\'s back', funct
   });
   afterEach(() => server.close());
 
-  const tamper = (tables: string[], statements: string[]) => rawSql(server, [
-    ...tables.flatMap((table) => (server.backend === 'sqlite' ? [`drop trigger if exists ${table}_no_update`, `drop trigger if exists ${table}_no_delete`] : [`alter table ${table} disable trigger user`])),
-    ...statements,
-  ]);
+  const tamper = (tables: string[], statements: string[]) =>
+    rawSql(server, [
+      ...tables.flatMap((table) =>
+        server.backend === 'sqlite'
+          ? [`drop trigger if exists ${table}_no_update`, `drop trigger if exists ${table}_no_delete`]
+          : [`alter table ${table} disable trigger user`],
+      ),
+      ...statements,
+    ]);
   const outcome = async () => {
     const exported = await server.request('GET', '/api/v2/log/acme/export', { token: server.readToken });
     expect(exported.status).to.equal(200);
@@ -59,7 +64,10 @@ describe('audit packages of a database changed behind the server\'s back', funct
 
   it('refuses to export past a deleted row, naming it', async () => {
     await tamper(['attestations'], ["delete from attestations where name = 'review'"]);
-    const db = server.backend === 'sqlite' ? ['--db', server.file] : ['--database', `${server.location}${server.location.includes('?') ? '&' : '?'}options=-c%20search_path%3D${server.schema}`];
+    const db =
+      server.backend === 'sqlite'
+        ? ['--db', server.file]
+        : ['--database', `${server.location}${server.location.includes('?') ? '&' : '?'}options=-c%20search_path%3D${server.schema}`];
     const exported = await runTrailproof(['export', '--org', 'acme', '-o', `${server.file || '/tmp/never'}.audit.tar.gz`, ...db]);
     expect([exported.status, exported.stderr]).to.match(/^1,trailproof: leaf \d+ vouches for attestations#\d+, which the database no longer holds/);
   });

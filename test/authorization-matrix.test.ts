@@ -23,7 +23,15 @@ const writes = operations.filter((o) => o.access === 'write');
 /** Path parameters naming resources that exist in acme (and, with `missing`, ones that do not). */
 function pathFor(operation: Operation, org: string, missing = false): string {
   const values: Record<string, string> = missing
-    ? { org, flow_name: 'no-such-flow', trail_name: 'no-such-trail', env_name: 'no-such-env', approval_number: '99', snapshot_index: '99', attestation_id: '999999' }
+    ? {
+        org,
+        flow_name: 'no-such-flow',
+        trail_name: 'no-such-trail',
+        env_name: 'no-such-env',
+        approval_number: '99',
+        snapshot_index: '99',
+        attestation_id: '999999',
+      }
     : { org, flow_name: name, trail_name: name, env_name: name, approval_number: '1', snapshot_index: '1', attestation_id: '1' };
   return '/api/v2' + operation.path.replace(/\{(\w+)\}/g, (_, name: string) => values[name] ?? 'x') + (requiredQueries[operation.id] ?? '');
 }
@@ -50,10 +58,15 @@ describe('authorization matrix over every route', function () {
     };
     await seed('PUT', `/api/v2/trails/acme/${name}`, { form: { data_json: JSON.stringify({ name, description: marker }) } });
     await seed('POST', `/api/v2/attestations/acme/${name}/trail/${name}/junit`, {
-      form: { data_json: JSON.stringify({ attestation_name: 'unit', artifact_fingerprint: sha(marker), junit_results: [] }), attachment_file: { content: marker } },
+      form: {
+        data_json: JSON.stringify({ attestation_name: 'unit', artifact_fingerprint: sha(marker), junit_results: [] }),
+        attachment_file: { content: marker },
+      },
     });
     await seed('PUT', '/api/v2/environments/acme', { json: { name, type: 'server', description: marker } });
-    await seed('PUT', `/api/v2/environments/acme/${name}/report/server`, { json: { artifacts: [{ digests: { [marker]: sha(marker) }, creationTimestamp: 1_763_800_000 }] } });
+    await seed('PUT', `/api/v2/environments/acme/${name}/report/server`, {
+      json: { artifacts: [{ digests: { [marker]: sha(marker) }, creationTimestamp: 1_763_800_000 }] },
+    });
     await seed('POST', `/api/v2/approvals/acme/${name}`, { json: { artifact_fingerprint: sha(marker), description: marker, src_commit_list: [] } });
     const extra = await createToken(server.store, { org: 'acme' });
     await server.store.revokeToken(extra.id, Date.now() / 1000);
@@ -80,8 +93,12 @@ describe('authorization matrix over every route', function () {
 
       it('no token, a malformed header, an unknown token and a revoked token: 401', async () => {
         for (const [label, token, headers] of [
-          ['none', null, {}], ['basic', null, { authorization: 'Basic YWNtZTpwYXNz' }], ['empty bearer', null, { authorization: 'Bearer ' }],
-          ['malformed', 'tp_not-a-token', {}], ['unknown', `tp_${'A'.repeat(16)}_${'B'.repeat(43)}`, {}], ['revoked', revoked, {}],
+          ['none', null, {}],
+          ['basic', null, { authorization: 'Basic YWNtZTpwYXNz' }],
+          ['empty bearer', null, { authorization: 'Bearer ' }],
+          ['malformed', 'tp_not-a-token', {}],
+          ['unknown', `tp_${'A'.repeat(16)}_${'B'.repeat(43)}`, {}],
+          ['revoked', revoked, {}],
         ] as const) {
           const res = await server.request(operation.method, pathFor(operation, 'acme'), { token, headers, ...bodyFor(operation) });
           expect(res.status, label).to.equal(401);

@@ -14,7 +14,6 @@ import { testBackend } from '@trailproof/server/testing';
 import { sqliteIntegrity } from './support/db-fingerprint.ts';
 import { call, runCli, runTrailproof, startServerProcess, type ServerProcess } from './support/processes.ts';
 
-
 describe('trailproof backup while serving', function () {
   this.timeout(120_000);
   let dir = '';
@@ -44,7 +43,10 @@ describe('trailproof backup while serving', function () {
     const writer = async (w: number) => {
       for (let i = 0; writing; i++) {
         const f = new FormData();
-        f.append('data_json', JSON.stringify({ attestation_name: `w${w}-${i}`, junit_results: [{ name: 's', failures: 0, errors: 0, skipped: 0, total: 1, duration: 0.1 }] }));
+        f.append(
+          'data_json',
+          JSON.stringify({ attestation_name: `w${w}-${i}`, junit_results: [{ name: 's', failures: 0, errors: 0, skipped: 0, total: 1, duration: 0.1 }] }),
+        );
         f.append('attachment_file', new Blob([Buffer.alloc(50_000, i % 251)]), 'junit.xml');
         const res = await call(live.url, token, 'POST', '/api/v2/attestations/acme/app/trail/b1/junit', { form: f });
         expect(res.status).to.equal(201);

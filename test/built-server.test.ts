@@ -36,7 +36,10 @@ describe('the built server (node packages/server/bin/trailproof.js)', function (
     expect(created.status, created.stderr).to.equal(0);
     const token = created.stdout.trim();
 
-    const child = spawn(process.execPath, [bin, 'serve', '--db', db, '--port', '0'], { env: builtEnv({ NODE_DEBUG: 'esm' }), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, [bin, 'serve', '--db', db, '--port', '0'], {
+      env: builtEnv({ NODE_DEBUG: 'esm' }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const exited = new Promise((resolve) => child.once('exit', resolve));
     // Every module URL Node's ES module loader stored, main thread and workers alike.
     const loaded = new Set<string>();
@@ -55,7 +58,12 @@ describe('the built server (node packages/server/bin/trailproof.js)', function (
       const modules = [...loaded];
       const dist = (name: string) => `file://${join(repositoryRoot, 'packages/server/dist', name)}`;
       // The log is not empty: the CLI, the workers' entries and the schema's built files are in it.
-      expect(modules).to.include.members([dist('cli/main.js'), dist('store/sqlite/writer-thread-worker.js'), dist('store/sqlite/reader-thread-worker.js'), dist('store/sqlite/checkpoint-worker.js')]);
+      expect(modules).to.include.members([
+        dist('cli/main.js'),
+        dist('store/sqlite/writer-thread-worker.js'),
+        dist('store/sqlite/reader-thread-worker.js'),
+        dist('store/sqlite/checkpoint-worker.js'),
+      ]);
       expect(modules.some((m) => m.includes('/packages/schema/dist/'))).to.equal(true);
       expect(modules.filter((m) => /\.[cm]?ts$/.test(m) || /\/tsx[@/]/.test(m))).to.deep.equal([]);
     } finally {

@@ -9,7 +9,6 @@ import { limits } from '@trailproof/schema';
 import { openTestStore } from '@trailproof/server/testing';
 import { call, runCli, runTrailproof, startServerProcess, type ServerProcess } from './support/processes.ts';
 
-
 describe('trailproof token list / revoke / evidence', function () {
   this.timeout(180_000); // each command is a process of its own (about 3 s on a loaded two-core machine)
   let location = '';
@@ -46,7 +45,13 @@ describe('trailproof token list / revoke / evidence', function () {
 
     const listed = JSON.parse(await runCli(['token', 'list', '--org', 'acme', '--json', '--database', location])) as Array<Record<string, unknown>>;
     expect(listed.map((t) => t.id)).to.have.members([writerId, /^tp_([A-Za-z0-9]{16})_/.exec(reader)![1]]);
-    expect(listed.find((t) => t.id === writerId)).to.include({ org: 'acme', access: 'read-write', status: 'active', description: 'ci pipeline', revoked_at: null });
+    expect(listed.find((t) => t.id === writerId)).to.include({
+      org: 'acme',
+      access: 'read-write',
+      status: 'active',
+      description: 'ci pipeline',
+      revoked_at: null,
+    });
     const table = await runCli(['token', 'list', '--database', location]);
     expect(table).to.contain('globex').and.to.contain('read-only');
     expect(table).not.to.contain(writerSecret!);
@@ -67,7 +72,7 @@ describe('trailproof token list / revoke / evidence', function () {
     expect(again.stderr).to.contain('no active token');
   });
 
-  it('lists what a token stored (token evidence): trails it began or began again, attestations, snapshots, approvals and reviews; no one else\'s', async () => {
+  it("lists what a token stored (token evidence): trails it began or began again, attestations, snapshots, approvals and reviews; no one else's", async () => {
     const leaked = (await runCli(['token', 'create', '--org', 'umbrella', '--description', 'leaked', '--database', location])).trim();
     const other = (await runCli(['token', 'create', '--org', 'umbrella', '--database', location])).trim();
     const leakedId = /^tp_([A-Za-z0-9]{16})_/.exec(leaked)![1]!;
@@ -89,10 +94,28 @@ describe('trailproof token list / revoke / evidence', function () {
     await ok(leaked, 'PUT', '/api/v2/trails/umbrella/app', form({ name: 't2', description: 'changed by the leaked token' }), 200);
     await ok(leaked, 'POST', '/api/v2/attestations/umbrella/app/trail/t2/generic', form({ attestation_name: 'manual', is_compliant: true }), 201);
     await ok(other, 'PUT', '/api/v2/environments/umbrella', { json: { name: 'prod', type: 'server' } }, 201);
-    await ok(leaked, 'PUT', '/api/v2/environments/umbrella/prod/report/server', { json: { artifacts: [{ digests: { app: fingerprint }, creationTimestamp: 1_763_800_000 }] } }, 201);
-    await ok(other, 'POST', '/api/v2/approvals/umbrella/app', { json: { artifact_fingerprint: fingerprint, description: 'release 1', src_commit_list: [] } }, 201);
+    await ok(
+      leaked,
+      'PUT',
+      '/api/v2/environments/umbrella/prod/report/server',
+      { json: { artifacts: [{ digests: { app: fingerprint }, creationTimestamp: 1_763_800_000 }] } },
+      201,
+    );
+    await ok(
+      other,
+      'POST',
+      '/api/v2/approvals/umbrella/app',
+      { json: { artifact_fingerprint: fingerprint, description: 'release 1', src_commit_list: [] } },
+      201,
+    );
     await ok(leaked, 'PUT', '/api/v2/approvals/umbrella/app/1', { json: { state: 'APPROVED', approved_by: 'mallory', comment: 'ok' } }, 200);
-    await ok(leaked, 'POST', '/api/v2/approvals/umbrella/app', { json: { artifact_fingerprint: fingerprint, description: 'release 2', src_commit_list: [] } }, 201);
+    await ok(
+      leaked,
+      'POST',
+      '/api/v2/approvals/umbrella/app',
+      { json: { artifact_fingerprint: fingerprint, description: 'release 2', src_commit_list: [] } },
+      201,
+    );
 
     const listed = JSON.parse(await runCli(['token', 'evidence', leaked, '--json', '--database', location])) as Array<Record<string, unknown>>;
     expect(listed.map((r) => [r.org, r.what, r.where, String(r.detail).replace(/, id \d+/, '')])).to.deep.equal([
@@ -104,14 +127,29 @@ describe('trailproof token list / revoke / evidence', function () {
       ['umbrella', 'approval review', 'app release 1', 'APPROVED by mallory'],
       ['umbrella', 'approval request', 'app release 2', '-'],
     ]);
-    expect(listed[1]).to.include({ flow: 'app', trail: 't1', attestation_name: 'unit', attestation_type: 'junit' }).and.to.have.property('attestation_id').that.is.a('number');
-    expect(listed.map((r) => Date.parse(String(r.at)))).to.satisfy((times: number[]) => times.every((t, i) => Number.isFinite(t) && (i === 0 || t >= times[i - 1]!)));
+    expect(listed[1])
+      .to.include({ flow: 'app', trail: 't1', attestation_name: 'unit', attestation_type: 'junit' })
+      .and.to.have.property('attestation_id')
+      .that.is.a('number');
+    expect(listed.map((r) => Date.parse(String(r.at)))).to.satisfy((times: number[]) =>
+      times.every((t, i) => Number.isFinite(t) && (i === 0 || t >= times[i - 1]!)),
+    );
     const table = (await runCli(['token', 'evidence', leakedId, '--database', location])).trim().split('\n');
     expect(table[0]!.split('\t')).to.deep.equal(['TIME', 'ORG', 'WHAT', 'WHERE', 'DETAIL']);
-    expect(table.slice(1).map((line) => line.split('\t').slice(2).join(' | ').replace(/, id \d+/, ''))).to.deep.equal(
-      listed.map((r) => `${r.what} | ${r.where} | ${String(r.detail).replace(/, id \d+/, '')}`));
-    expect(JSON.parse(await runCli(['token', 'evidence', other, '--json', '--database', location])).map((r: { what: string }) => r.what))
-      .to.deep.equal(['began trail', 'attestation', 'approval request']);
+    expect(
+      table.slice(1).map((line) =>
+        line
+          .split('\t')
+          .slice(2)
+          .join(' | ')
+          .replace(/, id \d+/, ''),
+      ),
+    ).to.deep.equal(listed.map((r) => `${r.what} | ${r.where} | ${String(r.detail).replace(/, id \d+/, '')}`));
+    expect(JSON.parse(await runCli(['token', 'evidence', other, '--json', '--database', location])).map((r: { what: string }) => r.what)).to.deep.equal([
+      'began trail',
+      'attestation',
+      'approval request',
+    ]);
 
     const unknown = await runTrailproof(['token', 'evidence', 'Zz0000000000000Z', '--database', location]);
     expect([unknown.status, unknown.stderr.trim()]).to.deep.equal([1, "trailproof: no token with id 'Zz0000000000000Z'"]);
@@ -129,7 +167,10 @@ describe('trailproof token list / revoke / evidence', function () {
     const atTime = tokenId((await runCli(['token', 'create', '--org', 'initech', '--expires-at', '2999-01-31T18:30:00+02:00', '--database', location])).trim());
     const never = tokenId((await runCli(['token', 'create', '--org', 'initech', '--database', location])).trim());
 
-    const listed = JSON.parse(await runCli(['token', 'list', '--org', 'initech', '--json', '--database', location])) as Array<{ id: string; expires_at: string | null }>;
+    const listed = JSON.parse(await runCli(['token', 'list', '--org', 'initech', '--json', '--database', location])) as Array<{
+      id: string;
+      expires_at: string | null;
+    }>;
     const expiry = (id: string) => listed.find((t) => t.id === id)!.expires_at;
     const thirtyDays = 30 * 86_400_000;
     expect(Date.parse(expiry(inThirtyDays)!)).to.be.within(before + thirtyDays - 1, after + thirtyDays + 1);
@@ -171,7 +212,8 @@ describe('trailproof token list / revoke / evidence', function () {
   });
 
   it('refuses an organisation name the API paths cannot reach, with exit 2, and creates no organisation', async () => {
-    const orgsNow = async () => new Set((JSON.parse(await runCli(['token', 'list', '--json', '--database', location])) as Array<{ org: string }>).map((t) => t.org));
+    const orgsNow = async () =>
+      new Set((JSON.parse(await runCli(['token', 'list', '--json', '--database', location])) as Array<{ org: string }>).map((t) => t.org));
     const before = await orgsNow();
     // The issue's names (300 characters too), and one past the contract's limit.
     const refused = ['acme ', ' acme', '\t', '../etc', '.hidden', 'x'.repeat(300), 'x'.repeat(limits.name + 1), ''];

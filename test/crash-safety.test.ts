@@ -65,7 +65,10 @@ describe('crash safety: SIGKILL under attestation load', function () {
           const name = `r${round}-w${w}-${i}`;
           const attachment = randomBytes(randomInt(20_000, 200_000));
           const form = new FormData();
-          form.append('data_json', JSON.stringify({ attestation_name: name, junit_results: [{ name: 's', failures: 0, errors: 0, skipped: 0, total: 1, duration: 0.1 }] }));
+          form.append(
+            'data_json',
+            JSON.stringify({ attestation_name: name, junit_results: [{ name: 's', failures: 0, errors: 0, skipped: 0, total: 1, duration: 0.1 }] }),
+          );
           form.append('attachment_file', new Blob([attachment]), `${name}.xml`);
           attempted++;
           let res;
@@ -125,7 +128,11 @@ describe('crash safety: SIGKILL under attestation load', function () {
     }
 
     // The chain holds after the kills: the trail begin and one record for each stored attestation, no more, no fewer.
-    const [verified] = JSON.parse(await runCli(['verify', '--org', 'acme', '--json', ...database])) as Array<{ ok: boolean; records: number; firstBroken: unknown }>;
+    const [verified] = JSON.parse(await runCli(['verify', '--org', 'acme', '--json', ...database])) as Array<{
+      ok: boolean;
+      records: number;
+      firstBroken: unknown;
+    }>;
     expect(verified!.firstBroken).to.equal(null);
     expect(verified!.ok).to.equal(true);
     expect(verified!.records).to.equal(1 + storedCount);

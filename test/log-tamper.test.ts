@@ -12,7 +12,15 @@ import pg from 'pg';
 import { canonicalJson, genesisHash } from '../packages/server/src/store/queries/chain.ts';
 import { BetterSqlite3, startTestServer, type TestServer } from '@trailproof/server/testing';
 import {
-  CompactRange, decodeProof, generateNoteKey, leafHash, parseSignerKey, signCheckpoint, verificationOutcome, verifyCheckpointConsistency, verifyLeafInclusion,
+  CompactRange,
+  decodeProof,
+  generateNoteKey,
+  leafHash,
+  parseSignerKey,
+  signCheckpoint,
+  verificationOutcome,
+  verifyCheckpointConsistency,
+  verifyLeafInclusion,
 } from '../packages/server/src/transparency/index.ts';
 import { runTrailproof } from './support/processes.ts';
 import { rawSql } from './support/raw-sql.ts';
@@ -21,9 +29,12 @@ const sha = (text: string) => createHash('sha256').update(text).digest('hex');
 
 /** A Kysely connection to the server's database behind its back, as an intruder would open one. */
 async function intruder(server: TestServer, work: (db: Kysely<any>) => Promise<void>): Promise<void> {
-  const db = server.backend === 'sqlite'
-    ? new Kysely<any>({ dialect: new SqliteDialect({ database: new BetterSqlite3(server.file) }) })
-    : new Kysely<any>({ dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: server.location, options: `-c search_path=${server.schema}`, max: 1 }) }) });
+  const db =
+    server.backend === 'sqlite'
+      ? new Kysely<any>({ dialect: new SqliteDialect({ database: new BetterSqlite3(server.file) }) })
+      : new Kysely<any>({
+          dialect: new PostgresDialect({ pool: new pg.Pool({ connectionString: server.location, options: `-c search_path=${server.schema}`, max: 1 }) }),
+        });
   try {
     await work(db);
   } finally {
@@ -31,9 +42,15 @@ async function intruder(server: TestServer, work: (db: Kysely<any>) => Promise<v
   }
 }
 
-const unprotect = (server: TestServer, tables: string[]) => rawSql(server, tables.flatMap((table) => server.backend === 'sqlite'
-  ? [`drop trigger if exists ${table}_no_update`, `drop trigger if exists ${table}_no_delete`]
-  : [`alter table ${table} disable trigger user`]));
+const unprotect = (server: TestServer, tables: string[]) =>
+  rawSql(
+    server,
+    tables.flatMap((table) =>
+      server.backend === 'sqlite'
+        ? [`drop trigger if exists ${table}_no_update`, `drop trigger if exists ${table}_no_delete`]
+        : [`alter table ${table} disable trigger user`],
+    ),
+  );
 
 /**
  * Rewrites acme's history without the record at `seq`: the chain renumbered and rehashed, the
@@ -54,18 +71,29 @@ async function rewriteWithout(server: TestServer, seq: number, resign: boolean):
     for (const [i, row] of records.filter((r) => Number(r.seq) !== seq).entries()) {
       const record = canonicalJson({ ...JSON.parse(row.record), seq: i + 1 });
       const hash = sha(previous + record);
-      await db.insertInto('evidence_log').values({ ...row, seq: i + 1, record, prev_hash: previous, hash }).execute();
+      await db
+        .insertInto('evidence_log')
+        .values({ ...row, seq: i + 1, record, prev_hash: previous, hash })
+        .execute();
       previous = hash;
-      for (const s of range.append(leafHash(Buffer.from(record)))) await db.insertInto('log_subtrees').values({ organization_id: org, level: s.level, idx: s.index, hash: s.hash }).execute();
+      for (const s of range.append(leafHash(Buffer.from(record))))
+        await db.insertInto('log_subtrees').values({ organization_id: org, level: s.level, idx: s.index, hash: s.hash }).execute();
     }
-    await db.updateTable('log_trees').set({ size: range.size, frontier: Buffer.concat(range.hashes) }).where('organization_id', '=', org).execute();
+    await db
+      .updateTable('log_trees')
+      .set({ size: range.size, frontier: Buffer.concat(range.hashes) })
+      .where('organization_id', '=', org)
+      .execute();
     if (resign) {
       const origin = (await db.selectFrom('log_signing').select('origin').executeTakeFirstOrThrow()).origin;
       const key = generateNoteKey(origin);
       await db.updateTable('log_signing').set({ signer_key: key.signerKey }).execute();
       await db.deleteFrom('log_checkpoints').where('organization_id', '=', org).execute();
       const note = signCheckpoint({ origin: `${origin}/acme`, size: range.size, rootHash: range.root() }, parseSignerKey(key.signerKey));
-      await db.insertInto('log_checkpoints').values({ organization_id: org, tree_size: range.size, root_hash: range.root(), note, created_at: Date.now() / 1000 }).execute();
+      await db
+        .insertInto('log_checkpoints')
+        .values({ organization_id: org, tree_size: range.size, root_hash: range.root(), note, created_at: Date.now() / 1000 })
+        .execute();
     }
   });
 }
@@ -81,14 +109,30 @@ describe('transparency log tamper evidence: verify, and proofs against an earlie
     server = await startTestServer();
     const ok = (status: number) => expect(status).to.be.oneOf([200, 201]);
     ok((await server.request('PUT', '/api/v2/trails/acme/app', { form: { data_json: JSON.stringify({ name: 'b1' }) } })).status);
-    for (const [name, compliant] of [['unit', true], ['security', false], ['lint', true]] as const) {
-      ok((await server.request('POST', '/api/v2/attestations/acme/app/trail/b1/generic', { form: { data_json: JSON.stringify({ attestation_name: name, is_compliant: compliant }) } })).status);
+    for (const [name, compliant] of [
+      ['unit', true],
+      ['security', false],
+      ['lint', true],
+    ] as const) {
+      ok(
+        (
+          await server.request('POST', '/api/v2/attestations/acme/app/trail/b1/generic', {
+            form: { data_json: JSON.stringify({ attestation_name: name, is_compliant: compliant }) },
+          })
+        ).status,
+      );
     }
     await server.store.makeCheckpoints!();
     // The auditor keeps the checkpoint of these 4 leaves and the key.
     earlier = Buffer.from((await server.request('GET', '/api/v2/log/acme/checkpoint', { token: server.readToken })).bytes).toString();
     verifierKey = (await server.request('GET', '/api/v2/log/acme/key', { token: server.readToken })).body.verifier_key;
-    ok((await server.request('POST', '/api/v2/attestations/acme/app/trail/b1/generic', { form: { data_json: JSON.stringify({ attestation_name: 'e2e', is_compliant: true }) } })).status);
+    ok(
+      (
+        await server.request('POST', '/api/v2/attestations/acme/app/trail/b1/generic', {
+          form: { data_json: JSON.stringify({ attestation_name: 'e2e', is_compliant: true }) },
+        })
+      ).status,
+    );
     await server.store.makeCheckpoints!();
     org = (await server.store.findOrganization('acme'))!.id;
   });
@@ -100,7 +144,9 @@ describe('transparency log tamper evidence: verify, and proofs against an earlie
   async function auditorOutcome(options: { grow?: boolean } = {}): Promise<string> {
     // Evidence stored after the rewrite grows the tree past its old size, so that a new checkpoint is signed.
     for (const name of options.grow ? ['after-1', 'after-2'] : []) {
-      await server.request('POST', '/api/v2/attestations/acme/app/trail/b1/generic', { form: { data_json: JSON.stringify({ attestation_name: name, is_compliant: true }) } });
+      await server.request('POST', '/api/v2/attestations/acme/app/trail/b1/generic', {
+        form: { data_json: JSON.stringify({ attestation_name: name, is_compliant: true }) },
+      });
     }
     await server.store.makeCheckpoints!();
     const latest = Buffer.from((await server.request('GET', '/api/v2/log/acme/checkpoint', { token: server.readToken })).bytes).toString();
@@ -122,7 +168,9 @@ describe('transparency log tamper evidence: verify, and proofs against an earlie
     expect((await verifyStore()).chain.firstBroken?.reason).to.match(/changed after it was stored/);
     await rawSql(server, [`update attestations set compliant = 0 where name = 'security'`, `delete from attestations where name = 'lint'`]);
     expect((await verifyStore()).chain.firstBroken?.reason).to.match(/is missing/);
-    await rawSql(server, [`insert into attestations (trail_id, name, type, data, compliant, created_at) select trail_id, 'lint', type, data, 1, created_at from attestations where name = 'unit'`]);
+    await rawSql(server, [
+      `insert into attestations (trail_id, name, type, data, compliant, created_at) select trail_id, 'lint', type, data, 1, created_at from attestations where name = 'unit'`,
+    ]);
     const { chain, log } = await verifyStore();
     expect(chain.ok).to.equal(false);
     expect(log.ok).to.equal(true);
@@ -139,21 +187,44 @@ describe('transparency log tamper evidence: verify, and proofs against an earlie
     // Level 0 restored from the record, a level-1 subtree changed instead.
     await intruder(server, async (db) => {
       const record = (await db.selectFrom('evidence_log').select('record').where('seq', '=', 2).executeTakeFirstOrThrow()).record;
-      await db.updateTable('log_subtrees').set({ hash: leafHash(Buffer.from(record)) }).where('level', '=', 0).where('idx', '=', 1).execute();
-      await db.updateTable('log_subtrees').set({ hash: leafHash(Buffer.from('forged')) }).where('level', '=', 1).where('idx', '=', 1).execute();
+      await db
+        .updateTable('log_subtrees')
+        .set({ hash: leafHash(Buffer.from(record)) })
+        .where('level', '=', 0)
+        .where('idx', '=', 1)
+        .execute();
+      await db
+        .updateTable('log_subtrees')
+        .set({ hash: leafHash(Buffer.from('forged')) })
+        .where('level', '=', 1)
+        .where('idx', '=', 1)
+        .execute();
     });
     expect((await verifyStore()).log.problem).to.match(/^stored subtree 1\/1 \(leaves 2 to 3\) does not match its leaves/);
     await intruder(server, async (db) => {
       // Subtree 1/1 made right again from its leaves, then a row of no leaf added.
       const leaves = await db.selectFrom('log_subtrees').select('hash').where('level', '=', 0).where('idx', 'in', [2, 3]).orderBy('idx').execute();
-      await db.updateTable('log_subtrees').set({ hash: createHash('sha256').update(Buffer.from([1])).update(leaves[0]!.hash).update(leaves[1]!.hash).digest() })
-        .where('level', '=', 1).where('idx', '=', 1).execute();
-      await db.insertInto('log_subtrees').values({ organization_id: org, level: 0, idx: 99, hash: leafHash(Buffer.from('extra')) }).execute();
+      await db
+        .updateTable('log_subtrees')
+        .set({
+          hash: createHash('sha256')
+            .update(Buffer.from([1]))
+            .update(leaves[0]!.hash)
+            .update(leaves[1]!.hash)
+            .digest(),
+        })
+        .where('level', '=', 1)
+        .where('idx', '=', 1)
+        .execute();
+      await db
+        .insertInto('log_subtrees')
+        .values({ organization_id: org, level: 0, idx: 99, hash: leafHash(Buffer.from('extra')) })
+        .execute();
     });
     expect((await verifyStore()).log.problem).to.match(/stores 9 subtrees where 5 leaves make 8: rows were added/);
   });
 
-  it('finds a piece of evidence hidden by rewriting the chain and the tree: verify, and the auditor\'s earlier checkpoint', async () => {
+  it("finds a piece of evidence hidden by rewriting the chain and the tree: verify, and the auditor's earlier checkpoint", async () => {
     await rewriteWithout(server, 3, false); // the failing 'security' attestation
     const { chain, log } = await verifyStore();
     expect(chain.ok).to.equal(true); // the chain was recomputed: alone it cannot tell
@@ -163,11 +234,14 @@ describe('transparency log tamper evidence: verify, and proofs against an earlie
     expect(await auditorOutcome({ grow: true })).to.be.oneOf(['consistency-old-root-mismatch', 'consistency-new-root-mismatch']);
     // The inclusion proof of leaf 3 (once 'lint') against the earlier checkpoint no longer verifies either.
     const proof = await server.request('GET', '/api/v2/log/acme/proof/inclusion?index=2&tree_size=4', { token: server.readToken });
-    expect(verificationOutcome(() => verifyLeafInclusion({ leaf: Buffer.from(proof.body.leaf), index: 2, proof: decodeProof(proof.body.proof), checkpoint: earlier, verifierKey })))
-      .to.equal('inclusion-root-mismatch');
+    expect(
+      verificationOutcome(() =>
+        verifyLeafInclusion({ leaf: Buffer.from(proof.body.leaf), index: 2, proof: decodeProof(proof.body.proof), checkpoint: earlier, verifierKey }),
+      ),
+    ).to.equal('inclusion-root-mismatch');
   });
 
-  it('finds it re-signed with a new key: verify against the pinned key, the command exits 1, the auditor\'s checks fail', async () => {
+  it("finds it re-signed with a new key: verify against the pinned key, the command exits 1, the auditor's checks fail", async () => {
     await rewriteWithout(server, 3, true);
     // With the database's own (replaced) key, everything in it agrees: the pinned key tells.
     expect((await verifyStore()).log.ok).to.equal(true);

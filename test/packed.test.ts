@@ -50,7 +50,12 @@ describe('the packed packages, installed with npm outside the repository', funct
     const token = created.stdout.trim();
 
     // Its own process group, so that npx and the server it starts stop together.
-    const server = spawn('npx', ['trailproof', 'serve', '--db', 'evidence.db', '--port', '0'], { cwd: app, env: builtEnv(), detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+    const server = spawn('npx', ['trailproof', 'serve', '--db', 'evidence.db', '--port', '0'], {
+      cwd: app,
+      env: builtEnv(),
+      detached: true,
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     const exited = new Promise((resolve) => server.once('exit', resolve));
     try {
       await beginTrailAndAttest(await listeningUrl(server, exited), token);

@@ -50,7 +50,10 @@ describe('PostgreSQL restarted under load', function () {
     const attest = () => {
       const name = `unit-${++attested}`;
       const form = new FormData();
-      form.append('data_json', JSON.stringify({ attestation_name: name, junit_results: [{ name: 's', failures: 0, errors: 0, skipped: 0, total: 1, duration: 0.1 }] }));
+      form.append(
+        'data_json',
+        JSON.stringify({ attestation_name: name, junit_results: [{ name: 's', failures: 0, errors: 0, skipped: 0, total: 1, duration: 0.1 }] }),
+      );
       return call(url, token, 'POST', '/api/v2/attestations/acme/app/trail/build-1/junit', { form }).then((res) => {
         if (res.status === 201) acknowledged.push(name);
         return res;
@@ -84,7 +87,10 @@ describe('PostgreSQL restarted under load', function () {
     expect(duringOutage.length, 'requests answered during the outage').to.be.greaterThan(0);
     const unavailable = duringOutage.filter((r) => r.status === 503);
     expect(unavailable.length, 'some requests were 503').to.be.greaterThan(0);
-    expect(duringOutage.every((r) => [200, 201, 503].includes(r.status)), JSON.stringify(duringOutage.filter((r) => ![200, 201, 503].includes(r.status)).slice(0, 5))).to.equal(true);
+    expect(
+      duringOutage.every((r) => [200, 201, 503].includes(r.status)),
+      JSON.stringify(duringOutage.filter((r) => ![200, 201, 503].includes(r.status)).slice(0, 5)),
+    ).to.equal(true);
     expect(unavailable.every((r) => r.retryAfter === '2')).to.equal(true);
     // "Fast": bounded by the connection timeout (3 s), far from a hang. A bound, not a benchmark.
     expect(Math.max(...unavailable.map((r) => r.ms))).to.be.lessThan(10_000);
@@ -92,7 +98,7 @@ describe('PostgreSQL restarted under load', function () {
     expect(health.status, 'health during the outage').to.equal(503);
     expect(health.headers.get('retry-after')).to.equal('2');
     expect(((await health.json()) as { errors: { database: unknown } }).errors.database).to.be.a('string');
-    expect(healthMs, 'bounded by the health check\'s 2 s limit').to.be.lessThan(5_000);
+    expect(healthMs, "bounded by the health check's 2 s limit").to.be.lessThan(5_000);
     expect((await fetch(`${url}/api/v2/health`)).status, 'health after recovery').to.equal(200);
     expect(server!.child.exitCode).to.equal(null);
 
@@ -101,13 +107,16 @@ describe('PostgreSQL restarted under load', function () {
     expect(seen.filter((r) => r.status >= 500 && r.status !== 503)).to.deep.equal([]);
     // The trail answers its attestations a page at a time: every page is read.
     const stored = new Set<string>();
-    for (let href: string | undefined = '/api/v2/trails/acme/app/build-1'; href;) {
+    for (let href: string | undefined = '/api/v2/trails/acme/app/build-1'; href; ) {
       const trail = await call(url, token, 'GET', href);
       expect(trail.status).to.equal(200);
       for (const a of trail.body.attestations as Array<{ attestation_name: string }>) stored.add(a.attestation_name);
       href = trail.body.attestations_pagination._links.next?.href;
     }
-    expect(acknowledged.filter((name) => !stored.has(name)), 'acknowledged but missing').to.deep.equal([]);
+    expect(
+      acknowledged.filter((name) => !stored.has(name)),
+      'acknowledged but missing',
+    ).to.deep.equal([]);
   });
 
   it('cancels a statement stuck behind a lock (statement timeout) with 503 instead of hanging', async () => {

@@ -13,7 +13,10 @@ import { runProcess } from './support/processes.ts';
 const root = fileURLToPath(new URL('..', import.meta.url));
 const read = (path: string) => readFileSync(root + path, 'utf8');
 const workflows = readdirSync(root + '.github/workflows').map((name) => `.github/workflows/${name}`);
-const manifests = ['package.json', ...['packages', 'examples'].flatMap((dir) => readdirSync(root + dir).map((name) => `${dir}/${name}/package.json`)).filter((path) => existsSync(root + path))];
+const manifests = [
+  'package.json',
+  ...['packages', 'examples'].flatMap((dir) => readdirSync(root + dir).map((name) => `${dir}/${name}/package.json`)).filter((path) => existsSync(root + path)),
+];
 const packages = manifests.map((path) => JSON.parse(read(path)) as { name: string; version: string });
 
 describe('release: workflows, versions and notes', () => {
@@ -29,7 +32,10 @@ describe('release: workflows, versions and notes', () => {
 
   it('CI runs .ci/run on push and pull request; a vX.Y.Z tag runs it before releasing and moving the major tag', () => {
     const ci = read('.github/workflows/ci.yml');
-    expect(ci).to.match(/^on:\n(  .*\n)*  push:/m).and.match(/^  pull_request:/m).and.include('run: bash .ci/run');
+    expect(ci)
+      .to.match(/^on:\n( {2}.*\n)* {2}push:/m)
+      .and.match(/^ {2}pull_request:/m)
+      .and.include('run: bash .ci/run');
     const release = read('.github/workflows/release.yml');
     expect(release).to.include("tags: ['v[0-9]+.[0-9]+.[0-9]+']").and.include('uses: ./.github/workflows/ci.yml').and.include('needs: ci');
     expect(release).to.include('gh release create').and.include('git push --force origin "refs/tags/$major"');

@@ -43,15 +43,35 @@ async function rawRows(server: TestServer, query: string): Promise<Array<Record<
 async function storeEvidence(server: TestServer) {
   const ok = (status: number, expected: number[]) => expect(expected).to.include(status);
   ok((await server.request('PUT', '/api/v2/trails/acme/app', { form: { data_json: JSON.stringify({ name: 'b1' }) } })).status, [201]);
-  ok((await server.request('POST', '/api/v2/attestations/acme/app/trail/b1/junit', {
-    form: {
-      data_json: JSON.stringify({ attestation_name: 'unit', artifact_fingerprint: sha('app'), junit_results: [{ name: 's', failures: 0, errors: 0, skipped: 0, total: 3, duration: 1 }] }),
-      attachment_file: { content: '<testsuite name="s" tests="3"/>', name: 'junit.xml' },
-    },
-  })).status, [201]);
+  ok(
+    (
+      await server.request('POST', '/api/v2/attestations/acme/app/trail/b1/junit', {
+        form: {
+          data_json: JSON.stringify({
+            attestation_name: 'unit',
+            artifact_fingerprint: sha('app'),
+            junit_results: [{ name: 's', failures: 0, errors: 0, skipped: 0, total: 3, duration: 1 }],
+          }),
+          attachment_file: { content: '<testsuite name="s" tests="3"/>', name: 'junit.xml' },
+        },
+      })
+    ).status,
+    [201],
+  );
   ok((await server.request('PUT', '/api/v2/environments/acme', { json: { name: 'prod', type: 'server' } })).status, [201]);
-  ok((await server.request('PUT', '/api/v2/environments/acme/prod/report/server', { json: { artifacts: [{ digests: { app: sha('app') }, creationTimestamp: 1_763_800_000 }] } })).status, [201]);
-  ok((await server.request('POST', '/api/v2/approvals/acme/app', { json: { artifact_fingerprint: sha('app'), description: 'release 1', src_commit_list: [] } })).status, [201]);
+  ok(
+    (
+      await server.request('PUT', '/api/v2/environments/acme/prod/report/server', {
+        json: { artifacts: [{ digests: { app: sha('app') }, creationTimestamp: 1_763_800_000 }] },
+      })
+    ).status,
+    [201],
+  );
+  ok(
+    (await server.request('POST', '/api/v2/approvals/acme/app', { json: { artifact_fingerprint: sha('app'), description: 'release 1', src_commit_list: [] } }))
+      .status,
+    [201],
+  );
   ok((await server.request('PUT', '/api/v2/approvals/acme/app/1', { json: { state: 'APPROVED', approved_by: 'ada', comment: 'ok' } })).status, [200]);
 }
 
@@ -68,7 +88,12 @@ describe('tamper evidence: hash chain, append-only rows, verify', function () {
     const res = await server.request('GET', '/api/v2/verify/acme', { token: server.readToken });
     expect(res.status).to.equal(200);
     assertMatchesContract(verifyEvidence, 200, res.body);
-    return res.body as { ok: boolean; records: number; head: string; first_broken: null | { seq: number; type: string; ref: { table: string; id: number } | null; reason: string } };
+    return res.body as {
+      ok: boolean;
+      records: number;
+      head: string;
+      first_broken: null | { seq: number; type: string; ref: { table: string; id: number } | null; reason: string };
+    };
   };
 
   it('chains every piece of evidence and verifies it, by endpoint and by command', async () => {
@@ -85,8 +110,15 @@ describe('tamper evidence: hash chain, append-only rows, verify', function () {
 
   it('refuses UPDATE and DELETE of evidence rows in the database itself', async () => {
     for (const statement of [
-      `update attestations set compliant = 0`, `delete from attestations`, `update snapshots set artifacts = '[]'`, `delete from deployments`,
-      `update approvals set description = 'x'`, `delete from reviews`, `update blobs set size = 0`, `delete from evidence_log`, `delete from trails`,
+      `update attestations set compliant = 0`,
+      `delete from attestations`,
+      `update snapshots set artifacts = '[]'`,
+      `delete from deployments`,
+      `update approvals set description = 'x'`,
+      `delete from reviews`,
+      `update blobs set size = 0`,
+      `delete from evidence_log`,
+      `delete from trails`,
     ]) {
       let refused = '';
       await rawSql(server, [statement]).catch((error: Error) => (refused = error.message));
@@ -96,7 +128,8 @@ describe('tamper evidence: hash chain, append-only rows, verify', function () {
   });
 
   it('finds an attestation altered behind its back, at that record', async () => {
-    const dropTrigger = server.backend === 'sqlite' ? `drop trigger attestations_no_update` : `alter table attestations disable trigger attestations_append_only`;
+    const dropTrigger =
+      server.backend === 'sqlite' ? `drop trigger attestations_no_update` : `alter table attestations disable trigger attestations_append_only`;
     await rawSql(server, [dropTrigger, `update attestations set data = replace(data, '"total":3', '"total":30')`]);
     const result = await verify();
     expect(result.ok).to.equal(false);
@@ -109,17 +142,26 @@ describe('tamper evidence: hash chain, append-only rows, verify', function () {
     expect(cliRun.stdout).to.contain('acme: BROKEN at record 2 (attestation attestations#');
   });
 
-  const disable = (table: string) => server.backend === 'sqlite'
-    ? [`drop trigger ${table}_no_update`, `drop trigger ${table}_no_delete`]
-    : [`alter table ${table} disable trigger ${table}_append_only`];
+  const disable = (table: string) =>
+    server.backend === 'sqlite'
+      ? [`drop trigger ${table}_no_update`, `drop trigger ${table}_no_delete`]
+      : [`alter table ${table} disable trigger ${table}_append_only`];
 
   it('finds who stored an attestation, snapshot, approval or review rewritten or erased behind its back; each begin record names its token', async () => {
     const tokenId = server.token.split('_')[1];
     const records = await rawRows(server, `select type, record from evidence_log order by seq`);
     expect(records.filter((r) => r.type === 'trail.begin').map((r) => JSON.parse(String(r.record)).data.by)).to.deep.equal([tokenId]);
     // The rows in chain order (storeEvidence): the trail's begin is record 1.
-    for (const [table, type, seq] of [['attestations', 'attestation', 2], ['snapshots', 'snapshot', 3], ['approvals', 'approval', 4], ['reviews', 'review', 5]] as const) {
-      expect((await rawRows(server, `select created_by_token from ${table}`)).map((r) => r.created_by_token), table).to.deep.equal([tokenId]);
+    for (const [table, type, seq] of [
+      ['attestations', 'attestation', 2],
+      ['snapshots', 'snapshot', 3],
+      ['approvals', 'approval', 4],
+      ['reviews', 'review', 5],
+    ] as const) {
+      expect(
+        (await rawRows(server, `select created_by_token from ${table}`)).map((r) => r.created_by_token),
+        table,
+      ).to.deep.equal([tokenId]);
       await rawSql(server, disable(table));
       for (const value of [`'someoneElse12345'`, 'null']) {
         await rawSql(server, [`update ${table} set created_by_token = ${value}`]);
@@ -133,8 +175,10 @@ describe('tamper evidence: hash chain, append-only rows, verify', function () {
   });
 
   it('finds a passing attestation inserted behind its back, naming its row', async () => {
-    await rawSql(server, [`insert into attestations (trail_id, name, type, data, compliant, created_at)
-      select id, 'security', 'generic', '{"is_compliant":true}', 1, created_at + 1 from trails where name = 'b1'`]);
+    await rawSql(server, [
+      `insert into attestations (trail_id, name, type, data, compliant, created_at)
+      select id, 'security', 'generic', '{"is_compliant":true}', 1, created_at + 1 from trails where name = 'b1'`,
+    ]);
     const result = await verify();
     expect(result.ok).to.equal(false);
     expect(result.records).to.equal(5); // the chain itself is whole: the row has no record in it
@@ -163,8 +207,10 @@ describe('tamper evidence: hash chain, append-only rows, verify', function () {
     const [attestation] = await rawRows(server, `select record from evidence_log where seq = 2`);
     const { head } = await verify();
     const record = JSON.stringify({ ...JSON.parse(String(attestation!.record)), seq: 6, at: 1_900_000_000 });
-    await rawSql(server, [`insert into evidence_log (organization_id, seq, type, record, prev_hash, hash, created_at)
-      select organization_id, 6, type, '${record}', '${head}', '${sha(head + record)}', 1900000000 from evidence_log where seq = 2`]);
+    await rawSql(server, [
+      `insert into evidence_log (organization_id, seq, type, record, prev_hash, hash, created_at)
+      select organization_id, 6, type, '${record}', '${head}', '${sha(head + record)}', 1900000000 from evidence_log where seq = 2`,
+    ]);
     const result = await verify();
     expect(result).to.include({ ok: false, records: 5 });
     expect(result.first_broken).to.deep.include({ seq: 6, type: 'attestation', ref: { table: 'attestations', id: 1 } });
@@ -172,17 +218,30 @@ describe('tamper evidence: hash chain, append-only rows, verify', function () {
   });
 
   it("finds a record that vouches for another organisation's row", async () => {
-    expect((await server.request('PUT', '/api/v2/trails/globex/app', { token: server.otherToken, form: { data_json: JSON.stringify({ name: 'g1' }) } })).status).to.equal(201);
-    expect((await server.request('POST', '/api/v2/attestations/globex/app/trail/g1/junit', {
-      token: server.otherToken,
-      form: { data_json: JSON.stringify({ attestation_name: 'unit', junit_results: [{ name: 's', failures: 0, errors: 0, skipped: 0, total: 1, duration: 1 }] }) },
-    })).status).to.equal(201);
+    expect(
+      (await server.request('PUT', '/api/v2/trails/globex/app', { token: server.otherToken, form: { data_json: JSON.stringify({ name: 'g1' }) } })).status,
+    ).to.equal(201);
+    expect(
+      (
+        await server.request('POST', '/api/v2/attestations/globex/app/trail/g1/junit', {
+          token: server.otherToken,
+          form: {
+            data_json: JSON.stringify({ attestation_name: 'unit', junit_results: [{ name: 's', failures: 0, errors: 0, skipped: 0, total: 1, duration: 1 }] }),
+          },
+        })
+      ).status,
+    ).to.equal(201);
     // globex's record of its attestation, appended to acme's chain with acme's name and position (rehashed).
-    const [theirs] = await rawRows(server, `select l.record from evidence_log l join organizations o on o.id = l.organization_id where o.name = 'globex' and l.type = 'attestation'`);
+    const [theirs] = await rawRows(
+      server,
+      `select l.record from evidence_log l join organizations o on o.id = l.organization_id where o.name = 'globex' and l.type = 'attestation'`,
+    );
     const { head } = await verify();
     const record = JSON.stringify({ ...JSON.parse(String(theirs!.record)), seq: 6, org: 'acme' });
-    await rawSql(server, [`insert into evidence_log (organization_id, seq, type, record, prev_hash, hash, created_at)
-      select id, 6, 'attestation', '${record}', '${head}', '${sha(head + record)}', 1900000000 from organizations where name = 'acme'`]);
+    await rawSql(server, [
+      `insert into evidence_log (organization_id, seq, type, record, prev_hash, hash, created_at)
+      select id, 6, 'attestation', '${record}', '${head}', '${sha(head + record)}', 1900000000 from organizations where name = 'acme'`,
+    ]);
     const result = await verify();
     expect(result).to.include({ ok: false, records: 5 });
     expect(result.first_broken).to.deep.include({ seq: 6, type: 'attestation', ref: { table: 'attestations', id: 2 } });
@@ -201,11 +260,16 @@ describe('tamper evidence: hash chain, append-only rows, verify', function () {
       previous = hash;
       return values;
     });
-    await rawSql(server, [...disable('evidence_log'), `delete from evidence_log`,
-      `insert into evidence_log (organization_id, seq, type, record, prev_hash, hash, created_at) values ${rebuilt.join(', ')}`]);
+    await rawSql(server, [
+      ...disable('evidence_log'),
+      `delete from evidence_log`,
+      `insert into evidence_log (organization_id, seq, type, record, prev_hash, hash, created_at) values ${rebuilt.join(', ')}`,
+    ]);
     expect(await verify()).to.include({ ok: true, records: 5 });
     // Such a begin vouches for the trail's existence only; a trail no record names is still found.
-    await rawSql(server, [`insert into trails (flow_id, name, description, created_at, last_modified_at) select flow_id, 'b2', '', created_at, created_at from trails`]);
+    await rawSql(server, [
+      `insert into trails (flow_id, name, description, created_at, last_modified_at) select flow_id, 'b2', '', created_at, created_at from trails`,
+    ]);
     expect((await verify()).first_broken).to.deep.include({ seq: 6, type: 'trail.begin', ref: { table: 'trails', id: 2 } });
   });
 
@@ -228,9 +292,13 @@ describe('tamper evidence: hash chain, append-only rows, verify', function () {
   ] as const) {
     it(`finds a trail whose ${column} was edited behind its back (set to ${value}), at its latest begin`, async () => {
       // A re-begin updates the trail in place: its new record vouches for what the row holds now.
-      expect((await server.request('PUT', '/api/v2/trails/acme/app', {
-        form: { data_json: JSON.stringify({ name: 'b1', repo_info: { name: 'acme/app', url: 'https://example.com/acme/app' } }) },
-      })).status).to.equal(200);
+      expect(
+        (
+          await server.request('PUT', '/api/v2/trails/acme/app', {
+            form: { data_json: JSON.stringify({ name: 'b1', repo_info: { name: 'acme/app', url: 'https://example.com/acme/app' } }) },
+          })
+        ).status,
+      ).to.equal(200);
       expect(await verify()).to.include({ ok: true, records: 6 });
 
       await rawSql(server, [`update trails set ${column} = ${value} where name = 'b1'`]);
@@ -245,7 +313,10 @@ describe('tamper evidence: hash chain, append-only rows, verify', function () {
     await rawSql(server, [...disable('blobs'), `update blobs set content = ${server.backend === 'sqlite' ? `X'00'` : `'\\x00'::bytea`} where size > 10`]);
     expect((await verify()).first_broken).to.deep.include({ seq: 2, type: 'attestation' });
 
-    await rawSql(server, [...disable('evidence_log'), `update evidence_log set record = replace(record, '"release_number":1', '"release_number":7') where seq = 4`]);
+    await rawSql(server, [
+      ...disable('evidence_log'),
+      `update evidence_log set record = replace(record, '"release_number":1', '"release_number":7') where seq = 4`,
+    ]);
     const edited = await verify();
     expect(edited.first_broken!.seq).to.equal(2); // still the first break
     await rawSql(server, [`delete from evidence_log where seq = 2`]);

@@ -15,7 +15,16 @@ import { BetterSqlite3 } from '@trailproof/server/testing';
 import Koa from 'koa';
 import pg from 'pg';
 import {
-  deepPageCut, deploymentCount, deploymentFilter, deploymentItem, deploymentPage, environmentItem, environmentStatements, numbered, pageEnvelope, type Statement,
+  deepPageCut,
+  deploymentCount,
+  deploymentFilter,
+  deploymentItem,
+  deploymentPage,
+  environmentItem,
+  environmentStatements,
+  numbered,
+  pageEnvelope,
+  type Statement,
 } from './read-sql.ts';
 
 type Row = Record<string, unknown>;
@@ -55,13 +64,29 @@ app.use(async (ctx) => {
     };
     const [counted, rows] = await Promise.all([runner.all(deploymentCount(orgId, f)), f.limit > 0 ? page() : []]);
     const total = Number(counted[0]?.n ?? 0);
-    ctx.body = pageEnvelope(ctx.path, ctx.search, f.offset / Math.max(f.limit, 1) + 1, f.limit, total, 'deployments', rows.map((r) => deploymentItem('bench', r)));
+    ctx.body = pageEnvelope(
+      ctx.path,
+      ctx.search,
+      f.offset / Math.max(f.limit, 1) + 1,
+      f.limit,
+      total,
+      'deployments',
+      rows.map((r) => deploymentItem('bench', r)),
+    );
   } else {
     const { count, page } = environmentStatements(orgId, q, kind === 'sqlite' ? 'sqlite' : 'postgres');
     const total = Number((await runner.all(count))[0]!.total);
     const rows = await runner.all(page);
     const perPage = Number(q.get('per_page') ?? 20);
-    ctx.body = pageEnvelope(ctx.path, ctx.search, Number(q.get('page') ?? 1), perPage, total, 'environments', rows.map((r) => environmentItem('bench', r)));
+    ctx.body = pageEnvelope(
+      ctx.path,
+      ctx.search,
+      Number(q.get('page') ?? 1),
+      perPage,
+      total,
+      'environments',
+      rows.map((r) => environmentItem('bench', r)),
+    );
   }
 });
 

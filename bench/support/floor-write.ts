@@ -22,7 +22,16 @@ import type { AddressInfo } from 'node:net';
 import { Worker } from 'node:worker_threads';
 import { BetterSqlite3, sqliteDriver } from '@trailproof/server/testing';
 import Koa from 'koa';
-import { batchedWrites, blobAddress, migrate, newDatabasePageSize, openPostgres, putBlobs, startCheckpointer, walAutocheckpoint } from '@trailproof/server/internals';
+import {
+  batchedWrites,
+  blobAddress,
+  migrate,
+  newDatabasePageSize,
+  openPostgres,
+  putBlobs,
+  startCheckpointer,
+  walAutocheckpoint,
+} from '@trailproof/server/internals';
 import { created, parseAttestation } from './multipart.ts';
 
 interface BlobStore {

@@ -14,7 +14,8 @@ const esc = (s: string) => s.replace(/&/g, '&amp;').replace(/</g, '&lt;').replac
 
 function stack(i: number, frames: number): string {
   const lines = [`org.opentest4j.AssertionFailedError: expected: <200> but was: <500> (case ${i})`];
-  for (let f = 0; f < frames; f++) lines.push(`\tat com.acme.service.module${(i + f) % 40}.Component${f % 9}.handle${f}(Component${f % 9}.java:${100 + ((i * 7 + f * 13) % 900)})`);
+  for (let f = 0; f < frames; f++)
+    lines.push(`\tat com.acme.service.module${(i + f) % 40}.Component${f % 9}.handle${f}(Component${f % 9}.java:${100 + ((i * 7 + f * 13) % 900)})`);
   return lines.join('\n');
 }
 
@@ -25,12 +26,22 @@ function caseXml(i: number): { xml: string; outcome: 'pass' | 'failure' | 'error
   const open = `  <testcase name="shouldHandleRequest${i}WhenInputIsValid" classname="com.acme.service.module${i % 40}.Component${i % 9}Test" time="${((i * 37) % 5000) / 1000}"`;
   if (k < 5) {
     const message = `expected: <200> but was: <500> (case ${i})`;
-    return { outcome: 'failure', xml: `${open}>\n    <failure message="${esc(message)}" type="org.opentest4j.AssertionFailedError">${esc(stack(i, 22))}</failure>\n  </testcase>\n` };
+    return {
+      outcome: 'failure',
+      xml: `${open}>\n    <failure message="${esc(message)}" type="org.opentest4j.AssertionFailedError">${esc(stack(i, 22))}</failure>\n  </testcase>\n`,
+    };
   }
-  if (k === 5) return { outcome: 'error', xml: `${open}>\n    <error message="Cannot invoke &quot;Object.toString()&quot; because &quot;value&quot; is null" type="java.lang.NullPointerException">${esc(stack(i, 12))}</error>\n  </testcase>\n` };
+  if (k === 5)
+    return {
+      outcome: 'error',
+      xml: `${open}>\n    <error message="Cannot invoke &quot;Object.toString()&quot; because &quot;value&quot; is null" type="java.lang.NullPointerException">${esc(stack(i, 12))}</error>\n  </testcase>\n`,
+    };
   if (k < 9) return { outcome: 'skipped', xml: `${open}>\n    <skipped message="@Disabled: flaky on CI"/>\n  </testcase>\n` };
   if (k < 19) {
-    const out = Array.from({ length: 6 }, (_, l) => `2025-11-22 10:${String(l).padStart(2, '0')}:00.123 INFO  [main] c.a.s.Component${i % 9} - step ${l} of request ${i} done in ${l * 3} ms`).join('\n');
+    const out = Array.from(
+      { length: 6 },
+      (_, l) => `2025-11-22 10:${String(l).padStart(2, '0')}:00.123 INFO  [main] c.a.s.Component${i % 9} - step ${l} of request ${i} done in ${l * 3} ms`,
+    ).join('\n');
     return { outcome: 'pass', xml: `${open}>\n    <system-out><![CDATA[${out}\n]]></system-out>\n  </testcase>\n` };
   }
   return { outcome: 'pass', xml: `${open}/>\n` };
@@ -51,7 +62,9 @@ export async function generateBigReport(file: string, bytes: number): Promise<{ 
   }
   const out = createWriteStream(file);
   const write = (s: string) => (out.write(s) ? Promise.resolve() : new Promise<void>((resolve) => out.once('drain', () => resolve())));
-  await write(`<?xml version="1.0" encoding="UTF-8"?>\n<testsuite xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:noNamespaceSchemaLocation="https://maven.apache.org/surefire/maven-surefire-plugin/xsd/surefire-test-report-3.0.xsd" version="3.0" name="com.acme.service.BigSuiteTest" time="${counts.tests / 10}" tests="${counts.tests}" errors="${counts.errors}" skipped="${counts.skipped}" failures="${counts.failures}">\n  <properties>\n${properties}\n  </properties>\n`);
+  await write(
+    `<?xml version="1.0" encoding="UTF-8"?>\n<testsuite xmlns:xsi="http://www.w3.org/2001/XMLSchema-instance" xsi:noNamespaceSchemaLocation="https://maven.apache.org/surefire/maven-surefire-plugin/xsd/surefire-test-report-3.0.xsd" version="3.0" name="com.acme.service.BigSuiteTest" time="${counts.tests / 10}" tests="${counts.tests}" errors="${counts.errors}" skipped="${counts.skipped}" failures="${counts.failures}">\n  <properties>\n${properties}\n  </properties>\n`,
+  );
   let chunk = '';
   for (let i = 0; i < counts.tests; i++) {
     chunk += caseXml(i).xml;

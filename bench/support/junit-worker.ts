@@ -15,7 +15,11 @@ import { parseStringPromise } from 'xml2js';
 import { readJunitFile } from '@trailproof/action/junit';
 
 const [reader, input] = process.argv.slice(2) as [string, string];
-const files = statSync(input).isDirectory() ? readdirSync(input).sort().map((f) => join(input, f)) : [input];
+const files = statSync(input).isDirectory()
+  ? readdirSync(input)
+      .sort()
+      .map((f) => join(input, f))
+  : [input];
 
 /** Test cases in a parsed tree: every `testcase` key's entries (fast-xml-parser and xml2js alike). */
 function countCases(node: unknown): number {

@@ -9,7 +9,14 @@ import { readFileSync } from 'node:fs';
 import autocannon from 'autocannon';
 
 const options = JSON.parse(process.argv[2]!) as {
-  url: string; method: string; headers: Record<string, string>; bodyFile?: string; stampAt?: number; pathsFile?: string; connections: number; seconds: number;
+  url: string;
+  method: string;
+  headers: Record<string, string>;
+  bodyFile?: string;
+  stampAt?: number;
+  pathsFile?: string;
+  connections: number;
+  seconds: number;
 };
 // With `pathsFile` (one path a line), each request asks for the next path in turn (random proofs, say), from a random start.
 const paths = options.pathsFile ? readFileSync(options.pathsFile, 'utf8').split('\n').filter(Boolean) : [];

@@ -44,7 +44,14 @@ function once(o: LoadOptions): Promise<LoadResult> {
     child.on('exit', (code) => {
       clearTimeout(timer);
       try {
-        const r = JSON.parse(out) as { duration: number; latency: { p50: number; p99: number }; '2xx': number; non2xx: number; errors: number; timeouts: number };
+        const r = JSON.parse(out) as {
+          duration: number;
+          latency: { p50: number; p99: number };
+          '2xx': number;
+          non2xx: number;
+          errors: number;
+          timeouts: number;
+        };
         // Throughput counts answered 2xx only, over the measured duration.
         resolve({ rps: r['2xx'] / r.duration, p50: r.latency.p50, p99: r.latency.p99, ok: r['2xx'], non2xx: r.non2xx, errors: r.errors + r.timeouts });
       } catch {

@@ -11,10 +11,20 @@ const upload = multer({
   storage: multer.memoryStorage(),
   defParamCharset: 'utf8',
   limits: {
-    fileSize: 10 * 1024 * 1024, files: 2, fields: 4, parts: 6, fieldSize: limits.dataJsonBytes,
-    fieldNameSize: 100, headerPairs: 50, fieldNestingDepth: 0, fieldArrayIndexLimit: 0,
+    fileSize: 10 * 1024 * 1024,
+    files: 2,
+    fields: 4,
+    parts: 6,
+    fieldSize: limits.dataJsonBytes,
+    fieldNameSize: 100,
+    headerPairs: 50,
+    fieldNestingDepth: 0,
+    fieldArrayIndexLimit: 0,
   },
-}).fields([{ name: 'data_json', maxCount: 1 }, { name: 'attachment_file', maxCount: 1 }]);
+}).fields([
+  { name: 'data_json', maxCount: 1 },
+  { name: 'attachment_file', maxCount: 1 },
+]);
 
 /** The attestation's name (from `data_json`) and its attachment's bytes. */
 export async function parseAttestation(ctx: Koa.Context): Promise<{ name: string; attachment: Buffer | null }> {

@@ -21,7 +21,8 @@ export function readPathQueries(seededAt: number): ReadQuery[] {
     { name: 'environments: tag filter', path: e(`?tag=${encodeURIComponent(seeded.tag)}`) },
   ];
   for (const sort of ['name', 'last_modified_at', 'last_changed_at']) {
-    for (const direction of ['asc', 'desc']) queries.push({ name: `environments: sort ${sort} ${direction}`, path: e(`?sort=${sort}&sort_direction=${direction}`) });
+    for (const direction of ['asc', 'desc'])
+      queries.push({ name: `environments: sort ${sort} ${direction}`, path: e(`?sort=${sort}&sort_direction=${direction}`) });
   }
   return queries;
 }

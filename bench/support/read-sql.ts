@@ -56,8 +56,19 @@ export function deploymentCount(orgId: number, f: Pick<DeploymentFilter, 'start'
     return {
       sql: `select ${head.sql}\n      + ${hours}\n      + ${days}\n      + ${hours}\n      + ${tail.sql} as "n"`,
       params: [
-        ...head.params, orgId, startHour, Math.min(endHour, (firstDay + 1) * 24), orgId, '', '', firstDay, lastDay,
-        orgId, Math.max(lastDay, firstDay + 1) * 24 - 1, endHour, ...tail.params,
+        ...head.params,
+        orgId,
+        startHour,
+        Math.min(endHour, (firstDay + 1) * 24),
+        orgId,
+        '',
+        '',
+        firstDay,
+        lastDay,
+        orgId,
+        Math.max(lastDay, firstDay + 1) * 24 - 1,
+        endHour,
+        ...tail.params,
       ],
     };
   }
@@ -94,7 +105,11 @@ export function deepPageDays(orgId: number, f: DeploymentFilter, before: number,
 }
 
 /** The window's end and the offset left once the days newer than the page are skipped (the server's deepPageStart). */
-export async function deepPageCut(orgId: number, f: DeploymentFilter, all: (s: Statement) => Promise<Array<Record<string, unknown>>>): Promise<DeploymentFilter & { endExclusive: boolean }> {
+export async function deepPageCut(
+  orgId: number,
+  f: DeploymentFilter,
+  all: (s: Statement) => Promise<Array<Record<string, unknown>>>,
+): Promise<DeploymentFilter & { endExclusive: boolean }> {
   const newestStatement = deepPageNewest(orgId, f);
   if (!newestStatement) return { ...f, endExclusive: false };
   let skipped = Number((await all(newestStatement))[0]?.n ?? 0);
@@ -116,10 +131,11 @@ export async function deepPageCut(orgId: number, f: DeploymentFilter, all: (s: S
 export function deploymentPage(orgId: number, f: DeploymentFilter, endExclusive = false): Statement {
   const w = deploymentRows(orgId, f, f.start, f.end, endExclusive);
   return {
-    sql: `select "d"."fingerprint", "d"."deployed_at", "d"."artifact_name", "d"."env_name", "d"."snapshot_index", "t"."name" as "trail_name", "fl"."name" as "flow_name" `
-      + `from (select "d"."id" from "deployments" as "d" ${w.sql} order by "d"."deployed_at" desc, "d"."id" desc limit ? + 0 offset ?) as "p" `
-      + `inner join "deployments" as "d" on "d"."id" = "p"."id" left join "trails" as "t" on "t"."id" = "d"."trail_id" left join "flows" as "fl" on "fl"."id" = "t"."flow_id" `
-      + `order by "d"."deployed_at" desc, "d"."id" desc`,
+    sql:
+      `select "d"."fingerprint", "d"."deployed_at", "d"."artifact_name", "d"."env_name", "d"."snapshot_index", "t"."name" as "trail_name", "fl"."name" as "flow_name" ` +
+      `from (select "d"."id" from "deployments" as "d" ${w.sql} order by "d"."deployed_at" desc, "d"."id" desc limit ? + 0 offset ?) as "p" ` +
+      `inner join "deployments" as "d" on "d"."id" = "p"."id" left join "trails" as "t" on "t"."id" = "d"."trail_id" left join "flows" as "fl" on "fl"."id" = "t"."flow_id" ` +
+      `order by "d"."deployed_at" desc, "d"."id" desc`,
     params: [...w.params, f.limit, f.offset],
   };
 }
@@ -148,18 +164,21 @@ export function environmentStatements(orgId: number, q: URLSearchParams, kind: '
   const perPage = Number(q.get('per_page') ?? 20);
   const page = Number(q.get('page') ?? 1);
   const nameDirection = sort === 'name' ? direction : 'asc';
-  const order = (sort === 'name' ? '' : `"e"."${sort}" ${direction === 'asc' ? 'asc nulls first' : 'desc nulls last'}, `) + `"e"."name_lower" ${nameDirection}, "e"."name" ${nameDirection}`;
+  const order =
+    (sort === 'name' ? '' : `"e"."${sort}" ${direction === 'asc' ? 'asc nulls first' : 'desc nulls last'}, `) +
+    `"e"."name_lower" ${nameDirection}, "e"."name" ${nameDirection}`;
   // Every environment of the organisation (no filter): the count kept on its row, as the server reads it.
   const needle = name?.toLowerCase();
-  const count = !tag && !name
-    ? { sql: `select "environment_count" as "total" from "organizations" where "id" = ?`, params: [orgId] }
-    // SQLite, a name of three characters or more (and no tag): counted from the trigram index of names, as the server does.
-    : kind === 'sqlite' && !tag && needle && [...needle].length >= 3
-      ? {
-        sql: `select count(*) as "total" from (select rowid as environment_id from environment_names where environment_names match ?) as "x" inner join "environments" as "e" on "e"."id" = "x"."environment_id" where "e"."organization_id" = ?`,
-        params: [`"${needle.replace(/"/g, '""')}"`, orgId],
-      }
-      : { sql: `select count(*) as "total" from ${from} ${where}`, params };
+  const count =
+    !tag && !name
+      ? { sql: `select "environment_count" as "total" from "organizations" where "id" = ?`, params: [orgId] }
+      : // SQLite, a name of three characters or more (and no tag): counted from the trigram index of names, as the server does.
+        kind === 'sqlite' && !tag && needle && [...needle].length >= 3
+        ? {
+            sql: `select count(*) as "total" from (select rowid as environment_id from environment_names where environment_names match ?) as "x" inner join "environments" as "e" on "e"."id" = "x"."environment_id" where "e"."organization_id" = ?`,
+            params: [`"${needle.replace(/"/g, '""')}"`, orgId],
+          }
+        : { sql: `select count(*) as "total" from ${from} ${where}`, params };
   return {
     count,
     page: { sql: `select "e".* from ${from} ${where} order by ${order} limit ? + 0 offset ?`, params: [...params, perPage, (page - 1) * perPage] },
@@ -184,7 +203,11 @@ export const deploymentItem = (org: string, r: Record<string, unknown>) => {
   const environment = `/api/v2/environments/${pathOf(org, String(r.env_name))}`;
   const trail = r.trail_name && r.flow_name ? { trail: { href: `/api/v2/trails/${pathOf(org, String(r.flow_name), String(r.trail_name))}` } } : {};
   return {
-    fingerprint: r.fingerprint, deployed_at: Number(r.deployed_at), artifact_name: r.artifact_name, env_name: r.env_name, snapshot_index: Number(r.snapshot_index),
+    fingerprint: r.fingerprint,
+    deployed_at: Number(r.deployed_at),
+    artifact_name: r.artifact_name,
+    env_name: r.env_name,
+    snapshot_index: Number(r.snapshot_index),
     _links: { environment: { href: environment }, snapshot: { href: `${environment}/snapshots/${Number(r.snapshot_index)}` }, ...trail },
   };
 };
@@ -201,9 +224,10 @@ export function pageEnvelope(path: string, search: string, page: number, perPage
   const before = String(new URLSearchParams(at < 0 ? entries : entries.slice(0, at)));
   const after = at < 0 ? '' : String(new URLSearchParams(entries.slice(at + 1).filter(([name]) => name !== 'page')));
   const to = (n: number) => ({ href: `${path}?${before}${before ? '&' : ''}page=${n}${after ? `&${after}` : ''}` });
-  const links = totalPages === 0
-    ? { self, first: null, prev: null, next: null, last: null }
-    : { self, first: to(1), prev: page > 1 ? to(Math.min(page - 1, totalPages)) : null, next: page < totalPages ? to(page + 1) : null, last: to(totalPages) };
+  const links =
+    totalPages === 0
+      ? { self, first: null, prev: null, next: null, last: null }
+      : { self, first: to(1), prev: page > 1 ? to(Math.min(page - 1, totalPages)) : null, next: page < totalPages ? to(page + 1) : null, last: to(totalPages) };
   return { page, per_page: perPage, total_pages: totalPages, total_count: total, [key]: items, _links: links };
 }
 
@@ -211,10 +235,16 @@ const json = (text: unknown, fallback: unknown) => (typeof text === 'string' ? J
 
 /** An environment row as the API answers it. */
 export const environmentItem = (org: string, r: Record<string, unknown>) => ({
-  org, name: r.name, type: r.type, description: r.description, last_modified_at: Number(r.last_modified_at),
-  include_scaling: Number(r.include_scaling) === 1, tags: json(r.tags, {}),
+  org,
+  name: r.name,
+  type: r.type,
+  description: r.description,
+  last_modified_at: Number(r.last_modified_at),
+  include_scaling: Number(r.include_scaling) === 1,
+  tags: json(r.tags, {}),
   last_reported_at: Number(r.last_reported_at ?? 0),
   last_changed_at: Number(r.last_changed_at ?? 0),
   state: r.state !== null && Number(r.state) === 1,
-  policies: json(r.policies, []), included_environments: json(r.included_environments, []),
+  policies: json(r.policies, []),
+  included_environments: json(r.included_environments, []),
 });

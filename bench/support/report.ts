@@ -61,22 +61,30 @@ export function writeReport(figures: Figure[], run: RunInfo): { md: string; file
   const date = new Date().toISOString();
   const command = `pnpm bench${run.quick ? ' --quick' : ''}${run.only ? ` --only ${run.only}` : ''}`;
   const seconds = Math.round(run.seconds);
-  writeFileSync(new URL(`${base}.json`, dir), JSON.stringify({ date, machine: machine(), commit: run.commit, command, seconds, timings: run.timings, figures }, null, 2) + '\n');
+  writeFileSync(
+    new URL(`${base}.json`, dir),
+    JSON.stringify({ date, machine: machine(), commit: run.commit, command, seconds, timings: run.timings, figures }, null, 2) + '\n',
+  );
   const fmt = (n: number | null, unit = '') => (n === null ? '–' : `${n}${unit ? ` ${unit}` : ''}`);
   const met = figures.filter((f) => f.pass === true).length;
   const missed = figures.filter((f) => f.pass === false).length;
   const md = [
-    `# Benchmark results${run.quick ? ' (quick mode: smaller data, shorter runs; not the targets\' figures)' : ''}`,
+    `# Benchmark results${run.quick ? " (quick mode: smaller data, shorter runs; not the targets' figures)" : ''}`,
     '',
     `- Command: \`${command}\``,
     `- Commit: ${run.commit}`,
     `- Machine: ${machine()}`,
-    `- Date: ${date}; run time ${Math.floor(seconds / 60)} min ${seconds % 60} s (${Object.entries(run.timings).map(([k, v]) => `${k} ${v} s`).join(', ')})`,
+    `- Date: ${date}; run time ${Math.floor(seconds / 60)} min ${seconds % 60} s (${Object.entries(run.timings)
+      .map(([k, v]) => `${k} ${v} s`)
+      .join(', ')})`,
     `- Targets: ${met} met, ${missed} missed`,
     '',
     '| Suite | Figure | Value | Baseline | Ratio | Target | Met | Notes |',
     '|---|---|---:|---:|---:|---|---|---|',
-    ...figures.map((f) => `| ${f.suite} | ${f.name} | ${fmt(f.value, f.unit)} | ${fmt(f.baseline, f.unit)} | ${fmt(f.ratio)} | ${f.target} | ${f.pass === null ? '–' : f.pass ? 'yes' : '**no**'} | ${f.note ?? ''} |`),
+    ...figures.map(
+      (f) =>
+        `| ${f.suite} | ${f.name} | ${fmt(f.value, f.unit)} | ${fmt(f.baseline, f.unit)} | ${fmt(f.ratio)} | ${f.target} | ${f.pass === null ? '–' : f.pass ? 'yes' : '**no**'} | ${f.note ?? ''} |`,
+    ),
     '',
   ].join('\n');
   writeFileSync(new URL(`${base}.md`, dir), md);

@@ -11,8 +11,28 @@ import pg from 'pg';
 export const seedShape = { environments: 10_000, deploymentEnvironments: 50, repos: 20, days: 365 } as const;
 const stages = ['prod', 'staging', 'qa', 'dev', 'perf'];
 const regions = ['eu', 'us', 'ap'];
-const services = ['payments', 'ledger', 'checkout', 'catalog', 'search', 'identity', 'billing', 'notify', 'gateway', 'reports',
-  'inventory', 'pricing', 'shipping', 'orders', 'profile', 'media', 'audit', 'metrics', 'config', 'scheduler'];
+const services = [
+  'payments',
+  'ledger',
+  'checkout',
+  'catalog',
+  'search',
+  'identity',
+  'billing',
+  'notify',
+  'gateway',
+  'reports',
+  'inventory',
+  'pricing',
+  'shipping',
+  'orders',
+  'profile',
+  'media',
+  'audit',
+  'metrics',
+  'config',
+  'scheduler',
+];
 const tiers = ['gold', 'silver', 'bronze'];
 
 export function environmentName(i: number): string {
@@ -43,7 +63,12 @@ function random(seed: number): () => number {
 }
 
 interface EnvironmentRow {
-  name: string; tags: Record<string, string>; last_modified_at: number; last_reported_at: number | null; last_changed_at: number | null; state: number | null;
+  name: string;
+  tags: Record<string, string>;
+  last_modified_at: number;
+  last_reported_at: number | null;
+  last_changed_at: number | null;
+  state: number | null;
 }
 
 function environmentRows(now: number): EnvironmentRow[] {
@@ -67,10 +92,21 @@ function* deploymentBatches(count: number, envIds: number[], now: number, batch:
   const rnd = random(2);
   const span = seedShape.days * 86_400;
   const snapshot = new Array<number>(envIds.length).fill(0);
-  const hex = () => Math.floor(rnd() * 2 ** 32).toString(16).padStart(8, '0');
+  const hex = () =>
+    Math.floor(rnd() * 2 ** 32)
+      .toString(16)
+      .padStart(8, '0');
   for (let from = 0; from < count; from += batch) {
     const n = Math.min(batch, count - from);
-    const cols = { environment_id: [] as number[], env_name: [] as string[], snapshot_index: [] as number[], fingerprint: [] as string[], artifact_name: [] as string[], deployed_at: [] as number[], repo_name: [] as string[] };
+    const cols = {
+      environment_id: [] as number[],
+      env_name: [] as string[],
+      snapshot_index: [] as number[],
+      fingerprint: [] as string[],
+      artifact_name: [] as string[],
+      deployed_at: [] as number[],
+      repo_name: [] as string[],
+    };
     for (let i = from; i < from + n; i++) {
       const env = Math.floor(rnd() * envIds.length);
       const repo = Math.floor(rnd() * seedShape.repos);
@@ -114,21 +150,27 @@ export function seedSqlite(file: string, deployments: number, now: number): void
     const orgId = Number((db.prepare(`select id from organizations where name = 'bench'`).get() as { id: number }).id);
     const envIds: number[] = [];
     db.transaction(() => {
-      const env = db.prepare(`insert into environments (organization_id, name, name_lower, type, description, include_scaling, tags, policies, included_environments, space_id, last_modified_at, last_reported_at, last_changed_at, state)
+      const env =
+        db.prepare(`insert into environments (organization_id, name, name_lower, type, description, include_scaling, tags, policies, included_environments, space_id, last_modified_at, last_reported_at, last_changed_at, state)
         values (?, ?, ?, 'K8S', 'A benchmark environment', 0, ?, '[]', '[]', null, ?, ?, ?, ?)`);
       const tag = db.prepare(`insert into environment_tags (environment_id, key, value) values (?, ?, ?)`);
       for (const e of environmentRows(now)) {
-        const id = Number(env.run(orgId, e.name, e.name.toLowerCase(), JSON.stringify(e.tags), e.last_modified_at, e.last_reported_at, e.last_changed_at, e.state).lastInsertRowid);
+        const id = Number(
+          env.run(orgId, e.name, e.name.toLowerCase(), JSON.stringify(e.tags), e.last_modified_at, e.last_reported_at, e.last_changed_at, e.state)
+            .lastInsertRowid,
+        );
         if (envIds.length < seedShape.deploymentEnvironments) envIds.push(id);
         for (const [k, v] of Object.entries(e.tags)) tag.run(id, k, v);
       }
       db.prepare(environmentCountSql).run();
     })();
-    const insert = db.prepare(`insert into deployments (organization_id, environment_id, env_name, snapshot_index, fingerprint, artifact_name, deployed_at, trail_id, repo_name)
+    const insert =
+      db.prepare(`insert into deployments (organization_id, environment_id, env_name, snapshot_index, fingerprint, artifact_name, deployed_at, trail_id, repo_name)
       values (?, ?, ?, ?, ?, ?, ?, null, ?)`);
     for (const { n, cols: c } of deploymentBatches(deployments, envIds, now, 100_000)) {
       db.transaction(() => {
-        for (let i = 0; i < n; i++) insert.run(orgId, c.environment_id[i], c.env_name[i], c.snapshot_index[i], c.fingerprint[i], c.artifact_name[i], c.deployed_at[i], c.repo_name[i]);
+        for (let i = 0; i < n; i++)
+          insert.run(orgId, c.environment_id[i], c.env_name[i], c.snapshot_index[i], c.fingerprint[i], c.artifact_name[i], c.deployed_at[i], c.repo_name[i]);
       })();
     }
     db.exec(countsSql);
@@ -147,21 +189,36 @@ export async function seedPostgres(url: string, deployments: number, now: number
     const orgId = Number((await client.query(`select id from organizations where name = 'bench'`)).rows[0].id);
     const envs = environmentRows(now);
     await client.query('begin');
-    const ids = await client.query(`insert into environments (organization_id, name, name_lower, type, description, include_scaling, tags, policies, included_environments, last_modified_at, last_reported_at, last_changed_at, state)
+    const ids = await client.query(
+      `insert into environments (organization_id, name, name_lower, type, description, include_scaling, tags, policies, included_environments, last_modified_at, last_reported_at, last_changed_at, state)
       select $1, name, lower(name), 'K8S', 'A benchmark environment', 0, tags, '[]', '[]', m, r, c, s
       from unnest($2::text[], $3::text[], $4::float8[], $5::float8[], $6::float8[], $7::int[]) as u(name, tags, m, r, c, s) returning id, name`,
-    [orgId, envs.map((e) => e.name), envs.map((e) => JSON.stringify(e.tags)), envs.map((e) => e.last_modified_at), envs.map((e) => e.last_reported_at), envs.map((e) => e.last_changed_at), envs.map((e) => e.state)]);
+      [
+        orgId,
+        envs.map((e) => e.name),
+        envs.map((e) => JSON.stringify(e.tags)),
+        envs.map((e) => e.last_modified_at),
+        envs.map((e) => e.last_reported_at),
+        envs.map((e) => e.last_changed_at),
+        envs.map((e) => e.state),
+      ],
+    );
     const idOf = new Map(ids.rows.map((r: { id: number; name: string }) => [r.name, Number(r.id)]));
     const tagRows = envs.flatMap((e) => Object.entries(e.tags).map(([k, v]) => [idOf.get(e.name)!, k, v] as const));
-    await client.query(`insert into environment_tags (environment_id, key, value) select * from unnest($1::bigint[], $2::text[], $3::text[])`,
-      [tagRows.map((t) => t[0]), tagRows.map((t) => t[1]), tagRows.map((t) => t[2])]);
+    await client.query(`insert into environment_tags (environment_id, key, value) select * from unnest($1::bigint[], $2::text[], $3::text[])`, [
+      tagRows.map((t) => t[0]),
+      tagRows.map((t) => t[1]),
+      tagRows.map((t) => t[2]),
+    ]);
     await client.query(environmentCountSql);
     await client.query('commit');
     const envIds = envs.slice(0, seedShape.deploymentEnvironments).map((e) => idOf.get(e.name)!);
     for (const { cols: c } of deploymentBatches(deployments, envIds, now, 20_000)) {
-      await client.query(`insert into deployments (organization_id, environment_id, env_name, snapshot_index, fingerprint, artifact_name, deployed_at, trail_id, repo_name)
+      await client.query(
+        `insert into deployments (organization_id, environment_id, env_name, snapshot_index, fingerprint, artifact_name, deployed_at, trail_id, repo_name)
         select $1, e, en, s, f, a, t, null, r from unnest($2::bigint[], $3::text[], $4::int[], $5::text[], $6::text[], $7::float8[], $8::text[]) as u(e, en, s, f, a, t, r)`,
-      [orgId, c.environment_id, c.env_name, c.snapshot_index, c.fingerprint, c.artifact_name, c.deployed_at, c.repo_name]);
+        [orgId, c.environment_id, c.env_name, c.snapshot_index, c.fingerprint, c.artifact_name, c.deployed_at, c.repo_name],
+      );
     }
     await client.query(countsSql);
     await client.query(hourCountsSql);

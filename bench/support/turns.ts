@@ -62,6 +62,8 @@ function combineRounds(results: LoadResult[]): LoadResult {
     rps: sum((r) => r.rps) / results.length,
     p50: Math.round(sum((r) => r.p50) / results.length),
     p99: Math.max(...results.map((r) => r.p99)),
-    ok: sum((r) => r.ok), non2xx: sum((r) => r.non2xx), errors: sum((r) => r.errors),
+    ok: sum((r) => r.ok),
+    non2xx: sum((r) => r.non2xx),
+    errors: sum((r) => r.errors),
   };
 }

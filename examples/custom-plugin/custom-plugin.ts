@@ -5,9 +5,7 @@
  * flow template can require it as `type: custom:coverage`.
  */
 import { Type } from '@sinclair/typebox';
-import {
-  AttestationName, attestationBody, attestationResponses, defineOperation, Nullable, Sha256Hex, TrailPathParams, Url,
-} from '@trailproof/schema';
+import { AttestationName, attestationBody, attestationResponses, defineOperation, Nullable, Sha256Hex, TrailPathParams, Url } from '@trailproof/schema';
 import { definePlugin } from '@trailproof/server';
 import { storeAttestation } from '@trailproof/server/plugin-kit';
 
@@ -45,8 +43,16 @@ export const attestCoveragePlugin = definePlugin({
   async handler({ params, data, files, principal, store, now }) {
     // The same path every attestation takes: trail lookup, content-addressed attachment, hash chain.
     await storeAttestation(store, {
-      org: params.org, flow: params.flow_name, trail: params.trail_name, name: data.attestation_name, type: 'custom:coverage', data,
-      attachment: files.attachment_file, compliant: data.line_coverage >= data.minimum, createdBy: principal.tokenId, now,
+      org: params.org,
+      flow: params.flow_name,
+      trail: params.trail_name,
+      name: data.attestation_name,
+      type: 'custom:coverage',
+      data,
+      attachment: files.attachment_file,
+      compliant: data.line_coverage >= data.minimum,
+      createdBy: principal.tokenId,
+      now,
     });
     return { status: 201, body: `coverage attestation '${data.attestation_name}' was added to trail '${params.trail_name}'` };
   },

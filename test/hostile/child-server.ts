@@ -39,7 +39,9 @@ export async function startChildServer(env: NodeJS.ProcessEnv = {}): Promise<Chi
   form.append('data_json', JSON.stringify({ name: 't1' }));
   expect2xx(await call(server.url, token, 'PUT', '/api/v2/trails/acme/app', { form }));
   return {
-    ...server, token, database,
+    ...server,
+    token,
+    database,
     memory() {
       const status = readFileSync(`/proc/${server.child.pid}/status`, 'utf8');
       const kib = (field: string) => Number(new RegExp(`^${field}:\\s+(\\d+) kB`, 'm').exec(status)![1]) * 1024;

@@ -40,12 +40,18 @@ describe('trailproof commands that read a database, given the wrong file', funct
   for (const [kind, make, says] of wrongFiles) {
     it(`verify fails on ${kind} file, creating nothing`, async () => {
       const file = make();
-      const before = readdirSync(dir).filter((name) => !name.endsWith('-shm') && !name.endsWith('-wal')).sort();
+      const before = readdirSync(dir)
+        .filter((name) => !name.endsWith('-shm') && !name.endsWith('-wal'))
+        .sort();
       const result = await runTrailproof(['verify', '--db', file]);
       expect(result.status, result.stderr).to.equal(1);
       expect(result.stderr).to.match(says);
       expect(result.stdout).to.equal('');
-      expect(readdirSync(dir).filter((name) => !name.endsWith('-shm') && !name.endsWith('-wal')).sort()).to.deep.equal(before);
+      expect(
+        readdirSync(dir)
+          .filter((name) => !name.endsWith('-shm') && !name.endsWith('-wal'))
+          .sort(),
+      ).to.deep.equal(before);
     });
 
     it(`backup fails on ${kind} file and leaves no copy`, async () => {
@@ -62,7 +68,11 @@ describe('trailproof commands that read a database, given the wrong file', funct
 
   it('token list, revoke and evidence fail on a missing file, creating nothing', async () => {
     const file = join(dir, 'nowhere.db');
-    for (const args of [['token', 'list'], ['token', 'revoke', 'abcdefghijklmnop'], ['token', 'evidence', 'abcdefghijklmnop']]) {
+    for (const args of [
+      ['token', 'list'],
+      ['token', 'revoke', 'abcdefghijklmnop'],
+      ['token', 'evidence', 'abcdefghijklmnop'],
+    ]) {
       const result = await runTrailproof([...args, '--db', file]);
       expect(result.status, args.join(' ')).to.equal(1);
       expect(result.stderr).to.match(/no database at .*nowhere\.db/);

@@ -7,17 +7,26 @@ import { connect, type Socket } from 'node:net';
 import { expect } from 'chai';
 import { startTestServer, type TestServer, type TestServerOptions } from '@trailproof/server/testing';
 
-interface Answer { status: number; body: string; retryAfter?: string; ms: number }
+interface Answer {
+  status: number;
+  body: string;
+  retryAfter?: string;
+  ms: number;
+}
 
 /** GET on a new connection (no pooling), from `localAddress` when given. */
 function get(url: string, path: string, options: { token?: string; localAddress?: string } = {}): Promise<Answer> {
   const started = Date.now();
   return new Promise((resolve, reject) => {
-    const req = httpRequest(url + path, { agent: false, localAddress: options.localAddress, headers: options.token ? { authorization: `Bearer ${options.token}` } : {} }, (res) => {
-      let body = '';
-      res.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, body, retryAfter: res.headers['retry-after'], ms: Date.now() - started }));
-    });
+    const req = httpRequest(
+      url + path,
+      { agent: false, localAddress: options.localAddress, headers: options.token ? { authorization: `Bearer ${options.token}` } : {} },
+      (res) => {
+        let body = '';
+        res.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
+        res.on('end', () => resolve({ status: res.statusCode ?? 0, body, retryAfter: res.headers['retry-after'], ms: Date.now() - started }));
+      },
+    );
     req.setTimeout(5_000, () => req.destroy(new Error(`no answer to ${path} in 5 s`)));
     req.on('error', reject);
     req.end();

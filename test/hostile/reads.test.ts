@@ -14,7 +14,8 @@ const attestationCount = 45;
  * user_data of a million characters: data_json just under its 1 MB bound. Naming
  * `target_artifacts` (empty: trail-level) makes the compliance facts look into each one's data.
  */
-const bigData = (i: number) => JSON.stringify({ attestation_name: `check-${i}`, is_compliant: true, target_artifacts: [], user_data: { filler: 'x'.repeat(1_000_000), i } });
+const bigData = (i: number) =>
+  JSON.stringify({ attestation_name: `check-${i}`, is_compliant: true, target_artifacts: [], user_data: { filler: 'x'.repeat(1_000_000), i } });
 
 describe('hostile clients: reading a trail of big attestations', function () {
   this.timeout(120_000);
@@ -44,7 +45,7 @@ describe('hostile clients: reading a trail of big attestations', function () {
 
   it('every stored attestation is reachable by following the page links, oldest first, each once', async () => {
     const seen: string[] = [];
-    for (let href: string | undefined = '/api/v2/trails/acme/app/big?per_page=7'; href;) {
+    for (let href: string | undefined = '/api/v2/trails/acme/app/big?per_page=7'; href; ) {
       const page = await server.request('GET', href);
       expect(page.status).to.equal(200);
       seen.push(...page.body.attestations.map((a: { attestation_name: string }) => a.attestation_name));
@@ -84,7 +85,9 @@ describe('hostile clients: listing many flows', function () {
     expect(all.headers.get('x-total-count')).to.equal(String(flowCount));
     const first = await server.request('GET', '/api/v2/flows/acme?per_page=100');
     expect(first.body).to.have.length(100);
-    expect(first.headers.get('link')).to.equal('</api/v2/flows/acme?per_page=100&page=1>; rel="first", </api/v2/flows/acme?per_page=100&page=2>; rel="next", </api/v2/flows/acme?per_page=100&page=2>; rel="last"');
+    expect(first.headers.get('link')).to.equal(
+      '</api/v2/flows/acme?per_page=100&page=1>; rel="first", </api/v2/flows/acme?per_page=100&page=2>; rel="next", </api/v2/flows/acme?per_page=100&page=2>; rel="last"',
+    );
     expect(first.headers.get('x-total-pages')).to.equal('2');
     const second = await server.request('GET', '/api/v2/flows/acme?per_page=100&page=2');
     expect(second.body.map((f: { name: string }) => f.name)).to.deep.equal(Array.from({ length: 30 }, (_, i) => `flow-${100 + i}`));

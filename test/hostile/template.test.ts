@@ -15,12 +15,14 @@ describe('hostile clients: YAML templates', function () {
   before(async () => (server = await startTestServer()));
   after(() => server.close());
 
-  const putTemplate = (template: string) => server.request('PUT', '/api/v2/flows/acme/template_file', {
-    form: { data_json: JSON.stringify({ name: 'hostile' }), template_file: { content: template, name: 'template.yml' } },
-  });
-  const beginWithTemplate = (template: string) => server.request('PUT', '/api/v2/trails/acme/hostile', {
-    form: { data_json: JSON.stringify({ name: 'build-1' }), template_file: { content: template, name: 'template.yml' } },
-  });
+  const putTemplate = (template: string) =>
+    server.request('PUT', '/api/v2/flows/acme/template_file', {
+      form: { data_json: JSON.stringify({ name: 'hostile' }), template_file: { content: template, name: 'template.yml' } },
+    });
+  const beginWithTemplate = (template: string) =>
+    server.request('PUT', '/api/v2/trails/acme/hostile', {
+      form: { data_json: JSON.stringify({ name: 'build-1' }), template_file: { content: template, name: 'template.yml' } },
+    });
 
   it('20,000 keys (189 KB): a 400 naming the size bound, and health answers meanwhile', async () => {
     const { result, slowestMs } = await whileProbingHealth(server, () => putTemplate(manyKeys(20_000)));

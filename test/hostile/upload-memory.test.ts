@@ -24,8 +24,18 @@ describe('hostile uploads: bytes in flight', function () {
 
     it('refuses an upload that does not fit with 503 and Retry-After before its body is sent, and takes it once room is back', async () => {
       // An upload of 10 MB that has sent 1 MB and waits: its 10 MB are held.
-      const head = Buffer.from('--b\r\nContent-Disposition: form-data; name="data_json"\r\n\r\n{"attestation_name":"slow","is_compliant":true}\r\n--b\r\nContent-Disposition: form-data; name="attachment_file"; filename="a.bin"\r\n\r\n');
-      const slow = await sendPart(server.url, generic, 'POST', server.token, 'multipart/form-data; boundary=b', Buffer.concat([head, Buffer.alloc(mib, 120)]), 10 * mib);
+      const head = Buffer.from(
+        '--b\r\nContent-Disposition: form-data; name="data_json"\r\n\r\n{"attestation_name":"slow","is_compliant":true}\r\n--b\r\nContent-Disposition: form-data; name="attachment_file"; filename="a.bin"\r\n\r\n',
+      );
+      const slow = await sendPart(
+        server.url,
+        generic,
+        'POST',
+        server.token,
+        'multipart/form-data; boundary=b',
+        Buffer.concat([head, Buffer.alloc(mib, 120)]),
+        10 * mib,
+      );
       try {
         let refused = await expectContinue(server.url, `Bearer ${server.token}`, 5 * mib);
         // The first may come before the server took the slow upload's bytes.
@@ -33,15 +43,21 @@ describe('hostile uploads: bytes in flight', function () {
         expect(refused).to.deep.include({ status: 503, continued: false, retryAfter: '1' });
         expect(JSON.parse(refused.body).message).to.match(/as many uploads as it may hold/);
         // Small bodies fit beside it.
-        expect((await server.request('POST', generic, { form: { data_json: JSON.stringify({ attestation_name: 'small', is_compliant: true }) } })).status).to.equal(201);
+        expect(
+          (await server.request('POST', generic, { form: { data_json: JSON.stringify({ attestation_name: 'small', is_compliant: true }) } })).status,
+        ).to.equal(201);
       } finally {
         slow.destroy();
       }
       let accepted = { status: 0, continued: false };
-      expect(await waitUntil(async () => (accepted = await expectContinue(server.url, `Bearer ${server.token}`, 5 * mib)).status === 201, 5_000), JSON.stringify(accepted)).to.equal(true);
+      expect(
+        await waitUntil(async () => (accepted = await expectContinue(server.url, `Bearer ${server.token}`, 5 * mib)).status === 201, 5_000),
+        JSON.stringify(accepted),
+      ).to.equal(true);
       expect(accepted.continued).to.equal(true);
       // Given back once answered: two 8 MB uploads one after the other fit in 12 MiB.
-      for (let i = 0; i < 2; i++) expect(await expectContinue(server.url, `Bearer ${server.token}`, 8 * mib), `8 MB upload ${i + 1}`).to.deep.include({ status: 201, continued: true });
+      for (let i = 0; i < 2; i++)
+        expect(await expectContinue(server.url, `Bearer ${server.token}`, 8 * mib), `8 MB upload ${i + 1}`).to.deep.include({ status: 201, continued: true });
     });
   });
 
@@ -62,7 +78,10 @@ describe('hostile uploads: bytes in flight', function () {
       const grown = server.memory().peak - before;
 
       const statuses = answers.map((a) => a.status);
-      expect(statuses.filter((s) => s !== 201 && s !== 503), 'only 201 and 503').to.deep.equal([]);
+      expect(
+        statuses.filter((s) => s !== 201 && s !== 503),
+        'only 201 and 503',
+      ).to.deep.equal([]);
       expect(statuses.filter((s) => s === 201).length, 'some stored').to.be.at.least(1);
       const refused = answers.filter((a) => a.status === 503);
       expect(refused.length, 'some refused').to.be.at.least(1);

@@ -18,16 +18,27 @@ export function uploadForm(bytes: number, fileName = 'report.xml'): FormData {
  * Sends headers with `Expect: 100-continue` and a multipart body of `bytes` declared, and the
  * body only after `100 Continue`. Resolves with whether 100 came and the final status.
  */
-export function expectContinue(url: string, authorization: string, bytes: number): Promise<{ continued: boolean; status: number; retryAfter?: string; body: string }> {
+export function expectContinue(
+  url: string,
+  authorization: string,
+  bytes: number,
+): Promise<{ continued: boolean; status: number; retryAfter?: string; body: string }> {
   const body = Buffer.concat([
     Buffer.from(`--b\r\nContent-Disposition: form-data; name="data_json"\r\n\r\n${dataJson}\r\n`),
-    bytes ? Buffer.concat([Buffer.from('--b\r\nContent-Disposition: form-data; name="attachment_file"; filename="a.bin"\r\n\r\n'), Buffer.alloc(bytes, 120), Buffer.from('\r\n')]) : Buffer.alloc(0),
+    bytes
+      ? Buffer.concat([
+          Buffer.from('--b\r\nContent-Disposition: form-data; name="attachment_file"; filename="a.bin"\r\n\r\n'),
+          Buffer.alloc(bytes, 120),
+          Buffer.from('\r\n'),
+        ])
+      : Buffer.alloc(0),
     Buffer.from('--b--\r\n'),
   ]);
   return new Promise((resolve, reject) => {
     let continued = false;
     const req = httpRequest(url + generic, {
-      method: 'POST', headers: { authorization, expect: '100-continue', 'content-type': 'multipart/form-data; boundary=b', 'content-length': body.length },
+      method: 'POST',
+      headers: { authorization, expect: '100-continue', 'content-type': 'multipart/form-data; boundary=b', 'content-length': body.length },
     });
     req.on('continue', () => {
       continued = true;
@@ -49,7 +60,9 @@ export async function sendPart(url: string, path: string, method: string, token:
   const socket = connect(Number(port), hostname);
   socket.on('error', () => {});
   await new Promise((resolve) => socket.once('connect', resolve));
-  socket.write(`${method} ${path} HTTP/1.1\r\nHost: ${hostname}\r\nAuthorization: Bearer ${token}\r\nContent-Type: ${type}\r\nContent-Length: ${declared}\r\n\r\n`);
+  socket.write(
+    `${method} ${path} HTTP/1.1\r\nHost: ${hostname}\r\nAuthorization: Bearer ${token}\r\nContent-Type: ${type}\r\nContent-Length: ${declared}\r\n\r\n`,
+  );
   await new Promise<void>((resolve) => socket.write(part, () => resolve()));
   return socket;
 }
@@ -80,7 +93,11 @@ Promise.all(Array.from({ length: count }, async (_, i) => {
 })).then((answers) => parentPort.postMessage(answers));
 `;
 
-export interface UploadAnswer { status: number; retryAfter: string | null; body: string }
+export interface UploadAnswer {
+  status: number;
+  retryAfter: string | null;
+  body: string;
+}
 
 /**
  * Sends `count` generic attestations with a `bytes` attachment each, all at once, from a thread
@@ -90,9 +107,11 @@ export interface UploadAnswer { status: number; retryAfter: string | null; body:
 export function uploadFromThread(url: string, token: string, count: number, bytes: number): Promise<UploadAnswer[]> {
   return new Promise((resolve, reject) => {
     const worker = new Worker(senderSource, { eval: true, workerData: { url, token, count, bytes } });
-    worker.once('message', (answers: UploadAnswer[]) => {
-      resolve(answers);
-      void worker.terminate();
-    }).once('error', reject);
+    worker
+      .once('message', (answers: UploadAnswer[]) => {
+        resolve(answers);
+        void worker.terminate();
+      })
+      .once('error', reject);
   });
 }

@@ -10,7 +10,6 @@ import { runCli } from '../support/processes.ts';
 import { startChildServer, type ChildServer } from './child-server.ts';
 import { abortHalfWay, dataJson, expectContinue, generic, uploadForm } from './upload-requests.ts';
 
-
 /** A logger that keeps every entry, with its level, for the test to read. */
 function recordingLogger(): Logger & { entries: Array<Record<string, unknown>> } {
   const entries: Array<Record<string, unknown>> = [];
@@ -36,8 +35,11 @@ describe('hostile uploads: a refused upload, against a server process', function
     ];
     for (const { token, status } of cases) {
       for (let attempt = 0; attempt < 20; attempt++) {
-        const response = await fetch(server.url + generic, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: uploadForm(2 * 1024 * 1024) })
-          .catch((error: Error) => ({ status: `${error.message}: ${String((error.cause as Error | undefined)?.message)}` }) as const);
+        const response = await fetch(server.url + generic, {
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}` },
+          body: uploadForm(2 * 1024 * 1024),
+        }).catch((error: Error) => ({ status: `${error.message}: ${String((error.cause as Error | undefined)?.message)}` }) as const);
         expect(response.status, `try ${attempt + 1}`).to.equal(status);
         const body = (await (response as Response).json()) as { message: string };
         expect(body.message).to.be.a('string');
@@ -67,11 +69,19 @@ describe('hostile uploads', function () {
   });
 
   it('refuses a file name over 255 bytes with a 400 naming the part; 255 are kept', async () => {
-    const long = await fetch(server.url + generic, { method: 'POST', headers: { authorization: `Bearer ${server.token}` }, body: uploadForm(10, 'é'.repeat(128) + '.xml') });
+    const long = await fetch(server.url + generic, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${server.token}` },
+      body: uploadForm(10, 'é'.repeat(128) + '.xml'),
+    });
     expect(long.status).to.equal(400);
     const body = (await long.json()) as { errors: Record<string, string> };
     expect(body.errors.attachment_file).to.match(/file name may be at most 255 bytes/);
-    const fits = await fetch(server.url + generic, { method: 'POST', headers: { authorization: `Bearer ${server.token}` }, body: uploadForm(10, 'a'.repeat(251) + '.xml') });
+    const fits = await fetch(server.url + generic, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${server.token}` },
+      body: uploadForm(10, 'a'.repeat(251) + '.xml'),
+    });
     expect(fits.status).to.equal(201);
   });
 
@@ -80,13 +90,24 @@ describe('hostile uploads', function () {
     const organization = await server.store.findOrganization('acme');
     const name = "ré'port(1)*" + 'x'.repeat(3_000) + '.xml';
     const stored = await server.store.appendAttestation({
-      organizationId: organization!.id, flow: 'app', trail: 't1', name: 'old', type: 'generic', dataJson: JSON.stringify({ attestation_name: 'old', is_compliant: true }),
-      artifactFingerprint: null, compliant: true, createdBy: 'test', at: Date.now() / 1000, attachment: { content: Buffer.from('evidence'), name },
+      organizationId: organization!.id,
+      flow: 'app',
+      trail: 't1',
+      name: 'old',
+      type: 'generic',
+      dataJson: JSON.stringify({ attestation_name: 'old', is_compliant: true }),
+      artifactFingerprint: null,
+      compliant: true,
+      createdBy: 'test',
+      at: Date.now() / 1000,
+      attachment: { content: Buffer.from('evidence'), name },
     });
     expect(stored).to.not.have.property('missing');
     const rows = await server.attestations('app', 't1');
     const id = rows.find((r) => r.name === 'old')!.id;
-    const response = await fetch(`${server.url}/api/v2/trails/acme/app/t1/attestations/${id}/attachment`, { headers: { authorization: `Bearer ${server.token}` } });
+    const response = await fetch(`${server.url}/api/v2/trails/acme/app/t1/attestations/${id}/attachment`, {
+      headers: { authorization: `Bearer ${server.token}` },
+    });
     expect(response.status).to.equal(200);
     expect(await response.text()).to.equal('evidence');
     expect(response.headers.get('x-content-type-options')).to.equal('nosniff');
@@ -100,13 +121,35 @@ describe('hostile uploads', function () {
   it('logs a client that aborts its upload or its JSON body as a client abort, not a server fault', async () => {
     logger.entries.length = 0;
     const head = `--b\r\nContent-Disposition: form-data; name="data_json"\r\n\r\n${dataJson}\r\n--b\r\nContent-Disposition: form-data; name="attachment_file"; filename="a.bin"\r\n\r\n`;
-    await abortHalfWay(server.url, generic, 'POST', server.token, 'multipart/form-data; boundary=b', Buffer.concat([Buffer.from(head), Buffer.alloc(200_000, 120)]), 2 * 1024 * 1024);
-    await abortHalfWay(server.url, '/api/v2/environments/acme', 'PUT', server.token, 'application/json', Buffer.from('{"name":"prod","type":"K8S","description":"' + 'x'.repeat(100_000)), 500_000);
+    await abortHalfWay(
+      server.url,
+      generic,
+      'POST',
+      server.token,
+      'multipart/form-data; boundary=b',
+      Buffer.concat([Buffer.from(head), Buffer.alloc(200_000, 120)]),
+      2 * 1024 * 1024,
+    );
+    await abortHalfWay(
+      server.url,
+      '/api/v2/environments/acme',
+      'PUT',
+      server.token,
+      'application/json',
+      Buffer.from('{"name":"prod","type":"K8S","description":"' + 'x'.repeat(100_000)),
+      500_000,
+    );
     const closed = () => logger.entries.filter((e) => e.msg === 'request' && e.status === 499);
     expect(await waitUntil(() => closed().length === 2, 5_000), JSON.stringify(logger.entries)).to.equal(true);
     expect(closed().every((e) => e.client_closed === true)).to.equal(true);
-    expect(logger.entries.filter((e) => e.level === 'error'), 'no error lines').to.deep.equal([]);
-    expect(logger.entries.filter((e) => typeof e.status === 'number' && e.status >= 500), 'no 5xx').to.deep.equal([]);
+    expect(
+      logger.entries.filter((e) => e.level === 'error'),
+      'no error lines',
+    ).to.deep.equal([]);
+    expect(
+      logger.entries.filter((e) => typeof e.status === 'number' && e.status >= 500),
+      'no 5xx',
+    ).to.deep.equal([]);
     expect(logger.entries.filter((e) => e.msg === 'client closed request').map((e) => e.path)).to.have.members([generic, '/api/v2/environments/acme']);
   });
 });

@@ -27,8 +27,17 @@ describe('hostile clients: verifying the evidence', function () {
     const organizationId = Number((await server.store.findOrganization('acme'))!.id);
     for (let i = 0; i < attestationCount; i++) {
       const stored = await server.store.appendAttestation({
-        organizationId, flow: 'app', trail: 'build-1', name: `scan-${i}`, type: 'generic', dataJson: JSON.stringify({ attestation_name: `scan-${i}` }),
-        artifactFingerprint: null, attachment: { content: attachments[i % attachments.length]!, name: `scan-${i}.bin` }, compliant: true, createdBy: null, at: Date.now() / 1000,
+        organizationId,
+        flow: 'app',
+        trail: 'build-1',
+        name: `scan-${i}`,
+        type: 'generic',
+        dataJson: JSON.stringify({ attestation_name: `scan-${i}` }),
+        artifactFingerprint: null,
+        attachment: { content: attachments[i % attachments.length]!, name: `scan-${i}.bin` },
+        compliant: true,
+        createdBy: null,
+        at: Date.now() / 1000,
       });
       expect(stored).to.have.property('id');
     }

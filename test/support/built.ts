@@ -51,7 +51,10 @@ export async function beginTrailAndAttest(url: string, token: string): Promise<v
     body.append('data_json', JSON.stringify(value));
     return body;
   };
-  expect(await call(url, token, 'PUT', '/api/v2/trails/acme/app', { form: form({ name: 't1' }) })).to.deep.include({ status: 201, body: "Trail 't1' was begun in flow 'app'" });
+  expect(await call(url, token, 'PUT', '/api/v2/trails/acme/app', { form: form({ name: 't1' }) })).to.deep.include({
+    status: 201,
+    body: "Trail 't1' was begun in flow 'app'",
+  });
   const attested = await call(url, token, 'POST', '/api/v2/attestations/acme/app/trail/t1/junit', {
     form: form({ attestation_name: 'unit', junit_results: [{ name: 's', failures: 0, errors: 0, skipped: 0, total: 1, duration: 0.1 }] }),
   });

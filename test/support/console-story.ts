@@ -9,26 +9,44 @@ import type { TestServer } from '@trailproof/server/testing';
 
 export const sha = (text: string) => createHash('sha256').update(text).digest('hex');
 
-const pod = (name: string, image: string) => ({ podName: name, namespace: 'ns', digests: { [image.split(':')[0]!]: sha(image) }, creationTimestamp: 1_764_000_000 });
+const pod = (name: string, image: string) => ({
+  podName: name,
+  namespace: 'ns',
+  digests: { [image.split(':')[0]!]: sha(image) },
+  creationTimestamp: 1_764_000_000,
+});
 
 export async function playExtrasStory(server: Pick<TestServer, 'request'>): Promise<void> {
   const call = async (method: string, path: string, options: Parameters<TestServer['request']>[2]) => {
     const res = await server.request(method, `/api/v2${path}`, options);
     if (res.status !== 200 && res.status !== 201) throw new Error(`${method} ${path} answered ${res.status}: ${JSON.stringify(res.body)}`);
   };
-  for (const [trail, image, failures] of [['b1', 'api:1', 0], ['b2', 'web:1', 2]] as const) {
-    await call('PUT', '/trails/acme/app', { form: { data_json: JSON.stringify({ name: trail, repo_info: { name: 'acme/app', url: 'https://git.example.com/acme/app' } }) } });
-    const data = { attestation_name: 'unit', junit_results: [{ name: 's', failures, errors: 0, skipped: 0, total: 3, duration: 1, timestamp: null }], artifact_fingerprint: sha(image) };
+  for (const [trail, image, failures] of [
+    ['b1', 'api:1', 0],
+    ['b2', 'web:1', 2],
+  ] as const) {
+    await call('PUT', '/trails/acme/app', {
+      form: { data_json: JSON.stringify({ name: trail, repo_info: { name: 'acme/app', url: 'https://git.example.com/acme/app' } }) },
+    });
+    const data = {
+      attestation_name: 'unit',
+      junit_results: [{ name: 's', failures, errors: 0, skipped: 0, total: 3, duration: 1, timestamp: null }],
+      artifact_fingerprint: sha(image),
+    };
     await call('POST', `/attestations/acme/app/trail/${trail}/junit`, { form: { data_json: JSON.stringify(data) } });
   }
   await call('PUT', '/environments/acme', { json: { name: 'prod', type: 'K8S' } });
   await call('PUT', '/environments/acme', { json: { name: 'staging', type: 'K8S' } });
   await call('PUT', '/environments/acme/prod/report/K8S', { json: { artifacts: [pod('a1', 'api:1'), pod('a2', 'api:1'), pod('w1', 'web:1')] } });
-  await call('PUT', '/environments/acme/prod/report/K8S', { json: { artifacts: [pod('a1', 'api:1'), pod('a2', 'api:1'), pod('w1', 'web:1'), pod('d1', 'db:1')] } });
+  await call('PUT', '/environments/acme/prod/report/K8S', {
+    json: { artifacts: [pod('a1', 'api:1'), pod('a2', 'api:1'), pod('w1', 'web:1'), pod('d1', 'db:1')] },
+  });
   await call('PUT', '/environments/acme/staging/report/K8S', { json: { artifacts: [pod('w1', 'web:1')] } });
   const review = (state: string, by: string) => ({ state, approved_by: by, comment: `${by}: <script>alert(1)</script>`, approval_url: 'javascript:alert(2)' });
   // Requested without a review (PENDING), then reviewed twice: its state follows from the reviews.
-  await call('POST', '/approvals/acme/app', { json: { artifact_fingerprint: sha('api:1'), description: 'release 1', src_commit_list: [], environment: 'prod' } });
+  await call('POST', '/approvals/acme/app', {
+    json: { artifact_fingerprint: sha('api:1'), description: 'release 1', src_commit_list: [], environment: 'prod' },
+  });
   await call('PUT', '/approvals/acme/app/1', { json: review('APPROVED', 'alice') });
   await call('PUT', '/approvals/acme/app/1', { json: review('APPROVED', 'bob') });
 }

@@ -15,10 +15,26 @@ import { createValidator, limits, sharedSchemas, type Operation, type OperationV
 
 /** The parts of JSON Schema that the contract uses. */
 interface Schema {
-  $id?: string; $ref?: string; type?: string; anyOf?: Schema[]; const?: unknown; enum?: unknown[];
-  properties?: Record<string, Schema>; required?: string[]; patternProperties?: Record<string, Schema>; additionalProperties?: boolean | Schema;
-  items?: Schema; pattern?: string; minLength?: number; maxLength?: number; minimum?: number; maximum?: number;
-  minItems?: number; maxItems?: number; minProperties?: number; maxProperties?: number;
+  $id?: string;
+  $ref?: string;
+  type?: string;
+  anyOf?: Schema[];
+  const?: unknown;
+  enum?: unknown[];
+  properties?: Record<string, Schema>;
+  required?: string[];
+  patternProperties?: Record<string, Schema>;
+  additionalProperties?: boolean | Schema;
+  items?: Schema;
+  pattern?: string;
+  minLength?: number;
+  maxLength?: number;
+  minimum?: number;
+  maximum?: number;
+  minItems?: number;
+  maxItems?: number;
+  minProperties?: number;
+  maxProperties?: number;
 }
 
 export type ViolationCategory = 'wrong-type' | 'missing-required' | 'unknown-field' | 'over-limit' | 'nul-character' | 'lone-surrogate';
@@ -32,7 +48,11 @@ export interface DataViolation {
 }
 
 /** One place in the example: its path and the (resolved, non-null) schema it was built from. */
-interface Slot { path: string[]; schema: Schema; value: unknown }
+interface Slot {
+  path: string[];
+  schema: Schema;
+  value: unknown;
+}
 
 export interface OperationViolations {
   /** The complete, valid example the violations are made from. */
@@ -68,27 +88,36 @@ export function contractViolations(operations: readonly Operation[]): Map<string
     const refused = (data: unknown) => !validate.data(structuredClone(data)).ok;
     const keep = (list: DataViolation[]) => list.filter((v) => refused(v.data));
 
-    const wrongType = slots.flatMap((slot) => samples
-      .filter((sample) => jsonType(sample) !== jsonType(slot.value))
-      .map((sample) => violation('wrong-type', setAt(example, slot.path, sample), slot.path, `${JSON.stringify(sample)} for a ${jsonType(slot.value)}`)));
+    const wrongType = slots.flatMap((slot) =>
+      samples
+        .filter((sample) => jsonType(sample) !== jsonType(slot.value))
+        .map((sample) => violation('wrong-type', setAt(example, slot.path, sample), slot.path, `${JSON.stringify(sample)} for a ${jsonType(slot.value)}`)),
+    );
 
     const objects = slots.filter((slot) => jsonType(slot.value) === 'object');
-    const missing = objects.flatMap((slot) => (slot.schema.required ?? []).map((key) =>
-      violation('missing-required', removeAt(example, [...slot.path, key]), [...slot.path, key], 'missing')));
+    const missing = objects.flatMap((slot) =>
+      (slot.schema.required ?? []).map((key) => violation('missing-required', removeAt(example, [...slot.path, key]), [...slot.path, key], 'missing')),
+    );
 
-    const overLimit = slots.flatMap((slot) => overLimitValues(slot)
-      .map(({ value, what }) => violation('over-limit', setAt(example, slot.path, value), slot.path, what))
-      .filter((v) => JSON.stringify(v.data).length < limits.dataJsonBytes - sizeMargin));
+    const overLimit = slots.flatMap((slot) =>
+      overLimitValues(slot)
+        .map(({ value, what }) => violation('over-limit', setAt(example, slot.path, value), slot.path, what))
+        .filter((v) => JSON.stringify(v.data).length < limits.dataJsonBytes - sizeMargin),
+    );
 
     // Closed: the schema says so, and the validator agrees.
-    const closed = objects.filter((slot) => slot.schema.additionalProperties === false && !slot.schema.patternProperties &&
-      refused(setAt(example, [...slot.path, 'unexpected_field'], 'value')));
-    const unknownField = fc.tuple(fc.constantFrom(...closed), fc.stringMatching(/^[a-z][a-z0-9_]{0,30}$/), fc.jsonValue({ maxDepth: 2 }))
+    const closed = objects.filter(
+      (slot) =>
+        slot.schema.additionalProperties === false && !slot.schema.patternProperties && refused(setAt(example, [...slot.path, 'unexpected_field'], 'value')),
+    );
+    const unknownField = fc
+      .tuple(fc.constantFrom(...closed), fc.stringMatching(/^[a-z][a-z0-9_]{0,30}$/), fc.jsonValue({ maxDepth: 2 }))
       .filter(([slot, key]) => !(key in (slot.schema.properties ?? {})))
       .map(([slot, key, value]) => violation('unknown-field', setAt(example, [...slot.path, key], value), [...slot.path, key], `unknown ${key}`));
 
     out.set(operation.id, {
-      example, validate,
+      example,
+      validate,
       schema: { 'wrong-type': keep(wrongType), 'missing-required': keep(missing), 'over-limit': keep(overLimit) },
       unknownField,
       openObjects: objects.filter((slot) => !closed.includes(slot)).map((slot) => slot.path.join('.') || '(top level)'),
@@ -110,7 +139,8 @@ function build(schema: Schema, path: string[], slots: Slot[], resolve: (s: Schem
   else if (s.type === 'integer' || s.type === 'number') value = Math.min(Math.max(s.minimum ?? 1, 1), s.maximum ?? 1);
   else if (s.type === 'boolean') value = true;
   else if (s.type === 'null') value = null;
-  else if (s.type === 'array') value = Array.from({ length: Math.max(1, s.minItems ?? 0) }, (_, i) => build(s.items ?? {}, [...path, String(i)], slots, resolve));
+  else if (s.type === 'array')
+    value = Array.from({ length: Math.max(1, s.minItems ?? 0) }, (_, i) => build(s.items ?? {}, [...path, String(i)], slots, resolve));
   else if (s.type === 'object') {
     const object: Record<string, unknown> = {};
     for (const [key, property] of Object.entries(s.properties ?? {})) object[key] = build(property, [...path, key], slots, resolve);
@@ -125,7 +155,8 @@ function build(schema: Schema, path: string[], slots: Slot[], resolve: (s: Schem
 }
 
 function exampleText(s: Schema, path: string[]): string {
-  const fits = (text: string) => text.length >= (s.minLength ?? 0) && text.length <= (s.maxLength ?? Infinity) && (!s.pattern || new RegExp(s.pattern, 'u').test(text));
+  const fits = (text: string) =>
+    text.length >= (s.minLength ?? 0) && text.length <= (s.maxLength ?? Infinity) && (!s.pattern || new RegExp(s.pattern, 'u').test(text));
   return ['abc', 'a'.repeat(64), 'b'.repeat(40), 'https://example.com/x'].find(fits) ?? fail(`no example text for ${path.join('.')}`);
 }
 
@@ -135,7 +166,8 @@ function overLimitValues(slot: Slot): Array<{ value: unknown; what: string }> {
   const out: Array<{ value: unknown; what: string }> = [];
   if (typeof schema.maxLength === 'number') {
     // Code points, as the validator counts them: an astral character is one, not two.
-    for (const char of ['x', 'é', '✓', '😀']) out.push({ value: char.repeat(schema.maxLength + 1), what: `${schema.maxLength + 1} × ${char} (maxLength ${schema.maxLength})` });
+    for (const char of ['x', 'é', '✓', '😀'])
+      out.push({ value: char.repeat(schema.maxLength + 1), what: `${schema.maxLength + 1} × ${char} (maxLength ${schema.maxLength})` });
   }
   if (typeof schema.maxItems === 'number' && Array.isArray(value)) {
     out.push({ value: Array.from({ length: schema.maxItems + 1 }, () => value[0]), what: `${schema.maxItems + 1} items (maxItems ${schema.maxItems})` });
@@ -143,7 +175,10 @@ function overLimitValues(slot: Slot): Array<{ value: unknown; what: string }> {
   }
   if (typeof schema.maxProperties === 'number' && value && typeof value === 'object') {
     const [first] = Object.values(value);
-    out.push({ value: Object.fromEntries(Array.from({ length: schema.maxProperties + 1 }, (_, i) => [`key${i}`, first])), what: `${schema.maxProperties + 1} keys (maxProperties ${schema.maxProperties})` });
+    out.push({
+      value: Object.fromEntries(Array.from({ length: schema.maxProperties + 1 }, (_, i) => [`key${i}`, first])),
+      what: `${schema.maxProperties + 1} keys (maxProperties ${schema.maxProperties})`,
+    });
   }
   return out;
 }
@@ -160,8 +195,9 @@ function badText(example: unknown, slots: Slot[]): fc.Arbitrary<DataViolation> {
     const i = at % (old.length + 1);
     return violation(category(text), setAt(example, slot.path, old.slice(0, i) + text + old.slice(i)), slot.path, `${escape(text)} at ${i}`);
   });
-  const inKey = fc.tuple(fc.constantFrom(...objects), bad).map(([slot, text]) =>
-    violation(category(text), setAt(example, [...slot.path, `key${text}`], 'value'), slot.path, `${escape(text)} in a key`));
+  const inKey = fc
+    .tuple(fc.constantFrom(...objects), bad)
+    .map(([slot, text]) => violation(category(text), setAt(example, [...slot.path, `key${text}`], 'value'), slot.path, `${escape(text)} in a key`));
   return objects.length ? fc.oneof({ arbitrary: inValue, weight: 3 }, { arbitrary: inKey, weight: 1 }) : inValue;
 }
 

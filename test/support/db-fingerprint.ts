@@ -15,7 +15,9 @@ export async function databaseFingerprint(location: { file: string; url?: string
     try {
       const schema = location.schema ?? 'public';
       const tables = await client.query<{ table_name: string }>(
-        `select table_name from information_schema.tables where table_schema = $1 and table_type = 'BASE TABLE' and table_name not like 'schema_migrations%' order by table_name`, [schema]);
+        `select table_name from information_schema.tables where table_schema = $1 and table_type = 'BASE TABLE' and table_name not like 'schema_migrations%' order by table_name`,
+        [schema],
+      );
       for (const { table_name } of tables.rows) {
         const result = await client.query(`select * from "${schema}"."${table_name}" order by 1`);
         hash.update(table_name);
@@ -27,7 +29,9 @@ export async function databaseFingerprint(location: { file: string; url?: string
   } else {
     const db = new BetterSqlite3(location.file, { readonly: true });
     try {
-      const tables = db.prepare(`select name from sqlite_master where type = 'table' and name not like 'sqlite_%' and name not like 'schema_migrations%' order by name`).all() as Array<{ name: string }>;
+      const tables = db
+        .prepare(`select name from sqlite_master where type = 'table' and name not like 'sqlite_%' and name not like 'schema_migrations%' order by name`)
+        .all() as Array<{ name: string }>;
       for (const { name } of tables) {
         hash.update(name);
         for (const row of db.prepare(`select * from "${name}" order by 1`).all()) hash.update(JSON.stringify(row, bufferReplacer)), rows++;
@@ -40,7 +44,10 @@ export async function databaseFingerprint(location: { file: string; url?: string
 }
 
 function bufferReplacer(_key: string, value: unknown) {
-  if (value && typeof value === 'object' && (value as { type?: string }).type === 'Buffer') return createHash('sha256').update(Buffer.from((value as { data: number[] }).data)).digest('hex');
+  if (value && typeof value === 'object' && (value as { type?: string }).type === 'Buffer')
+    return createHash('sha256')
+      .update(Buffer.from((value as { data: number[] }).data))
+      .digest('hex');
   return value;
 }
 

@@ -35,8 +35,12 @@ export function runProcess(command: string, args: string[], options: { cwd?: str
     const child = spawn(command, args, { cwd: options.cwd, env: options.env ?? process.env, timeout: options.timeoutMs, stdio: ['ignore', 'pipe', 'pipe'] });
     let stdout = '';
     let stderr = '';
-    child.stdout.setEncoding('utf8').on('data', (chunk: string) => { stdout += chunk; });
-    child.stderr.setEncoding('utf8').on('data', (chunk: string) => { stderr += chunk; });
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => {
+      stdout += chunk;
+    });
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => {
+      stderr += chunk;
+    });
     child.once('error', reject);
     child.once('close', (status) => resolve({ status, stdout, stderr }));
   });
@@ -57,11 +61,15 @@ export async function runCli(args: string[], env: NodeJS.ProcessEnv = {}): Promi
 /** Starts `trailproof serve ARGS --port 0` and waits for its "listening" log line. */
 export async function startServerProcess(args: string[], env: NodeJS.ProcessEnv = {}): Promise<ServerProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', cli, 'serve', '--port', '0', '--host', '127.0.0.1', ...args], {
-    env: { ...process.env, ...env }, stdio: ['ignore', 'pipe', 'pipe'],
+    env: { ...process.env, ...env },
+    stdio: ['ignore', 'pipe', 'pipe'],
   });
   const lines: string[] = [];
   let stderr = '';
-  child.stderr!.on('data', (chunk) => { stderr += chunk; if (process.env.TRAILPROOF_TEST_CHILD_STDERR) process.stderr.write(chunk); });
+  child.stderr!.on('data', (chunk) => {
+    stderr += chunk;
+    if (process.env.TRAILPROOF_TEST_CHILD_STDERR) process.stderr.write(chunk);
+  });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`server did not start in 30s: ${stderr}`)), 30_000);
@@ -76,7 +84,9 @@ export async function startServerProcess(args: string[], env: NodeJS.ProcessEnv 
     });
   });
   return {
-    url, child, lines,
+    url,
+    child,
+    lines,
     stop: (signal = 'SIGTERM') => {
       if (child.exitCode === null) child.kill(signal);
       return exited;

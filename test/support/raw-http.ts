@@ -13,7 +13,11 @@ export interface RawRequest {
   why: string;
 }
 
-export interface RawAnswer { status: number; type: string; body: string }
+export interface RawAnswer {
+  status: number;
+  type: string;
+  body: string;
+}
 
 export interface Part {
   name: string;
@@ -44,7 +48,9 @@ export function send(url: string, token: string, req: RawRequest): Promise<RawAn
     const r = httpRequest({ host: target.hostname, port: target.port, method: req.method, path: req.path, headers, timeout: 15_000 }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => resolve({ status: res.statusCode ?? 0, type: String(res.headers['content-type'] ?? ''), body: Buffer.concat(chunks).toString('utf8') }));
+      res.on('end', () =>
+        resolve({ status: res.statusCode ?? 0, type: String(res.headers['content-type'] ?? ''), body: Buffer.concat(chunks).toString('utf8') }),
+      );
     });
     r.on('timeout', () => r.destroy(new Error(`no answer in 15s: ${req.method} ${req.path.slice(0, 100)} (${req.why})`)));
     // The server may answer (413/415) and close before reading a large body; the answer still counts.

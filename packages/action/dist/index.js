@@ -2511,7 +2511,13 @@ var paths = {
   putFlow: "/flows/{org}",
   requestApproval: "/approvals/{org}/{flow_name}",
   reviewApproval: "/approvals/{org}/{flow_name}/{approval_number}",
-  verifyEvidence: "/verify/{org}"
+  verifyEvidence: "/verify/{org}",
+  getLogKey: "/log/{org}/key",
+  getLogCheckpoint: "/log/{org}/checkpoint",
+  listLogCheckpoints: "/log/{org}/checkpoints",
+  getLogInclusionProof: "/log/{org}/proof/inclusion",
+  getLogConsistencyProof: "/log/{org}/proof/consistency",
+  exportLog: "/log/{org}/export"
 };
 function fillPath(template, params) {
   return template.replace(/\{([a-z_]+)\}/g, (_2, name) => {
@@ -5539,11 +5545,17 @@ async function buildAttachment(files, workspace, limit = maxUploadBytes) {
     return { kind: "attached", name: basename(file), bytes: content };
   }
   if (total > limit * maxDeflateRatio) {
-    return { kind: "too-large", reason: `the ${files.length} JUnit files come to ${bytes(total)}, which no .tar.gz can bring under the ${limitText(limit)} attachment limit` };
+    return {
+      kind: "too-large",
+      reason: `the ${files.length} JUnit files come to ${bytes(total)}, which no .tar.gz can bring under the ${limitText(limit)} attachment limit`
+    };
   }
   const chunks = [];
   let length = 0;
-  const stream = Qn({ gzip: true, cwd: workspace, portable: true, noMtime: true }, files.map((f2) => relative2(workspace, f2)));
+  const stream = Qn(
+    { gzip: true, cwd: workspace, portable: true, noMtime: true },
+    files.map((f2) => relative2(workspace, f2))
+  );
   for await (const chunk of stream) {
     length += chunk.byteLength;
     if (length > limit) {
@@ -8628,17 +8640,7 @@ var READ_ATTRIBUTES = [
   "file",
   "line"
 ];
-var SKIP_STATUSES = /* @__PURE__ */ new Set([
-  "disabled",
-  "skipped",
-  "skip",
-  "notrun",
-  "ignored",
-  "ignore",
-  "notexecuted",
-  "pending",
-  "excluded"
-]);
+var SKIP_STATUSES = /* @__PURE__ */ new Set(["disabled", "skipped", "skip", "notrun", "ignored", "ignore", "notexecuted", "pending", "excluded"]);
 var RESULT_RANK = /* @__PURE__ */ new Map([
   ["flakyFailure", 1],
   ["flakyError", 1],
@@ -9578,7 +9580,9 @@ async function attest(config, run2, reporter, result) {
   }
   const totals = summarize([{ file: "", suites, declared: [], failures: [], moreFailures: 0 }]);
   Object.assign(result, { totals, suites, compliant: totals.failed === 0 && totals.errors === 0, failures, moreFailures });
-  reporter.info(`Read ${result.files.length} JUnit file(s): ${totals.total} tests, ${totals.failed} failed, ${totals.errors} errors, ${totals.skipped} skipped, ${totals.flaky} flaky`);
+  reporter.info(
+    `Read ${result.files.length} JUnit file(s): ${totals.total} tests, ${totals.failed} failed, ${totals.errors} errors, ${totals.skipped} skipped, ${totals.flaky} flaky`
+  );
   if (totals.total === 0) {
     const message = `No test found in ${result.files.length} JUnit file(s)`;
     if (config.requireTests) throw new Error(message);
@@ -9624,15 +9628,18 @@ function junitResults(suites) {
   if (suites.length <= maxSuites) return suites.map(entry);
   const rest = suites.slice(maxSuites - 1);
   const sum = (key) => rest.reduce((n, s3) => n + s3[key], 0);
-  return [...suites.slice(0, maxSuites - 1).map(entry), entry({
-    name: `(${rest.length} more suites)`,
-    failures: sum("failures"),
-    errors: sum("errors"),
-    skipped: sum("skipped"),
-    total: sum("total"),
-    duration: sum("duration"),
-    timestamp: null
-  })];
+  return [
+    ...suites.slice(0, maxSuites - 1).map(entry),
+    entry({
+      name: `(${rest.length} more suites)`,
+      failures: sum("failures"),
+      errors: sum("errors"),
+      skipped: sum("skipped"),
+      total: sum("total"),
+      duration: sum("duration"),
+      timestamp: null
+    })
+  ];
 }
 
 // src/git-context.ts
@@ -9788,7 +9795,10 @@ function readInputs(get, context) {
   const needed = (name) => unattested ? text(name) || "-" : required(name);
   const annotations = text("annotations") || "10";
   if (!/^\d{1,3}$/.test(annotations) || Number(annotations) > maxAnnotations) {
-    throw new InputError("annotations", `must be a whole number from 0 to ${maxAnnotations} (GitHub shows at most ${maxAnnotations} per job), not '${text("annotations")}'`);
+    throw new InputError(
+      "annotations",
+      `must be a whole number from 0 to ${maxAnnotations} (GitHub shows at most ${maxAnnotations} per job), not '${text("annotations")}'`
+    );
   }
   const serverUrl = (unattested ? text("server-url") || "http://unattested.invalid" : required("server-url")).replace(/\/+$/, "");
   let parsed;
@@ -9864,13 +9874,19 @@ function summaryMarkdown({ config, result, error: error2, annotated }) {
   if (result?.totals) {
     const t = result.totals;
     const verdict = result.compliant ? "✅ all tests passed" : `❌ ${t.failed} failed, ${t.errors} errored`;
-    lines.push(`${verdict} · ${t.total} tests in ${t.suites} suites · ${t.passed} passed · ${t.skipped} skipped · ${t.flaky} flaky · ${seconds(t.duration)}`, "");
+    lines.push(
+      `${verdict} · ${t.total} tests in ${t.suites} suites · ${t.passed} passed · ${t.skipped} skipped · ${t.flaky} flaky · ${seconds(t.duration)}`,
+      ""
+    );
   } else if (result?.files.length) {
     lines.push(`Read ${result.files.length} JUnit file(s) before the failure; no totals.`, "");
   }
   if (result?.reruns) {
     const r = result.reruns;
-    lines.push(`Reruns merged: ${r.repeatedCases} test(s) ran more than once (${r.repeats} reruns); each counts once, by its last run, and one that failed and then passed counts as flaky.`, "");
+    lines.push(
+      `Reruns merged: ${r.repeatedCases} test(s) ran more than once (${r.repeats} reruns); each counts once, by its last run, and one that failed and then passed counts as flaky.`,
+      ""
+    );
   }
   if (config && result && !result.unattested) {
     const link = `[${escape2(`${config.org}/${config.flow}/${config.trail}`, 3 * maxNameLength)}](${result.trailUrl})`;
@@ -9879,7 +9895,12 @@ function summaryMarkdown({ config, result, error: error2, annotated }) {
   }
   const suites = onlyFailures ? (result?.suites ?? []).filter((s3) => s3.failures > 0 || s3.errors > 0) : result?.suites ?? [];
   if (suites.length) {
-    lines.push(onlyFailures ? "### Suites with failures" : "### Suites", "", "| Suite | Tests | Passed | Failed | Errors | Skipped | Time |", "|---|---:|---:|---:|---:|---:|---:|");
+    lines.push(
+      onlyFailures ? "### Suites with failures" : "### Suites",
+      "",
+      "| Suite | Tests | Passed | Failed | Errors | Skipped | Time |",
+      "|---|---:|---:|---:|---:|---:|---:|"
+    );
     for (const s3 of suites.slice(0, maxRows)) {
       const passed = Math.max(0, s3.total - s3.failures - s3.errors - s3.skipped);
       lines.push(`| ${escape2(s3.name)} | ${s3.total} | ${passed} | ${s3.failures} | ${s3.errors} | ${s3.skipped} | ${seconds(s3.duration)} |`);
@@ -9899,7 +9920,10 @@ function summaryMarkdown({ config, result, error: error2, annotated }) {
       const left = result.failures.slice(annotated.count);
       const named = left.slice(0, 5).map((c) => `**${escape2(caseTitle(c))}**`).join(", ");
       const more = result.failures.length + result.moreFailures - annotated.count - Math.min(5, left.length);
-      lines.push("", annotated.count === 0 ? `Not annotated: ${annotated.limit}.` : `Annotated the first ${annotated.count}; not annotated (${annotated.limit}): ${named}${more > 0 ? ` and ${more} more` : ""}.`);
+      lines.push(
+        "",
+        annotated.count === 0 ? `Not annotated: ${annotated.limit}.` : `Annotated the first ${annotated.count}; not annotated (${annotated.limit}): ${named}${more > 0 ? ` and ${more} more` : ""}.`
+      );
     }
     lines.push("");
   }
@@ -9945,7 +9969,9 @@ async function run() {
     setOutput("compliant", result.compliant);
     if (!result.compliant && config.failOnFailure) {
       failing = true;
-      setFailed(`${t.failed} test(s) failed and ${t.errors} errored (of ${t.total}); ${result.unattested ? "nothing attested" : `evidence recorded at ${result.trailUrl}`}`);
+      setFailed(
+        `${t.failed} test(s) failed and ${t.errors} errored (of ${t.total}); ${result.unattested ? "nothing attested" : `evidence recorded at ${result.trailUrl}`}`
+      );
     }
   } catch (caught) {
     if (caught instanceof AttestError) result = caught.result;

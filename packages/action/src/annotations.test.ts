@@ -31,7 +31,12 @@ describe('annotations of failed tests', () => {
     const dir = ws(['src/vat.test.js']);
     const [a] = annotationsFor(await failuresOf(fixture('fixtures/reruns/jest-rerun.xml').replaceAll('/tmp/jestrun/', `${dir}/`)), 10, dir);
     expect(a).to.include({ title: 'vat › vat always fails', file: 'src/vat.test.js', line: 16 });
-    expect(a!.message.split('\n').slice(0, 4)).to.deep.equal(['Error: expect(received).toBe(expected) // Object.is equality', '', 'Expected: 0', 'Received: 19']);
+    expect(a!.message.split('\n').slice(0, 4)).to.deep.equal([
+      'Error: expect(received).toBe(expected) // Object.is equality',
+      '',
+      'Expected: 0',
+      'Received: 19',
+    ]);
   });
 
   it('pytest (real output): the file attribute, and the failing line from its report rather than the 0-based line attribute', async () => {
@@ -45,11 +50,12 @@ describe('annotations of failed tests', () => {
     const dir = ws(['go.mod', 'vat_test.go']);
     const annotations = annotationsFor(await failuresOf(fixture('fixtures/reruns/gotestsum-rerun.xml')), 2, dir);
     expect(annotations.map((a) => [a.title, a.file, a.line])).to.deep.equal([
-      ['example.com/invoice › TestFlakyRate', 'vat_test.go', 13], ['example.com/invoice › TestAlwaysFails', 'vat_test.go', 18],
+      ['example.com/invoice › TestFlakyRate', 'vat_test.go', 13],
+      ['example.com/invoice › TestAlwaysFails', 'vat_test.go', 18],
     ]);
   });
 
-  it('Java (Surefire): the frame\'s class resolved under the usual source roots, in a module too', async () => {
+  it("Java (Surefire): the frame's class resolved under the usual source roots, in a module too", async () => {
     const dir = ws(['billing/src/test/java/com/example/FlakyTest.java']);
     const failures = await failuresOf(fixture('junit/fixtures/surefire-rerun.xml'));
     expect(annotationsFor(failures, 10, dir).map((a) => [a.title, a.file, a.line])).to.deep.equal([
@@ -60,13 +66,30 @@ describe('annotations of failed tests', () => {
 
   it('a path outside the workspace, or a file that is not in it, gets no file; at most `max` annotations', async () => {
     const dir = ws(['app/tax.ts']);
-    const c = (file: string | undefined, details: string): JunitCase => ({ className: 'tax', name: 't', outcome: 'failure', time: null, flaky: false, suiteName: 's', details, ...(file ? { file } : {}) });
-    const annotations = annotationsFor([
-      c('/elsewhere/tax.test.ts', 'at /elsewhere/tax.test.ts:3:1'),
-      c(undefined, `Error\n    at f (/usr/lib/node/x.js:1:1)\n    at g (${dir}/node_modules/lib/a.js:2:2)\n    at h (${dir}/app/tax.ts:9:5)`),
-      c(undefined, 'at missing/file.ts:4:2'),
-      c('../outside.ts', ''),
-    ], 3, dir);
-    expect(annotations.map((a) => [a.file, a.line])).to.deep.equal([[undefined, undefined], ['app/tax.ts', 9], [undefined, undefined]]);
+    const c = (file: string | undefined, details: string): JunitCase => ({
+      className: 'tax',
+      name: 't',
+      outcome: 'failure',
+      time: null,
+      flaky: false,
+      suiteName: 's',
+      details,
+      ...(file ? { file } : {}),
+    });
+    const annotations = annotationsFor(
+      [
+        c('/elsewhere/tax.test.ts', 'at /elsewhere/tax.test.ts:3:1'),
+        c(undefined, `Error\n    at f (/usr/lib/node/x.js:1:1)\n    at g (${dir}/node_modules/lib/a.js:2:2)\n    at h (${dir}/app/tax.ts:9:5)`),
+        c(undefined, 'at missing/file.ts:4:2'),
+        c('../outside.ts', ''),
+      ],
+      3,
+      dir,
+    );
+    expect(annotations.map((a) => [a.file, a.line])).to.deep.equal([
+      [undefined, undefined],
+      ['app/tax.ts', 9],
+      [undefined, undefined],
+    ]);
   });
 });

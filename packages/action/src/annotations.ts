@@ -76,7 +76,9 @@ class Locator {
     const java = JAVA_FRAME.exec(text);
     if (java) {
       const dir = java[1]!.split('.').slice(0, -1).join('/');
-      const file = this.sourceRoots().map((root) => join(root, dir, java[2]!)).find((f) => existsSync(join(this.workspace, f)));
+      const file = this.sourceRoots()
+        .map((root) => join(root, dir, java[2]!))
+        .find((f) => existsSync(join(this.workspace, f)));
       return file ? { file: file.split(sep).join('/'), line: Number(java[3]) } : undefined;
     }
     const path = PATH_FRAME.exec(text);
@@ -105,7 +107,10 @@ class Locator {
     if (this.modules === undefined) {
       let dirs: string[] = [];
       try {
-        dirs = readdirSync(this.workspace, { withFileTypes: true }).filter((d) => d.isDirectory() && !d.name.startsWith('.')).slice(0, 200).map((d) => d.name);
+        dirs = readdirSync(this.workspace, { withFileTypes: true })
+          .filter((d) => d.isDirectory() && !d.name.startsWith('.'))
+          .slice(0, 200)
+          .map((d) => d.name);
       } catch {
         // no workspace listing: the top-level roots only
       }

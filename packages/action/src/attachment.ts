@@ -40,11 +40,17 @@ export async function buildAttachment(files: readonly string[], workspace: strin
     return { kind: 'attached', name: basename(file), bytes: content };
   }
   if (total > limit * maxDeflateRatio) {
-    return { kind: 'too-large', reason: `the ${files.length} JUnit files come to ${bytes(total)}, which no .tar.gz can bring under the ${limitText(limit)} attachment limit` };
+    return {
+      kind: 'too-large',
+      reason: `the ${files.length} JUnit files come to ${bytes(total)}, which no .tar.gz can bring under the ${limitText(limit)} attachment limit`,
+    };
   }
   const chunks: Buffer[] = [];
   let length = 0;
-  const stream = createTar({ gzip: true, cwd: workspace, portable: true, noMtime: true }, files.map((f) => relative(workspace, f)));
+  const stream = createTar(
+    { gzip: true, cwd: workspace, portable: true, noMtime: true },
+    files.map((f) => relative(workspace, f)),
+  );
   for await (const chunk of stream as AsyncIterable<Buffer>) {
     length += chunk.byteLength;
     if (length > limit) {

@@ -8,14 +8,17 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { startTestServer, type TestServer } from '@trailproof/server/testing';
-import { ApiRequestError, AttestError, attestJunitResults, buildAttachment, readInputs, type AttestConfig, type RunContext } from '@trailproof/action';
+import { type ApiRequestError, AttestError, attestJunitResults, buildAttachment, readInputs, type AttestConfig, type RunContext } from '@trailproof/action';
 
 const suite = (name: string, log = '') => `<testsuite name="${name}">
   <testcase classname="${name}" name="works" time="0.1"><system-out>${log}</system-out></testcase>
   <testcase classname="${name}" name="breaks" time="0.2"><failure message="expected 1 but was 2">at ${name}:7</failure></testcase>
 </testsuite>`;
 /** Text that deflate cannot shrink much (base64 of random bytes: about 3/4 of its size). */
-const noise = (bytes: number) => randomBytes(Math.ceil((bytes * 3) / 4)).toString('base64').slice(0, bytes);
+const noise = (bytes: number) =>
+  randomBytes(Math.ceil((bytes * 3) / 4))
+    .toString('base64')
+    .slice(0, bytes);
 
 describe('attest flow against a real server', function () {
   this.timeout(60_000);
@@ -34,10 +37,24 @@ describe('attest flow against a real server', function () {
       mkdirSync(join(dir, path, '..'), { recursive: true });
       writeFileSync(join(dir, path), content);
     }
-    const run: RunContext = { commit: { sha1: 'c'.repeat(40), branch: 'main' }, repo: { name: 'acme/backend', url: 'https://github.com/acme/backend' }, workspace: dir };
-    const config = (inputs: Record<string, string>): AttestConfig => readInputs((n) => ({
-      'server-url': server.url, 'api-token': server.token, org: 'acme', flow: 'backend', 'junit-paths': 'reports', ...inputs,
-    })[n] ?? '', { defaultTrail: run.commit!.sha1, workspace: dir });
+    const run: RunContext = {
+      commit: { sha1: 'c'.repeat(40), branch: 'main' },
+      repo: { name: 'acme/backend', url: 'https://github.com/acme/backend' },
+      workspace: dir,
+    };
+    const config = (inputs: Record<string, string>): AttestConfig =>
+      readInputs(
+        (n) =>
+          ({
+            'server-url': server.url,
+            'api-token': server.token,
+            org: 'acme',
+            flow: 'backend',
+            'junit-paths': 'reports',
+            ...inputs,
+          })[n] ?? '',
+        { defaultTrail: run.commit!.sha1, workspace: dir },
+      );
     return { run, config };
   }
   const collect = () => {
@@ -50,7 +67,9 @@ describe('attest flow against a real server', function () {
     const size = statSync(join(run.workspace, 'reports/TEST-big.xml')).size;
     const { log, reporter } = collect();
     const result = await attestJunitResults(config({ trail: 'big' }), run, reporter);
-    expect(log.warning).to.deep.equal([`Attesting without the JUnit files: reports/TEST-big.xml is ${size.toLocaleString('en')} bytes, over the 10MB attachment limit`]);
+    expect(log.warning).to.deep.equal([
+      `Attesting without the JUnit files: reports/TEST-big.xml is ${size.toLocaleString('en')} bytes, over the 10MB attachment limit`,
+    ]);
     expect(result).to.include({ attested: true, begun: true, attachment: null, compliant: false });
     expect(result.totals).to.include({ total: 2, failed: 1, passed: 1 });
 
@@ -76,7 +95,9 @@ describe('attest flow against a real server', function () {
     const { log, reporter } = collect();
     const result = await attestJunitResults(config({ trail: 'noisy' }), run, reporter);
     expect(log.warning).to.have.length(1);
-    expect(log.warning[0]).to.match(/^Attesting without the JUnit files: the 2 JUnit files \(14,68\d,\d{3} bytes\) pass 10MB even as a \.tar\.gz, over the 10MB attachment limit$/);
+    expect(log.warning[0]).to.match(
+      /^Attesting without the JUnit files: the 2 JUnit files \(14,68\d,\d{3} bytes\) pass 10MB even as a \.tar\.gz, over the 10MB attachment limit$/,
+    );
     expect(result).to.include({ attested: true, attachment: null });
     expect((await server.request('GET', '/api/v2/trails/acme/backend/noisy')).body.attestations[0].junit_results).to.have.length(2);
   });
@@ -87,7 +108,8 @@ describe('attest flow against a real server', function () {
     const file = join(run.workspace, 'huge.xml');
     truncateSync(file, 2 ** 40);
     expect(await buildAttachment([file], run.workspace)).to.deep.equal({
-      kind: 'too-large', reason: 'huge.xml is 1,099,511,627,776 bytes, over the 10MB attachment limit',
+      kind: 'too-large',
+      reason: 'huge.xml is 1,099,511,627,776 bytes, over the 10MB attachment limit',
     });
   });
 
@@ -97,7 +119,8 @@ describe('attest flow against a real server', function () {
     files.forEach((f) => truncateSync(f, 2 ** 34));
     // Deflate shrinks at most ~1032:1: 32GiB cannot become 10MB.
     expect(await buildAttachment(files, run.workspace)).to.deep.equal({
-      kind: 'too-large', reason: 'the 2 JUnit files come to 34,359,738,368 bytes, which no .tar.gz can bring under the 10MB attachment limit',
+      kind: 'too-large',
+      reason: 'the 2 JUnit files come to 34,359,738,368 bytes, which no .tar.gz can bring under the 10MB attachment limit',
     });
   });
 

@@ -46,12 +46,17 @@ export interface AttestResult {
 }
 
 /** Why nothing is attested without a token (with `on-missing-token: warn`). */
-export const missingTokenReason = 'api-token is empty (a pull request from a fork gets no secrets) and on-missing-token is warn: the results were read, not attested';
+export const missingTokenReason =
+  'api-token is empty (a pull request from a fork gets no secrets) and on-missing-token is warn: the results were read, not attested';
 
 /** Thrown when the flow fails part-way: `result` holds what was done and read before the failure. */
 export class AttestError extends Error {
   override readonly name = 'AttestError';
-  constructor(message: string, readonly result: AttestResult, options?: { cause?: unknown }) {
+  constructor(
+    message: string,
+    readonly result: AttestResult,
+    options?: { cause?: unknown },
+  ) {
     super(message, options);
   }
 }
@@ -75,7 +80,15 @@ export const maxListedFailures = 100;
 export async function attestJunitResults(config: AttestConfig, run: RunContext, reporter: Reporter): Promise<AttestResult> {
   const result: AttestResult = {
     trailUrl: trailPageUrl(config),
-    files: [], totals: null, suites: [], failures: [], moreFailures: 0, compliant: true, attachment: null, begun: false, attested: false,
+    files: [],
+    totals: null,
+    suites: [],
+    failures: [],
+    moreFailures: 0,
+    compliant: true,
+    attachment: null,
+    begun: false,
+    attested: false,
   };
   try {
     await attest(config, run, reporter, result);
@@ -148,7 +161,9 @@ async function attest(config: AttestConfig, run: RunContext, reporter: Reporter,
   }
   const totals = summarize([{ file: '', suites, declared: [], failures: [], moreFailures: 0 }]);
   Object.assign(result, { totals, suites, compliant: totals.failed === 0 && totals.errors === 0, failures, moreFailures });
-  reporter.info(`Read ${result.files.length} JUnit file(s): ${totals.total} tests, ${totals.failed} failed, ${totals.errors} errors, ${totals.skipped} skipped, ${totals.flaky} flaky`);
+  reporter.info(
+    `Read ${result.files.length} JUnit file(s): ${totals.total} tests, ${totals.failed} failed, ${totals.errors} errors, ${totals.skipped} skipped, ${totals.flaky} flaky`,
+  );
   if (totals.total === 0) {
     const message = `No test found in ${result.files.length} JUnit file(s)`;
     if (config.requireTests) throw new Error(message);
@@ -188,13 +203,27 @@ async function attest(config: AttestConfig, run: RunContext, reporter: Reporter,
 export function junitResults(suites: readonly JunitSuiteResult[]): JunitResult[] {
   const maxSuites = limits.junitResults;
   const entry = (s: Pick<JunitSuiteResult, 'name' | 'failures' | 'errors' | 'skipped' | 'total' | 'duration' | 'timestamp'>) => ({
-    name: s.name.slice(0, limits.shortText), failures: s.failures, errors: s.errors, skipped: s.skipped, total: s.total,
-    duration: Math.max(0, s.duration), timestamp: s.timestamp,
+    name: s.name.slice(0, limits.shortText),
+    failures: s.failures,
+    errors: s.errors,
+    skipped: s.skipped,
+    total: s.total,
+    duration: Math.max(0, s.duration),
+    timestamp: s.timestamp,
   });
   if (suites.length <= maxSuites) return suites.map(entry);
   const rest = suites.slice(maxSuites - 1);
   const sum = (key: 'failures' | 'errors' | 'skipped' | 'total' | 'duration') => rest.reduce((n, s) => n + s[key], 0);
-  return [...suites.slice(0, maxSuites - 1).map(entry), entry({
-    name: `(${rest.length} more suites)`, failures: sum('failures'), errors: sum('errors'), skipped: sum('skipped'), total: sum('total'), duration: sum('duration'), timestamp: null,
-  })];
+  return [
+    ...suites.slice(0, maxSuites - 1).map(entry),
+    entry({
+      name: `(${rest.length} more suites)`,
+      failures: sum('failures'),
+      errors: sum('errors'),
+      skipped: sum('skipped'),
+      total: sum('total'),
+      duration: sum('duration'),
+      timestamp: null,
+    }),
+  ];
 }

@@ -18,24 +18,43 @@ const { version } = packageJson;
 
 /** Every flag but --summary, --help and --version: the action's inputs, with their defaults. */
 const flags: Array<[name: string, value: string, fallback: string]> = [
-  ['server-url', 'URL', '(required)'], ['api-token', 'TOKEN', '(required unless --on-missing-token warn)'], ['org', 'ORG', '(required)'],
-  ['flow', 'FLOW', '(required)'], ['trail', 'NAME', 'the commit SHA'], ['junit-paths', 'GLOB', 'the common runners\' report locations; repeat for more'],
-  ['attestation-name', 'NAME', 'junit'], ['template-file', 'FILE', 'none'], ['artifact-fingerprint', 'SHA256', 'none'], ['description', 'TEXT', 'none'],
-  ['fail-on-failure', 'true|false', 'true'], ['require-tests', 'true|false', 'true'], ['upload-results', 'true|false', 'true'],
-  ['reruns', 'separate|merge', 'separate'], ['job-summary', 'all|failures|off', 'all (applies to --summary)'], ['on-missing-token', 'fail|warn', 'fail'],
+  ['server-url', 'URL', '(required)'],
+  ['api-token', 'TOKEN', '(required unless --on-missing-token warn)'],
+  ['org', 'ORG', '(required)'],
+  ['flow', 'FLOW', '(required)'],
+  ['trail', 'NAME', 'the commit SHA'],
+  ['junit-paths', 'GLOB', "the common runners' report locations; repeat for more"],
+  ['attestation-name', 'NAME', 'junit'],
+  ['template-file', 'FILE', 'none'],
+  ['artifact-fingerprint', 'SHA256', 'none'],
+  ['description', 'TEXT', 'none'],
+  ['fail-on-failure', 'true|false', 'true'],
+  ['require-tests', 'true|false', 'true'],
+  ['upload-results', 'true|false', 'true'],
+  ['reruns', 'separate|merge', 'separate'],
+  ['job-summary', 'all|failures|off', 'all (applies to --summary)'],
+  ['on-missing-token', 'fail|warn', 'fail'],
 ];
 const envName = (flag: string) => `TRAILPROOF_${flag.toUpperCase().replace(/-/g, '_')}`;
 
 function usage(): string {
   const rows = [
     ...flags.map(([name, value, fallback]) => [`--${name} ${value}`, envName(name), fallback]),
-    ['--summary FILE', '', 'none: write the summary (Markdown) to FILE'], ['--help, -h', '', ''], ['--version', '', ''],
+    ['--summary FILE', '', 'none: write the summary (Markdown) to FILE'],
+    ['--help, -h', '', ''],
+    ['--version', '', ''],
   ];
   const width = (i: number) => Math.max(...rows.map((r) => r[i]!.length));
-  return ['Usage: trailproof-junit [flags]', 'Reads JUnit XML and attests it to a Trailproof server. Each flag can come from its environment variable (flags win).', '',
+  return [
+    'Usage: trailproof-junit [flags]',
+    'Reads JUnit XML and attests it to a Trailproof server. Each flag can come from its environment variable (flags win).',
+    '',
     `  ${'Flag'.padEnd(width(0))}  ${'Environment'.padEnd(width(1))}  Default`,
     ...rows.map(([flag, env, fallback]) => `  ${flag!.padEnd(width(0))}  ${env!.padEnd(width(1))}  ${fallback}`.trimEnd()),
-    '', 'Exit status: 0 passed, 1 tests failed or the job failed, 2 bad input.', ''].join('\n');
+    '',
+    'Exit status: 0 passed, 1 tests failed or the job failed, 2 bad input.',
+    '',
+  ].join('\n');
 }
 
 /**
@@ -58,7 +77,9 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
       args: argv,
       options: {
         ...Object.fromEntries(flags.map(([n]) => [n, n === 'junit-paths' ? { type: 'string' as const, multiple: true } : { type: 'string' as const }])),
-        summary: { type: 'string' }, help: { type: 'boolean', short: 'h' }, version: { type: 'boolean' },
+        summary: { type: 'string' },
+        help: { type: 'boolean', short: 'h' },
+        version: { type: 'boolean' },
       },
     }));
   } catch (error) {
@@ -92,7 +113,9 @@ export async function main(argv: string[], env: NodeJS.ProcessEnv = process.env)
       warning: (m) => process.stderr.write(`warning: ${m}\n`),
     });
     const t = result.totals!;
-    process.stdout.write(`${t.total} tests: ${t.passed} passed, ${t.failed} failed, ${t.errors} errors, ${t.skipped} skipped, ${t.flaky} flaky\n${result.trailUrl}\n`);
+    process.stdout.write(
+      `${t.total} tests: ${t.passed} passed, ${t.failed} failed, ${t.errors} errors, ${t.skipped} skipped, ${t.flaky} flaky\n${result.trailUrl}\n`,
+    );
     if (!result.compliant && config.failOnFailure) status = 1;
   } catch (caught) {
     if (caught instanceof AttestError) result = caught.result;

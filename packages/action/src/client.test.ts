@@ -22,9 +22,10 @@ async function scripted(steps: Array<(req: IncomingMessage, res: ServerResponse)
   return { url, seen, gaps, close: () => new Promise((r) => server.close(r)) };
 }
 
-
-const json = (status: number, body: unknown, headers: Record<string, string> = {}) => (_req: IncomingMessage, res: ServerResponse) =>
-  res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
+const json =
+  (status: number, body: unknown, headers: Record<string, string> = {}) =>
+  (_req: IncomingMessage, res: ServerResponse) =>
+    res.writeHead(status, { 'content-type': 'application/json', ...headers }).end(JSON.stringify(body));
 
 describe('action HTTP client', () => {
   it('retries 503 and succeeds, sending the bearer token each time', async () => {
@@ -41,17 +42,37 @@ describe('action HTTP client', () => {
 
   /** Each case: the answers before a final 200, the client's options, and the [min, max] wait before each retry (ms). */
   const waits: Array<[string, () => Array<ReturnType<typeof json>>, { backoffMs: number; maxDelayMs?: number }, Array<[number, number]>]> = [
-    ['backs off exponentially (±25% jitter) on 5xx and 429 without a Retry-After header',
-      () => [json(503, { message: 'busy' }), json(429, { message: 'slow down' }), json(502, 'bad gateway')], { backoffMs: 100 },
-      [[75, 125], [150, 250], [300, 500]]],
+    [
+      'backs off exponentially (±25% jitter) on 5xx and 429 without a Retry-After header',
+      () => [json(503, { message: 'busy' }), json(429, { message: 'slow down' }), json(502, 'bad gateway')],
+      { backoffMs: 100 },
+      [
+        [75, 125],
+        [150, 250],
+        [300, 500],
+      ],
+    ],
     // 120 ms, then 240 and 480 ms (±25%) capped at 200 ms.
-    ['backs off when Retry-After is unreadable, and caps the backoff at maxDelayMs',
-      () => [json(503, {}, { 'retry-after': 'soon' }), json(503, {}, { 'retry-after': '1.5' }), json(503, {})], { backoffMs: 120, maxDelayMs: 200 },
-      [[90, 150], [180, 200], [200, 200]]],
+    [
+      'backs off when Retry-After is unreadable, and caps the backoff at maxDelayMs',
+      () => [json(503, {}, { 'retry-after': 'soon' }), json(503, {}, { 'retry-after': '1.5' }), json(503, {})],
+      { backoffMs: 120, maxDelayMs: 200 },
+      [
+        [90, 150],
+        [180, 200],
+        [200, 200],
+      ],
+    ],
     // HTTP dates have whole seconds: two seconds ahead is more than one second away.
-    ['honours Retry-After as an HTTP date, and caps a long Retry-After at maxDelayMs',
-      () => [json(503, {}, { 'retry-after': new Date(Date.now() + 2000).toUTCString() }), json(429, {}, { 'retry-after': '3600' })], { backoffMs: 1, maxDelayMs: 1500 },
-      [[1000, 1500], [1500, 1500]]],
+    [
+      'honours Retry-After as an HTTP date, and caps a long Retry-After at maxDelayMs',
+      () => [json(503, {}, { 'retry-after': new Date(Date.now() + 2000).toUTCString() }), json(429, {}, { 'retry-after': '3600' })],
+      { backoffMs: 1, maxDelayMs: 1500 },
+      [
+        [1000, 1500],
+        [1500, 1500],
+      ],
+    ],
   ];
   for (const [title, answers, options, expected] of waits) {
     it(title, async () => {
@@ -82,7 +103,9 @@ describe('action HTTP client', () => {
     await server.close();
     expect(error).to.be.instanceOf(ApiRequestError);
     expect((error as ApiRequestError).status).to.equal(400);
-    expect((error as Error).message).to.contain('Input payload validation failed').and.to.contain('junit_results.0.total: must be >= 0');
+    expect((error as Error).message)
+      .to.contain('Input payload validation failed')
+      .and.to.contain('junit_results.0.total: must be >= 0');
     expect(server.seen).to.have.length(1);
   });
 
@@ -94,7 +117,15 @@ describe('action HTTP client', () => {
     ]);
     const client = createClient({ serverUrl: server.url, apiToken: 't', backoffMs: 1 });
     const failures: ApiRequestError[] = [];
-    for (let i = 0; i < 3; i++) failures.push(await client.request('GET', '/trails/acme/app/t').then(() => { throw new Error('answered 2xx'); }, (e: unknown) => e as ApiRequestError));
+    for (let i = 0; i < 3; i++)
+      failures.push(
+        await client.request('GET', '/trails/acme/app/t').then(
+          () => {
+            throw new Error('answered 2xx');
+          },
+          (e: unknown) => e as ApiRequestError,
+        ),
+      );
     await server.close();
     expect(failures.map((e) => e.requestId)).to.deep.equal(['lb-7f3a.91:2', undefined, undefined]);
     expect(failures.map((e) => e.message)).to.deep.equal([
@@ -124,7 +155,12 @@ describe('action HTTP client', () => {
     });
     await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
     const retries: string[] = [];
-    const client = createClient({ serverUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, apiToken: 'expired', backoffMs: 1, onRetry: (m) => retries.push(m) });
+    const client = createClient({
+      serverUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      apiToken: 'expired',
+      backoffMs: 1,
+      onRetry: (m) => retries.push(m),
+    });
     const form = new FormData();
     form.append('attachment_file', new Blob([Buffer.alloc(8 * 1024 * 1024, 'x')]), 'junit.xml');
     const error = await client.request('POST', '/attestations/acme/app/trail/t/junit', form).catch((e: unknown) => e);
@@ -155,7 +191,9 @@ describe('action HTTP client', () => {
     form.append('attachment_file', new Blob([Buffer.alloc(8 * 1024 * 1024, 'x')]), 'junit.xml');
     const error = await client.request('POST', '/attestations/acme/app/trail/t/junit', form).catch((e: unknown) => e);
     await new Promise((r) => server.close(r));
-    expect((error as Error).message).to.match(/failed after 2 attempts: (EPIPE|ECONNRESET) \(the server closed the connection while the request was being sent.*expired or wrong api-token/);
+    expect((error as Error).message).to.match(
+      /failed after 2 attempts: (EPIPE|ECONNRESET) \(the server closed the connection while the request was being sent.*expired or wrong api-token/,
+    );
   });
 
   it('times out a server that never answers', async () => {

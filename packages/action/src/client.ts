@@ -98,9 +98,10 @@ export function createClient(options: ClientOptions): ApiClient {
       if (lastError instanceof ApiRequestError) throw lastError;
       const cause = errorText(lastError);
       // A server or proxy that refuses a request before reading its body closes the connection under the upload.
-      const hint = payload && cutOff(lastError)
-        ? ' (the server closed the connection while the request was being sent, without an answer the client could read: a server or proxy that refuses the request, e.g. an expired or wrong api-token or a body over its size limit, does this)'
-        : '';
+      const hint =
+        payload && cutOff(lastError)
+          ? ' (the server closed the connection while the request was being sent, without an answer the client could read: a server or proxy that refuses the request, e.g. an expired or wrong api-token or a body over its size limit, does this)'
+          : '';
       throw new Error(`${method} ${url} failed after ${attempts} attempts: ${cause}${hint}`);
     },
   };
@@ -129,7 +130,12 @@ function parseRetryAfter(header: string | undefined, now: number): number | unde
 function describe(method: string, path: string, status: number, body: unknown, requestId: string | undefined): string {
   const b = body as { message?: unknown; errors?: Record<string, unknown> } | null;
   const message = typeof b?.message === 'string' ? b.message : typeof body === 'string' && body ? body.slice(0, 500) : 'no message';
-  const fields = b?.errors && typeof b.errors === 'object' ? Object.entries(b.errors).map(([k, v]) => `${k}: ${String(v)}`).join('; ') : '';
+  const fields =
+    b?.errors && typeof b.errors === 'object'
+      ? Object.entries(b.errors)
+          .map(([k, v]) => `${k}: ${String(v)}`)
+          .join('; ')
+      : '';
   return `${method} ${path} answered ${status}: ${message}${fields ? ` (${fields})` : ''}${requestId ? ` [request ${requestId}]` : ''}`;
 }
 

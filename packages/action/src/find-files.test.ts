@@ -7,8 +7,13 @@ import { findJunitFiles, patternLines } from '@trailproof/action';
 describe('finding the JUnit files (junit-paths through @actions/glob)', () => {
   const workspace = mkdtempSync(join(tmpdir(), 'trailproof-glob-'));
   for (const file of [
-    'build/test-results/TEST-a.xml', 'build/test-results/flaky/TEST-b.xml', 'build/test-results/deep/er/TEST-c.xml', 'build/test-results/notes.txt',
-    'reports/junit.xml', 'reports/old/junit.xml', 'node_modules/x/junit.xml',
+    'build/test-results/TEST-a.xml',
+    'build/test-results/flaky/TEST-b.xml',
+    'build/test-results/deep/er/TEST-c.xml',
+    'build/test-results/notes.txt',
+    'reports/junit.xml',
+    'reports/old/junit.xml',
+    'node_modules/x/junit.xml',
   ]) {
     mkdirSync(join(workspace, file, '..'), { recursive: true });
     writeFileSync(join(workspace, file), '<testsuite/>');
@@ -18,7 +23,9 @@ describe('finding the JUnit files (junit-paths through @actions/glob)', () => {
 
   it('a directory means the XML files below it, at any depth', async () => {
     expect(await find('build/test-results')).to.deep.equal([
-      'build/test-results/TEST-a.xml', 'build/test-results/deep/er/TEST-c.xml', 'build/test-results/flaky/TEST-b.xml',
+      'build/test-results/TEST-a.xml',
+      'build/test-results/deep/er/TEST-c.xml',
+      'build/test-results/flaky/TEST-b.xml',
     ]);
   });
 

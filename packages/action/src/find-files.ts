@@ -8,7 +8,10 @@ import * as glob from '@actions/glob';
 
 /** Lines of `junit-paths` that are patterns: not blank, not a `#` comment. */
 export function patternLines(text: string): string[] {
-  return text.split(/\r?\n/).map((p) => p.trim()).filter((p) => p !== '' && !p.startsWith('#'));
+  return text
+    .split(/\r?\n/)
+    .map((p) => p.trim())
+    .filter((p) => p !== '' && !p.startsWith('#'));
 }
 
 function isDirectory(path: string): boolean {

@@ -7,14 +7,25 @@ import { fromGitHub, gitHubContext } from '@trailproof/action';
 
 const fixture = (name: string) => JSON.parse(readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8'));
 const context = (eventName: string, payload: Record<string, unknown>, ref: string, sha: string) => ({
-  eventName, payload, ref, sha, serverUrl: 'https://github.com', runId: 99, repo: { owner: 'acme', repo: 'backend' },
+  eventName,
+  payload,
+  ref,
+  sha,
+  serverUrl: 'https://github.com',
+  runId: 99,
+  repo: { owner: 'acme', repo: 'backend' },
 });
 
 /** A real repository with two commits by Grace, and a depth-1 clone of it (as actions/checkout makes). */
 function repositories() {
   const root = mkdtempSync(join(tmpdir(), 'trailproof-git-'));
   const origin = join(root, 'origin');
-  const identity = { GIT_AUTHOR_NAME: 'Grace Hopper', GIT_AUTHOR_EMAIL: 'grace@acme.example', GIT_COMMITTER_NAME: 'Grace Hopper', GIT_COMMITTER_EMAIL: 'grace@acme.example' };
+  const identity = {
+    GIT_AUTHOR_NAME: 'Grace Hopper',
+    GIT_AUTHOR_EMAIL: 'grace@acme.example',
+    GIT_COMMITTER_NAME: 'Grace Hopper',
+    GIT_COMMITTER_EMAIL: 'grace@acme.example',
+  };
   const git = (cwd: string, args: string[], env: Record<string, string> = {}) =>
     execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...identity, ...env } }).trim();
   git(root, ['init', '-q', origin]);
@@ -40,38 +51,69 @@ describe('git context from GitHub events', () => {
     const push = fixture('push.json');
     const run = fromGitHub(context('push', push, 'refs/heads/main', push.after), tmpdir());
     expect(run.commit).to.deep.equal({
-      sha1: '2f4c9a1e5b7d3c8e0f1a2b3c4d5e6f7a8b9c0d1e', message: 'Fix rounding in invoice totals\n\nRounds half to even, as the auditors asked.',
-      author: 'Ada Lovelace <ada@acme.example>', author_username: 'ada', timestamp: Date.parse('2026-11-20T14:03:11+01:00') / 1000, branch: 'main',
-      url: 'https://github.com/acme/backend/commit/2f4c9a1e5b7d3c8e0f1a2b3c4d5e6f7a8b9c0d1e', parents: ['1111111111111111111111111111111111111111'],
+      sha1: '2f4c9a1e5b7d3c8e0f1a2b3c4d5e6f7a8b9c0d1e',
+      message: 'Fix rounding in invoice totals\n\nRounds half to even, as the auditors asked.',
+      author: 'Ada Lovelace <ada@acme.example>',
+      author_username: 'ada',
+      timestamp: Date.parse('2026-11-20T14:03:11+01:00') / 1000,
+      branch: 'main',
+      url: 'https://github.com/acme/backend/commit/2f4c9a1e5b7d3c8e0f1a2b3c4d5e6f7a8b9c0d1e',
+      parents: ['1111111111111111111111111111111111111111'],
     });
-    expect(run.repo).to.deep.equal({ name: 'acme/backend', url: 'https://github.com/acme/backend', id: '734512', description: 'Invoicing backend', provider: 'github' });
+    expect(run.repo).to.deep.equal({
+      name: 'acme/backend',
+      url: 'https://github.com/acme/backend',
+      id: '734512',
+      description: 'Invoicing backend',
+      provider: 'github',
+    });
     expect(run.originUrl).to.equal('https://github.com/acme/backend/actions/runs/99');
   });
 
   it('reads the context from the GITHUB_* variables and the payload file, as the runner gives them', () => {
     const env = {
-      GITHUB_SHA: 'abc', GITHUB_REF: 'refs/heads/main', GITHUB_EVENT_NAME: 'push', GITHUB_SERVER_URL: 'https://ghe.example.com/',
-      GITHUB_RUN_ID: '4242', GITHUB_REPOSITORY: 'acme/backend', GITHUB_EVENT_PATH: new URL('./fixtures/push.json', import.meta.url).pathname,
+      GITHUB_SHA: 'abc',
+      GITHUB_REF: 'refs/heads/main',
+      GITHUB_EVENT_NAME: 'push',
+      GITHUB_SERVER_URL: 'https://ghe.example.com/',
+      GITHUB_RUN_ID: '4242',
+      GITHUB_REPOSITORY: 'acme/backend',
+      GITHUB_EVENT_PATH: new URL('./fixtures/push.json', import.meta.url).pathname,
     };
     const context = gitHubContext(env);
-    expect(context).to.deep.include({ sha: 'abc', ref: 'refs/heads/main', eventName: 'push', serverUrl: 'https://ghe.example.com', runId: 4242, repo: { owner: 'acme', repo: 'backend' } });
+    expect(context).to.deep.include({
+      sha: 'abc',
+      ref: 'refs/heads/main',
+      eventName: 'push',
+      serverUrl: 'https://ghe.example.com',
+      runId: 4242,
+      repo: { owner: 'acme', repo: 'backend' },
+    });
     expect(context.payload.head_commit.author.username).to.equal('ada');
     expect(gitHubContext({}).payload).to.deep.equal({});
     expect(() => gitHubContext({ GITHUB_EVENT_PATH: '/no/such/event.json' })).to.throw(/GITHUB_EVENT_PATH=\/no\/such\/event.json/);
   });
 
-  it('workflow_run (attesting a fork\'s pull request): the finished run\'s head commit and branch, not the base repository\'s', () => {
+  it("workflow_run (attesting a fork's pull request): the finished run's head commit and branch, not the base repository's", () => {
     const headSha = '9'.repeat(40);
     const payload = {
-      action: 'completed', repository: fixture('push.json').repository,
+      action: 'completed',
+      repository: fixture('push.json').repository,
       workflow_run: {
-        id: 77, event: 'pull_request', head_sha: headSha, head_branch: 'fix-typo',
+        id: 77,
+        event: 'pull_request',
+        head_sha: headSha,
+        head_branch: 'fix-typo',
         head_commit: { id: headSha, message: 'Fix a typo', timestamp: '2026-11-22T08:00:00Z', author: { name: 'Eve Fork', email: 'eve@fork.example' } },
       },
     };
     const run = fromGitHub(context('workflow_run', payload, 'refs/heads/main', 'b'.repeat(40)), tmpdir());
     expect(run.commit).to.deep.equal({
-      sha1: headSha, branch: 'fix-typo', message: 'Fix a typo', author: 'Eve Fork <eve@fork.example>', timestamp: Date.parse('2026-11-22T08:00:00Z') / 1000,
+      sha1: headSha,
+      branch: 'fix-typo',
+      message: 'Fix a typo',
+      author: 'Eve Fork <eve@fork.example>',
+      timestamp: Date.parse('2026-11-22T08:00:00Z') / 1000,
       url: `https://github.com/acme/backend/commit/${headSha}`,
     });
   });
@@ -91,13 +133,25 @@ describe('git context from GitHub events', () => {
   }
 
   it('push with the full history checked out: the parents come from git, not from the payload', () => {
-    const payload = { ...push, after: repos.head, before: 'a'.repeat(40), commits: [{ ...push.commits[0], id: repos.head }], head_commit: { ...push.head_commit, id: repos.head } };
+    const payload = {
+      ...push,
+      after: repos.head,
+      before: 'a'.repeat(40),
+      commits: [{ ...push.commits[0], id: repos.head }],
+      head_commit: { ...push.head_commit, id: repos.head },
+    };
     const run = fromGitHub(context('push', payload, 'refs/heads/main', repos.head), repos.origin);
     expect(run.commit!.parents).to.deep.equal([repos.parent]);
   });
 
   it('push with a depth-1 checkout: git does not know the parents, the payload does', () => {
-    const payload = { ...push, after: repos.head, before: repos.parent, commits: [{ ...push.commits[0], id: repos.head }], head_commit: { ...push.head_commit, id: repos.head } };
+    const payload = {
+      ...push,
+      after: repos.head,
+      before: repos.parent,
+      commits: [{ ...push.commits[0], id: repos.head }],
+      head_commit: { ...push.head_commit, id: repos.head },
+    };
     const run = fromGitHub(context('push', payload, 'refs/heads/main', repos.head), repos.shallow);
     expect(run.commit!.parents).to.deep.equal([repos.parent]);
   });
@@ -106,7 +160,8 @@ describe('git context from GitHub events', () => {
     const pr = fixture('pull_request.json');
     const run = fromGitHub(context('pull_request', pr, 'refs/pull/87/merge', 'abababababababababababababababababababab'), tmpdir());
     expect(run.commit).to.deep.equal({
-      sha1: '8c1d2e3f4a5b6c7d8e9f0a1b2c3d4e5f6a7b8c9d', branch: 'feature/vat-reverse-charge',
+      sha1: '8c1d2e3f4a5b6c7d8e9f0a1b2c3d4e5f6a7b8c9d',
+      branch: 'feature/vat-reverse-charge',
       url: 'https://github.com/acme/backend/commit/8c1d2e3f4a5b6c7d8e9f0a1b2c3d4e5f6a7b8c9d',
     });
   });
@@ -116,8 +171,12 @@ describe('git context from GitHub events', () => {
     const payload = { ...pr, after: repos.head, pull_request: { ...pr.pull_request, head: { ...pr.pull_request.head, sha: repos.head } } };
     const run = fromGitHub(context('pull_request', payload, 'refs/pull/87/merge', 'abababababababababababababababababababab'), repos.shallow);
     expect(run.commit).to.deep.equal({
-      sha1: repos.head, branch: 'feature/vat-reverse-charge', url: `https://github.com/acme/backend/commit/${repos.head}`,
-      message: 'Add VAT reverse charge\n\nFor B2B invoices.', author: 'Grace Hopper <grace@acme.example>', timestamp: Date.parse('2026-11-21T16:30:00Z') / 1000,
+      sha1: repos.head,
+      branch: 'feature/vat-reverse-charge',
+      url: `https://github.com/acme/backend/commit/${repos.head}`,
+      message: 'Add VAT reverse charge\n\nFor B2B invoices.',
+      author: 'Grace Hopper <grace@acme.example>',
+      timestamp: Date.parse('2026-11-21T16:30:00Z') / 1000,
     });
   });
 

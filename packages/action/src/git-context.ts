@@ -44,9 +44,13 @@ export function gitHubContext(env: NodeJS.ProcessEnv): GitHubContext {
   }
   const [owner = '', repo = ''] = (env.GITHUB_REPOSITORY ?? payload.repository?.full_name ?? '/').split('/');
   return {
-    sha: env.GITHUB_SHA ?? '', ref: env.GITHUB_REF ?? '', eventName: env.GITHUB_EVENT_NAME ?? '',
+    sha: env.GITHUB_SHA ?? '',
+    ref: env.GITHUB_REF ?? '',
+    eventName: env.GITHUB_EVENT_NAME ?? '',
     serverUrl: (env.GITHUB_SERVER_URL ?? 'https://github.com').replace(/\/+$/, ''),
-    runId: Number(env.GITHUB_RUN_ID) || 0, repo: { owner, repo }, payload,
+    runId: Number(env.GITHUB_RUN_ID) || 0,
+    repo: { owner, repo },
+    payload,
   };
 }
 
@@ -54,8 +58,7 @@ const clip = (text: string | undefined | null, max: number) => (typeof text === 
 const epoch = (iso: unknown) => (typeof iso === 'string' && !Number.isNaN(Date.parse(iso)) ? Date.parse(iso) / 1000 : undefined);
 const defined = <T extends object>(value: T) => Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined && v !== null && v !== '')) as T;
 
-const git = (args: string[], cwd: string) =>
-  execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 10_000 });
+const git = (args: string[], cwd: string) => execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 10_000 });
 
 /**
  * Whether `sha` is a boundary of a shallow clone (actions/checkout fetches one commit by
@@ -81,7 +84,9 @@ export function gitLog(sha: string, cwd: string): Partial<GitCommitInfo> {
     const id = full?.trim();
     if (!id) return {};
     return defined({
-      sha1: id, author: clip(author, limits.shortText), timestamp: Number(time) || undefined,
+      sha1: id,
+      author: clip(author, limits.shortText),
+      timestamp: Number(time) || undefined,
       parents: isShallowBoundary(id, cwd) ? undefined : parents!.trim().split(' ').filter(Boolean),
       message: clip(message.join('\0').trim(), limits.text),
     });
@@ -116,16 +121,22 @@ export function fromGitHub(context: GitHubContext, workspace: string): RunContex
   // Only push and workflow_run payloads describe the commit (head_commit); a pull_request payload
   // names who opened the PR, who need not be the author of its head commit, so it gives no author.
   const head = (payload.head_commit ?? finished?.head_commit) as Record<string, any> | undefined;
-  const fromPayload: Partial<GitCommitInfo> = head && head.id === sha
-    ? {
-        message: clip(head.message, limits.text), timestamp: epoch(head.timestamp),
-        author: head.author ? clip(`${head.author.name} <${head.author.email}>`, limits.shortText) : undefined,
-        author_username: clip(head.author?.username, limits.shortText),
-      }
-    : {};
-  const branch = pr ? clip(pr.head?.ref, limits.shortText)
-    : finished ? clip(finished.head_branch, limits.shortText)
-    : context.ref.startsWith('refs/heads/') ? context.ref.slice('refs/heads/'.length) : undefined;
+  const fromPayload: Partial<GitCommitInfo> =
+    head && head.id === sha
+      ? {
+          message: clip(head.message, limits.text),
+          timestamp: epoch(head.timestamp),
+          author: head.author ? clip(`${head.author.name} <${head.author.email}>`, limits.shortText) : undefined,
+          author_username: clip(head.author?.username, limits.shortText),
+        }
+      : {};
+  const branch = pr
+    ? clip(pr.head?.ref, limits.shortText)
+    : finished
+      ? clip(finished.head_branch, limits.shortText)
+      : context.ref.startsWith('refs/heads/')
+        ? context.ref.slice('refs/heads/'.length)
+        : undefined;
   const local = gitLog(sha, workspace);
   return {
     commit: defined({

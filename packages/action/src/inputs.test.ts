@@ -20,14 +20,30 @@ describe('action inputs', () => {
 
   it('reads defaults into one typed object', () => {
     expect(read()).to.deep.equal({
-      serverUrl: 'https://tp.example.com', apiToken: 'tp_x', org: 'acme', flow: 'backend', trail: 'abc123', junitPaths: defaultJunitPaths,
-      attestationName: 'junit', failOnFailure: true, requireTests: true, uploadResults: true,
-      annotations: 10, reruns: 'separate', jobSummary: 'all', onMissingToken: 'fail',
+      serverUrl: 'https://tp.example.com',
+      apiToken: 'tp_x',
+      org: 'acme',
+      flow: 'backend',
+      trail: 'abc123',
+      junitPaths: defaultJunitPaths,
+      attestationName: 'junit',
+      failOnFailure: true,
+      requireTests: true,
+      uploadResults: true,
+      annotations: 10,
+      reruns: 'separate',
+      jobSummary: 'all',
+      onMissingToken: 'fail',
     });
   });
 
   it('annotations, reruns, job-summary and on-missing-token: read, and a bad value named', () => {
-    expect(read({ annotations: '0', reruns: 'merge', 'job-summary': 'Failures', 'on-missing-token': 'warn' })).to.include({ annotations: 0, reruns: 'merge', jobSummary: 'failures', onMissingToken: 'warn' });
+    expect(read({ annotations: '0', reruns: 'merge', 'job-summary': 'Failures', 'on-missing-token': 'warn' })).to.include({
+      annotations: 0,
+      reruns: 'merge',
+      jobSummary: 'failures',
+      onMissingToken: 'warn',
+    });
     expect(read({ annotations: '50', 'job-summary': 'off' })).to.include({ annotations: 50, jobSummary: 'off' });
     for (const [name, value, message] of [
       ['annotations', '51', "Input 'annotations' must be a whole number from 0 to 50 (GitHub shows at most 50 per job), not '51'"],
@@ -35,7 +51,8 @@ describe('action inputs', () => {
       ['reruns', 'dedupe', "Input 'reruns' must be separate or merge, not 'dedupe'"],
       ['job-summary', 'none', "Input 'job-summary' must be all or failures or off, not 'none'"],
       ['on-missing-token', 'skip', "Input 'on-missing-token' must be fail or warn, not 'skip'"],
-    ]) expect(() => read({ [name!]: value! }), name).to.throw(InputError, message);
+    ])
+      expect(() => read({ [name!]: value! }), name).to.throw(InputError, message);
   });
 
   it('an empty api-token fails by default; with on-missing-token warn it is allowed, and so are a missing server-url, org and flow', () => {
@@ -47,10 +64,25 @@ describe('action inputs', () => {
 
   it('reads every optional input', () => {
     const config = read({
-      trail: 'build-7', 'junit-paths': 'reports/**/*.xml\n\n!reports/flaky/**\n', 'attestation-name': 'unit,fast', 'template-file': 'tpl.yml',
-      'artifact-fingerprint': 'a'.repeat(64), description: 'nightly', 'fail-on-failure': 'false', 'require-tests': 'no', 'upload-results': 'FALSE',
+      trail: 'build-7',
+      'junit-paths': 'reports/**/*.xml\n\n!reports/flaky/**\n',
+      'attestation-name': 'unit,fast',
+      'template-file': 'tpl.yml',
+      'artifact-fingerprint': 'a'.repeat(64),
+      description: 'nightly',
+      'fail-on-failure': 'false',
+      'require-tests': 'no',
+      'upload-results': 'FALSE',
     });
-    expect(config).to.include({ trail: 'build-7', attestationName: 'unit,fast', templateFile: 'tpl.yml', description: 'nightly', failOnFailure: false, requireTests: false, uploadResults: false });
+    expect(config).to.include({
+      trail: 'build-7',
+      attestationName: 'unit,fast',
+      templateFile: 'tpl.yml',
+      description: 'nightly',
+      failOnFailure: false,
+      requireTests: false,
+      uploadResults: false,
+    });
     expect(config.junitPaths).to.deep.equal(['reports/**/*.xml', '!reports/flaky/**']);
   });
 

@@ -41,7 +41,10 @@ export const maxAnnotations = 50;
 /** An input that does not validate; the message names it. */
 export class InputError extends Error {
   override readonly name = 'InputError';
-  constructor(readonly input: string, message: string) {
+  constructor(
+    readonly input: string,
+    message: string,
+  ) {
     super(`Input '${input}' ${message}`);
   }
 }
@@ -100,7 +103,10 @@ export function readInputs(get: (name: string) => string, context: { defaultTrai
   const needed = (name: string) => (unattested ? text(name) || '-' : required(name));
   const annotations = text('annotations') || '10';
   if (!/^\d{1,3}$/.test(annotations) || Number(annotations) > maxAnnotations) {
-    throw new InputError('annotations', `must be a whole number from 0 to ${maxAnnotations} (GitHub shows at most ${maxAnnotations} per job), not '${text('annotations')}'`);
+    throw new InputError(
+      'annotations',
+      `must be a whole number from 0 to ${maxAnnotations} (GitHub shows at most ${maxAnnotations} per job), not '${text('annotations')}'`,
+    );
   }
 
   const serverUrl = (unattested ? text('server-url') || 'http://unattested.invalid' : required('server-url')).replace(/\/+$/, '');

@@ -37,7 +37,9 @@ export async function run(): Promise<void> {
     core.setOutput('compliant', result.compliant);
     if (!result.compliant && config.failOnFailure) {
       failing = true;
-      core.setFailed(`${t.failed} test(s) failed and ${t.errors} errored (of ${t.total}); ${result.unattested ? 'nothing attested' : `evidence recorded at ${result.trailUrl}`}`);
+      core.setFailed(
+        `${t.failed} test(s) failed and ${t.errors} errored (of ${t.total}); ${result.unattested ? 'nothing attested' : `evidence recorded at ${result.trailUrl}`}`,
+      );
     }
   } catch (caught) {
     if (caught instanceof AttestError) result = caught.result;
@@ -65,8 +67,9 @@ function annotate(config: AttestConfig, result: AttestResult, failing: boolean):
   for (const a of annotationsFor(result.failures, count, workspace)) {
     core.error(a.message, { title: a.title, ...(a.file ? { file: a.file } : {}), ...(a.line ? { startLine: a.line } : {}) });
   }
-  const limit = config.annotations <= room
-    ? `annotations is ${config.annotations}`
-    : `GitHub shows at most ${annotationsPerStep} error annotations per step${failing ? ", the step's own failure message included" : ''}`;
+  const limit =
+    config.annotations <= room
+      ? `annotations is ${config.annotations}`
+      : `GitHub shows at most ${annotationsPerStep} error annotations per step${failing ? ", the step's own failure message included" : ''}`;
   return { count, limit };
 }

@@ -43,7 +43,9 @@ describe('reruns: merge', () => {
     </testsuites>`;
     const { result } = await merged(xml);
     expect(result.suites.map((s: JunitSuiteResult) => [s.name, s.total, s.failures, s.errors, s.skipped, s.flaky, s.duration])).to.deep.equal([
-      ['A', 2, 0, 1, 1, 0, 4], ['B', 1, 0, 0, 0, 0, 2], ['Declared', 4, 1, 0, 0, 0, 0],
+      ['A', 2, 0, 1, 1, 0, 4],
+      ['B', 1, 0, 0, 0, 0, 2],
+      ['Declared', 4, 1, 0, 0, 0, 0],
     ]);
     expect(result.failures.map((c) => c.message)).to.deep.equal(['2nd']);
   });

@@ -46,13 +46,19 @@ export function summaryMarkdown({ config, result, error, annotated }: SummaryInp
   if (result?.totals) {
     const t = result.totals;
     const verdict = result.compliant ? '✅ all tests passed' : `❌ ${t.failed} failed, ${t.errors} errored`;
-    lines.push(`${verdict} · ${t.total} tests in ${t.suites} suites · ${t.passed} passed · ${t.skipped} skipped · ${t.flaky} flaky · ${seconds(t.duration)}`, '');
+    lines.push(
+      `${verdict} · ${t.total} tests in ${t.suites} suites · ${t.passed} passed · ${t.skipped} skipped · ${t.flaky} flaky · ${seconds(t.duration)}`,
+      '',
+    );
   } else if (result?.files.length) {
     lines.push(`Read ${result.files.length} JUnit file(s) before the failure; no totals.`, '');
   }
   if (result?.reruns) {
     const r = result.reruns;
-    lines.push(`Reruns merged: ${r.repeatedCases} test(s) ran more than once (${r.repeats} reruns); each counts once, by its last run, and one that failed and then passed counts as flaky.`, '');
+    lines.push(
+      `Reruns merged: ${r.repeatedCases} test(s) ran more than once (${r.repeats} reruns); each counts once, by its last run, and one that failed and then passed counts as flaky.`,
+      '',
+    );
   }
   if (config && result && !result.unattested) {
     const link = `[${escape(`${config.org}/${config.flow}/${config.trail}`, 3 * maxNameLength)}](${result.trailUrl})`;
@@ -61,7 +67,12 @@ export function summaryMarkdown({ config, result, error, annotated }: SummaryInp
   }
   const suites = onlyFailures ? (result?.suites ?? []).filter((s) => s.failures > 0 || s.errors > 0) : (result?.suites ?? []);
   if (suites.length) {
-    lines.push(onlyFailures ? '### Suites with failures' : '### Suites', '', '| Suite | Tests | Passed | Failed | Errors | Skipped | Time |', '|---|---:|---:|---:|---:|---:|---:|');
+    lines.push(
+      onlyFailures ? '### Suites with failures' : '### Suites',
+      '',
+      '| Suite | Tests | Passed | Failed | Errors | Skipped | Time |',
+      '|---|---:|---:|---:|---:|---:|---:|',
+    );
     for (const s of suites.slice(0, maxRows)) {
       const passed = Math.max(0, s.total - s.failures - s.errors - s.skipped);
       lines.push(`| ${escape(s.name)} | ${s.total} | ${passed} | ${s.failures} | ${s.errors} | ${s.skipped} | ${seconds(s.duration)} |`);
@@ -79,11 +90,17 @@ export function summaryMarkdown({ config, result, error, annotated }: SummaryInp
     }
     if (annotated && annotated.count < result.failures.length + result.moreFailures) {
       const left = result.failures.slice(annotated.count);
-      const named = left.slice(0, 5).map((c) => `**${escape(caseTitle(c))}**`).join(', ');
+      const named = left
+        .slice(0, 5)
+        .map((c) => `**${escape(caseTitle(c))}**`)
+        .join(', ');
       const more = result.failures.length + result.moreFailures - annotated.count - Math.min(5, left.length);
-      lines.push('', annotated.count === 0
-        ? `Not annotated: ${annotated.limit}.`
-        : `Annotated the first ${annotated.count}; not annotated (${annotated.limit}): ${named}${more > 0 ? ` and ${more} more` : ''}.`);
+      lines.push(
+        '',
+        annotated.count === 0
+          ? `Not annotated: ${annotated.limit}.`
+          : `Annotated the first ${annotated.count}; not annotated (${annotated.limit}): ${named}${more > 0 ? ` and ${more} more` : ''}.`,
+      );
     }
     lines.push('');
   }

@@ -61,12 +61,9 @@ export interface Operation<
 }
 
 /** Declares an operation; the identity function that keeps the literal types. */
-export function defineOperation<
-  P extends TObject,
-  Q extends TObject,
-  B extends MultipartBody | JsonBody | undefined,
-  R extends Record<number, ResponseSpec>,
->(operation: Operation<P, Q, B, R>): Operation<P, Q, B, R> {
+export function defineOperation<P extends TObject, Q extends TObject, B extends MultipartBody | JsonBody | undefined, R extends Record<number, ResponseSpec>>(
+  operation: Operation<P, Q, B, R>,
+): Operation<P, Q, B, R> {
   return operation;
 }
 

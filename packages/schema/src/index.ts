@@ -43,11 +43,21 @@ export { Template } from './operations/flow.ts';
 export { listTrails } from './operations/list-trails.ts';
 export { getTrail } from './operations/get-trail.ts';
 export { downloadAttachment } from './operations/download-attachment.ts';
-export { type AttestationViewBody, type TrailSummaryBody } from './operations/trail.ts';
+export type { AttestationViewBody, TrailSummaryBody } from './operations/trail.ts';
 export { putEnvironment } from './operations/put-environment.ts';
 export { getEnvironment } from './operations/get-environment.ts';
 export {
-  reportAzureApps, reportCloudRun, reportDocker, reportECS, reportK8S, reportLambda, reportOperations, reportS3, reportServer, reportTypes, type ReportType,
+  reportAzureApps,
+  reportCloudRun,
+  reportDocker,
+  reportECS,
+  reportK8S,
+  reportLambda,
+  reportOperations,
+  reportS3,
+  reportServer,
+  reportTypes,
+  type ReportType,
 } from './operations/environment-report.ts';
 export { getSnapshot } from './operations/get-snapshot.ts';
 export { listEnvironmentEvents, type EnvironmentEventType } from './operations/list-environment-events.ts';
@@ -58,4 +68,3 @@ export { exportLog } from './operations/export-log.ts';
 
 /** The six operations of SPEC.md. */
 export const specOperations = [attestJunit, beginTrail, listEnvironments, listApprovals, getApproval, listDeployments] as const;
-

@@ -2,14 +2,22 @@ import { expect } from 'chai';
 import * as contract from '@trailproof/schema';
 import { buildOpenApiDocument, fillPath, paths, type Operation } from '@trailproof/schema';
 
-type PathItem = Record<string, { operationId: string; parameters: Array<{ name: string; in: string; required: boolean }>; requestBody?: { content: Record<string, { schema: { properties: Record<string, unknown> } }> } }>;
+type PathItem = Record<
+  string,
+  {
+    operationId: string;
+    parameters: Array<{ name: string; in: string; required: boolean }>;
+    requestBody?: { content: Record<string, { schema: { properties: Record<string, unknown> } }> };
+  }
+>;
 type Doc = { openapi: string; servers: Array<{ url: string }>; paths: Record<string, PathItem>; components: { schemas: Record<string, unknown> } };
 
 /** Every operation the package exports. */
-const operations = (Object.values(contract) as unknown[]).filter((v): v is Operation =>
-  typeof v === 'object' && v !== null && 'id' in v && 'method' in v && 'path' in v && 'responses' in v);
+const operations = (Object.values(contract) as unknown[]).filter(
+  (v): v is Operation => typeof v === 'object' && v !== null && 'id' in v && 'method' in v && 'path' in v && 'responses' in v,
+);
 
-describe('the contract\'s operations and their OpenAPI document', () => {
+describe("the contract's operations and their OpenAPI document", () => {
   const doc = buildOpenApiDocument(operations, { basePath: '/prefix' }) as unknown as Doc;
 
   it('finds every operation (28, and one per report type), each id once', () => {
@@ -28,8 +36,14 @@ describe('the contract\'s operations and their OpenAPI document', () => {
     for (const operation of operations) {
       const placeholders = [...operation.path.matchAll(/\{(\w+)\}/g)].map((m) => m[1]);
       const parameters = doc.paths[operation.path]![operation.method.toLowerCase()]!.parameters.filter((p) => p.in === 'path');
-      expect(parameters.map((p) => p.name), operation.id).to.deep.equal(placeholders);
-      expect(parameters.every((p) => p.required), operation.id).to.equal(true);
+      expect(
+        parameters.map((p) => p.name),
+        operation.id,
+      ).to.deep.equal(placeholders);
+      expect(
+        parameters.every((p) => p.required),
+        operation.id,
+      ).to.equal(true);
     }
   });
 

@@ -46,9 +46,12 @@ export function buildOpenApiDocument(operations: readonly Operation[], options: 
       responses['413'] ??= errorResponse(operation.body.kind === 'multipart' ? 'A file over 10MB, or too many parts' : 'Body too large');
       responses['415'] ??= errorResponse(`Content type other than ${operation.body.kind === 'multipart' ? 'multipart/form-data' : 'application/json'}`);
     }
-    if (operation.method !== 'GET') responses['507'] ??= errorResponse('The database is full (no room on its disk, or a SQLite file at its cap): nothing of this request was stored');
+    if (operation.method !== 'GET')
+      responses['507'] ??= errorResponse('The database is full (no room on its disk, or a SQLite file at its cap): nothing of this request was stored');
     responses['503'] ??= {
-      ...errorResponse('The database is unavailable. With `Retry-After`, retry after that many seconds; without it, an operator must act first (a SQLite file moved under the server, or its disk failing)'),
+      ...errorResponse(
+        'The database is unavailable. With `Retry-After`, retry after that many seconds; without it, an operator must act first (a SQLite file moved under the server, or its disk failing)',
+      ),
       headers: { 'Retry-After': { schema: { type: 'integer' } } },
     };
     const pathItem = (paths[operation.path] ??= {});
@@ -60,10 +63,16 @@ export function buildOpenApiDocument(operations: readonly Operation[], options: 
       ...(operation.access === 'none' ? { security: [] } : {}),
       parameters: [
         ...Object.entries(operation.params.properties).map(([name, schema]) => ({
-          name, in: 'path', required: true, schema: toOpenApi(schema as TSchema),
+          name,
+          in: 'path',
+          required: true,
+          schema: toOpenApi(schema as TSchema),
         })),
         ...Object.entries(operation.query.properties).map(([name, schema]) => ({
-          name, in: 'query', required: false, schema: toOpenApi(schema as TSchema),
+          name,
+          in: 'query',
+          required: false,
+          schema: toOpenApi(schema as TSchema),
           ...((schema as TSchema).type === 'array' ? { style: 'form', explode: true } : {}),
         })),
       ],

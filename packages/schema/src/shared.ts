@@ -14,7 +14,10 @@ export const Nullable = <T extends TSchema>(schema: T) => Type.Optional(Type.Uni
  * types as a union of `string`, which forced casts in handlers.
  */
 export const Literals = <const T extends readonly string[]>(values: T, options?: SchemaOptions): TUnion<Array<TLiteral<T[number]>>> =>
-  Type.Union(values.map((v) => Type.Literal(v)), options) as TUnion<Array<TLiteral<T[number]>>>;
+  Type.Union(
+    values.map((v) => Type.Literal(v)),
+    options,
+  ) as TUnion<Array<TLiteral<T[number]>>>;
 
 export const ShortText = (extra: object = {}) => Type.String({ maxLength: limits.shortText, ...extra });
 export const LongText = (extra: object = {}) => Type.String({ maxLength: limits.text, ...extra });
@@ -22,8 +25,7 @@ export const Url = (extra: object = {}) => Type.String({ maxLength: limits.url, 
 /** Unix epoch seconds; fractions allowed. */
 export const EpochSeconds = (extra: object = {}) => Type.Number({ minimum: 0, maximum: 1e11, ...extra });
 
-export const PathName = (description: string) =>
-  Type.String({ minLength: 1, maxLength: limits.name, pattern: NamePattern, description });
+export const PathName = (description: string) => Type.String({ minLength: 1, maxLength: limits.name, pattern: NamePattern, description });
 
 /** A free-form JSON object with a bounded number of keys. */
 export const JsonObject = (description: string) =>
@@ -53,8 +55,17 @@ export type GitCommitInfo = Static<typeof GitCommitInfo>;
  * `--repo-provider` accepts (its `repoProviderList`, cmd/kosli/attestation.go).
  */
 export const repoProviders = [
-  'github', 'gitlab', 'bitbucket', 'bitbucket_cloud', 'bitbucket_dc', 'azure-devops', 'azure_devops_services', 'azure_devops_server',
-  'git', 'subversion', 'circleci',
+  'github',
+  'gitlab',
+  'bitbucket',
+  'bitbucket_cloud',
+  'bitbucket_dc',
+  'azure-devops',
+  'azure_devops_services',
+  'azure_devops_server',
+  'git',
+  'subversion',
+  'circleci',
 ] as const;
 
 export const RepoInfo = Type.Object(
@@ -64,9 +75,12 @@ export const RepoInfo = Type.Object(
     id: Nullable(ShortText()),
     description: Nullable(LongText()),
     provider: Nullable(Literals(repoProviders)),
-    namespace_path: Nullable(Type.Array(ShortText(), {
-      maxItems: limits.smallArray, description: 'The groups above the repository, outermost first (GitLab namespace, Bitbucket workspace, Azure collection and project)',
-    })),
+    namespace_path: Nullable(
+      Type.Array(ShortText(), {
+        maxItems: limits.smallArray,
+        description: 'The groups above the repository, outermost first (GitLab namespace, Bitbucket workspace, Azure collection and project)',
+      }),
+    ),
     additional_info: Nullable(JsonObject('Provider-specific facts (the Bitbucket project key, ...)')),
   },
   { $id: 'RepoInfo', description: 'Source repository information', maxProperties: 32 },
@@ -75,10 +89,7 @@ export type RepoInfo = Static<typeof RepoInfo>;
 
 export const ExternalUrls = Type.Record(
   Type.String({ pattern: '^[^=.]+$', maxLength: limits.shortText }),
-  Type.Union([
-    Url(),
-    Type.Object({ href: Url(), fingerprint: Nullable(Sha256Hex) }, { additionalProperties: false }),
-  ]),
+  Type.Union([Url(), Type.Object({ href: Url(), fingerprint: Nullable(Sha256Hex) }, { additionalProperties: false })]),
   { $id: 'ExternalUrls', maxProperties: limits.objectKeys, description: 'Named links, each a URL or {href, fingerprint}' },
 );
 
@@ -108,7 +119,8 @@ export type JunitResult = Static<typeof JunitResult>;
 /** Who stored a piece of evidence: the API token (there are no users here), or null for evidence stored before the server recorded it. */
 export const CreatedBy = Type.Union([
   Type.String({
-    description: 'The API token that stored it: its description and id ("CI backend (token 3fA9...)"), or "token <id>" when it has no description. ' +
+    description:
+      'The API token that stored it: its description and id ("CI backend (token 3fA9...)"), or "token <id>" when it has no description. ' +
       'null for evidence stored before the server recorded it.',
   }),
   Type.Null(),
@@ -150,9 +162,13 @@ export const pageQuery = (perPage: { minimum: number; maximum: number; default: 
  */
 export const optionalPageQuery = (perPage: { minimum: number; maximum: number; default: number }) => ({
   page: Type.Optional(Type.Integer({ minimum: 1, maximum: maxPage, description: 'Page number; 1 when only per_page is sent' })),
-  per_page: Type.Optional(Type.Integer({
-    minimum: perPage.minimum, maximum: perPage.maximum, description: `Page size; ${perPage.default} when only page is sent`,
-  })),
+  per_page: Type.Optional(
+    Type.Integer({
+      minimum: perPage.minimum,
+      maximum: perPage.maximum,
+      description: `Page size; ${perPage.default} when only page is sent`,
+    }),
+  ),
 });
 
 /** Fields of the paginated envelope; the list itself sits beside them under its own key. */

@@ -11,8 +11,10 @@ describe('createValidator', () => {
 
     it('turns digits into the integers the schema wants and fills in defaults', () => {
       expect(query({ page: '2', per_page: '10' })).to.deep.equal({ ok: true, value: { page: 2, per_page: 10, sort: 'name', sort_direction: 'asc' } });
-      expect(validators('getApproval').params({ org: 'acme', flow_name: 'backend', approval_number: '-1' }))
-        .to.deep.equal({ ok: true, value: { org: 'acme', flow_name: 'backend', approval_number: -1 } });
+      expect(validators('getApproval').params({ org: 'acme', flow_name: 'backend', approval_number: '-1' })).to.deep.equal({
+        ok: true,
+        value: { org: 'acme', flow_name: 'backend', approval_number: -1 },
+      });
     });
 
     it('refuses numbers written loosely (exponent, spaces, plus sign) rather than read them as another number', () => {
@@ -24,7 +26,10 @@ describe('createValidator', () => {
     });
 
     it('makes a single value of a repeatable parameter a list, and refuses a repeated scalar', () => {
-      expect(query({ type: 'K8S' })).to.deep.include({ ok: true }).and.to.have.nested.property('value.type').that.deep.equals(['K8S']);
+      expect(query({ type: 'K8S' }))
+        .to.deep.include({ ok: true })
+        .and.to.have.nested.property('value.type')
+        .that.deep.equals(['K8S']);
       const repeated = query({ name: ['a', 'b'] });
       expect(repeated.ok).to.equal(false);
       if (!repeated.ok) expect(repeated.errors).to.have.property('query.name');
@@ -36,7 +41,8 @@ describe('createValidator', () => {
 
     it('says once which values a union of literals allows, naming the value sent', () => {
       expect(query({ sort: 'size' })).to.deep.equal({
-        ok: false, errors: { 'query.sort': "'size' is not allowed: must be one of: name, last_modified_at, last_changed_at" },
+        ok: false,
+        errors: { 'query.sort': "'size' is not allowed: must be one of: name, last_modified_at, last_changed_at" },
       });
     });
   });

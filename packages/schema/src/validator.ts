@@ -81,7 +81,10 @@ export function fieldErrors(errors: readonly ErrorObject[], prefix: string): Fie
     if (error.keyword === 'anyOf' && errors.length > 1) continue;
     // Optional fields accept null too; "must be null" never tells the client what to send.
     if (error.keyword === 'type' && error.params.type === 'null' && errors.length > 1) continue;
-    const segments = error.instancePath.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
+    const segments = error.instancePath
+      .split('/')
+      .slice(1)
+      .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
     let message = error.keyword === 'not' ? 'is not an allowed value' : (error.message ?? 'is invalid');
     if (error.keyword === 'required') segments.push(String(error.params.missingProperty)), (message = 'is required');
     if (error.keyword === 'additionalProperties') segments.push(String(error.params.additionalProperty)), (message = 'is not a known field');
@@ -120,7 +123,13 @@ function unionLiterals(out: FieldErrors, errors: readonly ErrorObject[], prefix:
   }
   for (const [path, allowed] of allowedByPath) {
     if (allowed.length < 2) continue;
-    const field = prefix + path.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~')).join('.');
+    const field =
+      prefix +
+      path
+        .split('/')
+        .slice(1)
+        .map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'))
+        .join('.');
     const sent = errors.find((e) => e.keyword === 'const' && e.instancePath === path)?.data;
     out[field] = `${typeof sent === 'string' ? `${quoted(sent)} is not allowed: ` : ''}must be one of: ${allowed.join(', ')}`;
   }
@@ -142,7 +151,8 @@ function coerceStrings(schema: TObject, raw: Record<string, string | string[] | 
     const itemSchema: TSchema | undefined = wantsArray ? property.items : property;
     const convert = (text: string) => coerceScalar(itemSchema, text);
     if (wantsArray) out[key] = (Array.isArray(value) ? value : [value]).map(convert);
-    else if (Array.isArray(value)) out[key] = value.map(convert); // the validator says "must be ..." for a repeated scalar
+    else if (Array.isArray(value))
+      out[key] = value.map(convert); // the validator says "must be ..." for a repeated scalar
     else out[key] = convert(value);
   }
   return out;

@@ -67,7 +67,8 @@ export function createApp(options: AppOptions): Koa {
   });
   app.use(errorMiddleware(logger));
   app.use(probes(store, logger, options.health));
-  if (options.metrics && options.metrics !== 'off') app.use(metricsMiddleware(options.metrics, options.auth ?? storeTokens(store), { store, registry: options.metricsRegistry }));
+  if (options.metrics && options.metrics !== 'off')
+    app.use(metricsMiddleware(options.metrics, options.auth ?? storeTokens(store), { store, registry: options.metricsRegistry }));
   // Unmatched paths: a JSON 404 (the router's allowedMethods answers 405/501 in JSON itself).
   app.use(async (ctx, next) => {
     await next();

@@ -11,9 +11,19 @@ const operations: Operation[] = defaultPlugins.map((p) => p.operation).filter((o
 
 /** A request to each operation: on resources that exist in acme, or (missing) on ones that do not. */
 function requestFor(operation: Operation, org: string, missing = false): { path: string; options: RequestOptions } {
-  const values: Record<string, string> = { org, flow_name: missing ? 'no-such-flow' : 'payments', trail_name: missing ? 'no-such-trail' : 'build-1', approval_number: missing ? '99' : '1' };
+  const values: Record<string, string> = {
+    org,
+    flow_name: missing ? 'no-such-flow' : 'payments',
+    trail_name: missing ? 'no-such-trail' : 'build-1',
+    approval_number: missing ? '99' : '1',
+  };
   const path = '/api/v2' + operation.path.replace(/\{(\w+)\}/g, (_, name: string) => values[name]!);
-  const data = operation.id === 'attestJunit' ? { attestation_name: 'unit', junit_results: [], artifact_fingerprint: fp } : operation.id === 'beginTrail' ? { name: 'build-1' } : undefined;
+  const data =
+    operation.id === 'attestJunit'
+      ? { attestation_name: 'unit', junit_results: [], artifact_fingerprint: fp }
+      : operation.id === 'beginTrail'
+        ? { name: 'build-1' }
+        : undefined;
   return { path, options: data ? { form: { data_json: JSON.stringify(data) } } : {} };
 }
 
@@ -23,11 +33,24 @@ describe('authentication and authorization on every route of the six operations'
   before(async () => {
     server = await startTestServer();
     const org = Number((await server.store.findOrganization('acme'))!.id);
-    expect((await server.request('PUT', '/api/v2/trails/acme/payments', { form: { data_json: JSON.stringify({ name: 'build-1', description: 'secret-plan' }) } })).status).to.equal(201);
+    expect(
+      (await server.request('PUT', '/api/v2/trails/acme/payments', { form: { data_json: JSON.stringify({ name: 'build-1', description: 'secret-plan' }) } }))
+        .status,
+    ).to.equal(201);
     const flow = (await server.store.findFlow(org, 'payments'))!;
     await server.store.insertApproval({
-      flowId: flow.id, targetArtifact: fp, baseArtifact: '', artifactName: 'api', description: 'secret-plan', environment: null, srcCommitList: [],
-      userData: null, state: 'PENDING', reviews: [], createdBy: null, at: 1_763_000_000,
+      flowId: flow.id,
+      targetArtifact: fp,
+      baseArtifact: '',
+      artifactName: 'api',
+      description: 'secret-plan',
+      environment: null,
+      srcCommitList: [],
+      userData: null,
+      state: 'PENDING',
+      reviews: [],
+      createdBy: null,
+      at: 1_763_000_000,
     });
     const extra = await createToken(server.store, { org: 'acme' });
     // The id is the part of the token between `tp_` and the secret.
@@ -39,8 +62,20 @@ describe('authentication and authorization on every route of the six operations'
   after(() => server.close());
 
   it('covers the six operations, two of them writes', () => {
-    expect(operations.map((o) => o.id).sort()).to.deep.equal(['attestJunit', 'beginTrail', 'getApproval', 'listApprovals', 'listDeployments', 'listEnvironments']);
-    expect(operations.filter((o) => o.access === 'write').map((o) => o.id).sort()).to.deep.equal(['attestJunit', 'beginTrail']);
+    expect(operations.map((o) => o.id).sort()).to.deep.equal([
+      'attestJunit',
+      'beginTrail',
+      'getApproval',
+      'listApprovals',
+      'listDeployments',
+      'listEnvironments',
+    ]);
+    expect(
+      operations
+        .filter((o) => o.access === 'write')
+        .map((o) => o.id)
+        .sort(),
+    ).to.deep.equal(['attestJunit', 'beginTrail']);
   });
 
   for (const operation of operations) {
@@ -61,9 +96,15 @@ describe('authentication and authorization on every route of the six operations'
         const unknown = `tp_${'A'.repeat(16)}_${'B'.repeat(43)}`;
         const wrongSecret = server.token.slice(0, -4) + (server.token.endsWith('AAAA') ? 'BBBB' : 'AAAA');
         const cases: Array<[string, string]> = [
-          ['basic', 'Basic x'], ['bearer alone', 'Bearer'], ['bearer space', 'Bearer '], ['not a token', 'Bearer tp_bad'],
-          ['two tokens', `Bearer ${server.token} ${server.token}`], ['token without scheme', server.token],
-          ['unknown', `Bearer ${unknown}`], ['wrong secret', `Bearer ${wrongSecret}`], ['revoked', `Bearer ${revoked}`],
+          ['basic', 'Basic x'],
+          ['bearer alone', 'Bearer'],
+          ['bearer space', 'Bearer '],
+          ['not a token', 'Bearer tp_bad'],
+          ['two tokens', `Bearer ${server.token} ${server.token}`],
+          ['token without scheme', server.token],
+          ['unknown', `Bearer ${unknown}`],
+          ['wrong secret', `Bearer ${wrongSecret}`],
+          ['revoked', `Bearer ${revoked}`],
         ];
         for (const [label, authorization] of cases) {
           const res = await send(null, { authorization });

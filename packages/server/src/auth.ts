@@ -57,9 +57,10 @@ function presentedToken(authorization: string | undefined): string | undefined {
   return colon < 0 ? undefined : pair.slice(colon + 1);
 }
 
-const tokenExpired = (at: number) => new ApiError(401, `The token expired at ${new Date(at * 1000).toISOString()}: create a new one`, undefined, {
-  'WWW-Authenticate': 'Bearer error="invalid_token", error_description="The token has expired"',
-});
+const tokenExpired = (at: number) =>
+  new ApiError(401, `The token expired at ${new Date(at * 1000).toISOString()}: create a new one`, undefined, {
+    'WWW-Authenticate': 'Bearer error="invalid_token", error_description="The token has expired"',
+  });
 
 /**
  * Creates a token for an organisation (created if new) and returns it; it is shown only this
@@ -71,15 +72,25 @@ export async function createToken(
 ): Promise<{ id: string; token: string }> {
   const at = Date.now() / 1000;
   const { expiresAt } = options;
-  if (expiresAt !== undefined && !(Number.isFinite(expiresAt) && expiresAt > at)) throw new RangeError(`expiresAt must be a time in the future, not ${expiresAt}`);
-  const alphanumeric = (n: number) => randomBytes(n * 2).toString('base64').replace(/[^A-Za-z0-9]/g, '').slice(0, n);
+  if (expiresAt !== undefined && !(Number.isFinite(expiresAt) && expiresAt > at))
+    throw new RangeError(`expiresAt must be a time in the future, not ${expiresAt}`);
+  const alphanumeric = (n: number) =>
+    randomBytes(n * 2)
+      .toString('base64')
+      .replace(/[^A-Za-z0-9]/g, '')
+      .slice(0, n);
   let id = alphanumeric(16);
   while (id.length < 16) id += alphanumeric(16).slice(0, 16 - id.length);
   const secret = randomBytes(32).toString('base64url');
   const organization = await store.ensureOrganization(options.org, at);
   await store.insertToken({
-    id, organizationId: Number(organization.id), secretSha256: sha256(secret).toString('hex'),
-    readOnly: options.readOnly ?? false, description: options.description ?? null, at, expiresAt: expiresAt ?? null,
+    id,
+    organizationId: Number(organization.id),
+    secretSha256: sha256(secret).toString('hex'),
+    readOnly: options.readOnly ?? false,
+    description: options.description ?? null,
+    at,
+    expiresAt: expiresAt ?? null,
   });
   return { id, token: `tp_${id}_${secret}` };
 }

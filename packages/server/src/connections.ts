@@ -55,10 +55,13 @@ export function limitConnections(server: Server, limits: ConnectionLimits): (req
     }
     reserved++;
     add(reserveFromAddress, address, 1);
-    timers.set(socket, setTimeout(() => {
-      limits.refused();
-      socket.destroy();
-    }, reserveRequestMs));
+    timers.set(
+      socket,
+      setTimeout(() => {
+        limits.refused();
+        socket.destroy();
+      }, reserveRequestMs),
+    );
     socket.once('close', () => {
       reserved--;
       add(reserveFromAddress, address, -1);
@@ -76,8 +79,11 @@ export function limitConnections(server: Server, limits: ConnectionLimits): (req
     limits.refused();
     const body = JSON.stringify({ message: 'The server holds as many connections as it may (from your address, or in all); try again shortly' });
     res.writeHead(503, STATUS_CODES[503], {
-      'Content-Type': 'application/json; charset=utf-8', 'Content-Length': Buffer.byteLength(body), 'Retry-After': '1',
-      'X-Content-Type-Options': 'nosniff', Connection: 'close',
+      'Content-Type': 'application/json; charset=utf-8',
+      'Content-Length': Buffer.byteLength(body),
+      'Retry-After': '1',
+      'X-Content-Type-Options': 'nosniff',
+      Connection: 'close',
     });
     res.end(body);
     return true;

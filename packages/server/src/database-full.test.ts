@@ -35,7 +35,10 @@ describe('a database with no room left (SQLite at its maxSizeBytes)', () => {
     expect(trail.status).to.equal(200);
     expect((await server.request('GET', '/api/v2/health', { token: null })).status).to.equal(200);
     // A stored attachment reads back whole.
-    const first = await server.request('GET', `/api/v2/trails/acme/backend/build-1/attestations/${trail.body.attestations?.[0]?.attestation_id ?? ''}/attachment`);
+    const first = await server.request(
+      'GET',
+      `/api/v2/trails/acme/backend/build-1/attestations/${trail.body.attestations?.[0]?.attestation_id ?? ''}/attachment`,
+    );
     expect(first.status).to.equal(200);
     expect(first.bytes.length).to.equal(256 * 1024);
   });
@@ -74,10 +77,12 @@ describe('a database on a full file system (SQLite on a small tmpfs)', function 
   const writes = (n: number) => ({
     attestation: () => attest(`full-${n}`),
     'begin trail': () => server!.request('PUT', '/api/v2/trails/acme/backend', { form: { data_json: JSON.stringify({ name: `full-${n}` }) } }),
-    approval: () => server!.request('POST', '/api/v2/approvals/acme/backend', { json: { artifact_fingerprint: sha(`full-${n}`), description: 'full', src_commit_list: [] } }),
-    'environment report': () => server!.request('PUT', '/api/v2/environments/acme/prod/report/K8S', {
-      json: { artifacts: [{ podName: `p${n}`, namespace: 'prod', digests: { api: sha(`api-${n}`) }, creationTimestamp: 1_763_800_000 }] },
-    }),
+    approval: () =>
+      server!.request('POST', '/api/v2/approvals/acme/backend', { json: { artifact_fingerprint: sha(`full-${n}`), description: 'full', src_commit_list: [] } }),
+    'environment report': () =>
+      server!.request('PUT', '/api/v2/environments/acme/prod/report/K8S', {
+        json: { artifacts: [{ podName: `p${n}`, namespace: 'prod', digests: { api: sha(`api-${n}`) }, creationTimestamp: 1_763_800_000 }] },
+      }),
   });
 
   it('answers 507 to every kind of write and stores nothing, goes on reading, and writes again once there is room', async () => {
@@ -140,9 +145,10 @@ describe('a database on a full file system (SQLite on a small tmpfs)', function 
 
 const insufficientStorage = /^Insufficient storage: the database is full, and nothing of this request was stored \(request [0-9a-f-]+\)$/;
 
-const attestOn = (server: TestServer, name: string, bytes: number) => server.request('POST', '/api/v2/attestations/acme/backend/trail/build-1/generic', {
-  form: { data_json: JSON.stringify({ attestation_name: name, is_compliant: true }), attachment_file: { content: randomBytes(bytes), name: `${name}.bin` } },
-});
+const attestOn = (server: TestServer, name: string, bytes: number) =>
+  server.request('POST', '/api/v2/attestations/acme/backend/trail/build-1/generic', {
+    form: { data_json: JSON.stringify({ attestation_name: name, is_compliant: true }), attachment_file: { content: randomBytes(bytes), name: `${name}.bin` } },
+  });
 
 /**
  * 24 attestations of 256KB on acme/backend/build-1, 8 at a time (they share batches on the writer

@@ -20,16 +20,24 @@ describe('a SQLite file moved, deleted or replaced under the server', () => {
   afterEach(() => server?.close());
 
   const beginTrail = (name: string) => server.request('PUT', '/api/v2/trails/acme/backend', { form: { data_json: JSON.stringify({ name }) } });
-  const attest = (name: string) => server.request('POST', '/api/v2/attestations/acme/backend/trail/build-1/generic', {
-    form: { data_json: JSON.stringify({ attestation_name: name, is_compliant: true }), attachment_file: { content: Buffer.from(`log of ${name}`), name: 'log.txt' } },
-  });
+  const attest = (name: string) =>
+    server.request('POST', '/api/v2/attestations/acme/backend/trail/build-1/generic', {
+      form: {
+        data_json: JSON.stringify({ attestation_name: name, is_compliant: true }),
+        attachment_file: { content: Buffer.from(`log of ${name}`), name: 'log.txt' },
+      },
+    });
   const createEnvironment = () => server.request('PUT', '/api/v2/environments/acme', { json: { name: 'prod', type: 'server' } });
   const sha256 = (bytes: Buffer) => createHash('sha256').update(bytes).digest('hex');
   /** Row counts of the file at `file`, read by a connection of its own. */
   const counts = (file: string) => {
     const db = new BetterSqlite3(file, { readonly: true });
     try {
-      return db.prepare('select (select count(*) from trails) as trails, (select count(*) from attestations) as attestations, (select count(*) from environments) as environments').get();
+      return db
+        .prepare(
+          'select (select count(*) from trails) as trails, (select count(*) from attestations) as attestations, (select count(*) from environments) as environments',
+        )
+        .get();
     } finally {
       db.close();
     }
@@ -38,7 +46,9 @@ describe('a SQLite file moved, deleted or replaced under the server', () => {
   async function expectWritesRefused() {
     for (const answer of [await beginTrail('build-2'), await attest('after'), await createEnvironment()]) {
       expect(answer.status, JSON.stringify(answer.body)).to.equal(503);
-      expect(answer.body.message).to.match(/^The database is unavailable: its file was moved or deleted while the server ran, and nothing of this request was stored \(request [0-9a-f-]+\)$/);
+      expect(answer.body.message).to.match(
+        /^The database is unavailable: its file was moved or deleted while the server ran, and nothing of this request was stored \(request [0-9a-f-]+\)$/,
+      );
       expect(answer.headers.get('retry-after')).to.equal(null);
     }
     const health = await server.request('GET', '/api/v2/health', { token: null });
@@ -54,14 +64,19 @@ describe('a SQLite file moved, deleted or replaced under the server', () => {
     // connection fails on the moved file (SQLITE_IOERR_FSTAT, seen here): 503, never a 500.
     const trail = await server.request('GET', '/api/v2/trails/acme/backend/build-1');
     expect([200, 503], JSON.stringify(trail.body)).to.include(trail.status);
-    if (trail.status === 503) expect(trail.body.message).to.match(/^The database is unavailable: reading or writing its file failed, and nothing of this request was stored \(request [0-9a-f-]+\)$/);
+    if (trail.status === 503)
+      expect(trail.body.message).to.match(
+        /^The database is unavailable: reading or writing its file failed, and nothing of this request was stored \(request [0-9a-f-]+\)$/,
+      );
 
     // Moved back: none of the refused writes is there (the file is read at its path, with its WAL).
     renameSync(moved, server.file);
     expect((await attest('back')).status).to.equal(201);
     expect((await beginTrail('build-2')).status).to.equal(201);
     expect((await server.request('GET', '/api/v2/health', { token: null })).status).to.equal(200);
-    expect((await server.request('GET', '/api/v2/trails/acme/backend/build-1')).body.attestations.map((a: { attestation_name: string }) => a.attestation_name)).to.deep.equal(['back']);
+    expect(
+      (await server.request('GET', '/api/v2/trails/acme/backend/build-1')).body.attestations.map((a: { attestation_name: string }) => a.attestation_name),
+    ).to.deep.equal(['back']);
     expect(counts(server.file)).to.deep.equal({ trails: 2, attestations: 1, environments: 0 });
   });
 

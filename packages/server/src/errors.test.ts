@@ -8,8 +8,15 @@ const secret = 'password=hunter2 at /srv/trailproof/internal.ts';
 
 /** A third-party operation whose handler fails the way a bug does. */
 const explode = defineOperation({
-  id: 'explode', summary: 'Fails', tags: ['Test'], method: 'GET', path: '/explode/{org}', access: 'read',
-  params: listEnvironments.params, query: listEnvironments.query, body: undefined,
+  id: 'explode',
+  summary: 'Fails',
+  tags: ['Test'],
+  method: 'GET',
+  path: '/explode/{org}',
+  access: 'read',
+  params: listEnvironments.params,
+  query: listEnvironments.query,
+  body: undefined,
   responses: { 200: { description: 'Never', schema: attestJunit.responses[201].schema } },
 });
 const explodePlugin = definePlugin({
@@ -54,7 +61,12 @@ describe('error answers', () => {
   after(() => server.close());
 
   it('404 for unknown routes, as JSON, with or without a token', async () => {
-    for (const [path, token] of [['/api/v2/no-such-thing', undefined], ['/no-such-page', null], ['/api/v2/environments/acme/production/extra/segments', undefined], ['/api/v3/environments/acme', null]] as const) {
+    for (const [path, token] of [
+      ['/api/v2/no-such-thing', undefined],
+      ['/no-such-page', null],
+      ['/api/v2/environments/acme/production/extra/segments', undefined],
+      ['/api/v3/environments/acme', null],
+    ] as const) {
       const res = await server.request('GET', path, { token });
       expectErrorShape(res, 404);
       expect(res.body.message, path).to.equal(`No such route: GET ${path}`);
@@ -81,7 +93,8 @@ describe('error answers', () => {
     });
     expectErrorShape(file, 413, ['attachment_file']);
     const json = await server.request('PUT', '/api/v2/environments/acme', {
-      headers: { 'content-type': 'application/json' }, body: JSON.stringify({ name: 'big', type: 'server', description: 'x'.repeat(1024 * 1024) }),
+      headers: { 'content-type': 'application/json' },
+      body: JSON.stringify({ name: 'big', type: 'server', description: 'x'.repeat(1024 * 1024) }),
     });
     expectErrorShape(json, 413);
   });
@@ -117,10 +130,21 @@ describe('error answers', () => {
     expectErrorShape(await server.request('GET', '/api/v2/environments/acme?per_page=0&sort=size'), 400, ['query.per_page', 'query.sort']);
     expectErrorShape(await server.request('GET', '/api/v2/approvals/acme/payments/0'), 400, ['path.approval_number']);
     expectErrorShape(await server.request('PUT', '/api/v2/trails/acme/payments', { form: { data_json: '{"name":' } }), 400, ['data_json']);
-    expectErrorShape(await server.request('PUT', '/api/v2/trails/acme/payments', { form: { data_json: JSON.stringify({ name: 'a b', colour: 'red' }) } }), 400, ['name', 'colour']);
-    expectErrorShape(await server.request('PUT', '/api/v2/environments/acme', { headers: { 'content-type': 'application/json' }, body: '{"name": "x",' }), 400, ['body']);
+    expectErrorShape(
+      await server.request('PUT', '/api/v2/trails/acme/payments', { form: { data_json: JSON.stringify({ name: 'a b', colour: 'red' }) } }),
+      400,
+      ['name', 'colour'],
+    );
+    expectErrorShape(
+      await server.request('PUT', '/api/v2/environments/acme', { headers: { 'content-type': 'application/json' }, body: '{"name": "x",' }),
+      400,
+      ['body'],
+    );
     expectErrorShape(await server.request('GET', '/api/v2/deployments/acme?start_ts=10&end_ts=5'), 400, ['query.start_ts']);
-    const malformed = await server.request('PUT', '/api/v2/trails/acme/payments', { headers: { 'content-type': 'multipart/form-data; boundary=x' }, body: '--x\r\nContent-Disposition: form-data; name="data_json"\r\n\r\n{}' });
+    const malformed = await server.request('PUT', '/api/v2/trails/acme/payments', {
+      headers: { 'content-type': 'multipart/form-data; boundary=x' },
+      body: '--x\r\nContent-Disposition: form-data; name="data_json"\r\n\r\n{}',
+    });
     expectErrorShape(malformed, 400);
   });
 
@@ -164,7 +188,7 @@ describe('error answers', () => {
     expect((await server.request('GET', '/api/v2/environments/acme')).status).to.equal(200);
   });
 
-  it('503 when the database\'s storage fails (SQLite I/O errors, files it cannot open, lock or find where they were), 500 for its other errors', async () => {
+  it("503 when the database's storage fails (SQLite I/O errors, files it cannot open, lock or find where they were), 500 for its other errors", async () => {
     const storage = 'The database is unavailable: reading or writing its file failed, and nothing of this request was stored';
     const answers: Array<[string, number, string, string | null]> = [
       ['SQLITE_IOERR', 503, storage, null],
@@ -172,7 +196,12 @@ describe('error answers', () => {
       ['SQLITE_IOERR_FSTAT', 503, storage, null],
       ['SQLITE_CANTOPEN', 503, storage, null],
       ['SQLITE_READONLY_CANTLOCK', 503, storage, null],
-      ['SQLITE_READONLY_DBMOVED', 503, 'The database is unavailable: its file was moved or deleted while the server ran, and nothing of this request was stored', null],
+      [
+        'SQLITE_READONLY_DBMOVED',
+        503,
+        'The database is unavailable: its file was moved or deleted while the server ran, and nothing of this request was stored',
+        null,
+      ],
       ['SQLITE_BUSY', 503, 'The database is unavailable; try again shortly', '2'],
       ['SQLITE_FULL', 507, 'Insufficient storage: the database is full, and nothing of this request was stored', null],
       ['SQLITE_READONLY', 500, 'Internal server error', null],
@@ -217,7 +246,8 @@ describe('error answers', () => {
 
   it('names each request with an id, answered in X-Request-Id and in every log line of the request', async () => {
     const { entries, token, running, cleanup } = await startLoggedServer();
-    const get = (path: string, headers: Record<string, string> = {}) => fetch(running.url + path, { headers: { authorization: `Bearer ${token}`, ...headers } });
+    const get = (path: string, headers: Record<string, string> = {}) =>
+      fetch(running.url + path, { headers: { authorization: `Bearer ${token}`, ...headers } });
     try {
       // One of our own for each request that comes without one.
       const failed = await get('/api/v2/explode/acme');
@@ -225,7 +255,9 @@ describe('error answers', () => {
       const id = failed.headers.get('x-request-id')!;
       expect(id).to.match(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/);
       const other = (await get('/api/v2/environments/acme')).headers.get('x-request-id');
-      expect(other).to.match(/^[0-9a-f-]{36}$/).and.not.to.equal(id);
+      expect(other)
+        .to.match(/^[0-9a-f-]{36}$/)
+        .and.not.to.equal(id);
       // The cause of the 500 and the request line both carry it.
       expect(entries.filter((e) => e.request_id === id).map((e) => e.msg)).to.deep.equal(['internal error', 'request']);
       // A proxy's id is kept when it is fit for the log; anything else is replaced.

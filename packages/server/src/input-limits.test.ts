@@ -23,20 +23,24 @@ describe('input limits in every schema', () => {
       return target ? unbounded(target, path, seen) : [`${path}: unresolved $ref ${schema.$ref}`];
     }
     const problems: string[] = [];
-    const children = (key: string, list: unknown) => (Array.isArray(list) ? list : []).forEach((s, i) => problems.push(...unbounded(s as TSchema, `${path}.${key}[${i}]`, seen)));
+    const children = (key: string, list: unknown) =>
+      (Array.isArray(list) ? list : []).forEach((s, i) => problems.push(...unbounded(s as TSchema, `${path}.${key}[${i}]`, seen)));
     children('anyOf', schema.anyOf);
     children('oneOf', schema.oneOf);
     children('allOf', schema.allOf);
-    if (schema.type === 'string' && schema.maxLength === undefined && schema.const === undefined && schema.enum === undefined) problems.push(`${path}: string without maxLength`);
+    if (schema.type === 'string' && schema.maxLength === undefined && schema.const === undefined && schema.enum === undefined)
+      problems.push(`${path}: string without maxLength`);
     if (schema.type === 'array') {
       if (schema.maxItems === undefined) problems.push(`${path}: array without maxItems`);
       if (schema.items) problems.push(...unbounded(schema.items as TSchema, `${path}[]`, seen));
     }
     if (schema.type === 'object') {
-      for (const [key, property] of Object.entries((schema.properties ?? {}) as Record<string, TSchema>)) problems.push(...unbounded(property, `${path}.${key}`, seen));
+      for (const [key, property] of Object.entries((schema.properties ?? {}) as Record<string, TSchema>))
+        problems.push(...unbounded(property, `${path}.${key}`, seen));
       const open = schema.additionalProperties !== false || schema.patternProperties !== undefined;
       if (open && schema.properties === undefined && schema.maxProperties === undefined) problems.push(`${path}: free-form object without maxProperties`);
-      for (const [pattern, value] of Object.entries((schema.patternProperties ?? {}) as Record<string, TSchema>)) problems.push(...unbounded(value, `${path}{${pattern}}`, seen));
+      for (const [pattern, value] of Object.entries((schema.patternProperties ?? {}) as Record<string, TSchema>))
+        problems.push(...unbounded(value, `${path}{${pattern}}`, seen));
       if (typeof schema.additionalProperties === 'object') problems.push(...unbounded(schema.additionalProperties as TSchema, `${path}{*}`, seen));
     }
     return problems;

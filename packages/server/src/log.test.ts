@@ -63,13 +63,18 @@ describe('the request log', () => {
     expect(new Date(line.time as string).toISOString()).to.equal(line.time);
     expect(line.duration_ms).to.be.a('number').and.at.least(0);
     expect(JSON.stringify(lines)).not.to.contain(server.token.slice(20));
-    expect(lines.some((l) => l.msg === 'store call'), 'no store calls at info').to.equal(false);
+    expect(
+      lines.some((l) => l.msg === 'store call'),
+      'no store calls at info',
+    ).to.equal(false);
   });
 
   it('at debug, each store call of a request: its name, duration and the request id', async () => {
     const { logger, lines } = keptLogger('debug');
     server = await startTestServer({ server: { logger } });
-    expect((await server.request('PUT', '/api/v2/flows/acme', { json: { name: 'app' }, headers: { 'x-request-id': 'req-flow' } })).status).to.be.oneOf([200, 201]);
+    expect((await server.request('PUT', '/api/v2/flows/acme', { json: { name: 'app' }, headers: { 'x-request-id': 'req-flow' } })).status).to.be.oneOf([
+      200, 201,
+    ]);
     expect((await server.request('GET', '/api/v2/environments/acme', { headers: { 'x-request-id': 'req-list' } })).status).to.equal(200);
     const calls = lines.filter((l) => l.msg === 'store call');
     const of = (id: string) => calls.filter((l) => l.request_id === id).map((l) => l.call);

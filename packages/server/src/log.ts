@@ -36,12 +36,15 @@ export interface LoggerOptions {
  * destination gathers the lines that come while a write is under way into the next one.
  */
 export function createLogger(options: LoggerOptions = {}): PinoLogger {
-  return pino({
-    level: options.level ?? 'info',
-    base: undefined,
-    timestamp: pino.stdTimeFunctions.isoTime,
-    formatters: { level: (label) => ({ level: label }) },
-  }, options.destination ?? pino.destination({ dest: 1, sync: false }));
+  return pino(
+    {
+      level: options.level ?? 'info',
+      base: undefined,
+      timestamp: pino.stdTimeFunctions.isoTime,
+      formatters: { level: (label) => ({ level: label }) },
+    },
+    options.destination ?? pino.destination({ dest: 1, sync: false }),
+  );
 }
 
 /** True when `logger` takes debug lines. */

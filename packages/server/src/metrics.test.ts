@@ -49,7 +49,8 @@ describe('GET /metrics (Prometheus)', () => {
 
     expect(families.get('trailproof_http_request_duration_seconds')?.type).to.equal('HISTOGRAM');
     // The parser merges a histogram's label sets (prom-client writes `le` first), so its series are read from the lines.
-    const series = (suffix: string, labels: string) => new RegExp(`^trailproof_http_request_duration_seconds_${suffix}\\{${labels}\\} (\\S+)$`, 'm').exec(text)?.[1];
+    const series = (suffix: string, labels: string) =>
+      new RegExp(`^trailproof_http_request_duration_seconds_${suffix}\\{${labels}\\} (\\S+)$`, 'm').exec(text)?.[1];
     const count = (operation: string, method: string, status: string) => series('count', `operation="${operation}",method="${method}",status="${status}"`);
     expect(count('beginTrail', 'PUT', '201')).to.equal('1');
     expect(count('attestJunit', 'POST', '201')).to.equal('1');
@@ -66,12 +67,16 @@ describe('GET /metrics (Prometheus)', () => {
     for (const name of ['acme', flow, trail, 'report.xml']) expect(text, name).not.to.include(name);
   });
 
-  it('write batches by writer: size, wait, time and commit after attestations; on PostgreSQL the pool\'s connections', async () => {
+  it("write batches by writer: size, wait, time and commit after attestations; on PostgreSQL the pool's connections", async () => {
     const s = await start(undefined);
     expect((await s.request('PUT', '/api/v2/trails/acme/app', { form: { data_json: JSON.stringify({ name: 't1' }) } })).status).to.equal(201);
-    const attested = await Promise.all(['a', 'b', 'c'].map((name) => s.request('POST', '/api/v2/attestations/acme/app/trail/t1/junit', {
-      form: { data_json: JSON.stringify({ attestation_name: name, junit_results: [] }) },
-    })));
+    const attested = await Promise.all(
+      ['a', 'b', 'c'].map((name) =>
+        s.request('POST', '/api/v2/attestations/acme/app/trail/t1/junit', {
+          form: { data_json: JSON.stringify({ attestation_name: name, junit_results: [] }) },
+        }),
+      ),
+    );
     expect(attested.map((r) => r.status)).to.deep.equal([201, 201, 201]);
 
     const text = await (await fetch(`${s.url}/metrics`)).text();
@@ -80,7 +85,8 @@ describe('GET /metrics (Prometheus)', () => {
       const found = new RegExp(`^${name}${labels ? `\\{${labels}\\}` : ''} (\\S+)$`, 'm').exec(text)?.[1];
       return found === undefined ? undefined : Number(found);
     };
-    for (const name of ['size', 'wait_seconds', 'duration_seconds', 'commit_seconds']) expect(families.get(`trailproof_write_batch_${name}`)?.type, name).to.equal('HISTOGRAM');
+    for (const name of ['size', 'wait_seconds', 'duration_seconds', 'commit_seconds'])
+      expect(families.get(`trailproof_write_batch_${name}`)?.type, name).to.equal('HISTOGRAM');
     const batches = value('trailproof_write_batch_size_count', 'writer="attestations"')!;
     expect(batches).to.be.within(1, 3);
     expect(value('trailproof_write_batch_size_sum', 'writer="attestations"'), 'attestations written').to.equal(3);
@@ -88,7 +94,9 @@ describe('GET /metrics (Prometheus)', () => {
     expect(value('trailproof_write_batch_duration_seconds_count', 'writer="attestations"')).to.equal(batches);
     expect(value('trailproof_write_batch_commit_seconds_count', 'writer="attestations"')).to.equal(batches);
     expect(value('trailproof_write_batch_duration_seconds_sum', 'writer="attestations"')).to.be.greaterThan(0);
-    expect(value('trailproof_write_batch_commit_seconds_sum', 'writer="attestations"')).to.be.at.most(value('trailproof_write_batch_duration_seconds_sum', 'writer="attestations"')!);
+    expect(value('trailproof_write_batch_commit_seconds_sum', 'writer="attestations"')).to.be.at.most(
+      value('trailproof_write_batch_duration_seconds_sum', 'writer="attestations"')!,
+    );
 
     if (testBackend === 'postgres') {
       expect(value('trailproof_db_pool_max_connections')).to.equal(10);

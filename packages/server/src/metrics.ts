@@ -93,9 +93,27 @@ function storeMetrics(store: Pick<Store, 'onWriteBatch' | 'poolUse'>, registry: 
   const seconds = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5];
   const labelNames = ['writer'] as const;
   const registers = [registry];
-  const size = new Histogram({ name: 'trailproof_write_batch_size', help: 'Writes committed together in one batch', labelNames, buckets: [1, 2, 4, 8, 16, 32, 64, 128], registers });
-  const wait = new Histogram({ name: 'trailproof_write_batch_wait_seconds', help: "How long each write waited, from being queued to its batch's start", labelNames, buckets: seconds, registers });
-  const duration = new Histogram({ name: 'trailproof_write_batch_duration_seconds', help: "A batch's time, from its start to its COMMIT returning", labelNames, buckets: seconds, registers });
+  const size = new Histogram({
+    name: 'trailproof_write_batch_size',
+    help: 'Writes committed together in one batch',
+    labelNames,
+    buckets: [1, 2, 4, 8, 16, 32, 64, 128],
+    registers,
+  });
+  const wait = new Histogram({
+    name: 'trailproof_write_batch_wait_seconds',
+    help: "How long each write waited, from being queued to its batch's start",
+    labelNames,
+    buckets: seconds,
+    registers,
+  });
+  const duration = new Histogram({
+    name: 'trailproof_write_batch_duration_seconds',
+    help: "A batch's time, from its start to its COMMIT returning",
+    labelNames,
+    buckets: seconds,
+    registers,
+  });
   const commit = new Histogram({ name: 'trailproof_write_batch_commit_seconds', help: "A batch's COMMIT alone", labelNames, buckets: seconds, registers });
   store.onWriteBatch?.((batch) => {
     const labels = { writer: batch.writer };
@@ -107,7 +125,14 @@ function storeMetrics(store: Pick<Store, 'onWriteBatch' | 'poolUse'>, registry: 
   const { poolUse } = store;
   if (!poolUse) return;
   const gauge = (name: string, help: string, read: (use: PoolUse) => number) =>
-    new Gauge({ name, help, registers, collect() { this.set(read(poolUse())); } });
+    new Gauge({
+      name,
+      help,
+      registers,
+      collect() {
+        this.set(read(poolUse()));
+      },
+    });
   gauge('trailproof_db_pool_connections', "Connections of the database pool open now, idle or in use (the health check's own not counted)", (use) => use.total);
   gauge('trailproof_db_pool_idle_connections', 'Connections of the database pool open and idle now', (use) => use.idle);
   gauge('trailproof_db_pool_waiting_queries', 'Queries waiting for a connection of the database pool now', (use) => use.waiting);

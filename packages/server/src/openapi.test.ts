@@ -2,7 +2,10 @@ import { expect } from 'chai';
 import { buildOpenApiDocument, type Operation } from '@trailproof/schema';
 import { defaultPlugins } from '@trailproof/server';
 
-type Doc = { paths: Record<string, Record<string, { operationId: string; responses: Record<string, unknown> }>>; components: { schemas: Record<string, unknown> } };
+type Doc = {
+  paths: Record<string, Record<string, { operationId: string; responses: Record<string, unknown> }>>;
+  components: { schemas: Record<string, unknown> };
+};
 
 describe('the OpenAPI document', () => {
   const operations: Operation[] = defaultPlugins.map((p) => p.operation);

@@ -5,8 +5,15 @@ import { defaultPlugins, definePlugin } from '@trailproof/server';
 import { startTestServer, type TestServer } from '@trailproof/server/testing';
 
 const reach = defineOperation({
-  id: 'reachStore', summary: 'What a plugin can reach', tags: ['Test'], method: 'GET', path: '/reach/{org}', access: 'read',
-  params: listEnvironments.params, query: listEnvironments.query, body: undefined,
+  id: 'reachStore',
+  summary: 'What a plugin can reach',
+  tags: ['Test'],
+  method: 'GET',
+  path: '/reach/{org}',
+  access: 'read',
+  params: listEnvironments.params,
+  query: listEnvironments.query,
+  body: undefined,
   responses: { 200: { description: 'The withheld store methods a handler sees (none)', schema: attestJunit.responses[201].schema } },
 });
 const withheld = ['insertToken', 'revokeToken', 'close', 'backup'];
@@ -26,7 +33,7 @@ describe('the store a plugin gets', function () {
   before(async () => (server = await startTestServer({ plugins: [...defaultPlugins, reachPlugin] })));
   after(() => server.close());
 
-  it('has no insertToken, revokeToken, close or backup, not even in a transaction, while the server\'s own store has them', async () => {
+  it("has no insertToken, revokeToken, close or backup, not even in a transaction, while the server's own store has them", async () => {
     const res = await server.request('GET', '/api/v2/reach/acme');
     expect(res.status, JSON.stringify(res.body)).to.equal(200);
     expect(res.body).to.deep.equal({ outside: [], inside: [] });

@@ -46,17 +46,26 @@ describe('createRouter', () => {
   });
 
   it("throws DuplicateOperationError for a plugin on the router's own routes (the OpenAPI document, the health check)", () => {
-    for (const [path, own] of [['/health', 'the health check'], ['/openapi.json', 'the OpenAPI document']] as const) {
+    for (const [path, own] of [
+      ['/health', 'the health check'],
+      ['/openapi.json', 'the OpenAPI document'],
+    ] as const) {
       const error = thrown([plugin({ ...listEnvironments, id: 'mine', path })]);
       expect(error, path).to.be.instanceOf(DuplicateOperationError);
       expect(error.message).to.contain(`where the router serves ${own}`);
     }
-    expect(() => createRouter({ store, plugins: [...defaultPlugins, plugin({ ...listEnvironments, id: 'postHealth', method: 'POST', path: '/health' })] })).not.to.throw();
+    expect(() =>
+      createRouter({ store, plugins: [...defaultPlugins, plugin({ ...listEnvironments, id: 'postHealth', method: 'POST', path: '/health' })] }),
+    ).not.to.throw();
   });
 
   it('accepts the same path with another method, and another path with the same method', () => {
-    expect(() => createRouter({ store, plugins: [...defaultPlugins, plugin({ ...listEnvironments, id: 'deleteEnvironments', method: 'DELETE' })] })).not.to.throw();
-    expect(() => createRouter({ store, plugins: [...defaultPlugins, plugin({ ...listEnvironments, id: 'listElsewhere', path: '/elsewhere/{org}' })] })).not.to.throw();
+    expect(() =>
+      createRouter({ store, plugins: [...defaultPlugins, plugin({ ...listEnvironments, id: 'deleteEnvironments', method: 'DELETE' })] }),
+    ).not.to.throw();
+    expect(() =>
+      createRouter({ store, plugins: [...defaultPlugins, plugin({ ...listEnvironments, id: 'listElsewhere', path: '/elsewhere/{org}' })] }),
+    ).not.to.throw();
   });
 
   describe('mounted in a host app under a custom prefix', () => {
@@ -67,17 +76,34 @@ describe('createRouter', () => {
       token = (await createToken(store, { org: 'acme' })).token;
       const org = Number((await store.findOrganization('acme'))!.id);
       const env = await store.upsertEnvironment(org, { name: 'production', type: 'K8S' }, 1_763_000_000);
-      await store.insertDeployments([{
-        organizationId: org, environmentId: env.id, envName: 'production', snapshotIndex: 1, fingerprint: 'f'.repeat(64), artifactName: 'api',
-        deployedAt: Date.now() / 1000 - 60, trailId: null, repoName: null,
-      }]);
+      await store.insertDeployments([
+        {
+          organizationId: org,
+          environmentId: env.id,
+          envName: 'production',
+          snapshotIndex: 1,
+          fingerprint: 'f'.repeat(64),
+          artifactName: 'api',
+          deployedAt: Date.now() / 1000 - 60,
+          trailId: null,
+          repoName: null,
+        },
+      ]);
       // An authenticator of the host's own, next to the token store.
       const hostAuth: Authenticator = { authenticate: async (h) => (h === 'Bearer host-session' ? { tokenId: 'host', org: 'acme', readOnly: true } : null) };
       const app = new Koa();
       const router = createRouter({ store, prefix: '/compliance/api/v2' });
       const hosted = createRouter({ store, prefix: '/hosted', auth: hostAuth });
       // A host whose own part fails underneath the router (its session store is down).
-      const failing = createRouter({ store, prefix: '/failing', auth: { authenticate: async () => { throw new Error('session store down at 10.0.0.7'); } } });
+      const failing = createRouter({
+        store,
+        prefix: '/failing',
+        auth: {
+          authenticate: async () => {
+            throw new Error('session store down at 10.0.0.7');
+          },
+        },
+      });
       app.use(async (ctx, next) => {
         if (ctx.path === '/health') ctx.body = 'host ok';
         else await next();
@@ -141,7 +167,9 @@ describe('createRouter', () => {
       expect(viaHost.body.total_count).to.equal(1);
       expect((await get('/hosted/environments/acme')).status).to.equal(401); // store tokens are not this router's
       const write = await fetch(`${url}/hosted/environments/acme`, {
-        method: 'PUT', headers: { authorization: 'Bearer host-session', 'content-type': 'application/json' }, body: JSON.stringify({ name: 'x', type: 'server' }),
+        method: 'PUT',
+        headers: { authorization: 'Bearer host-session', 'content-type': 'application/json' },
+        body: JSON.stringify({ name: 'x', type: 'server' }),
       });
       expect(write.status).to.equal(403); // the host said read-only
     });

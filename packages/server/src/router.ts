@@ -53,7 +53,12 @@ export function createRouter(options: RouterOptions): Router {
   const auth = options.auth ?? storeTokens(store);
   assertUnique(plugins.map((p) => p.operation));
   const validators = createValidator(plugins.map((p) => p.operation));
-  const openApi = JSON.stringify(buildOpenApiDocument(plugins.map((p) => p.operation), { basePath: prefix }));
+  const openApi = JSON.stringify(
+    buildOpenApiDocument(
+      plugins.map((p) => p.operation),
+      { basePath: prefix },
+    ),
+  );
 
   const router = new Router({ prefix });
   const renderErrors = errorMiddleware(logger);
@@ -74,9 +79,12 @@ export function createRouter(options: RouterOptions): Router {
     const { operation } = plugin;
     const validate = validators(operation.id);
     const maxBodyBytes = maxBodyBytesOf(operation);
-    const readBody: Middleware[] = operation.body?.kind === 'multipart'
-      ? [holdBodyBytes(bodyBudget, maxBodyBytes), multipartParser(operation.body)]
-      : operation.body?.kind === 'json' ? [holdBodyBytes(bodyBudget, maxBodyBytes), parseJsonBody] : [];
+    const readBody: Middleware[] =
+      operation.body?.kind === 'multipart'
+        ? [holdBodyBytes(bodyBudget, maxBodyBytes), multipartParser(operation.body)]
+        : operation.body?.kind === 'json'
+          ? [holdBodyBytes(bodyBudget, maxBodyBytes), parseJsonBody]
+          : [];
 
     const authenticate: Middleware = async (ctx, next) => {
       // What the error middleware may read and discard of a body this route refuses.
@@ -97,9 +105,15 @@ export function createRouter(options: RouterOptions): Router {
       if (!params.ok || !query.ok || !data.ok) throw badRequest('Input payload validation failed', errors);
 
       const input: HandlerInput<Operation> = {
-        params: params.value, query: query.value, data: data.value as never, files: parsed?.files ?? {},
-        principal: ctx.state.principal as Principal, store: handlerStore, now: Date.now() / 1000,
-        apiBase: apiBase(ctx, prefix), originalUrl: ctx.originalUrl,
+        params: params.value,
+        query: query.value,
+        data: data.value as never,
+        files: parsed?.files ?? {},
+        principal: ctx.state.principal as Principal,
+        store: handlerStore,
+        now: Date.now() / 1000,
+        apiBase: apiBase(ctx, prefix),
+        originalUrl: ctx.originalUrl,
       };
       const result = await plugin.handler(input as never);
       ctx.status = result.status;
@@ -182,7 +196,10 @@ function apiBase(ctx: Context, prefix: string): string {
 }
 
 /** What the router serves itself (`openapi.json`, `health`): no plugin may answer them. */
-const ownRoutes = new Map([['GET /openapi.json', 'the OpenAPI document'], ['GET /health', 'the health check']]);
+const ownRoutes = new Map([
+  ['GET /openapi.json', 'the OpenAPI document'],
+  ['GET /health', 'the health check'],
+]);
 
 function assertUnique(operations: Operation[]) {
   const ids = new Set<string>();

@@ -11,8 +11,14 @@ import { getApproval, getEnvironment, getSnapshot, getTrail, listApprovals, list
 import { assertMatchesContract, startTestServer, type TestServer } from '@trailproof/server/testing';
 
 const sha = (text: string) => createHash('sha256').update(text).digest('hex');
-const F1 = sha('backend:1'); const F2 = sha('backend:2'); const F3 = sha('backend:3'); const W1 = sha('web:1');
-const C1 = '1'.repeat(40); const C2 = '2'.repeat(40); const C3 = '3'.repeat(40); const C4 = '4'.repeat(40);
+const F1 = sha('backend:1');
+const F2 = sha('backend:2');
+const F3 = sha('backend:3');
+const W1 = sha('web:1');
+const C1 = '1'.repeat(40);
+const C2 = '2'.repeat(40);
+const C3 = '3'.repeat(40);
+const C4 = '4'.repeat(40);
 const template = [
   'version: 1',
   'trail:',
@@ -36,7 +42,13 @@ describe('the delivery story, end to end', function () {
   const api = (method: string, path: string, json?: unknown) => server.request(method, `/api/v2${path}`, json === undefined ? {} : { json });
   const begin = async (flow: string, name: string, commit: string, repo: string) => {
     const res = await server.request('PUT', `/api/v2/trails/acme/${flow}`, {
-      form: { data_json: JSON.stringify({ name, git_commit_info: { sha1: commit, branch: 'main', author: 'Ada' }, repo_info: { name: repo, url: `https://git.example.com/${repo}` } }) },
+      form: {
+        data_json: JSON.stringify({
+          name,
+          git_commit_info: { sha1: commit, branch: 'main', author: 'Ada' },
+          repo_info: { name: repo, url: `https://git.example.com/${repo}` },
+        }),
+      },
     });
     expect(res.status).to.equal(201);
   };
@@ -46,8 +58,13 @@ describe('the delivery story, end to end', function () {
     });
     expect(res.status).to.equal(201);
   };
-  const pods = (...images: Array<[string, string]>) => images.map(([image, fingerprint], i) =>
-    ({ podName: `pod-${i}-${Math.random().toString(36).slice(2, 7)}`, namespace: 'prod', digests: { [image]: fingerprint }, creationTimestamp: 1_763_800_000 + i }));
+  const pods = (...images: Array<[string, string]>) =>
+    images.map(([image, fingerprint], i) => ({
+      podName: `pod-${i}-${Math.random().toString(36).slice(2, 7)}`,
+      namespace: 'prod',
+      digests: { [image]: fingerprint },
+      creationTimestamp: 1_763_800_000 + i,
+    }));
   const report = async (expected: number, ...images: Array<[string, string]>) => {
     const res = await server.request('PUT', '/api/v2/environments/acme/production/report/K8S', { json: { artifacts: pods(...images) } });
     expect(res.status).to.equal(expected);
@@ -58,7 +75,14 @@ describe('the delivery story, end to end', function () {
     const res = await api('GET', `/deployments/acme?${query}`);
     expect(res.status).to.equal(200);
     assertMatchesContract(listDeployments, 200, res.body);
-    return res.body.deployments as Array<{ fingerprint: string; artifact_name: string; env_name: string; snapshot_index: number; deployed_at: number; _links: Record<string, { href: string }> }>;
+    return res.body.deployments as Array<{
+      fingerprint: string;
+      artifact_name: string;
+      env_name: string;
+      snapshot_index: number;
+      deployed_at: number;
+      _links: Record<string, { href: string }>;
+    }>;
   };
 
   it('plays the story and checks every derived field', async () => {
@@ -87,8 +111,16 @@ describe('the delivery story, end to end', function () {
     assertMatchesContract(getTrail, 200, build1);
     expect(build1).to.deep.include({ compliance_state: 'COMPLIANT', is_compliant: true, git_commit_info: { sha1: C1, branch: 'main', author: 'Ada' } });
     expect(build1.repo_info).to.deep.equal({ name: 'acme/backend', url: 'https://git.example.com/acme/backend' });
-    expect(build1.attestations.map((a: { attestation_name: string; is_compliant: boolean; is_latest: boolean }) => [a.attestation_name, a.is_compliant, a.is_latest])).to.deep.equal([
-      ['unit-tests', true, true], ['integration', false, false], ['integration', true, true],
+    expect(
+      build1.attestations.map((a: { attestation_name: string; is_compliant: boolean; is_latest: boolean }) => [
+        a.attestation_name,
+        a.is_compliant,
+        a.is_latest,
+      ]),
+    ).to.deep.equal([
+      ['unit-tests', true, true],
+      ['integration', false, false],
+      ['integration', true, true],
     ]);
     expect(build1.attestations[1].totals).to.deep.equal({ suites: 1, total: 20, failures: 2, errors: 0, skipped: 0, duration: 2.5 });
     const attachment = build1.attestations[0].attachment;
@@ -99,7 +131,11 @@ describe('the delivery story, end to end', function () {
 
     const trails = (await api('GET', '/trails/acme/backend')).body;
     assertMatchesContract(listTrails, 200, trails);
-    expect(trails.data.map((t: { name: string; is_compliant: boolean }) => [t.name, t.is_compliant])).to.deep.equal([['build-3', false], ['build-2', true], ['build-1', true]]);
+    expect(trails.data.map((t: { name: string; is_compliant: boolean }) => [t.name, t.is_compliant])).to.deep.equal([
+      ['build-3', false],
+      ['build-2', true],
+      ['build-1', true],
+    ]);
     expect(trails.data[0].compliance_status.reasons).to.deep.equal(["attestation 'unit-tests' is not compliant"]);
 
     // 2. Three reports to production: each changes what runs, so each makes a snapshot.
@@ -136,8 +172,18 @@ describe('the delivery story, end to end', function () {
     const snapshot = (await api('GET', '/environments/acme/production/snapshots/-1')).body;
     assertMatchesContract(getSnapshot, 200, snapshot);
     expect(snapshot).to.deep.include({ env_name: 'production', type: 'K8S', snapshot_index: 3, created_at: changedAt3 });
-    expect(snapshot.artifacts.map((a: { name: string; fingerprint: string; new: boolean; instance_count: number }) => [a.name, a.fingerprint, a.new, a.instance_count]))
-      .to.have.deep.members([['acme/backend:2', F2, false, 1], ['acme/backend:3', F3, true, 1], ['acme/web:1', W1, false, 1]]);
+    expect(
+      snapshot.artifacts.map((a: { name: string; fingerprint: string; new: boolean; instance_count: number }) => [
+        a.name,
+        a.fingerprint,
+        a.new,
+        a.instance_count,
+      ]),
+    ).to.have.deep.members([
+      ['acme/backend:2', F2, false, 1],
+      ['acme/backend:3', F3, true, 1],
+      ['acme/web:1', W1, false, 1],
+    ]);
     const f3 = snapshot.artifacts.find((a: { fingerprint: string }) => a.fingerprint === F3);
     expect(f3._links.trail).to.deep.equal({ href: '/api/v2/trails/acme/backend/build-3' });
     expect(f3.instances).to.have.length(1);
@@ -145,7 +191,12 @@ describe('the delivery story, end to end', function () {
 
     // 3. Deployments with each filter and window.
     const all = await deployments('');
-    expect(all.map((d) => [d.fingerprint, d.snapshot_index])).to.deep.equal([[F3, 3], [F2, 2], [W1, 1], [F1, 1]]);
+    expect(all.map((d) => [d.fingerprint, d.snapshot_index])).to.deep.equal([
+      [F3, 3],
+      [F2, 2],
+      [W1, 1],
+      [F1, 1],
+    ]);
     expect(all[0]!._links).to.deep.equal({
       environment: { href: '/api/v2/environments/acme/production' },
       snapshot: { href: '/api/v2/environments/acme/production/snapshots/3' },
@@ -154,7 +205,10 @@ describe('the delivery story, end to end', function () {
     expect(all[2]!._links.trail).to.deep.equal({ href: '/api/v2/trails/acme/frontend/web-1' });
     // Each deployment carries the name it ran under, its environment, and the time of the report that first saw it.
     expect(all.map((d) => [d.artifact_name, d.env_name])).to.deep.equal([
-      ['acme/backend:3', 'production'], ['acme/backend:2', 'production'], ['acme/web:1', 'production'], ['acme/backend:1', 'production'],
+      ['acme/backend:3', 'production'],
+      ['acme/backend:2', 'production'],
+      ['acme/web:1', 'production'],
+      ['acme/backend:1', 'production'],
     ]);
     expect(all[0]!.deployed_at).to.equal(changedAt3);
     expect(all[1]!.deployed_at).to.equal(changedAt2);
@@ -167,7 +221,9 @@ describe('the delivery story, end to end', function () {
     expect(await deployments('env_name=staging')).to.deep.equal([]);
     expect((await deployments(`start_ts=${between23}`)).map((d) => d.fingerprint)).to.deep.equal([F3]);
     expect((await deployments(`end_ts=${between12}`)).map((d) => d.fingerprint)).to.deep.equal([W1, F1]);
-    expect((await deployments(`start_ts=${between12}&end_ts=${between23}&env_name=production&repo_name=acme/backend`)).map((d) => d.fingerprint)).to.deep.equal([F2]);
+    expect((await deployments(`start_ts=${between12}&end_ts=${between23}&env_name=production&repo_name=acme/backend`)).map((d) => d.fingerprint)).to.deep.equal(
+      [F2],
+    );
     expect(await deployments(`end_ts=${before1}`)).to.deep.equal([]);
     const paged = (await api('GET', '/deployments/acme?per_page=3&page=2')).body;
     expect(paged).to.deep.include({ total_count: 4, total_pages: 2 });
@@ -179,8 +235,28 @@ describe('the delivery story, end to end', function () {
     const events = await api('GET', '/environments/acme/production/events?reverse=true');
     expect(events.status).to.equal(200);
     assertMatchesContract(listEnvironmentEvents, 200, events.body);
-    type Event = { snapshot_index: number; type: string; artifact_name: string; sha256: string; instances_before: number; instances_after: number; reported_at: number; _links: { trail?: { href: string } } };
-    expect((events.body as Event[]).map((e) => [e.snapshot_index, e.type, e.artifact_name, e.sha256, e.instances_before, e.instances_after, e.reported_at, e._links.trail?.href])).to.deep.equal([
+    type Event = {
+      snapshot_index: number;
+      type: string;
+      artifact_name: string;
+      sha256: string;
+      instances_before: number;
+      instances_after: number;
+      reported_at: number;
+      _links: { trail?: { href: string } };
+    };
+    expect(
+      (events.body as Event[]).map((e) => [
+        e.snapshot_index,
+        e.type,
+        e.artifact_name,
+        e.sha256,
+        e.instances_before,
+        e.instances_after,
+        e.reported_at,
+        e._links.trail?.href,
+      ]),
+    ).to.deep.equal([
       [1, 'started', 'acme/backend:1', F1, 0, 2, all[3]!.deployed_at, trailOf.get(F1)],
       [1, 'started', 'acme/web:1', W1, 0, 1, all[2]!.deployed_at, trailOf.get(W1)],
       [2, 'exited', 'acme/backend:1', F1, 2, 0, changedAt2, trailOf.get(F1)],
@@ -190,7 +266,12 @@ describe('the delivery story, end to end', function () {
     expect((await api('GET', '/environments/acme/production/events?repo_name=acme/frontend')).body.map((e: Event) => e.sha256)).to.deep.equal([W1]);
 
     // 4. Approvals: requested, reviewed, listed, fetched.
-    const first = await api('POST', '/approvals/acme/backend', { artifact_fingerprint: F2, description: 'Release 2', src_commit_list: [C2, C1], environment: 'production' });
+    const first = await api('POST', '/approvals/acme/backend', {
+      artifact_fingerprint: F2,
+      description: 'Release 2',
+      src_commit_list: [C2, C1],
+      environment: 'production',
+    });
     expect(first.status).to.equal(201);
     expect(first.body).to.deep.include({ release_number: 1, base_artifact: '', artifact_name: 'backend', target_artifact: F2, state: 'PENDING' });
     const createdAt = first.body.created_at;
@@ -202,19 +283,30 @@ describe('the delivery story, end to end', function () {
     expect(reviewed.body.last_modified_at).to.be.above(createdAt);
     expect(reviewed.body.last_modified_at).to.equal(reviewed.body.approvals[0].timestamp);
     const second = await api('POST', '/approvals/acme/backend', {
-      artifact_fingerprint: F3, description: 'Release 3', src_commit_list: [C3], approvals: [{ state: 'UNAPPROVED', approved_by: 'Grace', comment: 'unit tests fail' }],
+      artifact_fingerprint: F3,
+      description: 'Release 3',
+      src_commit_list: [C3],
+      approvals: [{ state: 'UNAPPROVED', approved_by: 'Grace', comment: 'unit tests fail' }],
     });
     expect(second.body).to.deep.include({ release_number: 2, base_artifact: F2, artifact_name: 'backend', state: 'UNAPPROVED' });
 
     const list = (await api('GET', '/approvals/acme/backend')).body;
     assertMatchesContract(listApprovals, 200, list);
-    expect(list.map((a: { release_number: number; state: string; src_commit_list: string[] }) => [a.release_number, a.state, a.src_commit_list])).to.deep.equal([
-      [2, 'UNAPPROVED', [C3]], [1, 'APPROVED', [C2, C1]],
-    ]);
+    expect(list.map((a: { release_number: number; state: string; src_commit_list: string[] }) => [a.release_number, a.state, a.src_commit_list])).to.deep.equal(
+      [
+        [2, 'UNAPPROVED', [C3]],
+        [1, 'APPROVED', [C2, C1]],
+      ],
+    );
     const fetched = (await api('GET', '/approvals/acme/backend/1')).body;
     assertMatchesContract(getApproval, 200, fetched);
-    expect(fetched.src_commit_list).to.deep.equal([{ commit_sha: C2, artifact_fingerprints: [F2] }, { commit_sha: C1, artifact_fingerprints: [F1] }]);
-    expect(fetched.approvals.map((r: { approved_by: string; comment: string; state: string }) => [r.approved_by, r.comment, r.state])).to.deep.equal([['Grace', 'ship it', 'APPROVED']]);
+    expect(fetched.src_commit_list).to.deep.equal([
+      { commit_sha: C2, artifact_fingerprints: [F2] },
+      { commit_sha: C1, artifact_fingerprints: [F1] },
+    ]);
+    expect(fetched.approvals.map((r: { approved_by: string; comment: string; state: string }) => [r.approved_by, r.comment, r.state])).to.deep.equal([
+      ['Grace', 'ship it', 'APPROVED'],
+    ]);
     expect((await api('GET', '/approvals/acme/backend/-1')).body).to.deep.include({ release_number: 2, target_artifact: F3 });
   });
 });

@@ -70,15 +70,21 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   const keepAliveTimeout = options.keepAliveTimeoutMs ?? defaultKeepAliveTimeoutMs;
   const headersTimeout = options.headersTimeoutMs ?? defaultHeadersTimeoutMs;
   const server = createServer({
-    maxHeaderSize: 16 * 1024, requestTimeout: Math.max(60_000, headersTimeout), headersTimeout, keepAliveTimeout,
+    maxHeaderSize: 16 * 1024,
+    requestTimeout: Math.max(60_000, headersTimeout),
+    headersTimeout,
+    keepAliveTimeout,
     connectionsCheckingInterval: Math.min(1_000, headersTimeout),
   });
   server.on('clientError', answerClientError);
   const maxConnections = options.maxConnections ?? defaultMaxConnections;
   const refused = logRefusedConnections(server, logger, maxConnections);
   const answeredOnReserve = limitConnections(server, {
-    maxConnections, maxPerAddress: options.maxConnectionsPerAddress ?? defaultMaxConnectionsPerAddress,
-    reserve: options.reservedConnections ?? defaultReservedConnections, healthPaths: [`${options.prefix ?? '/api/v2'}/health`, '/livez', '/readyz'], refused,
+    maxConnections,
+    maxPerAddress: options.maxConnectionsPerAddress ?? defaultMaxConnectionsPerAddress,
+    reserve: options.reservedConnections ?? defaultReservedConnections,
+    healthPaths: [`${options.prefix ?? '/api/v2'}/health`, '/livez', '/readyz'],
+    refused,
   });
   const handle = app.callback();
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
@@ -111,19 +117,20 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   });
 
   let closing: Promise<void> | undefined;
-  const close = (graceMs = 10_000) => (closing ??= (async () => {
-    draining = true;
-    for (const res of inFlight.values()) {
-      if (!res.headersSent) res.shouldKeepAlive = false;
-      else res.once('finish', () => setImmediate(() => server.closeIdleConnections()));
-    }
-    const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
-    server.closeIdleConnections();
-    const timer = setTimeout(() => server.closeAllConnections(), graceMs);
-    await stopped;
-    clearTimeout(timer);
-    await options.store.close();
-  })());
+  const close = (graceMs = 10_000) =>
+    (closing ??= (async () => {
+      draining = true;
+      for (const res of inFlight.values()) {
+        if (!res.headersSent) res.shouldKeepAlive = false;
+        else res.once('finish', () => setImmediate(() => server.closeIdleConnections()));
+      }
+      const stopped = new Promise<void>((resolve) => server.close(() => resolve()));
+      server.closeIdleConnections();
+      const timer = setTimeout(() => server.closeAllConnections(), graceMs);
+      await stopped;
+      clearTimeout(timer);
+      await options.store.close();
+    })());
 
   if (options.handleSignals) {
     const onSignal = (signal: NodeJS.Signals) => {
@@ -177,5 +184,8 @@ function answerClientError(error: Error & { code?: string }, socket: Duplex & { 
   const message = status === 431 ? 'Request headers too large: at most 16 KiB' : status === 408 ? 'Request timed out' : 'Malformed HTTP request';
   const body = JSON.stringify({ message });
   // Closed once written: the server is allowHalfOpen, and a slow client would keep the connection.
-  socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`, () => socket.destroy());
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Type: application/json; charset=utf-8\r\nContent-Length: ${Buffer.byteLength(body)}\r\nX-Content-Type-Options: nosniff\r\nConnection: close\r\n\r\n${body}`,
+    () => socket.destroy(),
+  );
 }

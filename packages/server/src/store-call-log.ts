@@ -23,10 +23,15 @@ export function logStoreCalls(store: Store, logger: Logger & Required<Pick<Logge
   function logged<A extends unknown[], R>(name: string, inTransaction: boolean, call: (...args: A) => R) {
     return (...args: A): R => {
       const started = performance.now();
-      const done = (error?: unknown) => logger.debug({
-        msg: 'store call', call: name, ...(inTransaction ? { in_transaction: true } : {}),
-        duration_ms: Math.round((performance.now() - started) * 100) / 100, ...(error === undefined ? {} : { error: String(error) }), request_id: requests.getStore(),
-      });
+      const done = (error?: unknown) =>
+        logger.debug({
+          msg: 'store call',
+          call: name,
+          ...(inTransaction ? { in_transaction: true } : {}),
+          duration_ms: Math.round((performance.now() - started) * 100) / 100,
+          ...(error === undefined ? {} : { error: String(error) }),
+          request_id: requests.getStore(),
+        });
       let result: R;
       try {
         result = call(...args);
@@ -38,10 +43,13 @@ export function logStoreCalls(store: Store, logger: Logger & Required<Pick<Logge
         done();
         return result;
       }
-      return result.then((value: unknown) => (done(), value), (error: unknown) => {
-        done(error);
-        throw error;
-      }) as R;
+      return result.then(
+        (value: unknown) => (done(), value),
+        (error: unknown) => {
+          done(error);
+          throw error;
+        },
+      ) as R;
     };
   }
 
@@ -57,7 +65,9 @@ export function logStoreCalls(store: Store, logger: Logger & Required<Pick<Logge
   return {
     store: {
       ...calls,
-      transaction: logged('transaction', false, (work: (tx: Queries) => Promise<unknown>) => store.transaction((tx) => work(wrapped(tx, true)))) as Store['transaction'],
+      transaction: logged('transaction', false, (work: (tx: Queries) => Promise<unknown>) =>
+        store.transaction((tx) => work(wrapped(tx, true))),
+      ) as Store['transaction'],
     },
     within: (requestId, work) => requests.run(requestId, work),
   };

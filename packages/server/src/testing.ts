@@ -79,7 +79,9 @@ let schemaCounter = 0;
  * `cleanup` removes the data; call it after closing the store. `sqlite`: options for a SQLite store;
  * `directory`: where its file goes (the system's temporary folder by default).
  */
-export async function openTestStore(options: { sqlite?: SqliteOptions; directory?: string } = {}): Promise<{ store: Store; file: string; location: string; schema?: string; cleanup(): void | Promise<void> }> {
+export async function openTestStore(
+  options: { sqlite?: SqliteOptions; directory?: string } = {},
+): Promise<{ store: Store; file: string; location: string; schema?: string; cleanup(): void | Promise<void> }> {
   if (testBackend === 'postgres') {
     const url = process.env.TRAILPROOF_TEST_DATABASE!;
     const schema = `t_${process.pid}_${++schemaCounter}_${Date.now().toString(36)}`;
@@ -132,9 +134,13 @@ export async function reopenTestStore(opened: { location: string; schema?: strin
  * A new migration adds its entry here, so that the tests of earlier ones keep working.
  */
 const undoing: Record<string, { sqlite: readonly string[]; postgres: readonly string[] }> = {
-  '0008_environment_counts': { sqlite: ['alter table organizations drop column environment_count'], postgres: ['alter table organizations drop column environment_count'] },
+  '0008_environment_counts': {
+    sqlite: ['alter table organizations drop column environment_count'],
+    postgres: ['alter table organizations drop column environment_count'],
+  },
   '0009_environment_name_index': {
-    sqlite: ['insert', 'update', 'delete'].map((on) => `drop trigger environment_names_${on}`).concat('drop table environment_names'), postgres: [],
+    sqlite: ['insert', 'update', 'delete'].map((on) => `drop trigger environment_names_${on}`).concat('drop table environment_names'),
+    postgres: [],
   },
   '0010_token_notifications': { sqlite: [], postgres: ['drop trigger tokens_changed on tokens'] },
   '0011_deployment_hour_counts': { sqlite: ['drop table deployment_hour_counts'], postgres: ['drop table deployment_hour_counts'] },
@@ -149,7 +155,8 @@ const undoing: Record<string, { sqlite: readonly string[]; postgres: readonly st
     postgres: ['snapshots', 'reviews', 'approvals'].map((table) => `alter table ${table} drop column created_by_token`),
   },
   '0016_console_sessions': {
-    sqlite: ['drop index deployments_org_fingerprint', 'drop table console_sessions'], postgres: ['drop index deployments_org_fingerprint', 'drop table console_sessions'],
+    sqlite: ['drop index deployments_org_fingerprint', 'drop table console_sessions'],
+    postgres: ['drop index deployments_org_fingerprint', 'drop table console_sessions'],
   },
   '0017_transparency_log': {
     sqlite: ['drop index evidence_log_ref', ...['log_subtrees', 'log_trees', 'log_checkpoints', 'log_signing'].map((table) => `drop table ${table}`)],
@@ -168,22 +175,28 @@ export function migrationsUndone(name: string, backend: 'sqlite' | 'postgres' = 
   const names = Object.keys(migrations).filter((m) => m >= name);
   const missing = names.filter((m) => !undoing[m]);
   if (missing.length) throw new Error(`migrationsUndone: no undo for ${missing.join(', ')}`);
-  return [
-    ...names.reverse().flatMap((m) => undoing[m]![backend]),
-    `delete from schema_migrations where name in (${names.map((m) => `'${m}'`).join(', ')})`,
-  ];
+  return [...names.reverse().flatMap((m) => undoing[m]![backend]), `delete from schema_migrations where name in (${names.map((m) => `'${m}'`).join(', ')})`];
 }
 
 /** Settings of the test server's HTTP side (limits, time-outs, a logger to read). */
 export type TestServerOptions = Omit<ServerOptions, 'store' | 'port' | 'host' | 'plugins' | 'handleSignals'>;
 
 /** Starts a server on 127.0.0.1 with an ephemeral port (`sqlite`, `directory`: as for `openTestStore`; `server`: its HTTP settings). */
-export async function startTestServer(options: { plugins?: readonly Plugin<any>[]; sqlite?: SqliteOptions; directory?: string; server?: TestServerOptions } = {}): Promise<TestServer> {
+export async function startTestServer(
+  options: { plugins?: readonly Plugin<any>[]; sqlite?: SqliteOptions; directory?: string; server?: TestServerOptions } = {},
+): Promise<TestServer> {
   const { store, file, location, schema, cleanup } = await openTestStore({ sqlite: options.sqlite, directory: options.directory });
   const token = (await createToken(store, { org: 'acme' })).token;
   const readToken = (await createToken(store, { org: 'acme', readOnly: true })).token;
   const otherToken = (await createToken(store, { org: 'globex' })).token;
-  const running = await startServer({ store, logger: silentLogger, port: 0, host: '127.0.0.1', ...(options.plugins ? { plugins: options.plugins } : {}), ...options.server });
+  const running = await startServer({
+    store,
+    logger: silentLogger,
+    port: 0,
+    host: '127.0.0.1',
+    ...(options.plugins ? { plugins: options.plugins } : {}),
+    ...options.server,
+  });
 
   const request = async (method: string, path: string, o: RequestOptions = {}): Promise<TestResponse> => {
     const headers: Record<string, string> = { ...o.headers };
@@ -195,7 +208,12 @@ export async function startTestServer(options: { plugins?: readonly Plugin<any>[
       for (const [name, value] of Object.entries(o.form)) {
         if (typeof value === 'string') form.append(name, value);
         // The DOM's Blob type (in the type check since the console's JSX) takes no SharedArrayBuffer views.
-        else form.append(name, new Blob([value.content as Uint8Array<ArrayBuffer> | string], { type: value.type ?? 'application/octet-stream' }), value.name ?? name);
+        else
+          form.append(
+            name,
+            new Blob([value.content as Uint8Array<ArrayBuffer> | string], { type: value.type ?? 'application/octet-stream' }),
+            value.name ?? name,
+          );
       }
       body = form;
     } else if (o.json !== undefined) {
@@ -220,7 +238,17 @@ export async function startTestServer(options: { plugins?: readonly Plugin<any>[
   let stopping: Promise<void> | undefined;
   const stop = () => (stopping ??= running.close(1000));
   return {
-    url: running.url, store, token, readToken, otherToken, file, backend: testBackend, location, ...(schema ? { schema } : {}), request, attestations,
+    url: running.url,
+    store,
+    token,
+    readToken,
+    otherToken,
+    file,
+    backend: testBackend,
+    location,
+    ...(schema ? { schema } : {}),
+    request,
+    attestations,
     stop,
     close: async () => {
       await stop();

@@ -123,7 +123,11 @@ describe('JUnit reader: conformance corpus', () => {
   describe('where counts derived from cases differ from what suites declare', () => {
     type Counts = Pick<JunitSuiteResult, 'name' | 'total' | 'failures' | 'errors' | 'skipped'>;
     const counts = (s: JunitSuiteResult): Counts => ({
-      name: s.name, total: s.total, failures: s.failures, errors: s.errors, skipped: s.skipped,
+      name: s.name,
+      total: s.total,
+      failures: s.failures,
+      errors: s.errors,
+      skipped: s.skipped,
     });
 
     it('lists exactly the documented differences across the corpus', async () => {

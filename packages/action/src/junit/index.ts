@@ -35,11 +35,7 @@ export function readJunitFile(path: string, options?: JunitReadOptions): Promise
  * @param file Name used in error messages and as the suite name of last resort.
  * @throws JunitReadError as `readJunitFile`.
  */
-export function readJunitStream(
-  stream: AsyncIterable<Buffer | Uint8Array>,
-  file: string,
-  options?: JunitReadOptions,
-): Promise<JunitFileReport> {
+export function readJunitStream(stream: AsyncIterable<Buffer | Uint8Array>, file: string, options?: JunitReadOptions): Promise<JunitFileReport> {
   return readBytes(stream, file, options);
 }
 
@@ -47,11 +43,7 @@ export function readJunitStream(
  * Reads a JUnit XML document that is already text (its XML declaration's `encoding` is ignored).
  * @throws JunitReadError as `readJunitFile` (the promise rejects).
  */
-export async function readJunitString(
-  xml: string,
-  file = '<string>',
-  options?: JunitReadOptions,
-): Promise<JunitFileReport> {
+export async function readJunitString(xml: string, file = '<string>', options?: JunitReadOptions): Promise<JunitFileReport> {
   return readText(xml, file, options);
 }
 

@@ -6,14 +6,7 @@
 import { basename } from 'node:path';
 import { cut, detach } from './internal-strings.ts';
 import { parseCount, parseTime, parseTimestamp } from './internal-time.ts';
-import {
-  JunitReadError,
-  type CaseOutcome,
-  type JunitCase,
-  type JunitFileReport,
-  type JunitSuiteDeclared,
-  type JunitSuiteResult,
-} from './types.ts';
+import { JunitReadError, type CaseOutcome, type JunitCase, type JunitFileReport, type JunitSuiteDeclared, type JunitSuiteResult } from './types.ts';
 
 /** Deepest element nesting accepted (a bound on memory, far beyond any real report). */
 export const MAX_DEPTH = 10_000;
@@ -25,19 +18,34 @@ export const MAX_ATTRIBUTES = 10_000;
  * internal-plain.ts hands over only these.
  */
 export const READ_ATTRIBUTES = [
-  'name', 'classname', 'time', 'timestamp', 'status', 'message', 'tests', 'failures', 'errors', 'skipped', 'file', 'line',
+  'name',
+  'classname',
+  'time',
+  'timestamp',
+  'status',
+  'message',
+  'tests',
+  'failures',
+  'errors',
+  'skipped',
+  'file',
+  'line',
 ] as const;
 /** An element's attributes, as far as the builder is concerned. */
 export type Attributes = Partial<Record<(typeof READ_ATTRIBUTES)[number], string>>;
 
 /** `status` attribute values (lower-cased, without spaces, dashes or underscores) that mean "skipped". */
-const SKIP_STATUSES = new Set([
-  'disabled', 'skipped', 'skip', 'notrun', 'ignored', 'ignore', 'notexecuted', 'pending', 'excluded',
-]);
+const SKIP_STATUSES = new Set(['disabled', 'skipped', 'skip', 'notrun', 'ignored', 'ignore', 'notexecuted', 'pending', 'excluded']);
 
 /** Result elements that are direct children of a `<testcase>`, with their severity rank. */
 const RESULT_RANK = new Map([
-  ['flakyFailure', 1], ['flakyError', 1], ['skipped', 2], ['failure', 3], ['rerunFailure', 3], ['error', 4], ['rerunError', 4],
+  ['flakyFailure', 1],
+  ['flakyError', 1],
+  ['skipped', 2],
+  ['failure', 3],
+  ['rerunFailure', 3],
+  ['error', 4],
+  ['rerunError', 4],
 ]);
 
 /** Children of a result element whose text is never collected. */
@@ -159,7 +167,9 @@ export class ReportBuilder {
       if (name !== 'testsuites' && name !== 'testsuite') {
         throw new JunitReadError(
           `${this.file}:${line}: not a JUnit XML report (root element <${qname}>, expected <testsuites> or <testsuite>)`,
-          this.file, 'not-junit', line,
+          this.file,
+          'not-junit',
+          line,
         );
       }
       this.openContainer(name === 'testsuites', attrs);
@@ -236,15 +246,27 @@ export class ReportBuilder {
     if (direct.total > 0) {
       const duration = c.time !== null && !c.hasNestedSuite && !c.isRoot ? c.time : direct.time;
       this.suites.push({
-        name: c.display, timestamp: c.timestamp, failures: direct.failures, errors: direct.errors,
-        skipped: direct.skipped, total: direct.total, duration, flaky: direct.flaky,
+        name: c.display,
+        timestamp: c.timestamp,
+        failures: direct.failures,
+        errors: direct.errors,
+        skipped: direct.skipped,
+        total: direct.total,
+        duration,
+        flaky: direct.flaky,
       });
     } else if (!c.isRoot && !c.hasNestedSuite) {
       const d = { tests: declared.tests ?? 0, failures: declared.failures ?? 0, errors: declared.errors ?? 0, skipped: declared.skipped ?? 0 };
       if (d.tests > 0 || d.failures > 0 || d.errors > 0 || d.skipped > 0) {
         this.suites.push({
-          name: c.display, timestamp: c.timestamp, failures: d.failures, errors: d.errors,
-          skipped: d.skipped, total: d.tests, duration: c.time ?? 0, flaky: 0,
+          name: c.display,
+          timestamp: c.timestamp,
+          failures: d.failures,
+          errors: d.errors,
+          skipped: d.skipped,
+          total: d.tests,
+          duration: c.time ?? 0,
+          flaky: 0,
         });
       }
     }
@@ -274,8 +296,14 @@ export class ReportBuilder {
       line: attrs.line,
       time: parseTime(attrs.time),
       statusSkipped: status !== undefined && SKIP_STATUSES.has(status.toLowerCase().replace(/[\s_-]/g, '')),
-      hasFailure: false, hasError: false, hasSkipped: false, hasFlaky: false,
-      rank: 0, message: undefined, parts: [], length: 0,
+      hasFailure: false,
+      hasError: false,
+      hasSkipped: false,
+      hasFlaky: false,
+      rank: 0,
+      message: undefined,
+      parts: [],
+      length: 0,
     };
     this.frames.push('case');
   }
@@ -313,8 +341,7 @@ export class ReportBuilder {
     this.current = null;
     this.collecting = null;
     if (c === null) return;
-    const outcome: CaseOutcome =
-      c.rank === 4 ? 'error' : c.rank === 3 ? 'failure' : c.rank === 2 || c.statusSkipped ? 'skipped' : 'success';
+    const outcome: CaseOutcome = c.rank === 4 ? 'error' : c.rank === 3 ? 'failure' : c.rank === 2 || c.statusSkipped ? 'skipped' : 'success';
     const flaky = outcome === 'success' && c.hasFlaky;
     // Message and details only where the deciding element matches the outcome.
     const decided = c.rank >= 2 || flaky;

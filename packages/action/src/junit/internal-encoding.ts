@@ -8,9 +8,15 @@ export const SNIFF_BYTES = 1024;
 
 /** Encoding labels that `TextDecoder` (WHATWG) does not know, mapped to ones it does. */
 const ALIASES = new Map([
-  ['latin9', 'iso-8859-15'], ['latin-9', 'iso-8859-15'], ['iso-latin-9', 'iso-8859-15'], ['iso8859_15', 'iso-8859-15'],
-  ['latin-1', 'iso-8859-1'], ['iso-latin-1', 'iso-8859-1'], ['iso8859_1', 'iso-8859-1'],
-  ['cp1252', 'windows-1252'], ['windows1252', 'windows-1252'],
+  ['latin9', 'iso-8859-15'],
+  ['latin-9', 'iso-8859-15'],
+  ['iso-latin-9', 'iso-8859-15'],
+  ['iso8859_15', 'iso-8859-15'],
+  ['latin-1', 'iso-8859-1'],
+  ['iso-latin-1', 'iso-8859-1'],
+  ['iso8859_1', 'iso-8859-1'],
+  ['cp1252', 'windows-1252'],
+  ['windows1252', 'windows-1252'],
 ]);
 
 export type SniffResult =
@@ -52,7 +58,10 @@ export function decoderLabel(declared: string): string | null {
  */
 export function sniffEncoding(head: Uint8Array, complete: boolean): SniffResult {
   if (head.length < 4 && !complete) return { kind: 'need-more' };
-  const b0 = head[0], b1 = head[1], b2 = head[2], b3 = head[3];
+  const b0 = head[0],
+    b1 = head[1],
+    b2 = head[2],
+    b3 = head[3];
   if ((b0 === 0x00 && b1 === 0x00 && b2 === 0xfe && b3 === 0xff) || (b0 === 0xff && b1 === 0xfe && b2 === 0x00 && b3 === 0x00)) {
     return { kind: 'unsupported', reason: 'UTF-32 is not supported' };
   }

@@ -69,7 +69,10 @@ class Feeder {
   private tagLine = 1;
   private tagStart = 0;
 
-  constructor(private readonly file: string, options: BuilderOptions) {
+  constructor(
+    private readonly file: string,
+    options: BuilderOptions,
+  ) {
     this.builder = new ReportBuilder(file, options);
     this.cap = bufferCap(options);
     const { parser, builder } = this;
@@ -296,11 +299,7 @@ async function readStream(feeder: TextSink, stream: AsyncIterable<Uint8Array>): 
 }
 
 /** Reads a report from a byte stream, sniffing the encoding from its first bytes. */
-export async function readBytes(
-  stream: AsyncIterable<Uint8Array>,
-  file: string,
-  options?: JunitReadOptions,
-): Promise<JunitFileReport> {
+export async function readBytes(stream: AsyncIterable<Uint8Array>, file: string, options?: JunitReadOptions): Promise<JunitFileReport> {
   return readStream(new Feeder(file, builderOptions(options)), stream);
 }
 
@@ -310,7 +309,8 @@ export async function readBytes(
  */
 export async function readFile(path: string, options?: JunitReadOptions): Promise<JunitFileReport> {
   const checked = builderOptions(options);
-  const read = (source: FileSource) => (source.kind === 'whole' ? readWhole(path, checked, source.bytes) : readStream(new Feeder(path, checked), source.stream));
+  const read = (source: FileSource) =>
+    source.kind === 'whole' ? readWhole(path, checked, source.bytes) : readStream(new Feeder(path, checked), source.stream);
   const source = openFile(path);
   if (source.kind === 'stream' && source.regular && checked.onCase === undefined) {
     try {

@@ -142,8 +142,7 @@ function parseDate(s: string): number | null {
 
 /** Seconds into the day of the time part (hh[:mm[:ss]] or hh[mm[ss]], fraction on the last one). */
 function parseClock(s: string): number | null {
-  const m =
-    /^(\d{2})(?::(\d{2})(?::(\d{2}))?)?(?:[.,](\d+))?$/.exec(s) ?? /^(\d{2})(?:(\d{2})(\d{2})?)?(?:[.,](\d+))?$/.exec(s);
+  const m = /^(\d{2})(?::(\d{2})(?::(\d{2}))?)?(?:[.,](\d+))?$/.exec(s) ?? /^(\d{2})(?:(\d{2})(\d{2})?)?(?:[.,](\d+))?$/.exec(s);
   if (!m) return null;
   const h = Number(m[1]);
   const mi = m[2] === undefined ? 0 : Number(m[2]);

@@ -36,12 +36,14 @@ const codePoint = (c: number) => `U+${c.toString(16).toUpperCase().padStart(4, '
 /** A clearer text for saxes's `reason` (its message without the position). */
 export function explainXmlError(reason: string, parser: object): string {
   const p = parser as SaxesState;
-  const inAttribute = p.q !== null && p.q !== undefined || p.state === S_ATTRIB_VALUE_QUOTED || p.state === S_ATTRIB_VALUE_UNQUOTED;
+  const inAttribute = (p.q !== null && p.q !== undefined) || p.state === S_ATTRIB_VALUE_QUOTED || p.state === S_ATTRIB_VALUE_UNQUOTED;
   switch (reason) {
     case 'disallowed character.': {
       const c = p.chunk?.codePointAt(p.prevI ?? -1);
       if (c === 0x3c) return inAttribute ? "'<' not allowed in an attribute value (write it as &lt;)" : "'<' not allowed here";
-      return c === undefined ? 'a character not allowed in XML 1.0' : `character ${codePoint(c)} not allowed in XML 1.0${inAttribute ? ' (in an attribute value)' : ''}`;
+      return c === undefined
+        ? 'a character not allowed in XML 1.0'
+        : `character ${codePoint(c)} not allowed in XML 1.0${inAttribute ? ' (in an attribute value)' : ''}`;
     }
     case 'undefined entity.':
       return `undefined entity '&${since(p, '&')};': JUnit XML may use only &lt; &gt; &amp; &quot; &apos; and character references (${AMP_ADVICE})`;

@@ -27,8 +27,40 @@ const sample = `<?xml version="1.0" encoding="UTF-8" standalone='yes'?>
 
 /** Pieces that are significant to XML, or that the fast path must leave to saxes. */
 const pieces = [
-  '<', '>', '&', ';', '"', "'", '/', '!', '-', '?', ']', '[', '=', ' ', '\n', '\r', '\t', 'a', ':', '#', 'x', 'é',
-  '\u0001', '\uFFFE', '&#0;', '&#x110000;', '&foo;', '&#X41;', '<!DOCTYPE a>', '<?pi x?>', ']]>', '--', '<!---->', 'CDATA',
+  '<',
+  '>',
+  '&',
+  ';',
+  '"',
+  "'",
+  '/',
+  '!',
+  '-',
+  '?',
+  ']',
+  '[',
+  '=',
+  ' ',
+  '\n',
+  '\r',
+  '\t',
+  'a',
+  ':',
+  '#',
+  'x',
+  'é',
+  '\u0001',
+  '\uFFFE',
+  '&#0;',
+  '&#x110000;',
+  '&foo;',
+  '&#X41;',
+  '<!DOCTYPE a>',
+  '<?pi x?>',
+  ']]>',
+  '--',
+  '<!---->',
+  'CDATA',
 ];
 
 interface Outcome {
@@ -96,7 +128,12 @@ describe('JUnit reader: plain-XML fast path', () => {
         const at = random(xml.length);
         const piece = pieces[random(pieces.length)] ?? '';
         const op = random(3);
-        xml = op === 0 ? xml.slice(0, at) + piece + xml.slice(at) : op === 1 ? xml.slice(0, at) + xml.slice(at + 1 + random(3)) : xml.slice(0, at) + piece + xml.slice(at + 1);
+        xml =
+          op === 0
+            ? xml.slice(0, at) + piece + xml.slice(at)
+            : op === 1
+              ? xml.slice(0, at) + xml.slice(at + 1 + random(3))
+              : xml.slice(0, at) + piece + xml.slice(at + 1);
       }
       // The stream sniffs the declared encoding, readJunitString ignores it: keep it UTF-8.
       if (!xml.startsWith('<?xml version="1.0" encoding="UTF-8"')) continue;
@@ -157,18 +194,25 @@ describe('JUnit reader: plain-XML fast path', () => {
     after(() => rmSync(dir, { recursive: true, force: true }));
 
     /** A report of `cases` test cases (a failure every 7th), over 1 MiB for 20,000; `extra` goes inside the suite. */
-    const bigReport = (cases: number, extra = '') => `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites>\n<testsuite name="big" tests="${cases}">\n${
-      Array.from({ length: cases }, (_, i) => (i % 7 === 0
-        ? `  <testcase classname="com.acme.C${i % 13}" name="case ${i} &amp; more" time="0.0${i % 10}"><failure message="boom ${i}">at C.java:${i}\n  at D.java:1</failure></testcase>\n`
-        : `  <testcase classname="com.acme.C${i % 13}" name="case ${i}" time="0.0${i % 10}"/>\n`)).join('')
-    }${extra}</testsuite>\n</testsuites>\n`;
+    const bigReport = (cases: number, extra = '') =>
+      `<?xml version="1.0" encoding="UTF-8"?>\n<testsuites>\n<testsuite name="big" tests="${cases}">\n${Array.from({ length: cases }, (_, i) =>
+        i % 7 === 0
+          ? `  <testcase classname="com.acme.C${i % 13}" name="case ${i} &amp; more" time="0.0${i % 10}"><failure message="boom ${i}">at C.java:${i}\n  at D.java:1</failure></testcase>\n`
+          : `  <testcase classname="com.acme.C${i % 13}" name="case ${i}" time="0.0${i % 10}"/>\n`,
+      ).join('')}${extra}</testsuite>\n</testsuites>\n`;
 
     const both = async (name: string, xml: string) => {
       const path = join(dir, name);
       writeFileSync(path, xml);
       expect(Buffer.byteLength(xml)).to.be.greaterThan(1024 * 1024);
-      const fromFile = await readJunitFile(path).then((report) => ({ report }), (e: Error) => ({ error: e.message }));
-      const bySaxes = await readJunitStream(once(Buffer.from(xml)), path).then((report) => ({ report }), (e: Error) => ({ error: e.message }));
+      const fromFile = await readJunitFile(path).then(
+        (report) => ({ report }),
+        (e: Error) => ({ error: e.message }),
+      );
+      const bySaxes = await readJunitStream(once(Buffer.from(xml)), path).then(
+        (report) => ({ report }),
+        (e: Error) => ({ error: e.message }),
+      );
       return { fromFile, bySaxes };
     };
 
@@ -180,13 +224,19 @@ describe('JUnit reader: plain-XML fast path', () => {
 
     it('has saxes read again from the start a big report that stops being plain near its end, or is broken there', async () => {
       // A processing instruction and a CR are outside the fast path; a second root is not well-formed.
-      for (const [name, extra] of [['pi.xml', '<?pi x?>'], ['cr.xml', '<testcase name="cr"/>\r\n'], ['dtd.xml', '<!DOCTYPE x>']] as const) {
+      for (const [name, extra] of [
+        ['pi.xml', '<?pi x?>'],
+        ['cr.xml', '<testcase name="cr"/>\r\n'],
+        ['dtd.xml', '<!DOCTYPE x>'],
+      ] as const) {
         const { fromFile, bySaxes } = await both(name, bigReport(20_000, extra));
         expect(fromFile, name).to.deep.equal(bySaxes);
       }
       const broken = await both('broken.xml', bigReport(20_000).replace('</testsuites>', '</testsuite>'));
       expect(broken.fromFile).to.deep.equal(broken.bySaxes);
-      expect(broken.fromFile).to.have.property('error').that.matches(/broken\.xml:\d+:\d+: corrupt XML/);
+      expect(broken.fromFile)
+        .to.have.property('error')
+        .that.matches(/broken\.xml:\d+:\d+: corrupt XML/);
     });
   });
 });

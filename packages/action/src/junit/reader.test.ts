@@ -47,8 +47,7 @@ const suite = (cases: string, attrs = ''): string => `<testsuite name="s"${attrs
 
 describe('JUnit reader: dialect rules', () => {
   describe('encodings', () => {
-    const body = (decl: string): string =>
-      `${decl}<testsuite name="Süße €"><testcase classname="Ça" name="naïve “quoted”"/></testsuite>`;
+    const body = (decl: string): string => `${decl}<testsuite name="Süße €"><testcase classname="Ça" name="naïve “quoted”"/></testsuite>`;
 
     it('reads UTF-8 without a declaration, and with one', async () => {
       for (const decl of ['', '<?xml version="1.0"?>\n', '<?xml version="1.0" encoding="UTF-8"?>\n']) {
@@ -163,7 +162,9 @@ describe('JUnit reader: dialect rules', () => {
   describe('roots and suites', () => {
     it('accepts a <testsuite> root and a <testsuites> root', async () => {
       expect((await readJunitString('<testsuite name="a"><testcase classname="c" name="t"/></testsuite>')).suites[0]?.name).to.equal('a');
-      expect((await readJunitString('<testsuites><testsuite name="b"><testcase classname="c" name="t"/></testsuite></testsuites>')).suites[0]?.name).to.equal('b');
+      expect((await readJunitString('<testsuites><testsuite name="b"><testcase classname="c" name="t"/></testsuite></testsuites>')).suites[0]?.name).to.equal(
+        'b',
+      );
     });
 
     it('rejects any other root as not-junit (a Maven failsafe-summary.xml), naming file and line', async () => {
@@ -200,8 +201,16 @@ describe('JUnit reader: dialect rules', () => {
           <testcase classname="k" name="t3" time="3"><skipped/></testcase>
         </testsuite></testsuites>`;
       const r = await readJunitString(xml);
-      expect(r.cases.map((c) => [c.name, c.suiteName])).to.deep.equal([['t1', 'd'], ['t2', 'b'], ['t3', 'a']]);
-      expect(r.suites.map((s) => [s.name, s.total, s.failures, s.skipped])).to.deep.equal([['d', 1, 1, 0], ['b', 1, 0, 0], ['a', 1, 0, 1]]);
+      expect(r.cases.map((c) => [c.name, c.suiteName])).to.deep.equal([
+        ['t1', 'd'],
+        ['t2', 'b'],
+        ['t3', 'a'],
+      ]);
+      expect(r.suites.map((s) => [s.name, s.total, s.failures, s.skipped])).to.deep.equal([
+        ['d', 1, 1, 0],
+        ['b', 1, 0, 0],
+        ['a', 1, 0, 1],
+      ]);
       // Undeclared counts come from all cases inside, nested suites included.
       expect(r.declared).to.deep.equal([
         { name: 'd', tests: 1, skipped: 0, failures: 1, errors: 0 },
@@ -212,7 +221,9 @@ describe('JUnit reader: dialect rules', () => {
     });
 
     it('falls back to counts from the cases for each count attribute missing or unreadable', async () => {
-      const r = await readJunitString(suite('<testcase classname="c" name="t"><failure/></testcase><testcase classname="c" name="u"><skipped/></testcase>', ' tests="5" skipped="x"'));
+      const r = await readJunitString(
+        suite('<testcase classname="c" name="t"><failure/></testcase><testcase classname="c" name="u"><skipped/></testcase>', ' tests="5" skipped="x"'),
+      );
       expect(r.declared).to.deep.equal([{ name: 's', tests: 5, skipped: 1, failures: 1, errors: 0 }]);
     });
 
@@ -262,20 +273,27 @@ describe('JUnit reader: dialect rules', () => {
     });
 
     it('ignores namespace prefixes and elements it does not know', async () => {
-      const r = await readJunitString('<j:testsuite xmlns:j="urn:x"><properties><property name="a" value="b"/></properties><j:testcase classname="c" name="t"><j:failure message="m"/></j:testcase><foo><bar/></foo></j:testsuite>');
+      const r = await readJunitString(
+        '<j:testsuite xmlns:j="urn:x"><properties><property name="a" value="b"/></properties><j:testcase classname="c" name="t"><j:failure message="m"/></j:testcase><foo><bar/></foo></j:testsuite>',
+      );
       expect(r.cases[0]).to.include({ name: 't', outcome: 'failure', message: 'm' });
     });
   });
 
   describe('outcomes', () => {
     it('the most severe child decides: error > failure > skipped > success, in any order', async () => {
-      const r = await readJunitString(suite(`
+      const r = await readJunitString(
+        suite(`
         <testcase classname="c" name="e1"><skipped/><error message="E"/><failure message="F"/></testcase>
         <testcase classname="c" name="f1"><failure message="F1"/><skipped message="S"/><failure message="F2"/></testcase>
         <testcase classname="c" name="s1"><skipped message="S"/><system-out>out</system-out></testcase>
-        <testcase classname="c" name="ok"><system-err>err</system-err></testcase>`));
+        <testcase classname="c" name="ok"><system-err>err</system-err></testcase>`),
+      );
       expect(r.cases.map((c) => [c.name, c.outcome, c.message])).to.deep.equal([
-        ['e1', 'error', 'E'], ['f1', 'failure', 'F1'], ['s1', 'skipped', 'S'], ['ok', 'success', undefined],
+        ['e1', 'error', 'E'],
+        ['f1', 'failure', 'F1'],
+        ['s1', 'skipped', 'S'],
+        ['ok', 'success', undefined],
       ]);
     });
 
@@ -295,7 +313,9 @@ describe('JUnit reader: dialect rules', () => {
         ['errorsOnRerun', 'error', false, 'npe'],
         ['passes', 'success', false, undefined],
       ]);
-      expect(r.cases[0]?.details).to.equal('org.opentest4j.AssertionFailedError: expected: <1> but was: <2>\n\tat com.example.FlakyTest.passesOnRerun(FlakyTest.java:12)');
+      expect(r.cases[0]?.details).to.equal(
+        'org.opentest4j.AssertionFailedError: expected: <1> but was: <2>\n\tat com.example.FlakyTest.passesOnRerun(FlakyTest.java:12)',
+      );
       expect(r.cases[1]?.details).to.equal('java.lang.AssertionError: boom\n\tat com.example.FlakyTest.failsEveryTime(FlakyTest.java:20)');
       expect(r.suites[0]).to.include({ total: 4, failures: 1, errors: 1, skipped: 0, flaky: 1, duration: 0.35 });
       expect(r.suites[0]?.timestamp).to.be.closeTo(Date.UTC(2024, 2, 1, 9, 15, 30, 250) / 1000, 1e-9);
@@ -306,11 +326,30 @@ describe('JUnit reader: dialect rules', () => {
 
   describe('time', () => {
     const times: [string | null, number | null][] = [
-      ['1.5', 1.5], ['2', 2], ['.25', 0.25], ['1e-3', 0.001], [' 3.5 ', 3.5],
-      ['1,234.5', 1234.5], ['1,234,567', 1234567], ['12,345.678', 12345.678],
-      ['1,5', 1.5], ['0,123', 0.123], ['12,5', 12.5], ['1234,5', 1234.5],
-      ['1.234,5', 1234.5], ['1.234.567', 1234567], ['01:02:03.5', 3723.5], ['02:03', 123],
-      ['1,234', null], ['', null], [null, null], ['abc', null], ['1.5s', null], ['-1', null], ['1,2,3', null], ['NaN', null],
+      ['1.5', 1.5],
+      ['2', 2],
+      ['.25', 0.25],
+      ['1e-3', 0.001],
+      [' 3.5 ', 3.5],
+      ['1,234.5', 1234.5],
+      ['1,234,567', 1234567],
+      ['12,345.678', 12345.678],
+      ['1,5', 1.5],
+      ['0,123', 0.123],
+      ['12,5', 12.5],
+      ['1234,5', 1234.5],
+      ['1.234,5', 1234.5],
+      ['1.234.567', 1234567],
+      ['01:02:03.5', 3723.5],
+      ['02:03', 123],
+      ['1,234', null],
+      ['', null],
+      [null, null],
+      ['abc', null],
+      ['1.5s', null],
+      ['-1', null],
+      ['1,2,3', null],
+      ['NaN', null],
     ];
     it('reads decimals, thousands separators, unambiguous decimal commas; anything else is null', async () => {
       const r = await readJunitString(suite(times.map(([t], i) => `<testcase classname="c" name="t${i}"${t === null ? '' : ` time="${t}"`}/>`).join('')));
@@ -385,12 +424,18 @@ describe('JUnit reader: dialect rules', () => {
     });
   });
 
-  it('keeps a case\'s file and line attributes (pytest, Jest, PHPUnit, Go write them); a line that is not a positive integer is dropped', async () => {
-    const r = await readJunitString(suite(
-      '<testcase classname="tests.test_vat" name="test_rate" file="tests/test_vat.py" line="42"><failure message="boom"/></testcase>'
-      + '<testcase classname="c" name="u" file="" line="0"/><testcase classname="c" name="v" line="12a"/>',
-    ));
-    expect(r.cases.map((c) => [c.file, c.line])).to.deep.equal([['tests/test_vat.py', 42], [undefined, undefined], [undefined, undefined]]);
+  it("keeps a case's file and line attributes (pytest, Jest, PHPUnit, Go write them); a line that is not a positive integer is dropped", async () => {
+    const r = await readJunitString(
+      suite(
+        '<testcase classname="tests.test_vat" name="test_rate" file="tests/test_vat.py" line="42"><failure message="boom"/></testcase>' +
+          '<testcase classname="c" name="u" file="" line="0"/><testcase classname="c" name="v" line="12a"/>',
+      ),
+    );
+    expect(r.cases.map((c) => [c.file, c.line])).to.deep.equal([
+      ['tests/test_vat.py', 42],
+      [undefined, undefined],
+      [undefined, undefined],
+    ]);
     expect(r.failures[0]).to.include({ file: 'tests/test_vat.py', line: 42, message: 'boom' });
   });
 
@@ -459,7 +504,8 @@ describe('JUnit reader: dialect rules', () => {
 
   describe('message and details', () => {
     it('keeps the deciding element message and text, without system-out/system-err', async () => {
-      const r = await readJunitString(suite(`<testcase classname="c" name="t">
+      const r = await readJunitString(
+        suite(`<testcase classname="c" name="t">
           <skipped message="not this">nor this</skipped>
           <failure message="bad" type="AssertionError">
             line 1
@@ -467,7 +513,8 @@ describe('JUnit reader: dialect rules', () => {
             <system-out>never</system-out>
           </failure>
           <system-out>case output</system-out>
-        </testcase>`));
+        </testcase>`),
+      );
       expect(r.cases[0]?.message).to.equal('bad');
       expect(r.cases[0]?.details).to.equal('line 1\n            line <2> & more');
     });
@@ -484,7 +531,9 @@ describe('JUnit reader: dialect rules', () => {
     });
 
     it('does not cut a surrogate pair in half', async () => {
-      const r = await readJunitString(suite('<testcase classname="c" name="t"><failure message="ab😀">ab😀c</failure></testcase>'), 'f', { maxDetailsLength: 3 });
+      const r = await readJunitString(suite('<testcase classname="c" name="t"><failure message="ab😀">ab😀c</failure></testcase>'), 'f', {
+        maxDetailsLength: 3,
+      });
       expect(r.cases[0]).to.include({ message: 'ab', details: 'ab' });
     });
 
@@ -500,8 +549,13 @@ describe('JUnit reader: dialect rules', () => {
   });
 
   describe('what the report keeps', () => {
-    const many = suite(Array.from({ length: 250 }, (_, i) =>
-      i % 2 ? `<testcase classname="c" name="t${i}"/>` : `<testcase classname="c" name="t${i}"><${i % 4 ? 'error' : 'failure'} message="m${i}">trace ${i}</${i % 4 ? 'error' : 'failure'}></testcase>`).join(''));
+    const many = suite(
+      Array.from({ length: 250 }, (_, i) =>
+        i % 2
+          ? `<testcase classname="c" name="t${i}"/>`
+          : `<testcase classname="c" name="t${i}"><${i % 4 ? 'error' : 'failure'} message="m${i}">trace ${i}</${i % 4 ? 'error' : 'failure'}></testcase>`,
+      ).join(''),
+    );
 
     it('by default: the suites and the first 100 failed or errored cases; the rest only counted', async () => {
       const r = await reader.readJunitString(many);
@@ -528,7 +582,13 @@ describe('JUnit reader: dialect rules', () => {
     it('an error thrown by onCase ends the read and comes out as it is', async () => {
       const boom = new Error('stop here');
       let error: unknown;
-      await reader.readJunitString(many, 'f', { onCase: () => { throw boom; } }).catch((e: unknown) => (error = e));
+      await reader
+        .readJunitString(many, 'f', {
+          onCase: () => {
+            throw boom;
+          },
+        })
+        .catch((e: unknown) => (error = e));
       expect(error).to.equal(boom);
     });
 
@@ -565,10 +625,15 @@ describe('JUnit reader: dialect rules', () => {
       let produced = 0;
       const line = `${'0123456789abcdef'.repeat(63)}<\n`.replace('<', '&lt;');
       const block = Buffer.from(line.repeat(64));
-      const casesXml = Buffer.from(Array.from({ length: 100 }, (_, i) =>
-        `<testcase classname="com.example.Class${i % 7}" name="test number ${i} with a fairly long name" time="0.0${i}">` +
-        `<failure message="assertion ${i} failed" type="AssertionError">${'at com.example.Some.method(Some.java:42)\n'.repeat(10)}</failure>` +
-        '<system-out>some output of the test\n</system-out></testcase>').join(''));
+      const casesXml = Buffer.from(
+        Array.from(
+          { length: 100 },
+          (_, i) =>
+            `<testcase classname="com.example.Class${i % 7}" name="test number ${i} with a fairly long name" time="0.0${i}">` +
+            `<failure message="assertion ${i} failed" type="AssertionError">${'at com.example.Some.method(Some.java:42)\n'.repeat(10)}</failure>` +
+            '<system-out>some output of the test\n</system-out></testcase>',
+        ).join(''),
+      );
 
       async function* generate(): AsyncGenerator<Buffer> {
         const emit = (b: Buffer): Buffer => {
@@ -611,10 +676,19 @@ describe('JUnit reader: dialect rules', () => {
       // further, which added about 30MB of garbage to the RSS at 1,000,000 cases.
       const probe = fileURLToPath(new URL('../../test/memory-probe.ts', import.meta.url));
       const measure = (blocks: number) => {
-        const run = spawnSync(process.execPath, ['--import', 'tsx', '--expose-gc', '--max-semi-space-size=16', probe, 'plain', String(blocks)], { encoding: 'utf8', maxBuffer: 1 << 20 });
+        const run = spawnSync(process.execPath, ['--import', 'tsx', '--expose-gc', '--max-semi-space-size=16', probe, 'plain', String(blocks)], {
+          encoding: 'utf8',
+          maxBuffer: 1 << 20,
+        });
         expect(run.status, run.stderr).to.equal(0);
         const result = JSON.parse(run.stdout) as {
-          baseline: number; peak: number; produced: number; suites: JunitFileReport['suites']; failures: number; firstFailure: JunitCase; moreFailures: number;
+          baseline: number;
+          peak: number;
+          produced: number;
+          suites: JunitFileReport['suites'];
+          failures: number;
+          firstFailure: JunitCase;
+          moreFailures: number;
         };
         expect(result.produced).to.be.greaterThan(blocks * 18_000);
         expect(result.suites).to.have.length(1);

@@ -7,8 +7,7 @@ import { ErrorBody, PathName } from '../shared.ts';
 export const downloadAttachment = defineOperation({
   id: 'downloadAttachment',
   summary: 'Download an attestation attachment',
-  description:
-    'The attachment bytes exactly as uploaded. `X-Content-SHA256` carries their SHA-256 in hex, `Repr-Digest` the same in RFC 9530 form.',
+  description: 'The attachment bytes exactly as uploaded. `X-Content-SHA256` carries their SHA-256 in hex, `Repr-Digest` the same in RFC 9530 form.',
   tags: ['Trails'],
   method: 'GET',
   path: paths.downloadAttachment,

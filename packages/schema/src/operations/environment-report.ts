@@ -12,15 +12,21 @@ import { ErrorBody, Nullable, PathName, Sha256Hex, ShortText, Url } from '../sha
 export const maxReportArtifacts = 5_000;
 
 const Digests = Type.Record(Type.String({ minLength: 1, maxLength: limits.url }), Sha256Hex, {
-  minProperties: 1, maxProperties: limits.smallArray, description: 'Artifact name → SHA-256 fingerprint',
+  minProperties: 1,
+  maxProperties: limits.smallArray,
+  description: 'Artifact name → SHA-256 fingerprint',
 });
 const CreationTimestamp = Type.Integer({ minimum: 0, maximum: 1e11, description: 'When it started running, Unix epoch seconds' });
 const Text = () => ShortText({ minLength: 1 });
 
 const K8SOwner = Type.Object(
   {
-    apiVersion: Text(), kind: Text(), name: Text(), uid: Text(),
-    controller: Nullable(Type.Boolean()), blockOwnerDeletion: Nullable(Type.Boolean()),
+    apiVersion: Text(),
+    kind: Text(),
+    name: Text(),
+    uid: Text(),
+    controller: Nullable(Type.Boolean()),
+    blockOwnerDeletion: Nullable(Type.Boolean()),
   },
   { maxProperties: 20 },
 );
@@ -40,7 +46,11 @@ const instanceFields = {
 export const reportTypes = ['server', 'docker', 'K8S', 'ECS', 'S3', 'lambda', 'azure-apps', 'cloud-run'] as const;
 export type ReportType = (typeof reportTypes)[number];
 
-const camel = (type: ReportType) => type.split('-').map((w) => w[0]!.toUpperCase() + w.slice(1)).join('');
+const camel = (type: ReportType) =>
+  type
+    .split('-')
+    .map((w) => w[0]!.toUpperCase() + w.slice(1))
+    .join('');
 
 export const ReportResult = Type.Object(
   {
@@ -54,10 +64,7 @@ export const ReportResult = Type.Object(
 
 /** The operation of one report type; `fields` are `instanceFields[type]`, passed so that their types reach `Static`. */
 function reportOperation<T extends ReportType, F extends TProperties>(type: T, fields: F) {
-  const Artifact = Type.Object(
-    { ...fields, digests: Digests, creationTimestamp: CreationTimestamp },
-    { additionalProperties: false },
-  );
+  const Artifact = Type.Object({ ...fields, digests: Digests, creationTimestamp: CreationTimestamp }, { additionalProperties: false });
   const Report = Type.Object(
     {
       type: Type.Optional(Type.Literal(type)),
@@ -99,6 +106,12 @@ export const reportCloudRun = reportOperation('cloud-run', instanceFields['cloud
 
 /** The eight report operations, by report type. */
 export const reportOperations = {
-  server: reportServer, docker: reportDocker, K8S: reportK8S, ECS: reportECS, S3: reportS3, lambda: reportLambda,
-  'azure-apps': reportAzureApps, 'cloud-run': reportCloudRun,
+  server: reportServer,
+  docker: reportDocker,
+  K8S: reportK8S,
+  ECS: reportECS,
+  S3: reportS3,
+  lambda: reportLambda,
+  'azure-apps': reportAzureApps,
+  'cloud-run': reportCloudRun,
 } as const;

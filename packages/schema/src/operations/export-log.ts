@@ -9,7 +9,7 @@ export const exportLog = defineOperation({
   summary: 'Export an audit package',
   description: [
     'A gzip tar of the selected evidence (trails, attestations with their attachments byte for byte, snapshots and the deployments they made,',
-    'approvals and reviews, as the API shows them), the leaves of the organisation\'s log that vouch for it, an inclusion proof of each leaf against',
+    "approvals and reviews, as the API shows them), the leaves of the organisation's log that vouch for it, an inclusion proof of each leaf against",
     'the latest signed checkpoint, the checkpoint, the verifier key and a README. `trailproof verify-package` checks it offline.',
     'Sent as it is written (chunked): a failure midway ends the response early, and the package does not verify.',
     'With `flow`, snapshots are left out (environments belong to no flow); with `trail` (which needs `flow`), approvals and reviews too.',

@@ -7,10 +7,7 @@ export const flowVisibilities = ['public', 'private'] as const;
 export const Visibility = Literals(flowVisibilities);
 
 /** One required attestation of a template: its name and type (`*` matches any type). */
-export const TemplateAttestation = Type.Object(
-  { name: Type.String(), type: Type.String() },
-  { $id: 'TemplateAttestation', additionalProperties: false },
-);
+export const TemplateAttestation = Type.Object({ name: Type.String(), type: Type.String() }, { $id: 'TemplateAttestation', additionalProperties: false });
 
 export const TemplateArtifact = Type.Object(
   { name: Type.String(), attestations: Type.Array(Type.Ref(TemplateAttestation)) },
@@ -66,10 +63,12 @@ export const LegacyCreateFlowInput = Type.Object(
     name: PathName('Flow name'),
     description: Nullable(LongText()),
     visibility: Nullable(Visibility),
-    template: Nullable(Type.Array(Type.String({ minLength: 1, maxLength: limits.name, pattern: '^[a-zA-Z0-9\\-_,]+$' }), {
-      maxItems: limits.smallArray,
-      description: 'Names of required trail-level attestations (any type); `artifact` is accepted and ignored',
-    })),
+    template: Nullable(
+      Type.Array(Type.String({ minLength: 1, maxLength: limits.name, pattern: '^[a-zA-Z0-9\\-_,]+$' }), {
+        maxItems: limits.smallArray,
+        description: 'Names of required trail-level attestations (any type); `artifact` is accepted and ignored',
+      }),
+    ),
     repo_url: Nullable(Url()),
   },
   { $id: 'LegacyCreateFlow', additionalProperties: false },

@@ -13,7 +13,7 @@ export const getTrail = defineOperation({
     'One trail: its git and repo info, its compliance status with the reasons (from every attestation stored on it), and a page ' +
     'of its attestations, oldest first (with JUnit results, totals and attachment): `attestations_pagination` says how many ' +
     'there are and links to the other pages. A page holds at most 20, so that an answer stays within about 21 MB ' +
-    '(an attestation\'s data_json is at most 1 MB).',
+    "(an attestation's data_json is at most 1 MB).",
   tags: ['Trails'],
   method: 'GET',
   path: paths.getTrail,

@@ -35,7 +35,10 @@ export const listDeployments = defineOperation({
   }),
   body: undefined,
   responses: {
-    200: { description: 'A page of deployments', schema: Type.Object({ ...pageFields, deployments: Type.Array(Type.Ref(Deployment)) }, { $id: 'DeploymentPage', additionalProperties: false }) },
+    200: {
+      description: 'A page of deployments',
+      schema: Type.Object({ ...pageFields, deployments: Type.Array(Type.Ref(Deployment)) }, { $id: 'DeploymentPage', additionalProperties: false }),
+    },
     400: { description: 'Invalid query', schema: Type.Ref(ErrorBody) },
   },
   schemas: [Deployment],

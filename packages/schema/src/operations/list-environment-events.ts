@@ -9,8 +9,9 @@ export const environmentEventTypes = ['started', 'scaled', 'exited'] as const;
 export type EnvironmentEventType = (typeof environmentEventTypes)[number];
 
 const IntervalEnd = (description: string, fallback: string) => Type.String({ minLength: 1, maxLength: 32, default: fallback, description });
-const endDescription = 'A snapshot index (1, 2, ...; -1 is the latest, -2 the one before), a Unix timestamp (1719638400, at least 1000000000), '
-  + 'NOW, or a time ago: a number and a unit (30mins, 1h, 1hour, 2days, 1w)';
+const endDescription =
+  'A snapshot index (1, 2, ...; -1 is the latest, -2 the one before), a Unix timestamp (1719638400, at least 1000000000), ' +
+  'NOW, or a time ago: a number and a unit (30mins, 1h, 1hour, 2days, 1w)';
 
 export const EnvironmentEvent = Type.Object(
   {
@@ -26,8 +27,14 @@ export const EnvironmentEvent = Type.Object(
     flows: Type.Array(Type.Object({ flow_name: Type.String(), deployments: Type.Null() }, { additionalProperties: false }), {
       description: 'The flow of the trail that attested the artifact (the one its deployment links to); empty when none did',
     }),
-    artifact_compliance: Nullable(Type.Boolean({ description: 'Whether a compliant trail had attested the artifact when it was reported; null for events recorded before Trailproof kept it' })),
-    snapshot_compliance: Nullable(Type.Boolean({ description: "The environment's state after the report; null for events recorded before Trailproof kept it" })),
+    artifact_compliance: Nullable(
+      Type.Boolean({
+        description: 'Whether a compliant trail had attested the artifact when it was reported; null for events recorded before Trailproof kept it',
+      }),
+    ),
+    snapshot_compliance: Nullable(
+      Type.Boolean({ description: "The environment's state after the report; null for events recorded before Trailproof kept it" }),
+    ),
     pipeline: Type.Null({ description: 'Deprecated in the reference; always null' }),
     deployments: Type.Null({ description: 'Deprecated in the reference; always null' }),
     code_diff: Type.Null({ description: 'Not kept; always null' }),
@@ -47,9 +54,10 @@ export const EnvironmentEvent = Type.Object(
 export const listEnvironmentEvents = defineOperation({
   id: 'listEnvironmentEvents',
   summary: 'List environment events',
-  description: 'What started, scaled and exited in an environment, snapshot by snapshot, newest first (`reverse=true`: oldest first), '
-    + 'for the snapshots from `start` to `end` (both included). Pagination in headers: `X-Total-Count`, `X-Per-Page`, `X-Current-Page`, '
-    + '`X-Total-Pages`, and `Link` (first, prev, next, last) when there are several pages.',
+  description:
+    'What started, scaled and exited in an environment, snapshot by snapshot, newest first (`reverse=true`: oldest first), ' +
+    'for the snapshots from `start` to `end` (both included). Pagination in headers: `X-Total-Count`, `X-Per-Page`, `X-Current-Page`, ' +
+    '`X-Total-Pages`, and `Link` (first, prev, next, last) when there are several pages.',
   tags: ['Environments'],
   method: 'GET',
   path: paths.listEnvironmentEvents,
@@ -58,10 +66,20 @@ export const listEnvironmentEvents = defineOperation({
   query: Type.Object({
     start: IntervalEnd(`The first snapshot. ${endDescription}`, '1'),
     end: IntervalEnd(`The last snapshot. ${endDescription}`, 'NOW'),
-    interval: Type.Optional(Type.String({ minLength: 4, maxLength: 66, deprecated: true, description: 'Deprecated: `start..end` in one value (5..10, -3..NOW); wins over start and end' })),
-    repo_name: Type.Optional(Type.Array(Type.String({ maxLength: limits.name }), {
-      maxItems: limits.smallArray, description: 'Only events of artifacts attested from these repositories (repeat for several; empty values are ignored)',
-    })),
+    interval: Type.Optional(
+      Type.String({
+        minLength: 4,
+        maxLength: 66,
+        deprecated: true,
+        description: 'Deprecated: `start..end` in one value (5..10, -3..NOW); wins over start and end',
+      }),
+    ),
+    repo_name: Type.Optional(
+      Type.Array(Type.String({ maxLength: limits.name }), {
+        maxItems: limits.smallArray,
+        description: 'Only events of artifacts attested from these repositories (repeat for several; empty values are ignored)',
+      }),
+    ),
     reverse: Type.Boolean({ default: false, description: 'Oldest first' }),
     ...pageQuery({ minimum: 1, maximum: 100, default: 15 }),
   }),

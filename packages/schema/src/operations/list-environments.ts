@@ -37,14 +37,14 @@ export const maxUnpagedEnvironments = 1_000;
 /** Page size when only `page` is sent. */
 export const defaultEnvironmentsPerPage = 20;
 
-const repeatable = <T extends TSchema>(item: T, description: string) =>
-  Type.Optional(Type.Array(item, { maxItems: limits.smallArray, description }));
+const repeatable = <T extends TSchema>(item: T, description: string) => Type.Optional(Type.Array(item, { maxItems: limits.smallArray, description }));
 
 /** GET /environments/{org} */
 export const listEnvironments = defineOperation({
   id: 'listEnvironments',
   summary: 'List environments',
-  description: 'A filtered, sorted, paginated list of the environments of an organisation. With neither page nor per_page, every ' +
+  description:
+    'A filtered, sorted, paginated list of the environments of an organisation. With neither page nor per_page, every ' +
     `environment (up to ${maxUnpagedEnvironments}) on one page: page 1, total_pages 1, per_page the number returned.`,
   tags: ['Environments'],
   method: 'GET',
@@ -62,7 +62,10 @@ export const listEnvironments = defineOperation({
   }),
   body: undefined,
   responses: {
-    200: { description: 'A page of environments', schema: Type.Object({ ...pageFields, environments: Type.Array(Type.Ref(Environment)) }, { $id: 'EnvironmentPage', additionalProperties: false }) },
+    200: {
+      description: 'A page of environments',
+      schema: Type.Object({ ...pageFields, environments: Type.Array(Type.Ref(Environment)) }, { $id: 'EnvironmentPage', additionalProperties: false }),
+    },
     400: { description: 'Invalid query', schema: Type.Ref(ErrorBody) },
   },
   schemas: [EnvironmentType, Environment],

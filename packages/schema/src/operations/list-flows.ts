@@ -19,9 +19,13 @@ export const listFlows = defineOperation({
   access: 'read',
   params: Type.Object({ org: PathName('Organisation') }),
   query: Type.Object({
-    search_by_name: Type.Optional(Type.String({
-      maxLength: limits.name, pattern: '^[A-Za-z0-9-]*$', description: 'Flows whose name contains this text (letters, digits and -)',
-    })),
+    search_by_name: Type.Optional(
+      Type.String({
+        maxLength: limits.name,
+        pattern: '^[A-Za-z0-9-]*$',
+        description: 'Flows whose name contains this text (letters, digits and -)',
+      }),
+    ),
     // Query values arrive as text and only numbers are coerced, so the boolean is spelt as two literals.
     case_sensitive: Type.Union([Type.Literal('true'), Type.Literal('false')], { default: 'true', description: 'Whether search_by_name is case sensitive' }),
     ...pageQuery({ minimum: 1, maximum: 1000, default: 1000 }),

@@ -25,7 +25,12 @@ export const listTrails = defineOperation({
         {
           data: Type.Array(Type.Ref(TrailSummary)),
           pagination: Type.Object(
-            { total: Type.Integer({ minimum: 0 }), page: Type.Integer({ minimum: 1 }), per_page: Type.Integer({ minimum: 1 }), page_count: Type.Integer({ minimum: 0 }) },
+            {
+              total: Type.Integer({ minimum: 0 }),
+              page: Type.Integer({ minimum: 1 }),
+              per_page: Type.Integer({ minimum: 1 }),
+              page_count: Type.Integer({ minimum: 0 }),
+            },
             { additionalProperties: false },
           ),
           _links: Type.Ref(PageLinks),

@@ -16,7 +16,7 @@ export const getLogConsistencyProof = defineOperation({
   params: LogParams,
   query: Type.Object({
     from: TreeCount('The older tree size'),
-    to: TreeCount('The newer tree size: at least `from`, at most the log\'s size'),
+    to: TreeCount("The newer tree size: at least `from`, at most the log's size"),
   }),
   body: undefined,
   responses: {

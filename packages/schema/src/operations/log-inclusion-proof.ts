@@ -15,20 +15,23 @@ export const getLogInclusionProof = defineOperation({
   access: 'read',
   params: LogParams,
   query: Type.Object({
-    index: TreeCount('The leaf index (the evidence\'s log_index)'),
-    tree_size: TreeCount('The size of the tree to prove inclusion in: at most the log\'s size', 1),
+    index: TreeCount("The leaf index (the evidence's log_index)"),
+    tree_size: TreeCount("The size of the tree to prove inclusion in: at most the log's size", 1),
   }),
   body: undefined,
   responses: {
     200: {
       description: 'The leaf and its proof',
-      schema: Type.Object({
-        index: TreeCount('The leaf index'),
-        tree_size: TreeCount('The tree size'),
-        leaf: Type.String({ description: 'The leaf: the chain record (canonical JSON); its UTF-8 bytes are hashed as SHA-256(0x00 ‖ leaf)' }),
-        leaf_hash: Base64Hash,
-        proof: Proof,
-      }, { additionalProperties: false }),
+      schema: Type.Object(
+        {
+          index: TreeCount('The leaf index'),
+          tree_size: TreeCount('The tree size'),
+          leaf: Type.String({ description: 'The leaf: the chain record (canonical JSON); its UTF-8 bytes are hashed as SHA-256(0x00 ‖ leaf)' }),
+          leaf_hash: Base64Hash,
+          proof: Proof,
+        },
+        { additionalProperties: false },
+      ),
     },
     ...logErrors,
   },

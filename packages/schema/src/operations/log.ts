@@ -12,7 +12,9 @@ const Base64Hash = Type.String({ pattern: '^[A-Za-z0-9+/]{43}=$', maxLength: 44,
 
 /** Where a piece of evidence is in its organisation's log; null for none (never for evidence stored by this version). */
 export const logIndex = (description: string) => Type.Union([Type.Integer({ minimum: 0, maximum: Number.MAX_SAFE_INTEGER }), Type.Null()], { description });
-export const LogIndex = logIndex("The evidence's leaf index in the organisation's transparency log: ask GET /log/{org}/proof/inclusion?index=log_index for its proof");
+export const LogIndex = logIndex(
+  "The evidence's leaf index in the organisation's transparency log: ask GET /log/{org}/proof/inclusion?index=log_index for its proof",
+);
 
 /** An RFC 9162 proof as published: a JSON array of base64 hashes, in proof order (docs/verification.md). */
 export const Proof = Type.Array(Base64Hash, { maxItems: 64, description: 'The proof: base64 SHA-256 hashes in RFC 9162 order' });

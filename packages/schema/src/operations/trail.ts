@@ -142,8 +142,18 @@ export const Trail = Type.Object(
 
 /** Schemas the trail operations register. */
 export const trailSchemas = [
-  TemplateAttestation, TemplateArtifact, Template, AttestationStatus, ArtifactStatus, TrailComplianceStatus, JunitTotals, Attachment,
-  AttestationView, TrailSummary, AttestationsPagination, Trail,
+  TemplateAttestation,
+  TemplateArtifact,
+  Template,
+  AttestationStatus,
+  ArtifactStatus,
+  TrailComplianceStatus,
+  JunitTotals,
+  Attachment,
+  AttestationView,
+  TrailSummary,
+  AttestationsPagination,
+  Trail,
 ];
 
 export type TrailSummaryBody = Static<typeof TrailSummary>;

@@ -10,12 +10,15 @@ export const VerifyResult = Type.Object(
     records: Type.Integer({ minimum: 0, description: 'Records checked (all of them when ok)' }),
     head: Type.String({ description: 'Hash of the last intact record: publish it elsewhere to pin the current state' }),
     first_broken: Type.Union([
-      Type.Object({
-        seq: Type.Integer(),
-        type: Type.String(),
-        ref: Type.Union([Type.Object({ table: Type.String(), id: Type.Integer() }, { additionalProperties: false }), Type.Null()]),
-        reason: Type.String(),
-      }, { additionalProperties: false }),
+      Type.Object(
+        {
+          seq: Type.Integer(),
+          type: Type.String(),
+          ref: Type.Union([Type.Object({ table: Type.String(), id: Type.Integer() }, { additionalProperties: false }), Type.Null()]),
+          reason: Type.String(),
+        },
+        { additionalProperties: false },
+      ),
       Type.Null(),
     ]),
   },
@@ -39,7 +42,8 @@ export const verifyEvidence = defineOperation({
     200: { description: 'The verification result (also when a link is broken: see `ok`)', schema: Type.Ref(VerifyResult) },
     404: { description: 'Organisation not found', schema: Type.Ref(ErrorBody) },
     429: {
-      description: 'A verification of this organisation is already running (one at a time per organisation and process, two per process): retry after `Retry-After` seconds',
+      description:
+        'A verification of this organisation is already running (one at a time per organisation and process, two per process): retry after `Retry-After` seconds',
       schema: Type.Ref(ErrorBody),
     },
   },

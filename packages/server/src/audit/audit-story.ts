@@ -7,7 +7,11 @@
 import { createHash } from 'node:crypto';
 
 /** A call of the API: `form` as multipart (strings as fields, `{ content, name }` as files), `json` as a JSON body. */
-export type StoryRequest = (method: string, path: string, options: { form?: Record<string, string | { content: string | Buffer; name: string }>; json?: unknown }) => Promise<{ status: number; body: unknown }>;
+export type StoryRequest = (
+  method: string,
+  path: string,
+  options: { form?: Record<string, string | { content: string | Buffer; name: string }>; json?: unknown },
+) => Promise<{ status: number; body: unknown }>;
 
 /** `StoryRequest` over fetch, to the server at `url` with `token`. */
 export function storyRequest(url: string, token: string): StoryRequest {
@@ -33,7 +37,8 @@ export function storyRequest(url: string, token: string): StoryRequest {
 export const storySha = (text: string) => createHash('sha256').update(text).digest('hex');
 export const storyFingerprint = storySha('backend:1');
 export const storyAttachments = {
-  junit: '<testsuites><testsuite name="unit" tests="2" failures="0" errors="0" skipped="0" time="1.5"><testcase name="a"/><testcase name="b"/></testsuite></testsuites>\n',
+  junit:
+    '<testsuites><testsuite name="unit" tests="2" failures="0" errors="0" skipped="0" time="1.5"><testcase name="a"/><testcase name="b"/></testsuite></testsuites>\n',
   binary: Buffer.from(Array.from({ length: 3000 }, (_, i) => (i * 7) % 256)),
 };
 
@@ -46,16 +51,43 @@ export async function storeStory(request: StoryRequest, options: { org?: string 
     return res;
   };
   const begin = (flow: string, name: string, description: string) =>
-    call('PUT', `/trails/acme/${flow}`, { form: { data_json: JSON.stringify({ name, description, git_commit_info: { sha1: '1'.repeat(40), branch: 'main', author: 'Ada' }, user_data: { ticket: 'T-1' } }) } });
-  const attest = (flow: string, trail: string, kind: 'junit' | 'generic', data: Record<string, unknown>, attachment?: { content: string | Buffer; name: string }) =>
+    call('PUT', `/trails/acme/${flow}`, {
+      form: {
+        data_json: JSON.stringify({
+          name,
+          description,
+          git_commit_info: { sha1: '1'.repeat(40), branch: 'main', author: 'Ada' },
+          user_data: { ticket: 'T-1' },
+        }),
+      },
+    });
+  const attest = (
+    flow: string,
+    trail: string,
+    kind: 'junit' | 'generic',
+    data: Record<string, unknown>,
+    attachment?: { content: string | Buffer; name: string },
+  ) =>
     call('POST', `/attestations/acme/${flow}/trail/${trail}/${kind}`, {
       form: { data_json: JSON.stringify(data), ...(attachment ? { attachment_file: { content: attachment.content, name: attachment.name } } : {}) },
     });
   await begin('backend', 't1', 'first try');
   await begin('backend', 't1', 'second try'); // the trail's row changes: only this begin vouches for it now
   const suite = { name: 'unit', failures: 0, errors: 0, skipped: 0, total: 2, duration: 1.5, timestamp: 1_763_800_000 };
-  await attest('backend', 't1', 'junit', { attestation_name: 'unit-tests', junit_results: [suite], description: 'unit' }, { content: storyAttachments.junit, name: 'junit.xml' });
-  await attest('backend', 't1', 'generic', { attestation_name: 'sbom', artifact_fingerprint: storyFingerprint, is_compliant: true, user_data: { tool: 'syft' } }, { content: storyAttachments.binary, name: 'sbom.bin' });
+  await attest(
+    'backend',
+    't1',
+    'junit',
+    { attestation_name: 'unit-tests', junit_results: [suite], description: 'unit' },
+    { content: storyAttachments.junit, name: 'junit.xml' },
+  );
+  await attest(
+    'backend',
+    't1',
+    'generic',
+    { attestation_name: 'sbom', artifact_fingerprint: storyFingerprint, is_compliant: true, user_data: { tool: 'syft' } },
+    { content: storyAttachments.binary, name: 'sbom.bin' },
+  );
   await begin('backend', 't2', 'another');
   await attest('backend', 't2', 'generic', { attestation_name: 'review', is_compliant: false, description: 'no review' });
   await attest('backend', 't2', 'generic', { attestation_name: 'sbom', is_compliant: true }, { content: storyAttachments.binary, name: 'same-bytes.bin' });
@@ -65,6 +97,8 @@ export async function storeStory(request: StoryRequest, options: { org?: string 
   await call('PUT', '/environments/acme/production/report/K8S', {
     json: { artifacts: [{ podName: 'pod-1', namespace: 'prod', digests: { 'backend:1': storyFingerprint }, creationTimestamp: 1_763_800_000 }] },
   });
-  await call('POST', '/approvals/acme/backend', { json: { artifact_fingerprint: storyFingerprint, description: 'Release 1', src_commit_list: ['1'.repeat(40)], environment: 'production' } });
+  await call('POST', '/approvals/acme/backend', {
+    json: { artifact_fingerprint: storyFingerprint, description: 'Release 1', src_commit_list: ['1'.repeat(40)], environment: 'production' },
+  });
   await call('PUT', '/approvals/acme/backend/1', { json: { state: 'APPROVED', approved_by: 'Grace', comment: 'ship it' } });
 }

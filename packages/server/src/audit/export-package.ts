@@ -27,9 +27,21 @@ export interface AuditLog {
   latestBegins(trailIds: readonly number[]): Promise<Map<number, number>>;
 }
 
-type ExportStore = Pick<Store,
-  'auditRows' | 'auditAttestations' | 'auditSnapshotPlaces' | 'auditApprovalPlaces' | 'auditTokenDescriptions' | 'getBlob' | 'getSnapshot' | 'getApproval'
-  | 'getTrailById' | 'listAttestations' | 'attestationFactsOfTrails' | 'approvalLogIndexes'>;
+type ExportStore = Pick<
+  Store,
+  | 'auditRows'
+  | 'auditAttestations'
+  | 'auditSnapshotPlaces'
+  | 'auditApprovalPlaces'
+  | 'auditTokenDescriptions'
+  | 'getBlob'
+  | 'getSnapshot'
+  | 'getApproval'
+  | 'getTrailById'
+  | 'listAttestations'
+  | 'attestationFactsOfTrails'
+  | 'approvalLogIndexes'
+>;
 
 export interface ExportOptions {
   readonly organization: string;
@@ -42,15 +54,32 @@ export interface ExportOptions {
   readonly pageSize?: number;
 }
 
-interface Leaf { index: number; text: string; type: LeafType; at: number; ref?: { table: string; id: number }; data: Record<string, any> }
+interface Leaf {
+  index: number;
+  text: string;
+  type: LeafType;
+  at: number;
+  ref?: { table: string; id: number };
+  data: Record<string, any>;
+}
 
 /** Writes the package to `out`; resolves with what it holds. */
-export async function exportPackage(store: ExportStore, log: AuditLog, out: Writable, options: ExportOptions): Promise<{ records: number; attachments: number }> {
+export async function exportPackage(
+  store: ExportStore,
+  log: AuditLog,
+  out: Writable,
+  options: ExportOptions,
+): Promise<{ records: number; attachments: number }> {
   const checkpoint = parseCheckpoint(parseNote(log.checkpoint).text);
   const now = options.now ?? Date.now() / 1000;
   const manifest: Manifest = {
-    format: PACKAGE_FORMAT, organization: options.organization, origin: checkpoint.origin, tree_size: checkpoint.size, root_hash: toBase64(checkpoint.rootHash),
-    selection: options.selection, exported_at: Math.floor(now),
+    format: PACKAGE_FORMAT,
+    organization: options.organization,
+    origin: checkpoint.origin,
+    tree_size: checkpoint.size,
+    root_hash: toBase64(checkpoint.rootHash),
+    selection: options.selection,
+    exported_at: Math.floor(now),
   };
   return writePackage(out, { manifest, checkpoint: log.checkpoint, verifierKey: log.verifierKey, records: records(store, log, checkpoint.size, options, now) });
 }
@@ -68,12 +97,22 @@ async function* records(store: ExportStore, log: AuditLog, size: number, options
     );
     const rows = { 'trail.begin': trails!, attestation: attestations!, snapshot: snapshots!, approval: approvals!, review: reviews! };
     const latestBegins = await log.latestBegins(ids('trail.begin'));
-    const views = await viewsOf(store, chosen, { attestations: ids('attestation'), snapshots: ids('snapshot'), approvals: ids('approval'), reviews: rows.review }, at, now, options.organizationId);
+    const views = await viewsOf(
+      store,
+      chosen,
+      { attestations: ids('attestation'), snapshots: ids('snapshot'), approvals: ids('approval'), reviews: rows.review },
+      at,
+      now,
+      options.organizationId,
+    );
     for (const leaf of chosen) {
       const proof = await log.inclusionProof(leaf.index, size);
       const row = leaf.ref ? rows[leaf.type].get(leaf.ref.id) : undefined;
       // A package cannot hold a row that is gone; one without it would hide that it is gone.
-      if (leaf.ref && !row) throw new Error(`leaf ${leaf.index} vouches for ${leaf.ref.table}#${leaf.ref.id}, which the database no longer holds: evidence was removed behind the server's back (trailproof verify names it)`);
+      if (leaf.ref && !row)
+        throw new Error(
+          `leaf ${leaf.index} vouches for ${leaf.ref.table}#${leaf.ref.id}, which the database no longer holds: evidence was removed behind the server's back (trailproof verify names it)`,
+        );
       // A trail's row is vouched for by its latest begin only (each begin may change it); earlier ones prove themselves alone.
       const current = row && (leaf.type !== 'trail.begin' || latestBegins.get(leaf.ref!.id) === leaf.index);
       if (!current) {
@@ -83,7 +122,11 @@ async function* records(store: ExportStore, log: AuditLog, size: number, options
       const view = await views(leaf);
       const sha256 = leaf.type === 'attestation' ? (row.attachment_sha256 as string | null) : null;
       yield {
-        index: leaf.index, leaf: Buffer.from(leaf.text, 'utf8'), proof, row, view: { type: leaf.type, body: view.body },
+        index: leaf.index,
+        leaf: Buffer.from(leaf.text, 'utf8'),
+        proof,
+        row,
+        view: { type: leaf.type, body: view.body },
         ...(view.deployments ? { deployments: view.deployments } : {}),
         ...(sha256 ? { attachment: { sha256, size: view.attachmentSize ?? 0, open: async () => (await store.getBlob(sha256))!.content } } : {}),
       };
@@ -112,14 +155,25 @@ function selected(leaf: Leaf, selection: Selection, reviewFlows: Map<number, { f
   return flow === selection.flow;
 }
 
-interface View { body: unknown; deployments?: unknown[]; attachmentSize?: number }
+interface View {
+  body: unknown;
+  deployments?: unknown[];
+  attachmentSize?: number;
+}
 
 /** The API's view of each chosen leaf's evidence, read for the page at once where a query allows. */
 async function viewsOf(
-  store: ExportStore, chosen: Leaf[], ids: { attestations: number[]; snapshots: number[]; approvals: number[]; reviews: Map<number, Record<string, unknown>> }, at: ViewContext, now: number, organizationId: number,
+  store: ExportStore,
+  _chosen: Leaf[],
+  ids: { attestations: number[]; snapshots: number[]; approvals: number[]; reviews: Map<number, Record<string, unknown>> },
+  at: ViewContext,
+  now: number,
+  organizationId: number,
 ): Promise<(leaf: Leaf) => Promise<View>> {
   const [attestations, snapshotPlaces, approvalPlaces, tokens] = await Promise.all([
-    store.auditAttestations(ids.attestations), store.auditSnapshotPlaces(ids.snapshots), store.auditApprovalPlaces(ids.approvals),
+    store.auditAttestations(ids.attestations),
+    store.auditSnapshotPlaces(ids.snapshots),
+    store.auditApprovalPlaces(ids.approvals),
     store.auditTokenDescriptions([...ids.reviews.values()].flatMap((r) => (typeof r.created_by_token === 'string' ? [r.created_by_token] : []))),
   ]);
   const evaluator = new TrailEvaluator(store, now);
@@ -132,7 +186,10 @@ async function viewsOf(
       }
       case 'attestation': {
         const a = attestations.get(id)!;
-        return { body: attestationView(a, a.isLatest, trailHref(at, String(leaf.data.flow), String(leaf.data.trail)), leaf.index), attachmentSize: a.attachmentSize ?? undefined };
+        return {
+          body: attestationView(a, a.isLatest, trailHref(at, String(leaf.data.flow), String(leaf.data.trail)), leaf.index),
+          attachmentSize: a.attachmentSize ?? undefined,
+        };
       }
       case 'snapshot':
         return snapshotView(store, snapshotPlaces.get(id)!, at, leaf.index);
@@ -150,16 +207,36 @@ async function viewsOf(
 }
 
 /** GET snapshot's answer (without the links to trails, which name evidence of other times) and the deployments it made. */
-async function snapshotView(store: ExportStore, place: { environmentId: number; envName: string; envType: string; index: number }, at: ViewContext, logIndex: number): Promise<View> {
+async function snapshotView(
+  store: ExportStore,
+  place: { environmentId: number; envName: string; envType: string; index: number },
+  at: ViewContext,
+  logIndex: number,
+): Promise<View> {
   const snapshot = (await store.getSnapshot(place.environmentId, place.index))!;
   const previous = place.index > 1 ? await store.getSnapshot(place.environmentId, place.index - 1) : undefined;
   const before = new Set(previous?.artifacts.map((a) => a.fingerprint));
   const artifacts = snapshot.artifacts.map((artifact) => ({ ...artifact, new: !before.has(artifact.fingerprint), _links: {} }));
   return {
     body: {
-      env_name: place.envName, type: place.envType, snapshot_index: snapshot.index, log_index: logIndex, created_at: snapshot.createdAt, created_by: createdByName(snapshot.createdBy),
-      artifacts, _links: { environment: { href: environmentHref(at, place.envName) } },
+      env_name: place.envName,
+      type: place.envType,
+      snapshot_index: snapshot.index,
+      log_index: logIndex,
+      created_at: snapshot.createdAt,
+      created_by: createdByName(snapshot.createdBy),
+      artifacts,
+      _links: { environment: { href: environmentHref(at, place.envName) } },
     },
-    deployments: artifacts.filter((a) => a.new).map((a) => ({ fingerprint: a.fingerprint, deployed_at: snapshot.createdAt, artifact_name: a.name, env_name: place.envName, snapshot_index: snapshot.index, _links: {} })),
+    deployments: artifacts
+      .filter((a) => a.new)
+      .map((a) => ({
+        fingerprint: a.fingerprint,
+        deployed_at: snapshot.createdAt,
+        artifact_name: a.name,
+        env_name: place.envName,
+        snapshot_index: snapshot.index,
+        _links: {},
+      })),
   };
 }

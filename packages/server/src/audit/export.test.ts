@@ -17,7 +17,13 @@ import { storeStory, storyRequest } from './audit-story.ts';
 import { rewritePackage } from './package-fixture.ts';
 
 /** One server process on a database of its own, with a token of `acme` and a read token. */
-interface Served { server: ServerProcess; db: string[]; token: string; readToken: string; drop(): Promise<void> }
+interface Served {
+  server: ServerProcess;
+  db: string[];
+  token: string;
+  readToken: string;
+  drop(): Promise<void>;
+}
 
 describe(`audit package round trip and verify-checkpoint (${testBackend})`, function () {
   this.timeout(240_000);
@@ -59,7 +65,11 @@ describe(`audit package round trip and verify-checkpoint (${testBackend})`, func
   }
 
   const keyOf = async (served: Served) =>
-    ((await (await fetch(`${served.server.url}/api/v2/log/acme/key`, { headers: { authorization: `Bearer ${served.readToken}` } })).json()) as { verifier_key: string }).verifier_key;
+    (
+      (await (await fetch(`${served.server.url}/api/v2/log/acme/key`, { headers: { authorization: `Bearer ${served.readToken}` } })).json()) as {
+        verifier_key: string;
+      }
+    ).verifier_key;
   const file = (name: string, content: string | Buffer) => {
     writeFileSync(join(dir, name), content);
     return join(dir, name);
@@ -87,7 +97,9 @@ describe(`audit package round trip and verify-checkpoint (${testBackend})`, func
     const exports = await Promise.all([
       runTrailproof(['export', '--org', 'acme', '-o', fromDb, ...a.db], { TRAILPROOF_SIGNING_KEY: signerKey }),
       runTrailproof(['export', '--org', 'acme', '-o', fromApi, '--server', a.server.url, '--token', a.readToken]),
-      runTrailproof(['export', '--org', 'acme', '--flow', 'backend', '--trail', 't1', '-o', flowOnly, '--server', a.server.url], { TRAILPROOF_API_TOKEN: a.readToken }),
+      runTrailproof(['export', '--org', 'acme', '--flow', 'backend', '--trail', 't1', '-o', flowOnly, '--server', a.server.url], {
+        TRAILPROOF_API_TOKEN: a.readToken,
+      }),
     ]);
     for (const e of exports) expect(e.status, e.stderr).to.equal(0);
     const verified = await Promise.all([fromDb, fromApi, flowOnly].map((f) => runTrailproof(['verify-package', f, '--key', key])));
@@ -130,7 +142,9 @@ describe(`audit package round trip and verify-checkpoint (${testBackend})`, func
     // An operator who rebuilds the database with a history of their own: the same key, or a new one.
     const rewritten = await serve('rewritten', { TRAILPROOF_SIGNING_KEY: signerKey });
     await storeStory(storyRequest(rewritten.server.url, rewritten.token), {});
-    await storyRequest(rewritten.server.url, rewritten.token)('PUT', '/api/v2/trails/acme/backend', { form: { data_json: JSON.stringify({ name: 'forged' }) } });
+    await storyRequest(rewritten.server.url, rewritten.token)('PUT', '/api/v2/trails/acme/backend', {
+      form: { data_json: JSON.stringify({ name: 'forged' }) },
+    });
     const forged = file('forged', await checkpointOf(rewritten, 13));
     const resigned = await serve('resigned');
     await storeStory(storyRequest(resigned.server.url, resigned.token));

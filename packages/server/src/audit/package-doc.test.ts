@@ -47,10 +47,14 @@ describe('audit package: the check by hand of docs/verification.md', function ()
     });
     expect(check('flipped', flipped)).to.contain(`${attachment}: FAILED`);
 
-    const row = await rewritePackage(pkg.bytes, (name, content) => (name === 'records/3/row.json' ? Buffer.from(content.toString().replace('"tests"', '"lint"')) : content));
+    const row = await rewritePackage(pkg.bytes, (name, content) =>
+      name === 'records/3/row.json' ? Buffer.from(content.toString().replace('"tests"', '"lint"')) : content,
+    );
     expect(check('row', row)).to.contain('FAILED: records/3//row.json');
 
-    const leaf = await rewritePackage(pkg.bytes, (name, content) => (name === 'records/1/leaf' ? Buffer.from(content.toString().replace('"tests"', '"lint"')) : content));
+    const leaf = await rewritePackage(pkg.bytes, (name, content) =>
+      name === 'records/1/leaf' ? Buffer.from(content.toString().replace('"tests"', '"lint"')) : content,
+    );
     expect(check('leaf', leaf)).to.contain("FAILED: the proof does not lead to the checkpoint's root");
   });
 });

@@ -20,7 +20,11 @@ export type LeafType = keyof typeof viewFileOf;
 
 /** The table each kind of leaf names in its `ref`. */
 export const tableOfLeaf: Record<LeafType, string> = {
-  'trail.begin': 'trails', attestation: 'attestations', snapshot: 'snapshots', approval: 'approvals', review: 'reviews',
+  'trail.begin': 'trails',
+  attestation: 'attestations',
+  snapshot: 'snapshots',
+  approval: 'approvals',
+  review: 'reviews',
 };
 
 /** Where each part sits in the archive (no leading folder, `/` separators). */
@@ -78,7 +82,11 @@ export type PackageReason =
 
 /** A failed package check: the reason, and the path inside the package of the part at fault. */
 export class PackageVerificationError extends Error {
-  constructor(readonly reason: PackageReason, readonly path: string, message: string) {
+  constructor(
+    readonly reason: PackageReason,
+    readonly path: string,
+    message: string,
+  ) {
     super(`${path}: ${message}`);
     this.name = 'PackageVerificationError';
   }

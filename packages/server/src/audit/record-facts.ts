@@ -29,34 +29,63 @@ const factsOf: Record<LeafType, (row: Json, data: Json) => Facts> = {
     const data = objectOr(parsed(row.data));
     const attachment = row.attachment_sha256 === null ? null : { name: orNull(row.attachment_name) ?? '', sha256: row.attachment_sha256 };
     return [
-      ['attestation_id', String(row.id)], ['attestation_name', row.name], ['attestation_type', row.type],
-      ['is_compliant', Boolean(Number(row.compliant))], ['created_at', Number(row.created_at)], ['artifact_fingerprint', orNull(row.artifact_fingerprint)],
-      ...(['description', 'origin_url', 'git_commit_info', 'repo_info', 'external_urls', 'annotations', 'user_data'] as const).map((field) => [field, orNull(data[field])] as const),
+      ['attestation_id', String(row.id)],
+      ['attestation_name', row.name],
+      ['attestation_type', row.type],
+      ['is_compliant', Boolean(Number(row.compliant))],
+      ['created_at', Number(row.created_at)],
+      ['artifact_fingerprint', orNull(row.artifact_fingerprint)],
+      ...(['description', 'origin_url', 'git_commit_info', 'repo_info', 'external_urls', 'annotations', 'user_data'] as const).map(
+        (field) => [field, orNull(data[field])] as const,
+      ),
       ['junit_results', row.type === 'junit' ? orNull(data.junit_results) : null],
       ['attachment', attachment],
     ];
   },
   'trail.begin'(row, data) {
     return [
-      ['name', row.name], ['description', row.description], ['flow', { name: data.flow }], ['origin_url', orNull(row.origin_url)],
-      ['git_commit_info', parsed(row.git_commit_info)], ['repo_info', parsed(row.repo_info)], ['external_urls', parsed(row.external_urls)],
-      ['user_data', parsed(row.user_data)], ['created_at', Number(row.created_at)],
+      ['name', row.name],
+      ['description', row.description],
+      ['flow', { name: data.flow }],
+      ['origin_url', orNull(row.origin_url)],
+      ['git_commit_info', parsed(row.git_commit_info)],
+      ['repo_info', parsed(row.repo_info)],
+      ['external_urls', parsed(row.external_urls)],
+      ['user_data', parsed(row.user_data)],
+      ['created_at', Number(row.created_at)],
     ];
   },
   snapshot(row, data) {
     const artifacts = parsed(row.artifacts);
     const fingerprints = Array.isArray(artifacts) ? artifacts.map((a) => objectOr(a).fingerprint) : artifacts;
-    return [['env_name', data.environment], ['snapshot_index', Number(row.snapshot_index)], ['created_at', Number(row.created_at)], ['artifacts.fingerprint', fingerprints]];
+    return [
+      ['env_name', data.environment],
+      ['snapshot_index', Number(row.snapshot_index)],
+      ['created_at', Number(row.created_at)],
+      ['artifacts.fingerprint', fingerprints],
+    ];
   },
   approval(row) {
     return [
-      ['release_number', Number(row.release_number)], ['target_artifact', row.target_artifact], ['base_artifact', row.base_artifact],
-      ['artifact_name', row.artifact_name], ['description', row.description], ['src_commit_list', parsed(row.src_commit_list)],
-      ['created_at', Number(row.created_at)], ['environment', orNull(row.environment)], ['user_data', parsed(row.user_data)],
+      ['release_number', Number(row.release_number)],
+      ['target_artifact', row.target_artifact],
+      ['base_artifact', row.base_artifact],
+      ['artifact_name', row.artifact_name],
+      ['description', row.description],
+      ['src_commit_list', parsed(row.src_commit_list)],
+      ['created_at', Number(row.created_at)],
+      ['environment', orNull(row.environment)],
+      ['user_data', parsed(row.user_data)],
     ];
   },
   review(row) {
-    return [['state', row.state], ['comment', row.comment], ['approved_by', row.approved_by], ['approval_url', row.approval_url], ['timestamp', Number(row.timestamp)]];
+    return [
+      ['state', row.state],
+      ['comment', row.comment],
+      ['approved_by', row.approved_by],
+      ['approval_url', row.approval_url],
+      ['timestamp', Number(row.timestamp)],
+    ];
   },
 };
 
@@ -96,14 +125,30 @@ export function viewMismatch(type: LeafType, index: number, view: unknown, row: 
  * names the fact a reader of the leaf would see.
  */
 export function leafDataMismatch(type: LeafType, row: Json, data: Json): string | undefined {
-  const pairs: Array<[string, unknown]> = type === 'attestation'
-    ? [['name', row.name], ['type', row.type], ['artifact_fingerprint', orNull(row.artifact_fingerprint)], ['attachment_sha256', orNull(row.attachment_sha256)]]
-    : type === 'snapshot' ? [['snapshot_index', Number(row.snapshot_index)]]
-      : type === 'approval' ? [['release_number', Number(row.release_number)], ['target_artifact', row.target_artifact]]
-        : type === 'review' ? [['state', row.state], ['approved_by', row.approved_by]]
-          : [['trail', row.name]];
+  const pairs: Array<[string, unknown]> =
+    type === 'attestation'
+      ? [
+          ['name', row.name],
+          ['type', row.type],
+          ['artifact_fingerprint', orNull(row.artifact_fingerprint)],
+          ['attachment_sha256', orNull(row.attachment_sha256)],
+        ]
+      : type === 'snapshot'
+        ? [['snapshot_index', Number(row.snapshot_index)]]
+        : type === 'approval'
+          ? [
+              ['release_number', Number(row.release_number)],
+              ['target_artifact', row.target_artifact],
+            ]
+          : type === 'review'
+            ? [
+                ['state', row.state],
+                ['approved_by', row.approved_by],
+              ]
+            : [['trail', row.name]];
   for (const [field, expected] of pairs) {
-    if (field in data && canonicalJson(data[field]) !== canonicalJson(expected)) return `the leaf's data.${field} is ${clip(canonicalJson(data[field]))}, the row's is ${clip(canonicalJson(expected))}`;
+    if (field in data && canonicalJson(data[field]) !== canonicalJson(expected))
+      return `the leaf's data.${field} is ${clip(canonicalJson(data[field]))}, the row's is ${clip(canonicalJson(expected))}`;
   }
   return undefined;
 }

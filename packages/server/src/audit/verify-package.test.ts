@@ -40,13 +40,22 @@ describe('audit package: written from a MemoryTree, verified offline', () => {
 
   it('verifies: every record, attachment (stored once per SHA-256), proof and the signature', async () => {
     const verified = await verifyPackage(opener(pkg.bytes), pkg.verifierKey);
-    expect({ records: verified.records, attachments: verified.attachments, size: verified.checkpoint.size, org: verified.manifest.organization, key: verified.packageKeyMatches })
-      .to.deep.equal({ records: 9, attachments: 2, size: 14, org: 'acme', key: true });
+    expect({
+      records: verified.records,
+      attachments: verified.attachments,
+      size: verified.checkpoint.size,
+      org: verified.manifest.organization,
+      key: verified.packageKeyMatches,
+    }).to.deep.equal({ records: 9, attachments: 2, size: 14, org: 'acme', key: true });
     expect(attachments).to.have.length(2);
   });
 
   it('still verifies when packed again in another order (the checkpoint at the end, records reversed)', async () => {
-    const reordered = await rewritePackage(pkg.bytes, (_, content) => content, (a, b) => (a < b ? 1 : a > b ? -1 : 0));
+    const reordered = await rewritePackage(
+      pkg.bytes,
+      (_, content) => content,
+      (a, b) => (a < b ? 1 : a > b ? -1 : 0),
+    );
     expect(await outcome(reordered, pkg.verifierKey)).to.equal('verified');
   });
 

@@ -13,9 +13,28 @@ import { createGunzip } from 'node:zlib';
 import tar from 'tar-stream';
 import { canonicalJson } from '../store/queries/chain.ts';
 import {
-  type Checkpoint, decodeProof, leafHash, type NoteVerifier, openCheckpoint, parseVerifierKey, toBase64, VerificationError, verifyInclusion,
+  type Checkpoint,
+  decodeProof,
+  leafHash,
+  type NoteVerifier,
+  openCheckpoint,
+  parseVerifierKey,
+  toBase64,
+  VerificationError,
+  verifyInclusion,
 } from '../transparency/index.ts';
-import { type LeafType, type Manifest, PACKAGE_FORMAT, PackageVerificationError, type PackageReason, paths, recordFiles, type RecordFile, tableOfLeaf, viewFileOf } from './package-format.ts';
+import {
+  type LeafType,
+  type Manifest,
+  PACKAGE_FORMAT,
+  PackageVerificationError,
+  type PackageReason,
+  paths,
+  recordFiles,
+  type RecordFile,
+  tableOfLeaf,
+  viewFileOf,
+} from './package-format.ts';
 import { leafDataMismatch, viewMismatch } from './record-facts.ts';
 
 /** What a package proved. */
@@ -62,7 +81,10 @@ class PackageBody {
   private readonly named = new Map<string, { size: number | undefined; path: string }>();
   private records = 0;
 
-  constructor(private readonly checkpoint: Checkpoint, private readonly manifest: Manifest) {}
+  constructor(
+    private readonly checkpoint: Checkpoint,
+    private readonly manifest: Manifest,
+  ) {}
 
   async attachment(name: string, entry: Readable): Promise<void> {
     const sha256 = name.slice('attachments/'.length);
@@ -97,7 +119,8 @@ class PackageBody {
   finish(): { records: number; attachments: number } {
     this.flush();
     for (const [sha256, { path }] of this.named) {
-      if (!this.hashed.has(sha256)) fail('attachment-missing', path, `names the attachment ${sha256}, which the package does not hold (${paths.attachment(sha256)})`);
+      if (!this.hashed.has(sha256))
+        fail('attachment-missing', path, `names the attachment ${sha256}, which the package does not hold (${paths.attachment(sha256)})`);
     }
     return { records: this.records, attachments: this.hashed.size };
   }
@@ -125,11 +148,15 @@ class PackageBody {
     }
     const rowPath = paths.row(index);
     const parsedRow = parseJson(rowPath, rowText);
-    const row = isObject(parsedRow) && canonicalJson(parsedRow) === rowText.toString('utf8') ? parsedRow : fail('row-mismatch', rowPath, 'is not a JSON object in canonical form (sorted keys, no spaces)');
+    const row =
+      isObject(parsedRow) && canonicalJson(parsedRow) === rowText.toString('utf8')
+        ? parsedRow
+        : fail('row-mismatch', rowPath, 'is not a JSON object in canonical form (sorted keys, no spaces)');
     const digest = createHash('sha256').update(rowText).digest('hex');
     if (digest !== record.digest) fail('row-mismatch', rowPath, `hashes to ${digest}, the leaf's digest is ${String(record.digest)}`);
     const ref = isObject(record.ref) ? record.ref : fail('leaf-malformed', paths.leaf(index), 'names no stored row (no ref)');
-    if (ref.table !== tableOfLeaf[record.type] || Number(ref.id) !== Number(row.id)) fail('row-mismatch', rowPath, `is ${String(ref.table)}#${String(row.id)}, the leaf vouches for ${String(ref.table)}#${String(ref.id)}`);
+    if (ref.table !== tableOfLeaf[record.type] || Number(ref.id) !== Number(row.id))
+      fail('row-mismatch', rowPath, `is ${String(ref.table)}#${String(row.id)}, the leaf vouches for ${String(ref.table)}#${String(ref.id)}`);
     const data = isObject(record.data) ? record.data : {};
     const contradiction = leafDataMismatch(record.type, row, data);
     if (contradiction) fail('row-mismatch', rowPath, contradiction);
@@ -172,7 +199,14 @@ class PackageBody {
   }
 }
 
-interface LeafRecord { seq: number; org: string; type: LeafType; digest?: unknown; ref?: unknown; data?: unknown }
+interface LeafRecord {
+  seq: number;
+  org: string;
+  type: LeafType;
+  digest?: unknown;
+  ref?: unknown;
+  data?: unknown;
+}
 
 function readLeaf(index: number, leaf: Buffer, organization: string): LeafRecord {
   const path = paths.leaf(index);
@@ -188,9 +222,12 @@ function readManifest(text: Buffer, checkpoint: Checkpoint): Manifest {
   const manifest = parseJson(paths.manifest, text, 'malformed-package');
   if (!isObject(manifest) || manifest.format !== PACKAGE_FORMAT) fail('malformed-package', paths.manifest, `is not a manifest of ${PACKAGE_FORMAT}`);
   const m = manifest as unknown as Manifest;
-  if (typeof m.organization !== 'string' || !checkpoint.origin.endsWith(`/${m.organization}`)) fail('manifest-mismatch', paths.manifest, `names the organisation ${JSON.stringify(m.organization)}, the checkpoint is of ${checkpoint.origin}`);
-  if (m.origin !== checkpoint.origin) fail('manifest-mismatch', paths.manifest, `names the log ${JSON.stringify(m.origin)}, the checkpoint is of ${checkpoint.origin}`);
-  if (m.tree_size !== checkpoint.size || m.root_hash !== toBase64(checkpoint.rootHash)) fail('manifest-mismatch', paths.manifest, 'names another tree size or root hash than the checkpoint');
+  if (typeof m.organization !== 'string' || !checkpoint.origin.endsWith(`/${m.organization}`))
+    fail('manifest-mismatch', paths.manifest, `names the organisation ${JSON.stringify(m.organization)}, the checkpoint is of ${checkpoint.origin}`);
+  if (m.origin !== checkpoint.origin)
+    fail('manifest-mismatch', paths.manifest, `names the log ${JSON.stringify(m.origin)}, the checkpoint is of ${checkpoint.origin}`);
+  if (m.tree_size !== checkpoint.size || m.root_hash !== toBase64(checkpoint.rootHash))
+    fail('manifest-mismatch', paths.manifest, 'names another tree size or root hash than the checkpoint');
   return m;
 }
 
@@ -212,6 +249,7 @@ async function readHeader(open: () => Readable): Promise<Map<string, Buffer>> {
  * Calls `each` on every regular file of the gzip tar `stream` (folders skipped; links and other
  * kinds refused) until it returns 'stop'. Names lose a leading `./`.
  */
+// biome-ignore lint/suspicious/noConfusingVoidType: a callback that returns nothing means "go on"
 async function eachEntry(stream: Readable, each: (name: string, entry: Readable) => Promise<void | 'stop'>): Promise<void> {
   const extract = tar.extract();
   const reading = pipeline(stream, createGunzip(), extract).catch((error: Error) => {
@@ -253,7 +291,9 @@ async function readWhole(name: string, entry: Readable): Promise<Buffer> {
 }
 
 async function drain(entry: Readable): Promise<void> {
-  for await (const _ of entry) { /* skipped */ }
+  for await (const _ of entry) {
+    /* skipped */
+  }
 }
 
 function parseJson(path: string, bytes: Buffer, reason: PackageReason = 'malformed-package'): unknown {

@@ -54,10 +54,13 @@ export async function writePackage(out: Writable, contents: PackageContents): Pr
   const mtime = new Date(contents.manifest.exported_at * 1000);
   const header = (name: string, size: number) => ({ name, size, mtime, mode: 0o644, uid: 0, gid: 0, type: 'file' as const });
   // The buffer form's callback runs once the packer took the bytes, after it drained if it had to.
-  const file = (name: string, content: string | Uint8Array) => new Promise<void>((resolve, reject) => {
-    const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
-    pack.entry(header(name, bytes.length), Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), (error) => (error ? reject(error) : resolve())).on('error', reject);
-  });
+  const file = (name: string, content: string | Uint8Array) =>
+    new Promise<void>((resolve, reject) => {
+      const bytes = typeof content === 'string' ? Buffer.from(content, 'utf8') : content;
+      pack
+        .entry(header(name, bytes.length), Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength), (error) => (error ? reject(error) : resolve()))
+        .on('error', reject);
+    });
   const json = (name: string, value: unknown) => file(name, JSON.stringify(value, null, 2) + '\n');
   let records = 0;
   const written = new Set<string>();
@@ -95,7 +98,11 @@ export async function writePackage(out: Writable, contents: PackageContents): Pr
 }
 
 /** Streams `content` into one entry of the packer, chunk by chunk, waiting whenever the entry is full. */
-async function streamEntry(pack: tar.Pack, header: Parameters<tar.Pack['entry']>[0], content: Readable | AsyncIterable<Uint8Array> | Uint8Array): Promise<void> {
+async function streamEntry(
+  pack: tar.Pack,
+  header: Parameters<tar.Pack['entry']>[0],
+  content: Readable | AsyncIterable<Uint8Array> | Uint8Array,
+): Promise<void> {
   const done = new Promise<void>((resolve, reject) => {
     const sink = pack.entry(header, (error) => (error ? reject(error) : resolve()));
     sink.on('error', reject);

@@ -15,7 +15,11 @@ describe('badges: GET /badges/{org}/flows/{flow}.svg and /badges/{org}/environme
   /** A trail of `flow` whose one JUnit attestation has `failures` failed tests, for the artifact `image`. */
   const trail = async (flow: string, name: string, failures: number, image = `${flow}:${name}`) => {
     ok(await server.request('PUT', `/api/v2/trails/acme/${flow}`, { form: { data_json: JSON.stringify({ name }) } }));
-    const data = { attestation_name: 'unit', junit_results: [{ name: 's', failures, errors: 0, skipped: 0, total: 3, duration: 1, timestamp: null }], artifact_fingerprint: sha(image) };
+    const data = {
+      attestation_name: 'unit',
+      junit_results: [{ name: 's', failures, errors: 0, skipped: 0, total: 3, duration: 1, timestamp: null }],
+      artifact_fingerprint: sha(image),
+    };
     ok(await server.request('POST', `/api/v2/attestations/acme/${flow}/trail/${name}/junit`, { form: { data_json: JSON.stringify(data) } }));
   };
   const report = async (env: string, image: string) => {

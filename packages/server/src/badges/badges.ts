@@ -73,9 +73,12 @@ export function createBadges(options: BadgeOptions): Router {
     if (!isPublic && !(await organization.mayRead())) throw noBadge();
     const { items } = await store.listTrailPage(flow.id, 0, 1);
     const [latest] = items.length ? await new TrailEvaluator(store, Date.now() / 1000).complianceOf(items) : [];
-    const text: BadgeText = latest === undefined
-      ? { label: flow.name, message: 'no trails', colour: 'none' }
-      : latest.compliance.is_compliant ? { label: flow.name, message: 'compliant', colour: 'compliant' } : { label: flow.name, message: 'non-compliant', colour: 'non-compliant' };
+    const text: BadgeText =
+      latest === undefined
+        ? { label: flow.name, message: 'no trails', colour: 'none' }
+        : latest.compliance.is_compliant
+          ? { label: flow.name, message: 'compliant', colour: 'compliant' }
+          : { label: flow.name, message: 'non-compliant', colour: 'non-compliant' };
     answer(ctx, text, style, isPublic);
   });
 
@@ -86,9 +89,12 @@ export function createBadges(options: BadgeOptions): Router {
     const environment = name === undefined ? undefined : await store.findEnvironmentBadge(organization.id, name);
     if (!environment || name === undefined) throw noBadge();
     if (!environment.public && !(await organization.mayRead())) throw noBadge();
-    const text: BadgeText = environment.state === null
-      ? { label: name, message: 'not reported', colour: 'none' }
-      : environment.state ? { label: name, message: 'compliant', colour: 'compliant' } : { label: name, message: 'non-compliant', colour: 'non-compliant' };
+    const text: BadgeText =
+      environment.state === null
+        ? { label: name, message: 'not reported', colour: 'none' }
+        : environment.state
+          ? { label: name, message: 'compliant', colour: 'compliant' }
+          : { label: name, message: 'non-compliant', colour: 'non-compliant' };
     answer(ctx, text, style, environment.public);
   });
   return router;

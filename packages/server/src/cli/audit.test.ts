@@ -30,7 +30,9 @@ describe('trailproof verify-package and verify-checkpoint (offline)', function (
       attachment = name;
       return Buffer.concat([content.subarray(0, -1), Buffer.from([content[content.length - 1]! ^ 0x20])]);
     });
-    const changed = await rewritePackage(pkg.bytes, (name, content) => (name === 'records/1/attestation.json' ? Buffer.from(content.toString().replace('"tests"', '"lint"')) : content));
+    const changed = await rewritePackage(pkg.bytes, (name, content) =>
+      name === 'records/1/attestation.json' ? Buffer.from(content.toString().replace('"tests"', '"lint"')) : content,
+    );
     const keyFile = file('key.txt', `${pkg.verifierKey}\n`);
     const [ok, byFile, flip, change, wrongKey, noKey] = await Promise.all([
       runTrailproof(['verify-package', file('ok.tar.gz', pkg.bytes), '--key', pkg.verifierKey]),
@@ -57,7 +59,8 @@ describe('trailproof verify-package and verify-checkpoint (offline)', function (
     const rewritten = MemoryTree.fromLeaves(leaves.map((leaf, i) => (i === 3 ? Buffer.from('{"seq":4,"rewritten":true}') : leaf)));
     const signed = (t: MemoryTree, size: number, by = key) => signCheckpoint({ origin, size, rootHash: t.root(size) }, parseSignerKey(by.signerKey));
     const old = file('old', signed(tree, 12));
-    const proof = (t: MemoryTree, from: number, to: number) => file(`proof-${from}-${to}-${t === tree ? 'a' : 'b'}.json`, JSON.stringify(encodeProof(consistencyProof(t, from, to))));
+    const proof = (t: MemoryTree, from: number, to: number) =>
+      file(`proof-${from}-${to}-${t === tree ? 'a' : 'b'}.json`, JSON.stringify(encodeProof(consistencyProof(t, from, to))));
     const [extends_, sameKeyRewrite, newKeyRewrite, truncated, noProof] = await Promise.all([
       runTrailproof(['verify-checkpoint', old, file('new', signed(tree, 20)), '--key', key.verifierKey, '--proof', proof(tree, 12, 20)]),
       runTrailproof(['verify-checkpoint', old, file('rewritten', signed(rewritten, 20)), '--key', key.verifierKey, '--proof', proof(rewritten, 12, 20)]),
@@ -75,7 +78,9 @@ describe('trailproof verify-package and verify-checkpoint (offline)', function (
   it('verify-package, verify-checkpoint and export answer --help with their flags; export refuses a trail without its flow and an existing file', async () => {
     const existing = file('existing.tar.gz', 'x');
     const [pkg, cp, exp, noFlow, exists, badTime] = await Promise.all([
-      runTrailproof(['verify-package', '--help']), runTrailproof(['verify-checkpoint', '-h']), runTrailproof(['export', '--help']),
+      runTrailproof(['verify-package', '--help']),
+      runTrailproof(['verify-checkpoint', '-h']),
+      runTrailproof(['export', '--help']),
       runTrailproof(['export', '--org', 'acme', '--trail', 't1', '-o', join(dir, 'x.tar.gz'), '--db', join(dir, 'none.db')]),
       runTrailproof(['export', '--org', 'acme', '-o', existing, '--db', join(dir, 'none.db')]),
       runTrailproof(['export', '--org', 'acme', '--since', 'last tuesday', '-o', join(dir, 'y.tar.gz'), '--db', join(dir, 'none.db')]),
@@ -83,7 +88,12 @@ describe('trailproof verify-package and verify-checkpoint (offline)', function (
     expect([pkg.status, cp.status, exp.status]).to.deep.equal([0, 0, 0]);
     expect(pkg.stdout).to.contain('trailproof verify-package FILE.tar.gz --key VERIFIER_KEY').and.to.contain('Exit status');
     expect(cp.stdout).to.contain('--proof FILE').and.to.contain('--server URL').and.to.contain('TRAILPROOF_API_TOKEN');
-    expect(exp.stdout).to.contain('--org ORG').and.to.contain('--flow F').and.to.contain('--since TIME').and.to.contain('-o, --output FILE').and.to.contain('--server URL');
+    expect(exp.stdout)
+      .to.contain('--org ORG')
+      .and.to.contain('--flow F')
+      .and.to.contain('--since TIME')
+      .and.to.contain('-o, --output FILE')
+      .and.to.contain('--server URL');
     expect([noFlow.status, noFlow.stderr]).to.match(/^2,trailproof: --trail needs --flow/);
     expect([exists.status, exists.stderr]).to.match(/^2,trailproof: .*existing\.tar\.gz exists already/);
     expect([badTime.status, badTime.stderr]).to.match(/^2,trailproof: --since takes an ISO 8601 date/);

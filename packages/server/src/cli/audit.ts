@@ -10,7 +10,7 @@ import { decodeProof, VerificationError, verifyCheckpointConsistency } from '../
 
 /** The verifier key: the key text itself, or a file that holds it. */
 function verifierKey(value: string | undefined): string {
-  if (!value) throw new UsageError('--key VERIFIER_KEY is required: the log\'s verifier key (name+hash+base64), or a file holding it');
+  if (!value) throw new UsageError("--key VERIFIER_KEY is required: the log's verifier key (name+hash+base64), or a file holding it");
   return existsSync(value) && statSync(value).isFile() ? readFileSync(value, 'utf8').trim() : value.trim();
 }
 
@@ -18,7 +18,7 @@ export const verifyPackageCommand = defineCommand({
   name: 'verify-package',
   synopsis: 'FILE.tar.gz --key VERIFIER_KEY',
   summary: [
-    'Checks an audit package (from `trailproof export`) offline: the checkpoint\'s signature by the key,',
+    "Checks an audit package (from `trailproof export`) offline: the checkpoint's signature by the key,",
     'every inclusion proof against the checkpoint, every stored row against its leaf, every piece of',
     'evidence against its row, and every attachment against its SHA-256 and its attestation.',
     'Exit status: 0 when all of it holds, 1 naming the first part that fails, 2 for a mistake in the command line.',
@@ -36,8 +36,11 @@ export const verifyPackageCommand = defineCommand({
     if (!existsSync(file) || !statSync(file).isFile()) throw new Error(`no package at ${file}`);
     try {
       const verified = await verifyPackage(() => createReadStream(file), key);
-      process.stdout.write(`OK: ${verified.records} records and ${verified.attachments} attachments of ${verified.manifest.organization} are in ${verified.checkpoint.origin} at size ${verified.checkpoint.size}\n`);
-      if (!verified.packageKeyMatches) process.stdout.write('note: the package\'s own key file is another key than --key (the package was checked with --key)\n');
+      process.stdout.write(
+        `OK: ${verified.records} records and ${verified.attachments} attachments of ${verified.manifest.organization} are in ${verified.checkpoint.origin} at size ${verified.checkpoint.size}\n`,
+      );
+      if (!verified.packageKeyMatches)
+        process.stdout.write("note: the package's own key file is another key than --key (the package was checked with --key)\n");
     } catch (error) {
       if (error instanceof PackageVerificationError) throw new Error(`FAILED (${error.reason}) ${error.message}`);
       throw error;
@@ -61,7 +64,7 @@ export const verifyCheckpointCommand = defineCommand({
     ['OLD', 'a file holding the older signed checkpoint (kept from before)'],
     ['NEW', 'a file holding the newer signed checkpoint'],
     ['--key VERIFIER_KEY', "the log's verifier key, or a file holding it"],
-    ['--proof FILE', 'the consistency proof from OLD\'s size to NEW\'s (offline)'],
+    ['--proof FILE', "the consistency proof from OLD's size to NEW's (offline)"],
     ['--server URL', 'fetch the proof from this Trailproof server instead (e.g. https://trailproof.example.com)'],
     ['--org ORG', 'the organisation whose log it is (with --server)'],
     ['--token TOKEN', 'an API token of ORG, a read token will do (with --server; default TRAILPROOF_API_TOKEN)'],
@@ -76,7 +79,10 @@ export const verifyCheckpointCommand = defineCommand({
     const key = verifierKey(values.key);
     if ((values.proof === undefined) === (values.server === undefined)) throw new UsageError('give --proof FILE or --server URL, one of them');
     try {
-      const proofJson = values.proof !== undefined ? readJsonFile(values.proof) : await fetchProof(values.server!, values.org, values.token ?? process.env.TRAILPROOF_API_TOKEN, older, newer);
+      const proofJson =
+        values.proof !== undefined
+          ? readJsonFile(values.proof)
+          : await fetchProof(values.server!, values.org, values.token ?? process.env.TRAILPROOF_API_TOKEN, older, newer);
       const proof = decodeProof(Array.isArray(proofJson) ? proofJson : (proofJson as { proof?: unknown })?.proof);
       const checked = verifyCheckpointConsistency({ older, newer, proof, verifierKey: key });
       process.stdout.write(`OK: ${checked.newer.origin} at size ${checked.newer.size} extends size ${checked.older.size}\n`);
@@ -123,6 +129,7 @@ async function fetchProof(server: string, org: string | undefined, token: string
 /** The tree size line of a checkpoint note (its second line), unverified: the proof is checked against the signed one. */
 function sizeOf(note: Buffer): number {
   const size = note.toString('utf8').split('\n')[1] ?? '';
-  if (!/^(0|[1-9][0-9]*)$/.test(size)) throw new VerificationError('malformed-checkpoint', 'a checkpoint file does not hold a checkpoint (no tree size on its second line)');
+  if (!/^(0|[1-9][0-9]*)$/.test(size))
+    throw new VerificationError('malformed-checkpoint', 'a checkpoint file does not hold a checkpoint (no tree size on its second line)');
   return Number(size);
 }

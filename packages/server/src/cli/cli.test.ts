@@ -81,22 +81,32 @@ function keepAliveConnection(base: string, token: string) {
   let received = '';
   let isClosed = false;
   let check: (() => void) | undefined;
-  socket.setEncoding('utf8').on('data', (chunk: string) => { received += chunk; check?.(); });
-  socket.on('error', () => {}); // a write into a connection the server closed: `ask` rejects instead
-  const closed = new Promise<number>((resolve) => socket.once('close', () => { isClosed = true; check?.(); resolve(Date.now()); }));
-  const ask = (path: string) => new Promise<{ status: string; headers: string[]; answeredAt: number }>((resolve, reject) => {
-    received = '';
-    check = () => {
-      const [head, body] = received.split('\r\n\r\n');
-      const length = /^content-length: (\d+)$/im.exec(head ?? '');
-      if (body !== undefined && length && Buffer.byteLength(body) >= Number(length[1])) {
-        const [status, ...headers] = head!.split('\r\n');
-        resolve({ status: status!, headers: headers.map((h) => h.toLowerCase()), answeredAt: Date.now() });
-      } else if (isClosed) reject(new Error(`the server closed the connection before answering ${path}`));
-    };
-    if (isClosed) return check();
-    socket.write(`GET ${path} HTTP/1.1\r\nHost: ${url.host}\r\nAuthorization: Bearer ${token}\r\n\r\n`);
+  socket.setEncoding('utf8').on('data', (chunk: string) => {
+    received += chunk;
+    check?.();
   });
+  socket.on('error', () => {}); // a write into a connection the server closed: `ask` rejects instead
+  const closed = new Promise<number>((resolve) =>
+    socket.once('close', () => {
+      isClosed = true;
+      check?.();
+      resolve(Date.now());
+    }),
+  );
+  const ask = (path: string) =>
+    new Promise<{ status: string; headers: string[]; answeredAt: number }>((resolve, reject) => {
+      received = '';
+      check = () => {
+        const [head, body] = received.split('\r\n\r\n');
+        const length = /^content-length: (\d+)$/im.exec(head ?? '');
+        if (body !== undefined && length && Buffer.byteLength(body) >= Number(length[1])) {
+          const [status, ...headers] = head!.split('\r\n');
+          resolve({ status: status!, headers: headers.map((h) => h.toLowerCase()), answeredAt: Date.now() });
+        } else if (isClosed) reject(new Error(`the server closed the connection before answering ${path}`));
+      };
+      if (isClosed) return check();
+      socket.write(`GET ${path} HTTP/1.1\r\nHost: ${url.host}\r\nAuthorization: Bearer ${token}\r\n\r\n`);
+    });
   return { ask, closed, close: () => socket.destroy() };
 }
 
@@ -158,7 +168,9 @@ describe('the trailproof command', function () {
       data_json: JSON.stringify({ attestation_name: 'unit', junit_results: [{ name: 's', failures: 0, errors: 0, skipped: 0, total: 1, duration: 0.1 }] }),
     });
     expect(attested).to.deep.equal({ status: 201, body: "junit attestation 'unit' was added to trail 't1'" });
-    const trail = (await call(s.url, token, 'GET', '/api/v2/trails/acme/app/t1')).body as { compliance_status: { attestations_statuses: Array<{ attestation_name: string }> } };
+    const trail = (await call(s.url, token, 'GET', '/api/v2/trails/acme/app/t1')).body as {
+      compliance_status: { attestations_statuses: Array<{ attestation_name: string }> };
+    };
     expect(trail.compliance_status.attestations_statuses.map((a) => a.attestation_name)).to.deep.equal(['unit']);
   });
 
@@ -216,19 +228,30 @@ describe('the trailproof command', function () {
     // A 9MB attachment sent slowly: SIGTERM arrives after the headers and the first megabyte.
     const attachment = Buffer.alloc(9 * 1024 * 1024, 7);
     const boundary = 'trailproofboundary';
-    const head = Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="data_json"\r\n\r\n${JSON.stringify({ attestation_name: 'slow', junit_results: [] })}\r\n`
-      + `--${boundary}\r\nContent-Disposition: form-data; name="attachment_file"; filename="big.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`);
+    const head = Buffer.from(
+      `--${boundary}\r\nContent-Disposition: form-data; name="data_json"\r\n\r\n${JSON.stringify({ attestation_name: 'slow', junit_results: [] })}\r\n` +
+        `--${boundary}\r\nContent-Disposition: form-data; name="attachment_file"; filename="big.bin"\r\nContent-Type: application/octet-stream\r\n\r\n`,
+    );
     const tail = Buffer.from(`\r\n--${boundary}--\r\n`);
     const body = Buffer.concat([head, attachment, tail]);
     const url = new URL(`${s.url}/api/v2/attestations/acme/app/trail/build-1/junit`);
     const answer = new Promise<{ status: number; body: string; connection?: string }>((resolve, reject) => {
-      const req = httpRequest({
-        host: url.hostname, port: url.port, path: url.pathname, method: 'POST',
-        headers: { authorization: `Bearer ${token}`, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': body.length },
-      }, (res) => {
-        let text = '';
-        res.setEncoding('utf8').on('data', (c) => (text += c)).on('end', () => resolve({ status: res.statusCode!, body: text, connection: res.headers.connection }));
-      });
+      const req = httpRequest(
+        {
+          host: url.hostname,
+          port: url.port,
+          path: url.pathname,
+          method: 'POST',
+          headers: { authorization: `Bearer ${token}`, 'content-type': `multipart/form-data; boundary=${boundary}`, 'content-length': body.length },
+        },
+        (res) => {
+          let text = '';
+          res
+            .setEncoding('utf8')
+            .on('data', (c) => (text += c))
+            .on('end', () => resolve({ status: res.statusCode!, body: text, connection: res.headers.connection }));
+        },
+      );
       req.on('error', reject);
       void (async () => {
         const chunk = 1024 * 1024;
@@ -275,7 +298,10 @@ describe('the trailproof command', function () {
     const token = (await run(['token', 'create', '--org', 'acme', '--database', db])).stdout.trim();
     const s = await start(['--database', db, '--port', '0'], { TRAILPROOF_CONSOLE_SESSION_TTL: '30m' });
     const signIn = await fetch(`${s.url}/ui/sign-in`, {
-      method: 'POST', redirect: 'manual', headers: { origin: s.url, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ token }),
+      method: 'POST',
+      redirect: 'manual',
+      headers: { origin: s.url, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ token }),
     });
     expect(signIn.status).to.equal(303);
     const expires = Date.parse(/expires=([^;]+)/.exec(signIn.headers.get('set-cookie') ?? '')![1]!);
@@ -305,28 +331,62 @@ describe('the trailproof command', function () {
     /** Runs each command line, three at a time. */
     const runAll = async (lines: string[][]) => {
       const out: Array<{ args: string[]; result: Awaited<ReturnType<typeof run>> }> = [];
-      for (let i = 0; i < lines.length; i += 3) out.push(...await Promise.all(lines.slice(i, i + 3).map(async (args) => ({ args, result: await run(args) }))));
+      for (let i = 0; i < lines.length; i += 3)
+        out.push(...(await Promise.all(lines.slice(i, i + 3).map(async (args) => ({ args, result: await run(args) })))));
       return out;
     };
     // Each command line, and what its help must name: its flags, environment variables and defaults.
     const helps: Array<[string[], string[]]> = [
       [[], ['trailproof serve', 'trailproof token create', 'trailproof token evidence', 'trailproof backup', 'trailproof verify', '--version']],
-      [['serve'], ['--port N', '--host H', '--db FILE', 'default 8080', 'PORT', 'TRAILPROOF_SQLITE_MAX_SIZE', 'TRAILPROOF_PG_MAX_CONNECTIONS', 'TRAILPROOF_MAX_CONNECTIONS', 'default 10000']],
+      [
+        ['serve'],
+        [
+          '--port N',
+          '--host H',
+          '--db FILE',
+          'default 8080',
+          'PORT',
+          'TRAILPROOF_SQLITE_MAX_SIZE',
+          'TRAILPROOF_PG_MAX_CONNECTIONS',
+          'TRAILPROOF_MAX_CONNECTIONS',
+          'default 10000',
+        ],
+      ],
       [['token'], ['trailproof token create', 'trailproof token list', 'trailproof token revoke', 'trailproof token evidence']],
-      [['token', 'create'], ['--org ORG', '--read-only', '--description TEXT', '--expires-in', '--expires-at', 'TRAILPROOF_DB', 'DATABASE_URL']],
-      [['token', 'list'], ['--org ORG', '--json', '--database URL']],
-      [['token', 'revoke'], ['ID', '--db FILE']],
-      [['token', 'evidence'], ['ID', '--json']],
+      [
+        ['token', 'create'],
+        ['--org ORG', '--read-only', '--description TEXT', '--expires-in', '--expires-at', 'TRAILPROOF_DB', 'DATABASE_URL'],
+      ],
+      [
+        ['token', 'list'],
+        ['--org ORG', '--json', '--database URL'],
+      ],
+      [
+        ['token', 'revoke'],
+        ['ID', '--db FILE'],
+      ],
+      [
+        ['token', 'evidence'],
+        ['ID', '--json'],
+      ],
       [['backup'], ['OUT.db', '--db FILE', 'integrity check']],
       [['verify'], ['--org ORG', '--json', 'Exit status']],
     ];
-    const helpLines = [...helps.map(([command]) => [...command, '--help']), ['serve', '-h', '--db', file], ['token', 'create', '-h'], ['verify', '--db', file, '-h']];
+    const helpLines = [
+      ...helps.map(([command]) => [...command, '--help']),
+      ['serve', '-h', '--db', file],
+      ['token', 'create', '-h'],
+      ['verify', '--db', file, '-h'],
+    ];
     for (const { args, result } of await runAll(helpLines)) {
       const command = args.filter((a) => !a.startsWith('-') && a !== file);
       expect(result.status, args.join(' ')).to.equal(0);
       expect(result.stderr, args.join(' ')).to.equal('');
-      expect(result.stdout, args.join(' ')).to.contain('Usage:').and.to.contain(`trailproof ${command.join(' ')}`.trim());
-      for (const named of helps.find(([c]) => c.join(' ') === command.join(' '))![1]) expect(result.stdout, `${args.join(' ')} names ${named}`).to.contain(named);
+      expect(result.stdout, args.join(' '))
+        .to.contain('Usage:')
+        .and.to.contain(`trailproof ${command.join(' ')}`.trim());
+      for (const named of helps.find(([c]) => c.join(' ') === command.join(' '))![1])
+        expect(result.stdout, `${args.join(' ')} names ${named}`).to.contain(named);
     }
     expect(existsSync(file), 'help opens no database').to.equal(false);
 
@@ -341,7 +401,10 @@ describe('the trailproof command', function () {
       const command = args.slice(0, args.indexOf('--bogus'));
       expect(result.status, command.join(' ')).to.equal(2);
       expect(result.stdout, command.join(' ')).to.equal('');
-      expect(result.stderr, command.join(' ')).to.contain("Unknown option '--bogus'").and.to.contain('Usage:').and.to.contain(`trailproof ${command.join(' ')}`);
+      expect(result.stderr, command.join(' '))
+        .to.contain("Unknown option '--bogus'")
+        .and.to.contain('Usage:')
+        .and.to.contain(`trailproof ${command.join(' ')}`);
     }
     for (const { args, result } of await runAll([['--bogus'], ['token', 'frobnicate'], ['token']])) {
       expect(result.status, args.join(' ')).to.equal(2);
@@ -435,7 +498,10 @@ describe('the trailproof command', function () {
         // The server learns of the close a moment after this process made it.
         await sleep(100);
         const next = keepAliveConnection(s.url, token);
-        answered = await next.ask(path).then((a) => a.status, () => '');
+        answered = await next.ask(path).then(
+          (a) => a.status,
+          () => '',
+        );
         next.close();
       }
       expect(answered, 'a connection once the first closed').to.equal('HTTP/1.1 200 OK');
@@ -457,10 +523,16 @@ describe('the trailproof command', function () {
     const big = new FormData();
     big.append('data_json', JSON.stringify({ attestation_name: 'big', is_compliant: true }));
     big.append('attachment_file', new Blob(['x'.repeat(3 * 1024 * 1024)]), 'big.txt'); // over the 2MB cap, under the 10MB file limit
-    const refused = await fetch(`${s.url}/api/v2/attestations/acme/app/trail/t1/generic`, { method: 'POST', headers: { authorization: `Bearer ${token}` }, body: big });
+    const refused = await fetch(`${s.url}/api/v2/attestations/acme/app/trail/t1/generic`, {
+      method: 'POST',
+      headers: { authorization: `Bearer ${token}` },
+      body: big,
+    });
     expect(refused.status).to.equal(507);
     expect(((await refused.json()) as { message: string }).message).to.match(/^Insufficient storage/);
-    const small = await call(s.url, token, 'POST', '/api/v2/attestations/acme/app/trail/t1/generic', { data_json: JSON.stringify({ attestation_name: 'small', is_compliant: true }) });
+    const small = await call(s.url, token, 'POST', '/api/v2/attestations/acme/app/trail/t1/generic', {
+      data_json: JSON.stringify({ attestation_name: 'small', is_compliant: true }),
+    });
     expect(small.status, 'what fits is stored').to.equal(201);
 
     for (const size of ['12XB', '100KB']) {

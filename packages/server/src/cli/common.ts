@@ -6,7 +6,10 @@ import { isPostgresUrl, openStore, type LogOptions, type Store } from '../store/
 
 /** A mistake in the command line: shown with the usage (the command's, when known), exit status 2. */
 export class UsageError extends Error {
-  constructor(message: string, readonly usage?: string) {
+  constructor(
+    message: string,
+    readonly usage?: string,
+  ) {
     super(message);
   }
 }
@@ -117,7 +120,8 @@ function helpOf(command: Pick<Command<Options>, 'name' | 'synopsis' | 'summary' 
     return rows.map(([name, text]) => `  ${name.padEnd(width)}${text}`).join('\n');
   };
   const parts = [
-    usageText([`trailproof ${command.name} ${command.synopsis}`.trimEnd()]), command.summary,
+    usageText([`trailproof ${command.name} ${command.synopsis}`.trimEnd()]),
+    command.summary,
     'Flags:\n' + table([...command.flags, ['-h, --help', 'show this help']]),
   ];
   if (command.environment?.length) parts.push('Environment:\n' + table(command.environment));
@@ -140,7 +144,8 @@ export function databaseLocation(values: { db?: string; database?: string }): st
 }
 
 function postgresUrl(value: string, source: string): string {
-  if (!isPostgresUrl(value)) throw new UsageError(`${source} takes a postgres:// URL (use --db or TRAILPROOF_DB for a SQLite file), not '${redacted(value).slice(0, 60)}'`);
+  if (!isPostgresUrl(value))
+    throw new UsageError(`${source} takes a postgres:// URL (use --db or TRAILPROOF_DB for a SQLite file), not '${redacted(value).slice(0, 60)}'`);
   return value;
 }
 
@@ -205,7 +210,11 @@ const sqliteHeader = Buffer.from('SQLite format 3\0', 'latin1');
  * Opens the store the flags name, runs `work` on it, and closes it. `mustExist`: for a command that
  * reads, the SQLite file must be there already (`existingSqliteFile`).
  */
-export async function withStore<T>(values: { db?: string; database?: string }, work: (store: Store) => Promise<T>, options: { mustExist?: boolean; log?: LogOptions } = {}): Promise<T> {
+export async function withStore<T>(
+  values: { db?: string; database?: string },
+  work: (store: Store) => Promise<T>,
+  options: { mustExist?: boolean; log?: LogOptions } = {},
+): Promise<T> {
   const location = databaseLocation(values);
   if (options.mustExist) await (isPostgresUrl(location) ? existingPostgresDatabase(location) : existingSqliteFile(location));
   const store = await openStore(location, { log: options.log });

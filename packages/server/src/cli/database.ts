@@ -8,9 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import BetterSqlite3 from '../store/sqlite/driver.ts';
 import { Kysely } from 'kysely';
-import {
-  databaseEnvironment, databaseFlags, databaseLocation, databaseOptions, defineCommand, existingSqliteFile, UsageError, withStore,
-} from './common.ts';
+import { databaseEnvironment, databaseFlags, databaseLocation, databaseOptions, defineCommand, existingSqliteFile, UsageError, withStore } from './common.ts';
 import type { Database } from '../store/database.ts';
 import { createStore, isPostgresUrl, type LogVerifyOptions, type LogVerifyResult, type Store, type VerifyResult } from '../store/index.ts';
 import { migrations } from '../store/migrations.ts';
@@ -21,14 +19,17 @@ export const backup = defineCommand({
   name: 'backup',
   synopsis: 'OUT.db [--db FILE]',
   summary: [
-    'Copies a SQLite database to OUT.db, a new file, with SQLite\'s online backup API: a consistent copy,',
+    "Copies a SQLite database to OUT.db, a new file, with SQLite's online backup API: a consistent copy,",
     'safe while a server writes. The copy is one file (rollback journal: no -wal or -shm beside it, so a',
-    'read-only medium will do; a server switches it back to WAL when it opens it) and must pass SQLite\'s',
+    "read-only medium will do; a server switches it back to WAL when it opens it) and must pass SQLite's",
     'integrity check, or it is removed and the exit status is 1. Back up PostgreSQL with pg_dump.',
   ].join('\n'),
   options: databaseOptions,
   positionals: true,
-  flags: [['OUT.db', 'the copy: a file that does not exist yet'], ['--db FILE', 'the database to copy (default ./trailproof.db)']],
+  flags: [
+    ['OUT.db', 'the copy: a file that does not exist yet'],
+    ['--db FILE', 'the database to copy (default ./trailproof.db)'],
+  ],
   environment: [databaseEnvironment[0]],
   async run({ values, positionals }) {
     const [target] = positionals;
@@ -83,7 +84,7 @@ export const verify = defineCommand({
   synopsis: '[--org ORG] [--key VERIFIER_KEY] [--json] [--db FILE | --database URL]',
   summary: [
     'Recomputes the hash chain of each organisation (or of ORG) and checks every row and attachment it',
-    "vouches for; then its transparency log: every leaf against its chain record, every stored subtree",
+    'vouches for; then its transparency log: every leaf against its chain record, every stored subtree',
     "against the leaves, and every kept checkpoint's signature and root against the tree of that size.",
     'It only reads: a read-only file or folder will do (a SQLite file in a folder it cannot',
     'write is read from a copy in the temporary folder), and a missing, empty or damaged database is an error.',
@@ -93,7 +94,10 @@ export const verify = defineCommand({
   options: { org: { type: 'string' }, key: { type: 'string' }, json: { type: 'boolean' }, ...databaseOptions },
   flags: [
     ['--org ORG', 'only this organisation (all by default)'],
-    ['--key VERIFIER_KEY', "the key checkpoints must be signed by, as trailproof key show printed it when you pinned it (default: the database's own key, which whoever can write the database can replace)"],
+    [
+      '--key VERIFIER_KEY',
+      "the key checkpoints must be signed by, as trailproof key show printed it when you pinned it (default: the database's own key, which whoever can write the database can replace)",
+    ],
     ['--json', 'the results as JSON'],
     ...databaseFlags,
   ],
@@ -107,12 +111,16 @@ export const verify = defineCommand({
     if (values.json) process.stdout.write(JSON.stringify(results, null, 2) + '\n');
     else {
       for (const r of results) {
-        process.stdout.write(r.ok
-          ? `${r.org}: ok, ${r.records} records, head ${r.head}\n`
-          : `${r.org}: BROKEN at record ${r.firstBroken!.seq} (${r.firstBroken!.type}${r.firstBroken!.ref ? ` ${r.firstBroken!.ref.table}#${r.firstBroken!.ref.id}` : ''}): ${r.firstBroken!.reason}; ${r.records} records before it are intact\n`);
-        process.stdout.write(r.log.ok
-          ? `${r.org}: log ok, ${r.log.leaves} leaves, ${r.log.checkpoints} checkpoints\n`
-          : `${r.org}: log BROKEN: ${r.log.problem}; ${r.log.leaves} leaves before it are intact\n`);
+        process.stdout.write(
+          r.ok
+            ? `${r.org}: ok, ${r.records} records, head ${r.head}\n`
+            : `${r.org}: BROKEN at record ${r.firstBroken!.seq} (${r.firstBroken!.type}${r.firstBroken!.ref ? ` ${r.firstBroken!.ref.table}#${r.firstBroken!.ref.id}` : ''}): ${r.firstBroken!.reason}; ${r.records} records before it are intact\n`,
+        );
+        process.stdout.write(
+          r.log.ok
+            ? `${r.org}: log ok, ${r.log.leaves} leaves, ${r.log.checkpoints} checkpoints\n`
+            : `${r.org}: log BROKEN: ${r.log.problem}; ${r.log.leaves} leaves before it are intact\n`,
+        );
       }
     }
     if (results.some((r) => !r.ok || !r.log.ok)) process.exitCode = 1;
@@ -121,7 +129,11 @@ export const verify = defineCommand({
 
 type Verified = VerifyResult & { log: LogVerifyResult };
 
-async function verifyChains(store: Pick<Store, 'listOrganizations' | 'verifyChain' | 'verifyLog'>, org: string | undefined, options: LogVerifyOptions): Promise<Verified[]> {
+async function verifyChains(
+  store: Pick<Store, 'listOrganizations' | 'verifyChain' | 'verifyLog'>,
+  org: string | undefined,
+  options: LogVerifyOptions,
+): Promise<Verified[]> {
   const organizations = await store.listOrganizations();
   const chosen = org === undefined ? organizations : organizations.filter((o) => o.name === org);
   if (org !== undefined && !chosen.length) throw new Error(`no organisation '${org}'`);
@@ -169,7 +181,9 @@ export function openToRead(file: string, options: ReadOptions = {}): { raw: Bett
   const dir = mkdtempSync(join(tmpdir(), 'trailproof-read-'));
   const remove = () => rmSync(dir, { recursive: true, force: true });
   try {
-    process.stderr.write(`trailproof: SQLite cannot read ${file} where it is (a WAL database needs to write a -shm file beside it); reading a copy in ${dir}\n`);
+    process.stderr.write(
+      `trailproof: SQLite cannot read ${file} where it is (a WAL database needs to write a -shm file beside it); reading a copy in ${dir}\n`,
+    );
     const copy = join(dir, 'copy.db');
     copyFileSync(file, copy);
     if ((statSync(`${file}-wal`, { throwIfNoEntry: false })?.size ?? 0) > 0) copyFileSync(`${file}-wal`, `${copy}-wal`);
@@ -191,7 +205,10 @@ function checked(path: string, file: string, options: ReadOptions): BetterSqlite
     if (options.current) {
       const applied = raw.prepare('select name from schema_migrations').pluck().all() as string[];
       const pending = Object.keys(migrations).filter((name) => !applied.includes(name));
-      if (pending.length) throw new Error(`${file} was written by an older Trailproof: migrations ${pending.join(', ')} are not applied yet (trailproof serve applies them when it opens the file)`);
+      if (pending.length)
+        throw new Error(
+          `${file} was written by an older Trailproof: migrations ${pending.join(', ')} are not applied yet (trailproof serve applies them when it opens the file)`,
+        );
       const unknown = applied.filter((name) => !(name in migrations));
       if (unknown.length) throw new Error(`${file} was written by a newer Trailproof (migration ${unknown[0]}): use that version`);
     }
@@ -208,6 +225,7 @@ function checked(path: string, file: string, options: ReadOptions): BetterSqlite
 function described(file: string, error: unknown): unknown {
   const code = (error as { code?: unknown }).code;
   if (typeof code !== 'string' || !code.startsWith('SQLITE_')) return error;
-  const what = code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB' ? 'is damaged' : code.startsWith('SQLITE_CANTOPEN') ? 'cannot be opened' : 'cannot be read';
+  const what =
+    code.startsWith('SQLITE_CORRUPT') || code === 'SQLITE_NOTADB' ? 'is damaged' : code.startsWith('SQLITE_CANTOPEN') ? 'cannot be opened' : 'cannot be read';
   return new Error(`${file} ${what}: ${(error as Error).message} (${code})`);
 }

@@ -25,12 +25,19 @@ export const exportCommand = defineCommand({
   summary: [
     "Writes an audit package of the organisation's evidence (or one flow's, one trail's, a time range's): the",
     'evidence as the API shows it with its attachments, the log leaves that vouch for it, an inclusion proof',
-    "of each against the latest signed checkpoint, the checkpoint, the verifier key and a README. Check it",
+    'of each against the latest signed checkpoint, the checkpoint, the verifier key and a README. Check it',
     'offline with `trailproof verify-package`. From the database (only read), or from a server with --server.',
   ].join('\n'),
   options: {
-    org: { type: 'string' }, flow: { type: 'string' }, trail: { type: 'string' }, since: { type: 'string' }, until: { type: 'string' },
-    output: { type: 'string', short: 'o' }, server: { type: 'string' }, token: { type: 'string' }, ...databaseOptions,
+    org: { type: 'string' },
+    flow: { type: 'string' },
+    trail: { type: 'string' },
+    since: { type: 'string' },
+    until: { type: 'string' },
+    output: { type: 'string', short: 'o' },
+    server: { type: 'string' },
+    token: { type: 'string' },
+    ...databaseOptions,
   },
   flags: [
     ['--org ORG', 'the organisation (required)'],
@@ -43,19 +50,27 @@ export const exportCommand = defineCommand({
     ['--server URL', "fetch the package from this server's API instead of reading a database"],
     ['--token TOKEN', 'with --server: a token of ORG, a read token will do (default TRAILPROOF_API_TOKEN)'],
   ],
-  environment: [...databaseEnvironment, ['TRAILPROOF_API_TOKEN', 'the token for --server'], ['TRAILPROOF_SIGNING_KEY', "the server's signer key, when it signs with one given this way (its verifier key goes in the package)"]],
+  environment: [
+    ...databaseEnvironment,
+    ['TRAILPROOF_API_TOKEN', 'the token for --server'],
+    ['TRAILPROOF_SIGNING_KEY', "the server's signer key, when it signs with one given this way (its verifier key goes in the package)"],
+  ],
   async run({ values }) {
     if (!values.org) throw new UsageError('--org ORG is required');
     if (!values.output) throw new UsageError('-o FILE.tar.gz is required');
     if (values.trail !== undefined && values.flow === undefined) throw new UsageError('--trail needs --flow');
-    if (values.server !== undefined && (values.db !== undefined || values.database !== undefined)) throw new UsageError('give --server or a database, not both');
-    const selection: Selection = JSON.parse(JSON.stringify({ flow: values.flow, trail: values.trail, since: time(values.since, 'since'), until: time(values.until, 'until') }));
+    if (values.server !== undefined && (values.db !== undefined || values.database !== undefined))
+      throw new UsageError('give --server or a database, not both');
+    const selection: Selection = JSON.parse(
+      JSON.stringify({ flow: values.flow, trail: values.trail, since: time(values.since, 'since'), until: time(values.until, 'until') }),
+    );
     if (existsSync(values.output)) throw new UsageError(`${values.output} exists already; choose a new file`);
     const out = createWriteStream(values.output, { flags: 'wx' });
     try {
-      const written = values.server !== undefined
-        ? await fromServer(values.server, values.token ?? process.env.TRAILPROOF_API_TOKEN, values.org, selection, out)
-        : await fromDatabase(values, values.org, selection, out);
+      const written =
+        values.server !== undefined
+          ? await fromServer(values.server, values.token ?? process.env.TRAILPROOF_API_TOKEN, values.org, selection, out)
+          : await fromDatabase(values, values.org, selection, out);
       process.stderr.write(`trailproof: wrote ${values.output}${written ? ` (${written.records} records, ${written.attachments} attachments)` : ''}\n`);
     } catch (error) {
       out.destroy();

@@ -5,7 +5,17 @@
  */
 import { createRequire } from 'node:module';
 import { createLogger, logLevelOf } from '../log.ts';
-import { databaseEnvironment, databaseFlags, databaseLocation, databaseName, databaseOptions, defineCommand, UsageError, usageText, type Runnable } from './common.ts';
+import {
+  databaseEnvironment,
+  databaseFlags,
+  databaseLocation,
+  databaseName,
+  databaseOptions,
+  defineCommand,
+  UsageError,
+  usageText,
+  type Runnable,
+} from './common.ts';
 import { verifyCheckpointCommand, verifyPackageCommand } from './audit.ts';
 import { backup, verify } from './database.ts';
 import { exportCommand } from './export.ts';
@@ -20,7 +30,12 @@ const serve = defineCommand({
   synopsis: '[--db FILE | --database URL] [--port N] [--host H] [--no-console]',
   summary: 'Serves the API v2 over HTTP until SIGINT or SIGTERM, logging one JSON line per request on stdout.',
   options: { ...databaseOptions, port: { type: 'string' }, host: { type: 'string' }, 'no-console': { type: 'boolean' } },
-  flags: [...databaseFlags, ['--port N', 'the port to listen on (default 8080; 0 for any free one)'], ['--host H', 'the address to listen on (default 127.0.0.1)'], ['--no-console', 'serve the API only, without the console (the pages for people at /ui)']],
+  flags: [
+    ...databaseFlags,
+    ['--port N', 'the port to listen on (default 8080; 0 for any free one)'],
+    ['--host H', 'the address to listen on (default 127.0.0.1)'],
+    ['--no-console', 'serve the API only, without the console (the pages for people at /ui)'],
+  ],
   environment: [
     ...databaseEnvironment,
     ['PORT', 'as --port (the flag wins)'],
@@ -31,11 +46,11 @@ const serve = defineCommand({
     ['TRAILPROOF_PG_CONNECTION_TIMEOUT_MS', 'PostgreSQL connection time-out (default 3000)'],
     ['TRAILPROOF_SQLITE_READER_THREADS', 'SQLite: threads that run list queries off the event loop (default 2, 1 on one core; 0 for none)'],
     ['TRAILPROOF_SQLITE_MAX_SIZE', 'SQLite: largest the file may grow, as 500MB or 20GB; writes beyond it answer 507 and store nothing (no limit by default)'],
-    ['TRAILPROOF_KEEP_ALIVE_TIMEOUT_MS', "how long an idle keep-alive connection stays open (default 65000: above the idle timeout of the proxy in front)"],
+    ['TRAILPROOF_KEEP_ALIVE_TIMEOUT_MS', 'how long an idle keep-alive connection stays open (default 65000: above the idle timeout of the proxy in front)'],
     ['TRAILPROOF_MAX_CONNECTIONS', 'connections open at once, idle ones included (default 10000)'],
     ['TRAILPROOF_MAX_CONNECTIONS_PER_ADDRESS', 'connections from one client address (default 1000; behind a proxy, all come from its address)'],
     ['TRAILPROOF_HEADERS_TIMEOUT_MS', "time to send a request's headers (default 10000)"],
-    ['TRAILPROOF_CONSOLE_SESSION_TTL', "how long a console sign-in lasts: a number and m, h, d or w (default 12h)"],
+    ['TRAILPROOF_CONSOLE_SESSION_TTL', 'how long a console sign-in lasts: a number and m, h, d or w (default 12h)'],
     ['TRAILPROOF_MAX_UPLOAD_BYTES_IN_FLIGHT', 'request bodies held in memory at once, as 256MB (the default); beyond it uploads answer 503 with Retry-After'],
     ...logEnvironment,
   ],
@@ -57,9 +72,23 @@ const serve = defineCommand({
     const store = await openStore(location, {
       log: logOptionsFromEnvironment(),
       postgres: postgresTuning(),
-      sqlite: { threadsAtOpen: true, readerThreads: numberSetting('TRAILPROOF_SQLITE_READER_THREADS', 0, 64), maxSizeBytes: sizeSetting('TRAILPROOF_SQLITE_MAX_SIZE') },
+      sqlite: {
+        threadsAtOpen: true,
+        readerThreads: numberSetting('TRAILPROOF_SQLITE_READER_THREADS', 0, 64),
+        maxSizeBytes: sizeSetting('TRAILPROOF_SQLITE_MAX_SIZE'),
+      },
     });
-    const running = await startServer({ store, logger, port, host: values.host ?? process.env.HOST ?? '127.0.0.1', handleSignals: true, keepAliveTimeoutMs, maxConnections, ...http, console: values['no-console'] ? false : { sessionTtlSeconds } });
+    const running = await startServer({
+      store,
+      logger,
+      port,
+      host: values.host ?? process.env.HOST ?? '127.0.0.1',
+      handleSignals: true,
+      keepAliveTimeoutMs,
+      maxConnections,
+      ...http,
+      console: values['no-console'] ? false : { sessionTtlSeconds },
+    });
     logger.info({ msg: 'listening', version, url: running.url, backend: store.dialect, database: databaseName(location) });
   },
 });

@@ -13,7 +13,9 @@ async function reachableOrg(org: string): Promise<string> {
   const { limits, NamePattern } = await import('@trailproof/schema');
   if (org.length <= limits.name && new RegExp(NamePattern).test(org)) return org;
   const shown = JSON.stringify(org.length > 60 ? `${org.slice(0, 60)}...` : org);
-  throw new UsageError(`--org takes a name the API's paths take (at most ${limits.name} characters matching ${NamePattern}), not ${shown}${org.length > 60 ? ` (${org.length} characters)` : ''}`);
+  throw new UsageError(
+    `--org takes a name the API's paths take (at most ${limits.name} characters matching ${NamePattern}), not ${shown}${org.length > 60 ? ` (${org.length} characters)` : ''}`,
+  );
 }
 
 const tokenCreate = defineCommand({
@@ -24,8 +26,12 @@ const tokenCreate = defineCommand({
     'once, on stdout: the database keeps only a hash of it. Creates the database when there is none yet.',
   ].join('\n'),
   options: {
-    org: { type: 'string' }, 'read-only': { type: 'boolean' }, description: { type: 'string' },
-    'expires-in': { type: 'string' }, 'expires-at': { type: 'string' }, ...databaseOptions,
+    org: { type: 'string' },
+    'read-only': { type: 'boolean' },
+    description: { type: 'string' },
+    'expires-in': { type: 'string' },
+    'expires-at': { type: 'string' },
+    ...databaseOptions,
   },
   flags: [
     ['--org ORG', "the organisation (required): a name the API's paths take, as in /api/v2/environments/ORG"],
@@ -41,7 +47,12 @@ const tokenCreate = defineCommand({
     const org = await reachableOrg(values.org);
     const expiresAt = expiry(values['expires-in'], values['expires-at'], Date.now() / 1000);
     await withStore(values, async (store) => {
-      const { token } = await createToken(store, { org, readOnly: values['read-only'] ?? false, description: values.description, ...(expiresAt === undefined ? {} : { expiresAt }) });
+      const { token } = await createToken(store, {
+        org,
+        readOnly: values['read-only'] ?? false,
+        description: values.description,
+        ...(expiresAt === undefined ? {} : { expiresAt }),
+      });
       process.stdout.write(token + '\n');
     });
   },
@@ -60,7 +71,8 @@ function expiry(expiresIn: string | undefined, expiresAt: string | undefined, no
   if (expiresAt === undefined) return undefined;
   // A date alone is the start of that day in UTC (as Date.parse reads it); a time needs its zone.
   const at = isoDateOrTime.test(expiresAt) && isCalendarDate(expiresAt.slice(0, 10)) ? Date.parse(expiresAt) / 1000 : NaN;
-  if (!Number.isFinite(at)) throw new UsageError(`--expires-at takes a date or an ISO 8601 time with its zone, such as 2027-03-31 or 2027-03-31T18:00:00Z, not '${expiresAt}'`);
+  if (!Number.isFinite(at))
+    throw new UsageError(`--expires-at takes a date or an ISO 8601 time with its zone, such as 2027-03-31 or 2027-03-31T18:00:00Z, not '${expiresAt}'`);
   if (at <= now) throw new UsageError(`--expires-at ${expiresAt} is not in the future`);
   return at;
 }
@@ -87,17 +99,22 @@ const tokenList = defineCommand({
     const tokens = await withStore(values, (store) => store.listTokens(values.org), { mustExist: true });
     const now = Date.now() / 1000;
     const rows = tokens.map((t) => ({
-      id: t.id, org: t.organization, access: t.readOnly ? 'read-only' : 'read-write',
+      id: t.id,
+      org: t.organization,
+      access: t.readOnly ? 'read-only' : 'read-write',
       status: t.revokedAt !== null ? 'revoked' : t.expiresAt !== null && t.expiresAt <= now ? 'expired' : 'active',
-      created_at: isoTime(t.createdAt), revoked_at: t.revokedAt === null ? null : isoTime(t.revokedAt),
-      expires_at: t.expiresAt === null ? null : isoTime(t.expiresAt), description: t.description,
+      created_at: isoTime(t.createdAt),
+      revoked_at: t.revokedAt === null ? null : isoTime(t.revokedAt),
+      expires_at: t.expiresAt === null ? null : isoTime(t.expiresAt),
+      description: t.description,
     }));
     if (values.json) {
       process.stdout.write(JSON.stringify(rows, null, 2) + '\n');
       return;
     }
     process.stdout.write(['ID', 'ORG', 'ACCESS', 'STATUS', 'CREATED', 'REVOKED', 'EXPIRES', 'DESCRIPTION'].join('\t') + '\n');
-    for (const r of rows) process.stdout.write([r.id, r.org, r.access, r.status, r.created_at, r.revoked_at ?? '-', r.expires_at ?? '-', r.description ?? ''].join('\t') + '\n');
+    for (const r of rows)
+      process.stdout.write([r.id, r.org, r.access, r.status, r.created_at, r.revoked_at ?? '-', r.expires_at ?? '-', r.description ?? ''].join('\t') + '\n');
   },
 });
 
@@ -160,8 +177,14 @@ function describeEvidence(e: TokenEvidence): { what: string; where: string; deta
       return { what: e.created ? 'began trail' : 'began trail again', where: `${e.flow}/${e.trail}`, detail: '-', flow: e.flow, trail: e.trail };
     case 'attestation':
       return {
-        what: 'attestation', where: `${e.flow}/${e.trail}`, detail: `${e.name} (${e.type}, id ${e.attestationId})`,
-        flow: e.flow, trail: e.trail, attestation_id: e.attestationId, attestation_name: e.name, attestation_type: e.type,
+        what: 'attestation',
+        where: `${e.flow}/${e.trail}`,
+        detail: `${e.name} (${e.type}, id ${e.attestationId})`,
+        flow: e.flow,
+        trail: e.trail,
+        attestation_id: e.attestationId,
+        attestation_name: e.name,
+        attestation_type: e.type,
       };
     case 'snapshot':
       return { what: 'environment snapshot', where: e.environment, detail: `#${e.snapshotIndex}`, environment: e.environment, snapshot_index: e.snapshotIndex };
@@ -169,12 +192,21 @@ function describeEvidence(e: TokenEvidence): { what: string; where: string; deta
       return { what: 'approval request', where: `${e.flow} release ${e.releaseNumber}`, detail: '-', flow: e.flow, release_number: e.releaseNumber };
     case 'review':
       return {
-        what: 'approval review', where: `${e.flow} release ${e.releaseNumber}`, detail: `${e.state} by ${e.approvedBy}`,
-        flow: e.flow, release_number: e.releaseNumber, state: e.state, approved_by: e.approvedBy,
+        what: 'approval review',
+        where: `${e.flow} release ${e.releaseNumber}`,
+        detail: `${e.state} by ${e.approvedBy}`,
+        flow: e.flow,
+        release_number: e.releaseNumber,
+        state: e.state,
+        approved_by: e.approvedBy,
       };
   }
 }
 
-
 /** `trailproof token ...`: the subcommands above. */
-export const token = commandGroup('token', 'API tokens: create one for an organisation, list them, revoke one, list what one stored.', [tokenCreate, tokenList, tokenRevoke, tokenEvidence]);
+export const token = commandGroup('token', 'API tokens: create one for an organisation, list them, revoke one, list what one stored.', [
+  tokenCreate,
+  tokenList,
+  tokenRevoke,
+  tokenEvidence,
+]);

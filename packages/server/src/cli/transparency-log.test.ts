@@ -25,8 +25,13 @@ describe('trailproof key show and the log settings', function () {
   it('reads the key, its file, the origin and the interval, refusing each malformed one by name', () => {
     const key = generateNoteKey('logs.example.com');
     writeFileSync(join(dir, 'key'), `${key.signerKey}\n`);
-    expect(logOptionsFromEnvironment({ TRAILPROOF_SIGNING_KEY_FILE: join(dir, 'key'), TRAILPROOF_LOG_ORIGIN: 'logs.example.com', TRAILPROOF_CHECKPOINT_INTERVAL_MS: '0' }))
-      .to.deep.equal({ signerKey: key.signerKey, origin: 'logs.example.com', checkpointIntervalMs: 0 });
+    expect(
+      logOptionsFromEnvironment({
+        TRAILPROOF_SIGNING_KEY_FILE: join(dir, 'key'),
+        TRAILPROOF_LOG_ORIGIN: 'logs.example.com',
+        TRAILPROOF_CHECKPOINT_INTERVAL_MS: '0',
+      }),
+    ).to.deep.equal({ signerKey: key.signerKey, origin: 'logs.example.com', checkpointIntervalMs: 0 });
     for (const [env, named] of [
       [{ TRAILPROOF_SIGNING_KEY: key.verifierKey }, 'TRAILPROOF_SIGNING_KEY'],
       [{ TRAILPROOF_SIGNING_KEY: key.signerKey, TRAILPROOF_SIGNING_KEY_FILE: join(dir, 'key') }, 'TRAILPROOF_SIGNING_KEY_FILE'],

@@ -7,7 +7,10 @@ import { parseSignerKey, VerificationError } from '../transparency/index.ts';
 
 /** The environment variables of the log, as `--help` lists them. */
 export const logEnvironment = [
-  ['TRAILPROOF_SIGNING_KEY', 'the key that signs checkpoints, a note signer key PRIVATE+KEY+name+hash+base64 (default: one made at first start and kept in the database)'],
+  [
+    'TRAILPROOF_SIGNING_KEY',
+    'the key that signs checkpoints, a note signer key PRIVATE+KEY+name+hash+base64 (default: one made at first start and kept in the database)',
+  ],
   ['TRAILPROOF_SIGNING_KEY_FILE', 'as TRAILPROOF_SIGNING_KEY, read from this file'],
   ['TRAILPROOF_LOG_ORIGIN', "the logs' origin: organisation ORG's log is ORIGIN/ORG (default: the host name at first start, kept in the database)"],
   ['TRAILPROOF_CHECKPOINT_INTERVAL_MS', 'at most one checkpoint per organisation per this many milliseconds (default 1000)'],
@@ -16,7 +19,8 @@ export const logEnvironment = [
 /** The log's settings from the environment; a UsageError naming the variable at fault. */
 export function logOptionsFromEnvironment(env: NodeJS.ProcessEnv = process.env): LogOptions {
   const options: { signerKey?: string; origin?: string; checkpointIntervalMs?: number } = {};
-  if (env.TRAILPROOF_SIGNING_KEY && env.TRAILPROOF_SIGNING_KEY_FILE) throw new UsageError('give TRAILPROOF_SIGNING_KEY or TRAILPROOF_SIGNING_KEY_FILE, not both');
+  if (env.TRAILPROOF_SIGNING_KEY && env.TRAILPROOF_SIGNING_KEY_FILE)
+    throw new UsageError('give TRAILPROOF_SIGNING_KEY or TRAILPROOF_SIGNING_KEY_FILE, not both');
   const [source, key] = env.TRAILPROOF_SIGNING_KEY_FILE
     ? ['TRAILPROOF_SIGNING_KEY_FILE', readKeyFile(env.TRAILPROOF_SIGNING_KEY_FILE)]
     : ['TRAILPROOF_SIGNING_KEY', env.TRAILPROOF_SIGNING_KEY];
@@ -39,7 +43,8 @@ export function logOptionsFromEnvironment(env: NodeJS.ProcessEnv = process.env):
   const interval = env.TRAILPROOF_CHECKPOINT_INTERVAL_MS;
   if (interval !== undefined && interval !== '') {
     const value = Number(interval);
-    if (!Number.isInteger(value) || value < 0 || value > 86_400_000) throw new UsageError(`TRAILPROOF_CHECKPOINT_INTERVAL_MS must be a whole number from 0 to 86400000, not '${interval}'`);
+    if (!Number.isInteger(value) || value < 0 || value > 86_400_000)
+      throw new UsageError(`TRAILPROOF_CHECKPOINT_INTERVAL_MS must be a whole number from 0 to 86400000, not '${interval}'`);
     options.checkpointIntervalMs = value;
   }
   return options;
@@ -70,9 +75,13 @@ const keyShow = defineCommand({
       process.stdout.write(`${parseSignerKey(log.signerKey).verifierKey}\n`);
       return;
     }
-    await withStore(values, async (store) => {
-      process.stdout.write(`${store.logSigning!.signer.verifierKey}\n`);
-    }, { log });
+    await withStore(
+      values,
+      async (store) => {
+        process.stdout.write(`${store.logSigning!.signer.verifierKey}\n`);
+      },
+      { log },
+    );
   },
 });
 

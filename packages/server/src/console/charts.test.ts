@@ -98,7 +98,9 @@ describe('console charts', () => {
       expect(rects(html, 'cell-unknown')).to.have.length(1);
       expect(html.match(/>✓</g)).to.have.length(2);
       expect(html.match(/>✗</g)).to.have.length(1);
-      expect(html).to.include('2 of 4 trails compliant, 1 not compliant, 1 not evaluated, from 2025-11-24 16:00 UTC to 2025-11-24 19:00 UTC; latest d: compliant.');
+      expect(html).to.include(
+        '2 of 4 trails compliant, 1 not compliant, 1 not evaluated, from 2025-11-24 16:00 UTC to 2025-11-24 19:00 UTC; latest d: compliant.',
+      );
       expect(html).to.include('<td>2025-11-24 17:00 UTC</td><td>not compliant</td>');
       expect(html).not.to.include('<img');
     });
@@ -106,7 +108,12 @@ describe('console charts', () => {
 
   describe('deployments per day', () => {
     it('draws one bar per day in proportion to its count, with counts and days in text', () => {
-      const days = [{ day: '2026-11-20', count: 4 }, { day: '2026-11-21', count: 0 }, { day: '2026-11-22', count: 8 }, { day: '2026-11-23', count: 2 }];
+      const days = [
+        { day: '2026-11-20', count: 4 },
+        { day: '2026-11-21', count: 0 },
+        { day: '2026-11-22', count: 8 },
+        { day: '2026-11-23', count: 2 },
+      ];
       const html = render(h(DeploymentsPerDayChart, { id: 'per-day', days }));
       expectAccessibleFigure(html, 'per-day');
       const bars = rects(html, 'bar-day');

@@ -52,7 +52,7 @@ export function axisTop(value: number): number {
 
 /** A link for a chart only where it is a path on this server: never `javascript:` or another host. */
 export function chartHref(href: string | undefined): string | undefined {
-  return href !== undefined && href.startsWith('/') && !href.startsWith('//') && !href.startsWith('/\\') ? href : undefined;
+  return href?.startsWith('/') && !href.startsWith('//') && !href.startsWith('/\\') ? href : undefined;
 }
 
 /** A label cut to `max` characters with an ellipsis: the whole of it is in the bar's title and the table. */
@@ -90,12 +90,23 @@ interface FigureProps {
 function Figure({ id, title, description, height, children, table }: FigureProps) {
   return (
     <figure class="chart" id={id}>
-      <svg xmlns="http://www.w3.org/2000/svg" role="img" aria-labelledby={`${id}-title ${id}-desc`} viewBox={`0 0 ${WIDTH} ${height}`} width={WIDTH} height={height} font-family="sans-serif" font-size="11">
+      <svg
+        xmlns="http://www.w3.org/2000/svg"
+        role="img"
+        aria-labelledby={`${id}-title ${id}-desc`}
+        viewBox={`0 0 ${WIDTH} ${height}`}
+        width={WIDTH}
+        height={height}
+        font-family="sans-serif"
+        font-size="11"
+      >
         <title id={`${id}-title`}>{title}</title>
         <desc id={`${id}-desc`}>{description}</desc>
         {children}
       </svg>
-      <figcaption>{title}: {description}</figcaption>
+      <figcaption>
+        {title}: {description}
+      </figcaption>
       <details>
         <summary>Figures of “{title}”</summary>
         {table}
@@ -114,7 +125,9 @@ function ValueAxis({ top, plotHeight }: { top: number; plotHeight: number }) {
         return (
           <g key={tick}>
             <line x1={PLOT_LEFT} x2={WIDTH - PLOT_RIGHT} y1={y} y2={y} stroke="#e0e0e0" />
-            <text x={PLOT_LEFT - 4} y={y + 4} text-anchor="end">{numbers.format(tick)}</text>
+            <text x={PLOT_LEFT - 4} y={y + 4} text-anchor="end">
+              {numbers.format(tick)}
+            </text>
           </g>
         );
       })}
@@ -133,7 +146,9 @@ function Legend({ items, y }: { items: Array<{ name: string; fill: string; patte
         return (
           <g key={item.name}>
             <rect x={at} y={y - 9} width={10} height={10} fill={item.pattern ?? item.fill} stroke={item.fill} />
-            <text x={at + 14} y={y}>{item.name}</text>
+            <text x={at + 14} y={y}>
+              {item.name}
+            </text>
           </g>
         );
       })}
@@ -145,7 +160,15 @@ function Legend({ items, y }: { items: Array<{ name: string; fill: string; patte
  * Test results of the last trails, oldest first: one stacked bar per trail (passed, failed with a
  * hatch, skipped), heights in proportion to the counts, the failed count written above each bar.
  */
-export function TestResultsChart({ id, runs, title = `Test results of the last ${plural(runs.length, 'trail')}` }: { id: string; runs: TestRun[]; title?: string }) {
+export function TestResultsChart({
+  id,
+  runs,
+  title = `Test results of the last ${plural(runs.length, 'trail')}`,
+}: {
+  id: string;
+  runs: TestRun[];
+  title?: string;
+}) {
   const plotHeight = 160;
   const height = PLOT_TOP + plotHeight + 96;
   const top = axisTop(Math.max(0, ...runs.map((run) => run.passed + run.failed + run.skipped)));
@@ -154,17 +177,40 @@ export function TestResultsChart({ id, runs, title = `Test results of the last $
   const scale = (count: number) => (count / top) * plotHeight;
   const failing = runs.filter((run) => run.failed > 0).length;
   const latest = runs.at(-1);
-  const description = runs.length === 0
-    ? 'No trail has test results yet.'
-    : `${plural(runs.length, 'trail')}, ${plural(failing, 'trail')} with failed tests. Latest, ${latest!.label}: ${latest!.passed} passed, ${latest!.failed} failed, ${latest!.skipped} skipped.`;
+  const description =
+    runs.length === 0
+      ? 'No trail has test results yet.'
+      : `${plural(runs.length, 'trail')}, ${plural(failing, 'trail')} with failed tests. Latest, ${latest!.label}: ${latest!.passed} passed, ${latest!.failed} failed, ${latest!.skipped} skipped.`;
   const hatch = `${id}-hatch`;
   return (
-    <Figure id={id} title={title} description={description} height={height} table={
-      <table>
-        <thead><tr><th scope="col">Trail</th><th scope="col">Passed</th><th scope="col">Failed</th><th scope="col">Skipped</th></tr></thead>
-        <tbody>{runs.map((run, index) => <tr key={index}><th scope="row">{run.label}</th><td>{run.passed}</td><td>{run.failed}</td><td>{run.skipped}</td></tr>)}</tbody>
-      </table>
-    }>
+    <Figure
+      id={id}
+      title={title}
+      description={description}
+      height={height}
+      table={
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Trail</th>
+              <th scope="col">Passed</th>
+              <th scope="col">Failed</th>
+              <th scope="col">Skipped</th>
+            </tr>
+          </thead>
+          <tbody>
+            {runs.map((run, index) => (
+              <tr key={index}>
+                <th scope="row">{run.label}</th>
+                <td>{run.passed}</td>
+                <td>{run.failed}</td>
+                <td>{run.skipped}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      }
+    >
       <defs>
         <pattern id={hatch} patternUnits="userSpaceOnUse" width="6" height="6" patternTransform="rotate(45)">
           <rect width="6" height="6" fill={colours.failed} />
@@ -178,7 +224,18 @@ export function TestResultsChart({ id, runs, title = `Test results of the last $
         const segments = (['passed', 'failed', 'skipped'] as const).map((kind) => {
           const h = scale(run[kind]);
           base -= h;
-          return <rect key={kind} class={`bar-${kind}`} data-value={run[kind]} x={x} y={base} width={barWidth} height={h} fill={kind === 'failed' ? `url(#${hatch})` : colours[kind]} />;
+          return (
+            <rect
+              key={kind}
+              class={`bar-${kind}`}
+              data-value={run[kind]}
+              x={x}
+              y={base}
+              width={barWidth}
+              height={h}
+              fill={kind === 'failed' ? `url(#${hatch})` : colours[kind]}
+            />
+          );
         });
         const labelX = x + barWidth / 2;
         const labelY = PLOT_TOP + plotHeight + 12;
@@ -186,12 +243,23 @@ export function TestResultsChart({ id, runs, title = `Test results of the last $
           <Linked key={index} href={run.href}>
             <title>{`${run.label}: ${run.passed} passed, ${run.failed} failed, ${run.skipped} skipped`}</title>
             {segments}
-            <text class="bar-note" x={labelX} y={base - 3} text-anchor="middle" fill={run.failed > 0 ? colours.failed : colours.axis}>{run.failed > 0 ? `✗${run.failed}` : '✓'}</text>
-            <text class="bar-label" x={labelX} y={labelY} text-anchor="end" transform={`rotate(-40 ${labelX} ${labelY})`}>{shorten(run.label, 16)}</text>
+            <text class="bar-note" x={labelX} y={base - 3} text-anchor="middle" fill={run.failed > 0 ? colours.failed : colours.axis}>
+              {run.failed > 0 ? `✗${run.failed}` : '✓'}
+            </text>
+            <text class="bar-label" x={labelX} y={labelY} text-anchor="end" transform={`rotate(-40 ${labelX} ${labelY})`}>
+              {shorten(run.label, 16)}
+            </text>
           </Linked>
         );
       })}
-      <Legend y={height - 6} items={[{ name: 'passed', fill: colours.passed }, { name: 'failed (hatched, ✗count)', fill: colours.failed, pattern: `url(#${hatch})` }, { name: 'skipped', fill: colours.skipped }]} />
+      <Legend
+        y={height - 6}
+        items={[
+          { name: 'passed', fill: colours.passed },
+          { name: 'failed (hatched, ✗count)', fill: colours.failed, pattern: `url(#${hatch})` },
+          { name: 'skipped', fill: colours.skipped },
+        ]}
+      />
     </Figure>
   );
 }
@@ -215,16 +283,37 @@ export function ComplianceStrip({ id, points, title = 'Compliance over time' }: 
   const failing = points.filter((point) => point.compliant === false).length;
   const first = points[0];
   const last = points.at(-1);
-  const description = first === undefined || last === undefined
-    ? 'No trail yet.'
-    : `${compliant} of ${plural(points.length, 'trail')} compliant, ${failing} not compliant, ${points.length - compliant - failing} not evaluated, from ${utc(first.at)} to ${utc(last.at)}; latest ${last.label}: ${complianceState(last.compliant).word}.`;
+  const description =
+    first === undefined || last === undefined
+      ? 'No trail yet.'
+      : `${compliant} of ${plural(points.length, 'trail')} compliant, ${failing} not compliant, ${points.length - compliant - failing} not evaluated, from ${utc(first.at)} to ${utc(last.at)}; latest ${last.label}: ${complianceState(last.compliant).word}.`;
   return (
-    <Figure id={id} title={title} description={description} height={height} table={
-      <table>
-        <thead><tr><th scope="col">Trail</th><th scope="col">Time (UTC)</th><th scope="col">Compliance</th></tr></thead>
-        <tbody>{points.map((point, index) => <tr key={index}><th scope="row">{point.label}</th><td>{utc(point.at)}</td><td>{complianceState(point.compliant).word}</td></tr>)}</tbody>
-      </table>
-    }>
+    <Figure
+      id={id}
+      title={title}
+      description={description}
+      height={height}
+      table={
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Trail</th>
+              <th scope="col">Time (UTC)</th>
+              <th scope="col">Compliance</th>
+            </tr>
+          </thead>
+          <tbody>
+            {points.map((point, index) => (
+              <tr key={index}>
+                <th scope="row">{point.label}</th>
+                <td>{utc(point.at)}</td>
+                <td>{complianceState(point.compliant).word}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      }
+    >
       {points.map((point, index) => {
         const x = PLOT_LEFT + index * cell;
         const state = complianceState(point.compliant);
@@ -232,12 +321,24 @@ export function ComplianceStrip({ id, points, title = 'Compliance over time' }: 
           <Linked key={index} href={point.href}>
             <title>{`${point.label}, ${utc(point.at)}: ${state.word}`}</title>
             <rect class={`cell-${state.name}`} x={x + 1} y={8} width={Math.max(1, cell - 2)} height={28} fill={state.fill} />
-            {cell >= 10 && <text x={x + cell / 2} y={26} text-anchor="middle" fill="#ffffff" font-weight="bold">{state.glyph}</text>}
+            {cell >= 10 && (
+              <text x={x + cell / 2} y={26} text-anchor="middle" fill="#ffffff" font-weight="bold">
+                {state.glyph}
+              </text>
+            )}
           </Linked>
         );
       })}
-      {first && <text x={PLOT_LEFT} y={50} fill={colours.axis}>{utc(first.at)}</text>}
-      {last && points.length > 1 && <text x={PLOT_LEFT + points.length * cell} y={50} text-anchor="end" fill={colours.axis}>{utc(last.at)}</text>}
+      {first && (
+        <text x={PLOT_LEFT} y={50} fill={colours.axis}>
+          {utc(first.at)}
+        </text>
+      )}
+      {last && points.length > 1 && (
+        <text x={PLOT_LEFT + points.length * cell} y={50} text-anchor="end" fill={colours.axis}>
+          {utc(last.at)}
+        </text>
+      )}
       <Legend y={height - 6} items={Object.values(complianceStates).map((state) => ({ name: `${state.glyph} ${state.word}`, fill: state.fill }))} />
     </Figure>
   );
@@ -253,16 +354,35 @@ export function DeploymentsPerDayChart({ id, days, title = 'Deployments per day 
   const labelEvery = Math.max(1, Math.ceil(days.length / 8));
   const total = days.reduce((sum, day) => sum + day.count, 0);
   const busiest = days.reduce<DayCount | undefined>((best, day) => (best === undefined || day.count > best.count ? day : best), undefined);
-  const description = days.length === 0
-    ? 'No days in the window.'
-    : `${plural(total, 'deployment')} in ${plural(days.length, 'day')} from ${days[0]!.day} to ${days.at(-1)!.day}; busiest ${busiest!.day} with ${busiest!.count}.`;
+  const description =
+    days.length === 0
+      ? 'No days in the window.'
+      : `${plural(total, 'deployment')} in ${plural(days.length, 'day')} from ${days[0]!.day} to ${days.at(-1)!.day}; busiest ${busiest!.day} with ${busiest!.count}.`;
   return (
-    <Figure id={id} title={title} description={description} height={height} table={
-      <table>
-        <thead><tr><th scope="col">Day (UTC)</th><th scope="col">Deployments</th></tr></thead>
-        <tbody>{days.map((day) => <tr key={day.day}><th scope="row">{day.day}</th><td>{day.count}</td></tr>)}</tbody>
-      </table>
-    }>
+    <Figure
+      id={id}
+      title={title}
+      description={description}
+      height={height}
+      table={
+        <table>
+          <thead>
+            <tr>
+              <th scope="col">Day (UTC)</th>
+              <th scope="col">Deployments</th>
+            </tr>
+          </thead>
+          <tbody>
+            {days.map((day) => (
+              <tr key={day.day}>
+                <th scope="row">{day.day}</th>
+                <td>{day.count}</td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      }
+    >
       <ValueAxis top={top} plotHeight={plotHeight} />
       {days.map((day, index) => {
         const x = PLOT_LEFT + index * slot + (slot - barWidth) / 2;
@@ -272,8 +392,16 @@ export function DeploymentsPerDayChart({ id, days, title = 'Deployments per day 
           <g key={day.day}>
             <title>{`${day.day}: ${plural(day.count, 'deployment')}`}</title>
             <rect class="bar-day" data-value={day.count} x={x} y={y} width={barWidth} height={h} fill={colours.bar} />
-            {slot >= 18 && day.count > 0 && <text x={x + barWidth / 2} y={y - 3} text-anchor="middle" fill={colours.axis}>{day.count}</text>}
-            {index % labelEvery === 0 && <text x={x + barWidth / 2} y={PLOT_TOP + plotHeight + 14} text-anchor="middle" fill={colours.axis}>{day.day.slice(5)}</text>}
+            {slot >= 18 && day.count > 0 && (
+              <text x={x + barWidth / 2} y={y - 3} text-anchor="middle" fill={colours.axis}>
+                {day.count}
+              </text>
+            )}
+            {index % labelEvery === 0 && (
+              <text x={x + barWidth / 2} y={PLOT_TOP + plotHeight + 14} text-anchor="middle" fill={colours.axis}>
+                {day.day.slice(5)}
+              </text>
+            )}
           </g>
         );
       })}

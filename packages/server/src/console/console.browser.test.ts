@@ -13,18 +13,39 @@ import { startTestServer, type TestServer } from '@trailproof/server/testing';
 
 const chromiumPath = process.env.TRAILPROOF_CHROMIUM ?? '/usr/bin/chromium';
 const sha = (text: string) => createHash('sha256').update(text).digest('hex');
-const F1 = sha('payments:1'); const F2 = sha('payments:2'); const ROGUE = sha('rogue:1');
+const F1 = sha('payments:1');
+const F2 = sha('payments:2');
+const ROGUE = sha('rogue:1');
 const script = '<script>alert(1)</script>';
 const img = '"><img src=x onerror=alert(1)>';
 const jsUrl = 'javascript:alert(1)';
 const hostile = `${script} ${img}`;
-const template = ['version: 1', 'trail:', '  attestations:', '  - name: unit-tests', '    type: junit', '  artifacts:', '  - name: api', '    attestations:', '    - name: integration', '      type: junit'].join('\n');
+const template = [
+  'version: 1',
+  'trail:',
+  '  attestations:',
+  '  - name: unit-tests',
+  '    type: junit',
+  '  artifacts:',
+  '  - name: api',
+  '    attestations:',
+  '    - name: integration',
+  '      type: junit',
+].join('\n');
 const failingXml = `<?xml version="1.0"?>
 <testsuites><testsuite name="checkout" tests="3" failures="1"><testcase classname="Cart" name="adds_item"/>
 <testcase classname="Cart" name="applies_discount"><failure message="expected 90 but was 100 &lt;script&gt;alert(1)&lt;/script&gt;">at Cart.test.ts:42 &quot;&gt;&lt;img src=x onerror=alert(1)&gt;</failure></testcase>
 <testcase classname="Cart" name="skips"><skipped/></testcase></testsuite></testsuites>
 `;
-const suite = (name: string, failures: number, total = 3) => ({ name, failures, errors: 0, skipped: failures ? 1 : 0, total, duration: 1.5, timestamp: 1_763_800_000 });
+const suite = (name: string, failures: number, total = 3) => ({
+  name,
+  failures,
+  errors: 0,
+  skipped: failures ? 1 : 0,
+  total,
+  duration: 1.5,
+  timestamp: 1_763_800_000,
+});
 
 describe('the console in a browser', function () {
   this.timeout(180_000);
@@ -38,12 +59,21 @@ describe('the console in a browser', function () {
     expect(res.status, `${method} ${path}: ${JSON.stringify(res.body)}`).to.be.oneOf([200, 201]);
     return res.body;
   };
-  const begin = (name: string, commit: string, extra: Record<string, unknown> = {}) => api('PUT', '/trails/acme/payments', {
-    form: { data_json: JSON.stringify({ name, git_commit_info: { sha1: commit, branch: 'main', author: 'Ada', message: `Fix ${hostile}`, url: jsUrl }, repo_info: { name: 'acme/payments', url: 'https://git.example.com/acme/payments' }, ...extra }) },
-  });
-  const junit = (trail: string, data: Record<string, unknown>, xml?: string) => api('POST', `/attestations/acme/payments/trail/${trail}/junit`, {
-    form: { data_json: JSON.stringify(data), ...(xml ? { attachment_file: { content: xml, name: 'junit.xml' } } : {}) },
-  });
+  const begin = (name: string, commit: string, extra: Record<string, unknown> = {}) =>
+    api('PUT', '/trails/acme/payments', {
+      form: {
+        data_json: JSON.stringify({
+          name,
+          git_commit_info: { sha1: commit, branch: 'main', author: 'Ada', message: `Fix ${hostile}`, url: jsUrl },
+          repo_info: { name: 'acme/payments', url: 'https://git.example.com/acme/payments' },
+          ...extra,
+        }),
+      },
+    });
+  const junit = (trail: string, data: Record<string, unknown>, xml?: string) =>
+    api('POST', `/attestations/acme/payments/trail/${trail}/junit`, {
+      form: { data_json: JSON.stringify(data), ...(xml ? { attachment_file: { content: xml, name: 'junit.xml' } } : {}) },
+    });
 
   /** A browser context whose every page reports dialogs and its documents' headers. */
   const newContext = async (): Promise<BrowserContext> => {
@@ -57,7 +87,8 @@ describe('the console in a browser', function () {
       void dialog.dismiss();
     });
     page.on('response', (res) => {
-      if (res.request().resourceType() === 'document') documents.push({ url: res.url(), csp: res.headers()['content-security-policy'] ?? null, status: res.status() });
+      if (res.request().resourceType() === 'document')
+        documents.push({ url: res.url(), csp: res.headers()['content-security-policy'] ?? null, status: res.status() });
     });
   };
   const signIn = async (context: BrowserContext, token: string) => {
@@ -72,7 +103,11 @@ describe('the console in a browser', function () {
     const found = await page.evaluate(() => ({
       scripts: document.querySelectorAll('script').length,
       images: document.querySelectorAll('img').length,
-      handlers: Array.from(document.querySelectorAll('*')).flatMap((e) => Array.from(e.attributes).filter((a) => a.name.startsWith('on')).map((a) => `${e.tagName} ${a.name}`)),
+      handlers: Array.from(document.querySelectorAll('*')).flatMap((e) =>
+        Array.from(e.attributes)
+          .filter((a) => a.name.startsWith('on'))
+          .map((a) => `${e.tagName} ${a.name}`),
+      ),
       jsLinks: Array.from(document.querySelectorAll('a')).filter((a) => /^\s*javascript:/i.test(a.getAttribute('href') ?? '')).length,
     }));
     expect(found, page.url()).to.deep.equal({ scripts: 0, images: 0, handlers: [], jsLinks: 0 });
@@ -83,22 +118,39 @@ describe('the console in a browser', function () {
     browser = await chromium.launch({ executablePath: chromiumPath });
     server = await startTestServer();
     await api('PUT', '/flows/acme/template_file', {
-      form: { data_json: JSON.stringify({ name: 'payments', description: `Payments ${hostile}`, visibility: 'private' }), template_file: { content: template } },
+      form: {
+        data_json: JSON.stringify({ name: 'payments', description: `Payments ${hostile}`, visibility: 'private' }),
+        template_file: { content: template },
+      },
     });
     await begin('build-1', '1'.repeat(40), { description: `Build one ${hostile}`, user_data: { note: hostile, link: jsUrl }, origin_url: jsUrl });
     await junit('build-1', { attestation_name: 'unit-tests', junit_results: [suite(`checkout ${script}`, 1)], user_data: { why: img } }, failingXml);
     await junit('build-1', { attestation_name: 'integration', artifact_fingerprint: F1, target_artifacts: ['api'], junit_results: [suite('api', 0)] });
     await api('POST', '/attestations/acme/payments/trail/build-1/generic', {
-      form: { data_json: JSON.stringify({ attestation_name: 'manual-test', is_compliant: true, description: `Checked by hand ${hostile}`, user_data: { tester: script } }) },
+      form: {
+        data_json: JSON.stringify({
+          attestation_name: 'manual-test',
+          is_compliant: true,
+          description: `Checked by hand ${hostile}`,
+          user_data: { tester: script },
+        }),
+      },
     });
     await begin('build-2', '2'.repeat(40));
     await junit('build-2', { attestation_name: 'unit-tests', junit_results: [suite('checkout', 2)] });
     await junit('build-2', { attestation_name: 'unit-tests', junit_results: [suite('checkout', 0)] });
     await junit('build-2', { attestation_name: 'integration', artifact_fingerprint: F2, target_artifacts: ['api'], junit_results: [suite('api', 0)] });
     await api('PUT', '/environments/acme', { json: { name: 'production', type: 'K8S', description: 'Production' } });
-    const pod = (name: string, fingerprint: string) => ({ podName: name, namespace: 'prod', digests: { [`acme/${name}`]: fingerprint }, creationTimestamp: 1_763_800_000 });
+    const pod = (name: string, fingerprint: string) => ({
+      podName: name,
+      namespace: 'prod',
+      digests: { [`acme/${name}`]: fingerprint },
+      creationTimestamp: 1_763_800_000,
+    });
     await api('PUT', '/environments/acme/production/report/K8S', { json: { artifacts: [pod('payments', F2), pod('rogue', ROGUE)] } });
-    await api('POST', '/approvals/acme/payments', { json: { artifact_fingerprint: F2, description: `Release 2 ${hostile}`, src_commit_list: ['2'.repeat(40)], environment: 'production' } });
+    await api('POST', '/approvals/acme/payments', {
+      json: { artifact_fingerprint: F2, description: `Release 2 ${hostile}`, src_commit_list: ['2'.repeat(40)], environment: 'production' },
+    });
   });
   after(async () => {
     await browser?.close();
@@ -107,7 +159,9 @@ describe('the console in a browser', function () {
   afterEach(() => {
     expect(dialogs, 'no script ran').to.deep.equal([]);
     for (const d of documents) {
-      expect(d.csp, d.url).to.equal("default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; frame-ancestors 'none'; form-action 'self'; base-uri 'none'");
+      expect(d.csp, d.url).to.equal(
+        "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; frame-ancestors 'none'; form-action 'self'; base-uri 'none'",
+      );
     }
   });
 
@@ -156,8 +210,14 @@ describe('the console in a browser', function () {
     ]);
     expect(await page.innerText('section[aria-labelledby=template] pre')).to.equal(template);
     // The charts say in words what they draw: the SVGs' titles and the tables beside them.
-    expect(await page.$$eval('figure svg > title', (titles) => titles.map((t) => t.textContent))).to.deep.equal(['Test results of the last 2 trails', 'Compliance over time']);
-    expect(await page.$$eval('figure svg title', (titles) => titles.map((t) => t.textContent))).to.include.members(['build-1: 4 passed, 1 failed, 1 skipped', 'build-2: 6 passed, 0 failed, 0 skipped']);
+    expect(await page.$$eval('figure svg > title', (titles) => titles.map((t) => t.textContent))).to.deep.equal([
+      'Test results of the last 2 trails',
+      'Compliance over time',
+    ]);
+    expect(await page.$$eval('figure svg title', (titles) => titles.map((t) => t.textContent))).to.include.members([
+      'build-1: 4 passed, 1 failed, 1 skipped',
+      'build-2: 6 passed, 0 failed, 0 skipped',
+    ]);
     expect(await page.innerText('#trails')).to.equal('Trails');
     await assertInert(page);
 
@@ -188,7 +248,9 @@ describe('the console in a browser', function () {
     await page.goto(`${server.url}/ui/acme/flows/payments/trails/build-2`);
     const badges = await page.$$eval('article h3', (hs) => hs.map((h) => h.textContent!.replace(/\s+/g, ' ').trim()));
     expect(badges.filter((b) => b.startsWith('unit-tests'))).to.have.length(2);
-    expect(badges.find((b) => b.startsWith('unit-tests'))).to.contain('NON-COMPLIANT').and.contain('EARLIER: replaced by a later one');
+    expect(badges.find((b) => b.startsWith('unit-tests')))
+      .to.contain('NON-COMPLIANT')
+      .and.contain('EARLIER: replaced by a later one');
     const deployed = await page.innerText('section[aria-labelledby=deployed] tbody');
     expect(deployed).to.contain('production').and.contain(F2.slice(0, 12));
     // From the flow to its approvals: the one requested for build 2's artifact, pending.
@@ -206,7 +268,9 @@ describe('the console in a browser', function () {
     await other.waitForURL(/\/ui\/globex$/);
     const res = await other.goto(`${server.url}/ui/acme/flows/payments`);
     expect(res!.status()).to.equal(404);
-    expect(await other.innerText('main')).to.contain('There is no such page.').and.not.contain('payments');
+    expect(await other.innerText('main'))
+      .to.contain('There is no such page.')
+      .and.not.contain('payments');
     await globex.close();
 
     const { id, token } = await createToken(server.store, { org: 'acme', readOnly: true });

@@ -5,7 +5,7 @@ import { createConsole, createToken } from '@trailproof/server';
 import { openTestStore } from '@trailproof/server/testing';
 
 describe('the console mounted in another Koa app', () => {
-  it('serves its pages under the host\'s prefix, its links and cookie carry it, and the host\'s routes stay the host\'s', async () => {
+  it("serves its pages under the host's prefix, its links and cookie carry it, and the host's routes stay the host's", async () => {
     const { store, cleanup } = await openTestStore();
     const { token } = await createToken(store, { org: 'acme', readOnly: true });
     const app = new Koa();
@@ -18,7 +18,10 @@ describe('the console mounted in another Koa app', () => {
     const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
     try {
       const signIn = await fetch(`${url}/portal/evidence/sign-in`, {
-        method: 'POST', redirect: 'manual', headers: { origin: url, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ token }),
+        method: 'POST',
+        redirect: 'manual',
+        headers: { origin: url, 'content-type': 'application/x-www-form-urlencoded' },
+        body: new URLSearchParams({ token }),
       });
       expect([signIn.status, signIn.headers.get('location')]).to.deep.equal([303, '/portal/evidence/acme']);
       const cookie = signIn.headers.get('set-cookie')!;

@@ -4,10 +4,17 @@ import { playExtrasStory, sha } from '../../../../test/support/console-story.ts'
 
 /** A page's text as a person reads it: tags dropped, entities of the escaper decoded, spaces folded. */
 export function textOf(html: string): string {
-  const body = html.replace(/^[^]*?<main[^>]*>/, '').replace(/<\/main>[^]*$/, '');
-  return body.replace(/<(script|style)[^]*?<\/\1>/g, ' ').replace(/<[^>]+>/g, ' ')
-    .replace(/&lt;/g, '<').replace(/&gt;/g, '>').replace(/&quot;/g, '"').replace(/&#39;/g, "'").replace(/&amp;/g, '&')
-    .replace(/\s+/g, ' ').trim();
+  const body = html.replace(/^[\s\S]*?<main[^>]*>/, '').replace(/<\/main>[\s\S]*$/, '');
+  return body
+    .replace(/<(script|style)[\s\S]*?<\/\1>/g, ' ')
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&')
+    .replace(/\s+/g, ' ')
+    .trim();
 }
 
 /**
@@ -24,7 +31,10 @@ describe('console pages: environment, deployments, approvals, integrity', functi
   };
   const signIn = async (token: string) => {
     const res = await fetch(`${server.url}/ui/sign-in`, {
-      method: 'POST', redirect: 'manual', headers: { origin: server.url, 'content-type': 'application/x-www-form-urlencoded' }, body: new URLSearchParams({ token }),
+      method: 'POST',
+      redirect: 'manual',
+      headers: { origin: server.url, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ token }),
     });
     expect(res.status).to.equal(303);
     return res.headers.get('set-cookie')!.split(';')[0]!;
@@ -42,8 +52,14 @@ describe('console pages: environment, deployments, approvals, integrity', functi
     expect(headers.get('content-security-policy')).to.contain("script-src 'self'");
     const text = textOf(html);
     expect(text).to.contain('prod: 3 artifacts running, 1 attested by a compliant trail, 2 not (snapshot #2');
-    const row = (artifact: string) => textOf(/<tr[^>]*data-artifact="([^"]*)"[^]*?<\/tr>/g.exec(html.slice(html.indexOf(`data-artifact="${artifact}"`) - 4))![0]);
-    expect(row('api')).to.contain(sha('api:1')).and.contain('2').and.contain('✓ ATTESTED BY A COMPLIANT TRAIL').and.contain('app/b1').and.contain('app #1 (approved)');
+    const row = (artifact: string) =>
+      textOf(/<tr[^>]*data-artifact="([^"]*)"[\s\S]*?<\/tr>/g.exec(html.slice(html.indexOf(`data-artifact="${artifact}"`) - 4))![0]);
+    expect(row('api'))
+      .to.contain(sha('api:1'))
+      .and.contain('2')
+      .and.contain('✓ ATTESTED BY A COMPLIANT TRAIL')
+      .and.contain('app/b1')
+      .and.contain('app #1 (approved)');
     expect(row('web')).to.contain(sha('web:1')).and.contain('✗ NO COMPLIANT TRAIL').and.contain('app/b2').and.contain('none');
     expect(row('db')).to.contain('✗ NOT ATTESTED').and.contain('no trail attested it');
     expect(html).to.contain('href="/ui/acme/flows/app/trails/b1"').and.contain('href="/ui/acme/flows/app/approvals/1"');
@@ -71,8 +87,16 @@ describe('console pages: environment, deployments, approvals, integrity', functi
     const text = textOf(prod.html);
     expect(text).to.contain('3 deployments to prod from');
     expect(text).to.contain('Page 1 of 2 (3 in all)');
-    expect(prod.html.match(/<tbody>[^]*?<\/tbody>/g)!.at(-1)!.match(/<tr/g)).to.have.length(2);
-    expect(prod.html).to.contain('href="/ui/acme/environments/prod?snapshot=2"').and.contain('href="/ui/acme/flows/app/trails/b2"').and.contain('no trail attested it');
+    expect(
+      prod.html
+        .match(/<tbody>[\s\S]*?<\/tbody>/g)!
+        .at(-1)!
+        .match(/<tr/g),
+    ).to.have.length(2);
+    expect(prod.html)
+      .to.contain('href="/ui/acme/environments/prod?snapshot=2"')
+      .and.contain('href="/ui/acme/flows/app/trails/b2"')
+      .and.contain('no trail attested it');
     expect(prod.html).to.contain('href="/ui/acme/deployments?env_name=prod&amp;per_page=2&amp;page=2"');
     const staging = textOf((await page('/ui/acme/deployments?env_name=staging')).html);
     expect(staging).to.contain('1 deployment to staging').and.contain('web');
@@ -82,7 +106,9 @@ describe('console pages: environment, deployments, approvals, integrity', functi
 
   it('approvals: the list of a flow and one approval with every review, hostile review text shown as text', async () => {
     const list = textOf((await page('/ui/acme/flows/app/approvals')).html);
-    expect(list).to.contain('Approvals of app').and.match(/#1 ✓ APPROVED api [0-9a-f]{12} prod 2/);
+    expect(list)
+      .to.contain('Approvals of app')
+      .and.match(/#1 ✓ APPROVED api [0-9a-f]{12} prod 2/);
     const one = await page('/ui/acme/flows/app/approvals/1');
     const text = textOf(one.html);
     expect(text).to.contain('Approval #1 of app ✓ APPROVED').and.contain(sha('api:1')).and.contain('Reviews (2)');
@@ -102,7 +128,13 @@ describe('console pages: environment, deployments, approvals, integrity', functi
 
   it("another organisation's session sees 404 on every one of these pages, and a signed-out browser the sign-in page", async () => {
     const other = await signIn(server.otherToken);
-    for (const path of ['/ui/acme/environments/prod', '/ui/acme/deployments', '/ui/acme/flows/app/approvals', '/ui/acme/flows/app/approvals/1', '/ui/acme/integrity?run=1']) {
+    for (const path of [
+      '/ui/acme/environments/prod',
+      '/ui/acme/deployments',
+      '/ui/acme/flows/app/approvals',
+      '/ui/acme/flows/app/approvals/1',
+      '/ui/acme/integrity?run=1',
+    ]) {
       expect((await page(path, other)).status, path).to.equal(404);
       const out = await page(path, '');
       expect([out.status, out.headers.get('location')?.startsWith('/ui/sign-in?next=')], path).to.deep.equal([303, true]);

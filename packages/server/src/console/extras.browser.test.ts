@@ -43,7 +43,11 @@ describe('console pages in a browser: environment, deployments, approvals, integ
     const found = await page.evaluate(() => ({
       scripts: document.querySelectorAll('script').length,
       images: document.querySelectorAll('img').length,
-      handlers: Array.from(document.querySelectorAll('*')).flatMap((e) => Array.from(e.attributes).filter((a) => a.name.startsWith('on')).map((a) => `${e.tagName} ${a.name}`)),
+      handlers: Array.from(document.querySelectorAll('*')).flatMap((e) =>
+        Array.from(e.attributes)
+          .filter((a) => a.name.startsWith('on'))
+          .map((a) => `${e.tagName} ${a.name}`),
+      ),
       jsLinks: Array.from(document.querySelectorAll('a')).filter((a) => a.href.startsWith('javascript:')).length,
     }));
     expect(found, page.url()).to.deep.equal({ scripts: 0, images: 0, handlers: [], jsLinks: 0 });
@@ -56,11 +60,20 @@ describe('console pages in a browser: environment, deployments, approvals, integ
     await page.keyboard.type(server.readToken);
     await page.keyboard.press('Enter');
     await page.waitForURL('**/ui/acme/environments/prod');
-    expect(await page.innerText('h1')).to.contain('prod').and.contain('NON-COMPLIANT');
+    expect(await page.innerText('h1'))
+      .to.contain('prod')
+      .and.contain('NON-COMPLIANT');
     expect(await page.innerText('[data-testid=running-summary]')).to.match(/^prod: 3 artifacts running, 1 attested by a compliant trail, 2 not \(snapshot #2/);
     const row = (name: string) => page.innerText(`tr[data-artifact="${name}"]`);
-    expect(await row('api')).to.contain(sha('api:1')).and.contain('✓ ATTESTED BY A COMPLIANT TRAIL').and.contain('app/b1').and.contain('app #1 (approved)');
-    expect(await row('web')).to.contain(sha('web:1')).and.contain('✗ NO COMPLIANT TRAIL').and.contain('app/b2');
+    expect(await row('api'))
+      .to.contain(sha('api:1'))
+      .and.contain('✓ ATTESTED BY A COMPLIANT TRAIL')
+      .and.contain('app/b1')
+      .and.contain('app #1 (approved)');
+    expect(await row('web'))
+      .to.contain(sha('web:1'))
+      .and.contain('✗ NO COMPLIANT TRAIL')
+      .and.contain('app/b2');
     expect(await row('db')).to.contain('✗ NOT ATTESTED');
     expect(await page.getAttribute('tr[data-artifact="api"] a[href*="/trails/"]', 'href')).to.equal('/ui/acme/flows/app/trails/b1');
     // The timeline, newest first (within a snapshot, the reverse of artifact order): db started at #2, web and api at #1.
@@ -69,7 +82,9 @@ describe('console pages in a browser: environment, deployments, approvals, integ
     await assertInert();
 
     await page.click('tr.event-started a[href$="?snapshot=1"] >> nth=0');
-    expect(await main()).to.contain('Running at snapshot #1').and.contain('prod: 2 artifacts running, 1 attested by a compliant trail, 1 not');
+    expect(await main())
+      .to.contain('Running at snapshot #1')
+      .and.contain('prod: 2 artifacts running, 1 attested by a compliant trail, 1 not');
   });
 
   it('follows the approval of a running artifact to every review, written as text', async () => {

@@ -43,7 +43,8 @@ export interface ConsoleOptions {
  * with `no-referrer` Chromium sends `Origin: null` on the sign-in form's own POST).
  */
 export const consoleSecurityHeaders: Readonly<Record<string, string>> = {
-  'Content-Security-Policy': "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; frame-ancestors 'none'; form-action 'self'; base-uri 'none'",
+  'Content-Security-Policy':
+    "default-src 'self'; script-src 'self'; style-src 'self'; img-src 'self' data:; frame-ancestors 'none'; form-action 'self'; base-uri 'none'",
   'X-Content-Type-Options': 'nosniff',
   'Referrer-Policy': 'same-origin',
   'X-Frame-Options': 'DENY',
@@ -77,7 +78,8 @@ export function createConsole(options: ConsoleOptions): Router {
       await next();
     } catch (error) {
       const status = error instanceof ApiError ? error.status : 500;
-      if (status >= 500) logger.error({ msg: 'console page failed', path: ctx.path, error: String((error as Error)?.stack ?? error), request_id: ctx.state.requestId });
+      if (status >= 500)
+        logger.error({ msg: 'console page failed', path: ctx.path, error: String((error as Error)?.stack ?? error), request_id: ctx.state.requestId });
       const message = status >= 500 ? `The page could not be shown. Request id: ${String(ctx.state.requestId ?? 'none')}` : (error as Error).message;
       html(ctx, status, ProblemPage({ base: baseOf(ctx), org: (ctx.state.session as Session | undefined)?.principal.org, status, message }));
     }
@@ -105,14 +107,16 @@ export function createConsole(options: ConsoleOptions): Router {
     const next = safeNext(base, form.get('next') ?? undefined);
     let problem = 'That token is not valid: it is unknown, revoked or mistyped.';
     const token = (form.get('token') ?? '').trim();
-    const principal = token ? await openSession(ctx, { store, auth, token, ttlSeconds, cookiePath: base }).catch((error: unknown) => {
-      // An expired token: the authenticator says when, which helps the person holding it.
-      if (error instanceof ApiError && error.status === 401) {
-        problem = error.message;
-        return null;
-      }
-      throw error;
-    }) : null;
+    const principal = token
+      ? await openSession(ctx, { store, auth, token, ttlSeconds, cookiePath: base }).catch((error: unknown) => {
+          // An expired token: the authenticator says when, which helps the person holding it.
+          if (error instanceof ApiError && error.status === 401) {
+            problem = error.message;
+            return null;
+          }
+          throw error;
+        })
+      : null;
     if (!principal) return html(ctx, 401, SignInPage({ base, next, problem }));
     ctx.status = 303;
     ctx.redirect(next ?? `${base}/${encodeURIComponent(principal.org)}`);
@@ -143,9 +147,15 @@ export function createConsole(options: ConsoleOptions): Router {
       const session = ctx.state.session as Session;
       const base = baseOf(ctx);
       const input: PageInput = {
-        store, principal: session.principal, org: { id: session.organizationId, name: session.principal.org },
-        params: ctx.params as Record<string, string>, query: new URLSearchParams(ctx.querystring), now: Date.now() / 1000,
-        base, url: ctx.originalUrl, apiBase: `${ctx.protocol}://${ctx.host}${base.slice(0, base.length - prefix.length)}${apiPrefix}`,
+        store,
+        principal: session.principal,
+        org: { id: session.organizationId, name: session.principal.org },
+        params: ctx.params as Record<string, string>,
+        query: new URLSearchParams(ctx.querystring),
+        now: Date.now() / 1000,
+        base,
+        url: ctx.originalUrl,
+        apiBase: `${ctx.protocol}://${ctx.host}${base.slice(0, base.length - prefix.length)}${apiPrefix}`,
       };
       const result = await page.render(input);
       if ('download' in result) {

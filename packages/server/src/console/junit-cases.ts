@@ -22,7 +22,11 @@ const maxCases = 50;
 const maxDetails = 2000;
 
 const parser = new XMLParser({
-  ignoreAttributes: false, attributeNamePrefix: '@', textNodeName: '#text', parseAttributeValue: false, parseTagValue: false,
+  ignoreAttributes: false,
+  attributeNamePrefix: '@',
+  textNodeName: '#text',
+  parseAttributeValue: false,
+  parseTagValue: false,
   isArray: (name) => ['testsuite', 'testcase', 'failure', 'error'].includes(name),
 });
 
@@ -55,8 +59,12 @@ export function failedCasesOf(bytes: Uint8Array): FailedCases {
         }
         const r = (typeof first === 'object' && first !== null ? first : { '#text': str(first) }) as Node;
         cases.push({
-          suite: str(suite['@name']), className: str(testcase['@classname']), name: str(testcase['@name']), kind,
-          message: str(r['@message']) || str(r['@type']), details: str(r['#text']).trim().slice(0, maxDetails),
+          suite: str(suite['@name']),
+          className: str(testcase['@classname']),
+          name: str(testcase['@name']),
+          kind,
+          message: str(r['@message']) || str(r['@type']),
+          details: str(r['#text']).trim().slice(0, maxDetails),
         });
         break;
       }

@@ -29,14 +29,18 @@ export function Layout({ title, base, org, children }: LayoutProps) {
       </head>
       <body>
         <header class="top">
-          <a class="brand" href={home}>Trailproof</a>
+          <a class="brand" href={home}>
+            Trailproof
+          </a>
           {org ? (
             <nav aria-label="Organisation">
               <a href={home}>{org}</a>
               <a href={`${home}/deployments`}>Deployments</a>
               <a href={`${home}/integrity`}>Integrity</a>
             </nav>
-          ) : <nav aria-label="Console" />}
+          ) : (
+            <nav aria-label="Console" />
+          )}
           {org ? (
             <form method="post" action={`${base}/sign-out`}>
               <button type="submit">Sign out</button>

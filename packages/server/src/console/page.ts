@@ -29,9 +29,7 @@ export interface PageInput {
 }
 
 /** A page's answer: HTML content for the layout, or a file to download. */
-export type PageResult =
-  | { title: string; content: VNode; status?: number }
-  | { download: { bytes: Uint8Array; name: string; sha256: string } };
+export type PageResult = { title: string; content: VNode; status?: number } | { download: { bytes: Uint8Array; name: string; sha256: string } };
 
 export interface Page {
   /** Under the console's prefix, in @koa/router's syntax: `/:org/flows/:flow`. */

@@ -13,6 +13,12 @@ import { integrityPage } from './pages/integrity.tsx';
 
 export const consolePages: readonly Page[] = [
   overviewPage,
-  flowPage, trailPage, attachmentDownload,
-  environmentPage, deploymentsPage, approvalsPage, approvalPage, integrityPage,
+  flowPage,
+  trailPage,
+  attachmentDownload,
+  environmentPage,
+  deploymentsPage,
+  approvalsPage,
+  approvalPage,
+  integrityPage,
 ];

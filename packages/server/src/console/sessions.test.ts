@@ -9,7 +9,12 @@ describe('console sessions', () => {
 
   const get = (path: string, cookie?: string) => fetch(server.url + path, { redirect: 'manual', headers: cookie ? { cookie } : {} });
   const post = (path: string, form: Record<string, string>, headers: Record<string, string> = { origin: server.url }) =>
-    fetch(server.url + path, { method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, body: new URLSearchParams(form) });
+    fetch(server.url + path, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+      body: new URLSearchParams(form),
+    });
   const signIn = async (token: string) => {
     const res = await post('/ui/sign-in', { token });
     expect(res.status).to.equal(303);
@@ -29,7 +34,10 @@ describe('console sessions', () => {
     const res = await post('/ui/sign-in', { token: server.readToken, next: '/ui/acme?x=1' });
     expect([res.status, res.headers.get('location')]).to.deep.equal([303, '/ui/acme?x=1']);
     const cookie = res.headers.get('set-cookie')!;
-    expect(cookie).to.match(/^trailproof_session=[A-Za-z0-9_-]{43}; path=\/ui; expires=/).and.match(/samesite=strict/i).and.match(/httponly/i);
+    expect(cookie)
+      .to.match(/^trailproof_session=[A-Za-z0-9_-]{43}; path=\/ui; expires=/)
+      .and.match(/samesite=strict/i)
+      .and.match(/httponly/i);
     expect(cookie).not.to.contain(server.readToken.split('_')[2]!);
     const page = await get('/ui/acme', cookie.split(';')[0]);
     expect(page.status).to.equal(200);
@@ -86,9 +94,13 @@ describe('console sessions', () => {
   it('marks the cookie Secure behind a trusted proxy that says https, and only then', async () => {
     const proxied = await startTestServer({ server: { proxy: true } });
     try {
-      const signIn = (headers: Record<string, string>) => fetch(`${proxied.url}/ui/sign-in`, {
-        method: 'POST', redirect: 'manual', headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers }, body: new URLSearchParams({ token: proxied.token }),
-      });
+      const signIn = (headers: Record<string, string>) =>
+        fetch(`${proxied.url}/ui/sign-in`, {
+          method: 'POST',
+          redirect: 'manual',
+          headers: { 'content-type': 'application/x-www-form-urlencoded', ...headers },
+          body: new URLSearchParams({ token: proxied.token }),
+        });
       const host = new URL(proxied.url).host;
       const https = await signIn({ 'x-forwarded-proto': 'https', origin: `https://${host}` });
       expect(https.status).to.equal(303);

@@ -54,14 +54,23 @@ export function assertSameOrigin(ctx: Context): void {
   if (ctx.get('origin') !== own) throw new ApiError(403, 'This form must be sent from the sign-in page of this site');
 }
 
-export async function openSession(ctx: Context, o: { store: Store; auth: Authenticator; token: string; ttlSeconds: number; cookiePath: string }): Promise<Principal | null> {
+export async function openSession(
+  ctx: Context,
+  o: { store: Store; auth: Authenticator; token: string; ttlSeconds: number; cookiePath: string },
+): Promise<Principal | null> {
   const principal = await o.auth.authenticate(`Bearer ${o.token}`);
   if (!principal) return null;
   const organization = await o.store.findOrganization(principal.org);
   if (!organization) return null;
   const id = randomBytes(32).toString('base64url');
   const at = Date.now() / 1000;
-  await o.store.insertConsoleSession({ idSha256: sha256(id), tokenId: principal.tokenId, organizationId: Number(organization.id), at, expiresAt: at + o.ttlSeconds });
+  await o.store.insertConsoleSession({
+    idSha256: sha256(id),
+    tokenId: principal.tokenId,
+    organizationId: Number(organization.id),
+    at,
+    expiresAt: at + o.ttlSeconds,
+  });
   ctx.cookies.set(sessionCookie, id, cookieOptions(ctx, o.cookiePath, o.ttlSeconds * 1000));
   return principal;
 }

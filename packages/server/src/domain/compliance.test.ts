@@ -5,7 +5,10 @@ import { TemplateError, type TemplateModel } from './template.ts';
 const template: TemplateModel = {
   version: 1,
   trail: {
-    attestations: [{ name: 'jira', type: 'jira' }, { name: 'review', type: '*' }],
+    attestations: [
+      { name: 'jira', type: 'jira' },
+      { name: 'review', type: '*' },
+    ],
     artifacts: [{ name: 'backend', attestations: [{ name: 'unit', type: 'junit' }] }],
   },
 };
@@ -15,10 +18,16 @@ const made = (name: string, type: string, compliant: boolean, targets: string[] 
 
 describe('trail compliance', () => {
   it('is compliant when every required attestation is there and compliant', () => {
-    const result = evaluateCompliance(template, 'abc', [made('jira', 'jira', true), made('review', 'generic', true), made('unit', 'junit', true, ['backend'])], 100);
+    const result = evaluateCompliance(
+      template,
+      'abc',
+      [made('jira', 'jira', true), made('review', 'generic', true), made('unit', 'junit', true, ['backend'])],
+      100,
+    );
     expect(result).to.deep.include({ status: 'COMPLIANT', is_compliant: true, reasons: [], evaluated_at: 100, flow_template_id: 'abc' });
     expect(result.attestations_statuses.map((s) => [s.attestation_name, s.status, s.is_compliant, s.unexpected])).to.deep.equal([
-      ['jira', 'COMPLETE', true, false], ['review', 'COMPLETE', true, false],
+      ['jira', 'COMPLETE', true, false],
+      ['review', 'COMPLETE', true, false],
     ]);
     expect(result.artifacts_statuses.backend).to.deep.include({ status: 'COMPLIANT', is_compliant: true, unexpected: false });
   });
@@ -34,7 +43,12 @@ describe('trail compliance', () => {
     ]);
     const review = result.attestations_statuses.find((s) => s.attestation_name === 'review')!;
     expect(review).to.deep.equal({
-      attestation_name: 'review', attestation_type: '*', attestation_id: null, status: 'MISSING', is_compliant: false, unexpected: false,
+      attestation_name: 'review',
+      attestation_type: '*',
+      attestation_id: null,
+      status: 'MISSING',
+      is_compliant: false,
+      unexpected: false,
       reason: "required attestation 'review' (*) is missing",
     });
     expect(result.artifacts_statuses.backend!.status).to.equal('NON-COMPLIANT');
@@ -45,7 +59,12 @@ describe('trail compliance', () => {
     const fixed = made('unit', 'junit', true, ['backend']);
     const others = [made('jira', 'jira', true), made('review', 'generic', true)];
     expect(evaluateCompliance(template, null, [...others, failing], 1).is_compliant).to.equal(false);
-    const result = evaluateCompliance(template, null, [...others, fixed, failing].sort((a, b) => b.id - a.id), 1);
+    const result = evaluateCompliance(
+      template,
+      null,
+      [...others, fixed, failing].sort((a, b) => b.id - a.id),
+      1,
+    );
     expect(result.is_compliant).to.equal(true);
     expect(result.artifacts_statuses.backend!.attestations_statuses[0]!.attestation_id).to.equal(String(fixed.id));
   });

@@ -78,7 +78,15 @@ export function evaluateCompliance(
     if (!found) {
       const reason = `${where}required attestation '${requirement.name}' (${requirement.type}) is missing`;
       reasons.push(reason);
-      return { attestation_name: requirement.name, attestation_type: requirement.type, attestation_id: null, status: 'MISSING', is_compliant: false, unexpected: false, reason };
+      return {
+        attestation_name: requirement.name,
+        attestation_type: requirement.type,
+        attestation_id: null,
+        status: 'MISSING',
+        is_compliant: false,
+        unexpected: false,
+        reason,
+      };
     }
     let reason: string | null = null;
     if (requirement.type !== '*' && found.type !== requirement.type) {
@@ -130,7 +138,12 @@ export function evaluateCompliance(
 
 function status(found: AttestationFacts, reason: string | null, unexpected: boolean): AttestationStatus {
   return {
-    attestation_name: found.name, attestation_type: found.type, attestation_id: String(found.id), status: 'COMPLETE',
-    is_compliant: reason === null, unexpected, reason,
+    attestation_name: found.name,
+    attestation_type: found.type,
+    attestation_id: String(found.id),
+    status: 'COMPLETE',
+    is_compliant: reason === null,
+    unexpected,
+    reason,
   };
 }

@@ -42,7 +42,7 @@ export function applyEnvironmentReport(store: Pick<PluginStore, 'transaction' | 
     const at = Math.max(report.now, latest?.createdAt ?? 0, environment.last_reported_at ?? 0);
     const changed = !latest || !sameRunning(latest.artifacts, report.running, environment.include_scaling);
     // What ran before too: an artifact that exits is linked to its trail like one that starts.
-    const fingerprints = [...report.running, ...(changed ? latest?.artifacts ?? [] : [])].map((a) => a.fingerprint);
+    const fingerprints = [...report.running, ...(changed ? (latest?.artifacts ?? []) : [])].map((a) => a.fingerprint);
     const evidence = await fingerprintEvidence(tx, new TrailEvaluator(tx, at), report.organizationId, fingerprints);
     const state = report.running.every((a) => evidence.get(a.fingerprint)?.compliant === true);
     let index = latest?.index ?? 0;
@@ -59,21 +59,37 @@ export function applyEnvironmentReport(store: Pick<PluginStore, 'transaction' | 
         deployed.push(artifact.fingerprint);
         const trail = evidence.get(artifact.fingerprint)?.latest;
         rows.push({
-          organizationId: report.organizationId, environmentId: environment.id, envName: environment.name, snapshotIndex: index,
-          fingerprint: artifact.fingerprint, artifactName: artifact.name, deployedAt: at,
-          trailId: trail?.trailId ?? null, repoName: trail?.repoName ?? null,
+          organizationId: report.organizationId,
+          environmentId: environment.id,
+          envName: environment.name,
+          snapshotIndex: index,
+          fingerprint: artifact.fingerprint,
+          artifactName: artifact.name,
+          deployedAt: at,
+          trailId: trail?.trailId ?? null,
+          repoName: trail?.repoName ?? null,
         });
       }
       await tx.insertDeployments(rows);
-      await tx.insertEnvironmentEvents(changesBetween(latest?.artifacts, report.running).map((change) => {
-        const known = evidence.get(change.fingerprint);
-        return {
-          environmentId: environment.id, snapshotIndex: index, type: change.type, artifactName: change.name, fingerprint: change.fingerprint,
-          instancesBefore: change.instancesBefore, instancesAfter: change.instancesAfter,
-          trailId: known?.latest?.trailId ?? null, repoName: known?.latest?.repoName ?? null,
-          artifactCompliant: known?.compliant ?? false, snapshotCompliant: state, reportedAt: at,
-        };
-      }));
+      await tx.insertEnvironmentEvents(
+        changesBetween(latest?.artifacts, report.running).map((change) => {
+          const known = evidence.get(change.fingerprint);
+          return {
+            environmentId: environment.id,
+            snapshotIndex: index,
+            type: change.type,
+            artifactName: change.name,
+            fingerprint: change.fingerprint,
+            instancesBefore: change.instancesBefore,
+            instancesAfter: change.instancesAfter,
+            trailId: known?.latest?.trailId ?? null,
+            repoName: known?.latest?.repoName ?? null,
+            artifactCompliant: known?.compliant ?? false,
+            snapshotCompliant: state,
+            reportedAt: at,
+          };
+        }),
+      );
     }
     await tx.recordReport(environment.id, { at, changed, state });
     return { outcome: 'recorded', index, changed, deployed };

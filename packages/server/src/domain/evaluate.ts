@@ -80,7 +80,9 @@ export class TrailEvaluator {
    * The compliance of each of `trails` (in their order), from their attestations' facts alone,
    * read in one query: what lists need, without any attestation's data. The facts come along.
    */
-  async complianceOf(trails: ReadonlyArray<{ id: number; effectiveTemplateSha256: string | null }>): Promise<Array<EvaluatedCompliance & { facts: AttestationFacts[] }>> {
+  async complianceOf(
+    trails: ReadonlyArray<{ id: number; effectiveTemplateSha256: string | null }>,
+  ): Promise<Array<EvaluatedCompliance & { facts: AttestationFacts[] }>> {
     const [facts, templates] = await Promise.all([
       this.store.attestationFactsOfTrails(trails.map((t) => t.id)),
       Promise.all(trails.map((t) => this.template(t.effectiveTemplateSha256))),

@@ -30,7 +30,13 @@ export function changesBetween(previous: readonly RunningCount[] | undefined, cu
   for (const [k, now] of after) {
     const was = before.get(k)?.instance_count ?? 0;
     if (was === now.instance_count) continue;
-    changes.push({ type: was === 0 ? 'started' : 'scaled', name: now.name, fingerprint: now.fingerprint, instancesBefore: was, instancesAfter: now.instance_count });
+    changes.push({
+      type: was === 0 ? 'started' : 'scaled',
+      name: now.name,
+      fingerprint: now.fingerprint,
+      instancesBefore: was,
+      instancesAfter: now.instance_count,
+    });
   }
   for (const [k, was] of before) {
     if (!after.has(k)) changes.push({ type: 'exited', name: was.name, fingerprint: was.fingerprint, instancesBefore: was.instance_count, instancesAfter: 0 });

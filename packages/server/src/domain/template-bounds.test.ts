@@ -31,16 +31,24 @@ describe('flow template bounds (checked before the YAML library parses)', () => 
   it('refuses more bytes than the bound, counted in UTF-8', () => {
     const padding = (char: string, bytes: number) => `version: 1\n# ${char.repeat(bytes)}\n`;
     expect(templateBoundProblem(padding('x', templateBounds.bytes - 20))).to.equal(undefined);
-    expect(templateBoundProblem(padding('x', templateBounds.bytes))).to.deep.equal({ line: 1, problem: `a template may be at most ${templateBounds.bytes} bytes` });
+    expect(templateBoundProblem(padding('x', templateBounds.bytes))).to.deep.equal({
+      line: 1,
+      problem: `a template may be at most ${templateBounds.bytes} bytes`,
+    });
     // 'é' is two bytes: half as many characters cross the bound.
     expect(templateBoundProblem(padding('é', templateBounds.bytes / 2))?.problem).to.match(/at most 65536 bytes/);
   });
 
   it('refuses more keys and entries than the bound, naming the line where it was crossed', () => {
     expect(templateBoundProblem(keys(templateBounds.entries - 1))).to.equal(undefined);
-    expect(templateBoundProblem(keys(templateBounds.entries))).to.deep.equal({ line: templateBounds.entries + 1, problem: `a template may have at most ${templateBounds.entries} keys and list entries` });
+    expect(templateBoundProblem(keys(templateBounds.entries))).to.deep.equal({
+      line: templateBounds.entries + 1,
+      problem: `a template may have at most ${templateBounds.entries} keys and list entries`,
+    });
     expect(templateBoundProblem(`[${'1,'.repeat(templateBounds.entries)}1]`)?.problem).to.match(/at most 2000 keys and list entries/);
-    expect(templateBoundProblem(`{${Array.from({ length: templateBounds.entries + 1 }, (_, i) => `k${i}`).join(', ')}}`)?.problem).to.match(/keys and list entries/);
+    expect(templateBoundProblem(`{${Array.from({ length: templateBounds.entries + 1 }, (_, i) => `k${i}`).join(', ')}}`)?.problem).to.match(
+      /keys and list entries/,
+    );
   });
 
   it('refuses deeper nesting than the bound, in flow and in block style', () => {
@@ -61,7 +69,10 @@ describe('flow template bounds (checked before the YAML library parses)', () => 
   });
 
   it('refuses anchors and aliases, which a template never needs', () => {
-    expect(templateBoundProblem('version: 1\ntrail: &t\n  attestations: []\n')).to.deep.equal({ line: 2, problem: 'anchors (&) and aliases (*) are not accepted in a template' });
+    expect(templateBoundProblem('version: 1\ntrail: &t\n  attestations: []\n')).to.deep.equal({
+      line: 2,
+      problem: 'anchors (&) and aliases (*) are not accepted in a template',
+    });
     expect(templateBoundProblem('a: [1]\nb: *a\n')?.line).to.equal(2);
     // In quoted text they are only characters.
     expect(templateBoundProblem('version: 1\nnote: "&a *b"\n')).to.equal(undefined);

@@ -14,7 +14,10 @@ import { limits, type Template } from '@trailproof/schema';
 import { badRequest } from '../http/errors.ts';
 import { templateBoundProblem, templateBounds } from './template-bounds.ts';
 
-export interface TemplateRequirement { name: string; type: string }
+export interface TemplateRequirement {
+  name: string;
+  type: string;
+}
 export interface TemplateModel {
   version: 1;
   trail: { attestations: TemplateRequirement[]; artifacts: Array<{ name: string; attestations: TemplateRequirement[] }> };
@@ -23,7 +26,10 @@ export interface TemplateModel {
 /** A template that does not validate: what is wrong and on which line (1-based). */
 export class TemplateError extends Error {
   override readonly name = 'TemplateError';
-  constructor(readonly line: number, readonly problem: string) {
+  constructor(
+    readonly line: number,
+    readonly problem: string,
+  ) {
     super(`line ${line}: ${problem}`);
   }
 }
@@ -83,7 +89,13 @@ export function parseTemplate(text: string): TemplateModel {
       const at = `${path}[${i}]`;
       const { entries, line } = mapping(item, at, entry!.line, ['name', 'type']);
       const name = textField(entries.get('name'), `${at}.name`, line, namePattern, 'a valid attestation name (letters, digits, -, _ and ,)');
-      const type = textField(entries.get('type'), `${at}.type`, line, typePattern, 'a known type (*, generic, jira, junit, pull_request, snyk, sonar, custom:<name>)');
+      const type = textField(
+        entries.get('type'),
+        `${at}.type`,
+        line,
+        typePattern,
+        'a known type (*, generic, jira, junit, pull_request, snyk, sonar, custom:<name>)',
+      );
       if (seen.has(name)) throw new TemplateError(line, `${at}.name '${name}' appears twice in ${path}`);
       seen.add(name);
       return { name, type };

@@ -46,7 +46,13 @@ export interface TrailLeaves {
 }
 
 /** The trail: the summary, a page of its attestations (oldest first), and where that page sits among them. */
-export function trailView(trail: TrailRow, evaluated: EvaluatedTrail, at: ViewContext, page: { page: number; per_page: number; originalUrl: string }, leaves: TrailLeaves) {
+export function trailView(
+  trail: TrailRow,
+  evaluated: EvaluatedTrail,
+  at: ViewContext,
+  page: { page: number; per_page: number; originalUrl: string },
+  leaves: TrailLeaves,
+) {
   const counting = new Set([...countingAttestations(evaluated.facts).values()].map((a) => a.id));
   const base = trailHref(at, trail.flowName, trail.name);
   const total = evaluated.facts.length;
@@ -85,11 +91,11 @@ export function attestationView(a: AttestationRow, counts: boolean, trailLink: s
     totals: junit ? totals(junit) : null,
     attachment: a.attachmentSha256
       ? {
-        name: a.attachmentName ?? '',
-        sha256: a.attachmentSha256,
-        size: a.attachmentSize ?? 0,
-        _links: { download: { href: `${trailLink}/attestations/${a.id}/attachment` } },
-      }
+          name: a.attachmentName ?? '',
+          sha256: a.attachmentSha256,
+          size: a.attachmentSize ?? 0,
+          _links: { download: { href: `${trailLink}/attestations/${a.id}/attachment` } },
+        }
       : null,
   };
 }
@@ -98,7 +104,11 @@ export function attestationView(a: AttestationRow, counts: boolean, trailLink: s
 function totals(results: Array<Record<string, number>>) {
   const sum = (field: string) => results.reduce((n, r) => n + (Number(r[field]) || 0), 0);
   return {
-    suites: results.length, total: sum('total'), failures: sum('failures'), errors: sum('errors'), skipped: sum('skipped'),
+    suites: results.length,
+    total: sum('total'),
+    failures: sum('failures'),
+    errors: sum('errors'),
+    skipped: sum('skipped'),
     duration: Math.round(sum('duration') * 1e6) / 1e6,
   };
 }

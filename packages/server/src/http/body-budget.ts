@@ -51,7 +51,9 @@ export function holdBodyBytes(budget: ByteBudget, maxBodyBytes: number) {
     if (declared !== undefined && declared > maxBodyBytes) throw new ApiError(413, `Body too large: at most ${maxBodyBytes} bytes`);
     const bytes = declared ?? maxBodyBytes;
     if (!budget.tryTake(bytes)) {
-      throw new ApiError(503, 'The server is receiving as many uploads as it may hold; try again shortly', undefined, { 'Retry-After': String(retryAfterSeconds) });
+      throw new ApiError(503, 'The server is receiving as many uploads as it may hold; try again shortly', undefined, {
+        'Retry-After': String(retryAfterSeconds),
+      });
     }
     // Given back once the answer is sent or the connection closed: the body is held until then.
     ctx.res.once('close', () => budget.give(bytes));

@@ -29,8 +29,12 @@ describe('multipart bodies', () => {
     // The trail input is the first level; user_data's value adds the rest.
     const arrays = (levels: number) => JSON.parse('['.repeat(levels) + '1' + ']'.repeat(levels)) as unknown;
     const objects = (levels: number): unknown => (levels === 0 ? 1 : { a: objects(levels - 1) });
-    for (const [kind, nest] of [['arrays', arrays], ['objects', objects]] as const) {
-      const begin = (name: string, levels: number) => server.request('PUT', '/api/v2/trails/acme/app', { form: { data_json: JSON.stringify({ name, user_data: nest(levels - 1) }) } });
+    for (const [kind, nest] of [
+      ['arrays', arrays],
+      ['objects', objects],
+    ] as const) {
+      const begin = (name: string, levels: number) =>
+        server.request('PUT', '/api/v2/trails/acme/app', { form: { data_json: JSON.stringify({ name, user_data: nest(levels - 1) }) } });
       expect((await begin(`deep-${kind}`, 32)).status, `${kind}: 32 levels`).to.equal(201);
       const refused = await begin(`deeper-${kind}`, 33);
       expect(refused.status, `${kind}: 33 levels`).to.equal(400);

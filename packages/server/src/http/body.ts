@@ -54,7 +54,8 @@ export function multipartParser(body: MultipartBody) {
     for (const name of fileNames) {
       const file = uploaded[name]?.[0];
       if (!file) continue;
-      if (file.size > body.files[name]!.maxBytes) throw new ApiError(413, `File too large: ${name} may be at most ${body.files[name]!.maxBytes} bytes`, { [name]: 'is too large' });
+      if (file.size > body.files[name]!.maxBytes)
+        throw new ApiError(413, `File too large: ${name} may be at most ${body.files[name]!.maxBytes} bytes`, { [name]: 'is too large' });
       // The file name is stored with the evidence, so it obeys the same text rule as data_json.
       const nameProblem = textProblem(file.originalname);
       if (nameProblem) throw badRequest('The file name cannot be stored', { [name]: `file name ${nameProblem}` });
@@ -63,7 +64,8 @@ export function multipartParser(body: MultipartBody) {
 
     const dataFile = uploaded.data_json?.[0];
     if (dataFile && fields.data_json !== undefined) throw badRequest('data_json was sent twice', { data_json: 'send it once' });
-    if (dataFile && dataFile.size > limits.dataJsonBytes) throw new ApiError(413, 'data_json is too large', { data_json: `may be at most ${limits.dataJsonBytes} bytes` });
+    if (dataFile && dataFile.size > limits.dataJsonBytes)
+      throw new ApiError(413, 'data_json is too large', { data_json: `may be at most ${limits.dataJsonBytes} bytes` });
     const text = dataFile ? decodeUtf8(dataFile.buffer) : fields.data_json;
     if (text === undefined) throw badRequest('The data_json part is required', { data_json: 'is required' });
     if (typeof text !== 'string') throw badRequest('data_json was sent twice', { data_json: 'send it once' });

@@ -57,14 +57,14 @@ const internal = { status: 500, message: 'Internal server error' };
  * A conflict or missing migration the store did not resolve is a fault here: 500.
  */
 const storeFailures: Record<StoreErrorKind, { status: number; message: string; retry?: boolean }> = {
-  'unavailable': unavailable,
-  'busy': unavailable,
+  unavailable: unavailable,
+  busy: unavailable,
   'read-only': unavailable,
-  'full': { status: 507, message: 'Insufficient storage: the database is full, and nothing of this request was stored' },
-  'moved': { status: 503, message: 'The database is unavailable: its file was moved or deleted while the server ran, and nothing of this request was stored' },
-  'storage': { status: 503, message: 'The database is unavailable: reading or writing its file failed, and nothing of this request was stored' },
+  full: { status: 507, message: 'Insufficient storage: the database is full, and nothing of this request was stored' },
+  moved: { status: 503, message: 'The database is unavailable: its file was moved or deleted while the server ran, and nothing of this request was stored' },
+  storage: { status: 503, message: 'The database is unavailable: reading or writing its file failed, and nothing of this request was stored' },
   'unstorable-text': { status: 400, message: 'Text that cannot be stored: NUL characters and lone surrogates are refused' },
-  'conflict': internal,
+  conflict: internal,
   'migrations-pending': internal,
 };
 
@@ -75,9 +75,19 @@ export function isDatabaseUnavailable(error: unknown): boolean {
 }
 
 /** Turns anything thrown below into a status and an error body. */
-export function toErrorResponse(error: unknown): { status: number; body: { message: string; errors?: FieldErrors }; headers?: Record<string, string>; internal: boolean } {
+export function toErrorResponse(error: unknown): {
+  status: number;
+  body: { message: string; errors?: FieldErrors };
+  headers?: Record<string, string>;
+  internal: boolean;
+} {
   if (error instanceof ApiError) {
-    return { status: error.status, body: { message: error.message, ...(error.errors ? { errors: error.errors } : {}) }, headers: error.headers, internal: false };
+    return {
+      status: error.status,
+      body: { message: error.message, ...(error.errors ? { errors: error.errors } : {}) },
+      headers: error.headers,
+      internal: false,
+    };
   }
   const e = error as { code?: unknown; field?: unknown; status?: unknown; statusCode?: unknown; expose?: unknown; message?: unknown; name?: unknown };
   if (typeof e?.code === 'string' && e.name === 'MulterError') {
@@ -87,7 +97,10 @@ export function toErrorResponse(error: unknown): { status: number; body: { messa
   }
   const status = Number(e?.status ?? e?.statusCode);
   // busboy reports a malformed body ("Unexpected end of form", "Malformed part header") as a plain Error.
-  if (typeof e?.message === 'string' && /Unexpected end of form|Malformed part header|Multipart: Boundary not found|Malformed urlencoded form/i.test(e.message)) {
+  if (
+    typeof e?.message === 'string' &&
+    /Unexpected end of form|Malformed part header|Multipart: Boundary not found|Malformed urlencoded form/i.test(e.message)
+  ) {
     return { status: 400, body: { message: `Malformed multipart body: ${e.message}` }, internal: false };
   }
   if (status >= 400 && status < 500) {
@@ -119,7 +132,14 @@ export function errorMiddleware(logger: Logger) {
       const named = requestIdOf(ctx);
       if (clientClosed(ctx.req)) {
         ctx.state.clientClosed = true;
-        logger.info({ msg: 'client closed request', method: ctx.method, path: ctx.path, ...named, status: 499, error: String((error as Error)?.message ?? error) });
+        logger.info({
+          msg: 'client closed request',
+          method: ctx.method,
+          path: ctx.path,
+          ...named,
+          status: 499,
+          error: String((error as Error)?.message ?? error),
+        });
         return;
       }
       const { status, body, headers, internal } = toErrorResponse(error);

@@ -33,7 +33,7 @@ describe('GET /api/v2/health', () => {
     expect(res.headers.get('cache-control')).to.equal('no-store');
   });
 
-  it('ignores tokens: any organisation\'s, a read-only one, or a wrong one', async () => {
+  it("ignores tokens: any organisation's, a read-only one, or a wrong one", async () => {
     for (const token of [server.token, server.readToken, server.otherToken, 'tp_not_a_token']) {
       expect((await server.request('GET', '/api/v2/health', { token })).status, token).to.equal(200);
     }
@@ -146,8 +146,10 @@ describe('GET /api/v2/health on a busy process', () => {
       expect(res.status).to.equal(200);
       const client = new pg.Client({ connectionString: location });
       await client.connect();
-      const named = await client.query("select count(*)::int as n from pg_stat_activity where application_name = 'trailproof health check'").finally(() => client.end());
-      expect(named.rows[0].n, 'the health check\'s own connection, named').to.be.at.least(1);
+      const named = await client
+        .query("select count(*)::int as n from pg_stat_activity where application_name = 'trailproof health check'")
+        .finally(() => client.end());
+      expect(named.rows[0].n, "the health check's own connection, named").to.be.at.least(1);
     } finally {
       release();
       await transaction;
@@ -165,7 +167,7 @@ describe('GET /api/v2/health on a database that takes no writes (PostgreSQL)', (
     await admin.query('select pg_reload_conf()');
     // The postmaster signals every session when it has read the file again; a session started
     // after that sees the new setting, and every older one applies it before its next statement.
-    for (const deadline = Date.now() + 10_000; ;) {
+    for (const deadline = Date.now() + 10_000; ; ) {
       const probe = new pg.Client({ connectionString: location });
       await probe.connect();
       const { rows } = await probe.query('show default_transaction_read_only').finally(() => probe.end());
@@ -180,9 +182,10 @@ describe('GET /api/v2/health on a database that takes no writes (PostgreSQL)', (
     const server = await startTestServer();
     const admin = new pg.Client({ connectionString: server.location });
     await admin.connect();
-    const attest = (name: string) => server.request('POST', '/api/v2/attestations/acme/backend/trail/build-1/generic', {
-      form: { data_json: JSON.stringify({ attestation_name: name, is_compliant: true }), attachment_file: { content: 'evidence', name: 'e.txt' } },
-    });
+    const attest = (name: string) =>
+      server.request('POST', '/api/v2/attestations/acme/backend/trail/build-1/generic', {
+        form: { data_json: JSON.stringify({ attestation_name: name, is_compliant: true }), attachment_file: { content: 'evidence', name: 'e.txt' } },
+      });
     try {
       expect((await server.request('PUT', '/api/v2/trails/acme/backend', { form: { data_json: JSON.stringify({ name: 'build-1' }) } })).status).to.equal(201);
       expect((await fetch(`${server.url}/api/v2/health`)).status).to.equal(200);

@@ -26,7 +26,7 @@ const retryAfterSeconds = 2;
 /** What `errors.database` says of a failed check, by the kind of store failure. */
 const failures: Partial<Record<StoreErrorKind, string>> = {
   'read-only': 'takes no writes',
-  'moved': 'its file was moved or deleted while the server ran; restart the server',
+  moved: 'its file was moved or deleted while the server ran; restart the server',
   'migrations-pending': 'lacks migrations this server needs',
 };
 
@@ -39,9 +39,19 @@ export function healthCheck(store: Pick<Store, 'checkDatabase'>, logger: Logger,
   return async (ctx) => {
     const problem = await withinTime(check(), timeoutMs);
     if (problem) {
-      logger.error({ msg: 'health check failed', ...requestIdOf(ctx), error: problem.kind === 'failed' ? String(problem.error) : `no answer within ${timeoutMs} ms` });
-      const database = problem.kind === 'timeout' ? `did not answer within ${timeoutMs} ms` : (failures[storeErrorKind(problem.error) ?? 'unavailable'] ?? 'did not answer');
-      throw new ApiError(503, 'Not ready: the database is unavailable', { database }, { 'Retry-After': String(retryAfterSeconds), 'Cache-Control': 'no-store' });
+      logger.error({
+        msg: 'health check failed',
+        ...requestIdOf(ctx),
+        error: problem.kind === 'failed' ? String(problem.error) : `no answer within ${timeoutMs} ms`,
+      });
+      const database =
+        problem.kind === 'timeout' ? `did not answer within ${timeoutMs} ms` : (failures[storeErrorKind(problem.error) ?? 'unavailable'] ?? 'did not answer');
+      throw new ApiError(
+        503,
+        'Not ready: the database is unavailable',
+        { database },
+        { 'Retry-After': String(retryAfterSeconds), 'Cache-Control': 'no-store' },
+      );
     }
     ctx.set('Cache-Control', 'no-store');
     ctx.type = 'application/json';
@@ -76,7 +86,13 @@ async function withinTime(check: Promise<unknown>, ms: number): Promise<Problem 
   let timer: NodeJS.Timeout | undefined;
   const late = new Promise<Problem>((resolve) => (timer = setTimeout(() => resolve({ kind: 'timeout' }), ms)));
   try {
-    return await Promise.race([check.then(() => null, (error: unknown): Problem => ({ kind: 'failed', error })), late]);
+    return await Promise.race([
+      check.then(
+        () => null,
+        (error: unknown): Problem => ({ kind: 'failed', error }),
+      ),
+      late,
+    ]);
   } finally {
     clearTimeout(timer);
   }

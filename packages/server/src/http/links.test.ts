@@ -13,7 +13,11 @@ describe('page links', () => {
 
   it('append page when the query has none, and have no prev on the first page nor next on the last', () => {
     expect(pageLinks('/x', 1, 1)).to.deep.equal({
-      self: { href: '/x' }, first: { href: '/x?page=1' }, prev: null, next: null, last: { href: '/x?page=1' },
+      self: { href: '/x' },
+      first: { href: '/x?page=1' },
+      prev: null,
+      next: null,
+      last: { href: '/x?page=1' },
     });
     expect(pageLinks('/x?sort=name', 1, 2).next!.href).to.equal('/x?sort=name&page=2');
   });

@@ -62,7 +62,10 @@ export function pageLinks(originalUrl: string, page: number, totalPages: number)
 export function pageHeaders(originalUrl: string, page: number, perPage: number, total: number): Record<string, string> {
   const totalPages = pageCount(total, perPage);
   const headers: Record<string, string> = {
-    'X-Total-Count': String(total), 'X-Per-Page': String(perPage), 'X-Current-Page': String(page), 'X-Total-Pages': String(totalPages),
+    'X-Total-Count': String(total),
+    'X-Per-Page': String(perPage),
+    'X-Current-Page': String(page),
+    'X-Total-Pages': String(totalPages),
   };
   if (totalPages > 1) {
     const links = pageLinks(originalUrl, page, totalPages);

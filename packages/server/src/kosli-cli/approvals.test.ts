@@ -18,13 +18,26 @@ const fingerprint = (name: string) => createHash('sha256').update(name).digest('
 const commit = (n: number) => createHash('sha1').update(`commit ${n}`).digest('hex');
 
 const approvalAsRead: GoType = {
-  release_number: 'int', base_artifact: 'string', artifact_name: 'string', state: 'string', last_modified_at: 'float64',
+  release_number: 'int',
+  base_artifact: 'string',
+  artifact_name: 'string',
+  state: 'string',
+  last_modified_at: 'float64',
   approvals: [{ approved_by: 'string?', timestamp: 'float64', state: 'string' }],
   src_commit_list: [{ commit_sha: 'string', artifact_fingerprints: ['string'] }],
 };
-const approvalListItemAsRead: GoType = { release_number: 'int', artifact_name: 'string', state: 'string', base_artifact: 'string', last_modified_at: 'float64' };
+const approvalListItemAsRead: GoType = {
+  release_number: 'int',
+  artifact_name: 'string',
+  state: 'string',
+  base_artifact: 'string',
+  last_modified_at: 'float64',
+};
 const deploymentsAsRead: GoType = {
-  page: 'int', per_page: 'int', total_pages: 'int', total_count: 'int',
+  page: 'int',
+  per_page: 'int',
+  total_pages: 'int',
+  total_count: 'int',
   deployments: [{ fingerprint: 'string', deployed_at: 'float64', artifact_name: 'string', env_name: 'string', snapshot_index: 'int' }],
 };
 
@@ -34,11 +47,30 @@ describe('Kosli CLI wire format: approvals (with the artifact-commit helper) and
     server = await startTestServer();
     // Three builds of the shop, each its own trail and commit, each attesting its artifact.
     for (const n of [1, 2, 3]) {
-      await cli({ method: 'PUT', path: '/api/v2/trails/acme/shop', form: [{ type: 'field', name: 'data_json', content: { name: `build-${n}`, git_commit_info: { sha1: commit(n), message: '', author: 'ci', timestamp: 1_763_000_000 + n, branch: 'main' } } }] }, 201);
-      await cli({
-        method: 'POST', path: `/api/v2/attestations/acme/shop/trail/build-${n}/generic`,
-        form: [{ type: 'field', name: 'data_json', content: { artifact_fingerprint: fingerprint(`shop:${n}`), attestation_name: 'build', is_compliant: true } }],
-      }, 201);
+      await cli(
+        {
+          method: 'PUT',
+          path: '/api/v2/trails/acme/shop',
+          form: [
+            {
+              type: 'field',
+              name: 'data_json',
+              content: { name: `build-${n}`, git_commit_info: { sha1: commit(n), message: '', author: 'ci', timestamp: 1_763_000_000 + n, branch: 'main' } },
+            },
+          ],
+        },
+        201,
+      );
+      await cli(
+        {
+          method: 'POST',
+          path: `/api/v2/attestations/acme/shop/trail/build-${n}/generic`,
+          form: [
+            { type: 'field', name: 'data_json', content: { artifact_fingerprint: fingerprint(`shop:${n}`), attestation_name: 'build', is_compliant: true } },
+          ],
+        },
+        201,
+      );
     }
     await cli({ method: 'PUT', path: '/api/v2/environments/acme', payload: { name: 'prod', type: 'K8S', description: '', require_provenance: false } }, 201);
     await cli({ method: 'PUT', path: '/api/v2/environments/acme', payload: { name: 'staging', type: 'K8S', description: '', require_provenance: false } }, 201);
@@ -67,10 +99,23 @@ describe('Kosli CLI wire format: approvals (with the artifact-commit helper) and
     payload.user_data = null;
     return cli({ method: 'POST', path: '/api/v2/approvals/acme/shop', payload }, 201);
   };
-  const running = (env: string, ...builds: number[]) => cli({
-    method: 'PUT', path: `/api/v2/environments/acme/${env}/report/K8S`,
-    payload: { artifacts: builds.map((n) => ({ podName: `shop-${n}`, namespace: 'shop', digests: { [`shop:${n}`]: fingerprint(`shop:${n}`) }, creationTimestamp: 1_763_001_000 + n, owners: null })) },
-  }, 201);
+  const running = (env: string, ...builds: number[]) =>
+    cli(
+      {
+        method: 'PUT',
+        path: `/api/v2/environments/acme/${env}/report/K8S`,
+        payload: {
+          artifacts: builds.map((n) => ({
+            podName: `shop-${n}`,
+            namespace: 'shop',
+            digests: { [`shop:${n}`]: fingerprint(`shop:${n}`) },
+            creationTimestamp: 1_763_001_000 + n,
+            owners: null,
+          })),
+        },
+      },
+      201,
+    );
 
   it('artifact-commit: null before anything approved runs; then the commit of the approved artifact running there', async () => {
     expect(await lastApprovedCommit('prod')).to.equal(null);
@@ -90,7 +135,10 @@ describe('Kosli CLI wire format: approvals (with the artifact-commit helper) and
   });
 
   it('artifact-commit for an unknown flow or environment: 404 naming it (never a status the CLI retries)', async () => {
-    for (const [path, name] of [['/api/v2/approvals/acme/nope/artifact-commit/prod', "'nope'"], ['/api/v2/approvals/acme/shop/artifact-commit/nowhere', "'nowhere'"]] as const) {
+    for (const [path, name] of [
+      ['/api/v2/approvals/acme/nope/artifact-commit/prod', "'nope'"],
+      ['/api/v2/approvals/acme/shop/artifact-commit/nowhere', "'nowhere'"],
+    ] as const) {
       const answer = await sendAsCli(server.url, { method: 'GET', path, token: server.token, auth: 'basic' });
       expect(answer.status, path).to.equal(404);
       expect(cliRetries(answer.status)).to.equal(false);

@@ -17,23 +17,37 @@ export function repoInfoIn(ci: Ci): Record<string, unknown> | undefined {
       return { url: 'https://github.com/acme/shop', name: 'acme/shop', id: '712345678', provider: 'github' };
     case 'gitlab':
       return {
-        url: 'https://gitlab.com/acme/platform/shop', name: 'acme/platform/shop', id: '4242', description: 'The shop <front & back>',
-        provider: 'gitlab', namespace_path: ['acme', 'platform'],
+        url: 'https://gitlab.com/acme/platform/shop',
+        name: 'acme/platform/shop',
+        id: '4242',
+        description: 'The shop <front & back>',
+        provider: 'gitlab',
+        namespace_path: ['acme', 'platform'],
       };
     case 'bitbucket':
       return {
-        url: 'https://bitbucket.org/acme/shop', name: 'acme/shop', id: '{9a1c2f3e-0b4d-4e5f-8a6b-7c8d9e0f1a2b}', provider: 'bitbucket_cloud',
-        namespace_path: ['acme'], additional_info: { project_key: 'SHOP' },
+        url: 'https://bitbucket.org/acme/shop',
+        name: 'acme/shop',
+        id: '{9a1c2f3e-0b4d-4e5f-8a6b-7c8d9e0f1a2b}',
+        provider: 'bitbucket_cloud',
+        namespace_path: ['acme'],
+        additional_info: { project_key: 'SHOP' },
       };
     case 'azure-services':
       return {
-        url: 'https://dev.azure.com/acme/Shop/_git/shop', name: 'acme/Shop/shop', id: '7c9e6679-7425-40de-944b-e07fc1f90ae7',
-        provider: 'azure_devops_services', namespace_path: ['acme', 'Shop'],
+        url: 'https://dev.azure.com/acme/Shop/_git/shop',
+        name: 'acme/Shop/shop',
+        id: '7c9e6679-7425-40de-944b-e07fc1f90ae7',
+        provider: 'azure_devops_services',
+        namespace_path: ['acme', 'Shop'],
       };
     case 'azure-server':
       return {
-        url: 'https://tfs.acme.example/DefaultCollection/Shop/_git/shop', name: 'DefaultCollection/Shop/shop', id: '5f0c6a1e-2b7d-4c3a-9e8f-1a2b3c4d5e6f',
-        provider: 'azure_devops_server', namespace_path: ['DefaultCollection', 'Shop'],
+        url: 'https://tfs.acme.example/DefaultCollection/Shop/_git/shop',
+        name: 'DefaultCollection/Shop/shop',
+        id: '5f0c6a1e-2b7d-4c3a-9e8f-1a2b3c4d5e6f',
+        provider: 'azure_devops_server',
+        namespace_path: ['DefaultCollection', 'Shop'],
       };
     case 'local':
       return undefined;
@@ -55,7 +69,11 @@ export function originUrlIn(ci: Ci): string | undefined {
 /** `gitview.BasicCommitInfo` of a commit (`timestamp` an int64; `url` left out when unknown, as in a local run). */
 export function commitInfo(sha1: string, ci: Ci): Record<string, unknown> {
   const info: Record<string, unknown> = {
-    sha1, message: 'Fix the <checkout> & totals', author: 'Jane Doe <jane@example.com>', timestamp: 1_763_000_123, branch: 'main',
+    sha1,
+    message: 'Fix the <checkout> & totals',
+    author: 'Jane Doe <jane@example.com>',
+    timestamp: 1_763_000_123,
+    branch: 'main',
   };
   const repo = repoInfoIn(ci);
   if (repo) info.url = `${repo.url}/commit/${sha1}`;

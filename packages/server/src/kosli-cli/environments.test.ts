@@ -18,8 +18,14 @@ const fingerprint = (name: string) => createHash('sha256').update(name).digest('
 
 /** An environment as the CLI's table printers read it. */
 const environmentAsRead: GoType = {
-  name: 'string', type: 'string', description: 'string', state: 'bool?', last_reported_at: 'float64?', last_modified_at: 'float64?',
-  tags: 'map', policies: ['string'],
+  name: 'string',
+  type: 'string',
+  description: 'string',
+  state: 'bool?',
+  last_reported_at: 'float64?',
+  last_modified_at: 'float64?',
+  tags: 'map',
+  policies: ['string'],
 };
 /** The paginated envelope's figures: Go ints. */
 const envelopeAsRead: GoType = { page: 'int', per_page: 'int', total_pages: 'int', total_count: 'int', environments: [environmentAsRead] };
@@ -43,15 +49,30 @@ describe('Kosli CLI wire format: environments and snapshots', () => {
     await createEnvironment({ name: 'prod-k8s', type: 'K8S', description: 'Production <eu>', include_scaling: true, require_provenance: false }, 200);
     await createEnvironment({ name: 'prod-server', type: 'server', description: '', require_provenance: false }, 201, 'basic');
     await createEnvironment({ name: 'prod-docker', type: 'docker', description: '', require_provenance: true }, 201);
-    await createEnvironment({ name: 'prod', type: 'logical', description: '', require_provenance: false, included_environments: ['prod-k8s', 'prod-server'] }, 201);
+    await createEnvironment(
+      { name: 'prod', type: 'logical', description: '', require_provenance: false, included_environments: ['prod-k8s', 'prod-server'] },
+      201,
+    );
   });
 
   it('snapshot k8s, server and docker: 201 for a change, 200 for the same report again', async () => {
     const pods = {
       artifacts: [
         {
-          podName: 'shop-7d9f-abcde', namespace: 'shop', digests: { 'registry.acme.example/shop:1.4': fingerprint('shop:1.4') }, creationTimestamp: 1_763_000_000,
-          owners: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'shop-7d9f', uid: '4f0c1d2e-aaaa-bbbb-cccc-1234567890ab', controller: true, blockOwnerDeletion: true }],
+          podName: 'shop-7d9f-abcde',
+          namespace: 'shop',
+          digests: { 'registry.acme.example/shop:1.4': fingerprint('shop:1.4') },
+          creationTimestamp: 1_763_000_000,
+          owners: [
+            {
+              apiVersion: 'apps/v1',
+              kind: 'ReplicaSet',
+              name: 'shop-7d9f',
+              uid: '4f0c1d2e-aaaa-bbbb-cccc-1234567890ab',
+              controller: true,
+              blockOwnerDeletion: true,
+            },
+          ],
         },
         { podName: 'debug', namespace: 'shop', digests: { 'busybox:1.36': fingerprint('busybox') }, creationTimestamp: 1_763_000_100, owners: null },
       ],
@@ -73,7 +94,8 @@ describe('Kosli CLI wire format: environments and snapshots', () => {
   });
 
   it('list environments with neither page nor per_page (as the CLI sends it): every environment, past the default page size', async () => {
-    for (let i = 0; i < 25; i++) await createEnvironment({ name: `svc-${String(i).padStart(2, '0')}`, type: 'server', description: '', require_provenance: false }, 201);
+    for (let i = 0; i < 25; i++)
+      await createEnvironment({ name: `svc-${String(i).padStart(2, '0')}`, type: 'server', description: '', require_provenance: false }, 201);
     const answer = await send({ method: 'GET', path: '/api/v2/environments/acme' }, 200);
     expect(goDecodeProblems(answer.json, envelopeAsRead)).to.deep.equal([]);
     expect(answer.json).to.include({ page: 1, per_page: 29, total_pages: 1, total_count: 29 });
@@ -93,7 +115,14 @@ describe('Kosli CLI wire format: environments and snapshots', () => {
 
   it('Basic authorization takes only a valid token as the password: anything else is a 401, never a 5xx', async () => {
     const basic = (pair: string) => `Basic ${Buffer.from(pair).toString('base64')}`;
-    for (const authorization of [basic(`:${server.token}x`), basic(server.token), basic(`${server.token}:`), 'Basic !!!', 'Basic', basic(`:${server.otherToken}`)]) {
+    for (const authorization of [
+      basic(`:${server.token}x`),
+      basic(server.token),
+      basic(`${server.token}:`),
+      'Basic !!!',
+      'Basic',
+      basic(`:${server.otherToken}`),
+    ]) {
       const res = await server.request('GET', '/api/v2/environments/acme', { token: null, headers: { authorization } });
       expect(res.status, authorization).to.equal(authorization === basic(`:${server.otherToken}`) ? 403 : 401);
     }
@@ -105,7 +134,12 @@ describe('Kosli CLI wire format: environments and snapshots', () => {
     const answer = await sendAsCli(server.url, { method: 'GET', path: '/api/v2/environments/acme/nowhere', token: server.token });
     expect(answer.status).to.equal(404);
     expect(answer.json.message).to.contain("'nowhere'");
-    const report = await sendAsCli(server.url, { method: 'PUT', path: '/api/v2/environments/acme/nowhere/report/K8S', token: server.token, payload: { artifacts: [] } });
+    const report = await sendAsCli(server.url, {
+      method: 'PUT',
+      path: '/api/v2/environments/acme/nowhere/report/K8S',
+      token: server.token,
+      payload: { artifacts: [] },
+    });
     expect(report.status).to.equal(404);
     expect(report.json.message).to.contain("'nowhere'");
   });

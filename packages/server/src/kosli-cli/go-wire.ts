@@ -23,9 +23,7 @@ export function goJson(value: unknown): string {
 }
 
 /** One `requests.FormItem`: a JSON field (`data_json`) or a file read from disk. */
-export type GoFormItem =
-  | { type: 'field'; name: string; content: unknown }
-  | { type: 'file'; name: string; filename: string; bytes: Uint8Array };
+export type GoFormItem = { type: 'field'; name: string; content: unknown } | { type: 'file'; name: string; filename: string; bytes: Uint8Array };
 
 const quoteEscape = (text: string) => text.replace(/\\/g, '\\\\').replace(/"/g, '\\"');
 
@@ -42,10 +40,13 @@ export function goMultipart(items: readonly GoFormItem[]): { contentType: string
     if (item.type === 'field') {
       chunks.push(Buffer.from(`${head}Content-Disposition: form-data; name="${quoteEscape(item.name)}"\r\n\r\n${goJson(item.content)}`));
     } else {
-      chunks.push(Buffer.from(
-        `${head}Content-Disposition: form-data; name="${quoteEscape(item.name)}"; filename="${quoteEscape(item.filename)}"\r\n` +
-        'Content-Type: application/octet-stream\r\n\r\n',
-      ), Buffer.from(item.bytes));
+      chunks.push(
+        Buffer.from(
+          `${head}Content-Disposition: form-data; name="${quoteEscape(item.name)}"; filename="${quoteEscape(item.filename)}"\r\n` +
+            'Content-Type: application/octet-stream\r\n\r\n',
+        ),
+        Buffer.from(item.bytes),
+      );
     }
   });
   chunks.push(Buffer.from(`\r\n--${boundary}--\r\n`));
@@ -117,7 +118,19 @@ export const cliRetries = (status: number) => status === 409 || status === 429 |
  * list (`[T]`), a struct or map read by key (`{ field: T }`); `?` after a scalar, or `nullable()`,
  * for a pointer or a field the CLI tests for nil before reading.
  */
-export type GoType = 'string' | 'int' | 'float64' | 'bool' | 'string?' | 'int?' | 'float64?' | 'bool?' | 'map' | GoType[] | { [field: string]: GoType } | { nullable: GoType };
+export type GoType =
+  | 'string'
+  | 'int'
+  | 'float64'
+  | 'bool'
+  | 'string?'
+  | 'int?'
+  | 'float64?'
+  | 'bool?'
+  | 'map'
+  | GoType[]
+  | { [field: string]: GoType }
+  | { nullable: GoType };
 
 export const nullable = (type: GoType): GoType => ({ nullable: type });
 
@@ -130,11 +143,16 @@ export function goDecodeProblems(value: unknown, type: GoType, at = '$'): string
     const optional = type.endsWith('?');
     if (optional && (value === null || value === undefined)) return [];
     const base = optional ? type.slice(0, -1) : type;
-    const ok = base === 'string' ? typeof value === 'string'
-      : base === 'int' ? Number.isInteger(value)
-        : base === 'float64' ? typeof value === 'number'
-          : base === 'bool' ? typeof value === 'boolean'
-            : typeof value === 'object' && value !== null && !Array.isArray(value);
+    const ok =
+      base === 'string'
+        ? typeof value === 'string'
+        : base === 'int'
+          ? Number.isInteger(value)
+          : base === 'float64'
+            ? typeof value === 'number'
+            : base === 'bool'
+              ? typeof value === 'boolean'
+              : typeof value === 'object' && value !== null && !Array.isArray(value);
     return ok ? [] : [`${at}: ${JSON.stringify(value)} is not a Go ${base}`];
   }
   if (Array.isArray(type)) {
@@ -142,5 +160,7 @@ export function goDecodeProblems(value: unknown, type: GoType, at = '$'): string
     return value.flatMap((item, i) => goDecodeProblems(item, type[0]!, `${at}[${i}]`));
   }
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return [`${at}: ${JSON.stringify(value)} is not an object`];
-  return Object.entries(type).flatMap(([field, fieldType]) => goDecodeProblems((value as Record<string, unknown>)[field], fieldType as GoType, `${at}.${field}`));
+  return Object.entries(type).flatMap(([field, fieldType]) =>
+    goDecodeProblems((value as Record<string, unknown>)[field], fieldType as GoType, `${at}.${field}`),
+  );
 }

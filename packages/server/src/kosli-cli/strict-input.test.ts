@@ -32,9 +32,11 @@ describe('strict input: unknown keys, numbers in paths, and refusals that name t
   });
 
   it('numbers in paths are plain decimal digits: " 1", "1e3", "+1", "0x1", "1.0" and "6.2e1" are a 400 naming the parameter', async () => {
-    await server.request('POST', '/api/v2/approvals/acme/shop', {
-      json: { artifact_fingerprint: 'a'.repeat(64), description: '', src_commit_list: [] },
-    }).then((res) => expect(res.status, JSON.stringify(res.body)).to.equal(201));
+    await server
+      .request('POST', '/api/v2/approvals/acme/shop', {
+        json: { artifact_fingerprint: 'a'.repeat(64), description: '', src_commit_list: [] },
+      })
+      .then((res) => expect(res.status, JSON.stringify(res.body)).to.equal(201));
     expect((await server.request('GET', '/api/v2/approvals/acme/shop/1')).status).to.equal(200);
     expect((await server.request('GET', '/api/v2/approvals/acme/shop/-1')).status).to.equal(200);
     for (const number of ['%201', '1e0', '1e3', '%2B1', '0x1', '1.0', '1%20']) {
@@ -78,7 +80,7 @@ describe('strict input: unknown keys, numbers in paths, and refusals that name t
     expect((await server.request('GET', '/api/v2/environments/acme?tag=team&tag=team:payments&tag=url:https://x')).status).to.equal(200);
   });
 
-  it("a refused value is named in the message: an invalid trail name, an unknown repo provider", async () => {
+  it('a refused value is named in the message: an invalid trail name, an unknown repo provider', async () => {
     const bad = await server.request('PUT', '/api/v2/trails/acme/shop', { form: { data_json: JSON.stringify({ name: 'foo?$bar' }) } });
     expect(bad.status).to.equal(400);
     expect(bad.body.errors.name).to.match(/^'foo\?\$bar' does not match /);

@@ -19,9 +19,11 @@ import { cliRetries, cliSucceeds, sendAsCli, type CliCall, type GoFormItem } fro
 
 const sha = (n: number) => createHash('sha1').update(String(n)).digest('hex');
 
-const passingXml = '<?xml version="1.0" encoding="UTF-8"?>\n<testsuite name="api" tests="3" failures="0" errors="0" skipped="1" time="0.5" ' +
+const passingXml =
+  '<?xml version="1.0" encoding="UTF-8"?>\n<testsuite name="api" tests="3" failures="0" errors="0" skipped="1" time="0.5" ' +
   'timestamp="2025-11-13T10:00:00.123456"><testcase name="a" time="0.25"/><testcase name="b" time="0.25"/><testcase name="c"><skipped/></testcase></testsuite>\n';
-const failingXml = '<?xml version="1.0" encoding="UTF-8"?>\n<testsuites><testsuite name="db" tests="2" failures="1" errors="0" time="1.5">' +
+const failingXml =
+  '<?xml version="1.0" encoding="UTF-8"?>\n<testsuites><testsuite name="db" tests="2" failures="1" errors="0" time="1.5">' +
   '<testcase name="d" time="1"><failure message="boom"/></testcase><testcase name="e" time="0.5"/></testsuite></testsuites>\n';
 /** What `ingestJunitDir` makes of the two files (suite.Totals: counted from the test cases; the timestamp by parseTimestamp). */
 const junitResults = [
@@ -50,7 +52,10 @@ describe('Kosli CLI wire format: flows, trails and attest junit', () => {
   const templateFile = (content: string): GoFormItem => ({ type: 'file', name: 'template_file', filename: 'template.yml', bytes: Buffer.from(content) });
 
   it('create flow --use-empty-template: `version: 1` makes a flow that requires nothing (201, then 200)', async () => {
-    const form: GoFormItem[] = [{ type: 'field', name: 'data_json', content: { name: 'shop', description: 'The shop', visibility: 'private' } }, templateFile('version: 1')];
+    const form: GoFormItem[] = [
+      { type: 'field', name: 'data_json', content: { name: 'shop', description: 'The shop', visibility: 'private' } },
+      templateFile('version: 1'),
+    ];
     await send({ method: 'PUT', path: '/api/v2/flows/acme/template_file', form }, 201);
     await send({ method: 'PUT', path: '/api/v2/flows/acme/template_file', form }, 200);
     const flow = await sendAsCli(server.url, { method: 'GET', path: '/api/v2/flows/acme/shop', token: server.token });
@@ -61,8 +66,14 @@ describe('Kosli CLI wire format: flows, trails and attest junit', () => {
   it('create flow --template-file, and the legacy JSON flow (--template artifact,unit-test)', async () => {
     const template = 'version: 1\ntrail:\n  artifacts:\n  - name: api\n    attestations:\n    - name: unit-tests\n      type: junit\n';
     const data = { name: 'api', description: '', visibility: 'private' };
-    await send({ method: 'PUT', path: '/api/v2/flows/acme/template_file', form: [{ type: 'field', name: 'data_json', content: data }, templateFile(template)] }, 201);
-    await send({ method: 'PUT', path: '/api/v2/flows/acme', payload: { name: 'legacy', description: '', visibility: 'public', template: ['unit-test', 'artifact'] } }, 201);
+    await send(
+      { method: 'PUT', path: '/api/v2/flows/acme/template_file', form: [{ type: 'field', name: 'data_json', content: data }, templateFile(template)] },
+      201,
+    );
+    await send(
+      { method: 'PUT', path: '/api/v2/flows/acme', payload: { name: 'legacy', description: '', visibility: 'public', template: ['unit-test', 'artifact'] } },
+      201,
+    );
   });
 
   for (const ci of cis) {
@@ -83,21 +94,41 @@ describe('Kosli CLI wire format: flows, trails and attest junit', () => {
       await createTar({ gzip: true, file: tgz, cwd: results }, ['api.xml', 'db.xml']);
       const evidence = readFileSync(tgz);
       const junit = junitPayload('unit-tests', trail, ci);
-      await send({
-        method: 'POST', path: `/api/v2/attestations/acme/${flow}/trail/${trail}/junit`,
-        form: [{ type: 'field', name: 'data_json', content: junit }, { type: 'file', name: 'attachment_file', filename: 'evidence.tgz', bytes: evidence }],
-      }, 201);
+      await send(
+        {
+          method: 'POST',
+          path: `/api/v2/attestations/acme/${flow}/trail/${trail}/junit`,
+          form: [
+            { type: 'field', name: 'data_json', content: junit },
+            { type: 'file', name: 'attachment_file', filename: 'evidence.tgz', bytes: evidence },
+          ],
+        },
+        201,
+      );
       // One result file goes as it is.
-      await send({
-        method: 'POST', path: `/api/v2/attestations/acme/${flow}/trail/${trail}/junit`,
-        form: [{ type: 'field', name: 'data_json', content: junitPayload('api-tests', trail, ci, [junitResults[0]!]) },
-          { type: 'file', name: 'attachment_file', filename: 'api.xml', bytes: Buffer.from(passingXml) }],
-      }, 201);
+      await send(
+        {
+          method: 'POST',
+          path: `/api/v2/attestations/acme/${flow}/trail/${trail}/junit`,
+          form: [
+            { type: 'field', name: 'data_json', content: junitPayload('api-tests', trail, ci, [junitResults[0]!]) },
+            { type: 'file', name: 'attachment_file', filename: 'api.xml', bytes: Buffer.from(passingXml) },
+          ],
+        },
+        201,
+      );
 
       const stored = await server.attestations(flow, trail);
-      expect(stored.map((a) => [a.name, a.attachmentName])).to.deep.equal([['unit-tests', 'evidence.tgz'], ['api-tests', 'api.xml']]);
+      expect(stored.map((a) => [a.name, a.attachmentName])).to.deep.equal([
+        ['unit-tests', 'evidence.tgz'],
+        ['api-tests', 'api.xml'],
+      ]);
       expect(stored[0]!.data).to.deep.equal(junit);
-      const download = await sendAsCli(server.url, { method: 'GET', path: `/api/v2/trails/acme/${flow}/${trail}/attestations/${stored[0]!.id}/attachment`, token: server.token });
+      const download = await sendAsCli(server.url, {
+        method: 'GET',
+        path: `/api/v2/trails/acme/${flow}/${trail}/attestations/${stored[0]!.id}/attachment`,
+        token: server.token,
+      });
       expect(download.status).to.equal(200);
       expect(download.bytes.equals(evidence)).to.equal(true);
       expect(stored[0]!.attachmentSha256).to.equal(createHash('sha256').update(evidence).digest('hex'));
@@ -111,13 +142,24 @@ describe('Kosli CLI wire format: flows, trails and attest junit', () => {
   it('begin trail with every --repo-provider value the CLI accepts (repoProviderList), on Bearer and on Basic authorization', async () => {
     for (const [i, provider] of flagOnlyProviders.entries()) {
       const payload = { name: `provider-${i}`, repo_info: { url: 'https://scm.acme.example/shop', name: 'shop', id: 'r-1', provider } };
-      await send({ method: 'PUT', path: '/api/v2/trails/acme/providers', auth: i % 2 ? 'basic' : 'bearer', form: [{ type: 'field', name: 'data_json', content: payload }] }, 201);
+      await send(
+        {
+          method: 'PUT',
+          path: '/api/v2/trails/acme/providers',
+          auth: i % 2 ? 'basic' : 'bearer',
+          form: [{ type: 'field', name: 'data_json', content: payload }],
+        },
+        201,
+      );
     }
   });
 
   it('a client mistake is never a status the CLI retries (409, 429, 5xx): an invalid trail name is a 400 naming the value', async () => {
     const answer = await sendAsCli(server.url, {
-      method: 'PUT', path: '/api/v2/trails/acme/shop', token: server.token, form: [{ type: 'field', name: 'data_json', content: { name: 'foo?$bar' } }],
+      method: 'PUT',
+      path: '/api/v2/trails/acme/shop',
+      token: server.token,
+      form: [{ type: 'field', name: 'data_json', content: { name: 'foo?$bar' } }],
     });
     expect(answer.status).to.equal(400);
     expect(cliRetries(answer.status)).to.equal(false);
@@ -128,7 +170,9 @@ describe('Kosli CLI wire format: flows, trails and attest junit', () => {
 
   it('attest junit to a trail that was never begun: 404 naming the trail', async () => {
     const answer = await sendAsCli(server.url, {
-      method: 'POST', path: '/api/v2/attestations/acme/shop/trail/never-begun/junit', token: server.token,
+      method: 'POST',
+      path: '/api/v2/attestations/acme/shop/trail/never-begun/junit',
+      token: server.token,
       form: [{ type: 'field', name: 'data_json', content: junitPayload('unit-tests', sha(1), 'local') }],
     });
     expect(answer.status).to.equal(404);

@@ -1,16 +1,22 @@
 /** The get shape of an approval (commits with the artifacts attested from them), shared by the write operations. */
 import { notFound } from '../http/errors.ts';
-import type { ApprovalState, Queries, ReviewRecord } from '../store/types.ts';
+import type { Queries } from '../store/types.ts';
 import { approvalFields } from './list-approvals.ts';
 
 export { approvalState } from '../store/queries/approvals.ts';
 
 /** Reads an approval back in the get shape. */
-export async function approvalBody(store: Pick<Queries, 'getApproval' | 'artifactsOfCommits' | 'approvalLogIndexes'>, organizationId: number, flowId: number, number: number) {
+export async function approvalBody(
+  store: Pick<Queries, 'getApproval' | 'artifactsOfCommits' | 'approvalLogIndexes'>,
+  organizationId: number,
+  flowId: number,
+  number: number,
+) {
   const approval = await store.getApproval(flowId, number);
   if (!approval) throw notFound(`Approval ${number} not found`);
   const [artifacts, leaves] = await Promise.all([
-    store.artifactsOfCommits(organizationId, approval.src_commit_list), store.approvalLogIndexes(organizationId, [approval.id]),
+    store.artifactsOfCommits(organizationId, approval.src_commit_list),
+    store.approvalLogIndexes(organizationId, [approval.id]),
   ]);
   const src_commit_list = approval.src_commit_list.map((commit_sha) => ({ commit_sha, artifact_fingerprints: artifacts.get(commit_sha) ?? [] }));
   return { ...approvalFields(approval, leaves.get(approval.id)), src_commit_list };

@@ -22,10 +22,17 @@ describe('attest generic: POST /attestations/{org}/{flow_name}/trail/{trail_name
 
   it('answers 201 with a JSON string and stores the data as sent, of type generic, with its attachment', async () => {
     const data = {
-      attestation_name: 'manual-test', is_compliant: true, description: 'checked by hand', origin_url: 'https://ci.example.com/run/7',
-      artifact_fingerprint: fingerprint, target_artifacts: ['api'], git_commit_info: { sha1: '0123456789abcdef0123456789abcdef01234567', branch: 'main' },
-      repo_info: { name: 'acme/backend', url: 'https://git.example.com/acme/backend' }, external_urls: { notes: 'https://wiki.example.com/t/7' },
-      annotations: { tester: 'ada' }, user_data: { session: 7 },
+      attestation_name: 'manual-test',
+      is_compliant: true,
+      description: 'checked by hand',
+      origin_url: 'https://ci.example.com/run/7',
+      artifact_fingerprint: fingerprint,
+      target_artifacts: ['api'],
+      git_commit_info: { sha1: '0123456789abcdef0123456789abcdef01234567', branch: 'main' },
+      repo_info: { name: 'acme/backend', url: 'https://git.example.com/acme/backend' },
+      external_urls: { notes: 'https://wiki.example.com/t/7' },
+      annotations: { tester: 'ada' },
+      user_data: { session: 7 },
     };
     const res = await attest(data, { attachment_file: { content: 'screenshots', name: 'evidence.txt' } });
     expect(res.status, JSON.stringify(res.body)).to.equal(201);
@@ -34,7 +41,14 @@ describe('attest generic: POST /attestations/{org}/{flow_name}/trail/{trail_name
 
     const [attestation, ...others] = await stored();
     expect(others).to.have.length(0);
-    expect(attestation).to.deep.include({ name: 'manual-test', type: 'generic', compliant: true, artifactFingerprint: fingerprint, attachmentName: 'evidence.txt', attachmentSize: 11 });
+    expect(attestation).to.deep.include({
+      name: 'manual-test',
+      type: 'generic',
+      compliant: true,
+      artifactFingerprint: fingerprint,
+      attachmentName: 'evidence.txt',
+      attachmentSize: 11,
+    });
     expect(attestation!.data).to.deep.equal(data);
     const blob = (await server.store.getBlob(attestation!.attachmentSha256!))!;
     expect(Buffer.from(blob.content).toString()).to.equal('screenshots');
@@ -48,7 +62,9 @@ describe('attest generic: POST /attestations/{org}/{flow_name}/trail/{trail_name
   });
 
   it("fulfils a template's generic requirement, and the trail reads back with it", async () => {
-    await server.request('PUT', '/api/v2/flows/acme/template_file', { form: { data_json: JSON.stringify({ name: 'app' }), template_file: { content: template } } });
+    await server.request('PUT', '/api/v2/flows/acme/template_file', {
+      form: { data_json: JSON.stringify({ name: 'app' }), template_file: { content: template } },
+    });
     const begin = (name: string) => server.request('PUT', '/api/v2/trails/acme/app', { form: { data_json: JSON.stringify({ name }) } });
     const attestTo = (trail: string, kind: 'generic' | 'junit', data: object) =>
       server.request('POST', `/api/v2/attestations/acme/app/trail/${trail}/${kind}`, { form: { data_json: JSON.stringify(data) } });
@@ -69,7 +85,9 @@ describe('attest generic: POST /attestations/{org}/{flow_name}/trail/{trail_name
     const passed = await server.request('GET', '/api/v2/trails/acme/app/b1');
     assertMatchesContract(getTrail, 200, passed.body);
     expect(passed.body).to.deep.include({ compliance_state: 'COMPLIANT', is_compliant: true });
-    const view = passed.body.attestations.find((a: { attestation_name: string; is_compliant: boolean }) => a.attestation_name === 'manual-test' && a.is_compliant);
+    const view = passed.body.attestations.find(
+      (a: { attestation_name: string; is_compliant: boolean }) => a.attestation_name === 'manual-test' && a.is_compliant,
+    );
     expect(view).to.deep.include({ attestation_type: 'generic', junit_results: null, totals: null });
 
     // A generic attestation under a name the template wants as junit does not satisfy it.

@@ -7,8 +7,16 @@ export const attestGenericPlugin = definePlugin({
   operation: attestGeneric,
   async handler({ params, data, files, principal, store, now }) {
     await storeAttestation(store, {
-      org: params.org, flow: params.flow_name, trail: params.trail_name, name: data.attestation_name, type: 'generic', data,
-      attachment: files.attachment_file, compliant: data.is_compliant, createdBy: principal.tokenId, now,
+      org: params.org,
+      flow: params.flow_name,
+      trail: params.trail_name,
+      name: data.attestation_name,
+      type: 'generic',
+      data,
+      attachment: files.attachment_file,
+      compliant: data.is_compliant,
+      createdBy: principal.tokenId,
+      now,
     });
     return { status: 201, body: `generic attestation '${data.attestation_name}' was added to trail '${params.trail_name}'` };
   },

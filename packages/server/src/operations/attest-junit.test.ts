@@ -4,7 +4,16 @@ import { attestJunit } from '@trailproof/schema';
 import { assertMatchesContract, startTestServer, type TestServer } from '@trailproof/server/testing';
 
 const path = '/api/v2/attestations/acme/backend/trail/build-1/junit';
-const suite = (over: Record<string, unknown> = {}) => ({ name: 'api', failures: 0, errors: 0, skipped: 1, total: 120, duration: 3.25, timestamp: 1_763_800_000.5, ...over });
+const suite = (over: Record<string, unknown> = {}) => ({
+  name: 'api',
+  failures: 0,
+  errors: 0,
+  skipped: 1,
+  total: 120,
+  duration: 3.25,
+  timestamp: 1_763_800_000.5,
+  ...over,
+});
 const fingerprint = createHash('sha256').update('image:1').digest('hex');
 /** Every byte value, twice, then some: binary content that a text round-trip would damage. */
 const binary = new Uint8Array(600).map((_, i) => (i * 7 + 3) % 256);
@@ -24,10 +33,17 @@ describe('attest JUnit: POST /attestations/{org}/{flow_name}/trail/{trail_name}/
 
   it('answers 201 with a JSON string and stores the results, the attachment bytes and their SHA-256', async () => {
     const data = {
-      attestation_name: 'unit-tests', junit_results: [suite(), suite({ name: 'db', skipped: 0, total: 7, duration: 0.125, timestamp: null })],
-      artifact_fingerprint: fingerprint, target_artifacts: ['api'], description: 'unit tests', origin_url: 'https://ci.example.com/run/7',
-      git_commit_info: { sha1: '0123456789abcdef0123456789abcdef01234567', branch: 'main' }, repo_info: { name: 'acme/backend', url: 'https://git.example.com/acme/backend' },
-      external_urls: { logs: 'https://ci.example.com/logs/7' }, annotations: { runner: 'linux' }, user_data: { build: 7 },
+      attestation_name: 'unit-tests',
+      junit_results: [suite(), suite({ name: 'db', skipped: 0, total: 7, duration: 0.125, timestamp: null })],
+      artifact_fingerprint: fingerprint,
+      target_artifacts: ['api'],
+      description: 'unit tests',
+      origin_url: 'https://ci.example.com/run/7',
+      git_commit_info: { sha1: '0123456789abcdef0123456789abcdef01234567', branch: 'main' },
+      repo_info: { name: 'acme/backend', url: 'https://git.example.com/acme/backend' },
+      external_urls: { logs: 'https://ci.example.com/logs/7' },
+      annotations: { runner: 'linux' },
+      user_data: { build: 7 },
     };
     const res = await attest(data, { attachment_file: { content: binary, name: 'report.xml' } });
     expect(res.status, JSON.stringify(res.body)).to.equal(201);
@@ -75,7 +91,10 @@ describe('attest JUnit: POST /attestations/{org}/{flow_name}/trail/{trail_name}/
     expect((await attest({ attestation_name: 'unit', junit_results: [suite({ failures: 3 })] })).status).to.equal(201);
     expect((await attest({ attestation_name: 'unit', junit_results: [suite()] })).status).to.equal(201);
     const rows = await stored();
-    expect(rows.map((a) => [a.name, a.compliant])).to.deep.equal([['unit', false], ['unit', true]]);
+    expect(rows.map((a) => [a.name, a.compliant])).to.deep.equal([
+      ['unit', false],
+      ['unit', true],
+    ]);
     expect(rows[0]!.id).to.be.below(rows[1]!.id);
   });
 
@@ -94,10 +113,18 @@ describe('attest JUnit: POST /attestations/{org}/{flow_name}/trail/{trail_name}/
   it('answers 400 naming each invalid field by its path, and stores nothing', async () => {
     const cases: Array<[string, unknown, string[]]> = [
       ['bad name', { attestation_name: 'unit tests!', junit_results: [] }, ['attestation_name']],
-      ['negative counts', { attestation_name: 'unit', junit_results: [suite(), suite({ failures: -1, total: -5 })] }, ['junit_results.1.failures', 'junit_results.1.total']],
+      [
+        'negative counts',
+        { attestation_name: 'unit', junit_results: [suite(), suite({ failures: -1, total: -5 })] },
+        ['junit_results.1.failures', 'junit_results.1.total'],
+      ],
       ['fractional count', { attestation_name: 'unit', junit_results: [suite({ errors: 1.5 })] }, ['junit_results.0.errors']],
       ['missing junit_results', { attestation_name: 'unit' }, ['junit_results']],
-      ['missing suite field', { attestation_name: 'unit', junit_results: [{ name: 'a', failures: 0, errors: 0, skipped: 0, duration: 1 }] }, ['junit_results.0.total']],
+      [
+        'missing suite field',
+        { attestation_name: 'unit', junit_results: [{ name: 'a', failures: 0, errors: 0, skipped: 0, duration: 1 }] },
+        ['junit_results.0.total'],
+      ],
       ['short fingerprint', { attestation_name: 'unit', junit_results: [], artifact_fingerprint: 'abc123' }, ['artifact_fingerprint']],
       ['upper-case fingerprint', { attestation_name: 'unit', junit_results: [], artifact_fingerprint: fingerprint.toUpperCase() }, ['artifact_fingerprint']],
       ['unknown field', { attestation_name: 'unit', junit_results: [], compliant: true }, ['compliant']],
@@ -115,7 +142,9 @@ describe('attest JUnit: POST /attestations/{org}/{flow_name}/trail/{trail_name}/
 
   it('accepts data_json as a file part', async () => {
     const res = await server.request('POST', path, {
-      form: { data_json: { content: JSON.stringify({ attestation_name: 'from-file', junit_results: [suite()] }), name: 'data.json', type: 'application/json' } },
+      form: {
+        data_json: { content: JSON.stringify({ attestation_name: 'from-file', junit_results: [suite()] }), name: 'data.json', type: 'application/json' },
+      },
     });
     expect(res.status, JSON.stringify(res.body)).to.equal(201);
     expect((await stored()).map((a) => a.name)).to.deep.equal(['from-file']);

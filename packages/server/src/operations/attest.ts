@@ -27,8 +27,16 @@ export interface AttestationToStore {
 export async function storeAttestation(store: Pick<PluginStore, 'findOrganization' | 'appendAttestation'>, a: AttestationToStore): Promise<void> {
   const organization = await requireOrganization(store, a.org);
   const stored = await store.appendAttestation({
-    organizationId: organization.id, flow: a.flow, trail: a.trail, name: a.name, type: a.type, dataJson: JSON.stringify(a.data),
-    artifactFingerprint: a.data.artifact_fingerprint ?? null, compliant: a.compliant, createdBy: a.createdBy, at: a.now,
+    organizationId: organization.id,
+    flow: a.flow,
+    trail: a.trail,
+    name: a.name,
+    type: a.type,
+    dataJson: JSON.stringify(a.data),
+    artifactFingerprint: a.data.artifact_fingerprint ?? null,
+    compliant: a.compliant,
+    createdBy: a.createdBy,
+    at: a.now,
     attachment: a.attachment ? { content: a.attachment.buffer, name: a.attachment.originalName } : null,
   });
   if ('missing' in stored) throw trailNotFound(a.org, a.flow, a.trail, stored.missing);

@@ -3,8 +3,13 @@ import { beginTrail } from '@trailproof/schema';
 import { assertMatchesContract, startTestServer, type TestServer } from '@trailproof/server/testing';
 
 const commit = {
-  sha1: '0123456789abcdef0123456789abcdef01234567', message: 'Fix the thing', author: 'Ada <ada@example.com>',
-  author_username: 'ada', branch: 'main', timestamp: 1_763_800_000.5, url: 'https://git.example.com/acme/app/commit/0123456',
+  sha1: '0123456789abcdef0123456789abcdef01234567',
+  message: 'Fix the thing',
+  author: 'Ada <ada@example.com>',
+  author_username: 'ada',
+  branch: 'main',
+  timestamp: 1_763_800_000.5,
+  url: 'https://git.example.com/acme/app/commit/0123456',
   parents: ['89abcdef0123456789abcdef0123456789abcdef'],
 };
 const repo = { name: 'acme/app', url: 'https://git.example.com/acme/app', id: '42', description: 'The app' };
@@ -18,7 +23,14 @@ describe('begin trail: PUT /trails/{org}/{flow_name}', () => {
     server.request('PUT', '/api/v2/trails/acme/release', { form: { data_json: JSON.stringify(data), ...extra }, token });
 
   it('creates the flow and the trail (201) and stores what was sent', async () => {
-    const res = await begin({ name: 'build-1', description: 'first', git_commit_info: commit, repo_info: repo, origin_url: 'https://ci.example.com/1', user_data: { k: 1 } });
+    const res = await begin({
+      name: 'build-1',
+      description: 'first',
+      git_commit_info: commit,
+      repo_info: repo,
+      origin_url: 'https://ci.example.com/1',
+      user_data: { k: 1 },
+    });
     expect(res.status).to.equal(201);
     assertMatchesContract(beginTrail, 201, res.body);
     const org = (await server.store.findOrganization('acme'))!;

@@ -6,10 +6,17 @@ import { assertMatchesContract, migrationsUndone, reopenTestStore, startTestServ
 
 const sha = (text: string) => createHash('sha256').update(text).digest('hex');
 /** A pod running `image` (`name:version`) as the artifact `name`. */
-const pod = (podName: string, image: string) => ({ podName, namespace: 'prod', digests: { [image.split(':')[0]!]: sha(image) }, creationTimestamp: 1_763_800_000 });
+const pod = (podName: string, image: string) => ({
+  podName,
+  namespace: 'prod',
+  digests: { [image.split(':')[0]!]: sha(image) },
+  creationTimestamp: 1_763_800_000,
+});
 
 /** What a page says, in short: `snapshot type name:image before->after`. */
-const short = (events: Array<{ snapshot_index: number; type: string; artifact_name: string; sha256: string; instances_before: number; instances_after: number }>) => {
+const short = (
+  events: Array<{ snapshot_index: number; type: string; artifact_name: string; sha256: string; instances_before: number; instances_after: number }>,
+) => {
   const images = new Map(['api:1', 'api:2', 'web:1', 'db:1'].map((image) => [sha(image), image]));
   return events.map((e) => `${e.snapshot_index} ${e.type} ${e.artifact_name}:${images.get(e.sha256)} ${e.instances_before}->${e.instances_after}`);
 };
@@ -23,9 +30,20 @@ const short = (events: Array<{ snapshot_index: number; type: string; artifact_na
 async function makeHistory(request: TestServer['request']): Promise<void> {
   const ok = (res: { status: number; body: unknown }) => expect([200, 201], JSON.stringify(res.body)).to.include(res.status);
   ok(await request('PUT', '/api/v2/environments/acme', { json: { name: 'prod', type: 'K8S', include_scaling: true } }));
-  for (const [trail, repo, image, failures] of [['b1', 'acme/app', 'api:1', 0], ['w1', 'acme/web', 'web:1', 2]] as const) {
-    ok(await request('PUT', `/api/v2/trails/acme/${repo.split('/')[1]}`, { form: { data_json: JSON.stringify({ name: trail, repo_info: { name: repo, url: `https://git.example.com/${repo}` } }) } }));
-    const data = { attestation_name: 'unit', junit_results: [{ name: 's', failures, errors: 0, skipped: 0, total: 3, duration: 1, timestamp: null }], artifact_fingerprint: sha(image) };
+  for (const [trail, repo, image, failures] of [
+    ['b1', 'acme/app', 'api:1', 0],
+    ['w1', 'acme/web', 'web:1', 2],
+  ] as const) {
+    ok(
+      await request('PUT', `/api/v2/trails/acme/${repo.split('/')[1]}`, {
+        form: { data_json: JSON.stringify({ name: trail, repo_info: { name: repo, url: `https://git.example.com/${repo}` } }) },
+      }),
+    );
+    const data = {
+      attestation_name: 'unit',
+      junit_results: [{ name: 's', failures, errors: 0, skipped: 0, total: 3, duration: 1, timestamp: null }],
+      artifact_fingerprint: sha(image),
+    };
     ok(await request('POST', `/api/v2/attestations/acme/${repo.split('/')[1]}/trail/${trail}/junit`, { form: { data_json: JSON.stringify(data) } }));
   }
   const reports = [
@@ -42,10 +60,12 @@ async function makeHistory(request: TestServer['request']): Promise<void> {
 
 /** Oldest first: the first snapshot's events, then the second's, then the third's; within one, by artifact name, then fingerprint. */
 const allOldestFirst = [
-  '1 started api:api:1 0->2', '1 started web:web:1 0->1',
+  '1 started api:api:1 0->2',
+  '1 started web:web:1 0->1',
   '2 scaled api:api:1 2->3',
   ...(sha('api:1') < sha('api:2') ? ['3 exited api:api:1 3->0', '3 started api:api:2 0->1'] : ['3 started api:api:2 0->1', '3 exited api:api:1 3->0']),
-  '3 started db:db:1 0->1', '3 exited web:web:1 1->0',
+  '3 started db:db:1 0->1',
+  '3 exited web:web:1 1->0',
 ];
 /** The default order is exactly the reverse. */
 const allNewestFirst = [...allOldestFirst].reverse();
@@ -77,20 +97,40 @@ describe('environment events: GET /environments/{org}/{env_name}/events', () => 
     const [apiStarted, webStarted, apiScaled] = res.body;
     const snapshot = async (n: number) => (await server.request('GET', `/api/v2/environments/acme/prod/snapshots/${n}`)).body;
     expect(apiStarted).to.deep.equal({
-      type: 'started', environment_name: 'prod', snapshot_index: 1, artifact_name: 'api', sha256: sha('api:1'),
-      description: '2 instances started running (from 0 to 2).', reported_at: (await snapshot(1)).created_at, instances_before: 0, instances_after: 2,
-      flows: [{ flow_name: 'app', deployments: null }], artifact_compliance: true, snapshot_compliance: false,
-      pipeline: null, deployments: null, code_diff: null,
+      type: 'started',
+      environment_name: 'prod',
+      snapshot_index: 1,
+      artifact_name: 'api',
+      sha256: sha('api:1'),
+      description: '2 instances started running (from 0 to 2).',
+      reported_at: (await snapshot(1)).created_at,
+      instances_before: 0,
+      instances_after: 2,
+      flows: [{ flow_name: 'app', deployments: null }],
+      artifact_compliance: true,
+      snapshot_compliance: false,
+      pipeline: null,
+      deployments: null,
+      code_diff: null,
       _links: {
-        environment: { href: '/api/v2/environments/acme/prod' }, snapshot: { href: '/api/v2/environments/acme/prod/snapshots/1' },
+        environment: { href: '/api/v2/environments/acme/prod' },
+        snapshot: { href: '/api/v2/environments/acme/prod/snapshots/1' },
         trail: { href: '/api/v2/trails/acme/app/b1' },
       },
     });
-    expect(webStarted).to.deep.include({ description: '1 instance started running (from 0 to 1).', artifact_compliance: false, flows: [{ flow_name: 'web', deployments: null }] });
+    expect(webStarted).to.deep.include({
+      description: '1 instance started running (from 0 to 1).',
+      artifact_compliance: false,
+      flows: [{ flow_name: 'web', deployments: null }],
+    });
     expect(apiScaled).to.deep.include({ type: 'scaled', description: 'Scaled up from 2 to 3 instances.', reported_at: (await snapshot(2)).created_at });
     const third = res.body.filter((e: { snapshot_index: number }) => e.snapshot_index === 3);
     const byImage = Object.fromEntries(third.map((e: { sha256: string }) => [e.sha256, e]));
-    expect(byImage[sha('web:1')]).to.deep.include({ type: 'exited', description: '1 instance stopped running (from 1 to 0).', flows: [{ flow_name: 'web', deployments: null }] });
+    expect(byImage[sha('web:1')]).to.deep.include({
+      type: 'exited',
+      description: '1 instance stopped running (from 1 to 0).',
+      flows: [{ flow_name: 'web', deployments: null }],
+    });
     expect(byImage[sha('api:1')]).to.deep.include({ description: '3 instances stopped running (from 3 to 0).', artifact_compliance: true });
     // Nothing attested what runs after the third report: no flow, no trail link, not compliant, and neither is the environment.
     expect(byImage[sha('db:1')]).to.deep.include({ flows: [], artifact_compliance: false, snapshot_compliance: false });
@@ -105,10 +145,14 @@ describe('environment events: GET /environments/{org}/{env_name}/events', () => 
     expect(page.body).to.deep.equal(newest.body.slice(3, 6));
     expect(page.headers.get('x-total-pages')).to.equal('3');
     expect(page.headers.get('x-current-page')).to.equal('2');
-    expect(page.headers.get('link')).to.equal([
-      '</api/v2/environments/acme/prod/events?per_page=3&page=1>; rel="first"', '</api/v2/environments/acme/prod/events?per_page=3&page=1>; rel="prev"',
-      '</api/v2/environments/acme/prod/events?per_page=3&page=3>; rel="next"', '</api/v2/environments/acme/prod/events?per_page=3&page=3>; rel="last"',
-    ].join(', '));
+    expect(page.headers.get('link')).to.equal(
+      [
+        '</api/v2/environments/acme/prod/events?per_page=3&page=1>; rel="first"',
+        '</api/v2/environments/acme/prod/events?per_page=3&page=1>; rel="prev"',
+        '</api/v2/environments/acme/prod/events?per_page=3&page=3>; rel="next"',
+        '</api/v2/environments/acme/prod/events?per_page=3&page=3>; rel="last"',
+      ].join(', '),
+    );
     const past = await events('?page=9');
     expect(past.body).to.deep.equal([]);
     expect(past.headers.get('x-total-count')).to.equal('7');
@@ -139,7 +183,11 @@ describe('environment events: GET /environments/{org}/{env_name}/events', () => 
   });
 
   it('filters by the repositories of the attesting trails, one or several', async () => {
-    expect(short((await events('?repo_name=acme/app')).body)).to.have.members(['3 exited api:api:1 3->0', '2 scaled api:api:1 2->3', '1 started api:api:1 0->2']);
+    expect(short((await events('?repo_name=acme/app')).body)).to.have.members([
+      '3 exited api:api:1 3->0',
+      '2 scaled api:api:1 2->3',
+      '1 started api:api:1 0->2',
+    ]);
     expect(short((await events('?repo_name=acme/app&repo_name=acme/web')).body)).to.have.length(5);
     expect((await events('?repo_name=acme/none')).headers.get('x-total-count')).to.equal('0');
     // An empty value is no filter, as in the deployment list.
@@ -149,10 +197,19 @@ describe('environment events: GET /environments/{org}/{env_name}/events', () => 
 
   it('refuses a bad query with 400 naming the field', async () => {
     const cases: Array<[string, string]> = [
-      ['?start=0', 'query.start'], ['?start=soon', 'query.start'], ['?end=5years', 'query.end'], ['?end=1.5', 'query.end'],
-      ['?start=1constructor', 'query.start'], ['?end=2__proto__', 'query.end'], ['?start=~5', 'query.start'],
-      ['?interval=5', 'query.interval'], ['?interval=1..2..3', 'query.interval'], ['?interval=1..x', 'query.interval'],
-      ['?reverse=yes', 'query.reverse'], ['?per_page=101', 'query.per_page'], ['?page=0', 'query.page'],
+      ['?start=0', 'query.start'],
+      ['?start=soon', 'query.start'],
+      ['?end=5years', 'query.end'],
+      ['?end=1.5', 'query.end'],
+      ['?start=1constructor', 'query.start'],
+      ['?end=2__proto__', 'query.end'],
+      ['?start=~5', 'query.start'],
+      ['?interval=5', 'query.interval'],
+      ['?interval=1..2..3', 'query.interval'],
+      ['?interval=1..x', 'query.interval'],
+      ['?reverse=yes', 'query.reverse'],
+      ['?per_page=101', 'query.per_page'],
+      ['?page=0', 'query.page'],
     ];
     for (const [query, field] of cases) {
       const res = await events(query);

@@ -20,14 +20,21 @@ function reportPlugin(type: ReportType): Plugin<ReportOperation> {
     async handler({ params, data, principal, store, now, apiBase }) {
       const organization = await requireOrganization(store, params.org);
       const result = await applyEnvironmentReport(store, {
-        organizationId: organization.id, orgName: params.org, envName: params.env_name, type,
-        running: runningArtifacts(data.artifacts), tokenId: principal.tokenId, now,
+        organizationId: organization.id,
+        orgName: params.org,
+        envName: params.env_name,
+        type,
+        running: runningArtifacts(data.artifacts),
+        tokenId: principal.tokenId,
+        now,
       });
       if (result.outcome === 'no-environment') {
         throw notFound(`Environment '${params.env_name}' not found in organization '${params.org}': create it first (PUT /environments/${params.org})`);
       }
       if (result.outcome === 'wrong-type') {
-        throw badRequest(`Environment '${params.env_name}' is of type ${result.type}; send its reports to .../report/${result.type}`, { type: `must be ${result.type}` });
+        throw badRequest(`Environment '${params.env_name}' is of type ${result.type}; send its reports to .../report/${result.type}`, {
+          type: `must be ${result.type}`,
+        });
       }
       const body = {
         snapshot_index: result.index,

@@ -4,8 +4,12 @@ import { getEnvironment, getSnapshot, putEnvironment, reportK8S, reportServer } 
 import { assertMatchesContract, startTestServer, type TestServer } from '@trailproof/server/testing';
 
 const sha = (text: string) => createHash('sha256').update(text).digest('hex');
-const pod = (podName: string, image: string, creationTimestamp = 1_763_800_000) =>
-  ({ podName, namespace: 'prod', digests: { [image]: sha(image) }, creationTimestamp });
+const pod = (podName: string, image: string, creationTimestamp = 1_763_800_000) => ({
+  podName,
+  namespace: 'prod',
+  digests: { [image]: sha(image) },
+  creationTimestamp,
+});
 
 describe('environments and snapshot reports', () => {
   let server: TestServer;
@@ -25,8 +29,17 @@ describe('environments and snapshot reports', () => {
     expect(env.status).to.equal(200);
     assertMatchesContract(getEnvironment, 200, env.body);
     expect(env.body).to.deep.include({
-      org: 'acme', name: 'prod', type: 'K8S', description: 'Production', include_scaling: true, tags: { team: 'core' }, policies: ['p1'],
-      included_environments: [], state: false, last_reported_at: 0, last_changed_at: 0,
+      org: 'acme',
+      name: 'prod',
+      type: 'K8S',
+      description: 'Production',
+      include_scaling: true,
+      tags: { team: 'core' },
+      policies: ['p1'],
+      included_environments: [],
+      state: false,
+      last_reported_at: 0,
+      last_changed_at: 0,
     });
 
     const updated = await putEnv({ name: 'prod', type: 'K8S', description: 'Prod cluster' });
@@ -63,7 +76,9 @@ describe('environments and snapshot reports', () => {
     expect(first.status).to.equal(201);
     assertMatchesContract(reportK8S, 201, first.body);
     expect(first.body).to.deep.equal({
-      snapshot_index: 1, changed: true, deployed: [sha('acme/api:1'), sha('acme/web:1')],
+      snapshot_index: 1,
+      changed: true,
+      deployed: [sha('acme/api:1'), sha('acme/web:1')],
       _links: { snapshot: { href: '/api/v2/environments/acme/prod/snapshots/1' } },
     });
     const envAfterFirst = (await getEnv('prod')).body;
@@ -88,8 +103,24 @@ describe('environments and snapshot reports', () => {
     assertMatchesContract(getSnapshot, 200, snapshot.body);
     expect(snapshot.body).to.deep.include({ env_name: 'prod', type: 'K8S', snapshot_index: 2 });
     expect(snapshot.body.artifacts).to.deep.equal([
-      { name: 'acme/api:1', fingerprint: sha('acme/api:1'), instance_count: 1, creation_timestamp: 1_763_800_000, instances: [{ podName: 'api-1', namespace: 'prod' }], new: false, _links: {} },
-      { name: 'acme/web:2', fingerprint: sha('acme/web:2'), instance_count: 1, creation_timestamp: 1_763_800_000, instances: [{ podName: 'web-3', namespace: 'prod' }], new: true, _links: {} },
+      {
+        name: 'acme/api:1',
+        fingerprint: sha('acme/api:1'),
+        instance_count: 1,
+        creation_timestamp: 1_763_800_000,
+        instances: [{ podName: 'api-1', namespace: 'prod' }],
+        new: false,
+        _links: {},
+      },
+      {
+        name: 'acme/web:2',
+        fingerprint: sha('acme/web:2'),
+        instance_count: 1,
+        creation_timestamp: 1_763_800_000,
+        instances: [{ podName: 'web-3', namespace: 'prod' }],
+        new: true,
+        _links: {},
+      },
     ]);
     const firstSnapshot = (await server.request('GET', '/api/v2/environments/acme/prod/snapshots/1')).body;
     expect(firstSnapshot.artifacts.find((a: { name: string }) => a.name === 'acme/web:1').instance_count).to.equal(2);
@@ -110,14 +141,24 @@ describe('environments and snapshot reports', () => {
     expect(res.body.deployed).to.deep.equal([sha('web')]);
     const snapshot = (await server.request('GET', '/api/v2/environments/acme/prod/snapshots/1')).body;
     expect(snapshot.artifacts.map((a: { name: string }) => a.name)).to.deep.equal(['web:1', 'web:latest']);
-    expect((await server.request('GET', '/api/v2/deployments/acme?env_name=prod')).body.deployments.map((d: { artifact_name: string }) => d.artifact_name)).to.deep.equal(['web:1']);
+    expect(
+      (await server.request('GET', '/api/v2/deployments/acme?env_name=prod')).body.deployments.map((d: { artifact_name: string }) => d.artifact_name),
+    ).to.deep.equal(['web:1']);
   });
 
   it('records deployments linked to the trail that attested the fingerprint, and sets state from its compliance', async () => {
     const fingerprint = sha('acme/web:1');
-    await server.request('PUT', '/api/v2/trails/acme/web', { form: { data_json: JSON.stringify({ name: 'build-1', repo_info: { name: 'acme/web', url: 'https://git.example.com/acme/web' } }) } });
+    await server.request('PUT', '/api/v2/trails/acme/web', {
+      form: { data_json: JSON.stringify({ name: 'build-1', repo_info: { name: 'acme/web', url: 'https://git.example.com/acme/web' } }) },
+    });
     await server.request('POST', '/api/v2/attestations/acme/web/trail/build-1/junit', {
-      form: { data_json: JSON.stringify({ attestation_name: 'unit', artifact_fingerprint: fingerprint, junit_results: [{ name: 's', failures: 1, errors: 0, skipped: 0, total: 3, duration: 1 }] }) },
+      form: {
+        data_json: JSON.stringify({
+          attestation_name: 'unit',
+          artifact_fingerprint: fingerprint,
+          junit_results: [{ name: 's', failures: 1, errors: 0, skipped: 0, total: 3, duration: 1 }],
+        }),
+      },
     });
     await putEnv({ name: 'prod', type: 'server' });
     expect((await getEnv('prod')).body).to.include({ state: false, last_reported_at: 0 });
@@ -135,7 +176,13 @@ describe('environments and snapshot reports', () => {
 
     // The trail is fixed; the next (unchanged) report re-evaluates the state.
     await server.request('POST', '/api/v2/attestations/acme/web/trail/build-1/junit', {
-      form: { data_json: JSON.stringify({ attestation_name: 'unit', artifact_fingerprint: fingerprint, junit_results: [{ name: 's', failures: 0, errors: 0, skipped: 0, total: 3, duration: 1 }] }) },
+      form: {
+        data_json: JSON.stringify({
+          attestation_name: 'unit',
+          artifact_fingerprint: fingerprint,
+          junit_results: [{ name: 's', failures: 0, errors: 0, skipped: 0, total: 3, duration: 1 }],
+        }),
+      },
     });
     expect((await report('prod', 'server', [{ digests: { 'acme/web:1': fingerprint }, creationTimestamp: 1_763_800_000 }])).status).to.equal(200);
     expect((await getEnv('prod')).body.state).to.equal(true);
@@ -153,7 +200,10 @@ describe('environments and snapshot reports', () => {
   it("accepts each runtime's report shape and refuses reports of another type or to unknown environments", async () => {
     const digests = { 'app:1': sha('app:1') };
     const shapes: Record<string, Record<string, unknown>> = {
-      server: {}, docker: {}, S3: {}, lambda: {},
+      server: {},
+      docker: {},
+      S3: {},
+      lambda: {},
       K8S: { podName: 'p', namespace: 'n', owners: [{ apiVersion: 'apps/v1', kind: 'ReplicaSet', name: 'r', uid: 'u', controller: true }] },
       ECS: { taskArn: 'arn:aws:ecs:eu-west-1:1:task/c/1', cluster_name: 'c', service_name: 's' },
       'azure-apps': { app_name: 'web', app_kind: 'app', digests_source: 'acr' },
@@ -179,6 +229,8 @@ describe('environments and snapshot reports', () => {
     expect(wrongType.status).to.equal(400);
     expect(wrongType.body.message).to.match(/is of type server/);
     expect((await report('nowhere', 'server', [])).status).to.equal(404);
-    expect((await server.request('PUT', '/api/v2/environments/acme/env-server/report/server', { json: { artifacts: [] }, token: server.readToken })).status).to.equal(403);
+    expect(
+      (await server.request('PUT', '/api/v2/environments/acme/env-server/report/server', { json: { artifacts: [] }, token: server.readToken })).status,
+    ).to.equal(403);
   });
 });

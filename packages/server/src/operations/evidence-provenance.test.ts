@@ -18,16 +18,18 @@ describe('evidence provenance: created_by on trails, attestations, approvals, re
   beforeEach(async () => (server = await startTestServer()));
   afterEach(() => server.close());
 
-  const begin = (token: string, name = 'build-1') =>
-    server.request('PUT', '/api/v2/trails/acme/app', { token, form: { data_json: JSON.stringify({ name }) } });
-  const attest = (token: string, kind: 'junit' | 'generic', name: string) => server.request('POST', `/api/v2/attestations/acme/app/trail/build-1/${kind}`, {
-    token,
-    form: {
-      data_json: JSON.stringify(kind === 'junit'
-        ? { attestation_name: name, junit_results: [{ name: 's', failures: 0, errors: 0, skipped: 0, total: 1, duration: 1 }] }
-        : { attestation_name: name, is_compliant: true }),
-    },
-  });
+  const begin = (token: string, name = 'build-1') => server.request('PUT', '/api/v2/trails/acme/app', { token, form: { data_json: JSON.stringify({ name }) } });
+  const attest = (token: string, kind: 'junit' | 'generic', name: string) =>
+    server.request('POST', `/api/v2/attestations/acme/app/trail/build-1/${kind}`, {
+      token,
+      form: {
+        data_json: JSON.stringify(
+          kind === 'junit'
+            ? { attestation_name: name, junit_results: [{ name: 's', failures: 0, errors: 0, skipped: 0, total: 1, duration: 1 }] }
+            : { attestation_name: name, is_compliant: true },
+        ),
+      },
+    });
 
   it('names the token that began the trail and the token that stored each attestation, by description and id', async () => {
     const pipeline = await createToken(server.store, { org: 'acme', description: 'CI backend' });
@@ -49,7 +51,9 @@ describe('evidence provenance: created_by on trails, attestations, approvals, re
 
     const list = await server.request('GET', '/api/v2/trails/acme/app', { token: server.readToken });
     assertMatchesContract(listTrails, 200, list.body);
-    expect(list.body.data.map((t: { name: string; created_by: string }) => [t.name, t.created_by])).to.deep.equal([['build-1', `CI backend (token ${pipeline.id})`]]);
+    expect(list.body.data.map((t: { name: string; created_by: string }) => [t.name, t.created_by])).to.deep.equal([
+      ['build-1', `CI backend (token ${pipeline.id})`],
+    ]);
   });
 
   it('keeps naming a token after it was revoked or expired: it stored the evidence when it was valid', async () => {
@@ -79,15 +83,21 @@ describe('evidence provenance: created_by on trails, attestations, approvals, re
     }
   });
   describe('approvals, reviews and snapshots', () => {
-    const requestApproval = (token: string) => server.request('POST', '/api/v2/approvals/acme/app', {
-      token, json: { artifact_fingerprint: sha('v1'), description: 'release', src_commit_list: [] },
-    });
-    const review = (token: string, state: 'APPROVED' | 'UNAPPROVED', by: string) => server.request('PUT', '/api/v2/approvals/acme/app/1', {
-      token, json: { state, approved_by: by, comment: '', approval_url: '' },
-    });
-    const report = (token: string, image: string) => server.request('PUT', '/api/v2/environments/acme/prod/report/server', {
-      token, json: { artifacts: [{ digests: { [image]: sha(image) }, creationTimestamp: 1_763_800_000 }] },
-    });
+    const requestApproval = (token: string) =>
+      server.request('POST', '/api/v2/approvals/acme/app', {
+        token,
+        json: { artifact_fingerprint: sha('v1'), description: 'release', src_commit_list: [] },
+      });
+    const review = (token: string, state: 'APPROVED' | 'UNAPPROVED', by: string) =>
+      server.request('PUT', '/api/v2/approvals/acme/app/1', {
+        token,
+        json: { state, approved_by: by, comment: '', approval_url: '' },
+      });
+    const report = (token: string, image: string) =>
+      server.request('PUT', '/api/v2/environments/acme/prod/report/server', {
+        token,
+        json: { artifacts: [{ digests: { [image]: sha(image) }, creationTimestamp: 1_763_800_000 }] },
+      });
 
     it('names the token that requested an approval and the token that sent each review', async () => {
       const pipeline = await createToken(server.store, { org: 'acme', description: 'release pipeline' });
@@ -118,7 +128,8 @@ describe('evidence provenance: created_by on trails, attestations, approvals, re
       expect((await server.request('PUT', '/api/v2/environments/acme', { json: { name: 'prod', type: 'server' } })).status).to.equal(201);
       expect((await report(agent.token, 'acme/web:1')).status).to.equal(201);
       expect((await report(server.token, 'acme/web:2')).status).to.equal(201);
-      const snapshot = async (index: number) => (await server.request('GET', `/api/v2/environments/acme/prod/snapshots/${index}`, { token: server.readToken })).body;
+      const snapshot = async (index: number) =>
+        (await server.request('GET', `/api/v2/environments/acme/prod/snapshots/${index}`, { token: server.readToken })).body;
       const first = await snapshot(1);
       assertMatchesContract(getSnapshot, 200, first);
       expect([first.created_by, (await snapshot(2)).created_by]).to.deep.equal([`prod agent (token ${agent.id})`, `token ${idOf(server.token)}`]);

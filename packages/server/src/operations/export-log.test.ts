@@ -30,7 +30,11 @@ describe('GET /log/{org}/export: the audit package', function () {
     await storeStory((method, path, options) => server.request(method, path, options));
     await server.store.makeCheckpoints!();
     const all = await get();
-    expect([all.status, all.headers.get('content-type'), all.headers.get('content-disposition')]).to.deep.equal([200, 'application/gzip', 'attachment; filename="acme-audit.tar.gz"']);
+    expect([all.status, all.headers.get('content-type'), all.headers.get('content-disposition')]).to.deep.equal([
+      200,
+      'application/gzip',
+      'attachment; filename="acme-audit.tar.gz"',
+    ]);
     const whole = await verified(all.bytes);
     expect([whole.records, whole.attachments, whole.checkpoint.size, whole.manifest.selection]).to.deep.equal([12, 2, 12, {}]);
 

@@ -14,17 +14,26 @@ import { requireLog } from './log-lookup.ts';
 export const exportLogPlugin = definePlugin({
   operation: exportLog,
   async handler({ params, query, store, apiBase, now }) {
-    if (query.trail !== undefined && query.flow === undefined) throw badRequest('trail needs flow', { 'query.trail': 'needs flow: a trail is named within its flow' });
-    if (query.since !== undefined && query.until !== undefined && query.since > query.until) throw badRequest('since is after until', { 'query.since': 'must be at most until' });
+    if (query.trail !== undefined && query.flow === undefined)
+      throw badRequest('trail needs flow', { 'query.trail': 'needs flow: a trail is named within its flow' });
+    if (query.since !== undefined && query.until !== undefined && query.since > query.until)
+      throw badRequest('since is after until', { 'query.since': 'must be at most until' });
     const { organization, signing } = await requireLog(store, params.org);
     const log = await storeAuditLog(store, organization.id, signing.signer.verifierKey);
     if (!log) throw notFound(`The log of '${params.org}' has no signed checkpoint yet: try again in a second`);
     const stream = new PassThrough();
     const selection = { flow: query.flow, trail: query.trail, since: query.since, until: query.until };
-    exportPackage(store, log, stream, { organization: params.org, organizationId: organization.id, selection: JSON.parse(JSON.stringify(selection)), apiBase, now })
-      .catch((error: Error) => stream.destroy(error));
+    exportPackage(store, log, stream, {
+      organization: params.org,
+      organizationId: organization.id,
+      selection: JSON.parse(JSON.stringify(selection)),
+      apiBase,
+      now,
+    }).catch((error: Error) => stream.destroy(error));
     return {
-      status: 200, stream, contentType: 'application/gzip',
+      status: 200,
+      stream,
+      contentType: 'application/gzip',
       headers: { 'Content-Disposition': `attachment; filename="${params.org}-audit.tar.gz"`, 'Cache-Control': 'no-store' },
     };
   },

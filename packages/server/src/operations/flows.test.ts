@@ -2,7 +2,8 @@ import { expect } from 'chai';
 import { getFlow, listFlows, putFlow, putFlowTemplate } from '@trailproof/schema';
 import { assertMatchesContract, startTestServer, type TestServer } from '@trailproof/server/testing';
 
-const template = 'version: 1\ntrail:\n  attestations:\n  - name: unit-tests\n    type: junit\n  artifacts:\n  - name: backend\n    attestations:\n    - name: scan\n      type: snyk\n';
+const template =
+  'version: 1\ntrail:\n  attestations:\n  - name: unit-tests\n    type: junit\n  artifacts:\n  - name: backend\n    attestations:\n    - name: scan\n      type: snyk\n';
 
 describe('flows: PUT /flows/{org}, PUT /flows/{org}/template_file, GET /flows/{org}[/{flow_name}]', () => {
   let server: TestServer;
@@ -46,8 +47,12 @@ describe('flows: PUT /flows/{org}, PUT /flows/{org}/template_file, GET /flows/{o
   it('rejects a template that does not validate with 400 naming the problem and its line, and stores nothing', async () => {
     const bad = await putWithTemplate({ name: 'backend' }, 'version: 1\ntrail:\n  attestations:\n  - name: unit-tests\n    type: unit\n');
     expect(bad.status).to.equal(400);
-    expect(bad.body.message).to.equal("Invalid template: line 5: trail.attestations[0].type 'unit' is not a known type (*, generic, jira, junit, pull_request, snyk, sonar, custom:<name>)");
-    expect(bad.body.errors).to.deep.equal({ template_file: "line 5: trail.attestations[0].type 'unit' is not a known type (*, generic, jira, junit, pull_request, snyk, sonar, custom:<name>)" });
+    expect(bad.body.message).to.equal(
+      "Invalid template: line 5: trail.attestations[0].type 'unit' is not a known type (*, generic, jira, junit, pull_request, snyk, sonar, custom:<name>)",
+    );
+    expect(bad.body.errors).to.deep.equal({
+      template_file: "line 5: trail.attestations[0].type 'unit' is not a known type (*, generic, jira, junit, pull_request, snyk, sonar, custom:<name>)",
+    });
     expect((await server.request('GET', '/api/v2/flows/acme/backend')).status).to.equal(404);
 
     const syntax = await putWithTemplate({ name: 'backend' }, 'version: 1\ntrail:\n  attestations:\n  - name: a\n   type: junit\n');
@@ -65,13 +70,25 @@ describe('flows: PUT /flows/{org}, PUT /flows/{org}/template_file, GET /flows/{o
 
   it('PUT /flows/{org} (JSON) turns the legacy list of names into a template of any-type attestations', async () => {
     const created = await server.request('PUT', '/api/v2/flows/acme', {
-      json: { name: 'legacy', description: 'old style', visibility: 'private', template: ['artifact', 'unit-test', 'pull-request'], repo_url: 'https://git.example.com/acme/legacy' },
+      json: {
+        name: 'legacy',
+        description: 'old style',
+        visibility: 'private',
+        template: ['artifact', 'unit-test', 'pull-request'],
+        repo_url: 'https://git.example.com/acme/legacy',
+      },
     });
     expect(created.status).to.equal(201);
     assertMatchesContract(putFlow, 201, created.body);
     const flow = (await server.request('GET', '/api/v2/flows/acme/legacy')).body;
     expect(flow.repo_url).to.equal('https://git.example.com/acme/legacy');
-    expect(flow.template.trail).to.deep.equal({ attestations: [{ name: 'unit-test', type: '*' }, { name: 'pull-request', type: '*' }], artifacts: [] });
+    expect(flow.template.trail).to.deep.equal({
+      attestations: [
+        { name: 'unit-test', type: '*' },
+        { name: 'pull-request', type: '*' },
+      ],
+      artifacts: [],
+    });
     expect(flow.template.content).to.match(/^version: 1\n/);
 
     const unchanged = await server.request('PUT', '/api/v2/flows/acme', { json: { name: 'legacy', description: 'old style' } });
@@ -130,7 +147,9 @@ describe('flows: PUT /flows/{org}, PUT /flows/{org}/template_file, GET /flows/{o
     expect((await server.request('PUT', '/api/v2/flows/acme', { json: { name: 'x' }, token: server.readToken })).status).to.equal(403);
     expect((await server.request('GET', '/api/v2/flows/acme', { token: server.otherToken })).status).to.equal(403);
     expect((await server.request('GET', '/api/v2/flows/acme', { token: null })).status).to.equal(401);
-    expect((await server.request('PUT', '/api/v2/flows/acme', { body: 'name=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } })).status).to.equal(415);
+    expect(
+      (await server.request('PUT', '/api/v2/flows/acme', { body: 'name=x', headers: { 'content-type': 'application/x-www-form-urlencoded' } })).status,
+    ).to.equal(415);
     const missing = await server.request('GET', '/api/v2/flows/acme/nope');
     expect(missing.status).to.equal(404);
     assertMatchesContract(getFlow, 404, missing.body);

@@ -12,7 +12,8 @@ export const getApprovalPlugin = definePlugin({
     const approval = await store.getApproval(flow.id, params.approval_number);
     if (!approval) throw notFound(`Approval ${params.approval_number} not found in flow '${params.flow_name}'`);
     const [artifacts, leaves] = await Promise.all([
-      store.artifactsOfCommits(organization.id, approval.src_commit_list), store.approvalLogIndexes(organization.id, [approval.id]),
+      store.artifactsOfCommits(organization.id, approval.src_commit_list),
+      store.approvalLogIndexes(organization.id, [approval.id]),
     ]);
     const src_commit_list = approval.src_commit_list.map((commit_sha) => ({ commit_sha, artifact_fingerprints: artifacts.get(commit_sha) ?? [] }));
     return { status: 200, body: { ...approvalFields(approval, leaves.get(approval.id)), src_commit_list } };

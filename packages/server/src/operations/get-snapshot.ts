@@ -17,7 +17,10 @@ export const getSnapshotPlugin = definePlugin({
     const before = new Set(previous?.artifacts.map((a) => a.fingerprint));
     // Latest first, so the first one seen for a fingerprint is the trail that attested it last.
     const latestTrail = new Map<string, { flowName: string; trailName: string }>();
-    for (const a of await store.attestationsOfFingerprints(organization.id, snapshot.artifacts.map((x) => x.fingerprint))) {
+    for (const a of await store.attestationsOfFingerprints(
+      organization.id,
+      snapshot.artifacts.map((x) => x.fingerprint),
+    )) {
       if (!latestTrail.has(a.fingerprint)) latestTrail.set(a.fingerprint, a);
     }
     const at = { org: params.org, apiBase };

@@ -17,9 +17,16 @@ export const getTrailPlugin = definePlugin({
     const evaluated = await new TrailEvaluator(store, now).evaluate(trail, page);
     const [trails, attestations] = await Promise.all([
       store.logIndexesOf(organization.id, 'trails', [trail.id]),
-      store.logIndexesOf(organization.id, 'attestations', evaluated.attestations.map((a) => a.id)),
+      store.logIndexesOf(
+        organization.id,
+        'attestations',
+        evaluated.attestations.map((a) => a.id),
+      ),
     ]);
     const leaves = { trail: trails.get(trail.id) ?? null, attestations };
-    return { status: 200, body: trailView(trail, evaluated, { org: params.org, apiBase }, { page: query.page, per_page: query.per_page, originalUrl }, leaves) };
+    return {
+      status: 200,
+      body: trailView(trail, evaluated, { org: params.org, apiBase }, { page: query.page, per_page: query.per_page, originalUrl }, leaves),
+    };
   },
 });

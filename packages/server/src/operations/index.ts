@@ -33,9 +33,22 @@ import { getApprovedArtifactCommitPlugin } from './get-approved-artifact-commit.
 export { attestJunitPlugin, beginTrailPlugin, getApprovalPlugin, listApprovalsPlugin, listDeploymentsPlugin, listEnvironmentsPlugin };
 
 export {
-  attestGenericPlugin, putFlowPlugin, putFlowTemplatePlugin, listFlowsPlugin, getFlowPlugin, listTrailsPlugin, getTrailPlugin, downloadAttachmentPlugin,
-  putEnvironmentPlugin, getEnvironmentPlugin, environmentReportPlugins, getSnapshotPlugin, listEnvironmentEventsPlugin, requestApprovalPlugin,
-  reviewApprovalPlugin, getApprovedArtifactCommitPlugin,
+  attestGenericPlugin,
+  putFlowPlugin,
+  putFlowTemplatePlugin,
+  listFlowsPlugin,
+  getFlowPlugin,
+  listTrailsPlugin,
+  getTrailPlugin,
+  downloadAttachmentPlugin,
+  putEnvironmentPlugin,
+  getEnvironmentPlugin,
+  environmentReportPlugins,
+  getSnapshotPlugin,
+  listEnvironmentEventsPlugin,
+  requestApprovalPlugin,
+  reviewApprovalPlugin,
+  getApprovedArtifactCommitPlugin,
 };
 
 /** Tamper evidence (our extension): verifying the hash chain. */
@@ -43,20 +56,41 @@ export { verifyEvidencePlugin };
 
 /** The transparency log (our extension, issue 34): its key, checkpoints and proofs. */
 export const logPlugins: readonly Plugin<any>[] = [
-  getLogKeyPlugin, getLogCheckpointPlugin, listLogCheckpointsPlugin, getLogInclusionProofPlugin, getLogConsistencyProofPlugin, exportLogPlugin,
+  getLogKeyPlugin,
+  getLogCheckpointPlugin,
+  listLogCheckpointsPlugin,
+  getLogInclusionProofPlugin,
+  getLogConsistencyProofPlugin,
+  exportLogPlugin,
 ];
 
 /** The evidence model: flows and templates, attestations of other types, reading trails back, environments, their reports and events, writing approvals. */
 export const evidencePlugins: readonly Plugin<any>[] = [
   attestGenericPlugin,
-  putFlowPlugin, putFlowTemplatePlugin, listFlowsPlugin, getFlowPlugin,
-  listTrailsPlugin, getTrailPlugin, downloadAttachmentPlugin,
-  putEnvironmentPlugin, getEnvironmentPlugin, ...environmentReportPlugins, getSnapshotPlugin, listEnvironmentEventsPlugin,
-  requestApprovalPlugin, reviewApprovalPlugin, getApprovedArtifactCommitPlugin,
+  putFlowPlugin,
+  putFlowTemplatePlugin,
+  listFlowsPlugin,
+  getFlowPlugin,
+  listTrailsPlugin,
+  getTrailPlugin,
+  downloadAttachmentPlugin,
+  putEnvironmentPlugin,
+  getEnvironmentPlugin,
+  ...environmentReportPlugins,
+  getSnapshotPlugin,
+  listEnvironmentEventsPlugin,
+  requestApprovalPlugin,
+  reviewApprovalPlugin,
+  getApprovedArtifactCommitPlugin,
 ];
 
 export const defaultPlugins: readonly Plugin<any>[] = [
-  attestJunitPlugin, beginTrailPlugin, listEnvironmentsPlugin, listApprovalsPlugin, getApprovalPlugin, listDeploymentsPlugin,
+  attestJunitPlugin,
+  beginTrailPlugin,
+  listEnvironmentsPlugin,
+  listApprovalsPlugin,
+  getApprovalPlugin,
+  listDeploymentsPlugin,
   ...evidencePlugins,
   verifyEvidencePlugin,
   ...logPlugins,

@@ -6,7 +6,14 @@ import { assertMatchesContract, startTestServer, type TestServer } from '@trailp
 const day = 24 * 60 * 60;
 const fp = (text: string) => createHash('sha256').update(text).digest('hex');
 const base = '/api/v2/deployments/acme';
-type Deployment = { fingerprint: string; deployed_at: number; artifact_name: string; env_name: string; snapshot_index: number; _links: Record<string, { href: string }> };
+type Deployment = {
+  fingerprint: string;
+  deployed_at: number;
+  artifact_name: string;
+  env_name: string;
+  snapshot_index: number;
+  _links: Record<string, { href: string }>;
+};
 
 describe('list deployments: GET /deployments/{org}', () => {
   let server: TestServer;
@@ -35,16 +42,32 @@ describe('list deployments: GET /deployments/{org}', () => {
   let nextIndex = 0;
   const deploy = (name: string, at: number, o: { env?: 'production' | 'staging'; trail?: boolean; index?: number } = {}) => {
     const envName = o.env ?? 'production';
-    return server.store.insertDeployments([{
-      organizationId: org, environmentId: env[envName], envName, snapshotIndex: o.index ?? ++nextIndex, fingerprint: fp(name), artifactName: name,
-      deployedAt: at, trailId: o.trail ? trailId : null, repoName: o.trail ? 'acme/payments' : null,
-    }]);
+    return server.store.insertDeployments([
+      {
+        organizationId: org,
+        environmentId: env[envName],
+        envName,
+        snapshotIndex: o.index ?? ++nextIndex,
+        fingerprint: fp(name),
+        artifactName: name,
+        deployedAt: at,
+        trailId: o.trail ? trailId : null,
+        repoName: o.trail ? 'acme/payments' : null,
+      },
+    ]);
   };
   const list = async (query = '') => {
     const res = await server.request('GET', base + query);
     expect(res.status, `${query}: ${JSON.stringify(res.body)}`).to.equal(200);
     assertMatchesContract(listDeployments, 200, res.body);
-    return res.body as { page: number; per_page: number; total_pages: number; total_count: number; deployments: Deployment[]; _links: Record<string, { href: string } | null> };
+    return res.body as {
+      page: number;
+      per_page: number;
+      total_pages: number;
+      total_count: number;
+      deployments: Deployment[];
+      _links: Record<string, { href: string } | null>;
+    };
   };
   const artifacts = async (query = '') => (await list(query)).deployments.map((d) => d.artifact_name);
 
@@ -62,7 +85,13 @@ describe('list deployments: GET /deployments/{org}', () => {
   });
 
   it('links lead to the environment, the snapshot and the trail; no trail link without a trail', async () => {
-    await server.store.insertSnapshot(env.staging, 1, [{ name: 'web', fingerprint: fp('web'), instance_count: 1, creation_timestamp: seeded - 60, instances: [{ container: 'web' }] }], seeded - 60, null);
+    await server.store.insertSnapshot(
+      env.staging,
+      1,
+      [{ name: 'web', fingerprint: fp('web'), instance_count: 1, creation_timestamp: seeded - 60, instances: [{ container: 'web' }] }],
+      seeded - 60,
+      null,
+    );
     await deploy('web', seeded - 60, { env: 'staging', index: 1 });
     const [deployment] = (await list()).deployments;
     expect(deployment!._links).to.have.keys(['environment', 'snapshot']);
@@ -93,7 +122,14 @@ describe('list deployments: GET /deployments/{org}', () => {
 
   it('start_ts and end_ts are inclusive bounds; start_ts after end_ts is a 400', async () => {
     const t = 1_763_000_000;
-    for (const [name, at] of [['before', t - 0.5], ['at-start', t], ['inside', t + 50.25], ['at-end', t + 100], ['after', t + 100.5]] as const) await deploy(name, at);
+    for (const [name, at] of [
+      ['before', t - 0.5],
+      ['at-start', t],
+      ['inside', t + 50.25],
+      ['at-end', t + 100],
+      ['after', t + 100.5],
+    ] as const)
+      await deploy(name, at);
     expect(await artifacts(`?start_ts=${t}&end_ts=${t + 100}`)).to.deep.equal(['at-end', 'inside', 'at-start']);
     expect(await artifacts(`?start_ts=${t + 50.25}&end_ts=${t + 50.25}`)).to.deep.equal(['inside']);
     expect(await artifacts(`?start_ts=${t - 1}&end_ts=${t + 101}`)).to.deep.equal(['after', 'at-end', 'inside', 'at-start', 'before']);
@@ -122,7 +158,10 @@ describe('list deployments: GET /deployments/{org}', () => {
     // An empty filter is no filter: the page and total_count agree with the unfiltered list
     for (const query of ['?env_name=', '?repo_name=', '?env_name=&repo_name=']) {
       const page = await list(query);
-      expect(page.deployments.map((d) => d.artifact_name), query).to.deep.equal(['s2', 's1', 'p1']);
+      expect(
+        page.deployments.map((d) => d.artifact_name),
+        query,
+      ).to.deep.equal(['s2', 's1', 'p1']);
       expect(page.total_count, query).to.equal(3);
     }
   });
@@ -168,7 +207,12 @@ describe('list deployments: GET /deployments/{org}', () => {
     expect(byThree).to.deep.include({ total_pages: 6, total_count: 16 });
     expect(byThree.deployments.map((d) => d.artifact_name)).to.deep.equal(['a00']);
 
-    for (const [query, field] of [['?per_page=51', 'query.per_page'], ['?per_page=-1', 'query.per_page'], ['?per_page=x', 'query.per_page'], ['?page=0', 'query.page']]) {
+    for (const [query, field] of [
+      ['?per_page=51', 'query.per_page'],
+      ['?per_page=-1', 'query.per_page'],
+      ['?per_page=x', 'query.per_page'],
+      ['?page=0', 'query.page'],
+    ]) {
       const res = await server.request('GET', base + query!);
       expect(res.status, query).to.equal(400);
       expect(res.body.errors, query).to.have.keys([field]);
@@ -196,7 +240,7 @@ describe('list deployments: GET /deployments/{org}', () => {
     expect(first._links.last!.href).to.equal(`${base}${query}&page=3`);
   });
 
-  it("keeps organisations apart", async () => {
+  it('keeps organisations apart', async () => {
     await deploy('api', seeded - 60);
     const globex = await server.request('GET', '/api/v2/deployments/globex', { token: server.otherToken });
     expect(globex.status).to.equal(200);

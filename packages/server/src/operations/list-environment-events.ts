@@ -38,11 +38,17 @@ export const listEnvironmentEventsPlugin = definePlugin({
     const { environment } = await requireEnvironment(store, params.org, params.env_name);
 
     // The deprecated `interval` (`start..end`) wins over start and end, as one value.
-    let ends: Array<[string, string]> = [['start', query.start], ['end', query.end]];
+    let ends: Array<[string, string]> = [
+      ['start', query.start],
+      ['end', query.end],
+    ];
     if (query.interval !== undefined) {
       const halves = query.interval.split('..');
       if (halves.length !== 2) throw badRequest('Invalid interval', { 'query.interval': 'must be two ends separated by ".." (5..10, -3..NOW)' });
-      ends = [['interval', halves[0]!], ['interval', halves[1]!]];
+      ends = [
+        ['interval', halves[0]!],
+        ['interval', halves[1]!],
+      ];
     }
     const [first, last] = ends.map(([field, text]) => {
       const end = parseRangeEnd(text, now);
@@ -53,7 +59,9 @@ export const listEnvironmentEventsPlugin = definePlugin({
     const filter: EnvironmentEventFilter = {
       // An empty value is no filter, as in the deployment list (`?repo_name=`).
       repoNames: query.repo_name?.filter((name) => name !== ''),
-      oldestFirst: query.reverse, offset: (query.page - 1) * query.per_page, limit: query.per_page,
+      oldestFirst: query.reverse,
+      offset: (query.page - 1) * query.per_page,
+      limit: query.per_page,
     };
     // Read once, and only when an end counts back from it (start=-3&end=-1 needs it twice).
     let latest: Promise<number> | undefined;

@@ -30,9 +30,20 @@ describe('list environments: GET /environments/{org}', () => {
     const org = Number((await server.store.findOrganization('acme'))!.id);
     const put = (name: keyof typeof defs, at: number) => {
       const d = defs[name] as { type: string; space_id: string | null; tags: Record<string, unknown>; description?: string; policies?: string[] };
-      return server.store.upsertEnvironment(org, {
-        name, type: d.type, description: d.description ?? '', tags: d.tags, policies: d.policies ?? [], included_environments: [], space_id: d.space_id, include_scaling: name === 'alpha',
-      }, t0 + at);
+      return server.store.upsertEnvironment(
+        org,
+        {
+          name,
+          type: d.type,
+          description: d.description ?? '',
+          tags: d.tags,
+          policies: d.policies ?? [],
+          included_environments: [],
+          space_id: d.space_id,
+          include_scaling: name === 'alpha',
+        },
+        t0 + at,
+      );
     };
     const alpha = await put('alpha', 100);
     await server.store.recordReport(alpha.id, { at: t0 + 2000, changed: true, state: true });
@@ -67,9 +78,18 @@ describe('list environments: GET /environments/{org}', () => {
     expect(res.body).to.include({ page: 1, per_page: 5, total_pages: 1, total_count: 5 });
     const alpha = res.body.environments.find((e: { name: string }) => e.name === 'alpha');
     expect(alpha).to.deep.equal({
-      org: 'acme', name: 'alpha', type: 'K8S', description: 'Production', last_modified_at: t0 + 5000, include_scaling: true,
-      tags: { team: 'payments', critical: true }, last_reported_at: t0 + 6000, last_changed_at: t0 + 2000, state: true,
-      policies: ['prod-policy'], included_environments: [],
+      org: 'acme',
+      name: 'alpha',
+      type: 'K8S',
+      description: 'Production',
+      last_modified_at: t0 + 5000,
+      include_scaling: true,
+      tags: { team: 'payments', critical: true },
+      last_reported_at: t0 + 6000,
+      last_changed_at: t0 + 2000,
+      state: true,
+      policies: ['prod-policy'],
+      included_environments: [],
     });
     const beta = res.body.environments.find((e: { name: string }) => e.name === 'Beta');
     // Never reported: the number and boolean SPEC.md types these as (0, false), never null
@@ -175,8 +195,14 @@ describe('list environments: GET /environments/{org}', () => {
 
     it('refuses per_page 0 and 51, page 0 and non-numbers with 400 naming the parameter', async () => {
       const cases: Array<[string, string]> = [
-        ['?per_page=0', 'query.per_page'], ['?per_page=51', 'query.per_page'], ['?per_page=abc', 'query.per_page'], ['?per_page=2.5', 'query.per_page'],
-        ['?page=0', 'query.page'], ['?page=-1', 'query.page'], ['?page=abc', 'query.page'], ['?page=', 'query.page'],
+        ['?per_page=0', 'query.per_page'],
+        ['?per_page=51', 'query.per_page'],
+        ['?per_page=abc', 'query.per_page'],
+        ['?per_page=2.5', 'query.per_page'],
+        ['?page=0', 'query.page'],
+        ['?page=-1', 'query.page'],
+        ['?page=abc', 'query.page'],
+        ['?page=', 'query.page'],
       ];
       for (const [query, field] of cases) {
         const res = await get(query);
@@ -227,7 +253,10 @@ describe('list environments: GET /environments/{org}', () => {
   it("keeps organisations apart: globex sees only its own, and gets 403 on acme's", async () => {
     const own = await server.request('GET', '/api/v2/environments/globex', { token: server.otherToken });
     expect(own.status).to.equal(200);
-    expect(own.body.environments.map((e: { name: string; org: string }) => [e.org, e.name])).to.deep.equal([['globex', 'alpha'], ['globex', 'globex-only']]);
+    expect(own.body.environments.map((e: { name: string; org: string }) => [e.org, e.name])).to.deep.equal([
+      ['globex', 'alpha'],
+      ['globex', 'globex-only'],
+    ]);
     expect(own.body.environments[0].tags).to.deep.equal({ team: 'payments' });
     expect(own.body.total_count).to.equal(2);
     const acmes = await get('?tag=team', server.otherToken);

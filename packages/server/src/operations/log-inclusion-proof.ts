@@ -10,7 +10,8 @@ export const getLogInclusionProofPlugin = definePlugin({
   async handler({ params, query, store }) {
     const { organization, size } = await requireLog(store, params.org, { leaves: true });
     withinLog('tree_size', query.tree_size, size);
-    if (query.index >= query.tree_size) throw badRequest(`index ${query.index} is not below tree_size ${query.tree_size}`, { 'query.index': `must be below tree_size (${query.tree_size})` });
+    if (query.index >= query.tree_size)
+      throw badRequest(`index ${query.index} is not below tree_size ${query.tree_size}`, { 'query.index': `must be below tree_size (${query.tree_size})` });
     const [proof, [leaf]] = await Promise.all([
       store.inclusionProofOf(organization.id, query.index, query.tree_size),
       store.logLeaves(organization.id, query.index, 1),

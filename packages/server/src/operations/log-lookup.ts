@@ -17,5 +17,6 @@ export async function requireLog(store: PluginStore, org: string, options: { lea
 
 /** A 400 naming `field` unless `value` is at most the log's size. */
 export function withinLog(field: string, value: number, size: number): void {
-  if (value > size) throw badRequest(`${field} ${value} is beyond the log, which has ${size} leaves`, { [`query.${field}`]: `must be at most ${size}, the log's size` });
+  if (value > size)
+    throw badRequest(`${field} ${value} is beyond the log, which has ${size} leaves`, { [`query.${field}`]: `must be at most ${size}, the log's size` });
 }

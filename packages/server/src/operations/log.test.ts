@@ -6,7 +6,15 @@
 import { expect } from 'chai';
 import { createHash } from 'node:crypto';
 import {
-  getApproval, getLogCheckpoint, getLogConsistencyProof, getLogInclusionProof, getLogKey, getSnapshot, getTrail, listApprovals, listLogCheckpoints,
+  getApproval,
+  getLogCheckpoint,
+  getLogConsistencyProof,
+  getLogInclusionProof,
+  getLogKey,
+  getSnapshot,
+  getTrail,
+  listApprovals,
+  listLogCheckpoints,
 } from '@trailproof/schema';
 import { assertMatchesContract, startTestServer, type TestServer } from '@trailproof/server/testing';
 import { decodeProof, verificationOutcome, verifyCheckpointConsistency, verifyLeafInclusion } from '../transparency/index.ts';
@@ -17,9 +25,10 @@ describe('transparency log API: /log/{org}/key, checkpoint(s), proof/inclusion, 
   afterEach(() => server.close());
 
   const begin = (name: string) => server.request('PUT', '/api/v2/trails/acme/app', { form: { data_json: JSON.stringify({ name }) } });
-  const attest = (trail: string, name: string) => server.request('POST', `/api/v2/attestations/acme/app/trail/${trail}/generic`, {
-    form: { data_json: JSON.stringify({ attestation_name: name, is_compliant: true }) },
-  });
+  const attest = (trail: string, name: string) =>
+    server.request('POST', `/api/v2/attestations/acme/app/trail/${trail}/generic`, {
+      form: { data_json: JSON.stringify({ attestation_name: name, is_compliant: true }) },
+    });
   const get = (path: string, token = server.readToken) => server.request('GET', `/api/v2/log/acme${path}`, { token });
 
   async function checkpoint(): Promise<string> {
@@ -37,7 +46,8 @@ describe('transparency log API: /log/{org}/key, checkpoint(s), proof/inclusion, 
     expect(key.body.origin).to.match(/\/acme$/);
 
     // Nothing logged yet.
-    for (const path of ['/checkpoint', '/proof/inclusion?index=0&tree_size=1', '/proof/consistency?from=0&to=0']) expect((await get(path)).status, path).to.equal(404);
+    for (const path of ['/checkpoint', '/proof/inclusion?index=0&tree_size=1', '/proof/consistency?from=0&to=0'])
+      expect((await get(path)).status, path).to.equal(404);
     expect((await begin('b1')).status).to.equal(201);
     for (let i = 0; i < 4; i++) expect((await attest('b1', `a${i}`)).status).to.equal(201);
     const older = await checkpoint();
@@ -51,12 +61,19 @@ describe('transparency log API: /log/{org}/key, checkpoint(s), proof/inclusion, 
       assertMatchesContract(getLogInclusionProof, 200, response.body);
       expect(JSON.parse(response.body.leaf)).to.include({ seq: index + 1, org: 'acme' });
       const evidence = {
-        leaf: Buffer.from(response.body.leaf, 'utf8'), leafHash: Buffer.from(response.body.leaf_hash, 'base64'), index,
-        proof: decodeProof(response.body.proof), checkpoint: newer, verifierKey: key.body.verifier_key, origin: key.body.origin,
+        leaf: Buffer.from(response.body.leaf, 'utf8'),
+        leafHash: Buffer.from(response.body.leaf_hash, 'base64'),
+        index,
+        proof: decodeProof(response.body.proof),
+        checkpoint: newer,
+        verifierKey: key.body.verifier_key,
+        origin: key.body.origin,
       };
       expect(verifyLeafInclusion(evidence).size).to.equal(10);
       // The same proof against another leaf, or another key, fails.
-      expect(verificationOutcome(() => verifyLeafInclusion({ ...evidence, leafHash: undefined, leaf: Buffer.from(`${response.body.leaf} `) }))).to.equal('inclusion-root-mismatch');
+      expect(verificationOutcome(() => verifyLeafInclusion({ ...evidence, leafHash: undefined, leaf: Buffer.from(`${response.body.leaf} `) }))).to.equal(
+        'inclusion-root-mismatch',
+      );
     }
     const consistency = await get('/proof/consistency?from=5&to=10');
     expect(consistency.status).to.equal(200);
@@ -106,8 +123,20 @@ describe('transparency log API: /log/{org}/key, checkpoint(s), proof/inclusion, 
     expect((await begin('b1')).status).to.equal(201);
     expect((await attest('b1', 'unit')).status).to.equal(201);
     expect((await server.request('PUT', '/api/v2/environments/acme', { json: { name: 'prod', type: 'server' } })).status).to.equal(201);
-    expect((await server.request('PUT', '/api/v2/environments/acme/prod/report/server', { json: { artifacts: [{ digests: { app: fingerprint }, creationTimestamp: 1_763_800_000 }] } })).status).to.equal(201);
-    expect((await server.request('POST', '/api/v2/approvals/acme/app', { json: { artifact_fingerprint: fingerprint, description: 'release 1', src_commit_list: [] } })).status).to.equal(201);
+    expect(
+      (
+        await server.request('PUT', '/api/v2/environments/acme/prod/report/server', {
+          json: { artifacts: [{ digests: { app: fingerprint }, creationTimestamp: 1_763_800_000 }] },
+        })
+      ).status,
+    ).to.equal(201);
+    expect(
+      (
+        await server.request('POST', '/api/v2/approvals/acme/app', {
+          json: { artifact_fingerprint: fingerprint, description: 'release 1', src_commit_list: [] },
+        })
+      ).status,
+    ).to.equal(201);
     const reviewed = await server.request('PUT', '/api/v2/approvals/acme/app/1', { json: { state: 'APPROVED', approved_by: 'ada', comment: 'ok' } });
     expect(reviewed.status).to.equal(200);
     expect((await begin('b1')).status).to.equal(200); // begun again: the trail shows its latest begin

@@ -16,26 +16,31 @@ export const putEnvironmentPlugin = definePlugin({
     const type = data.type as string;
     const included = data.included_environments ?? (existing?.type === 'logical' && type === 'logical' ? existing.included_environments : []);
     await checkIncluded(store, organization.id, data.name, type, included);
-    const { created } = await store.transaction((tx) => tx.upsertEnvironment(organization.id, {
-      name: data.name,
-      type,
-      description: data.description ?? existing?.description ?? '',
-      include_scaling: data.include_scaling ?? existing?.include_scaling ?? false,
-      tags: data.tags ?? existing?.tags ?? {},
-      policies: data.policies ?? existing?.policies ?? [],
-      included_environments: included,
-      space_id: existing?.space_id ?? null,
-    }, now));
-    return created
-      ? { status: 201, body: `Environment '${data.name}' was created` }
-      : { status: 200, body: `Environment '${data.name}' was updated` };
+    const { created } = await store.transaction((tx) =>
+      tx.upsertEnvironment(
+        organization.id,
+        {
+          name: data.name,
+          type,
+          description: data.description ?? existing?.description ?? '',
+          include_scaling: data.include_scaling ?? existing?.include_scaling ?? false,
+          tags: data.tags ?? existing?.tags ?? {},
+          policies: data.policies ?? existing?.policies ?? [],
+          included_environments: included,
+          space_id: existing?.space_id ?? null,
+        },
+        now,
+      ),
+    );
+    return created ? { status: 201, body: `Environment '${data.name}' was created` } : { status: 200, body: `Environment '${data.name}' was updated` };
   },
 });
 
 /** A logical environment groups physical ones that exist; other types include nothing. */
 async function checkIncluded(store: Pick<Queries, 'typesOfEnvironments'>, organizationId: number, name: string, type: string, included: string[]) {
   if (type !== 'logical') {
-    if (included.length) throw badRequest('Only logical environments include other environments', { included_environments: 'must be empty unless type is logical' });
+    if (included.length)
+      throw badRequest('Only logical environments include other environments', { included_environments: 'must be empty unless type is logical' });
     return;
   }
   const types = await store.typesOfEnvironments(organizationId, included);

@@ -14,7 +14,9 @@ export const putFlowPlugin = definePlugin({
   async handler({ params, data, store, now }) {
     const names = data.template?.filter((name) => name !== 'artifact');
     return saveFlow(store, {
-      org: params.org, data, now,
+      org: params.org,
+      data,
+      now,
       async template(tx) {
         if (!names) return undefined;
         if (!names.length) return null; // an empty list (or only `artifact`) removes the template

@@ -13,10 +13,16 @@ export const requestApprovalPlugin = definePlugin({
   async handler({ params, data, principal, store, now }) {
     const { organization, flow } = await requireFlow(store, params.org, params.flow_name);
     const reviews = (data.approvals ?? []).map((r) => ({
-      state: r.state, approved_by: r.approved_by, comment: r.comment ?? '', approval_url: r.approval_url ?? '', timestamp: now,
+      state: r.state,
+      approved_by: r.approved_by,
+      comment: r.comment ?? '',
+      approval_url: r.approval_url ?? '',
+      timestamp: now,
     }));
-    const artifactName = (await store.artifactNameOf(organization.id, data.artifact_fingerprint))
-      ?? (await store.deployedNameOf(organization.id, data.artifact_fingerprint)) ?? '';
+    const artifactName =
+      (await store.artifactNameOf(organization.id, data.artifact_fingerprint)) ??
+      (await store.deployedNameOf(organization.id, data.artifact_fingerprint)) ??
+      '';
     const number = await store.transaction(async (tx) => {
       // Approvals of one flow take turns from here: the previous approval and the next number are
       // read and written without another request in between (see lockForUpdate); the unique
@@ -24,9 +30,18 @@ export const requestApprovalPlugin = definePlugin({
       await tx.lockForUpdate(store.dialect, 'flows', flow.id);
       const previous = await tx.getApproval(flow.id, -1);
       return tx.insertApproval({
-        flowId: flow.id, targetArtifact: data.artifact_fingerprint, baseArtifact: previous?.target_artifact ?? '', artifactName,
-        description: data.description, environment: data.environment ?? null, srcCommitList: data.src_commit_list,
-        userData: data.user_data ?? null, state: approvalState(reviews), reviews, createdBy: principal.tokenId, at: now,
+        flowId: flow.id,
+        targetArtifact: data.artifact_fingerprint,
+        baseArtifact: previous?.target_artifact ?? '',
+        artifactName,
+        description: data.description,
+        environment: data.environment ?? null,
+        srcCommitList: data.src_commit_list,
+        userData: data.user_data ?? null,
+        state: approvalState(reviews),
+        reviews,
+        createdBy: principal.tokenId,
+        at: now,
       });
     });
     return { status: 201, body: await approvalBody(store, organization.id, flow.id, number) };

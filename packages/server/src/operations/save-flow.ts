@@ -18,9 +18,18 @@ export interface FlowToSave {
 export async function saveFlow(store: PluginStore, f: FlowToSave): Promise<{ status: 201; body: string } | { status: 200; body: string }> {
   const organization = await requireOrganization(store, f.org);
   const { data } = f;
-  const { created } = await store.transaction(async (tx) => tx.upsertFlow(organization.id, data.name, {
-    description: data.description ?? undefined, visibility: data.visibility ?? undefined, repoUrl: data.repo_url ?? undefined,
-    templateSha256: await f.template(tx),
-  }, f.now));
+  const { created } = await store.transaction(async (tx) =>
+    tx.upsertFlow(
+      organization.id,
+      data.name,
+      {
+        description: data.description ?? undefined,
+        visibility: data.visibility ?? undefined,
+        repoUrl: data.repo_url ?? undefined,
+        templateSha256: await f.template(tx),
+      },
+      f.now,
+    ),
+  );
   return created ? { status: 201 as const, body: `Flow '${data.name}' was created` } : { status: 200 as const, body: `Flow '${data.name}' was updated` };
 }

@@ -24,7 +24,9 @@ describe('reading trails: GET /trails/{org}/{flow_name}[/{trail_name}] and attac
   const get = (trail: string) => server.request('GET', `/api/v2/trails/acme/app/${trail}`);
 
   it('answers the trail with git and repo info, every attestation with totals and attachment, and compliance reasons', async () => {
-    await server.request('PUT', '/api/v2/flows/acme/template_file', { form: { data_json: JSON.stringify({ name: 'app' }), template_file: { content: flowTemplate } } });
+    await server.request('PUT', '/api/v2/flows/acme/template_file', {
+      form: { data_json: JSON.stringify({ name: 'app' }), template_file: { content: flowTemplate } },
+    });
     expect((await begin('build-1')).status).to.equal(201);
     const xml = new TextEncoder().encode('<testsuites>\u0000 bytes as uploaded </testsuites>');
     await attest('build-1', { attestation_name: 'unit-tests', junit_results: [suite('api', 1), suite('web')], target_artifacts: ['app'] }, xml);
@@ -42,12 +44,20 @@ describe('reading trails: GET /trails/{org}/{flow_name}[/{trail_name}] and attac
       "artifact 'app': attestation 'unit-tests' (not in the template) is not compliant",
     ]);
     const [stored] = first.body.attestations;
-    expect(stored).to.deep.include({ attestation_name: 'unit-tests', attestation_type: 'junit', is_compliant: false, is_latest: true, target_artifacts: ['app'] });
+    expect(stored).to.deep.include({
+      attestation_name: 'unit-tests',
+      attestation_type: 'junit',
+      is_compliant: false,
+      is_latest: true,
+      target_artifacts: ['app'],
+    });
     expect(stored.junit_results).to.deep.equal([suite('api', 1), suite('web')]);
     expect(stored.totals).to.deep.equal({ suites: 2, total: 20, failures: 1, errors: 0, skipped: 2, duration: 2.5 });
     const sha256 = createHash('sha256').update(xml).digest('hex');
     expect(stored.attachment).to.deep.equal({
-      name: 'unit report.xml', sha256, size: xml.byteLength,
+      name: 'unit report.xml',
+      sha256,
+      size: xml.byteLength,
       _links: { download: { href: `/api/v2/trails/acme/app/build-1/attestations/${stored.attestation_id}/attachment` } },
     });
 
@@ -68,14 +78,19 @@ describe('reading trails: GET /trails/{org}/{flow_name}[/{trail_name}] and attac
     expect(fixed).to.deep.include({ compliance_state: 'COMPLIANT', is_compliant: true });
     expect(fixed.compliance_status.reasons).to.deep.equal([]);
     expect(fixed.attestations.map((a: { is_latest: boolean; is_compliant: boolean }) => [a.is_latest, a.is_compliant])).to.deep.equal([
-      [false, false], [true, true], [true, true], [true, true],
+      [false, false],
+      [true, true],
+      [true, true],
+      [true, true],
     ]);
     expect(fixed.attestations[0].attachment.sha256).to.equal(sha256);
     expect(fixed.compliance_status.artifacts_statuses.app.attestations_statuses[0].attestation_id).to.equal(fixed.attestations[3].attestation_id);
   });
 
   it("uses the trail's own template instead of its flow's", async () => {
-    await server.request('PUT', '/api/v2/flows/acme/template_file', { form: { data_json: JSON.stringify({ name: 'app' }), template_file: { content: flowTemplate } } });
+    await server.request('PUT', '/api/v2/flows/acme/template_file', {
+      form: { data_json: JSON.stringify({ name: 'app' }), template_file: { content: flowTemplate } },
+    });
     await begin('own', { template_file: { content: 'version: 1\ntrail:\n  attestations:\n  - name: smoke\n    type: generic\n' } });
     const trail = (await get('own')).body;
     expect(trail.compliance_status.reasons).to.deep.equal(["required attestation 'smoke' (generic) is missing"]);

@@ -36,7 +36,12 @@ export async function verifyOneAtATime(store: PluginStore, organizationId: numbe
     const expectedMs = (lastMs.get(organizationId) ?? 1000) - (since === undefined ? 0 : Date.now() - since);
     const retryAfter = String(Math.max(1, Math.ceil(expectedMs / 1000)));
     const message = since !== undefined ? 'A verification of this organisation is already running' : 'Too many verifications are running';
-    throw new ApiError(429, `${message}: retry in ${retryAfter} s`, { org: since !== undefined ? 'is being verified' : 'wait for a running verification to end' }, { 'Retry-After': retryAfter });
+    throw new ApiError(
+      429,
+      `${message}: retry in ${retryAfter} s`,
+      { org: since !== undefined ? 'is being verified' : 'wait for a running verification to end' },
+      { 'Retry-After': retryAfter },
+    );
   }
   const started = Date.now();
   running.set(organizationId, started);

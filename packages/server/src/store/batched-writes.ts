@@ -34,23 +34,34 @@ export function batchedWrites<I, R>(
     let inside: { error: unknown } | null = null;
     const startedAt = performance.now();
     let wroteAt = startedAt;
-    const results = await db.transaction().execute(async (trx) => {
-      try {
-        const results = await writeMany(trx, jobs.map((job) => job.input));
-        wroteAt = performance.now();
-        return results;
-      } catch (error) {
-        inside = { error };
+    const results = await db
+      .transaction()
+      .execute(async (trx) => {
+        try {
+          const results = await writeMany(
+            trx,
+            jobs.map((job) => job.input),
+          );
+          wroteAt = performance.now();
+          return results;
+        } catch (error) {
+          inside = { error };
+          throw error;
+        }
+      })
+      .catch((error) => {
+        if (inside) return null;
         throw error;
-      }
-    }).catch((error) => {
-      if (inside) return null;
-      throw error;
-    });
+      });
     if (!results) return { failedBeforeCommit: inside!.error };
     if (afterCommit) {
       const committedAt = performance.now();
-      afterCommit({ size: jobs.length, waits: jobs.map((job) => (startedAt - job.queuedAt) / 1000), seconds: (committedAt - startedAt) / 1000, commitSeconds: (committedAt - wroteAt) / 1000 });
+      afterCommit({
+        size: jobs.length,
+        waits: jobs.map((job) => (startedAt - job.queuedAt) / 1000),
+        seconds: (committedAt - startedAt) / 1000,
+        commitSeconds: (committedAt - wroteAt) / 1000,
+      });
     }
     return { results };
   }
@@ -67,11 +78,13 @@ export function batchedWrites<I, R>(
           } else if (batch.length === 1) {
             batch[0]!.reject(outcome.failedBeforeCommit);
           } else {
-            await Promise.all(batch.map(async (job) => {
-              const alone = await write([job]).catch((error: unknown) => ({ failedBeforeCommit: error }));
-              if ('results' in alone) job.resolve(alone.results[0]!);
-              else job.reject(alone.failedBeforeCommit);
-            }));
+            await Promise.all(
+              batch.map(async (job) => {
+                const alone = await write([job]).catch((error: unknown) => ({ failedBeforeCommit: error }));
+                if ('results' in alone) job.resolve(alone.results[0]!);
+                else job.reject(alone.failedBeforeCommit);
+              }),
+            );
           }
         } catch (error) {
           batch.forEach((job) => job.reject(error));
@@ -83,12 +96,13 @@ export function batchedWrites<I, R>(
   }
 
   return {
-    write: (input) => new Promise<R>((resolve, reject) => {
-      queue.push({ input, queuedAt: performance.now(), resolve, reject });
-      // Started on the next turn of the event loop, so that inputs arriving together (requests
-      // parsed in the same turn, messages delivered together) share the first batch too.
-      writing ??= new Promise<void>((started) => setImmediate(started)).then(writeBatches);
-    }),
+    write: (input) =>
+      new Promise<R>((resolve, reject) => {
+        queue.push({ input, queuedAt: performance.now(), resolve, reject });
+        // Started on the next turn of the event loop, so that inputs arriving together (requests
+        // parsed in the same turn, messages delivered together) share the first batch too.
+        writing ??= new Promise<void>((started) => setImmediate(started)).then(writeBatches);
+      }),
     /** Resolves once every input given so far has been written (or has failed). */
     drained: async () => {
       while (writing) await writing;

@@ -25,7 +25,9 @@ function shapeOf(value: unknown): string {
   if (value === undefined) return '-';
   if (!isNested(value)) return '0';
   if (Array.isArray(value)) return `[${value.map(shapeOf).join(',')}]`;
-  return `{${Object.entries(value).map(([k, v]) => `${JSON.stringify(k)}:${shapeOf(v)}`).join(',')}}`;
+  return `{${Object.entries(value)
+    .map(([k, v]) => `${JSON.stringify(k)}:${shapeOf(v)}`)
+    .join(',')}}`;
 }
 
 /**
@@ -57,7 +59,8 @@ export function compiledOnce<V extends object, R, O = undefined>(build: (db: Db,
       };
       const query = build(db, mark(values, []) as V, options as O).compile();
       const derived = query.parameters.find((p) => typeof p === 'string' && p.includes('\u0000value:') && !markers.has(p));
-      if (derived !== undefined) throw new Error(`compiledOnce: a parameter is computed from a value (${JSON.stringify(derived)}); pass the computed value instead`);
+      if (derived !== undefined)
+        throw new Error(`compiledOnce: a parameter is computed from a value (${JSON.stringify(derived)}); pass the computed value instead`);
       statement = {
         sql: query.sql,
         slots: query.parameters.map((p) => (typeof p === 'string' && markers.has(p) ? { path: markers.get(p)! } : { value: p })),

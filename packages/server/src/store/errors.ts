@@ -27,7 +27,12 @@ export type StoreErrorKind =
 /** A failure of the store; `code` is the driver's (or the store's own) code, kept for logs and across threads. */
 export class StoreError extends Error {
   override readonly name = 'StoreError';
-  constructor(readonly kind: StoreErrorKind, message: string, readonly code?: string, options?: { cause?: unknown }) {
+  constructor(
+    readonly kind: StoreErrorKind,
+    message: string,
+    readonly code?: string,
+    options?: { cause?: unknown },
+  ) {
     super(message, options);
   }
 }
@@ -45,7 +50,8 @@ const unavailableCodes = new Set(['ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT', 'EP
 /** SQLite's lock time-out; too_many_connections; query_canceled (a statement time-out). */
 const busyCodes = new Set(['SQLITE_BUSY', '53300', '57014']);
 /** Messages of `pg` and its pool for connections lost or never made (they carry no code). */
-const unavailableMessages = /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection ended unexpectedly|Query read timeout/i;
+const unavailableMessages =
+  /Connection terminated|timeout exceeded when trying to connect|Client has encountered a connection error|Connection ended unexpectedly|Query read timeout/i;
 
 /** The kind of a driver's error; undefined for anything else (a bug, a client's error, a value that is no error). */
 export function storeErrorKind(error: unknown): StoreErrorKind | undefined {

@@ -15,7 +15,9 @@ export const isPostgresUrl = (location: string) => /^postgres(ql)?:\/\//i.test(l
 
 /** Opens a PostgreSQL URL or a SQLite file path. */
 export function openStore(location: string, options: { sqlite?: SqliteOptions; postgres?: PostgresOptions; log?: LogOptions } = {}): Promise<Store> {
-  return isPostgresUrl(location) ? openPostgresStore(location, { ...options.postgres, log: options.log }) : openSqliteStore(location, { ...options.sqlite, log: options.log });
+  return isPostgresUrl(location)
+    ? openPostgresStore(location, { ...options.postgres, log: options.log })
+    : openSqliteStore(location, { ...options.sqlite, log: options.log });
 }
 
 export { createStore } from './registry.ts';

@@ -27,7 +27,8 @@ export const originOf = (signing: Pick<LogSigning, 'origin'>, org: string) => `$
 
 /** Throws a RangeError unless `origin` can name a log (and a key): one line, no spaces, no '+'. */
 export function checkOrigin(origin: string): string {
-  if (!isValidKeyName(origin) || origin.endsWith('/')) throw new RangeError(`a log origin is text without spaces or '+', as trailproof.example.com, not ${JSON.stringify(origin)}`);
+  if (!isValidKeyName(origin) || origin.endsWith('/'))
+    throw new RangeError(`a log origin is text without spaces or '+', as trailproof.example.com, not ${JSON.stringify(origin)}`);
   return origin;
 }
 
@@ -40,13 +41,21 @@ export async function loadLogSigning(db: Db, options: LogSigningOptions = {}, no
   let row = await stored(db);
   if (!row) {
     const origin = checkOrigin(options.origin ?? hostname());
-    await db.insertInto('log_signing').values({ id: 1, origin, signer_key: given ? null : generateNoteKey(origin).signerKey, created_at: now })
-      .onConflict((c) => c.column('id').doNothing()).execute();
+    await db
+      .insertInto('log_signing')
+      .values({ id: 1, origin, signer_key: given ? null : generateNoteKey(origin).signerKey, created_at: now })
+      .onConflict((c) => c.column('id').doNothing())
+      .execute();
     row = (await stored(db))!;
   }
   if (!given && row.signer_key === null) {
     // Made without a key of its own (one was given then), now started without one.
-    await db.updateTable('log_signing').set({ signer_key: generateNoteKey(row.origin).signerKey }).where('id', '=', 1).where('signer_key', 'is', null).execute();
+    await db
+      .updateTable('log_signing')
+      .set({ signer_key: generateNoteKey(row.origin).signerKey })
+      .where('id', '=', 1)
+      .where('signer_key', 'is', null)
+      .execute();
     row = (await stored(db))!;
   }
   return { signer: given ?? parseSignerKey(row.signer_key!), origin: options.origin === undefined ? row.origin : checkOrigin(options.origin) };

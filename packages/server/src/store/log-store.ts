@@ -66,12 +66,14 @@ export function checkpointSchedule(make: (now: boolean) => Promise<{ deferred: b
     timer = null;
     again = false;
     last = Date.now();
-    running = make(now).then(({ deferred }) => {
-      if (deferred) again = true;
-    }, onError).finally(() => {
-      running = null;
-      if (again) schedule(last + intervalMs - Date.now());
-    });
+    running = make(now)
+      .then(({ deferred }) => {
+        if (deferred) again = true;
+      }, onError)
+      .finally(() => {
+        running = null;
+        if (again) schedule(last + intervalMs - Date.now());
+      });
   }
   return {
     changed() {

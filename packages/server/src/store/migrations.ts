@@ -57,6 +57,12 @@ export async function migrate(db: Kysely<any>, dialect: DialectName, schema?: st
       return out;
     },
   };
-  const { error } = await new Migrator({ db, provider, migrationTableName: 'schema_migrations', migrationLockTableName: 'schema_migrations_lock', ...(schema ? { migrationTableSchema: schema } : {}) }).migrateToLatest();
+  const { error } = await new Migrator({
+    db,
+    provider,
+    migrationTableName: 'schema_migrations',
+    migrationLockTableName: 'schema_migrations_lock',
+    ...(schema ? { migrationTableSchema: schema } : {}),
+  }).migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
 }

@@ -21,7 +21,10 @@ import type { Queries, Store } from './types.ts';
  */
 function bind(db: Db, reader: Db = db): Queries {
   const out: Record<string, unknown> = {};
-  for (const [queries, on] of [[readQueries, reader], [writeQueries, db]] as const) {
+  for (const [queries, on] of [
+    [readQueries, reader],
+    [writeQueries, db],
+  ] as const) {
     for (const [name, query] of Object.entries(queries)) {
       out[name] = (...args: unknown[]) => (query as (db: Db, ...a: unknown[]) => unknown)(on, ...args);
     }
@@ -33,7 +36,8 @@ function bind(db: Db, reader: Db = db): Queries {
 export function createStore(
   db: Kysely<Database>,
   dialect: DialectName,
-  extra: Pick<Store, 'backup'> & Partial<Pick<Store, 'verifyChain'>> & { runTransaction?: <T>(work: (trx: Db) => Promise<T>) => Promise<T>; reader?: Kysely<Database> } = {},
+  extra: Pick<Store, 'backup'> &
+    Partial<Pick<Store, 'verifyChain'>> & { runTransaction?: <T>(work: (trx: Db) => Promise<T>) => Promise<T>; reader?: Kysely<Database> } = {},
 ): Store {
   const { runTransaction = (work) => db.transaction().execute(work), reader, ...rest } = extra;
   const top = bind(db, reader ?? db);

@@ -30,7 +30,15 @@ export interface Store extends Queries, Partial<LogParts> {
 
 export type { Database, DialectName } from './database.ts';
 export type { ApprovalInsert, ApprovalRecord, ApprovalState, ReviewRecord } from './queries/approvals.ts';
-export type { AppendResult, AttestationAppend, AttestationFactsRow, AttestationInsert, AttestationRow, FingerprintAttestation, JunitSuiteTotals } from './queries/attestations.ts';
+export type {
+  AppendResult,
+  AttestationAppend,
+  AttestationFactsRow,
+  AttestationInsert,
+  AttestationRow,
+  FingerprintAttestation,
+  JunitSuiteTotals,
+} from './queries/attestations.ts';
 export type { BrokenLink, VerifyResult } from './queries/chain-verify.ts';
 export type { ArtifactDeployment, DeploymentFilter, DeploymentInsert, DeploymentListRow } from './queries/deployments.ts';
 export type { EnvironmentEventFilter, EnvironmentEventInsert, EnvironmentEventRecord } from './queries/environment-events.ts';

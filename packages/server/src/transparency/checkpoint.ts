@@ -45,9 +45,17 @@ export function parseCheckpoint(text: string): Checkpoint {
   check(lines.length >= 3, 'malformed-checkpoint', 'a checkpoint has an origin, a size and a root hash line');
   const [origin, sizeLine, rootLine, ...extensions] = lines as [string, string, string, ...string[]];
   check(origin.length > 0, 'malformed-checkpoint', 'the origin line is empty');
-  check(DECIMAL.test(sizeLine) && Number.isSafeInteger(Number(sizeLine)), 'malformed-checkpoint', `the size line ${JSON.stringify(sizeLine)} is not a canonical decimal number`);
+  check(
+    DECIMAL.test(sizeLine) && Number.isSafeInteger(Number(sizeLine)),
+    'malformed-checkpoint',
+    `the size line ${JSON.stringify(sizeLine)} is not a canonical decimal number`,
+  );
   const rootHash = decodeHash(rootLine, 'malformed-checkpoint', 'the root hash line');
-  check(extensions.every((line) => line.length > 0), 'malformed-checkpoint', 'a checkpoint has no empty line');
+  check(
+    extensions.every((line) => line.length > 0),
+    'malformed-checkpoint',
+    'a checkpoint has no empty line',
+  );
   return { origin, size: Number(sizeLine), rootHash, extensions };
 }
 
@@ -63,7 +71,11 @@ export function signCheckpoint(checkpoint: Checkpoint, signer: NoteSigner): stri
 export function openCheckpoint(signedNote: string | Uint8Array, verifier: NoteVerifier, origin?: string): SignedCheckpoint {
   const note = openNote(signedNote, verifier);
   const checkpoint = parseCheckpoint(note.text);
-  check(origin === undefined || checkpoint.origin === origin, 'origin-mismatch', `the checkpoint is of ${JSON.stringify(checkpoint.origin)}, not ${JSON.stringify(origin)}`);
+  check(
+    origin === undefined || checkpoint.origin === origin,
+    'origin-mismatch',
+    `the checkpoint is of ${JSON.stringify(checkpoint.origin)}, not ${JSON.stringify(origin)}`,
+  );
   return { checkpoint, note };
 }
 

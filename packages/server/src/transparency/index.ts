@@ -8,7 +8,16 @@ export { decodeHash, decodeProof, encodeProof, fromCanonicalBase64, MAX_PROOF_HA
 export { VerificationError, type VerificationReason, verificationOutcome } from './errors.ts';
 export { emptyRoot, HASH_SIZE, type Hash, leafHash, nodeHash } from './hashing.ts';
 export { MemoryTree } from './memory-tree.ts';
-export { generateNoteKey, type GeneratedNoteKey, isValidKeyName, type NoteSigner, noteKeyHash, type NoteVerifier, parseSignerKey, parseVerifierKey } from './note-keys.ts';
+export {
+  generateNoteKey,
+  type GeneratedNoteKey,
+  isValidKeyName,
+  type NoteSigner,
+  noteKeyHash,
+  type NoteVerifier,
+  parseSignerKey,
+  parseVerifierKey,
+} from './note-keys.ts';
 export { type CheckpointConsistencyEvidence, type LeafInclusionEvidence, verifyCheckpointConsistency, verifyLeafInclusion } from './offline.ts';
 export {
   assembleProof,

@@ -47,78 +47,95 @@ const change = fc.record({ which: fc.nat(), byte: fc.nat({ max: 31 }), delta: fc
 
 describe('transparency: Merkle proofs for random tree sizes (property tests)', () => {
   it('computes the root from stored subtrees as the definition does', () => {
-    fc.assert(fc.property(fc.integer({ min: 1, max: 300 }), (size) => {
-      expect(tree.root(size).equals(referenceRoot(leaves.slice(0, size).map(leafHash)))).to.equal(true);
-    }));
+    fc.assert(
+      fc.property(fc.integer({ min: 1, max: 300 }), (size) => {
+        expect(tree.root(size).equals(referenceRoot(leaves.slice(0, size).map(leafHash)))).to.equal(true);
+      }),
+    );
   });
 
   it('verifies every inclusion proof, and no longer when a proof byte, the leaf, the root, the index or the size changes', () => {
-    fc.assert(fc.property(sizeAndIndex, change, fc.integer({ min: 1, max: MAX }), ([size, index], { which, byte, delta }, other) => {
-      const proof = inclusionProof(tree, index, size);
-      const leaf = tree.leafHash(index);
-      const root = tree.root(size);
-      verifyInclusion(index, size, leaf, proof, root);
-      if (proof.length > 0) expect(rejected(() => verifyInclusion(index, size, leaf, withByteChanged(proof, which, byte, delta), root))).to.equal(true);
-      expect(rejected(() => verifyInclusion(index, size, withByteChanged([leaf], 0, byte, delta)[0]!, proof, root))).to.equal(true);
-      expect(rejected(() => verifyInclusion(index, size, leafHash(Buffer.concat([leaves[index]!, Buffer.from([delta])])), proof, root))).to.equal(true);
-      expect(rejected(() => verifyInclusion(index, size, leaf, proof, withByteChanged([root], 0, byte, delta)[0]!))).to.equal(true);
-      const otherIndex = other % size;
-      if (otherIndex !== index) expect(rejected(() => verifyInclusion(otherIndex, size, leaf, proof, root))).to.equal(true);
-      // RFC 9162's verifier binds the size through the proof's shape only: another size whose audit
-      // path has the same shape leads to the same (true) root. The checkpoint's signature binds the size.
-      if (other > index && inclusionProofPlan(index, other).length !== proof.length) {
-        expect(rejected(() => verifyInclusion(index, other, leaf, proof, root))).to.equal(true);
-      }
-    }), { numRuns: 400 });
+    fc.assert(
+      fc.property(sizeAndIndex, change, fc.integer({ min: 1, max: MAX }), ([size, index], { which, byte, delta }, other) => {
+        const proof = inclusionProof(tree, index, size);
+        const leaf = tree.leafHash(index);
+        const root = tree.root(size);
+        verifyInclusion(index, size, leaf, proof, root);
+        if (proof.length > 0) expect(rejected(() => verifyInclusion(index, size, leaf, withByteChanged(proof, which, byte, delta), root))).to.equal(true);
+        expect(rejected(() => verifyInclusion(index, size, withByteChanged([leaf], 0, byte, delta)[0]!, proof, root))).to.equal(true);
+        expect(rejected(() => verifyInclusion(index, size, leafHash(Buffer.concat([leaves[index]!, Buffer.from([delta])])), proof, root))).to.equal(true);
+        expect(rejected(() => verifyInclusion(index, size, leaf, proof, withByteChanged([root], 0, byte, delta)[0]!))).to.equal(true);
+        const otherIndex = other % size;
+        if (otherIndex !== index) expect(rejected(() => verifyInclusion(otherIndex, size, leaf, proof, root))).to.equal(true);
+        // RFC 9162's verifier binds the size through the proof's shape only: another size whose audit
+        // path has the same shape leads to the same (true) root. The checkpoint's signature binds the size.
+        if (other > index && inclusionProofPlan(index, other).length !== proof.length) {
+          expect(rejected(() => verifyInclusion(index, other, leaf, proof, root))).to.equal(true);
+        }
+      }),
+      { numRuns: 400 },
+    );
   });
 
   it('verifies every consistency proof, and no longer when a proof byte, a root or a size changes', () => {
-    fc.assert(fc.property(twoSizes, change, fc.integer({ min: 1, max: MAX }), ([size1, size2], { which, byte, delta }, other) => {
-      const proof = consistencyProof(tree, size1, size2);
-      const root1 = tree.root(size1);
-      const root2 = tree.root(size2);
-      verifyConsistency(size1, size2, root1, root2, proof);
-      if (proof.length > 0) expect(rejected(() => verifyConsistency(size1, size2, root1, root2, withByteChanged(proof, which, byte, delta)))).to.equal(true);
-      expect(rejected(() => verifyConsistency(size1, size2, withByteChanged([root1], 0, byte, delta)[0]!, root2, proof))).to.equal(true);
-      expect(rejected(() => verifyConsistency(size1, size2, root1, withByteChanged([root2], 0, byte, delta)[0]!, proof))).to.equal(true);
-      // As for inclusion, another size changes the outcome when it changes the proof's shape.
-      if (other <= size2 && consistencyProofPlan(other, size2).length !== proof.length) {
-        expect(rejected(() => verifyConsistency(other, size2, root1, root2, proof))).to.equal(true);
-      }
-      if (other >= size1 && consistencyProofPlan(size1, other).length !== proof.length) {
-        expect(rejected(() => verifyConsistency(size1, other, root1, root2, proof))).to.equal(true);
-      }
-      if (other < size1) expect(rejected(() => verifyConsistency(size1, other, root1, root2, proof))).to.equal(true);
-    }), { numRuns: 400 });
+    fc.assert(
+      fc.property(twoSizes, change, fc.integer({ min: 1, max: MAX }), ([size1, size2], { which, byte, delta }, other) => {
+        const proof = consistencyProof(tree, size1, size2);
+        const root1 = tree.root(size1);
+        const root2 = tree.root(size2);
+        verifyConsistency(size1, size2, root1, root2, proof);
+        if (proof.length > 0) expect(rejected(() => verifyConsistency(size1, size2, root1, root2, withByteChanged(proof, which, byte, delta)))).to.equal(true);
+        expect(rejected(() => verifyConsistency(size1, size2, withByteChanged([root1], 0, byte, delta)[0]!, root2, proof))).to.equal(true);
+        expect(rejected(() => verifyConsistency(size1, size2, root1, withByteChanged([root2], 0, byte, delta)[0]!, proof))).to.equal(true);
+        // As for inclusion, another size changes the outcome when it changes the proof's shape.
+        if (other <= size2 && consistencyProofPlan(other, size2).length !== proof.length) {
+          expect(rejected(() => verifyConsistency(other, size2, root1, root2, proof))).to.equal(true);
+        }
+        if (other >= size1 && consistencyProofPlan(size1, other).length !== proof.length) {
+          expect(rejected(() => verifyConsistency(size1, other, root1, root2, proof))).to.equal(true);
+        }
+        if (other < size1) expect(rejected(() => verifyConsistency(size1, other, root1, root2, proof))).to.equal(true);
+      }),
+      { numRuns: 400 },
+    );
   });
 
   it('plans proofs that read O(log n) subtrees, up to 2^53 leaves', () => {
     const big = fc.integer({ min: 2, max: Number.MAX_SAFE_INTEGER });
-    fc.assert(fc.property(big.chain((n) => fc.tuple(fc.nat({ max: n - 1 }), fc.constant(n))), ([m, n]) => {
-      const bits = Math.ceil(Math.log2(n));
-      expect(planSubtrees(inclusionProofPlan(Math.min(m, n - 1), n)).length).to.be.at.most(2 * bits);
-      expect(planSubtrees(consistencyProofPlan(Math.max(m, 1), n)).length).to.be.at.most(2 * bits + 1);
-      expect(inclusionProofPlan(Math.min(m, n - 1), n).length).to.be.at.most(bits);
-    }), { numRuns: 2000 });
+    fc.assert(
+      fc.property(
+        big.chain((n) => fc.tuple(fc.nat({ max: n - 1 }), fc.constant(n))),
+        ([m, n]) => {
+          const bits = Math.ceil(Math.log2(n));
+          expect(planSubtrees(inclusionProofPlan(Math.min(m, n - 1), n)).length).to.be.at.most(2 * bits);
+          expect(planSubtrees(consistencyProofPlan(Math.max(m, 1), n)).length).to.be.at.most(2 * bits + 1);
+          expect(inclusionProofPlan(Math.min(m, n - 1), n).length).to.be.at.most(bits);
+        },
+      ),
+      { numRuns: 2000 },
+    );
   });
 
   it('appends to a frontier in O(log n), reporting each completed subtree, and restores it from its hashes', () => {
-    fc.assert(fc.property(fc.integer({ min: 0, max: 600 }), (size) => {
-      const range = new CompactRange();
-      const completed = new Map<string, Buffer>();
-      for (let i = 0; i < size; i++) {
-        for (const subtree of range.append(tree.leafHash(i))) completed.set(`${subtree.level}/${subtree.index}`, Buffer.from(subtree.hash));
-      }
-      expect(range.root().equals(tree.root(size))).to.equal(true);
-      expect(range.hashes.length).to.equal(frontierIds(size).length);
-      for (const [key, hash] of completed) {
-        const [level, index] = key.split('/').map(Number) as [number, number];
-        expect(hash.equals(tree.subtreeHash({ level, index })), key).to.equal(true);
-      }
-      const restored = new CompactRange(size, range.hashes);
-      restored.append(tree.leafHash(size));
-      expect(restored.root().equals(tree.root(size + 1))).to.equal(true);
-    }), { numRuns: 100 });
+    fc.assert(
+      fc.property(fc.integer({ min: 0, max: 600 }), (size) => {
+        const range = new CompactRange();
+        const completed = new Map<string, Buffer>();
+        for (let i = 0; i < size; i++) {
+          for (const subtree of range.append(tree.leafHash(i))) completed.set(`${subtree.level}/${subtree.index}`, Buffer.from(subtree.hash));
+        }
+        expect(range.root().equals(tree.root(size))).to.equal(true);
+        expect(range.hashes.length).to.equal(frontierIds(size).length);
+        for (const [key, hash] of completed) {
+          const [level, index] = key.split('/').map(Number) as [number, number];
+          expect(hash.equals(tree.subtreeHash({ level, index })), key).to.equal(true);
+        }
+        const restored = new CompactRange(size, range.hashes);
+        restored.append(tree.leafHash(size));
+        expect(restored.root().equals(tree.root(size + 1))).to.equal(true);
+      }),
+      { numRuns: 100 },
+    );
   });
 
   it('reads a planned proof with one batched read, as a store answers it', async () => {
@@ -127,10 +144,20 @@ describe('transparency: Merkle proofs for random tree sizes (property tests)', (
       calls.push(ids.length);
       return ids.map((id) => tree.subtreeHash(id));
     };
-    for (const [index, size] of [[0, 1], [5, 2999], [2998, 2999], [1023, 1024], [700, 1500]] as const) {
-      expect((await readProof(inclusionProofPlan(index, size), read)).map((h) => h.toString('hex'))).to.deep.equal(inclusionProof(tree, index, size).map((h) => h.toString('hex')));
+    for (const [index, size] of [
+      [0, 1],
+      [5, 2999],
+      [2998, 2999],
+      [1023, 1024],
+      [700, 1500],
+    ] as const) {
+      expect((await readProof(inclusionProofPlan(index, size), read)).map((h) => h.toString('hex'))).to.deep.equal(
+        inclusionProof(tree, index, size).map((h) => h.toString('hex')),
+      );
     }
-    expect((await readProof(consistencyProofPlan(1000, 2999), read)).map((h) => h.toString('hex'))).to.deep.equal(consistencyProof(tree, 1000, 2999).map((h) => h.toString('hex')));
+    expect((await readProof(consistencyProofPlan(1000, 2999), read)).map((h) => h.toString('hex'))).to.deep.equal(
+      consistencyProof(tree, 1000, 2999).map((h) => h.toString('hex')),
+    );
     expect(calls).to.have.length(6);
     expect(await readProof(inclusionProofPlan(5, 2999), () => []).catch((e: Error) => e.message)).to.equal('asked for 19 subtree hashes, got 0');
   });

@@ -68,7 +68,11 @@ export function parseVerifierKey(verifierKey: string): NoteVerifier {
 export function parseSignerKey(signerKey: string): NoteSigner {
   const [private1, private2, name = '', hash16 = '', key64 = ''] = splitFields(signerKey, 5);
   const key = fromCanonicalBase64(key64);
-  check(private1 === 'PRIVATE' && private2 === 'KEY' && isValidKeyName(name) && /^[0-9a-f]{8}$/.test(hash16) && key !== undefined, 'malformed-key', 'a signer key is PRIVATE+KEY+name+hash+base64 key');
+  check(
+    private1 === 'PRIVATE' && private2 === 'KEY' && isValidKeyName(name) && /^[0-9a-f]{8}$/.test(hash16) && key !== undefined,
+    'malformed-key',
+    'a signer key is PRIVATE+KEY+name+hash+base64 key',
+  );
   check(key.length === 1 + ED25519_KEY_SIZE && key[0] === ALG_ED25519, 'malformed-key', 'the signer key is not an Ed25519 key');
   const signer = signerFromSeed(name, key.subarray(1));
   check(signer.keyHash === parseInt(hash16, 16), 'malformed-key', `the signer key's hash ${hash16} does not match its name and key`);

@@ -53,7 +53,11 @@ export function verifyCheckpointConsistency(evidence: CheckpointConsistencyEvide
   const verifier = verifierOf(evidence.verifierKey);
   const older = openCheckpoint(evidence.older, verifier, evidence.origin).checkpoint;
   const newer = openCheckpoint(evidence.newer, verifier, evidence.origin).checkpoint;
-  check(older.origin === newer.origin, 'origin-mismatch', `the checkpoints are of two logs: ${JSON.stringify(older.origin)} and ${JSON.stringify(newer.origin)}`);
+  check(
+    older.origin === newer.origin,
+    'origin-mismatch',
+    `the checkpoints are of two logs: ${JSON.stringify(older.origin)} and ${JSON.stringify(newer.origin)}`,
+  );
   verifyConsistency(older.size, newer.size, older.rootHash, newer.rootHash, evidence.proof);
   return { older, newer };
 }

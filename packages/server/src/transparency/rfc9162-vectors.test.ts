@@ -29,17 +29,69 @@ const roots = [
 // { leaf: 1-based index, size, proof }
 const inclusionVectors = [
   { leaf: 1, size: 1, proof: [] },
-  { leaf: 1, size: 8, proof: ['96a296d224f285c67bee93c30f8a309157f0daa35dc5b87e410b78630a09cfc7', '5f083f0a1a33ca076a95279832580db3e0ef4584bdff1f54c8a360f50de3031e', '6b47aaf29ee3c2af9af889bc1fb9254dabd31177f16232dd6aab035ca39bf6e4'] },
-  { leaf: 6, size: 8, proof: ['bc1a0643b12e4d2d7c77918f44e0f4f79a838b6cf9ec5b5c283e1f4d88599e6b', 'ca854ea128ed050b41b35ffc1b87b8eb2bde461e9e3b5596ece6b9d5975a0ae0', 'd37ee418976dd95753c1c73862b9398fa2a2cf9b4ff0fdfe8b30cd95209614b7'] },
+  {
+    leaf: 1,
+    size: 8,
+    proof: [
+      '96a296d224f285c67bee93c30f8a309157f0daa35dc5b87e410b78630a09cfc7',
+      '5f083f0a1a33ca076a95279832580db3e0ef4584bdff1f54c8a360f50de3031e',
+      '6b47aaf29ee3c2af9af889bc1fb9254dabd31177f16232dd6aab035ca39bf6e4',
+    ],
+  },
+  {
+    leaf: 6,
+    size: 8,
+    proof: [
+      'bc1a0643b12e4d2d7c77918f44e0f4f79a838b6cf9ec5b5c283e1f4d88599e6b',
+      'ca854ea128ed050b41b35ffc1b87b8eb2bde461e9e3b5596ece6b9d5975a0ae0',
+      'd37ee418976dd95753c1c73862b9398fa2a2cf9b4ff0fdfe8b30cd95209614b7',
+    ],
+  },
   { leaf: 3, size: 3, proof: ['fac54203e7cc696cf0dfcb42c92a1d9dbaf70ad9e621f4bd8d98662f00e3c125'] },
-  { leaf: 2, size: 5, proof: ['6e340b9cffb37a989ca544e6bb780a2c78901d3fb33738768511a30617afa01d', '5f083f0a1a33ca076a95279832580db3e0ef4584bdff1f54c8a360f50de3031e', 'bc1a0643b12e4d2d7c77918f44e0f4f79a838b6cf9ec5b5c283e1f4d88599e6b'] },
+  {
+    leaf: 2,
+    size: 5,
+    proof: [
+      '6e340b9cffb37a989ca544e6bb780a2c78901d3fb33738768511a30617afa01d',
+      '5f083f0a1a33ca076a95279832580db3e0ef4584bdff1f54c8a360f50de3031e',
+      'bc1a0643b12e4d2d7c77918f44e0f4f79a838b6cf9ec5b5c283e1f4d88599e6b',
+    ],
+  },
 ];
 const consistencyVectors = [
   { size1: 1, size2: 1, proof: [] },
-  { size1: 1, size2: 8, proof: ['96a296d224f285c67bee93c30f8a309157f0daa35dc5b87e410b78630a09cfc7', '5f083f0a1a33ca076a95279832580db3e0ef4584bdff1f54c8a360f50de3031e', '6b47aaf29ee3c2af9af889bc1fb9254dabd31177f16232dd6aab035ca39bf6e4'] },
-  { size1: 6, size2: 8, proof: ['0ebc5d3437fbe2db158b9f126a1d118e308181031d0a949f8dededebc558ef6a', 'ca854ea128ed050b41b35ffc1b87b8eb2bde461e9e3b5596ece6b9d5975a0ae0', 'd37ee418976dd95753c1c73862b9398fa2a2cf9b4ff0fdfe8b30cd95209614b7'] },
-  { size1: 2, size2: 5, proof: ['5f083f0a1a33ca076a95279832580db3e0ef4584bdff1f54c8a360f50de3031e', 'bc1a0643b12e4d2d7c77918f44e0f4f79a838b6cf9ec5b5c283e1f4d88599e6b'] },
-  { size1: 6, size2: 7, proof: ['0ebc5d3437fbe2db158b9f126a1d118e308181031d0a949f8dededebc558ef6a', 'b08693ec2e721597130641e8211e7eedccb4c26413963eee6c1e2ed16ffb1a5f', 'd37ee418976dd95753c1c73862b9398fa2a2cf9b4ff0fdfe8b30cd95209614b7'] },
+  {
+    size1: 1,
+    size2: 8,
+    proof: [
+      '96a296d224f285c67bee93c30f8a309157f0daa35dc5b87e410b78630a09cfc7',
+      '5f083f0a1a33ca076a95279832580db3e0ef4584bdff1f54c8a360f50de3031e',
+      '6b47aaf29ee3c2af9af889bc1fb9254dabd31177f16232dd6aab035ca39bf6e4',
+    ],
+  },
+  {
+    size1: 6,
+    size2: 8,
+    proof: [
+      '0ebc5d3437fbe2db158b9f126a1d118e308181031d0a949f8dededebc558ef6a',
+      'ca854ea128ed050b41b35ffc1b87b8eb2bde461e9e3b5596ece6b9d5975a0ae0',
+      'd37ee418976dd95753c1c73862b9398fa2a2cf9b4ff0fdfe8b30cd95209614b7',
+    ],
+  },
+  {
+    size1: 2,
+    size2: 5,
+    proof: ['5f083f0a1a33ca076a95279832580db3e0ef4584bdff1f54c8a360f50de3031e', 'bc1a0643b12e4d2d7c77918f44e0f4f79a838b6cf9ec5b5c283e1f4d88599e6b'],
+  },
+  {
+    size1: 6,
+    size2: 7,
+    proof: [
+      '0ebc5d3437fbe2db158b9f126a1d118e308181031d0a949f8dededebc558ef6a',
+      'b08693ec2e721597130641e8211e7eedccb4c26413963eee6c1e2ed16ffb1a5f',
+      'd37ee418976dd95753c1c73862b9398fa2a2cf9b4ff0fdfe8b30cd95209614b7',
+    ],
+  },
 ];
 const someHash = hex('abacaba000000000000000000000000000000000000000000060061e00123456');
 const emptyTreeHash = hex('e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855');
@@ -91,7 +143,9 @@ describe('transparency: RFC 9162 Merkle tree against the reference test vectors'
         ['preceding root', () => verifyInclusion(index, vector.size, leaf, [root, ...proof], root)],
         ...proof.map((_, i): [string, () => void] => [`proof[${i}] bit 3`, () => verifyInclusion(index, vector.size, leaf, flipped(proof, i, 8), root)]),
         ...(proof.length > 0 ? [['removed component', () => verifyInclusion(index, vector.size, leaf, proof.slice(0, -1), root)] as [string, () => void]] : []),
-        ...(proof.length > 1 ? [['inserted component', () => verifyInclusion(index, vector.size, leaf, [proof[0]!, someHash, ...proof.slice(1)], root)] as [string, () => void]] : []),
+        ...(proof.length > 1
+          ? [['inserted component', () => verifyInclusion(index, vector.size, leaf, [proof[0]!, someHash, ...proof.slice(1)], root)] as [string, () => void]]
+          : []),
       ];
       const accepted = probes.filter(([, probe]) => !fails(probe)).map(([name]) => name);
       expect(accepted, 'corruptions that verified').to.deep.equal([]);
@@ -157,8 +211,15 @@ describe('transparency: RFC 9162 Merkle tree against the reference test vectors'
   });
 
   it('rejects inclusion for impossible indexes and sizes, and names why', () => {
-    for (const [index, size] of [[0, 0], [1, 0], [2, 1]] as const) {
-      expect(fails(() => verifyInclusion(index, size, someHash, [], emptyTreeHash)), `${index} of ${size}`).to.equal(true);
+    for (const [index, size] of [
+      [0, 0],
+      [1, 0],
+      [2, 1],
+    ] as const) {
+      expect(
+        fails(() => verifyInclusion(index, size, someHash, [], emptyTreeHash)),
+        `${index} of ${size}`,
+      ).to.equal(true);
     }
     const error = (() => {
       try {

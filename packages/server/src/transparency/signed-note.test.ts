@@ -10,7 +10,6 @@ const text = "If you think cryptography is the answer to your problem,\nthen you
 const peterSig = '— PeterNeumann x08go/ZJkuBS9UG/SffcvIAQxVBtiFupLLr8pAcElZInNIuGUgYN1FFYC2pZSNXgKvqfqdngotpRZb6KE6RyyBwJnAM=\n';
 const enochSig = '— EnochRoot rwz+eBzmZa0SO3NbfRGzPCpDckykFXSdeX+MNtCOXm2/5n2tiOHp+vAF1aGrQ5ovTG01oOTGwnWLox33WWd1RvMc+QQ=\n';
 
-
 // Go's byte slicing, for the examples that cut a signature line at a byte offset.
 const spliceBytes = (line: string, at: number, insert: string) => {
   const bytes = Buffer.from(line);
@@ -30,7 +29,10 @@ describe('transparency: C2SP signed notes and Go note keys', () => {
   it("opens Go's example notes: the verifier's signature checked, other keys' signatures kept unverified", () => {
     const note = openNote(`${text}\n${peterSig}${enochSig}`, parseVerifierKey(peterKey));
     expect(note.text).to.equal(text);
-    expect(note.signatures.map((s) => [s.name, s.keyHash])).to.deep.equal([['PeterNeumann', 0xc74f20a3], ['EnochRoot', 0xaf0cfe78]]);
+    expect(note.signatures.map((s) => [s.name, s.keyHash])).to.deep.equal([
+      ['PeterNeumann', 0xc74f20a3],
+      ['EnochRoot', 0xaf0cfe78],
+    ]);
     expect(openNote(Buffer.from(`${text}\n${peterSig}${enochSig}`), parseVerifierKey(enochKey)).text).to.equal(text);
   });
 
@@ -47,7 +49,11 @@ describe('transparency: C2SP signed notes and Go note keys', () => {
       `${text}\n${peterSig.replace('AM=', 'AN=')}`, // non-canonical base64: stray low bits
       `${text}\n${peterSig.replace(' x08go', '  x08go')}`,
     ];
-    for (const message of malformed) expect(verificationOutcome(() => openNote(message, peter)), JSON.stringify(message)).to.equal('malformed-note');
+    for (const message of malformed)
+      expect(
+        verificationOutcome(() => openNote(message, peter)),
+        JSON.stringify(message),
+      ).to.equal('malformed-note');
     expect(verificationOutcome(() => openNote(Buffer.concat([Buffer.from([0xff]), Buffer.from(`${text}\n${peterSig}`)]), peter))).to.equal('malformed-note');
     expect(verificationOutcome(() => openNote(`${text}\n${spliceBytes(peterSig, 60, 'ABCD')}`, peter))).to.equal('bad-signature');
     expect(verificationOutcome(() => openNote(`${text}\n${peterSig.replace('PeterNeumann', 'CarmenSandiego')}`, peter))).to.equal('no-signature-by-key');
@@ -57,15 +63,25 @@ describe('transparency: C2SP signed notes and Go note keys', () => {
   });
 
   it("rejects every mangling of Go's example keys: each substring, each changed character", () => {
-    for (const [key, parse] of [[peterKey, parseVerifierKey], [peterSigner, parseSignerKey]] as const) {
+    for (const [key, parse] of [
+      [peterKey, parseVerifierKey],
+      [peterSigner, parseSignerKey],
+    ] as const) {
       for (let i = 0; i <= key.length; i++) {
         for (let j = i + 1; j <= key.length; j++) {
-          if (i !== 0 || j !== key.length) expect(verificationOutcome(() => parse(key.slice(i, j))), key.slice(i, j)).to.equal('malformed-key');
+          if (i !== 0 || j !== key.length)
+            expect(
+              verificationOutcome(() => parse(key.slice(i, j))),
+              key.slice(i, j),
+            ).to.equal('malformed-key');
         }
       }
       for (let i = 0; i < key.length; i++) {
         const mangled = key.slice(0, i) + String.fromCharCode(key.charCodeAt(i) + 1) + key.slice(i + 1);
-        expect(verificationOutcome(() => parse(mangled)), mangled).to.equal('malformed-key');
+        expect(
+          verificationOutcome(() => parse(mangled)),
+          mangled,
+        ).to.equal('malformed-key');
       }
     }
     expect(verificationOutcome(() => parseVerifierKey('PeterNeumann+cc469956+ARpc2QcUPDhMQegwxbzhKqiBfsVkmqq/LDE4izWy10TWBADKEY=='))).to.equal('malformed-key');
@@ -82,12 +98,17 @@ describe('transparency: C2SP signed notes and Go note keys', () => {
     expect(signer.verifierKey).to.equal(verifierKey);
     const signed = Buffer.from(signNote('trailproof.example.com/acme\n3\nAAAA\n', signer));
     expect(openNote(signed, verifier).text).to.equal('trailproof.example.com/acme\n3\nAAAA\n');
-    fc.assert(fc.property(fc.nat({ max: signed.length - 1 }), fc.integer({ min: 1, max: 255 }), (at, delta) => {
-      const changed = Buffer.from(signed);
-      changed[at] = (changed[at]! + delta) % 256;
-      expect(verificationOutcome(() => openNote(changed, verifier))).to.not.equal('verified');
-    }), { numRuns: 500 });
-    expect(verificationOutcome(() => openNote(signed, parseVerifierKey(generateNoteKey('trailproof.example.com').verifierKey)))).to.equal('no-signature-by-key');
+    fc.assert(
+      fc.property(fc.nat({ max: signed.length - 1 }), fc.integer({ min: 1, max: 255 }), (at, delta) => {
+        const changed = Buffer.from(signed);
+        changed[at] = (changed[at]! + delta) % 256;
+        expect(verificationOutcome(() => openNote(changed, verifier))).to.not.equal('verified');
+      }),
+      { numRuns: 500 },
+    );
+    expect(verificationOutcome(() => openNote(signed, parseVerifierKey(generateNoteKey('trailproof.example.com').verifierKey)))).to.equal(
+      'no-signature-by-key',
+    );
   });
 
   it('refuses to sign text that would not open, and key names Go would refuse', () => {

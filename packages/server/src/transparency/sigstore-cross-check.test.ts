@@ -39,9 +39,12 @@ function sigstoreAccepts(entry: ReturnType<typeof rekorEntry>): boolean {
 describe('transparency: cross-checked with Sigstore’s verifier (@sigstore/verify)', () => {
   it('accepts our signed checkpoints and inclusion proofs for random sizes and leaves', () => {
     const sizeAndIndex = fc.integer({ min: 1, max: MAX }).chain((size) => fc.tuple(fc.constant(size), fc.nat({ max: size - 1 })));
-    fc.assert(fc.property(sizeAndIndex, ([size, index]) => {
-      expect(sigstoreAccepts(rekorEntry(index, size, inclusionProof(tree, index, size), leaves[index]!)), `leaf ${index} of ${size}`).to.equal(true);
-    }), { numRuns: 500 });
+    fc.assert(
+      fc.property(sizeAndIndex, ([size, index]) => {
+        expect(sigstoreAccepts(rekorEntry(index, size, inclusionProof(tree, index, size), leaves[index]!)), `leaf ${index} of ${size}`).to.equal(true);
+      }),
+      { numRuns: 500 },
+    );
   });
 
   it('rejects them once a proof hash, the leaf or the signed text changes (so the cross-check has teeth)', () => {

@@ -11,7 +11,7 @@ const page = readFileSync(new URL('../../../../docs/verification.md', import.met
 const script = /```python\n([\s\S]*?)```/.exec(page)?.[1];
 const available = (command: string, ...args: string[]) => spawnSync(command, args).status === 0;
 
-describe('transparency: the Python verifier of docs/verification.md', function () {
+describe('transparency: the Python verifier of docs/verification.md', () => {
   let folder = '';
   const run = (...args: string[]) => spawnSync('python3', [join(folder, 'verify.py'), ...args], { encoding: 'utf8' });
 
@@ -30,7 +30,8 @@ describe('transparency: the Python verifier of docs/verification.md', function (
     writeFileSync(join(folder, name), data);
     return join(folder, name);
   };
-  const checkpointAt = (size: number, name: string) => write(name, signCheckpoint({ origin: 'trailproof.example.com/acme', size, rootHash: tree.root(size) }, signer));
+  const checkpointAt = (size: number, name: string) =>
+    write(name, signCheckpoint({ origin: 'trailproof.example.com/acme', size, rootHash: tree.root(size) }, signer));
 
   it('accepts an inclusion proof made by our code, and fails on another leaf, a changed proof or another key', () => {
     expect(script, 'a python block in docs/verification.md').to.be.a('string');
@@ -44,11 +45,15 @@ describe('transparency: the Python verifier of docs/verification.md', function (
     const proof = inclusionProof(tree, 137, 277);
     const proofFile = write('proof.json', JSON.stringify(encodeProof(proof)));
     const otherLeaf = write('other-leaf', leaves[138]!);
-    expect(run('inclusion', key.verifierKey, checkpoint, otherLeaf, '137', proofFile).stderr).to.equal("FAILED: the proof does not lead to the checkpoint's root\n");
+    expect(run('inclusion', key.verifierKey, checkpoint, otherLeaf, '137', proofFile).stderr).to.equal(
+      "FAILED: the proof does not lead to the checkpoint's root\n",
+    );
     const changed = write('changed.json', JSON.stringify(encodeProof([proof[0]!.map((b, i) => (i === 0 ? b ^ 1 : b)), ...proof.slice(1)])));
     const leaf = write('leaf', leaves[137]!);
     expect(run('inclusion', key.verifierKey, checkpoint, leaf, '137', changed).status).to.not.equal(0);
-    expect(run('inclusion', generateNoteKey('trailproof.example.com').verifierKey, checkpoint, leaf, '137', proofFile).stderr).to.equal('FAILED: the checkpoint has no signature by trailproof.example.com\n');
+    expect(run('inclusion', generateNoteKey('trailproof.example.com').verifierKey, checkpoint, leaf, '137', proofFile).stderr).to.equal(
+      'FAILED: the checkpoint has no signature by trailproof.example.com\n',
+    );
     const forged = write('forged', readFileSync(checkpoint, 'utf8').replace('\n277\n', '\n278\n'));
     expect(run('inclusion', key.verifierKey, forged, leaf, '137', proofFile).stderr).to.equal("FAILED: the checkpoint's signature does not verify\n");
   });

@@ -29,7 +29,11 @@ declare module '@koa/multer' {
       limits?: Limits;
       defParamCharset?: string;
       /** Called as each file part begins: `accept(error)` refuses the request, `accept(null, true)` keeps the file. */
-      fileFilter?: (req: unknown, file: { fieldname: string; originalname: string; mimetype: string }, accept: (error: Error | null, keep?: boolean) => void) => void;
+      fileFilter?: (
+        req: unknown,
+        file: { fieldname: string; originalname: string; mimetype: string },
+        accept: (error: Error | null, keep?: boolean) => void,
+      ) => void;
     }): Instance;
     memoryStorage(): unknown;
   }

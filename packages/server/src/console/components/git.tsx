@@ -9,14 +9,24 @@ const text = (value: unknown) => (typeof value === 'string' ? value : value === 
 /** A link when `href` is an http(s) URL; its children as plain text otherwise. */
 export function MaybeLink({ href, children }: { href: unknown; children: ComponentChildren }) {
   const url = safeUrl(href);
-  return url ? <a href={url} rel="noreferrer noopener">{children}</a> : <>{children}</>;
+  return url ? (
+    <a href={url} rel="noreferrer noopener">
+      {children}
+    </a>
+  ) : (
+    children
+  );
 }
 
 /** The commit's short SHA, linked to its page when the evidence gives one. */
 export function Commit({ info }: { info: Facts }) {
   const sha = text(info?.sha1);
   if (!sha) return <span class="muted">–</span>;
-  return <span class="mono" title={sha}><MaybeLink href={info?.url}>{sha.slice(0, 7)}</MaybeLink></span>;
+  return (
+    <span class="mono" title={sha}>
+      <MaybeLink href={info?.url}>{sha.slice(0, 7)}</MaybeLink>
+    </span>
+  );
 }
 
 /** Every field of a facts object as a definition list; URLs linked when safe, other values as text. */

@@ -6,8 +6,20 @@ import { withQuery } from '../links.ts';
  * A column header linking to the same page sorted by `sortKey`: ascending first, the other way
  * when it is already the sort. The current order is said in words, not only by an arrow.
  */
-export function SortHeader({ url, sortKey, current, direction, children, numeric }: {
-  url: string; sortKey: string; current: string; direction: 'asc' | 'desc'; children: ComponentChildren; numeric?: boolean;
+export function SortHeader({
+  url,
+  sortKey,
+  current,
+  direction,
+  children,
+  numeric,
+}: {
+  url: string;
+  sortKey: string;
+  current: string;
+  direction: 'asc' | 'desc';
+  children: ComponentChildren;
+  numeric?: boolean;
 }) {
   const active = current === sortKey;
   const next = active && direction === 'asc' ? 'desc' : 'asc';
@@ -26,9 +38,19 @@ export function Pager({ url, page, perPage, total }: { url: string; page: number
   if (pages <= 1) return null;
   return (
     <nav class="pager" aria-label="Pages">
-      {page > 1 ? <a href={withQuery(url, { page: page - 1 })} rel="prev">← Newer</a> : null}
-      <span>Page {page} of {pages} ({total} in all)</span>
-      {page < pages ? <a href={withQuery(url, { page: page + 1 })} rel="next">Older →</a> : null}
+      {page > 1 ? (
+        <a href={withQuery(url, { page: page - 1 })} rel="prev">
+          ← Newer
+        </a>
+      ) : null}
+      <span>
+        Page {page} of {pages} ({total} in all)
+      </span>
+      {page < pages ? (
+        <a href={withQuery(url, { page: page + 1 })} rel="next">
+          Older →
+        </a>
+      ) : null}
     </nav>
   );
 }

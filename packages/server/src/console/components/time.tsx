@@ -12,7 +12,8 @@ export function utc(seconds: number): string {
 export function relative(seconds: number, now: number): string {
   const delta = Math.round(now - seconds);
   const span = Math.abs(delta);
-  const text = span < 60 ? `${span} s` : span < 3600 ? `${Math.floor(span / 60)} min` : span < 86400 ? `${Math.floor(span / 3600)} h` : `${Math.floor(span / 86400)} days`;
+  const text =
+    span < 60 ? `${span} s` : span < 3600 ? `${Math.floor(span / 60)} min` : span < 86400 ? `${Math.floor(span / 3600)} h` : `${Math.floor(span / 86400)} days`;
   return delta >= 0 ? `${text} ago` : `in ${text}`;
 }
 

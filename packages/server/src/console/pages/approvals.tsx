@@ -19,7 +19,14 @@ const approvalHref = (at: Pick<PageInput, 'base' | 'org'>, flow: string, number:
 function Crumbs({ input, flow, tail }: { input: PageInput; flow: string; tail?: string }) {
   return (
     <p class="crumbs">
-      <a href={orgHref(input)}>{input.org.name}</a> › <a href={flowHref(input, flow)}>{flow}</a> › {tail ? <><a href={orgHref(input, 'flows', flow, 'approvals')}>approvals</a> › {tail}</> : 'approvals'}
+      <a href={orgHref(input)}>{input.org.name}</a> › <a href={flowHref(input, flow)}>{flow}</a> ›{' '}
+      {tail ? (
+        <>
+          <a href={orgHref(input, 'flows', flow, 'approvals')}>approvals</a> › {tail}
+        </>
+      ) : (
+        'approvals'
+      )}
     </p>
   );
 }
@@ -48,16 +55,42 @@ export const approvalsPage = definePage({
           ) : (
             <table>
               <caption class="visually-hidden">Approvals of {flow.name}, newest first</caption>
-              <thead><tr><th scope="col">#</th><th scope="col">State</th><th scope="col">Artifact</th><th scope="col">Environment</th><th scope="col" class="num">Reviews</th><th scope="col">Requested (UTC)</th><th scope="col">Requested by</th></tr></thead>
+              <thead>
+                <tr>
+                  <th scope="col">#</th>
+                  <th scope="col">State</th>
+                  <th scope="col">Artifact</th>
+                  <th scope="col">Environment</th>
+                  <th scope="col" class="num">
+                    Reviews
+                  </th>
+                  <th scope="col">Requested (UTC)</th>
+                  <th scope="col">Requested by</th>
+                </tr>
+              </thead>
               <tbody>
                 {approvals.slice(0, perPage).map((approval) => (
                   <tr key={approval.release_number}>
-                    <td><a href={approvalHref(input, flow.name, approval.release_number)}>#{approval.release_number}</a></td>
-                    <td><ApprovalState state={approval.state} /></td>
-                    <td>{approval.artifact_name} <code title={approval.target_artifact}>{approval.target_artifact.slice(0, 12)}</code></td>
-                    <td>{approval.environment ? <a href={environmentPageHref(input, approval.environment)}>{approval.environment}</a> : <span class="muted">any</span>}</td>
+                    <td>
+                      <a href={approvalHref(input, flow.name, approval.release_number)}>#{approval.release_number}</a>
+                    </td>
+                    <td>
+                      <ApprovalState state={approval.state} />
+                    </td>
+                    <td>
+                      {approval.artifact_name} <code title={approval.target_artifact}>{approval.target_artifact.slice(0, 12)}</code>
+                    </td>
+                    <td>
+                      {approval.environment ? (
+                        <a href={environmentPageHref(input, approval.environment)}>{approval.environment}</a>
+                      ) : (
+                        <span class="muted">any</span>
+                      )}
+                    </td>
                     <td class="num">{approval.approvals.length}</td>
-                    <td><Time at={approval.created_at} now={now} /></td>
+                    <td>
+                      <Time at={approval.created_at} now={now} />
+                    </td>
                     <td>{createdByName(approval.createdBy) ?? <span class="muted">not recorded</span>}</td>
                   </tr>
                 ))}
@@ -65,8 +98,16 @@ export const approvalsPage = definePage({
             </table>
           )}
           <nav class="pager" aria-label="Pages">
-            {page > 1 ? <a href={withQuery(url, { page: page - 1 })} rel="prev">← Newer</a> : null}
-            {more ? <a href={withQuery(url, { page: page + 1 })} rel="next">Older →</a> : null}
+            {page > 1 ? (
+              <a href={withQuery(url, { page: page - 1 })} rel="prev">
+                ← Newer
+              </a>
+            ) : null}
+            {more ? (
+              <a href={withQuery(url, { page: page + 1 })} rel="next">
+                Older →
+              </a>
+            ) : null}
           </nav>
         </>
       ),
@@ -79,17 +120,40 @@ function Reviews({ approval, now }: { approval: ApprovalRecord; now: number }) {
   return (
     <table class="reviews">
       <caption class="visually-hidden">Reviews, in the order they were given</caption>
-      <thead><tr><th scope="col">Review</th><th scope="col">By</th><th scope="col">Comment</th><th scope="col">When (UTC)</th><th scope="col">Link</th><th scope="col">Stored by</th></tr></thead>
+      <thead>
+        <tr>
+          <th scope="col">Review</th>
+          <th scope="col">By</th>
+          <th scope="col">Comment</th>
+          <th scope="col">When (UTC)</th>
+          <th scope="col">Link</th>
+          <th scope="col">Stored by</th>
+        </tr>
+      </thead>
       <tbody>
         {approval.approvals.map((review, i) => {
           const link = safeUrl(review.approval_url);
           return (
             <tr key={i}>
-              <td><ApprovalState state={review.state} /></td>
+              <td>
+                <ApprovalState state={review.state} />
+              </td>
               <td>{review.approved_by}</td>
               <td>{review.comment || <span class="muted">none</span>}</td>
-              <td><Time at={review.timestamp} now={now} /></td>
-              <td>{link ? <a href={link} rel="noopener noreferrer">{review.approval_url}</a> : review.approval_url ? <span>{review.approval_url}</span> : <span class="muted">none</span>}</td>
+              <td>
+                <Time at={review.timestamp} now={now} />
+              </td>
+              <td>
+                {link ? (
+                  <a href={link} rel="noopener noreferrer">
+                    {review.approval_url}
+                  </a>
+                ) : review.approval_url ? (
+                  <span>{review.approval_url}</span>
+                ) : (
+                  <span class="muted">none</span>
+                )}
+              </td>
               <td>{createdByName(review.createdBy) ?? <span class="muted">not recorded</span>}</td>
             </tr>
           );
@@ -113,25 +177,64 @@ export const approvalPage = definePage({
       content: (
         <>
           <Crumbs input={input} flow={flow.name} tail={`#${approval.release_number}`} />
-          <h1>Approval #{approval.release_number} of {flow.name} <ApprovalState state={approval.state} /></h1>
+          <h1>
+            Approval #{approval.release_number} of {flow.name} <ApprovalState state={approval.state} />
+          </h1>
           <dl class="facts">
-            <dt>Artifact</dt><dd>{approval.artifact_name}</dd>
-            <dt>Fingerprint</dt><dd><code>{approval.target_artifact}</code></dd>
-            <dt>Since</dt><dd><code>{approval.base_artifact || 'the first'}</code></dd>
-            <dt>Environment</dt><dd>{approval.environment ? <a href={environmentPageHref(input, approval.environment)}>{approval.environment}</a> : 'any'}</dd>
-            <dt>Description</dt><dd>{approval.description || <span class="muted">none</span>}</dd>
-            <dt>Requested</dt><dd><Time at={approval.created_at} now={now} /> by {createdByName(approval.createdBy) ?? 'a token not recorded'}</dd>
-            {approval.user_data !== null ? <><dt>User data</dt><dd><pre>{JSON.stringify(approval.user_data, null, 2)}</pre></dd></> : null}
+            <dt>Artifact</dt>
+            <dd>{approval.artifact_name}</dd>
+            <dt>Fingerprint</dt>
+            <dd>
+              <code>{approval.target_artifact}</code>
+            </dd>
+            <dt>Since</dt>
+            <dd>
+              <code>{approval.base_artifact || 'the first'}</code>
+            </dd>
+            <dt>Environment</dt>
+            <dd>{approval.environment ? <a href={environmentPageHref(input, approval.environment)}>{approval.environment}</a> : 'any'}</dd>
+            <dt>Description</dt>
+            <dd>{approval.description || <span class="muted">none</span>}</dd>
+            <dt>Requested</dt>
+            <dd>
+              <Time at={approval.created_at} now={now} /> by {createdByName(approval.createdBy) ?? 'a token not recorded'}
+            </dd>
+            {approval.user_data !== null ? (
+              <>
+                <dt>User data</dt>
+                <dd>
+                  <pre>{JSON.stringify(approval.user_data, null, 2)}</pre>
+                </dd>
+              </>
+            ) : null}
           </dl>
           <h2>Reviews ({approval.approvals.length})</h2>
           <Reviews approval={approval} now={now} />
           <h2>Commits ({approval.src_commit_list.length})</h2>
-          {approval.src_commit_list.length === 0 ? <Empty>No commit listed.</Empty> : (
+          {approval.src_commit_list.length === 0 ? (
+            <Empty>No commit listed.</Empty>
+          ) : (
             <table>
-              <thead><tr><th scope="col">Commit</th><th scope="col">Artifacts built from it</th></tr></thead>
+              <thead>
+                <tr>
+                  <th scope="col">Commit</th>
+                  <th scope="col">Artifacts built from it</th>
+                </tr>
+              </thead>
               <tbody>
                 {approval.src_commit_list.map((sha) => (
-                  <tr key={sha}><td><code>{sha}</code></td><td>{(artifacts.get(sha) ?? []).map((fp) => <code key={fp} title={fp}>{fp.slice(0, 12)} </code>)}</td></tr>
+                  <tr key={sha}>
+                    <td>
+                      <code>{sha}</code>
+                    </td>
+                    <td>
+                      {(artifacts.get(sha) ?? []).map((fp) => (
+                        <code key={fp} title={fp}>
+                          {fp.slice(0, 12)}{' '}
+                        </code>
+                      ))}
+                    </td>
+                  </tr>
                 ))}
               </tbody>
             </table>

@@ -48,14 +48,33 @@ export const deploymentsPage = definePage({
       title: `Deployments · ${input.org.name}`,
       content: (
         <>
-          <p class="crumbs"><a href={orgHref(input)}>{input.org.name}</a> › deployments</p>
+          <p class="crumbs">
+            <a href={orgHref(input)}>{input.org.name}</a> › deployments
+          </p>
           <h1>Deployments</h1>
           <form class="filters" method="get" action={orgHref(input, 'deployments')}>
-            <label>Environment <input name="env_name" value={envName ?? ''} placeholder="any" /></label>
-            <label>Repository <input name="repo_name" value={repoName ?? ''} placeholder="any" /></label>
-            <label>From (UTC) <input name="start_ts" value={asked === undefined ? '' : query.get('start_ts') ?? ''} placeholder="28 days before the end" /></label>
-            <label>To (UTC) <input name="end_ts" value={query.get('end_ts') ?? ''} placeholder="now" /></label>
-            <label>Per page <select name="per_page">{perPageChoices.map((n) => <option value={n} selected={n === perPage}>{n}</option>)}</select></label>
+            <label>
+              Environment <input name="env_name" value={envName ?? ''} placeholder="any" />
+            </label>
+            <label>
+              Repository <input name="repo_name" value={repoName ?? ''} placeholder="any" />
+            </label>
+            <label>
+              From (UTC) <input name="start_ts" value={asked === undefined ? '' : (query.get('start_ts') ?? '')} placeholder="28 days before the end" />
+            </label>
+            <label>
+              To (UTC) <input name="end_ts" value={query.get('end_ts') ?? ''} placeholder="now" />
+            </label>
+            <label>
+              Per page{' '}
+              <select name="per_page">
+                {perPageChoices.map((n) => (
+                  <option value={n} selected={n === perPage}>
+                    {n}
+                  </option>
+                ))}
+              </select>
+            </label>
             <button type="submit">Filter</button>
           </form>
           <p class="summary" data-testid="deployments-summary">
@@ -63,7 +82,9 @@ export const deploymentsPage = definePage({
           </p>
           <DeploymentsPerDayChart id="deployments-per-day" days={days} title={`Deployments per UTC day${described ? ` ${described}` : ''}`} />
           {rows.length === 0 ? (
-            <Empty example={`curl -X PUT -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' \\\n  ${input.apiBase}/environments/${input.org.name}/ENV/report/K8S -d '{"artifacts": [...]}'`}>
+            <Empty
+              example={`curl -X PUT -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' \\\n  ${input.apiBase}/environments/${input.org.name}/ENV/report/K8S -d '{"artifacts": [...]}'`}
+            >
               No deployment matches. A report of an environment in which a new artifact runs records its deployment.
             </Empty>
           ) : (

@@ -66,13 +66,29 @@ export const environmentPage = definePage({
       title: `${environment.name} · environment`,
       content: (
         <>
-          <p class="crumbs"><a href={orgHref(input)}>{input.org.name}</a> › environments</p>
-          <h1>{environment.name} <Compliance compliant={latest ? environment.state : null} label={latest ? undefined : 'NOT REPORTED'} /></h1>
+          <p class="crumbs">
+            <a href={orgHref(input)}>{input.org.name}</a> › environments
+          </p>
+          <h1>
+            {environment.name} <Compliance compliant={latest ? environment.state : null} label={latest ? undefined : 'NOT REPORTED'} />
+          </h1>
           <dl class="facts">
-            <dt>Type</dt><dd>{environment.type}</dd>
-            {environment.description ? <><dt>Description</dt><dd>{environment.description}</dd></> : null}
-            <dt>Last report</dt><dd><Time at={environment.last_reported_at} now={now} /></dd>
-            <dt>Last change</dt><dd><Time at={environment.last_changed_at} now={now} /></dd>
+            <dt>Type</dt>
+            <dd>{environment.type}</dd>
+            {environment.description ? (
+              <>
+                <dt>Description</dt>
+                <dd>{environment.description}</dd>
+              </>
+            ) : null}
+            <dt>Last report</dt>
+            <dd>
+              <Time at={environment.last_reported_at} now={now} />
+            </dd>
+            <dt>Last change</dt>
+            <dd>
+              <Time at={environment.last_changed_at} now={now} />
+            </dd>
           </dl>
 
           <h2 id="running">{isLatest ? 'Running now' : `Running at snapshot #${snapshot?.index}`}</h2>
@@ -80,12 +96,31 @@ export const environmentPage = definePage({
             <>
               <p class="summary" data-testid="running-summary">
                 {`${environment.name}: ${running.length} ${running.length === 1 ? 'artifact' : 'artifacts'} running, ${attested} attested by a compliant trail, ${running.length - attested} not`}
-                {` (snapshot #${snapshot.index}, `}<Time at={snapshot.createdAt} now={now} />{').'}
-                {isLatest ? null : <> <a href={environmentPageHref(input, environment.name)}>Show what runs now</a></>}
+                {` (snapshot #${snapshot.index}, `}
+                <Time at={snapshot.createdAt} now={now} />
+                {').'}
+                {isLatest ? null : (
+                  <>
+                    {' '}
+                    <a href={environmentPageHref(input, environment.name)}>Show what runs now</a>
+                  </>
+                )}
               </p>
               <table>
                 <caption class="visually-hidden">Artifacts running in {environment.name}</caption>
-                <thead><tr><th scope="col">Artifact</th><th scope="col">Fingerprint (SHA-256)</th><th scope="col" class="num">Instances</th><th scope="col">Since</th><th scope="col">Compliance</th><th scope="col">Trail</th><th scope="col">Approval</th></tr></thead>
+                <thead>
+                  <tr>
+                    <th scope="col">Artifact</th>
+                    <th scope="col">Fingerprint (SHA-256)</th>
+                    <th scope="col" class="num">
+                      Instances
+                    </th>
+                    <th scope="col">Since</th>
+                    <th scope="col">Compliance</th>
+                    <th scope="col">Trail</th>
+                    <th scope="col">Approval</th>
+                  </tr>
+                </thead>
                 <tbody>
                   {running.map((artifact) => {
                     const evidence = trails.get(artifact.fingerprint);
@@ -93,12 +128,37 @@ export const environmentPage = definePage({
                     return (
                       <tr key={`${artifact.name}-${artifact.fingerprint}`} data-artifact={artifact.name}>
                         <td>{artifact.name}</td>
-                        <td><code class="fingerprint">{artifact.fingerprint}</code></td>
+                        <td>
+                          <code class="fingerprint">{artifact.fingerprint}</code>
+                        </td>
                         <td class="num">{artifact.instance_count}</td>
-                        <td><Time at={artifact.creation_timestamp} now={now} /></td>
-                        <td><Compliance compliant={evidence ? evidence.compliant : false} label={evidence ? (evidence.compliant ? 'ATTESTED BY A COMPLIANT TRAIL' : 'NO COMPLIANT TRAIL') : 'NOT ATTESTED'} /></td>
-                        <td>{evidence ? <a href={trailPageHref(input, evidence.trail.flowName, evidence.trail.trailName)}>{evidence.trail.flowName}/{evidence.trail.trailName}</a> : <span class="muted">no trail attested it</span>}</td>
-                        <td>{approval ? <a href={orgHref(input, 'flows', approval.flowName, 'approvals', approval.releaseNumber)}>{approval.flowName} #{approval.releaseNumber} ({approval.state.toLowerCase()})</a> : <span class="muted">none</span>}</td>
+                        <td>
+                          <Time at={artifact.creation_timestamp} now={now} />
+                        </td>
+                        <td>
+                          <Compliance
+                            compliant={evidence ? evidence.compliant : false}
+                            label={evidence ? (evidence.compliant ? 'ATTESTED BY A COMPLIANT TRAIL' : 'NO COMPLIANT TRAIL') : 'NOT ATTESTED'}
+                          />
+                        </td>
+                        <td>
+                          {evidence ? (
+                            <a href={trailPageHref(input, evidence.trail.flowName, evidence.trail.trailName)}>
+                              {evidence.trail.flowName}/{evidence.trail.trailName}
+                            </a>
+                          ) : (
+                            <span class="muted">no trail attested it</span>
+                          )}
+                        </td>
+                        <td>
+                          {approval ? (
+                            <a href={orgHref(input, 'flows', approval.flowName, 'approvals', approval.releaseNumber)}>
+                              {approval.flowName} #{approval.releaseNumber} ({approval.state.toLowerCase()})
+                            </a>
+                          ) : (
+                            <span class="muted">none</span>
+                          )}
+                        </td>
                       </tr>
                     );
                   })}
@@ -106,26 +166,55 @@ export const environmentPage = definePage({
               </table>
             </>
           ) : (
-            <Empty example={`curl -X PUT -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' \\\n  ${input.apiBase}/environments/${input.org.name}/${environment.name}/report/${environment.type} \\\n  -d '{"artifacts": [{"podName": "api-1", "namespace": "prod", "digests": {"api": "<sha256>"}, "creationTimestamp": 1764150000}]}'`}>
+            <Empty
+              example={`curl -X PUT -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' \\\n  ${input.apiBase}/environments/${input.org.name}/${environment.name}/report/${environment.type} \\\n  -d '{"artifacts": [{"podName": "api-1", "namespace": "prod", "digests": {"api": "<sha256>"}, "creationTimestamp": 1764150000}]}'`}
+            >
               Nothing reported yet: a report of what runs makes the first snapshot.
             </Empty>
           )}
 
           <h2 id="timeline">Snapshot timeline</h2>
-          {events.total === 0 ? <Empty>No snapshot has changed what runs yet.</Empty> : (
+          {events.total === 0 ? (
+            <Empty>No snapshot has changed what runs yet.</Empty>
+          ) : (
             <>
               <table>
                 <caption class="visually-hidden">What started, scaled and exited in {environment.name}, newest first</caption>
-                <thead><tr><th scope="col">Snapshot</th><th scope="col">Reported (UTC)</th><th scope="col">Change</th><th scope="col">Artifact</th><th scope="col">Fingerprint</th><th scope="col">Trail</th></tr></thead>
+                <thead>
+                  <tr>
+                    <th scope="col">Snapshot</th>
+                    <th scope="col">Reported (UTC)</th>
+                    <th scope="col">Change</th>
+                    <th scope="col">Artifact</th>
+                    <th scope="col">Fingerprint</th>
+                    <th scope="col">Trail</th>
+                  </tr>
+                </thead>
                 <tbody>
                   {events.items.map((event, i) => (
                     <tr key={i} class={`event-${event.type}`}>
-                      <td><a href={snapshotPageHref(input, environment.name, event.snapshotIndex)}>#{event.snapshotIndex}</a></td>
-                      <td><Time at={event.reportedAt} now={now} /></td>
-                      <td><strong>{event.type}</strong> <span class="rel">{describeChange(event)}</span></td>
+                      <td>
+                        <a href={snapshotPageHref(input, environment.name, event.snapshotIndex)}>#{event.snapshotIndex}</a>
+                      </td>
+                      <td>
+                        <Time at={event.reportedAt} now={now} />
+                      </td>
+                      <td>
+                        <strong>{event.type}</strong> <span class="rel">{describeChange(event)}</span>
+                      </td>
                       <td>{event.artifactName}</td>
-                      <td><code title={event.fingerprint}>{event.fingerprint.slice(0, 12)}</code></td>
-                      <td>{event.trail ? <a href={trailPageHref(input, event.trail.flowName, event.trail.name)}>{event.trail.flowName}/{event.trail.name}</a> : <span class="muted">none</span>}</td>
+                      <td>
+                        <code title={event.fingerprint}>{event.fingerprint.slice(0, 12)}</code>
+                      </td>
+                      <td>
+                        {event.trail ? (
+                          <a href={trailPageHref(input, event.trail.flowName, event.trail.name)}>
+                            {event.trail.flowName}/{event.trail.name}
+                          </a>
+                        ) : (
+                          <span class="muted">none</span>
+                        )}
+                      </td>
                     </tr>
                   ))}
                 </tbody>
@@ -135,10 +224,16 @@ export const environmentPage = definePage({
           )}
 
           <h2 id="deployments">Latest deployments</h2>
-          {deployments.rows.length === 0 ? <Empty>No deployment to {environment.name} in the last 28 days.</Empty> : (
+          {deployments.rows.length === 0 ? (
+            <Empty>No deployment to {environment.name} in the last 28 days.</Empty>
+          ) : (
             <>
               <DeploymentTable at={input} rows={deployments.rows} now={now} caption={`Latest deployments to ${environment.name}`} />
-              <p><a href={`${orgHref(input, 'deployments')}?env_name=${encodeURIComponent(environment.name)}`}>All {deployments.total} deployments to {environment.name} in the last 28 days →</a></p>
+              <p>
+                <a href={`${orgHref(input, 'deployments')}?env_name=${encodeURIComponent(environment.name)}`}>
+                  All {deployments.total} deployments to {environment.name} in the last 28 days →
+                </a>
+              </p>
             </>
           )}
         </>

@@ -18,7 +18,12 @@ import { orgHref, queryNumber, trailPageHref } from '../links.ts';
 import { definePage } from '../page.ts';
 
 /** Passed, failed (failures and errors) and skipped tests over JUnit suites. */
-export interface TestCounts { passed: number; failed: number; skipped: number; total: number }
+export interface TestCounts {
+  passed: number;
+  failed: number;
+  skipped: number;
+  total: number;
+}
 
 export function testCounts(suites: readonly JunitSuiteTotals[]): TestCounts {
   const counts = { passed: 0, failed: 0, skipped: 0, total: 0 };
@@ -53,11 +58,17 @@ export const flowPage = definePage({
       title: `${record.name} · flow`,
       content: (
         <>
-          <p class="crumbs"><a href={orgHref(input)}>{org.name}</a> / flows</p>
+          <p class="crumbs">
+            <a href={orgHref(input)}>{org.name}</a> / flows
+          </p>
           <h1>Flow {record.name}</h1>
           {record.description ? <p>{record.description}</p> : null}
-          <p class="muted">Visibility: {record.visibility}. Created <Time at={record.createdAt} now={now} />.</p>
-          <p><a href={orgHref(input, 'flows', record.name, 'approvals')}>Approvals of this flow</a></p>
+          <p class="muted">
+            Visibility: {record.visibility}. Created <Time at={record.createdAt} now={now} />.
+          </p>
+          <p>
+            <a href={orgHref(input, 'flows', record.name, 'approvals')}>Approvals of this flow</a>
+          </p>
 
           <section aria-labelledby="trails">
             <h2 id="trails">Trails</h2>
@@ -66,8 +77,15 @@ export const flowPage = definePage({
                 <table id="trail-list">
                   <thead>
                     <tr>
-                      <th>Trail</th><th>Compliance</th><th>Commit</th><th>Branch</th><th>Author</th><th>When</th>
-                      <th class="num">Passed</th><th class="num">Failed</th><th class="num">Skipped</th>
+                      <th>Trail</th>
+                      <th>Compliance</th>
+                      <th>Commit</th>
+                      <th>Branch</th>
+                      <th>Author</th>
+                      <th>When</th>
+                      <th class="num">Passed</th>
+                      <th class="num">Failed</th>
+                      <th class="num">Skipped</th>
                     </tr>
                   </thead>
                   <tbody>
@@ -76,12 +94,20 @@ export const flowPage = definePage({
                       const c = counts[i];
                       return (
                         <tr>
-                          <td><a href={trailPageHref(input, record.name, trail.name)}>{trail.name}</a></td>
-                          <td><Compliance compliant={evaluated[i]!.compliance.is_compliant} /></td>
-                          <td><Commit info={git} /></td>
+                          <td>
+                            <a href={trailPageHref(input, record.name, trail.name)}>{trail.name}</a>
+                          </td>
+                          <td>
+                            <Compliance compliant={evaluated[i]!.compliance.is_compliant} />
+                          </td>
+                          <td>
+                            <Commit info={git} />
+                          </td>
                           <td>{factText(git?.branch)}</td>
                           <td>{factText(git?.author)}</td>
-                          <td><Time at={trail.createdAt} now={now} /></td>
+                          <td>
+                            <Time at={trail.createdAt} now={now} />
+                          </td>
                           <td class="num">{c ? c.passed : '–'}</td>
                           <td class={c?.failed ? 'num failed' : 'num'}>{c ? c.failed : '–'}</td>
                           <td class="num">{c ? c.skipped : '–'}</td>
@@ -92,27 +118,48 @@ export const flowPage = definePage({
                 </table>
                 <Pager url={input.url} page={page} perPage={perPage} total={trails.total} />
                 <div class="chart">
-                  <TestResultsChart id="test-results" runs={trails.items.flatMap((trail, i) => {
-                    const c = counts[i];
-                    return c ? [{ label: trail.name, href: trailPageHref(input, record.name, trail.name), passed: c.passed, failed: c.failed, skipped: c.skipped }] : [];
-                  }).reverse()} />
-                  <ComplianceStrip id="compliance-over-time" points={trails.items.map((trail, i) => ({
-                    label: trail.name, href: trailPageHref(input, record.name, trail.name), at: trail.createdAt, compliant: evaluated[i]!.compliance.is_compliant,
-                  })).reverse()} />
+                  <TestResultsChart
+                    id="test-results"
+                    runs={trails.items
+                      .flatMap((trail, i) => {
+                        const c = counts[i];
+                        return c
+                          ? [{ label: trail.name, href: trailPageHref(input, record.name, trail.name), passed: c.passed, failed: c.failed, skipped: c.skipped }]
+                          : [];
+                      })
+                      .reverse()}
+                  />
+                  <ComplianceStrip
+                    id="compliance-over-time"
+                    points={trails.items
+                      .map((trail, i) => ({
+                        label: trail.name,
+                        href: trailPageHref(input, record.name, trail.name),
+                        at: trail.createdAt,
+                        compliant: evaluated[i]!.compliance.is_compliant,
+                      }))
+                      .reverse()}
+                  />
                 </div>
               </>
             ) : (
-              <Empty example={actionStep(org.name, record.name)}>No trails yet. Each CI run begins one and attests its tests, for example with the GitHub Action:</Empty>
+              <Empty example={actionStep(org.name, record.name)}>
+                No trails yet. Each CI run begins one and attests its tests, for example with the GitHub Action:
+              </Empty>
             )}
           </section>
 
           <section aria-labelledby="template">
             <h2 id="template">Template</h2>
-            {view.template?.content
-              ? <pre>{view.template.content}</pre>
-              : <Empty example={`curl -X PUT "${input.apiBase}/flows/${org.name}/template_file" -H "Authorization: Bearer $TOKEN" \\\n  -F template_file=@template.yml -F 'data_json={"name":"${record.name}"}'`}>
+            {view.template?.content ? (
+              <pre>{view.template.content}</pre>
+            ) : (
+              <Empty
+                example={`curl -X PUT "${input.apiBase}/flows/${org.name}/template_file" -H "Authorization: Bearer $TOKEN" \\\n  -F template_file=@template.yml -F 'data_json={"name":"${record.name}"}'`}
+              >
                 This flow has no template: its trails are compliant when every attestation made is. A template says which attestations each trail needs.
-              </Empty>}
+              </Empty>
+            )}
           </section>
         </>
       ),

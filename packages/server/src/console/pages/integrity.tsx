@@ -17,16 +17,30 @@ export const integrityPage = definePage({
     const runHref = `${orgHref(input, 'integrity')}?run=1`;
     const intro = (
       <>
-        <p class="crumbs"><a href={orgHref(input)}>{org.name}</a> › integrity</p>
+        <p class="crumbs">
+          <a href={orgHref(input)}>{org.name}</a> › integrity
+        </p>
         <h1>Integrity of the evidence</h1>
         <p>
-          The check recomputes {org.name}'s hash chain and every row and attachment it vouches for, as
-          {' '}<code>trailproof verify --org {org.name}</code> does on the server. It reads everything, so it runs only when asked.
+          The check recomputes {org.name}'s hash chain and every row and attachment it vouches for, as <code>trailproof verify --org {org.name}</code> does on
+          the server. It reads everything, so it runs only when asked.
         </p>
       </>
     );
     if (query.get('run') !== '1') {
-      return { title: `Integrity · ${org.name}`, content: <>{intro}<p><a class="button" href={runHref}>Run the check now</a></p></> };
+      return {
+        title: `Integrity · ${org.name}`,
+        content: (
+          <>
+            {intro}
+            <p>
+              <a class="button" href={runHref}>
+                Run the check now
+              </a>
+            </p>
+          </>
+        ),
+      };
     }
     const started = Date.now();
     let result;
@@ -37,7 +51,17 @@ export const integrityPage = definePage({
       return {
         title: `Integrity · ${org.name}`,
         status: 429,
-        content: <>{intro}<p class="error-box" role="alert">{error.message}.</p><p><a href={runHref}>Try again</a></p></>,
+        content: (
+          <>
+            {intro}
+            <p class="error-box" role="alert">
+              {error.message}.
+            </p>
+            <p>
+              <a href={runHref}>Try again</a>
+            </p>
+          </>
+        ),
       };
     }
     const seconds = ((Date.now() - started) / 1000).toFixed(1);
@@ -46,7 +70,9 @@ export const integrityPage = definePage({
       content: (
         <>
           {intro}
-          <h2>Result <Compliance compliant={result.ok} label={result.ok ? 'INTACT' : 'BROKEN'} /></h2>
+          <h2>
+            Result <Compliance compliant={result.ok} label={result.ok ? 'INTACT' : 'BROKEN'} />
+          </h2>
           <p class="summary" data-testid="integrity-result">
             {result.ok
               ? `The evidence of ${org.name} is intact: ${result.records} chain records checked in ${seconds} s.`
@@ -54,11 +80,25 @@ export const integrityPage = definePage({
           </p>
           {result.firstBroken ? (
             <dl class="facts">
-              <dt>Record</dt><dd>{result.firstBroken.seq} ({result.firstBroken.type}{result.firstBroken.ref ? `, ${result.firstBroken.ref.table} ${result.firstBroken.ref.id}` : ''})</dd>
-              <dt>Reason</dt><dd>{result.firstBroken.reason}</dd>
+              <dt>Record</dt>
+              <dd>
+                {result.firstBroken.seq} ({result.firstBroken.type}
+                {result.firstBroken.ref ? `, ${result.firstBroken.ref.table} ${result.firstBroken.ref.id}` : ''})
+              </dd>
+              <dt>Reason</dt>
+              <dd>{result.firstBroken.reason}</dd>
             </dl>
-          ) : <dl class="facts"><dt>Head of the chain</dt><dd><code>{result.head}</code> (publish it elsewhere to pin today's state)</dd></dl>}
-          <p><a href={runHref}>Run it again</a></p>
+          ) : (
+            <dl class="facts">
+              <dt>Head of the chain</dt>
+              <dd>
+                <code>{result.head}</code> (publish it elsewhere to pin today's state)
+              </dd>
+            </dl>
+          )}
+          <p>
+            <a href={runHref}>Run it again</a>
+          </p>
         </>
       ),
     };

@@ -31,11 +31,17 @@ export const overviewPage = definePage({
       store.environmentsNow(org.id, 0, environmentsShown),
       store.listDeployments(org.id, { start: 0, end: now, offset: 0, limit: latestDeployments }, deploymentsView({ org: org.name, apiBase: '' })),
     ]);
-    const trails = (await Promise.all(flows.items.map((f) => (f.latestTrailId === null ? undefined : store.getTrailById(f.latestTrailId)))))
-      .filter((t): t is TrailWithTemplate => t !== undefined);
+    const trails = (await Promise.all(flows.items.map((f) => (f.latestTrailId === null ? undefined : store.getTrailById(f.latestTrailId))))).filter(
+      (t): t is TrailWithTemplate => t !== undefined,
+    );
     const compliance = await evaluator.complianceOf(trails);
     const latest = new Map(trails.map((t, i) => [t.flowName, { trail: t, compliant: compliance[i]!.compliance.is_compliant }]));
-    const running = await fingerprintEvidence(store, evaluator, org.id, environments.items.flatMap((e) => e.artifacts.map((a) => a.fingerprint)));
+    const running = await fingerprintEvidence(
+      store,
+      evaluator,
+      org.id,
+      environments.items.flatMap((e) => e.artifacts.map((a) => a.fingerprint)),
+    );
     const items = JSON.parse(deployments.itemsJson) as DeploymentRecord[];
 
     return {
@@ -47,26 +53,49 @@ export const overviewPage = definePage({
             <h2 id="environments">Environments</h2>
             {environments.items.length ? (
               <>
-                {environments.items.map((e) => <EnvironmentSummary input={input} environment={e} running={running} />)}
+                {environments.items.map((e) => (
+                  <EnvironmentSummary input={input} environment={e} running={running} />
+                ))}
                 <table>
-                  <thead><tr><th>Environment</th><th>Type</th><th>State</th><th class="num">Running</th><th>Last change</th><th>Last report</th></tr></thead>
+                  <thead>
+                    <tr>
+                      <th>Environment</th>
+                      <th>Type</th>
+                      <th>State</th>
+                      <th class="num">Running</th>
+                      <th>Last change</th>
+                      <th>Last report</th>
+                    </tr>
+                  </thead>
                   <tbody>
                     {environments.items.map((e) => (
                       <tr>
-                        <td><a href={environmentPageHref(input, e.name)}>{e.name}</a></td>
+                        <td>
+                          <a href={environmentPageHref(input, e.name)}>{e.name}</a>
+                        </td>
                         <td>{e.type}</td>
                         <td>{e.state === null ? <Compliance compliant={null} label="NOT REPORTED" /> : <Compliance compliant={e.state} />}</td>
                         <td class="num">{e.artifacts.length}</td>
-                        <td><Time at={e.lastChangedAt} now={now} /></td>
-                        <td><Time at={e.lastReportedAt} now={now} /></td>
+                        <td>
+                          <Time at={e.lastChangedAt} now={now} />
+                        </td>
+                        <td>
+                          <Time at={e.lastReportedAt} now={now} />
+                        </td>
                       </tr>
                     ))}
                   </tbody>
                 </table>
-                {environments.total > environments.items.length ? <p class="muted">The first {environments.items.length} of {environments.total} environments, by name.</p> : null}
+                {environments.total > environments.items.length ? (
+                  <p class="muted">
+                    The first {environments.items.length} of {environments.total} environments, by name.
+                  </p>
+                ) : null}
               </>
             ) : (
-              <Empty example={`curl -X PUT "${input.apiBase}/environments/${org.name}" -H "Authorization: Bearer $TOKEN" \\\n  -H 'Content-Type: application/json' -d '{"name":"production","type":"K8S"}'`}>
+              <Empty
+                example={`curl -X PUT "${input.apiBase}/environments/${org.name}" -H "Authorization: Bearer $TOKEN" \\\n  -H 'Content-Type: application/json' -d '{"name":"production","type":"K8S"}'`}
+              >
                 No environments yet. Create one, then report what runs in it (<code>kosli snapshot k8s</code> or a PUT of its report).
               </Empty>
             )}
@@ -77,14 +106,26 @@ export const overviewPage = definePage({
             {flows.items.length ? (
               <>
                 <table>
-                  <thead><tr><th>Flow</th><th>Latest trail</th><th>Compliance</th><th>When</th></tr></thead>
+                  <thead>
+                    <tr>
+                      <th>Flow</th>
+                      <th>Latest trail</th>
+                      <th>Compliance</th>
+                      <th>When</th>
+                    </tr>
+                  </thead>
                   <tbody>
                     {flows.items.map((f) => {
                       const last = latest.get(f.name);
                       return (
                         <tr>
-                          <td><a href={flowHref(input, f.name)}>{f.name}</a>{f.description ? <div class="muted">{f.description}</div> : null}</td>
-                          <td>{last ? <a href={trailPageHref(input, f.name, last.trail.name)}>{last.trail.name}</a> : <span class="muted">no trail yet</span>}</td>
+                          <td>
+                            <a href={flowHref(input, f.name)}>{f.name}</a>
+                            {f.description ? <div class="muted">{f.description}</div> : null}
+                          </td>
+                          <td>
+                            {last ? <a href={trailPageHref(input, f.name, last.trail.name)}>{last.trail.name}</a> : <span class="muted">no trail yet</span>}
+                          </td>
                           <td>{last ? <Compliance compliant={last.compliant} /> : <Compliance compliant={null} />}</td>
                           <td>{last ? <Time at={last.trail.createdAt} now={now} /> : null}</td>
                         </tr>
@@ -106,25 +147,51 @@ export const overviewPage = definePage({
             {items.length ? (
               <>
                 <table>
-                  <thead><tr><th>When</th><th>Environment</th><th>Artifact</th><th>Fingerprint</th><th>Trail</th></tr></thead>
+                  <thead>
+                    <tr>
+                      <th>When</th>
+                      <th>Environment</th>
+                      <th>Artifact</th>
+                      <th>Fingerprint</th>
+                      <th>Trail</th>
+                    </tr>
+                  </thead>
                   <tbody>
                     {items.map((d) => {
                       const trail = trailOfDeployment(d);
                       return (
                         <tr>
-                          <td><Time at={d.deployed_at} now={now} /></td>
-                          <td><a href={environmentPageHref(input, d.env_name)}>{d.env_name}</a> <span class="muted">#{d.snapshot_index}</span></td>
+                          <td>
+                            <Time at={d.deployed_at} now={now} />
+                          </td>
+                          <td>
+                            <a href={environmentPageHref(input, d.env_name)}>{d.env_name}</a> <span class="muted">#{d.snapshot_index}</span>
+                          </td>
                           <td>{d.artifact_name}</td>
-                          <td class="mono" title={d.fingerprint}>{d.fingerprint.slice(0, 12)}</td>
-                          <td>{trail ? <a href={trailPageHref(input, trail.flow, trail.trail)}>{trail.flow} / {trail.trail}</a> : <span class="muted">no trail attested it</span>}</td>
+                          <td class="mono" title={d.fingerprint}>
+                            {d.fingerprint.slice(0, 12)}
+                          </td>
+                          <td>
+                            {trail ? (
+                              <a href={trailPageHref(input, trail.flow, trail.trail)}>
+                                {trail.flow} / {trail.trail}
+                              </a>
+                            ) : (
+                              <span class="muted">no trail attested it</span>
+                            )}
+                          </td>
                         </tr>
                       );
                     })}
                   </tbody>
                 </table>
-                <p><a href={`${input.base}/${encodeURIComponent(org.name)}/deployments`}>All {deployments.total} deployments</a></p>
+                <p>
+                  <a href={`${input.base}/${encodeURIComponent(org.name)}/deployments`}>All {deployments.total} deployments</a>
+                </p>
               </>
-            ) : <Empty>No deployments yet: an environment's report that starts an artifact records one.</Empty>}
+            ) : (
+              <Empty>No deployments yet: an environment's report that starts an artifact records one.</Empty>
+            )}
           </section>
         </>
       ),
@@ -138,7 +205,9 @@ function EnvironmentSummary({ input, environment, running }: { input: PageInput;
   const compliant = environment.artifacts.filter((a) => running.get(a.fingerprint)?.compliant).length;
   return (
     <p class="summary">
-      <a href={environmentPageHref(input, environment.name)}><strong>{environment.name}</strong></a>
+      <a href={environmentPageHref(input, environment.name)}>
+        <strong>{environment.name}</strong>
+      </a>
       {environment.snapshotIndex === null
         ? ': nothing reported yet.'
         : `: ${count} ${count === 1 ? 'artifact' : 'artifacts'} running, ${compliant} attested by a compliant trail, ${count - compliant} not.`}

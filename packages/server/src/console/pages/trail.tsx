@@ -37,11 +37,17 @@ export const trailPage = definePage({
     const self = trailPageHref(input, trail.flowName, trail.name);
     const downloadOf = (id: string) => `${self}/attachments/${id}`;
 
-    const failedReports = view.attestations.filter((a) => a.is_latest && a.attachment && a.totals && a.totals.failures + a.totals.errors > 0).slice(0, reportsRead);
-    const failed = new Map<string, FailedCases>(await Promise.all(failedReports.map(async (a) => {
-      const blob = await store.getBlob(a.attachment!.sha256);
-      return [a.attestation_id, blob ? failedCasesOf(blob.content) : { unreadable: 'The report is missing from the store.' }] as const;
-    })));
+    const failedReports = view.attestations
+      .filter((a) => a.is_latest && a.attachment && a.totals && a.totals.failures + a.totals.errors > 0)
+      .slice(0, reportsRead);
+    const failed = new Map<string, FailedCases>(
+      await Promise.all(
+        failedReports.map(async (a) => {
+          const blob = await store.getBlob(a.attachment!.sha256);
+          return [a.attestation_id, blob ? failedCasesOf(blob.content) : { unreadable: 'The report is missing from the store.' }] as const;
+        }),
+      ),
+    );
     const fingerprints = [...new Set(view.attestations.map((a) => a.artifact_fingerprint).filter((f): f is string => !!f))];
     const deployments = await store.deploymentsOfFingerprints(org.id, fingerprints, 20);
     const git = view.git_commit_info as Record<string, unknown> | null;
@@ -50,25 +56,46 @@ export const trailPage = definePage({
       title: `${trail.name} · ${trail.flowName}`,
       content: (
         <>
-          <p class="crumbs"><a href={orgHref(input)}>{org.name}</a> / <a href={flowHref(input, trail.flowName)}>{trail.flowName}</a> / trails</p>
-          <h1>Trail {trail.name} <Compliance compliant={view.is_compliant} /></h1>
+          <p class="crumbs">
+            <a href={orgHref(input)}>{org.name}</a> / <a href={flowHref(input, trail.flowName)}>{trail.flowName}</a> / trails
+          </p>
+          <h1>
+            Trail {trail.name} <Compliance compliant={view.is_compliant} />
+          </h1>
           {view.description ? <p>{view.description}</p> : null}
-          <p class="muted">Begun <Time at={view.created_at} now={now} /> by {view.created_by ?? 'a token not recorded'}; last changed <Time at={view.last_modified_at} now={now} />.</p>
+          <p class="muted">
+            Begun <Time at={view.created_at} now={now} /> by {view.created_by ?? 'a token not recorded'}; last changed{' '}
+            <Time at={view.last_modified_at} now={now} />.
+          </p>
 
           <section aria-labelledby="compliance">
             <h2 id="compliance">Compliance: {view.compliance_state}</h2>
-            {view.compliance_status.reasons.length
-              ? <ul class="reasons">{view.compliance_status.reasons.map((r) => <li>{r}</li>)}</ul>
-              : <p>Every attestation that counts is present and compliant.</p>}
+            {view.compliance_status.reasons.length ? (
+              <ul class="reasons">
+                {view.compliance_status.reasons.map((r) => (
+                  <li>{r}</li>
+                ))}
+              </ul>
+            ) : (
+              <p>Every attestation that counts is present and compliant.</p>
+            )}
             <h3>Expected by the template, and attested</h3>
             <Expectations compliance={view.compliance_status} />
           </section>
 
           <section aria-labelledby="attestations">
             <h2 id="attestations">Attestations ({view.attestations_pagination.total})</h2>
-            {view.attestations.length
-              ? view.attestations.map((a) => <AttestationDetails a={a} now={now} download={a.attachment ? downloadOf(a.attestation_id) : undefined} failed={failed.get(a.attestation_id)} />)
-              : <Empty example={`curl -X POST "${input.apiBase}/attestations/${org.name}/${trail.flowName}/trail/${trail.name}/junit" -H "Authorization: Bearer $TOKEN" \\\n  -F 'data_json={"attestation_name":"unit-tests","junit_results":[...]}' -F attachment_file=@report.xml`}>Nothing attested yet.</Empty>}
+            {view.attestations.length ? (
+              view.attestations.map((a) => (
+                <AttestationDetails a={a} now={now} download={a.attachment ? downloadOf(a.attestation_id) : undefined} failed={failed.get(a.attestation_id)} />
+              ))
+            ) : (
+              <Empty
+                example={`curl -X POST "${input.apiBase}/attestations/${org.name}/${trail.flowName}/trail/${trail.name}/junit" -H "Authorization: Bearer $TOKEN" \\\n  -F 'data_json={"attestation_name":"unit-tests","junit_results":[...]}' -F attachment_file=@report.xml`}
+              >
+                Nothing attested yet.
+              </Empty>
+            )}
             <Pager url={input.url} page={page} perPage={perPage} total={view.attestations_pagination.total} />
           </section>
 
@@ -78,29 +105,63 @@ export const trailPage = definePage({
             <Facts facts={git} />
             <h3>repo_info</h3>
             <Facts facts={view.repo_info as Record<string, unknown> | null} />
-            {view.origin_url ? <p>origin_url: <MaybeLink href={view.origin_url}>{view.origin_url}</MaybeLink></p> : null}
-            {view.external_urls ? <><h3>external_urls</h3><Facts facts={view.external_urls as Record<string, unknown>} /></> : null}
-            {view.user_data !== null && view.user_data !== undefined ? <><h3>user_data</h3><pre>{JSON.stringify(view.user_data, null, 2)}</pre></> : null}
+            {view.origin_url ? (
+              <p>
+                origin_url: <MaybeLink href={view.origin_url}>{view.origin_url}</MaybeLink>
+              </p>
+            ) : null}
+            {view.external_urls ? (
+              <>
+                <h3>external_urls</h3>
+                <Facts facts={view.external_urls as Record<string, unknown>} />
+              </>
+            ) : null}
+            {view.user_data !== null && view.user_data !== undefined ? (
+              <>
+                <h3>user_data</h3>
+                <pre>{JSON.stringify(view.user_data, null, 2)}</pre>
+              </>
+            ) : null}
           </section>
 
           <section aria-labelledby="deployed">
             <h2 id="deployed">Where its artifacts were deployed</h2>
             {deployments.length ? (
               <table>
-                <thead><tr><th>When</th><th>Environment</th><th>Snapshot</th><th>Artifact</th><th>Fingerprint</th></tr></thead>
+                <thead>
+                  <tr>
+                    <th>When</th>
+                    <th>Environment</th>
+                    <th>Snapshot</th>
+                    <th>Artifact</th>
+                    <th>Fingerprint</th>
+                  </tr>
+                </thead>
                 <tbody>
                   {deployments.map((d) => (
                     <tr>
-                      <td><Time at={d.deployedAt} now={now} /></td>
-                      <td><a href={environmentPageHref(input, d.envName)}>{d.envName}</a></td>
+                      <td>
+                        <Time at={d.deployedAt} now={now} />
+                      </td>
+                      <td>
+                        <a href={environmentPageHref(input, d.envName)}>{d.envName}</a>
+                      </td>
                       <td class="num">#{d.snapshotIndex}</td>
                       <td>{d.artifactName}</td>
-                      <td class="mono" title={d.fingerprint}>{d.fingerprint.slice(0, 12)}</td>
+                      <td class="mono" title={d.fingerprint}>
+                        {d.fingerprint.slice(0, 12)}
+                      </td>
                     </tr>
                   ))}
                 </tbody>
               </table>
-            ) : <p class="muted">{fingerprints.length ? 'Its artifacts have not been deployed to any environment.' : 'No attestation of this trail names an artifact fingerprint.'}</p>}
+            ) : (
+              <p class="muted">
+                {fingerprints.length
+                  ? 'Its artifacts have not been deployed to any environment.'
+                  : 'No attestation of this trail names an artifact fingerprint.'}
+              </p>
+            )}
           </section>
         </>
       ),

@@ -27,7 +27,11 @@ export function deploymentItemsJson(rows: readonly DeploymentListRow[], at: View
     const environment = environmentLink(r.env_name);
     const snapshotIndex = Number(r.snapshot_index);
     return {
-      fingerprint: r.fingerprint, deployed_at: Number(r.deployed_at), artifact_name: r.artifact_name, env_name: r.env_name, snapshot_index: snapshotIndex,
+      fingerprint: r.fingerprint,
+      deployed_at: Number(r.deployed_at),
+      artifact_name: r.artifact_name,
+      env_name: r.env_name,
+      snapshot_index: snapshotIndex,
       _links: {
         environment: { href: environment },
         snapshot: { href: `${environment}/snapshots/${snapshotIndex}` },

@@ -13,10 +13,12 @@ import { itemsView } from '../../store/views.ts';
  */
 function environmentJson(r: EnvironmentListRow, orgJson: string): string {
   const text = JSON.stringify;
-  return `{"org":${orgJson},"name":${text(r.name)},"type":${text(r.type)},"description":${text(r.description)},`
-    + `"last_modified_at":${text(Number(r.last_modified_at))},"include_scaling":${Number(r.include_scaling) === 1},"tags":${r.tags},`
-    + `"last_reported_at":${text(Number(r.last_reported_at ?? 0))},"last_changed_at":${text(Number(r.last_changed_at ?? 0))},`
-    + `"state":${r.state !== null && Number(r.state) === 1},"policies":${r.policies},"included_environments":${r.included_environments}}`;
+  return (
+    `{"org":${orgJson},"name":${text(r.name)},"type":${text(r.type)},"description":${text(r.description)},` +
+    `"last_modified_at":${text(Number(r.last_modified_at))},"include_scaling":${Number(r.include_scaling) === 1},"tags":${r.tags},` +
+    `"last_reported_at":${text(Number(r.last_reported_at ?? 0))},"last_changed_at":${text(Number(r.last_changed_at ?? 0))},` +
+    `"state":${r.state !== null && Number(r.state) === 1},"policies":${r.policies},"included_environments":${r.included_environments}}`
+  );
 }
 
 /** The items' JSON text, for the organisation `org`. */

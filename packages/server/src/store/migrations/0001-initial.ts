@@ -8,13 +8,15 @@ export const m001_initial: Builder = async (db, dialect) => {
   const t = types(dialect);
   const id = (c: any) => (dialect === 'postgres' ? c.primaryKey() : c.primaryKey().autoIncrement());
 
-  await db.schema.createTable('organizations')
+  await db.schema
+    .createTable('organizations')
     .addColumn('id', t.id, id)
     .addColumn('name', 'text', (c) => c.notNull().unique())
     .addColumn('created_at', t.time, (c) => c.notNull())
     .execute();
 
-  await db.schema.createTable('tokens')
+  await db.schema
+    .createTable('tokens')
     .addColumn('id', 'text', (c) => c.primaryKey())
     .addColumn('organization_id', t.ref, (c) => c.notNull().references('organizations.id'))
     .addColumn('secret_sha256', 'text', (c) => c.notNull())
@@ -24,14 +26,16 @@ export const m001_initial: Builder = async (db, dialect) => {
     .addColumn('revoked_at', t.time)
     .execute();
 
-  await db.schema.createTable('blobs')
+  await db.schema
+    .createTable('blobs')
     .addColumn('sha256', 'text', (c) => c.primaryKey())
     .addColumn('size', 'integer', (c) => c.notNull())
     .addColumn('content', t.bytes, (c) => c.notNull())
     .addColumn('created_at', t.time, (c) => c.notNull())
     .execute();
 
-  await db.schema.createTable('flows')
+  await db.schema
+    .createTable('flows')
     .addColumn('id', t.id, id)
     .addColumn('organization_id', t.ref, (c) => c.notNull().references('organizations.id'))
     .addColumn('name', 'text', (c) => c.notNull())
@@ -43,7 +47,8 @@ export const m001_initial: Builder = async (db, dialect) => {
     .addUniqueConstraint('flows_org_name', ['organization_id', 'name'])
     .execute();
 
-  await db.schema.createTable('trails')
+  await db.schema
+    .createTable('trails')
     .addColumn('id', t.id, id)
     .addColumn('flow_id', t.ref, (c) => c.notNull().references('flows.id'))
     .addColumn('name', 'text', (c) => c.notNull())
@@ -62,7 +67,8 @@ export const m001_initial: Builder = async (db, dialect) => {
     .execute();
   await db.schema.createIndex('trails_commit').on('trails').columns(['commit_sha']).execute();
 
-  await db.schema.createTable('attestations')
+  await db.schema
+    .createTable('attestations')
     .addColumn('id', t.id, id)
     .addColumn('trail_id', t.ref, (c) => c.notNull().references('trails.id'))
     .addColumn('name', 'text', (c) => c.notNull())
@@ -77,7 +83,8 @@ export const m001_initial: Builder = async (db, dialect) => {
   await db.schema.createIndex('attestations_trail').on('attestations').columns(['trail_id', 'name', 'id']).execute();
   await db.schema.createIndex('attestations_fingerprint').on('attestations').columns(['artifact_fingerprint']).execute();
 
-  await db.schema.createTable('environments')
+  await db.schema
+    .createTable('environments')
     .addColumn('id', t.id, id)
     .addColumn('organization_id', t.ref, (c) => c.notNull().references('organizations.id'))
     .addColumn('name', 'text', (c) => c.notNull())
@@ -98,7 +105,8 @@ export const m001_initial: Builder = async (db, dialect) => {
   await db.schema.createIndex('environments_org_modified').on('environments').columns(['organization_id', 'last_modified_at']).execute();
   await db.schema.createIndex('environments_org_changed').on('environments').columns(['organization_id', 'last_changed_at']).execute();
 
-  await db.schema.createTable('environment_tags')
+  await db.schema
+    .createTable('environment_tags')
     .addColumn('environment_id', t.ref, (c) => c.notNull().references('environments.id'))
     .addColumn('key', 'text', (c) => c.notNull())
     .addColumn('value', 'text', (c) => c.notNull())
@@ -106,7 +114,8 @@ export const m001_initial: Builder = async (db, dialect) => {
     .execute();
   await db.schema.createIndex('environment_tags_key_value').on('environment_tags').columns(['key', 'value', 'environment_id']).execute();
 
-  await db.schema.createTable('snapshots')
+  await db.schema
+    .createTable('snapshots')
     .addColumn('id', t.id, id)
     .addColumn('environment_id', t.ref, (c) => c.notNull().references('environments.id'))
     .addColumn('snapshot_index', 'integer', (c) => c.notNull())
@@ -115,7 +124,8 @@ export const m001_initial: Builder = async (db, dialect) => {
     .addUniqueConstraint('snapshots_env_index', ['environment_id', 'snapshot_index'])
     .execute();
 
-  await db.schema.createTable('deployments')
+  await db.schema
+    .createTable('deployments')
     .addColumn('id', t.id, id)
     .addColumn('organization_id', t.ref, (c) => c.notNull().references('organizations.id'))
     .addColumn('environment_id', t.ref, (c) => c.notNull().references('environments.id'))
@@ -131,7 +141,8 @@ export const m001_initial: Builder = async (db, dialect) => {
   await db.schema.createIndex('deployments_org_env_time').on('deployments').columns(['organization_id', 'env_name', 'deployed_at', 'id']).execute();
   await db.schema.createIndex('deployments_org_repo_time').on('deployments').columns(['organization_id', 'repo_name', 'deployed_at', 'id']).execute();
 
-  await db.schema.createTable('approvals')
+  await db.schema
+    .createTable('approvals')
     .addColumn('id', t.id, id)
     .addColumn('flow_id', t.ref, (c) => c.notNull().references('flows.id'))
     .addColumn('release_number', 'integer', (c) => c.notNull())
@@ -148,7 +159,8 @@ export const m001_initial: Builder = async (db, dialect) => {
     .addUniqueConstraint('approvals_flow_number', ['flow_id', 'release_number'])
     .execute();
 
-  await db.schema.createTable('reviews')
+  await db.schema
+    .createTable('reviews')
     .addColumn('id', t.id, id)
     .addColumn('approval_id', t.ref, (c) => c.notNull().references('approvals.id'))
     .addColumn('state', 'text', (c) => c.notNull())

@@ -1,4 +1,4 @@
-import { type Builder, types } from './builder.ts';
+import type { Builder } from './builder.ts';
 
 /**
  * The evidence model (issue 3): flows keep the repository URL the reference sends; an index for

@@ -7,7 +7,8 @@ import { type Builder, appendOnlyTables, types } from './builder.ts';
  */
 export const m003_tamper_evidence: Builder = async (db, dialect) => {
   const t = types(dialect);
-  await db.schema.createTable('evidence_log')
+  await db.schema
+    .createTable('evidence_log')
     .addColumn('organization_id', t.ref, (c) => c.notNull().references('organizations.id'))
     .addColumn('seq', 'integer', (c) => c.notNull())
     .addColumn('type', 'text', (c) => c.notNull())
@@ -31,7 +32,9 @@ export const m003_tamper_evidence: Builder = async (db, dialect) => {
     } else {
       for (const op of ['update', 'delete'] as const) {
         const name = sql.raw(`${table}_no_${op}`);
-        await sql`create trigger ${name} before ${sql.raw(op)} on ${sql.table(table)} begin select raise(abort, ${sql.lit(`evidence is append-only: ${op} on ${table} refused`)}); end`.execute(db);
+        await sql`create trigger ${name} before ${sql.raw(op)} on ${sql.table(table)} begin select raise(abort, ${sql.lit(`evidence is append-only: ${op} on ${table} refused`)}); end`.execute(
+          db,
+        );
       }
     }
   }

@@ -3,7 +3,8 @@ import { type Builder, types } from './builder.ts';
 
 export const m004_deployment_counts: Builder = async (db, dialect) => {
   const t = types(dialect);
-  await db.schema.createTable('deployment_counts')
+  await db.schema
+    .createTable('deployment_counts')
     .addColumn('organization_id', t.ref, (c) => c.notNull().references('organizations.id'))
     .addColumn('env_name', 'text', (c) => c.notNull())
     .addColumn('repo_name', 'text', (c) => c.notNull())

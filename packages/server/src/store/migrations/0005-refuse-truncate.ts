@@ -10,10 +10,14 @@ import { type Builder, appendOnlyTables } from './builder.ts';
 export const m005_refuse_truncate: Builder = async (db, dialect) => {
   if (dialect === 'postgres') {
     for (const table of [...appendOnlyTables, 'trails']) {
-      await sql`create trigger ${sql.raw(`${table}_no_truncate`)} before truncate on ${sql.table(table)} for each statement execute function trailproof_refuse_change()`.execute(db);
+      await sql`create trigger ${sql.raw(`${table}_no_truncate`)} before truncate on ${sql.table(table)} for each statement execute function trailproof_refuse_change()`.execute(
+        db,
+      );
     }
     await sql`create trigger trails_no_delete before delete on trails for each row execute function trailproof_refuse_change()`.execute(db);
   } else {
-    await sql`create trigger trails_no_delete before delete on trails begin select raise(abort, 'evidence is append-only: delete on trails refused'); end`.execute(db);
+    await sql`create trigger trails_no_delete before delete on trails begin select raise(abort, 'evidence is append-only: delete on trails refused'); end`.execute(
+      db,
+    );
   }
 };

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { type Builder } from './builder.ts';
+import type { Builder } from './builder.ts';
 
 /**
  * Indexes that serve the environment list's orders, so a page reads its own rows instead of

@@ -1,5 +1,5 @@
 import { sql } from 'kysely';
-import { type Builder } from './builder.ts';
+import type { Builder } from './builder.ts';
 
 /**
  * PostgreSQL compresses large values with pglz by default: 4.3 ms of the backend's CPU per

@@ -8,6 +8,9 @@ import type { Builder } from './builder.ts';
  * that creates one adds one (`upsertEnvironment`).
  */
 export const m008_environment_counts: Builder = async (db) => {
-  await db.schema.alterTable('organizations').addColumn('environment_count', 'integer', (c) => c.notNull().defaultTo(0)).execute();
+  await db.schema
+    .alterTable('organizations')
+    .addColumn('environment_count', 'integer', (c) => c.notNull().defaultTo(0))
+    .execute();
   await sql`update organizations set environment_count = (select count(*) from environments where environments.organization_id = organizations.id)`.execute(db);
 };

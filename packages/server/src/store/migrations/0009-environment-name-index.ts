@@ -9,7 +9,9 @@ import type { Builder } from './builder.ts';
  */
 export const m009_environment_name_index: Builder = async (db, dialect) => {
   if (dialect !== 'sqlite') return;
-  await sql`create virtual table environment_names using fts5(name_lower, content='environments', content_rowid='id', tokenize='trigram case_sensitive 1')`.execute(db);
+  await sql`create virtual table environment_names using fts5(name_lower, content='environments', content_rowid='id', tokenize='trigram case_sensitive 1')`.execute(
+    db,
+  );
   await sql`create trigger environment_names_insert after insert on environments begin
     insert into environment_names (rowid, name_lower) values (new.id, new.name_lower);
   end`.execute(db);

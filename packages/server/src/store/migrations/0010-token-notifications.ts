@@ -17,5 +17,7 @@ export const m010_token_notifications: Builder = async (db, dialect) => {
       perform pg_notify(${sql.lit(tokenChannel)}, tg_table_schema);
       return null;
     end $$`.execute(db);
-  await sql`create trigger tokens_changed after insert or update or delete or truncate on tokens for each statement execute function trailproof_tokens_changed()`.execute(db);
+  await sql`create trigger tokens_changed after insert or update or delete or truncate on tokens for each statement execute function trailproof_tokens_changed()`.execute(
+    db,
+  );
 };

@@ -9,7 +9,8 @@ import { type Builder, types } from './builder.ts';
  */
 export const m011_deployment_hour_counts: Builder = async (db, dialect) => {
   const t = types(dialect);
-  await db.schema.createTable('deployment_hour_counts')
+  await db.schema
+    .createTable('deployment_hour_counts')
     .addColumn('organization_id', t.ref, (c) => c.notNull().references('organizations.id'))
     .addColumn('hour', 'integer', (c) => c.notNull())
     .addColumn('count', t.ref, (c) => c.notNull())

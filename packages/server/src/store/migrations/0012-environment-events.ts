@@ -10,7 +10,8 @@ import { type Builder, types } from './builder.ts';
  */
 export const m012_environment_events: Builder = async (db, dialect) => {
   const t = types(dialect);
-  await db.schema.createTable('environment_events')
+  await db.schema
+    .createTable('environment_events')
     .addColumn('id', t.id, (c) => c.primaryKey())
     .addColumn('environment_id', t.ref, (c) => c.notNull().references('environments.id'))
     .addColumn('snapshot_index', 'integer', (c) => c.notNull())
@@ -29,11 +30,17 @@ export const m012_environment_events: Builder = async (db, dialect) => {
 
   if (dialect === 'postgres') {
     // trailproof_refuse_change() comes from migration 0003.
-    await sql`create trigger environment_events_append_only before update or delete on environment_events for each row execute function trailproof_refuse_change()`.execute(db);
-    await sql`create trigger environment_events_no_truncate before truncate on environment_events for each statement execute function trailproof_refuse_change()`.execute(db);
+    await sql`create trigger environment_events_append_only before update or delete on environment_events for each row execute function trailproof_refuse_change()`.execute(
+      db,
+    );
+    await sql`create trigger environment_events_no_truncate before truncate on environment_events for each statement execute function trailproof_refuse_change()`.execute(
+      db,
+    );
   } else {
     for (const op of ['update', 'delete'] as const) {
-      await sql`create trigger ${sql.raw(`environment_events_no_${op}`)} before ${sql.raw(op)} on environment_events begin select raise(abort, ${sql.lit(`evidence is append-only: ${op} on environment_events refused`)}); end`.execute(db);
+      await sql`create trigger ${sql.raw(`environment_events_no_${op}`)} before ${sql.raw(op)} on environment_events begin select raise(abort, ${sql.lit(`evidence is append-only: ${op} on environment_events refused`)}); end`.execute(
+        db,
+      );
     }
   }
   await backfill(db);
@@ -42,8 +49,20 @@ export const m012_environment_events: Builder = async (db, dialect) => {
 /** Snapshots read at a time while backfilling (each holds an environment's whole list of artifacts). */
 const snapshotsPerRead = 200;
 
-interface SnapshotRow { id: number; environment_id: number; snapshot_index: number; artifacts: string; created_at: number }
-interface DeploymentRow { environment_id: number; snapshot_index: number; fingerprint: string; trail_id: number | null; repo_name: string | null }
+interface SnapshotRow {
+  id: number;
+  environment_id: number;
+  snapshot_index: number;
+  artifacts: string;
+  created_at: number;
+}
+interface DeploymentRow {
+  environment_id: number;
+  snapshot_index: number;
+  fingerprint: string;
+  trail_id: number | null;
+  repo_name: string | null;
+}
 
 /** The deployments of these (environment, fingerprint) pairs, oldest first, by `${environmentId} ${fingerprint}`. */
 async function deploymentsOf(db: Kysely<any>, pairs: Array<{ environmentId: number; fingerprint: string }>): Promise<Map<string, DeploymentRow[]>> {
@@ -52,9 +71,14 @@ async function deploymentsOf(db: Kysely<any>, pairs: Array<{ environmentId: numb
   const environments = [...new Set(pairs.map((p) => p.environmentId))];
   // In chunks, so that the statement stays under every database's limit on bound parameters.
   for (let i = 0; i < fingerprints.length; i += 500) {
-    const rows: DeploymentRow[] = await db.selectFrom('deployments').select(['environment_id', 'snapshot_index', 'fingerprint', 'trail_id', 'repo_name'])
-      .where('environment_id', 'in', environments).where('fingerprint', 'in', fingerprints.slice(i, i + 500))
-      .orderBy('snapshot_index').orderBy('id').execute();
+    const rows: DeploymentRow[] = await db
+      .selectFrom('deployments')
+      .select(['environment_id', 'snapshot_index', 'fingerprint', 'trail_id', 'repo_name'])
+      .where('environment_id', 'in', environments)
+      .where('fingerprint', 'in', fingerprints.slice(i, i + 500))
+      .orderBy('snapshot_index')
+      .orderBy('id')
+      .execute();
     for (const row of rows) {
       const key = `${Number(row.environment_id)} ${row.fingerprint}`;
       const list = out.get(key);
@@ -77,12 +101,19 @@ async function backfillEvents(db: Kysely<any>): Promise<void> {
   let previous: { environmentId: number; artifacts: RunningCount[] } | undefined;
   let after = { environmentId: -1, index: 0 };
   for (;;) {
-    const rows: SnapshotRow[] = await db.selectFrom('snapshots').select(['id', 'environment_id', 'snapshot_index', 'artifacts', 'created_at'])
-      .where((eb) => eb.or([
-        eb('environment_id', '>', after.environmentId),
-        eb.and([eb('environment_id', '=', after.environmentId), eb('snapshot_index', '>', after.index)]),
-      ]))
-      .orderBy('environment_id').orderBy('snapshot_index').limit(snapshotsPerRead).execute();
+    const rows: SnapshotRow[] = await db
+      .selectFrom('snapshots')
+      .select(['id', 'environment_id', 'snapshot_index', 'artifacts', 'created_at'])
+      .where((eb) =>
+        eb.or([
+          eb('environment_id', '>', after.environmentId),
+          eb.and([eb('environment_id', '=', after.environmentId), eb('snapshot_index', '>', after.index)]),
+        ]),
+      )
+      .orderBy('environment_id')
+      .orderBy('snapshot_index')
+      .limit(snapshotsPerRead)
+      .execute();
     if (!rows.length) return;
     const changes = [];
     for (const row of rows) {
@@ -93,20 +124,38 @@ async function backfillEvents(db: Kysely<any>): Promise<void> {
       previous = { environmentId, artifacts };
       after = { environmentId, index: Number(row.snapshot_index) };
     }
-    const deployed = await deploymentsOf(db, changes.map(({ environmentId, change }) => ({ environmentId, fingerprint: change.fingerprint })));
+    const deployed = await deploymentsOf(
+      db,
+      changes.map(({ environmentId, change }) => ({ environmentId, fingerprint: change.fingerprint })),
+    );
     const events = changes.map(({ row, environmentId, change }) => {
       const index = Number(row.snapshot_index);
       // The artifact's latest deployment in this environment up to this snapshot (its list is oldest first).
-      const deployment = deployed.get(`${environmentId} ${change.fingerprint}`)?.filter((d) => Number(d.snapshot_index) <= index).at(-1);
+      const deployment = deployed
+        .get(`${environmentId} ${change.fingerprint}`)
+        ?.filter((d) => Number(d.snapshot_index) <= index)
+        .at(-1);
       return {
-        environment_id: environmentId, snapshot_index: index, type: change.type, artifact_name: change.name, fingerprint: change.fingerprint,
-        instances_before: change.instancesBefore, instances_after: change.instancesAfter,
-        trail_id: deployment?.trail_id ?? null, repo_name: deployment?.repo_name ?? null,
-        artifact_compliant: null, snapshot_compliant: null, reported_at: Number(row.created_at),
+        environment_id: environmentId,
+        snapshot_index: index,
+        type: change.type,
+        artifact_name: change.name,
+        fingerprint: change.fingerprint,
+        instances_before: change.instancesBefore,
+        instances_after: change.instancesAfter,
+        trail_id: deployment?.trail_id ?? null,
+        repo_name: deployment?.repo_name ?? null,
+        artifact_compliant: null,
+        snapshot_compliant: null,
+        reported_at: Number(row.created_at),
       };
     });
     // In chunks: every database limits the parameters of one statement.
-    for (let i = 0; i < events.length; i += 500) await db.insertInto('environment_events').values(events.slice(i, i + 500)).execute();
+    for (let i = 0; i < events.length; i += 500)
+      await db
+        .insertInto('environment_events')
+        .values(events.slice(i, i + 500))
+        .execute();
   }
 }
 
@@ -117,9 +166,19 @@ async function backfillEvents(db: Kysely<any>): Promise<void> {
  */
 
 /** The part of a running artifact an event depends on. */
-interface RunningCount { name: string; fingerprint: string; instance_count: number }
+interface RunningCount {
+  name: string;
+  fingerprint: string;
+  instance_count: number;
+}
 
-interface ArtifactChange { type: 'started' | 'scaled' | 'exited'; name: string; fingerprint: string; instancesBefore: number; instancesAfter: number }
+interface ArtifactChange {
+  type: 'started' | 'scaled' | 'exited';
+  name: string;
+  fingerprint: string;
+  instancesBefore: number;
+  instancesAfter: number;
+}
 
 const artifactKey = (a: { name: string; fingerprint: string }) => `${a.name}\u0000${a.fingerprint}`;
 const compare = (a: string, b: string) => (a < b ? -1 : a > b ? 1 : 0);
@@ -134,7 +193,13 @@ function changesBetween(previous: readonly RunningCount[] | undefined, current: 
   for (const [k, now] of after) {
     const was = before.get(k)?.instance_count ?? 0;
     if (was === now.instance_count) continue;
-    changes.push({ type: was === 0 ? 'started' : 'scaled', name: now.name, fingerprint: now.fingerprint, instancesBefore: was, instancesAfter: now.instance_count });
+    changes.push({
+      type: was === 0 ? 'started' : 'scaled',
+      name: now.name,
+      fingerprint: now.fingerprint,
+      instancesBefore: was,
+      instancesAfter: now.instance_count,
+    });
   }
   for (const [k, was] of before) {
     if (!after.has(k)) changes.push({ type: 'exited', name: was.name, fingerprint: was.fingerprint, instancesBefore: was.instance_count, instancesAfter: 0 });

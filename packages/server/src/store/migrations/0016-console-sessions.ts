@@ -10,7 +10,8 @@ import { type Builder, types } from './builder.ts';
  */
 export const m016_console_sessions: Builder = async (db, dialect) => {
   const t = types(dialect);
-  await db.schema.createTable('console_sessions')
+  await db.schema
+    .createTable('console_sessions')
     .addColumn('id_sha256', 'text', (c) => c.primaryKey())
     .addColumn('token_id', 'text', (c) => c.notNull().references('tokens.id'))
     .addColumn('organization_id', t.ref, (c) => c.notNull().references('organizations.id'))

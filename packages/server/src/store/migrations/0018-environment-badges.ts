@@ -6,7 +6,8 @@ import { type Builder, types } from './builder.ts';
  */
 export const m018_environment_badges: Builder = async (db, dialect) => {
   const t = types(dialect);
-  await db.schema.createTable('environment_badges')
+  await db.schema
+    .createTable('environment_badges')
     .addColumn('environment_id', t.ref, (c) => c.primaryKey().references('environments.id'))
     .addColumn('made_public_at', t.time, (c) => c.notNull())
     .execute();

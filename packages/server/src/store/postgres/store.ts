@@ -17,10 +17,11 @@ import { startLog, type LogOptions } from '../log-store.ts';
 /** Connects to PostgreSQL (`postgres://...`), applies pending migrations and returns the store. */
 export async function openPostgresStore(url: string, options: PostgresOptions & { log?: LogOptions } = {}): Promise<Store> {
   const { db, pool } = openPostgres(url, options);
-  if (options.schema) await pool.query(`create schema if not exists "${options.schema.replace(/"/g, '""')}"`).catch(async (error) => {
-    await db.destroy();
-    throw error;
-  });
+  if (options.schema)
+    await pool.query(`create schema if not exists "${options.schema.replace(/"/g, '""')}"`).catch(async (error) => {
+      await db.destroy();
+      throw error;
+    });
   await migrated(db, 'postgres', options.schema);
   // Checkpoints are signed after the commits that may have grown a tree (log-store.ts).
   const log = await startLog(db, options.log);
@@ -41,31 +42,35 @@ export async function openPostgresStore(url: string, options: PostgresOptions & 
   const attestations = batchedWrites(db, appendAttestations, { afterCommit: (batch) => (log.changed(), attestationBatches(batch)) });
   // Tokens are remembered until PostgreSQL says the tokens table changed (token-changes.ts).
   const tokenChanges = listenForTokenChanges(url, { connectionTimeoutMs: options.connectionTimeoutMs });
-  const thenForget = <A extends unknown[], R>(write: (...args: A) => Promise<R>) => async (...args: A) => {
-    try {
-      return await write(...args);
-    } finally {
-      tokenChanges.changed();
-    }
-  };
-  return closedForChecks(withStoreErrors<Store>({
-    ...store,
-    findToken: rememberTokensUntilChange(store.findToken, tokenChanges.version),
-    // This process's own changes apply to its next request without waiting for the notification.
-    insertToken: thenForget(store.insertToken),
-    revokeToken: thenForget(store.revokeToken),
-    appendAttestation: attestations.write,
-    onWriteBatch: batches.subscribe,
-    poolUse: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: pool.options.max }),
-    logSigning: log.logSigning,
-    makeCheckpoints: log.makeCheckpoints,
-    checkDatabase: () => checkDatabase(health),
-    close: once(async () => {
-      await tokenChanges.close();
-      await attestations.drained();
-      await log.close();
-      await health.destroy();
-      await store.close();
+  const thenForget =
+    <A extends unknown[], R>(write: (...args: A) => Promise<R>) =>
+    async (...args: A) => {
+      try {
+        return await write(...args);
+      } finally {
+        tokenChanges.changed();
+      }
+    };
+  return closedForChecks(
+    withStoreErrors<Store>({
+      ...store,
+      findToken: rememberTokensUntilChange(store.findToken, tokenChanges.version),
+      // This process's own changes apply to its next request without waiting for the notification.
+      insertToken: thenForget(store.insertToken),
+      revokeToken: thenForget(store.revokeToken),
+      appendAttestation: attestations.write,
+      onWriteBatch: batches.subscribe,
+      poolUse: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: pool.options.max }),
+      logSigning: log.logSigning,
+      makeCheckpoints: log.makeCheckpoints,
+      checkDatabase: () => checkDatabase(health),
+      close: once(async () => {
+        await tokenChanges.close();
+        await attestations.drained();
+        await log.close();
+        await health.destroy();
+        await store.close();
+      }),
     }),
-  }));
+  );
 }

@@ -85,7 +85,9 @@ describe('token changes on PostgreSQL (remembered tokens)', function () {
       const find = rememberTokensUntilChange(async (tokenId) => {
         queries++;
         const { rows } = await other.query('select id, revoked_at from tokens where id = $1', [tokenId]);
-        return rows[0] && { id: rows[0].id, organization: 'acme', secretSha256: '', readOnly: false, description: null, createdAt: 0, revokedAt: rows[0].revoked_at };
+        return (
+          rows[0] && { id: rows[0].id, organization: 'acme', secretSha256: '', readOnly: false, description: null, createdAt: 0, revokedAt: rows[0].revoked_at }
+        );
       }, changes.version);
       await listening(changes);
       await find(id);

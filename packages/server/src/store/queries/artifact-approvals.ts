@@ -14,16 +14,37 @@ export interface ArtifactApproval {
 /** Approvals of the organisation's flows targeting one of `fingerprints`, newest first. */
 export async function approvalsOfFingerprints(db: Db, organizationId: number, fingerprints: readonly string[]): Promise<ArtifactApproval[]> {
   if (!fingerprints.length) return [];
-  const rows = await db.selectFrom('approvals as a').innerJoin('flows as f', 'f.id', 'a.flow_id')
+  const rows = await db
+    .selectFrom('approvals as a')
+    .innerJoin('flows as f', 'f.id', 'a.flow_id')
     .select(['a.id', 'a.target_artifact', 'f.name as flow_name', 'a.release_number', 'a.environment'])
-    .where('f.organization_id', '=', organizationId).where('a.target_artifact', 'in', [...new Set(fingerprints)].slice(0, 500))
-    .orderBy('a.created_at', 'desc').orderBy('a.id', 'desc').limit(1000).execute();
+    .where('f.organization_id', '=', organizationId)
+    .where('a.target_artifact', 'in', [...new Set(fingerprints)].slice(0, 500))
+    .orderBy('a.created_at', 'desc')
+    .orderBy('a.id', 'desc')
+    .limit(1000)
+    .execute();
   // An approval's state follows from its reviews (approvals are append-only), as `getApproval` reads it.
-  const reviews = rows.length ? await db.selectFrom('reviews').select(['approval_id', 'state']).where('approval_id', 'in', rows.map((r) => Number(r.id))).execute() : [];
+  const reviews = rows.length
+    ? await db
+        .selectFrom('reviews')
+        .select(['approval_id', 'state'])
+        .where(
+          'approval_id',
+          'in',
+          rows.map((r) => Number(r.id)),
+        )
+        .execute()
+    : [];
   const statesOf = new Map<number, Array<{ state: 'APPROVED' | 'UNAPPROVED' }>>();
-  for (const review of reviews) statesOf.set(Number(review.approval_id), [...(statesOf.get(Number(review.approval_id)) ?? []), { state: review.state as 'APPROVED' | 'UNAPPROVED' }]);
+  for (const review of reviews)
+    statesOf.set(Number(review.approval_id), [...(statesOf.get(Number(review.approval_id)) ?? []), { state: review.state as 'APPROVED' | 'UNAPPROVED' }]);
   return rows.map((r) => ({
-    fingerprint: r.target_artifact, flowName: r.flow_name, releaseNumber: Number(r.release_number), state: approvalState(statesOf.get(Number(r.id)) ?? []), environment: r.environment,
+    fingerprint: r.target_artifact,
+    flowName: r.flow_name,
+    releaseNumber: Number(r.release_number),
+    state: approvalState(statesOf.get(Number(r.id)) ?? []),
+    environment: r.environment,
   }));
 }
 

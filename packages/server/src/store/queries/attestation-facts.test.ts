@@ -25,9 +25,20 @@ describe('attestation facts of trails', function () {
   it('gives each trail the facts its full attestations give, oldest first, whatever the data says of target_artifacts', async () => {
     const flow = await store.ensureFlow(organizationId, 'app', 1);
     for (const name of ['t1', 't2', 'empty']) await store.upsertTrail(flow.id, { name }, null, 1, null);
-    const append = (trail: string, name: string, dataJson: string, compliant = true) => store.appendAttestation({
-      organizationId, flow: 'app', trail, name, type: 'junit', dataJson, artifactFingerprint: null, attachment: null, compliant, createdBy: null, at: 2,
-    });
+    const append = (trail: string, name: string, dataJson: string, compliant = true) =>
+      store.appendAttestation({
+        organizationId,
+        flow: 'app',
+        trail,
+        name,
+        type: 'junit',
+        dataJson,
+        artifactFingerprint: null,
+        attachment: null,
+        compliant,
+        createdBy: null,
+        at: 2,
+      });
     await append('t1', 'unit', JSON.stringify({ junit_results: [{ name: 'suite', failures: 0 }] }));
     await append('t1', 'integration', JSON.stringify({ target_artifacts: ['api', 7, 'web'] }), false);
     await append('t2', 'unit', JSON.stringify({ target_artifacts: 'api' }));

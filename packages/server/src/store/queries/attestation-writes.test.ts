@@ -36,8 +36,18 @@ describe('storing attestations (writer thread, batches)', function () {
   });
 
   const attestation = (name: string, overrides: Partial<AttestationAppend> = {}): AttestationAppend => ({
-    organizationId, flow: 'app', trail: 't1', name, type: 'generic', dataJson: JSON.stringify({ attestation_name: name }),
-    artifactFingerprint: null, attachment: { content: randomBytes(2048), name: `${name}.bin` }, compliant: true, createdBy: null, at: 2, ...overrides,
+    organizationId,
+    flow: 'app',
+    trail: 't1',
+    name,
+    type: 'generic',
+    dataJson: JSON.stringify({ attestation_name: name }),
+    artifactFingerprint: null,
+    attachment: { content: randomBytes(2048), name: `${name}.bin` },
+    compliant: true,
+    createdBy: null,
+    at: 2,
+    ...overrides,
   });
 
   const storedOn = async (s: Store, trail: string) => {
@@ -69,7 +79,9 @@ describe('storing attestations (writer thread, batches)', function () {
     const tokens = ['tokenAAAAAAAAAAA', 'tokenBBBBBBBBBBB', null, 'tokenAAAAAAAAAAA'];
     const content = randomBytes(64);
     // Identical but for the token, in one batch: RETURNING's rows are matched back to their inputs by content.
-    const results = await Promise.all(tokens.map((createdBy) => store.appendAttestation(attestation('same', { createdBy, attachment: { content, name: 'same.bin' } }))));
+    const results = await Promise.all(
+      tokens.map((createdBy) => store.appendAttestation(attestation('same', { createdBy, attachment: { content, name: 'same.bin' } }))),
+    );
     const byId = new Map((await storedOn(store, 't1')).map((a) => [a.id, a.createdBy?.tokenId ?? null]));
     expect(results.map((r) => ('id' in r ? byId.get(r.id) : 'missing'))).to.deep.equal(tokens);
     expect((await store.verifyChain(organizationId, 'acme')).firstBroken).to.equal(null);
@@ -85,8 +97,9 @@ describe('storing attestations (writer thread, batches)', function () {
   });
 
   it('fails a bad attestation alone, with the database error, when it shares a batch with good ones', async () => {
-    const outcomes = await Promise.allSettled(Array.from({ length: 30 }, (_, i) =>
-      store.appendAttestation(attestation(`b${i}`, i === 13 ? { name: null as unknown as string } : {}))));
+    const outcomes = await Promise.allSettled(
+      Array.from({ length: 30 }, (_, i) => store.appendAttestation(attestation(`b${i}`, i === 13 ? { name: null as unknown as string } : {}))),
+    );
     const rejected = outcomes.flatMap((o, i) => (o.status === 'rejected' ? [{ i, error: o.reason as { code?: unknown; message: string } }] : []));
     expect(rejected.map((r) => r.i)).to.deep.equal([13]);
     // The cause crosses the thread boundary with its code (SQLite's, or PostgreSQL's not_null_violation).
@@ -116,7 +129,9 @@ describe('storing attestations (writer thread, batches)', function () {
     try {
       const { rows } = await client.query(
         `select a.attcompression as compression, a.attstorage as storage from pg_attribute a join pg_class c on c.oid = a.attrelid
-         join pg_namespace n on n.oid = c.relnamespace where n.nspname = $1 and c.relname = 'blobs' and a.attname = 'content'`, [schema]);
+         join pg_namespace n on n.oid = c.relnamespace where n.nspname = $1 and c.relname = 'blobs' and a.attname = 'content'`,
+        [schema],
+      );
       expect(rows).to.have.length(1);
       // 'l' = lz4; without lz4 support the column is EXTERNAL ('e': out of line, uncompressed).
       expect(rows[0].compression === 'l' || rows[0].storage === 'e', JSON.stringify(rows[0])).to.equal(true);
@@ -142,10 +157,17 @@ describe('storing attestations (writer thread, batches)', function () {
       await new Promise((resolve) => setTimeout(resolve, 200));
       // Every read of the evidence model answers meanwhile, from the read connection.
       const reads = await Promise.all([
-        store.getFlowRecord(organizationId, 'app'), store.listFlowRecords(organizationId), store.listTrailPage(flow.id, 0, 10),
-        store.getTrailById(trail.id), store.findTrail(organizationId, 'app', 't1'), store.attestationsOfFingerprints(organizationId, ['f'.repeat(64)]),
-        store.artifactNameOf(organizationId, 'f'.repeat(64)), store.deployedNameOf(organizationId, 'f'.repeat(64)),
-        store.findEnvironment(organizationId, 'acme', 'prod'), store.typesOfEnvironments(organizationId, ['prod']), store.getSnapshot(1, -1),
+        store.getFlowRecord(organizationId, 'app'),
+        store.listFlowRecords(organizationId),
+        store.listTrailPage(flow.id, 0, 10),
+        store.getTrailById(trail.id),
+        store.findTrail(organizationId, 'app', 't1'),
+        store.attestationsOfFingerprints(organizationId, ['f'.repeat(64)]),
+        store.artifactNameOf(organizationId, 'f'.repeat(64)),
+        store.deployedNameOf(organizationId, 'f'.repeat(64)),
+        store.findEnvironment(organizationId, 'acme', 'prod'),
+        store.typesOfEnvironments(organizationId, ['prod']),
+        store.getSnapshot(1, -1),
       ]);
       expect(released, 'a read waited for the held write').to.equal(false);
       expect(reads[0]?.name).to.equal('app');
@@ -164,8 +186,8 @@ describe('storing attestations (writer thread, batches)', function () {
     const other = await openAnother();
     try {
       const contents = Array.from({ length: 40 }, () => randomBytes(4096));
-      const from = (s: Store, order: Buffer[], prefix: string) => order.map((content, i) =>
-        s.appendAttestation(attestation(`${prefix}${i}`, { attachment: { content, name: 'same.bin' } })));
+      const from = (s: Store, order: Buffer[], prefix: string) =>
+        order.map((content, i) => s.appendAttestation(attestation(`${prefix}${i}`, { attachment: { content, name: 'same.bin' } })));
       const results = await Promise.all([...from(store, contents, 'p'), ...from(other, [...contents].reverse(), 'q')]);
       expect(results.every((r) => 'id' in r)).to.equal(true);
       const stored = await storedOn(store, 't1');

@@ -37,15 +37,50 @@ export interface AttestationRow extends Omit<AttestationInsert, 'at' | 'where' |
 }
 
 type AttestationValues = Omit<AttestationInsert, 'data' | 'where' | 'compliant'> & { dataJson: string; compliant: number };
-const insertAttestationRowsOnce = compiledOnce((db, v: { rows: AttestationValues[] }) => db.insertInto('attestations').values(v.rows.map((r) => ({
-  trail_id: r.trailId, name: r.name, type: r.type, data: r.dataJson, artifact_fingerprint: r.artifactFingerprint,
-  attachment_sha256: r.attachmentSha256, attachment_name: r.attachmentName, compliant: r.compliant, created_by_token: r.createdBy, created_at: r.at,
-}))).returning(digestColumnsOf('attestations')));
+const insertAttestationRowsOnce = compiledOnce((db, v: { rows: AttestationValues[] }) =>
+  db
+    .insertInto('attestations')
+    .values(
+      v.rows.map((r) => ({
+        trail_id: r.trailId,
+        name: r.name,
+        type: r.type,
+        data: r.dataJson,
+        artifact_fingerprint: r.artifactFingerprint,
+        attachment_sha256: r.attachmentSha256,
+        attachment_name: r.attachmentName,
+        compliant: r.compliant,
+        created_by_token: r.createdBy,
+        created_at: r.at,
+      })),
+    )
+    .returning(digestColumnsOf('attestations')),
+);
 const touchTrail = compiledOnce((db, v: { id: number; at: number }) => db.updateTable('trails').set({ last_modified_at: v.at }).where('id', '=', v.id));
 
 /** What tells stored attestation rows apart, but for their data (compared only between rows alike in all this). */
-const rowKey = (r: { trail_id: unknown; name: unknown; type: unknown; artifact_fingerprint: unknown; attachment_sha256: unknown; attachment_name: unknown; compliant: unknown; created_by_token: unknown; created_at: unknown }) =>
-  JSON.stringify([Number(r.trail_id), r.name, r.type, r.artifact_fingerprint, r.attachment_sha256, r.attachment_name, Number(r.compliant), r.created_by_token, Number(r.created_at)]);
+const rowKey = (r: {
+  trail_id: unknown;
+  name: unknown;
+  type: unknown;
+  artifact_fingerprint: unknown;
+  attachment_sha256: unknown;
+  attachment_name: unknown;
+  compliant: unknown;
+  created_by_token: unknown;
+  created_at: unknown;
+}) =>
+  JSON.stringify([
+    Number(r.trail_id),
+    r.name,
+    r.type,
+    r.artifact_fingerprint,
+    r.attachment_sha256,
+    r.attachment_name,
+    Number(r.compliant),
+    r.created_by_token,
+    Number(r.created_at),
+  ]);
 
 /**
  * Stores attestations on trails already found (one statement), then moves each trail's
@@ -54,12 +89,25 @@ const rowKey = (r: { trail_id: unknown; name: unknown; type: unknown; artifact_f
  * (trails before organisation, each in id order: the order beginning a trail takes them too, so
  * no deadlock), and what locks nothing comes first so that concurrent transactions overlap up to there.
  */
-async function insertAttestationRows(db: Db, list: Array<Omit<AttestationInsert, 'data' | 'where'> & { dataJson: string; where: { organizationId: number; flow: string; trail: string } }>): Promise<number[]> {
+async function insertAttestationRows(
+  db: Db,
+  list: Array<Omit<AttestationInsert, 'data' | 'where'> & { dataJson: string; where: { organizationId: number; flow: string; trail: string } }>,
+): Promise<number[]> {
   if (!list.length) return [];
-  const values = list.map((a): AttestationValues => ({
-    trailId: a.trailId, name: a.name, type: a.type, dataJson: a.dataJson, artifactFingerprint: a.artifactFingerprint,
-    attachmentSha256: a.attachmentSha256, attachmentName: a.attachmentName, compliant: a.compliant ? 1 : 0, createdBy: a.createdBy, at: a.at,
-  }));
+  const values = list.map(
+    (a): AttestationValues => ({
+      trailId: a.trailId,
+      name: a.name,
+      type: a.type,
+      dataJson: a.dataJson,
+      artifactFingerprint: a.artifactFingerprint,
+      attachmentSha256: a.attachmentSha256,
+      attachmentName: a.attachmentName,
+      compliant: a.compliant ? 1 : 0,
+      createdBy: a.createdBy,
+      at: a.at,
+    }),
+  );
   // RETURNING gives the rows, not which input each came from: they are matched by content
   // (rows alike in every column are interchangeable).
   const returned = new Map<string, Array<Record<string, unknown> & { id: number }>>();
@@ -68,10 +116,20 @@ async function insertAttestationRows(db: Db, list: Array<Omit<AttestationInsert,
     returned.set(key, [...(returned.get(key) ?? []), row]);
   }
   const rows = values.map((v) => {
-    const alike = returned.get(rowKey({
-      trail_id: v.trailId, name: v.name, type: v.type, artifact_fingerprint: v.artifactFingerprint,
-      attachment_sha256: v.attachmentSha256, attachment_name: v.attachmentName, compliant: v.compliant, created_by_token: v.createdBy, created_at: v.at,
-    })) ?? [];
+    const alike =
+      returned.get(
+        rowKey({
+          trail_id: v.trailId,
+          name: v.name,
+          type: v.type,
+          artifact_fingerprint: v.artifactFingerprint,
+          attachment_sha256: v.attachmentSha256,
+          attachment_name: v.attachmentName,
+          compliant: v.compliant,
+          created_by_token: v.createdBy,
+          created_at: v.at,
+        }),
+      ) ?? [];
     const index = alike.findIndex((row) => row.data === v.dataJson);
     if (index < 0) throw new Error('the attestation insert did not return every row');
     return alike.splice(index, 1)[0]!;
@@ -79,13 +137,25 @@ async function insertAttestationRows(db: Db, list: Array<Omit<AttestationInsert,
   const touched = new Map<number, number>();
   for (const a of list) touched.set(a.trailId, Math.max(touched.get(a.trailId) ?? a.at, a.at));
   for (const [id, at] of [...touched].sort(([x], [y]) => x - y)) await touchTrail(db, { id, at });
-  await appendEvidenceBatch(db, list.map((a, i) => ({
-    organizationId: a.where.organizationId, type: 'attestation', at: a.at, ref: { table: 'attestations', id: Number(rows[i]!.id) }, row: rows[i],
-    data: {
-      flow: a.where.flow, trail: a.where.trail, name: a.name, type: a.type, artifact_fingerprint: a.artifactFingerprint, attachment_sha256: a.attachmentSha256,
-      ...byToken(a.createdBy),
-    },
-  })));
+  await appendEvidenceBatch(
+    db,
+    list.map((a, i) => ({
+      organizationId: a.where.organizationId,
+      type: 'attestation',
+      at: a.at,
+      ref: { table: 'attestations', id: Number(rows[i]!.id) },
+      row: rows[i],
+      data: {
+        flow: a.where.flow,
+        trail: a.where.trail,
+        name: a.name,
+        type: a.type,
+        artifact_fingerprint: a.artifactFingerprint,
+        attachment_sha256: a.attachmentSha256,
+        ...byToken(a.createdBy),
+      },
+    })),
+  );
   return rows.map((row) => Number(row.id));
 }
 
@@ -111,8 +181,14 @@ export interface AttestationAppend {
 export type AppendResult = { id: number; trailId: number } | { missing: 'flow' | 'trail' };
 
 const trailIdOf = compiledOnce((db, v: { organizationId: number; flow: string; trail: string }) =>
-  db.selectFrom('trails').innerJoin('flows', 'flows.id', 'trails.flow_id').select('trails.id')
-    .where('flows.organization_id', '=', v.organizationId).where('flows.name', '=', v.flow).where('trails.name', '=', v.trail));
+  db
+    .selectFrom('trails')
+    .innerJoin('flows', 'flows.id', 'trails.flow_id')
+    .select('trails.id')
+    .where('flows.organization_id', '=', v.organizationId)
+    .where('flows.name', '=', v.flow)
+    .where('trails.name', '=', v.trail),
+);
 
 /**
  * Finds the trail and stores the attestation, its attachment and its chain record, in one
@@ -149,38 +225,77 @@ export function appendAttestations(db: Db, list: AttestationAppend[]): Promise<A
       const result = results[index]!;
       return 'missing' in result ? [] : [{ index, trailId: result.trailId, a, attachmentSha256: a.attachment ? blobAddress(a.attachment.content) : null }];
     });
-    await putBlobs(trx, found.flatMap(({ a, attachmentSha256 }) => (a.attachment ? [{ sha256: attachmentSha256!, content: a.attachment.content, at: a.at }] : [])));
-    const ids = await insertAttestationRows(trx, found.map(({ trailId, a, attachmentSha256 }) => ({
-      trailId, name: a.name, type: a.type, dataJson: a.dataJson, artifactFingerprint: a.artifactFingerprint, attachmentSha256,
-      attachmentName: a.attachment?.name ?? null, compliant: a.compliant, createdBy: a.createdBy, at: a.at, where: { organizationId: a.organizationId, flow: a.flow, trail: a.trail },
-    })));
+    await putBlobs(
+      trx,
+      found.flatMap(({ a, attachmentSha256 }) => (a.attachment ? [{ sha256: attachmentSha256!, content: a.attachment.content, at: a.at }] : [])),
+    );
+    const ids = await insertAttestationRows(
+      trx,
+      found.map(({ trailId, a, attachmentSha256 }) => ({
+        trailId,
+        name: a.name,
+        type: a.type,
+        dataJson: a.dataJson,
+        artifactFingerprint: a.artifactFingerprint,
+        attachmentSha256,
+        attachmentName: a.attachment?.name ?? null,
+        compliant: a.compliant,
+        createdBy: a.createdBy,
+        at: a.at,
+        where: { organizationId: a.organizationId, flow: a.flow, trail: a.trail },
+      })),
+    );
     found.forEach(({ index, trailId }, i) => (results[index] = { id: ids[i]!, trailId }));
     return results;
   });
 }
 
 /** The attestations' columns an `AttestationRow` is made of (with `attestationRowOf`), its attachment's size and token joined. */
-export const attestationRowsQuery = (db: Db) => db.selectFrom('attestations').leftJoin('blobs', 'blobs.sha256', 'attestations.attachment_sha256')
-  .leftJoin('tokens', 'tokens.id', 'attestations.created_by_token')
-  .select([
-    'attestations.id', 'attestations.trail_id', 'attestations.name', 'attestations.type', 'attestations.data', 'attestations.artifact_fingerprint',
-    'attestations.attachment_sha256', 'attestations.attachment_name', 'attestations.compliant', 'attestations.created_by_token',
-    'tokens.description as token_description', 'attestations.created_at', 'blobs.size',
-  ]);
+export const attestationRowsQuery = (db: Db) =>
+  db
+    .selectFrom('attestations')
+    .leftJoin('blobs', 'blobs.sha256', 'attestations.attachment_sha256')
+    .leftJoin('tokens', 'tokens.id', 'attestations.created_by_token')
+    .select([
+      'attestations.id',
+      'attestations.trail_id',
+      'attestations.name',
+      'attestations.type',
+      'attestations.data',
+      'attestations.artifact_fingerprint',
+      'attestations.attachment_sha256',
+      'attestations.attachment_name',
+      'attestations.compliant',
+      'attestations.created_by_token',
+      'tokens.description as token_description',
+      'attestations.created_at',
+      'blobs.size',
+    ]);
 
 type AttestationSelect = Awaited<ReturnType<ReturnType<typeof attestationRowsQuery>['execute']>>[number];
 
 export const attestationRowOf = (r: AttestationSelect): AttestationRow => ({
-  id: Number(r.id), trailId: Number(r.trail_id), name: r.name, type: r.type, data: JSON.parse(r.data), artifactFingerprint: r.artifact_fingerprint,
-  attachmentSha256: r.attachment_sha256, attachmentName: r.attachment_name, compliant: Number(r.compliant) === 1,
-  createdBy: tokenRef(r.created_by_token, r.token_description), createdAt: Number(r.created_at),
+  id: Number(r.id),
+  trailId: Number(r.trail_id),
+  name: r.name,
+  type: r.type,
+  data: JSON.parse(r.data),
+  artifactFingerprint: r.artifact_fingerprint,
+  attachmentSha256: r.attachment_sha256,
+  attachmentName: r.attachment_name,
+  compliant: Number(r.compliant) === 1,
+  createdBy: tokenRef(r.created_by_token, r.token_description),
+  createdAt: Number(r.created_at),
   attachmentSize: r.size === null ? null : Number(r.size),
 });
 
 /** The attestations of a trail, oldest first (later ones with the same name supersede earlier ones): all of them, or a page. */
 export async function listAttestations(db: Db, trailId: number, page?: { offset: number; limit: number }): Promise<AttestationRow[]> {
-  const rows = await attestationRowsQuery(db).where('attestations.trail_id', '=', trailId).orderBy('attestations.id')
-    .$if(page !== undefined, (q) => q.limit(page!.limit).offset(page!.offset)).execute();
+  const rows = await attestationRowsQuery(db)
+    .where('attestations.trail_id', '=', trailId)
+    .orderBy('attestations.id')
+    .$if(page !== undefined, (q) => q.limit(page!.limit).offset(page!.offset))
+    .execute();
   return rows.map(attestationRowOf);
 }
 
@@ -199,14 +314,22 @@ export async function attestationsOfFingerprints(db: Db, organizationId: number,
   if (!fingerprints.length) return [];
   const out: FingerprintAttestation[] = [];
   for (const chunk of inListChunks(fingerprints)) {
-    const rows = await db.selectFrom('attestations as a').innerJoin('trails as t', 't.id', 'a.trail_id').innerJoin('flows as f', 'f.id', 't.flow_id')
+    const rows = await db
+      .selectFrom('attestations as a')
+      .innerJoin('trails as t', 't.id', 'a.trail_id')
+      .innerJoin('flows as f', 'f.id', 't.flow_id')
       .select(['a.id', 'a.artifact_fingerprint', 't.id as trail_id', 't.name as trail_name', 'f.name as flow_name', 't.repo_name'])
-      .where('f.organization_id', '=', organizationId).where('a.artifact_fingerprint', 'in', chunk)
+      .where('f.organization_id', '=', organizationId)
+      .where('a.artifact_fingerprint', 'in', chunk)
       .execute();
     for (const r of rows) {
       out.push({
-        fingerprint: r.artifact_fingerprint!, attestationId: Number(r.id), trailId: Number(r.trail_id), trailName: r.trail_name,
-        flowName: r.flow_name, repoName: r.repo_name,
+        fingerprint: r.artifact_fingerprint!,
+        attestationId: Number(r.id),
+        trailId: Number(r.trail_id),
+        trailName: r.trail_name,
+        flowName: r.flow_name,
+        repoName: r.repo_name,
       });
     }
   }
@@ -218,9 +341,16 @@ export async function attestationsOfFingerprints(db: Db, organizationId: number,
  * fingerprint and names a target artifact (the template artifact it was attested as).
  */
 export async function artifactNameOf(db: Db, organizationId: number, fingerprint: string): Promise<string | undefined> {
-  const rows = await db.selectFrom('attestations as a').innerJoin('trails as t', 't.id', 'a.trail_id').innerJoin('flows as f', 'f.id', 't.flow_id')
-    .select(['a.data']).where('f.organization_id', '=', organizationId).where('a.artifact_fingerprint', '=', fingerprint)
-    .orderBy('a.id', 'desc').limit(20).execute();
+  const rows = await db
+    .selectFrom('attestations as a')
+    .innerJoin('trails as t', 't.id', 'a.trail_id')
+    .innerJoin('flows as f', 'f.id', 't.flow_id')
+    .select(['a.data'])
+    .where('f.organization_id', '=', organizationId)
+    .where('a.artifact_fingerprint', '=', fingerprint)
+    .orderBy('a.id', 'desc')
+    .limit(20)
+    .execute();
   for (const r of rows) {
     const name = targetArtifactsOf(fromJson(r.data, {}))[0];
     if (name) return name;
@@ -259,15 +389,24 @@ export async function attestationFactsOfTrails(db: Db, trailIds: readonly number
     // spell it), and only `target_artifacts` leaves the database: other data (a JUnit report's
     // suites, a megabyte of user_data) is neither copied out nor parsed on the event loop.
     const named = sql`data like ${'%"target!_artifacts"%'} escape '!' or data like ${'%\\u%'} escape '!'`;
-    const targets = db.getExecutor().adapter instanceof PostgresAdapter
-      ? sql<string | null>`case when ${named} then (data::json -> 'target_artifacts')::text end`
-      : sql<string | null>`case when ${named} then data -> '$.target_artifacts' end`;
-    const rows = await db.selectFrom('attestations')
-      .select(['id', 'trail_id', 'name', 'type', 'compliant']).select(targets.as('targets'))
-      .where('trail_id', 'in', chunk).orderBy('id').execute();
+    const targets =
+      db.getExecutor().adapter instanceof PostgresAdapter
+        ? sql<string | null>`case when ${named} then (data::json -> 'target_artifacts')::text end`
+        : sql<string | null>`case when ${named} then data -> '$.target_artifacts' end`;
+    const rows = await db
+      .selectFrom('attestations')
+      .select(['id', 'trail_id', 'name', 'type', 'compliant'])
+      .select(targets.as('targets'))
+      .where('trail_id', 'in', chunk)
+      .orderBy('id')
+      .execute();
     for (const r of rows) {
       out.push({
-        trailId: Number(r.trail_id), id: Number(r.id), name: r.name, type: r.type, compliant: Number(r.compliant) === 1,
+        trailId: Number(r.trail_id),
+        id: Number(r.id),
+        name: r.name,
+        type: r.type,
+        compliant: Number(r.compliant) === 1,
         targets: r.targets === null ? [] : targetArtifactsOf({ target_artifacts: JSON.parse(r.targets) }),
       });
     }
@@ -277,8 +416,12 @@ export async function attestationFactsOfTrails(db: Db, trailIds: readonly number
 
 /** The attachment of one attestation of a trail (none when the id is another trail's, or unknown). */
 export async function attachmentOf(db: Db, trailId: number, attestationId: number): Promise<{ sha256: string | null; name: string | null } | undefined> {
-  const row = await db.selectFrom('attestations').select(['attachment_sha256', 'attachment_name'])
-    .where('id', '=', attestationId).where('trail_id', '=', trailId).executeTakeFirst();
+  const row = await db
+    .selectFrom('attestations')
+    .select(['attachment_sha256', 'attachment_name'])
+    .where('id', '=', attestationId)
+    .where('trail_id', '=', trailId)
+    .executeTakeFirst();
   return row && { sha256: row.attachment_sha256, name: row.attachment_name };
 }
 
@@ -295,9 +438,10 @@ export interface JunitSuiteTotals {
 /** The `junit_results` of these attestations, by id: only that part of their data leaves the database. */
 export async function junitResultsOf(db: Db, attestationIds: readonly number[]): Promise<Map<number, JunitSuiteTotals[]>> {
   const out = new Map<number, JunitSuiteTotals[]>();
-  const results = db.getExecutor().adapter instanceof PostgresAdapter
-    ? sql<string | null>`(data::json -> 'junit_results')::text`
-    : sql<string | null>`data -> '$.junit_results'`;
+  const results =
+    db.getExecutor().adapter instanceof PostgresAdapter
+      ? sql<string | null>`(data::json -> 'junit_results')::text`
+      : sql<string | null>`data -> '$.junit_results'`;
   for (const chunk of inListChunks(attestationIds)) {
     const rows = await db.selectFrom('attestations').select('id').select(results.as('results')).where('id', 'in', chunk).where('type', '=', 'junit').execute();
     for (const r of rows) {

@@ -14,7 +14,11 @@ import { type AttestationRow, attestationRowOf, attestationRowsQuery } from './a
 export async function auditRows(db: Db, table: DigestTable, ids: readonly number[]): Promise<Map<number, Record<string, unknown>>> {
   const out = new Map<number, Record<string, unknown>>();
   for (const chunk of inListChunks(ids)) {
-    const rows = await (db as any).selectFrom(table).select(digestColumns[table] as unknown as string[]).where('id', 'in', chunk).execute() as Array<Record<string, unknown>>;
+    const rows = (await (db as any)
+      .selectFrom(table)
+      .select(digestColumns[table] as unknown as string[])
+      .where('id', 'in', chunk)
+      .execute()) as Array<Record<string, unknown>>;
     for (const row of rows) out.set(Number(row.id), digestedRow(row));
   }
   return out;
@@ -30,20 +34,31 @@ export async function auditAttestations(db: Db, ids: readonly number[]): Promise
   const out = new Map<number, AuditAttestation>();
   for (const chunk of inListChunks(ids)) {
     const rows = await attestationRowsQuery(db)
-      .select(sql<number>`(select count(*) from attestations later where later.trail_id = attestations.trail_id and later.name = attestations.name and later.id > attestations.id)`.as('later'))
-      .where('attestations.id', 'in', chunk).execute();
+      .select(
+        sql<number>`(select count(*) from attestations later where later.trail_id = attestations.trail_id and later.name = attestations.name and later.id > attestations.id)`.as(
+          'later',
+        ),
+      )
+      .where('attestations.id', 'in', chunk)
+      .execute();
     for (const r of rows) out.set(Number(r.id), { ...attestationRowOf(r), isLatest: Number(r.later) === 0 });
   }
   return out;
 }
 
 /** Where each snapshot sits: its environment's id, name and type, and its index. */
-export async function auditSnapshotPlaces(db: Db, ids: readonly number[]): Promise<Map<number, { environmentId: number; envName: string; envType: string; index: number }>> {
+export async function auditSnapshotPlaces(
+  db: Db,
+  ids: readonly number[],
+): Promise<Map<number, { environmentId: number; envName: string; envType: string; index: number }>> {
   const out = new Map<number, { environmentId: number; envName: string; envType: string; index: number }>();
   for (const chunk of inListChunks(ids)) {
-    const rows = await db.selectFrom('snapshots').innerJoin('environments', 'environments.id', 'snapshots.environment_id')
+    const rows = await db
+      .selectFrom('snapshots')
+      .innerJoin('environments', 'environments.id', 'snapshots.environment_id')
       .select(['snapshots.id', 'snapshots.snapshot_index', 'environments.id as environment_id', 'environments.name', 'environments.type'])
-      .where('snapshots.id', 'in', chunk).execute();
+      .where('snapshots.id', 'in', chunk)
+      .execute();
     for (const r of rows) out.set(Number(r.id), { environmentId: Number(r.environment_id), envName: r.name, envType: r.type, index: Number(r.snapshot_index) });
   }
   return out;
@@ -53,9 +68,12 @@ export async function auditSnapshotPlaces(db: Db, ids: readonly number[]): Promi
 export async function auditApprovalPlaces(db: Db, ids: readonly number[]): Promise<Map<number, { flowId: number; flowName: string; number: number }>> {
   const out = new Map<number, { flowId: number; flowName: string; number: number }>();
   for (const chunk of inListChunks(ids)) {
-    const rows = await db.selectFrom('approvals').innerJoin('flows', 'flows.id', 'approvals.flow_id')
+    const rows = await db
+      .selectFrom('approvals')
+      .innerJoin('flows', 'flows.id', 'approvals.flow_id')
       .select(['approvals.id', 'approvals.release_number', 'flows.id as flow_id', 'flows.name'])
-      .where('approvals.id', 'in', chunk).execute();
+      .where('approvals.id', 'in', chunk)
+      .execute();
     for (const r of rows) out.set(Number(r.id), { flowId: Number(r.flow_id), flowName: r.name, number: Number(r.release_number) });
   }
   return out;

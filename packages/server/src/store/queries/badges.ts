@@ -18,24 +18,33 @@ export interface EnvironmentBadgeRow {
 
 /** An environment's state and badge setting, by organisation id and name. */
 export async function findEnvironmentBadge(db: Db, organizationId: number, name: string): Promise<EnvironmentBadgeRow | undefined> {
-  const row = await withBadges(db).selectFrom('environments')
+  const row = await withBadges(db)
+    .selectFrom('environments')
     .leftJoin('environment_badges', 'environment_badges.environment_id', 'environments.id')
     .select(['environments.state', 'environment_badges.environment_id as badge'])
-    .where('environments.organization_id', '=', organizationId).where('environments.name', '=', name)
+    .where('environments.organization_id', '=', organizationId)
+    .where('environments.name', '=', name)
     .executeTakeFirst();
   return row ? { public: row.badge !== null, state: row.state === null ? null : Number(row.state) === 1 } : undefined;
 }
 
 /** Makes an environment's badge public or private again; false when the environment does not exist. */
 export async function setEnvironmentBadgePublic(db: Db, organizationId: number, name: string, isPublic: boolean, at: number): Promise<boolean> {
-  const environment = await db.selectFrom('environments').select('id')
-    .where('organization_id', '=', organizationId).where('name', '=', name).executeTakeFirst();
+  const environment = await db
+    .selectFrom('environments')
+    .select('id')
+    .where('organization_id', '=', organizationId)
+    .where('name', '=', name)
+    .executeTakeFirst();
   if (!environment) return false;
   const badges = withBadges(db);
   if (!isPublic) await badges.deleteFrom('environment_badges').where('environment_id', '=', Number(environment.id)).execute();
   else {
-    await badges.insertInto('environment_badges').values({ environment_id: Number(environment.id), made_public_at: at })
-      .onConflict((c) => c.column('environment_id').doNothing()).execute();
+    await badges
+      .insertInto('environment_badges')
+      .values({ environment_id: Number(environment.id), made_public_at: at })
+      .onConflict((c) => c.column('environment_id').doNothing())
+      .execute();
   }
   return true;
 }

@@ -37,8 +37,11 @@ export async function putBlobs(db: Db, blobs: Array<{ sha256: string; content: U
 }
 
 const insertBlobs = compiledOnce((db, v: { blobs: Array<{ sha256: string; size: number; content: Uint8Array; at: number }> }) =>
-  db.insertInto('blobs').values(v.blobs.map((b) => ({ sha256: b.sha256, size: b.size, content: b.content, created_at: b.at })))
-    .onConflict((c) => c.column('sha256').doNothing()));
+  db
+    .insertInto('blobs')
+    .values(v.blobs.map((b) => ({ sha256: b.sha256, size: b.size, content: b.content, created_at: b.at })))
+    .onConflict((c) => c.column('sha256').doNothing()),
+);
 
 export async function getBlob(db: Db, sha256: string): Promise<{ sha256: string; size: number; content: Uint8Array } | undefined> {
   const row = await db.selectFrom('blobs').select(['sha256', 'size', 'content']).where('sha256', '=', sha256).executeTakeFirst();

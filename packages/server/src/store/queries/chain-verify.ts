@@ -24,7 +24,6 @@ export interface VerifyResult {
   firstBroken: BrokenLink | null;
 }
 
-
 /**
  * Verifies an organisation's evidence in one consistent view of the database (a read
  * transaction; repeatable read on PostgreSQL), so that evidence committed meanwhile is seen
@@ -46,7 +45,7 @@ async function verifyIn(db: Db, organizationId: number, orgName: string): Promis
   let unaccounted = await scanTrails(db, organizationId, walk, problems);
   for (const table of ['attestations', 'snapshots', 'approvals', 'reviews'] as const) {
     const vouched = walk.vouched[table];
-    for (let after = 0; ;) {
+    for (let after = 0; ; ) {
       const rows = await ownedRows[table](db, organizationId, after, pageSize);
       for (const row of rows) {
         const id = Number(row.id);
@@ -63,13 +62,29 @@ async function verifyIn(db: Db, organizationId: number, orgName: string): Promis
   }
   if (unaccounted) {
     const { table, id } = unaccounted;
-    problems.push({ seq: walk.records + 1, type: typeOf(table), ref: { table, id }, reason: `${table}#${id} has no chain record: it was written behind the server's back, or its record was removed` });
+    problems.push({
+      seq: walk.records + 1,
+      type: typeOf(table),
+      ref: { table, id },
+      reason: `${table}#${id} has no chain record: it was written behind the server's back, or its record was removed`,
+    });
   }
   const first = problems.sort((a, b) => a.seq - b.seq)[0];
   if (!first) return { org: orgName, ok: true, records: walk.records, head: walk.head, firstBroken: null };
   const records = first.seq - 1;
-  const head = records === walk.records ? walk.head : records === 0 ? genesisHash
-    : (await db.selectFrom('evidence_log').select('hash').where('organization_id', '=', organizationId).where('seq', '=', records).executeTakeFirstOrThrow()).hash;
+  const head =
+    records === walk.records
+      ? walk.head
+      : records === 0
+        ? genesisHash
+        : (
+            await db
+              .selectFrom('evidence_log')
+              .select('hash')
+              .where('organization_id', '=', organizationId)
+              .where('seq', '=', records)
+              .executeTakeFirstOrThrow()
+          ).hash;
   return { org: orgName, ok: false, records, head, firstBroken: first };
 }
 
@@ -89,10 +104,22 @@ interface Walk {
 
 /** Walks the chain, recomputing every hash and the digest of every append-only row it vouches for. */
 async function walkChain(db: Db, organizationId: number, orgName: string): Promise<Walk | { broken: VerifyResult }> {
-  const walk: Walk = { records: 0, head: genesisHash, vouched: { attestations: new Map(), snapshots: new Map(), approvals: new Map(), reviews: new Map() }, latestBegin: new Map(), legacyBegins: new Set() };
-  for (let after = 0; ;) {
-    const rows = await db.selectFrom('evidence_log').select(['seq', 'type', 'record', 'prev_hash', 'hash'])
-      .where('organization_id', '=', organizationId).where('seq', '>', after).orderBy('seq').limit(pageSize).execute();
+  const walk: Walk = {
+    records: 0,
+    head: genesisHash,
+    vouched: { attestations: new Map(), snapshots: new Map(), approvals: new Map(), reviews: new Map() },
+    latestBegin: new Map(),
+    legacyBegins: new Set(),
+  };
+  for (let after = 0; ; ) {
+    const rows = await db
+      .selectFrom('evidence_log')
+      .select(['seq', 'type', 'record', 'prev_hash', 'hash'])
+      .where('organization_id', '=', organizationId)
+      .where('seq', '>', after)
+      .orderBy('seq')
+      .limit(pageSize)
+      .execute();
     for (const row of rows) {
       const seq = Number(row.seq);
       let parsed: { seq?: number; org?: string; ref?: { table: DigestTable; id: number } | null; digest?: string | null; data?: Record<string, unknown> } = {};
@@ -102,7 +129,9 @@ async function walkChain(db: Db, organizationId: number, orgName: string): Promi
         // an unreadable record fails the hash check below
       }
       const ref = parsed.ref ?? null;
-      const broken = (reason: string) => ({ broken: { org: orgName, ok: false, records: walk.records, head: walk.head, firstBroken: { seq, type: row.type, ref, reason } } });
+      const broken = (reason: string) => ({
+        broken: { org: orgName, ok: false, records: walk.records, head: walk.head, firstBroken: { seq, type: row.type, ref, reason } },
+      });
       if (seq !== walk.records + 1) return broken(`expected record ${walk.records + 1}, found ${seq}: a record is missing`);
       if (row.prev_hash !== walk.head) return broken('previous-hash link does not match the record before it');
       if (sha256(walk.head + row.record) !== row.hash) return broken('record content does not match its hash');
@@ -148,7 +177,11 @@ const isPostgres = (db: Db) => db.getExecutor().adapter instanceof PostgresAdapt
  */
 async function storedAddress(db: Db, address: string): Promise<string | undefined> {
   if (isPostgres(db)) {
-    const row = await db.selectFrom('blobs').select(sql<string>`encode(sha256(content), 'hex')`.as('recomputed')).where('sha256', '=', address).executeTakeFirst();
+    const row = await db
+      .selectFrom('blobs')
+      .select(sql<string>`encode(sha256(content), 'hex')`.as('recomputed'))
+      .where('sha256', '=', address)
+      .executeTakeFirst();
     return row?.recomputed;
   }
   const blob = await db.selectFrom('blobs').select('content').where('sha256', '=', address).executeTakeFirst();
@@ -161,9 +194,16 @@ type Unaccounted = { table: DigestTable; id: number; at: number } | undefined;
 async function scanTrails(db: Db, organizationId: number, walk: Walk, problems: BrokenLink[]): Promise<Unaccounted> {
   let unaccounted: Unaccounted;
   const trailColumns = digestColumns.trails.map((c) => `trails.${c}` as const);
-  for (let after = 0; ;) {
-    const rows = await db.selectFrom('trails').innerJoin('flows', 'flows.id', 'trails.flow_id').select([...trailColumns, 'flows.name as flow_name'])
-      .where('flows.organization_id', '=', organizationId).where('trails.id', '>', after).orderBy('trails.id').limit(pageSize).execute();
+  for (let after = 0; ; ) {
+    const rows = await db
+      .selectFrom('trails')
+      .innerJoin('flows', 'flows.id', 'trails.flow_id')
+      .select([...trailColumns, 'flows.name as flow_name'])
+      .where('flows.organization_id', '=', organizationId)
+      .where('trails.id', '>', after)
+      .orderBy('trails.id')
+      .limit(pageSize)
+      .execute();
     for (const { flow_name, ...trail } of rows) {
       const id = Number(trail.id);
       const begin = walk.latestBegin.get(id);
@@ -185,19 +225,52 @@ async function scanTrails(db: Db, organizationId: number, walk: Walk, problems: 
 }
 
 /** The ids (and times) of an organisation's rows of each append-only evidence table, a page at a time in id order. */
-const ownedRows: Record<Exclude<DigestTable, 'trails'>, (db: Db, organizationId: number, after: number, limit: number) => Promise<Array<{ id: number; at: number }>>> = {
-  attestations: (db, org, after, limit) => db.selectFrom('attestations').innerJoin('trails', 'trails.id', 'attestations.trail_id').innerJoin('flows', 'flows.id', 'trails.flow_id')
-    .select(['attestations.id as id', 'attestations.created_at as at']).where('flows.organization_id', '=', org).where('attestations.id', '>', after)
-    .orderBy('attestations.id').limit(limit).execute(),
-  snapshots: (db, org, after, limit) => db.selectFrom('snapshots').innerJoin('environments', 'environments.id', 'snapshots.environment_id')
-    .select(['snapshots.id as id', 'snapshots.created_at as at']).where('environments.organization_id', '=', org).where('snapshots.id', '>', after)
-    .orderBy('snapshots.id').limit(limit).execute(),
-  approvals: (db, org, after, limit) => db.selectFrom('approvals').innerJoin('flows', 'flows.id', 'approvals.flow_id')
-    .select(['approvals.id as id', 'approvals.created_at as at']).where('flows.organization_id', '=', org).where('approvals.id', '>', after)
-    .orderBy('approvals.id').limit(limit).execute(),
-  reviews: (db, org, after, limit) => db.selectFrom('reviews').innerJoin('approvals', 'approvals.id', 'reviews.approval_id').innerJoin('flows', 'flows.id', 'approvals.flow_id')
-    .select(['reviews.id as id', 'reviews.timestamp as at']).where('flows.organization_id', '=', org).where('reviews.id', '>', after)
-    .orderBy('reviews.id').limit(limit).execute(),
+const ownedRows: Record<
+  Exclude<DigestTable, 'trails'>,
+  (db: Db, organizationId: number, after: number, limit: number) => Promise<Array<{ id: number; at: number }>>
+> = {
+  attestations: (db, org, after, limit) =>
+    db
+      .selectFrom('attestations')
+      .innerJoin('trails', 'trails.id', 'attestations.trail_id')
+      .innerJoin('flows', 'flows.id', 'trails.flow_id')
+      .select(['attestations.id as id', 'attestations.created_at as at'])
+      .where('flows.organization_id', '=', org)
+      .where('attestations.id', '>', after)
+      .orderBy('attestations.id')
+      .limit(limit)
+      .execute(),
+  snapshots: (db, org, after, limit) =>
+    db
+      .selectFrom('snapshots')
+      .innerJoin('environments', 'environments.id', 'snapshots.environment_id')
+      .select(['snapshots.id as id', 'snapshots.created_at as at'])
+      .where('environments.organization_id', '=', org)
+      .where('snapshots.id', '>', after)
+      .orderBy('snapshots.id')
+      .limit(limit)
+      .execute(),
+  approvals: (db, org, after, limit) =>
+    db
+      .selectFrom('approvals')
+      .innerJoin('flows', 'flows.id', 'approvals.flow_id')
+      .select(['approvals.id as id', 'approvals.created_at as at'])
+      .where('flows.organization_id', '=', org)
+      .where('approvals.id', '>', after)
+      .orderBy('approvals.id')
+      .limit(limit)
+      .execute(),
+  reviews: (db, org, after, limit) =>
+    db
+      .selectFrom('reviews')
+      .innerJoin('approvals', 'approvals.id', 'reviews.approval_id')
+      .innerJoin('flows', 'flows.id', 'approvals.flow_id')
+      .select(['reviews.id as id', 'reviews.timestamp as at'])
+      .where('flows.organization_id', '=', org)
+      .where('reviews.id', '>', after)
+      .orderBy('reviews.id')
+      .limit(limit)
+      .execute(),
 };
 
 export const reads = { verifyChain };

@@ -4,8 +4,16 @@ import { digestColumns, digestOf } from './chain.ts';
 describe('chain digests of rows', () => {
   // An attestation row as verification selects it before migration 0014 added `created_by_token`.
   const before0014 = {
-    id: 7, trail_id: 2, name: 'unit', type: 'junit', data: '{"attestation_name":"unit"}', artifact_fingerprint: null,
-    attachment_sha256: null, attachment_name: null, compliant: 1, created_at: 1_763_800_000.5,
+    id: 7,
+    trail_id: 2,
+    name: 'unit',
+    type: 'junit',
+    data: '{"attestation_name":"unit"}',
+    artifact_fingerprint: null,
+    attachment_sha256: null,
+    attachment_name: null,
+    compliant: 1,
+    created_at: 1_763_800_000.5,
   };
 
   it('give a row kept from before a column was added the same digest once the column is there and null', () => {
@@ -24,8 +32,17 @@ describe('chain digests of rows', () => {
   it('give approvals, reviews and snapshots kept from before migration 0015 the same digest with the column null', () => {
     const before0015 = {
       approvals: {
-        id: 1, flow_id: 2, release_number: 1, target_artifact: 'f'.repeat(64), base_artifact: '', artifact_name: 'api', description: 'release',
-        environment: null, src_commit_list: '[]', user_data: null, created_at: 1_763_800_000,
+        id: 1,
+        flow_id: 2,
+        release_number: 1,
+        target_artifact: 'f'.repeat(64),
+        base_artifact: '',
+        artifact_name: 'api',
+        description: 'release',
+        environment: null,
+        src_commit_list: '[]',
+        user_data: null,
+        created_at: 1_763_800_000,
       },
       reviews: { id: 1, approval_id: 1, state: 'APPROVED', comment: '', approved_by: 'ada', approval_url: '', timestamp: 1_763_800_001 },
       snapshots: { id: 1, environment_id: 3, snapshot_index: 1, artifacts: '[]', created_at: 1_763_800_002 },

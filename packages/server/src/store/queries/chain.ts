@@ -26,10 +26,50 @@ export type EvidenceType = 'trail.begin' | 'attestation' | 'snapshot' | 'approva
  * digests of those older rows stay what they were.
  */
 export const digestColumns = {
-  trails: ['id', 'flow_id', 'name', 'description', 'commit_sha', 'repo_name', 'git_commit_info', 'repo_info', 'origin_url', 'external_urls', 'user_data', 'template_sha256', 'created_by_token', 'created_at'],
-  attestations: ['id', 'trail_id', 'name', 'type', 'data', 'artifact_fingerprint', 'attachment_sha256', 'attachment_name', 'compliant', 'created_by_token', 'created_at'],
+  trails: [
+    'id',
+    'flow_id',
+    'name',
+    'description',
+    'commit_sha',
+    'repo_name',
+    'git_commit_info',
+    'repo_info',
+    'origin_url',
+    'external_urls',
+    'user_data',
+    'template_sha256',
+    'created_by_token',
+    'created_at',
+  ],
+  attestations: [
+    'id',
+    'trail_id',
+    'name',
+    'type',
+    'data',
+    'artifact_fingerprint',
+    'attachment_sha256',
+    'attachment_name',
+    'compliant',
+    'created_by_token',
+    'created_at',
+  ],
   snapshots: ['id', 'environment_id', 'snapshot_index', 'artifacts', 'created_by_token', 'created_at'],
-  approvals: ['id', 'flow_id', 'release_number', 'target_artifact', 'base_artifact', 'artifact_name', 'description', 'environment', 'src_commit_list', 'user_data', 'created_by_token', 'created_at'],
+  approvals: [
+    'id',
+    'flow_id',
+    'release_number',
+    'target_artifact',
+    'base_artifact',
+    'artifact_name',
+    'description',
+    'environment',
+    'src_commit_list',
+    'user_data',
+    'created_by_token',
+    'created_at',
+  ],
   reviews: ['id', 'approval_id', 'state', 'comment', 'approved_by', 'approval_url', 'timestamp', 'created_by_token'],
 } as const;
 export type DigestTable = keyof typeof digestColumns;
@@ -39,7 +79,11 @@ export const digestColumnsOf = <T extends DigestTable>(table: T): (typeof digest
 
 /** The table each type of record vouches for (in the order verification reports rows without a record). */
 export const tableOf: Record<EvidenceType, DigestTable> = {
-  'trail.begin': 'trails', attestation: 'attestations', snapshot: 'snapshots', approval: 'approvals', review: 'reviews',
+  'trail.begin': 'trails',
+  attestation: 'attestations',
+  snapshot: 'snapshots',
+  approval: 'approvals',
+  review: 'reviews',
 };
 
 export const genesisHash = '0'.repeat(64);
@@ -54,7 +98,9 @@ export const byToken = (tokenId: string | null): { by?: string } => (tokenId ===
 export function canonicalJson(value: unknown): string {
   if (value === null || typeof value !== 'object') return JSON.stringify(value) ?? 'null';
   if (Array.isArray(value)) return `[${value.map((v) => (v === undefined ? 'null' : canonicalJson(v))).join(',')}]`;
-  const entries = Object.entries(value as Record<string, unknown>).filter(([, v]) => v !== undefined).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
+  const entries = Object.entries(value as Record<string, unknown>)
+    .filter(([, v]) => v !== undefined)
+    .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0));
   return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
 }
 
@@ -64,9 +110,12 @@ export const sha256 = (text: string) => createHash('sha256').update(text).digest
 const digestedWhenSet = new Set(['created_by_token']);
 
 /** A row's digest columns as its digest covers them: columns added later left out while null, big integers as numbers. */
-export const digestedRow = (row: Record<string, unknown>): Record<string, unknown> => Object.fromEntries(Object.entries(row)
-  .filter(([k, v]) => v !== null || !digestedWhenSet.has(k))
-  .map(([k, v]) => [k, typeof v === 'bigint' ? Number(v) : v]));
+export const digestedRow = (row: Record<string, unknown>): Record<string, unknown> =>
+  Object.fromEntries(
+    Object.entries(row)
+      .filter(([k, v]) => v !== null || !digestedWhenSet.has(k))
+      .map(([k, v]) => [k, typeof v === 'bigint' ? Number(v) : v]),
+  );
 
 /** Digest of a row's digest columns, as selected. */
 export const digestOf = (row: Record<string, unknown>) => sha256(canonicalJson(digestedRow(row)));
@@ -83,7 +132,11 @@ const pick = (row: Record<string, unknown>, columns: readonly string[]) => {
 
 /** Digest of a row as the database holds it now. */
 export async function rowDigest(db: Db, table: DigestTable, id: number): Promise<string | undefined> {
-  const row = await (db as any).selectFrom(table).select(digestColumns[table] as unknown as string[]).where('id', '=', id).executeTakeFirst();
+  const row = await (db as any)
+    .selectFrom(table)
+    .select(digestColumns[table] as unknown as string[])
+    .where('id', '=', id)
+    .executeTakeFirst();
   return row ? digestOf(row) : undefined;
 }
 
@@ -151,7 +204,12 @@ export async function appendEvidenceBatch(db: Db, inputs: EvidenceInput[]): Prom
     });
     await insertRecords(db, { records });
     // The same records, as the leaves of the organisation's Merkle tree (log.ts).
-    await appendLeaves(db, organizationId, records[0]!.seq - 1, records.map((r) => r.record));
+    await appendLeaves(
+      db,
+      organizationId,
+      records[0]!.seq - 1,
+      records.map((r) => r.record),
+    );
   }
   return appended;
 }
@@ -162,8 +220,19 @@ const organizationName = compiledOnce((db, v: { id: number }, o: { lock: boolean
   return o.lock ? query.forUpdate() : query;
 });
 const chainHead = compiledOnce((db, v: { organizationId: number }) =>
-  db.selectFrom('evidence_log').select(['seq', 'hash']).where('organization_id', '=', v.organizationId).orderBy('seq', 'desc').limit(1));
-const insertRecords = compiledOnce((db, v: { records: Array<{ organizationId: number; seq: number; type: string; record: string; previous: string; hash: string; at: number }> }) =>
-  db.insertInto('evidence_log').values(v.records.map((r) => ({
-    organization_id: r.organizationId, seq: r.seq, type: r.type, record: r.record, prev_hash: r.previous, hash: r.hash, created_at: r.at,
-  }))));
+  db.selectFrom('evidence_log').select(['seq', 'hash']).where('organization_id', '=', v.organizationId).orderBy('seq', 'desc').limit(1),
+);
+const insertRecords = compiledOnce(
+  (db, v: { records: Array<{ organizationId: number; seq: number; type: string; record: string; previous: string; hash: string; at: number }> }) =>
+    db.insertInto('evidence_log').values(
+      v.records.map((r) => ({
+        organization_id: r.organizationId,
+        seq: r.seq,
+        type: r.type,
+        record: r.record,
+        prev_hash: r.previous,
+        hash: r.hash,
+        created_at: r.at,
+      })),
+    ),
+);

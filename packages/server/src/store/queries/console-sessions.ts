@@ -12,28 +12,49 @@ export interface ConsoleSessionRow {
   tokenExpiresAt: number | null;
 }
 
-export async function insertConsoleSession(db: Db, s: { idSha256: string; tokenId: string; organizationId: number; at: number; expiresAt: number }): Promise<void> {
-  await db.insertInto('console_sessions').values({
-    id_sha256: s.idSha256, token_id: s.tokenId, organization_id: s.organizationId, created_at: s.at, expires_at: s.expiresAt,
-  }).execute();
+export async function insertConsoleSession(
+  db: Db,
+  s: { idSha256: string; tokenId: string; organizationId: number; at: number; expiresAt: number },
+): Promise<void> {
+  await db
+    .insertInto('console_sessions')
+    .values({
+      id_sha256: s.idSha256,
+      token_id: s.tokenId,
+      organization_id: s.organizationId,
+      created_at: s.at,
+      expires_at: s.expiresAt,
+    })
+    .execute();
 }
 
 /** The session whose id hashes to `idSha256`, joined to its token as it is now (not as remembered), so that a revocation ends it at once. */
 export async function findConsoleSession(db: Db, idSha256: string): Promise<ConsoleSessionRow | undefined> {
-  const r = await db.selectFrom('console_sessions as s').innerJoin('tokens as t', 't.id', 's.token_id').innerJoin('organizations as o', 'o.id', 's.organization_id')
+  const r = await db
+    .selectFrom('console_sessions as s')
+    .innerJoin('tokens as t', 't.id', 's.token_id')
+    .innerJoin('organizations as o', 'o.id', 's.organization_id')
     .select(['s.token_id', 's.organization_id', 'o.name', 't.read_only', 's.expires_at', 't.revoked_at', 't.expires_at as token_expires_at'])
-    .where('s.id_sha256', '=', idSha256).executeTakeFirst();
+    .where('s.id_sha256', '=', idSha256)
+    .executeTakeFirst();
   if (!r) return undefined;
   return {
-    tokenId: r.token_id, organizationId: Number(r.organization_id), organization: r.name, readOnly: Number(r.read_only) === 1,
-    expiresAt: Number(r.expires_at), tokenRevokedAt: r.revoked_at === null ? null : Number(r.revoked_at),
+    tokenId: r.token_id,
+    organizationId: Number(r.organization_id),
+    organization: r.name,
+    readOnly: Number(r.read_only) === 1,
+    expiresAt: Number(r.expires_at),
+    tokenRevokedAt: r.revoked_at === null ? null : Number(r.revoked_at),
     tokenExpiresAt: r.token_expires_at === null ? null : Number(r.token_expires_at),
   };
 }
 
 /** Ends a session (sign-out, or found ended); also removes sessions that ended before `at`, so the table holds live ones only. */
 export async function deleteConsoleSession(db: Db, idSha256: string, at: number): Promise<void> {
-  await db.deleteFrom('console_sessions').where((eb) => eb.or([eb('id_sha256', '=', idSha256), eb('expires_at', '<=', at)])).execute();
+  await db
+    .deleteFrom('console_sessions')
+    .where((eb) => eb.or([eb('id_sha256', '=', idSha256), eb('expires_at', '<=', at)]))
+    .execute();
 }
 
 export const reads = { findConsoleSession };

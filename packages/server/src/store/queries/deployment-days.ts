@@ -12,16 +12,27 @@ export const maxChartDays = 92;
  * undefined for any), zeros included. Edge days count the whole day, also the hours outside the
  * window. Reads one row per day that had deployments, however many deployments a day holds.
  */
-export async function deploymentsPerDay(db: Db, organizationId: number, f: { start: number; end: number; envName?: string; repoName?: string }): Promise<Array<{ day: string; count: number }>> {
+export async function deploymentsPerDay(
+  db: Db,
+  organizationId: number,
+  f: { start: number; end: number; envName?: string; repoName?: string },
+): Promise<Array<{ day: string; count: number }>> {
   const lastDay = Math.floor(f.end / secondsPerDay);
   const firstDay = Math.max(Math.floor(f.start / secondsPerDay), lastDay - maxChartDays + 1);
   if (firstDay > lastDay) return [];
-  const rows = await db.selectFrom('deployment_counts').select(['day', 'count'])
-    .where('organization_id', '=', organizationId).where('env_name', '=', f.envName ?? '').where('repo_name', '=', f.repoName ?? '')
-    .where('day', '>=', firstDay).where('day', '<=', lastDay).execute();
+  const rows = await db
+    .selectFrom('deployment_counts')
+    .select(['day', 'count'])
+    .where('organization_id', '=', organizationId)
+    .where('env_name', '=', f.envName ?? '')
+    .where('repo_name', '=', f.repoName ?? '')
+    .where('day', '>=', firstDay)
+    .where('day', '<=', lastDay)
+    .execute();
   const counts = new Map(rows.map((r) => [Number(r.day), Number(r.count)]));
   const days: Array<{ day: string; count: number }> = [];
-  for (let day = firstDay; day <= lastDay; day++) days.push({ day: new Date(day * secondsPerDay * 1000).toISOString().slice(0, 10), count: counts.get(day) ?? 0 });
+  for (let day = firstDay; day <= lastDay; day++)
+    days.push({ day: new Date(day * secondsPerDay * 1000).toISOString().slice(0, 10), count: counts.get(day) ?? 0 });
   return days;
 }
 

@@ -38,23 +38,50 @@ export interface DeploymentInsert {
 
 export async function insertDeployments(db: Db, rows: DeploymentInsert[]): Promise<void> {
   if (!rows.length) return;
-  await db.insertInto('deployments').values(rows.map((d) => ({
-    organization_id: d.organizationId, environment_id: d.environmentId, env_name: d.envName, snapshot_index: d.snapshotIndex,
-    fingerprint: d.fingerprint, artifact_name: d.artifactName, deployed_at: d.deployedAt, trail_id: d.trailId, repo_name: d.repoName,
-  }))).execute();
+  await db
+    .insertInto('deployments')
+    .values(
+      rows.map((d) => ({
+        organization_id: d.organizationId,
+        environment_id: d.environmentId,
+        env_name: d.envName,
+        snapshot_index: d.snapshotIndex,
+        fingerprint: d.fingerprint,
+        artifact_name: d.artifactName,
+        deployed_at: d.deployedAt,
+        trail_id: d.trailId,
+        repo_name: d.repoName,
+      })),
+    )
+    .execute();
   // Keep the per-day and per-hour counts in step, in the same transaction as the rows.
-  const days = tally(rows.flatMap((d) => {
-    const day = Math.floor(d.deployedAt / secondsPerDay);
-    const keys: Array<[string, string]> = [['', ''], [d.envName, '']];
-    if (d.repoName !== null) keys.push(['', d.repoName], [d.envName, d.repoName]);
-    return keys.map(([env_name, repo_name]) => ({ organization_id: d.organizationId, env_name, repo_name, day }));
-  }));
-  await db.insertInto('deployment_counts').values(days)
-    .onConflict((c) => c.columns(['organization_id', 'env_name', 'repo_name', 'day']).doUpdateSet((eb) => ({ count: eb('deployment_counts.count', '+', eb.ref('excluded.count')) })))
+  const days = tally(
+    rows.flatMap((d) => {
+      const day = Math.floor(d.deployedAt / secondsPerDay);
+      const keys: Array<[string, string]> = [
+        ['', ''],
+        [d.envName, ''],
+      ];
+      if (d.repoName !== null) keys.push(['', d.repoName], [d.envName, d.repoName]);
+      return keys.map(([env_name, repo_name]) => ({ organization_id: d.organizationId, env_name, repo_name, day }));
+    }),
+  );
+  await db
+    .insertInto('deployment_counts')
+    .values(days)
+    .onConflict((c) =>
+      c
+        .columns(['organization_id', 'env_name', 'repo_name', 'day'])
+        .doUpdateSet((eb) => ({ count: eb('deployment_counts.count', '+', eb.ref('excluded.count')) })),
+    )
     .execute();
   const hours = tally(rows.map((d) => ({ organization_id: d.organizationId, hour: Math.floor(d.deployedAt / secondsPerHour) })));
-  await db.insertInto('deployment_hour_counts').values(hours)
-    .onConflict((c) => c.columns(['organization_id', 'hour']).doUpdateSet((eb) => ({ count: eb('deployment_hour_counts.count', '+', eb.ref('excluded.count')) })))
+  await db
+    .insertInto('deployment_hour_counts')
+    .values(hours)
+    .onConflict((c) =>
+      c.columns(['organization_id', 'hour']).doUpdateSet((eb) => ({ count: eb('deployment_hour_counts.count', '+', eb.ref('excluded.count')) })),
+    )
     .execute();
 }
 
@@ -81,12 +108,18 @@ const hoursPerDay = 24;
  * collections (see docs/internals.md).
  */
 interface WindowValues {
-  org: number; envName: string | undefined; repoName: string | undefined;
+  org: number;
+  envName: string | undefined;
+  repoName: string | undefined;
 }
 
 /** The filter's rows in [from, to], or [from, to) when `toExclusive`. */
 function windowRows(db: Db, v: WindowValues, from: number, to: number, toExclusive = false) {
-  let q = db.selectFrom('deployments as d').where('d.organization_id', '=', v.org).where('d.deployed_at', '>=', from).where('d.deployed_at', toExclusive ? '<' : '<=', to);
+  let q = db
+    .selectFrom('deployments as d')
+    .where('d.organization_id', '=', v.org)
+    .where('d.deployed_at', '>=', from)
+    .where('d.deployed_at', toExclusive ? '<' : '<=', to);
   if (v.envName !== undefined) q = q.where('d.env_name', '=', v.envName);
   if (v.repoName !== undefined) q = q.where('d.repo_name', '=', v.repoName);
   return q;
@@ -96,16 +129,27 @@ const countRows = (q: ReturnType<typeof windowRows>) => q.select((eb) => eb.fn.c
 
 /** Deployments in [start, end]. */
 const countWithin = compiledOnce((db, v: WindowValues & { start: number; end: number }) =>
-  db.selectNoFrom(sql<number>`${countRows(windowRows(db, v, v.start, v.end))}`.as('n')));
+  db.selectNoFrom(sql<number>`${countRows(windowRows(db, v, v.start, v.end))}`.as('n')),
+);
 
 /** Sum of the per-day counts of a key (`envKey`, `repoKey`; '' for any) over the days after `after` and before `before`. */
 const wholeDays = (db: Db, org: number, envKey: string, repoKey: string, after: number, before: number) =>
-  db.selectFrom('deployment_counts').where('organization_id', '=', org).where('env_name', '=', envKey).where('repo_name', '=', repoKey)
-    .where('day', '>', after).where('day', '<', before).select((eb) => eb.fn.sum('count').as('n'));
+  db
+    .selectFrom('deployment_counts')
+    .where('organization_id', '=', org)
+    .where('env_name', '=', envKey)
+    .where('repo_name', '=', repoKey)
+    .where('day', '>', after)
+    .where('day', '<', before)
+    .select((eb) => eb.fn.sum('count').as('n'));
 
 /** Sum of the organisation's per-hour counts over the hours after `after` and before `before`. */
 const wholeHours = (db: Db, org: number, after: number, before: number) =>
-  db.selectFrom('deployment_hour_counts').where('organization_id', '=', org).where('hour', '>', after).where('hour', '<', before)
+  db
+    .selectFrom('deployment_hour_counts')
+    .where('organization_id', '=', org)
+    .where('hour', '>', after)
+    .where('hour', '<', before)
     .select((eb) => eb.fn.sum('count').as('n'));
 
 /**
@@ -114,10 +158,17 @@ const wholeHours = (db: Db, org: number, after: number, before: number) =>
  * filter's rows themselves, so the cost does not grow with the window. One statement (three
  * scalar subqueries): one round trip.
  */
-const countAcrossDays = compiledOnce((db, v: WindowValues & { start: number; headEnd: number; tailStart: number; end: number; firstDay: number; lastDay: number; envKey: string; repoKey: string }) =>
-  db.selectNoFrom(sql<number>`${countRows(windowRows(db, v, v.start, v.headEnd, true))}
+const countAcrossDays = compiledOnce(
+  (
+    db,
+    v: WindowValues & { start: number; headEnd: number; tailStart: number; end: number; firstDay: number; lastDay: number; envKey: string; repoKey: string },
+  ) =>
+    db.selectNoFrom(
+      sql<number>`${countRows(windowRows(db, v, v.start, v.headEnd, true))}
       + ${countRows(windowRows(db, v, v.tailStart, v.end))}
-      + coalesce(${wholeDays(db, v.org, v.envKey, v.repoKey, v.firstDay, v.lastDay)}, 0)`.as('n')));
+      + coalesce(${wholeDays(db, v.org, v.envKey, v.repoKey, v.firstDay, v.lastDay)}, 0)`.as('n'),
+    ),
+);
 
 /**
  * Deployments of the whole organisation (no filter) in [start, end] over two hours or more: the
@@ -125,17 +176,33 @@ const countAcrossDays = compiledOnce((db, v: WindowValues & { start: number; hea
  * between the window's first and last day from the per-day counts. The rows counted are those
  * of two hours at most, however many deployments a day brings. One statement: one round trip.
  */
-const countAcrossHours = compiledOnce((db, v: {
-  org: number; start: number; headEnd: number; tailStart: number; end: number;
-  startHour: number; headHoursBefore: number; firstDay: number; lastDay: number; tailHoursAfter: number; endHour: number;
-}) => {
-  const all: WindowValues = { org: v.org, envName: undefined, repoName: undefined };
-  return db.selectNoFrom(sql<number>`${countRows(windowRows(db, all, v.start, v.headEnd, true))}
+const countAcrossHours = compiledOnce(
+  (
+    db,
+    v: {
+      org: number;
+      start: number;
+      headEnd: number;
+      tailStart: number;
+      end: number;
+      startHour: number;
+      headHoursBefore: number;
+      firstDay: number;
+      lastDay: number;
+      tailHoursAfter: number;
+      endHour: number;
+    },
+  ) => {
+    const all: WindowValues = { org: v.org, envName: undefined, repoName: undefined };
+    return db.selectNoFrom(
+      sql<number>`${countRows(windowRows(db, all, v.start, v.headEnd, true))}
       + coalesce(${wholeHours(db, v.org, v.startHour, v.headHoursBefore)}, 0)
       + coalesce(${wholeDays(db, v.org, '', '', v.firstDay, v.lastDay)}, 0)
       + coalesce(${wholeHours(db, v.org, v.tailHoursAfter, v.endHour)}, 0)
-      + ${countRows(windowRows(db, all, v.tailStart, v.end))}`.as('n'));
-});
+      + ${countRows(windowRows(db, all, v.tailStart, v.end))}`.as('n'),
+    );
+  },
+);
 
 /**
  * A page of the window, newest first. The page's ids come first, from the covering index alone
@@ -144,18 +211,37 @@ const countAcrossHours = compiledOnce((db, v: {
  * ends before `end` (a deep page that starts at a day boundary, see `deepPageStart`).
  */
 const pageWithin = compiledOnce((db, v: WindowValues & { start: number; end: number; limit: number; offset: number }, o: { endExclusive: boolean }) =>
-  db.selectFrom(
-    windowRows(db, v, v.start, v.end, o.endExclusive).select('d.id').orderBy('d.deployed_at', 'desc').orderBy('d.id', 'desc').limit(v.limit).offset(v.offset).as('p'),
-  ).innerJoin('deployments as d', 'd.id', 'p.id')
-    .leftJoin('trails as t', 't.id', 'd.trail_id').leftJoin('flows as fl', 'fl.id', 't.flow_id')
+  db
+    .selectFrom(
+      windowRows(db, v, v.start, v.end, o.endExclusive)
+        .select('d.id')
+        .orderBy('d.deployed_at', 'desc')
+        .orderBy('d.id', 'desc')
+        .limit(v.limit)
+        .offset(v.offset)
+        .as('p'),
+    )
+    .innerJoin('deployments as d', 'd.id', 'p.id')
+    .leftJoin('trails as t', 't.id', 'd.trail_id')
+    .leftJoin('flows as fl', 'fl.id', 't.flow_id')
     .select(['d.fingerprint', 'd.deployed_at', 'd.artifact_name', 'd.env_name', 'd.snapshot_index', 't.name as trail_name', 'fl.name as flow_name'])
-    .orderBy('d.deployed_at', 'desc').orderBy('d.id', 'desc'));
+    .orderBy('d.deployed_at', 'desc')
+    .orderBy('d.id', 'desc'),
+);
 
 /** Per-day counts of whole days after firstDay and before `before`, newest first, `limit` of them (days without rows have none). */
 const daysBefore = compiledOnce((db, v: { org: number; envKey: string; repoKey: string; firstDay: number; before: number; limit: number }) =>
-  db.selectFrom('deployment_counts').select(['day', 'count']).where('organization_id', '=', v.org)
-    .where('env_name', '=', v.envKey).where('repo_name', '=', v.repoKey)
-    .where('day', '>', v.firstDay).where('day', '<', v.before).orderBy('day', 'desc').limit(v.limit));
+  db
+    .selectFrom('deployment_counts')
+    .select(['day', 'count'])
+    .where('organization_id', '=', v.org)
+    .where('env_name', '=', v.envKey)
+    .where('repo_name', '=', v.repoKey)
+    .where('day', '>', v.firstDay)
+    .where('day', '<', v.before)
+    .orderBy('day', 'desc')
+    .limit(v.limit),
+);
 
 /** Days read at once while skipping (reading all of a year's at once cost more than the rows skipped). */
 const daysPerRead = 32;
@@ -198,19 +284,37 @@ async function countDeployments(db: Db, w: WindowValues, start: number, end: num
   const lastDay = Math.floor(end / secondsPerDay);
   const startHour = Math.floor(start / secondsPerHour);
   const endHour = Math.floor(end / secondsPerHour);
-  const [row] = w.envName === undefined && w.repoName === undefined && endHour - startHour >= 2
-    ? await countAcrossHours(db, {
-      org: w.org, start, headEnd: (startHour + 1) * secondsPerHour, tailStart: endHour * secondsPerHour, end,
-      // Whole hours of the first day, whole days, whole hours of the last day (when the window spans one day, the first part is all of them).
-      startHour, headHoursBefore: Math.min(endHour, (firstDay + 1) * hoursPerDay), firstDay, lastDay,
-      tailHoursAfter: Math.max(lastDay, firstDay + 1) * hoursPerDay - 1, endHour,
-    })
-    : lastDay - firstDay < 2
-      ? await countWithin(db, { org: w.org, envName: w.envName, repoName: w.repoName, start, end })
-      : await countAcrossDays(db, {
-        org: w.org, envName: w.envName, repoName: w.repoName, start, headEnd: (firstDay + 1) * secondsPerDay, tailStart: lastDay * secondsPerDay, end,
-        firstDay, lastDay, envKey: w.envName ?? '', repoKey: w.repoName ?? '',
-      });
+  const [row] =
+    w.envName === undefined && w.repoName === undefined && endHour - startHour >= 2
+      ? await countAcrossHours(db, {
+          org: w.org,
+          start,
+          headEnd: (startHour + 1) * secondsPerHour,
+          tailStart: endHour * secondsPerHour,
+          end,
+          // Whole hours of the first day, whole days, whole hours of the last day (when the window spans one day, the first part is all of them).
+          startHour,
+          headHoursBefore: Math.min(endHour, (firstDay + 1) * hoursPerDay),
+          firstDay,
+          lastDay,
+          tailHoursAfter: Math.max(lastDay, firstDay + 1) * hoursPerDay - 1,
+          endHour,
+        })
+      : lastDay - firstDay < 2
+        ? await countWithin(db, { org: w.org, envName: w.envName, repoName: w.repoName, start, end })
+        : await countAcrossDays(db, {
+            org: w.org,
+            envName: w.envName,
+            repoName: w.repoName,
+            start,
+            headEnd: (firstDay + 1) * secondsPerDay,
+            tailStart: lastDay * secondsPerDay,
+            end,
+            firstDay,
+            lastDay,
+            envKey: w.envName ?? '',
+            repoKey: w.repoName ?? '',
+          });
   return Number(row?.n ?? 0);
 }
 
@@ -219,7 +323,12 @@ async function countDeployments(db: Db, w: WindowValues, start: number, end: num
  * text of its items, written by `view` where the rows are read (on a reader thread with SQLite),
  * so that only a string crosses to the event loop, which splices it into the response unparsed.
  */
-export async function listDeployments(db: Db, organizationId: number, f: DeploymentFilter, view: ItemsView<DeploymentListRow>): Promise<{ itemsJson: string; total: number }> {
+export async function listDeployments(
+  db: Db,
+  organizationId: number,
+  f: DeploymentFilter,
+  view: ItemsView<DeploymentListRow>,
+): Promise<{ itemsJson: string; total: number }> {
   const w: WindowValues = { org: organizationId, envName: f.envName, repoName: f.repoName };
   const page = async () => {
     const { end, endExclusive, offset } = await deepPageStart(db, w, f);
@@ -231,8 +340,14 @@ export async function listDeployments(db: Db, organizationId: number, f: Deploym
 
 /** The name an artifact last ran under in an environment of the organisation. */
 export async function deployedNameOf(db: Db, organizationId: number, fingerprint: string): Promise<string | undefined> {
-  const row = await db.selectFrom('deployments').select('artifact_name').where('organization_id', '=', organizationId)
-    .where('fingerprint', '=', fingerprint).orderBy('id', 'desc').limit(1).executeTakeFirst();
+  const row = await db
+    .selectFrom('deployments')
+    .select('artifact_name')
+    .where('organization_id', '=', organizationId)
+    .where('fingerprint', '=', fingerprint)
+    .orderBy('id', 'desc')
+    .limit(1)
+    .executeTakeFirst();
   return row?.artifact_name;
 }
 
@@ -248,10 +363,21 @@ export interface ArtifactDeployment {
 /** The latest deployments (at most `limit`) of any of `fingerprints` in the organisation, newest first. */
 export async function deploymentsOfFingerprints(db: Db, organizationId: number, fingerprints: readonly string[], limit: number): Promise<ArtifactDeployment[]> {
   if (!fingerprints.length) return [];
-  const rows = await db.selectFrom('deployments').select(['fingerprint', 'artifact_name', 'env_name', 'snapshot_index', 'deployed_at', 'id'])
-    .where('organization_id', '=', organizationId).where('fingerprint', 'in', fingerprints.slice(0, 500))
-    .orderBy('id', 'desc').limit(limit).execute();
-  return rows.map((r) => ({ fingerprint: r.fingerprint, artifactName: r.artifact_name, envName: r.env_name, snapshotIndex: Number(r.snapshot_index), deployedAt: Number(r.deployed_at) }));
+  const rows = await db
+    .selectFrom('deployments')
+    .select(['fingerprint', 'artifact_name', 'env_name', 'snapshot_index', 'deployed_at', 'id'])
+    .where('organization_id', '=', organizationId)
+    .where('fingerprint', 'in', fingerprints.slice(0, 500))
+    .orderBy('id', 'desc')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({
+    fingerprint: r.fingerprint,
+    artifactName: r.artifact_name,
+    envName: r.env_name,
+    snapshotIndex: Number(r.snapshot_index),
+    deployedAt: Number(r.deployed_at),
+  }));
 }
 
 export const reads = { listDeployments, deployedNameOf, deploymentsOfFingerprints };

@@ -63,7 +63,10 @@ describe('environment counts (total_count of an unfiltered list)', function () {
     const acme = Number((await store.ensureOrganization('acme', 1)).id);
     const other = Number((await store.ensureOrganization('other', 1)).id);
     const nameChar = fc.constantFrom(...'abcXYZ019._~-'.split(''));
-    const names = fc.sample(fc.array(nameChar, { minLength: 1, maxLength: 10 }).map((c) => c.join('')), { numRuns: 400, seed: 7 });
+    const names = fc.sample(
+      fc.array(nameChar, { minLength: 1, maxLength: 10 }).map((c) => c.join('')),
+      { numRuns: 400, seed: 7 },
+    );
     const unique = [...new Map(names.map((n) => [n, n])).values()];
     for (const [i, name] of unique.entries()) {
       await store.upsertEnvironment(acme, { name, type: i % 3 ? 'K8S' : 'ECS', tags: { team: `t${i % 4}` } }, 2);
@@ -73,22 +76,43 @@ describe('environment counts (total_count of an unfiltered list)', function () {
     // The same names in another organisation are never counted.
     for (const name of unique.slice(0, 50)) await store.upsertEnvironment(other, { name, type: 'K8S' }, 2);
 
-    const needle = fc.oneof(
-      fc.constantFrom(...unique).chain((n) => fc.tuple(fc.nat(n.length), fc.integer({ min: 0, max: 6 })).map(([at, length]) => n.slice(at, at + length))),
-      fc.array(fc.constantFrom(...'aXz1.-"%_\\é '.split('')), { maxLength: 5 }).map((c) => c.join('')),
-    ).map((n) => (n.length % 2 ? n.toUpperCase() : n));
+    const needle = fc
+      .oneof(
+        fc.constantFrom(...unique).chain((n) => fc.tuple(fc.nat(n.length), fc.integer({ min: 0, max: 6 })).map(([at, length]) => n.slice(at, at + length))),
+        fc.array(fc.constantFrom(...'aXz1.-"%_\\é '.split('')), { maxLength: 5 }).map((c) => c.join('')),
+      )
+      .map((n) => (n.length % 2 ? n.toUpperCase() : n));
     await fc.assert(
-      fc.asyncProperty(needle, fc.constantFrom<string[] | undefined>(undefined, ['ECS']), fc.constantFrom<string[] | undefined>(undefined, ['team:t1']), async (names, types, tags) => {
-        const expected = unique.filter((n, i) => n.toLowerCase().includes(names.toLowerCase())
-          && (types === undefined || (i % 3 ? 'K8S' : 'ECS') === types[0] && i % 5 !== 0)
-          && (tags === undefined || `team:t${i % 4}` === tags[0] && i % 5 !== 0));
-        const found = await store.listEnvironments(acme, { names, types, tags, sort: 'name', direction: 'asc', offset: 0, limit: 1_000 }, environmentsView('acme'));
-        const context = JSON.stringify({ names, types, tags });
-        expect(found.total, context).to.equal(expected.length);
-        expect((JSON.parse(found.itemsJson) as EnvironmentRecord[]).map((e) => e.name).sort(), context).to.deep.equal([...expected].sort());
-      }),
+      fc.asyncProperty(
+        needle,
+        fc.constantFrom<string[] | undefined>(undefined, ['ECS']),
+        fc.constantFrom<string[] | undefined>(undefined, ['team:t1']),
+        async (names, types, tags) => {
+          const expected = unique.filter(
+            (n, i) =>
+              n.toLowerCase().includes(names.toLowerCase()) &&
+              (types === undefined || ((i % 3 ? 'K8S' : 'ECS') === types[0] && i % 5 !== 0)) &&
+              (tags === undefined || (`team:t${i % 4}` === tags[0] && i % 5 !== 0)),
+          );
+          const found = await store.listEnvironments(
+            acme,
+            { names, types, tags, sort: 'name', direction: 'asc', offset: 0, limit: 1_000 },
+            environmentsView('acme'),
+          );
+          const context = JSON.stringify({ names, types, tags });
+          expect(found.total, context).to.equal(expected.length);
+          expect((JSON.parse(found.itemsJson) as EnvironmentRecord[]).map((e) => e.name).sort(), context).to.deep.equal([...expected].sort());
+        },
+      ),
       // Always among them: names of three characters or more that the other organisation has too.
-      { numRuns: 200, examples: unique.slice(0, 50).filter((n) => n.length >= 3).slice(0, 5).map((n) => [n, undefined, undefined] as [string, undefined, undefined]) },
+      {
+        numRuns: 200,
+        examples: unique
+          .slice(0, 50)
+          .filter((n) => n.length >= 3)
+          .slice(0, 5)
+          .map((n) => [n, undefined, undefined] as [string, undefined, undefined]),
+      },
     );
   });
 });

@@ -59,7 +59,12 @@ export async function upsertEnvironment(db: Db, organizationId: number, input: E
     space_id: input.space_id ?? null,
     last_modified_at: at,
   };
-  const existing = await db.selectFrom('environments').select('id').where('organization_id', '=', organizationId).where('name', '=', input.name).executeTakeFirst();
+  const existing = await db
+    .selectFrom('environments')
+    .select('id')
+    .where('organization_id', '=', organizationId)
+    .where('name', '=', input.name)
+    .executeTakeFirst();
   let id: number;
   if (existing) {
     id = Number(existing.id);
@@ -67,17 +72,33 @@ export async function upsertEnvironment(db: Db, organizationId: number, input: E
     await db.deleteFrom('environment_tags').where('environment_id', '=', id).execute();
   } else {
     id = await inTransaction(db, async (trx) => {
-      const row = await trx.insertInto('environments').values({
-        ...values, organization_id: organizationId, name: input.name, name_lower: input.name.toLowerCase(),
-        last_reported_at: null, last_changed_at: null, state: null,
-      }).returning('id').executeTakeFirstOrThrow();
-      await trx.updateTable('organizations').set((eb) => ({ environment_count: eb('environment_count', '+', 1) })).where('id', '=', organizationId).execute();
+      const row = await trx
+        .insertInto('environments')
+        .values({
+          ...values,
+          organization_id: organizationId,
+          name: input.name,
+          name_lower: input.name.toLowerCase(),
+          last_reported_at: null,
+          last_changed_at: null,
+          state: null,
+        })
+        .returning('id')
+        .executeTakeFirstOrThrow();
+      await trx
+        .updateTable('organizations')
+        .set((eb) => ({ environment_count: eb('environment_count', '+', 1) }))
+        .where('id', '=', organizationId)
+        .execute();
       return Number(row.id);
     });
   }
   const tags = Object.entries(input.tags ?? {});
   if (tags.length) {
-    await db.insertInto('environment_tags').values(tags.map(([key, value]) => ({ environment_id: id, key, value: tagText(value) }))).execute();
+    await db
+      .insertInto('environment_tags')
+      .values(tags.map(([key, value]) => ({ environment_id: id, key, value: tagText(value) })))
+      .execute();
   }
   return { created: !existing, id };
 }
@@ -113,13 +134,24 @@ function filtered(db: Db, v: ListValues, byNameIndex = false) {
   const tags = v.tags;
   const namePhrase = byNameIndex && !tags?.length ? v.namePhrase : undefined;
   let base = tags?.length
-    ? db.selectFrom(
-      db.selectFrom('environment_tags as t').select('t.environment_id').distinct()
-        .where((t) => t.or(tags.map((tag) => (tag.value === undefined ? t('t.key', '=', tag.key) : t.and([t('t.key', '=', tag.key), t('t.value', '=', tag.value)]))))).as('x'),
-    ).innerJoin('environments as e', 'e.id', 'x.environment_id')
-    : namePhrase !== undefined
-      ? db.selectFrom(sql<{ environment_id: number }>`(select rowid as environment_id from environment_names where environment_names match ${namePhrase})`.as('x'))
+    ? db
+        .selectFrom(
+          db
+            .selectFrom('environment_tags as t')
+            .select('t.environment_id')
+            .distinct()
+            .where((t) =>
+              t.or(tags.map((tag) => (tag.value === undefined ? t('t.key', '=', tag.key) : t.and([t('t.key', '=', tag.key), t('t.value', '=', tag.value)])))),
+            )
+            .as('x'),
+        )
         .innerJoin('environments as e', 'e.id', 'x.environment_id')
+    : namePhrase !== undefined
+      ? db
+          .selectFrom(
+            sql<{ environment_id: number }>`(select rowid as environment_id from environment_names where environment_names match ${namePhrase})`.as('x'),
+          )
+          .innerJoin('environments as e', 'e.id', 'x.environment_id')
       : db.selectFrom('environments as e');
   base = base.where('e.organization_id', '=', v.org);
   // The index matched the name already.
@@ -130,9 +162,11 @@ function filtered(db: Db, v: ListValues, byNameIndex = false) {
 }
 
 // Every environment of the organisation: the count kept on its row (migration 0008).
-const countEnvironments = compiledOnce((db, v: ListValues) => (isFiltered(v)
-  ? filtered(db, v, true).select((eb) => eb.fn.countAll<number>().as('total'))
-  : db.selectFrom('organizations').where('id', '=', v.org).select('environment_count as total')));
+const countEnvironments = compiledOnce((db, v: ListValues) =>
+  isFiltered(v)
+    ? filtered(db, v, true).select((eb) => eb.fn.countAll<number>().as('total'))
+    : db.selectFrom('organizations').where('id', '=', v.org).select('environment_count as total'),
+);
 
 const isFiltered = (v: ListValues) => v.nameLike !== undefined || v.spaceIds !== undefined || v.types !== undefined || v.tags !== undefined;
 
@@ -154,7 +188,12 @@ const environmentPage = compiledOnce((db, v: ListValues & { limit: number; offse
  * A page of the organisation's environments that match, and how many match. The page comes as the
  * JSON text of its items, written by `view` where the rows are read (see `listDeployments`).
  */
-export async function listEnvironments(db: Db, organizationId: number, f: EnvironmentFilter, view: ItemsView<EnvironmentListRow>): Promise<{ itemsJson: string; total: number }> {
+export async function listEnvironments(
+  db: Db,
+  organizationId: number,
+  f: EnvironmentFilter,
+  view: ItemsView<EnvironmentListRow>,
+): Promise<{ itemsJson: string; total: number }> {
   const name = f.names?.toLowerCase();
   // One object for both queries (the count ignores the page's limit and offset): not a copy with
   // them added, `{ ...v, limit, offset }`, which cost far more on Node 20 (see WindowValues in deployments.ts).
@@ -165,17 +204,16 @@ export async function listEnvironments(db: Db, organizationId: number, f: Enviro
     namePhrase: name && [...name].length >= 3 && isSqlite(db) ? `"${name.replace(/"/g, '""')}"` : undefined,
     spaceIds: f.spaceIds?.length ? f.spaceIds : undefined,
     types: f.types?.length ? f.types : undefined,
-    tags: f.tags?.length ? f.tags.map((tag) => {
-      const colon = tag.indexOf(':');
-      return colon < 0 ? { key: tag } : { key: tag.slice(0, colon), value: tag.slice(colon + 1) };
-    }) : undefined,
+    tags: f.tags?.length
+      ? f.tags.map((tag) => {
+          const colon = tag.indexOf(':');
+          return colon < 0 ? { key: tag } : { key: tag.slice(0, colon), value: tag.slice(colon + 1) };
+        })
+      : undefined,
     limit: f.limit,
     offset: f.offset,
   };
-  const [[counted], rows] = await Promise.all([
-    countEnvironments(db, v),
-    f.limit > 0 ? environmentPage(db, v, { sort: f.sort, direction: f.direction }) : [],
-  ]);
+  const [[counted], rows] = await Promise.all([countEnvironments(db, v), f.limit > 0 ? environmentPage(db, v, { sort: f.sort, direction: f.direction }) : []]);
   return {
     total: Number(counted?.total ?? 0),
     itemsJson: await writeItems(view, rows),
@@ -191,10 +229,18 @@ export type EnvironmentListRow = Selectable<EnvironmentsTable>;
  */
 export function environmentFromRow(r: EnvironmentListRow, orgName: string): EnvironmentRecord {
   return {
-    org: orgName, name: r.name, type: r.type, description: r.description,
-    last_modified_at: Number(r.last_modified_at), include_scaling: Number(r.include_scaling) === 1, tags: JSON.parse(r.tags),
-    last_reported_at: Number(r.last_reported_at ?? 0), last_changed_at: Number(r.last_changed_at ?? 0),
-    state: r.state !== null && Number(r.state) === 1, policies: JSON.parse(r.policies), included_environments: JSON.parse(r.included_environments),
+    org: orgName,
+    name: r.name,
+    type: r.type,
+    description: r.description,
+    last_modified_at: Number(r.last_modified_at),
+    include_scaling: Number(r.include_scaling) === 1,
+    tags: JSON.parse(r.tags),
+    last_reported_at: Number(r.last_reported_at ?? 0),
+    last_changed_at: Number(r.last_changed_at ?? 0),
+    state: r.state !== null && Number(r.state) === 1,
+    policies: JSON.parse(r.policies),
+    included_environments: JSON.parse(r.included_environments),
   };
 }
 
@@ -212,18 +258,27 @@ export async function findEnvironment(db: Db, organizationId: number, orgName: s
 /** The environments of an organisation with these names (to check included environments). */
 export async function typesOfEnvironments(db: Db, organizationId: number, names: readonly string[]): Promise<Map<string, string>> {
   if (!names.length) return new Map();
-  const rows = await db.selectFrom('environments').select(['name', 'type']).where('organization_id', '=', organizationId).where('name', 'in', [...names]).execute();
+  const rows = await db
+    .selectFrom('environments')
+    .select(['name', 'type'])
+    .where('organization_id', '=', organizationId)
+    .where('name', 'in', [...names])
+    .execute();
   return new Map(rows.map((r) => [r.name, r.type]));
 }
 
 /** Records a report on the environment: when it came, whether it changed what runs, and the compliance state. */
 export async function recordReport(db: Db, environmentId: number, report: { at: number; changed: boolean; state: boolean }): Promise<void> {
-  await db.updateTable('environments').set({
-    last_reported_at: report.at,
-    state: report.state ? 1 : 0,
-    // A new snapshot changes what the environment is; an identical report only says it was seen.
-    ...(report.changed ? { last_changed_at: report.at, last_modified_at: report.at } : {}),
-  }).where('id', '=', environmentId).execute();
+  await db
+    .updateTable('environments')
+    .set({
+      last_reported_at: report.at,
+      state: report.state ? 1 : 0,
+      // A new snapshot changes what the environment is; an identical report only says it was seen.
+      ...(report.changed ? { last_changed_at: report.at, last_modified_at: report.at } : {}),
+    })
+    .where('id', '=', environmentId)
+    .execute();
 }
 
 /** An environment with what runs in it now (its latest snapshot; none before its first report). */
@@ -240,18 +295,37 @@ export interface EnvironmentNow {
 
 /** A page of an organisation's environments by name, each with its latest snapshot. */
 export async function environmentsNow(db: Db, organizationId: number, offset: number, limit: number): Promise<{ items: EnvironmentNow[]; total: number }> {
-  const { total } = await db.selectFrom('environments').select((eb) => eb.fn.countAll<number>().as('total')).where('organization_id', '=', organizationId).executeTakeFirstOrThrow();
-  const rows = await db.selectFrom('environments as e')
-    .leftJoin('snapshots as s', (join) => join.onRef('s.environment_id', '=', 'e.id')
-      .on('s.snapshot_index', '=', (eb) => eb.selectFrom('snapshots as l').select((x) => x.fn.max('l.snapshot_index').as('m')).whereRef('l.environment_id', '=', 'e.id')))
+  const { total } = await db
+    .selectFrom('environments')
+    .select((eb) => eb.fn.countAll<number>().as('total'))
+    .where('organization_id', '=', organizationId)
+    .executeTakeFirstOrThrow();
+  const rows = await db
+    .selectFrom('environments as e')
+    .leftJoin('snapshots as s', (join) =>
+      join.onRef('s.environment_id', '=', 'e.id').on('s.snapshot_index', '=', (eb) =>
+        eb
+          .selectFrom('snapshots as l')
+          .select((x) => x.fn.max('l.snapshot_index').as('m'))
+          .whereRef('l.environment_id', '=', 'e.id'),
+      ),
+    )
     .select(['e.name', 'e.type', 'e.state', 'e.last_reported_at', 'e.last_changed_at', 's.snapshot_index', 's.artifacts'])
-    .where('e.organization_id', '=', organizationId).orderBy('e.name').limit(limit).offset(offset).execute();
+    .where('e.organization_id', '=', organizationId)
+    .orderBy('e.name')
+    .limit(limit)
+    .offset(offset)
+    .execute();
   return {
     total: Number(total),
     items: rows.map((r) => ({
-      name: r.name, type: r.type, state: r.state === null ? null : Number(r.state) === 1,
-      lastReportedAt: r.last_reported_at === null ? null : Number(r.last_reported_at), lastChangedAt: r.last_changed_at === null ? null : Number(r.last_changed_at),
-      snapshotIndex: r.snapshot_index === null ? null : Number(r.snapshot_index), artifacts: fromJson<RunningArtifact[]>(r.artifacts, []),
+      name: r.name,
+      type: r.type,
+      state: r.state === null ? null : Number(r.state) === 1,
+      lastReportedAt: r.last_reported_at === null ? null : Number(r.last_reported_at),
+      lastChangedAt: r.last_changed_at === null ? null : Number(r.last_changed_at),
+      snapshotIndex: r.snapshot_index === null ? null : Number(r.snapshot_index),
+      artifacts: fromJson<RunningArtifact[]>(r.artifacts, []),
     })),
   };
 }

@@ -2,14 +2,34 @@
 import { sql } from 'kysely';
 import { isSqlite, type Db } from '../database.ts';
 
-export interface FlowRow { id: number; name: string; description: string; visibility: string; templateSha256: string | null; createdAt: number; lastModifiedAt: number }
-
+export interface FlowRow {
+  id: number;
+  name: string;
+  description: string;
+  visibility: string;
+  templateSha256: string | null;
+  createdAt: number;
+  lastModifiedAt: number;
+}
 
 const flowColumns = ['id', 'name', 'description', 'visibility', 'template_sha256', 'created_at', 'last_modified_at'] as const;
-type FlowSelect = { id: number; name: string; description: string; visibility: string; template_sha256: string | null; created_at: number; last_modified_at: number };
+type FlowSelect = {
+  id: number;
+  name: string;
+  description: string;
+  visibility: string;
+  template_sha256: string | null;
+  created_at: number;
+  last_modified_at: number;
+};
 const toFlowRow = (r: FlowSelect): FlowRow => ({
-  id: Number(r.id), name: r.name, description: r.description, visibility: r.visibility, templateSha256: r.template_sha256,
-  createdAt: Number(r.created_at), lastModifiedAt: Number(r.last_modified_at),
+  id: Number(r.id),
+  name: r.name,
+  description: r.description,
+  visibility: r.visibility,
+  templateSha256: r.template_sha256,
+  createdAt: Number(r.created_at),
+  lastModifiedAt: Number(r.last_modified_at),
 });
 
 export async function findFlow(db: Db, organizationId: number, name: string): Promise<FlowRow | undefined> {
@@ -19,9 +39,19 @@ export async function findFlow(db: Db, organizationId: number, name: string): Pr
 
 /** Finds the flow, creating it (private, no template) when it does not exist yet. */
 export async function ensureFlow(db: Db, organizationId: number, name: string, at: number): Promise<FlowRow> {
-  await db.insertInto('flows').values({
-    organization_id: organizationId, name, description: '', visibility: 'private', template_sha256: null, created_at: at, last_modified_at: at,
-  }).onConflict((c) => c.columns(['organization_id', 'name']).doNothing()).execute();
+  await db
+    .insertInto('flows')
+    .values({
+      organization_id: organizationId,
+      name,
+      description: '',
+      visibility: 'private',
+      template_sha256: null,
+      created_at: at,
+      last_modified_at: at,
+    })
+    .onConflict((c) => c.columns(['organization_id', 'name']).doNothing())
+    .execute();
   return (await findFlow(db, organizationId, name))!;
 }
 
@@ -46,29 +76,66 @@ export interface FlowChanges {
 }
 
 const columns = ['id', 'name', 'description', 'visibility', 'template_sha256', 'repo_url', 'created_at', 'last_modified_at'] as const;
-type Row = { id: number; name: string; description: string; visibility: string; template_sha256: string | null; repo_url: string | null; created_at: number; last_modified_at: number };
+type Row = {
+  id: number;
+  name: string;
+  description: string;
+  visibility: string;
+  template_sha256: string | null;
+  repo_url: string | null;
+  created_at: number;
+  last_modified_at: number;
+};
 const toRecord = (r: Row): FlowRecord => ({
-  id: Number(r.id), name: r.name, description: r.description, visibility: r.visibility, templateSha256: r.template_sha256,
-  repoUrl: r.repo_url, createdAt: Number(r.created_at), lastModifiedAt: Number(r.last_modified_at),
+  id: Number(r.id),
+  name: r.name,
+  description: r.description,
+  visibility: r.visibility,
+  templateSha256: r.template_sha256,
+  repoUrl: r.repo_url,
+  createdAt: Number(r.created_at),
+  lastModifiedAt: Number(r.last_modified_at),
 });
 
 /**
  * Creates the flow or updates the fields given; says which. Insert-or-nothing first, so that two
  * requests creating the same flow at once do not collide: the loser updates the winner's row.
  */
-export async function upsertFlow(db: Db, organizationId: number, name: string, changes: FlowChanges, at: number): Promise<{ created: boolean; flow: FlowRecord }> {
-  const inserted = await db.insertInto('flows').values({
-    organization_id: organizationId, name, description: changes.description ?? '', visibility: changes.visibility ?? 'private',
-    template_sha256: changes.templateSha256 ?? null, repo_url: changes.repoUrl ?? null, created_at: at, last_modified_at: at,
-  }).onConflict((c) => c.columns(['organization_id', 'name']).doNothing()).returning('id').executeTakeFirst();
-  if (!inserted) {
-    await db.updateTable('flows').set({
-      ...(changes.description !== undefined ? { description: changes.description } : {}),
-      ...(changes.visibility !== undefined ? { visibility: changes.visibility } : {}),
-      ...(changes.repoUrl !== undefined ? { repo_url: changes.repoUrl } : {}),
-      ...(changes.templateSha256 !== undefined ? { template_sha256: changes.templateSha256 } : {}),
+export async function upsertFlow(
+  db: Db,
+  organizationId: number,
+  name: string,
+  changes: FlowChanges,
+  at: number,
+): Promise<{ created: boolean; flow: FlowRecord }> {
+  const inserted = await db
+    .insertInto('flows')
+    .values({
+      organization_id: organizationId,
+      name,
+      description: changes.description ?? '',
+      visibility: changes.visibility ?? 'private',
+      template_sha256: changes.templateSha256 ?? null,
+      repo_url: changes.repoUrl ?? null,
+      created_at: at,
       last_modified_at: at,
-    }).where('organization_id', '=', organizationId).where('name', '=', name).execute();
+    })
+    .onConflict((c) => c.columns(['organization_id', 'name']).doNothing())
+    .returning('id')
+    .executeTakeFirst();
+  if (!inserted) {
+    await db
+      .updateTable('flows')
+      .set({
+        ...(changes.description !== undefined ? { description: changes.description } : {}),
+        ...(changes.visibility !== undefined ? { visibility: changes.visibility } : {}),
+        ...(changes.repoUrl !== undefined ? { repo_url: changes.repoUrl } : {}),
+        ...(changes.templateSha256 !== undefined ? { template_sha256: changes.templateSha256 } : {}),
+        last_modified_at: at,
+      })
+      .where('organization_id', '=', organizationId)
+      .where('name', '=', name)
+      .execute();
   }
   const flow = await getFlowRecord(db, organizationId, name);
   return { created: inserted !== undefined, flow: flow! };
@@ -95,7 +162,10 @@ export async function listFlowRecords(db: Db, organizationId: number, search?: {
  * checked in SQL too: instr/strpos compare exactly).
  */
 export async function listFlowPage(
-  db: Db, organizationId: number, search: { text: string; caseSensitive: boolean } | undefined, page: { offset: number; limit: number },
+  db: Db,
+  organizationId: number,
+  search: { text: string; caseSensitive: boolean } | undefined,
+  page: { offset: number; limit: number },
 ): Promise<{ items: FlowRecord[]; total: number }> {
   let matching = db.selectFrom('flows').where('organization_id', '=', organizationId);
   if (search?.text) {
@@ -109,7 +179,6 @@ export async function listFlowPage(
   return { total: Number(counted.total), items: rows.map(toRecord) };
 }
 
-
 /** A flow and the id of its latest trail (null before its first). */
 export interface FlowWithLatestTrail {
   name: string;
@@ -118,12 +187,39 @@ export interface FlowWithLatestTrail {
 }
 
 /** A page of an organisation's flows by name, each with its newest trail's id (one index probe per flow). */
-export async function flowsWithLatestTrail(db: Db, organizationId: number, offset: number, limit: number): Promise<{ items: FlowWithLatestTrail[]; total: number }> {
-  const { total } = await db.selectFrom('flows').select((eb) => eb.fn.countAll<number>().as('total')).where('organization_id', '=', organizationId).executeTakeFirstOrThrow();
-  const rows = await db.selectFrom('flows as f').select(['f.name', 'f.description'])
-    .select((eb) => eb.selectFrom('trails as t').select('t.id').whereRef('t.flow_id', '=', 'f.id').orderBy('t.created_at', 'desc').orderBy('t.id', 'desc').limit(1).as('latest_trail_id'))
-    .where('f.organization_id', '=', organizationId).orderBy('f.name').limit(limit).offset(offset).execute();
-  return { total: Number(total), items: rows.map((r) => ({ name: r.name, description: r.description, latestTrailId: r.latest_trail_id === null ? null : Number(r.latest_trail_id) })) };
+export async function flowsWithLatestTrail(
+  db: Db,
+  organizationId: number,
+  offset: number,
+  limit: number,
+): Promise<{ items: FlowWithLatestTrail[]; total: number }> {
+  const { total } = await db
+    .selectFrom('flows')
+    .select((eb) => eb.fn.countAll<number>().as('total'))
+    .where('organization_id', '=', organizationId)
+    .executeTakeFirstOrThrow();
+  const rows = await db
+    .selectFrom('flows as f')
+    .select(['f.name', 'f.description'])
+    .select((eb) =>
+      eb
+        .selectFrom('trails as t')
+        .select('t.id')
+        .whereRef('t.flow_id', '=', 'f.id')
+        .orderBy('t.created_at', 'desc')
+        .orderBy('t.id', 'desc')
+        .limit(1)
+        .as('latest_trail_id'),
+    )
+    .where('f.organization_id', '=', organizationId)
+    .orderBy('f.name')
+    .limit(limit)
+    .offset(offset)
+    .execute();
+  return {
+    total: Number(total),
+    items: rows.map((r) => ({ name: r.name, description: r.description, latestTrailId: r.latest_trail_id === null ? null : Number(r.latest_trail_id) })),
+  };
 }
 
 export const reads = { findFlow, getFlowRecord, listFlowRecords, listFlowPage, flowsWithLatestTrail };

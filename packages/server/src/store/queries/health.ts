@@ -10,7 +10,11 @@ const latestMigration = Object.keys(migrations).sort().at(-1)!;
 function migrated(applied: string | null | undefined): void {
   // A newer release's migrations are fine (its servers may run beside this one during a rollout).
   if (!applied || applied < latestMigration) {
-    throw new StoreError('migrations-pending', `the database's newest migration is ${applied ?? 'none'}, this server needs ${latestMigration}`, migrationsPendingCode);
+    throw new StoreError(
+      'migrations-pending',
+      `the database's newest migration is ${applied ?? 'none'}, this server needs ${latestMigration}`,
+      migrationsPendingCode,
+    );
   }
 }
 
@@ -26,10 +30,14 @@ function migrated(applied: string | null | undefined): void {
 export async function checkDatabase(db: Db): Promise<void> {
   const newest = sql<string>`(select name from schema_migrations order by name desc limit 1)`;
   if (isSqlite(db)) {
-    const { rows: [row] } = await sql<{ migration: string | null }>`select (select id from organizations limit 1) as any_id, ${newest} as migration`.execute(db);
+    const {
+      rows: [row],
+    } = await sql<{ migration: string | null }>`select (select id from organizations limit 1) as any_id, ${newest} as migration`.execute(db);
     return migrated(row?.migration);
   }
-  const { rows: [state] } = await sql<{ standby: boolean; read_only: string; migration: string | null }>`
+  const {
+    rows: [state],
+  } = await sql<{ standby: boolean; read_only: string; migration: string | null }>`
     select (select id from organizations limit 1) as any_id, pg_is_in_recovery() as standby, current_setting('transaction_read_only') as read_only, ${newest} as migration
   `.execute(db);
   if (state?.standby || state?.read_only === 'on') {

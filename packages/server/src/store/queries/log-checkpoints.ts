@@ -24,14 +24,30 @@ export interface CheckpointRecord {
  */
 export async function makeCheckpoints(db: Db, signing: LogSigning, options: { intervalMs: number; now?: number }): Promise<{ deferred: boolean }> {
   const now = options.now ?? Date.now() / 1000;
-  const grown = await db.selectFrom('log_trees').innerJoin('organizations', 'organizations.id', 'log_trees.organization_id')
+  const grown = await db
+    .selectFrom('log_trees')
+    .innerJoin('organizations', 'organizations.id', 'log_trees.organization_id')
     .select(['log_trees.organization_id as id', 'organizations.name as name', 'log_trees.size as size'])
-    .select((eb) => eb.selectFrom('log_checkpoints').whereRef('log_checkpoints.organization_id', '=', 'log_trees.organization_id')
-      .select((c) => c.fn.max('created_at').as('latest')).as('latest_at'))
-    .where((eb) => eb('log_trees.size', '>', eb.fn.coalesce(
-      eb.selectFrom('log_checkpoints').whereRef('log_checkpoints.organization_id', '=', 'log_trees.organization_id').select((c) => c.fn.max('tree_size').as('size')),
-      eb.lit(0),
-    )))
+    .select((eb) =>
+      eb
+        .selectFrom('log_checkpoints')
+        .whereRef('log_checkpoints.organization_id', '=', 'log_trees.organization_id')
+        .select((c) => c.fn.max('created_at').as('latest'))
+        .as('latest_at'),
+    )
+    .where((eb) =>
+      eb(
+        'log_trees.size',
+        '>',
+        eb.fn.coalesce(
+          eb
+            .selectFrom('log_checkpoints')
+            .whereRef('log_checkpoints.organization_id', '=', 'log_trees.organization_id')
+            .select((c) => c.fn.max('tree_size').as('size')),
+          eb.lit(0),
+        ),
+      ),
+    )
     .execute();
   let deferred = false;
   for (const org of grown) {
@@ -44,8 +60,11 @@ export async function makeCheckpoints(db: Db, signing: LogSigning, options: { in
       const tree = await logTree(trx, Number(org.id));
       const rootHash = tree.frontier.root();
       const note = signCheckpoint({ origin: originOf(signing, org.name), size: tree.size, rootHash }, signing.signer);
-      await trx.insertInto('log_checkpoints').values({ organization_id: Number(org.id), tree_size: tree.size, root_hash: rootHash, note, created_at: now })
-        .onConflict((c) => c.columns(['organization_id', 'tree_size']).doNothing()).execute();
+      await trx
+        .insertInto('log_checkpoints')
+        .values({ organization_id: Number(org.id), tree_size: tree.size, root_hash: rootHash, note, created_at: now })
+        .onConflict((c) => c.columns(['organization_id', 'tree_size']).doNothing())
+        .execute();
     });
   }
   return { deferred };
@@ -64,14 +83,26 @@ export async function listCheckpoints(db: Db, organizationId: number, offset: nu
 
 /** Every checkpoint of the organisation, oldest first, a page at a time (for verification). */
 export async function checkpointsFrom(db: Db, organizationId: number, afterSize: number, limit: number): Promise<CheckpointRecord[]> {
-  const rows = await db.selectFrom('log_checkpoints').select(['tree_size', 'root_hash', 'note', 'created_at'])
-    .where('organization_id', '=', organizationId).where('tree_size', '>', afterSize).orderBy('tree_size').limit(limit).execute();
+  const rows = await db
+    .selectFrom('log_checkpoints')
+    .select(['tree_size', 'root_hash', 'note', 'created_at'])
+    .where('organization_id', '=', organizationId)
+    .where('tree_size', '>', afterSize)
+    .orderBy('tree_size')
+    .limit(limit)
+    .execute();
   return rows.map(toRecord);
 }
 
 const checkpointsPage = compiledOnce((db, v: { organizationId: number; offset: number; limit: number }) =>
-  db.selectFrom('log_checkpoints').select(['tree_size', 'root_hash', 'note', 'created_at'])
-    .where('organization_id', '=', v.organizationId).orderBy('tree_size', 'desc').limit(v.limit).offset(v.offset));
+  db
+    .selectFrom('log_checkpoints')
+    .select(['tree_size', 'root_hash', 'note', 'created_at'])
+    .where('organization_id', '=', v.organizationId)
+    .orderBy('tree_size', 'desc')
+    .limit(v.limit)
+    .offset(v.offset),
+);
 
 function toRecord(row: { tree_size: number; root_hash: Uint8Array; note: string; created_at: number }): CheckpointRecord {
   return { treeSize: Number(row.tree_size), rootHash: Buffer.from(row.root_hash), note: row.note, createdAt: Number(row.created_at) };

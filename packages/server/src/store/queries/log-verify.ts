@@ -9,7 +9,14 @@ import type { Db } from '../database.ts';
 import { checkpointsFrom, type CheckpointRecord } from './log-checkpoints.ts';
 import { logTree } from './log.ts';
 import {
-  CompactRange, leafHash, openCheckpoint, parseSignerKey, parseVerifierKey, VerificationError, type NoteVerifier, type Subtree,
+  CompactRange,
+  leafHash,
+  openCheckpoint,
+  parseSignerKey,
+  parseVerifierKey,
+  VerificationError,
+  type NoteVerifier,
+  type Subtree,
 } from '../../transparency/index.ts';
 
 export interface LogVerifyResult {
@@ -32,7 +39,8 @@ const pageSize = 1000;
 /** Verifies the organisation's log (see above). */
 export function verifyLog(db: Db, organizationId: number, orgName: string, options: LogVerifyOptions = {}): Promise<LogVerifyResult> {
   if (db.isTransaction) return verifyIn(db, organizationId, orgName, options);
-  const snapshot = db.getExecutor().adapter instanceof PostgresAdapter ? db.transaction().setIsolationLevel('repeatable read').setAccessMode('read only') : db.transaction();
+  const snapshot =
+    db.getExecutor().adapter instanceof PostgresAdapter ? db.transaction().setIsolationLevel('repeatable read').setAccessMode('read only') : db.transaction();
   return snapshot.execute((trx) => verifyIn(trx, organizationId, orgName, options));
 }
 
@@ -56,17 +64,25 @@ async function verifyIn(db: Db, organizationId: number, orgName: string, options
     try {
       const { checkpoint } = openCheckpoint(c.note, verifier);
       if (!checkpoint.origin.endsWith(`/${orgName}`)) return `checkpoint ${c.treeSize} is of another log (${checkpoint.origin})`;
-      if (checkpoint.size !== c.treeSize || !Buffer.from(checkpoint.rootHash).equals(c.rootHash)) return `checkpoint ${c.treeSize}: its note says another size or root than its row`;
+      if (checkpoint.size !== c.treeSize || !Buffer.from(checkpoint.rootHash).equals(c.rootHash))
+        return `checkpoint ${c.treeSize}: its note says another size or root than its row`;
     } catch (error) {
       if (error instanceof VerificationError) return `checkpoint ${c.treeSize}: ${error.message}`;
       throw error;
     }
-    if (!range.root().equals(c.rootHash)) return `checkpoint ${c.treeSize} does not match the tree of the chain's first ${c.treeSize} records: the history it signed was rewritten`;
+    if (!range.root().equals(c.rootHash))
+      return `checkpoint ${c.treeSize} does not match the tree of the chain's first ${c.treeSize} records: the history it signed was rewritten`;
     return null;
   };
-  for (let after = 0; ;) {
-    const rows = await db.selectFrom('evidence_log').select(['seq', 'record']).where('organization_id', '=', organizationId)
-      .where('seq', '>', after).orderBy('seq').limit(pageSize).execute();
+  for (let after = 0; ; ) {
+    const rows = await db
+      .selectFrom('evidence_log')
+      .select(['seq', 'record'])
+      .where('organization_id', '=', organizationId)
+      .where('seq', '>', after)
+      .orderBy('seq')
+      .limit(pageSize)
+      .execute();
     const completed: Subtree[] = [];
     for (const row of rows) {
       if (Number(row.seq) !== range.size + 1) return broken(`chain record ${range.size + 1} is missing, so leaf ${range.size} has no record`);
@@ -81,7 +97,14 @@ async function verifyIn(db: Db, organizationId: number, orgName: string, options
     const mismatch = await firstStoredMismatch(db, organizationId, completed);
     if (mismatch) {
       const { level, index } = mismatch;
-      return { ...broken(level === 0 ? `leaf ${index} (record ${index + 1}) does not match its stored leaf hash` : `stored subtree ${level}/${index} (leaves ${index * 2 ** level} to ${(index + 1) * 2 ** level - 1}) does not match its leaves`), leaves: Math.min(range.size, index * 2 ** level) };
+      return {
+        ...broken(
+          level === 0
+            ? `leaf ${index} (record ${index + 1}) does not match its stored leaf hash`
+            : `stored subtree ${level}/${index} (leaves ${index * 2 ** level} to ${(index + 1) * 2 ** level - 1}) does not match its leaves`,
+        ),
+        leaves: Math.min(range.size, index * 2 ** level),
+      };
     }
     if (rows.length < pageSize) break;
     after = Number(rows[rows.length - 1]!.seq);
@@ -90,7 +113,11 @@ async function verifyIn(db: Db, organizationId: number, orgName: string, options
   const stored = await logTree(db, organizationId);
   if (stored.size !== range.size) return broken(`the log's size is ${stored.size}, the chain has ${range.size} records`);
   if (!stored.frontier.root().equals(range.root())) return broken("the log's stored frontier does not match its leaves");
-  const counted = await db.selectFrom('log_subtrees').select((eb) => eb.fn.countAll<number>().as('n')).where('organization_id', '=', organizationId).executeTakeFirstOrThrow();
+  const counted = await db
+    .selectFrom('log_subtrees')
+    .select((eb) => eb.fn.countAll<number>().as('n'))
+    .where('organization_id', '=', organizationId)
+    .executeTakeFirstOrThrow();
   const expected = subtreeCount(range.size);
   if (Number(counted.n) !== expected) return broken(`the log stores ${counted.n} subtrees where ${range.size} leaves make ${expected}: rows were added`);
   return { ok: true, leaves: range.size, checkpoints: checked, problem: null };
@@ -111,8 +138,15 @@ async function firstStoredMismatch(db: Db, organizationId: number, expected: rea
   for (const [level, subtrees] of byLevel) {
     const lo = subtrees[0]!.index;
     const hi = subtrees[subtrees.length - 1]!.index;
-    const rows = await db.selectFrom('log_subtrees').select(['idx', 'hash']).where('organization_id', '=', organizationId)
-      .where('level', '=', level).where('idx', '>=', lo).where('idx', '<=', hi).orderBy('idx').execute();
+    const rows = await db
+      .selectFrom('log_subtrees')
+      .select(['idx', 'hash'])
+      .where('organization_id', '=', organizationId)
+      .where('level', '=', level)
+      .where('idx', '>=', lo)
+      .where('idx', '<=', hi)
+      .orderBy('idx')
+      .execute();
     const stored = new Map(rows.map((r) => [Number(r.idx), Buffer.from(r.hash)]));
     const bad = subtrees.find((s) => !stored.get(s.index)?.equals(s.hash));
     if (bad && (!first || bad.index * 2 ** bad.level < first.index * 2 ** first.level)) first = bad;

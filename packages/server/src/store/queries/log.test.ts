@@ -6,7 +6,13 @@
  */
 import { expect } from 'chai';
 import {
-  consistencyProof, inclusionProof, MemoryTree, openCheckpoint, parseVerifierKey, verifyConsistency, verifyInclusion,
+  consistencyProof,
+  inclusionProof,
+  MemoryTree,
+  openCheckpoint,
+  parseVerifierKey,
+  verifyConsistency,
+  verifyInclusion,
 } from '../../transparency/index.ts';
 import { migrationsUndone, reopenTestStore, startTestServer, type TestServer } from '@trailproof/server/testing';
 import type { Store } from '@trailproof/server';
@@ -17,11 +23,15 @@ describe('transparency log in the store', () => {
   afterEach(() => server.close());
 
   const begin = (name: string, org = 'acme') =>
-    server.request('PUT', `/api/v2/trails/${org}/app`, { token: org === 'acme' ? server.token : server.otherToken, form: { data_json: JSON.stringify({ name }) } });
-  const attest = (trail: string, name: string, org = 'acme') => server.request('POST', `/api/v2/attestations/${org}/app/trail/${trail}/generic`, {
-    token: org === 'acme' ? server.token : server.otherToken,
-    form: { data_json: JSON.stringify({ attestation_name: name, is_compliant: true }) },
-  });
+    server.request('PUT', `/api/v2/trails/${org}/app`, {
+      token: org === 'acme' ? server.token : server.otherToken,
+      form: { data_json: JSON.stringify({ name }) },
+    });
+  const attest = (trail: string, name: string, org = 'acme') =>
+    server.request('POST', `/api/v2/attestations/${org}/app/trail/${trail}/generic`, {
+      token: org === 'acme' ? server.token : server.otherToken,
+      form: { data_json: JSON.stringify({ attestation_name: name, is_compliant: true }) },
+    });
 
   async function orgId(store: Store, name: string): Promise<number> {
     return (await store.findOrganization(name))!.id;
@@ -47,7 +57,10 @@ describe('transparency log in the store', () => {
     for (let size = 1; size <= 14; size++) {
       for (let index = 0; index < size; index++) {
         const proof = await server.store.inclusionProofOf(acme, index, size);
-        expect(proof.map((h) => h.toString('hex')), `${index} of ${size}`).to.deep.equal(inclusionProof(tree, index, size).map((h) => h.toString('hex')));
+        expect(
+          proof.map((h) => h.toString('hex')),
+          `${index} of ${size}`,
+        ).to.deep.equal(inclusionProof(tree, index, size).map((h) => h.toString('hex')));
         verifyInclusion(index, size, tree.leafHash(index), proof, tree.root(size));
       }
       const proof = await server.store.consistencyProofOf(acme, size, 14);

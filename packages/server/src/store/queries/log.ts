@@ -9,9 +9,7 @@ import { sql } from 'kysely';
 import { PostgresAdapter } from 'kysely';
 import type { Db } from '../database.ts';
 import { compiledOnce } from '../compiled-once.ts';
-import {
-  CompactRange, consistencyProofPlan, HASH_SIZE, inclusionProofPlan, leafHash, readProof, type SubtreeId,
-} from '../../transparency/index.ts';
+import { CompactRange, consistencyProofPlan, HASH_SIZE, inclusionProofPlan, leafHash, readProof, type SubtreeId } from '../../transparency/index.ts';
 
 /** The tree of an organisation as stored: its size and right edge. */
 export interface LogTree {
@@ -28,7 +26,8 @@ export async function appendLeaves(db: Db, organizationId: number, firstIndex: n
   // Benchmark only (bench/write-path.ts): the throughput without the log, measured in the same run.
   if (process.env.TRAILPROOF_BENCH_WITHOUT_LOG === '1') return;
   const tree = await logTree(db, organizationId);
-  if (tree.size !== firstIndex) throw new Error(`organisation #${organizationId}: the log has ${tree.size} leaves, the chain ${firstIndex} records: run trailproof verify`);
+  if (tree.size !== firstIndex)
+    throw new Error(`organisation #${organizationId}: the log has ${tree.size} leaves, the chain ${firstIndex} records: run trailproof verify`);
   const rows: Array<{ organizationId: number; level: number; idx: number; hash: Uint8Array }> = [];
   for (const record of records) {
     for (const s of tree.frontier.append(leafHash(Buffer.from(record, 'utf8')))) rows.push({ organizationId, level: s.level, idx: s.index, hash: s.hash });
@@ -104,7 +103,8 @@ export async function logIndexesOf(db: Db, organizationId: number, table: Logged
   const refId = postgres ? sql`((record::jsonb #>> '{ref,id}')::bigint)` : sql`json_extract(record, '$.ref.id')`;
   for (let i = 0; i < ids.length; i += 500) {
     const chunk = ids.slice(i, i + 500);
-    const rows = await db.selectFrom('evidence_log')
+    const rows = await db
+      .selectFrom('evidence_log')
       .select([sql<number>`${refId}`.as('ref_id'), (eb) => eb.fn.max('seq').as('seq')])
       .where('organization_id', '=', organizationId)
       .where(sql<boolean>`${refTable} = ${table}`)
@@ -118,24 +118,40 @@ export async function logIndexesOf(db: Db, organizationId: number, table: Logged
 
 const isPostgres = (db: Db) => db.getExecutor().adapter instanceof PostgresAdapter;
 const selectSize = compiledOnce((db, v: { organizationId: number }) =>
-  db.selectFrom('log_trees').select('size').where('organization_id', '=', v.organizationId));
+  db.selectFrom('log_trees').select('size').where('organization_id', '=', v.organizationId),
+);
 const selectRecords = compiledOnce((db, v: { organizationId: number; fromIndex: number; limit: number }) =>
-  db.selectFrom('evidence_log').select(['seq', 'record']).where('organization_id', '=', v.organizationId).where('seq', '>', v.fromIndex).orderBy('seq').limit(v.limit));
+  db
+    .selectFrom('evidence_log')
+    .select(['seq', 'record'])
+    .where('organization_id', '=', v.organizationId)
+    .where('seq', '>', v.fromIndex)
+    .orderBy('seq')
+    .limit(v.limit),
+);
 // One statement per number of ids: `(level, idx) in (values …)` finds each by key. PostgreSQL types
 // a VALUES list's columns from its values (integer), so they are cast to the table's.
 const selectSubtrees = compiledOnce((db, v: { organizationId: number; ids: Array<{ level: number; index: number }> }, postgres: boolean) => {
   const pairs = sql.join(v.ids.map((id) => sql`(${id.level}, ${id.index})`));
   const values = postgres ? sql`select column1::integer, column2::bigint from (values ${pairs}) as v` : sql`values ${pairs}`;
-  return db.selectFrom('log_subtrees').select(['level', 'idx', 'hash']).where('organization_id', '=', v.organizationId).where(sql<boolean>`(level, idx) in (${values})`);
+  return db
+    .selectFrom('log_subtrees')
+    .select(['level', 'idx', 'hash'])
+    .where('organization_id', '=', v.organizationId)
+    .where(sql<boolean>`(level, idx) in (${values})`);
 });
 const selectTree = compiledOnce((db, v: { organizationId: number }) =>
-  db.selectFrom('log_trees').select(['size', 'frontier']).where('organization_id', '=', v.organizationId));
+  db.selectFrom('log_trees').select(['size', 'frontier']).where('organization_id', '=', v.organizationId),
+);
 const insertSubtrees = compiledOnce((db, v: { rows: Array<{ organizationId: number; level: number; idx: number; hash: Uint8Array }> }) =>
-  db.insertInto('log_subtrees').values(v.rows.map((r) => ({ organization_id: r.organizationId, level: r.level, idx: r.idx, hash: r.hash }))));
+  db.insertInto('log_subtrees').values(v.rows.map((r) => ({ organization_id: r.organizationId, level: r.level, idx: r.idx, hash: r.hash }))),
+);
 const insertTree = compiledOnce((db, v: { organizationId: number; size: number; frontier: Uint8Array }) =>
-  db.insertInto('log_trees').values({ organization_id: v.organizationId, size: v.size, frontier: v.frontier }));
+  db.insertInto('log_trees').values({ organization_id: v.organizationId, size: v.size, frontier: v.frontier }),
+);
 const updateTree = compiledOnce((db, v: { organizationId: number; size: number; frontier: Uint8Array }) =>
-  db.updateTable('log_trees').set({ size: v.size, frontier: v.frontier }).where('organization_id', '=', v.organizationId));
+  db.updateTable('log_trees').set({ size: v.size, frontier: v.frontier }).where('organization_id', '=', v.organizationId),
+);
 
 export const reads = { logTree, logSize, subtreeHashes, inclusionProofOf, consistencyProofOf, logLeaves, logIndexesOf };
 /** `appendLeaves` runs inside the chain's append (chain.ts), never on its own. */

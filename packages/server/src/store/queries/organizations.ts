@@ -1,10 +1,17 @@
 /** Organisations: created on first use (`trailproof token create`), found by name, never renamed or deleted. */
 import type { Db } from '../database.ts';
 
-export interface OrganizationRow { id: number; name: string }
+export interface OrganizationRow {
+  id: number;
+  name: string;
+}
 
 export async function ensureOrganization(db: Db, name: string, at: number): Promise<OrganizationRow> {
-  await db.insertInto('organizations').values({ name, created_at: at }).onConflict((c) => c.column('name').doNothing()).execute();
+  await db
+    .insertInto('organizations')
+    .values({ name, created_at: at })
+    .onConflict((c) => c.column('name').doNothing())
+    .execute();
   return db.selectFrom('organizations').select(['id', 'name']).where('name', '=', name).executeTakeFirstOrThrow();
 }
 

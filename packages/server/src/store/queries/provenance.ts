@@ -31,14 +31,22 @@ type RecordData = Record<string, unknown> & { by?: unknown };
  * 0014) names none. Undefined when there is no such token.
  */
 export async function evidenceOfToken(db: Db, tokenId: string): Promise<{ organization: string; items: TokenEvidence[] } | undefined> {
-  const token = await db.selectFrom('tokens').innerJoin('organizations', 'organizations.id', 'tokens.organization_id')
-    .select(['tokens.organization_id', 'organizations.name']).where('tokens.id', '=', tokenId).executeTakeFirst();
+  const token = await db
+    .selectFrom('tokens')
+    .innerJoin('organizations', 'organizations.id', 'tokens.organization_id')
+    .select(['tokens.organization_id', 'organizations.name'])
+    .where('tokens.id', '=', tokenId)
+    .executeTakeFirst();
   if (!token) return undefined;
   // Token ids are letters and digits, so the pattern holds no wildcard. It also matches a record
   // whose input merely contains the id (a trail's user data): the parse below decides.
-  const rows = await db.selectFrom('evidence_log').select(['type', 'record', 'created_at'])
-    .where('organization_id', '=', token.organization_id).where('record', 'like', `%"by":"${tokenId}"%`)
-    .orderBy('seq').execute();
+  const rows = await db
+    .selectFrom('evidence_log')
+    .select(['type', 'record', 'created_at'])
+    .where('organization_id', '=', token.organization_id)
+    .where('record', 'like', `%"by":"${tokenId}"%`)
+    .orderBy('seq')
+    .execute();
   const records = rows.flatMap((row) => {
     const parsed = JSON.parse(row.record) as { ref?: { id?: unknown } | null; data?: RecordData };
     return parsed.data?.by === tokenId ? [{ type: row.type as EvidenceType, at: Number(row.created_at), id: Number(parsed.ref?.id), data: parsed.data }] : [];
@@ -47,17 +55,25 @@ export async function evidenceOfToken(db: Db, tokenId: string): Promise<{ organi
   const approvalIds = [...new Set(records.filter((r) => r.type === 'review').map((r) => Number(r.data.approval_id)))];
   const approvals = new Map<number, { flow: string; releaseNumber: number }>();
   for (const chunk of inListChunks(approvalIds)) {
-    const found = await db.selectFrom('approvals').innerJoin('flows', 'flows.id', 'approvals.flow_id')
-      .select(['approvals.id', 'approvals.release_number', 'flows.name']).where('approvals.id', 'in', chunk).execute();
+    const found = await db
+      .selectFrom('approvals')
+      .innerJoin('flows', 'flows.id', 'approvals.flow_id')
+      .select(['approvals.id', 'approvals.release_number', 'flows.name'])
+      .where('approvals.id', 'in', chunk)
+      .execute();
     for (const a of found) approvals.set(Number(a.id), { flow: a.name, releaseNumber: Number(a.release_number) });
   }
   const items = records.map(({ type, at, id, data }): TokenEvidence => {
     const text = (key: string) => String(data[key]);
     switch (type) {
-      case 'trail.begin': return { kind: type, at, flow: text('flow'), trail: text('trail'), created: data.created === true };
-      case 'attestation': return { kind: type, at, flow: text('flow'), trail: text('trail'), attestationId: id, name: text('name'), type: text('type') };
-      case 'snapshot': return { kind: type, at, environment: text('environment'), snapshotIndex: Number(data.snapshot_index) };
-      case 'approval': return { kind: type, at, flow: text('flow'), releaseNumber: Number(data.release_number) };
+      case 'trail.begin':
+        return { kind: type, at, flow: text('flow'), trail: text('trail'), created: data.created === true };
+      case 'attestation':
+        return { kind: type, at, flow: text('flow'), trail: text('trail'), attestationId: id, name: text('name'), type: text('type') };
+      case 'snapshot':
+        return { kind: type, at, environment: text('environment'), snapshotIndex: Number(data.snapshot_index) };
+      case 'approval':
+        return { kind: type, at, flow: text('flow'), releaseNumber: Number(data.release_number) };
       case 'review': {
         const approval = approvals.get(Number(data.approval_id)) ?? { flow: '?', releaseNumber: 0 };
         return { kind: type, at, ...approval, state: text('state'), approvedBy: text('approved_by') };

@@ -29,26 +29,56 @@ export interface SnapshotRecord {
  * row is an environment's state at one report and never changes afterwards.
  */
 export async function getSnapshot(db: Db, environmentId: number, index: number): Promise<SnapshotRecord | undefined> {
-  let query = db.selectFrom('snapshots').leftJoin('tokens', 'tokens.id', 'snapshots.created_by_token')
-    .select(['snapshots.snapshot_index', 'snapshots.artifacts', 'snapshots.created_at', 'snapshots.created_by_token', 'tokens.description as token_description'])
+  let query = db
+    .selectFrom('snapshots')
+    .leftJoin('tokens', 'tokens.id', 'snapshots.created_by_token')
+    .select([
+      'snapshots.snapshot_index',
+      'snapshots.artifacts',
+      'snapshots.created_at',
+      'snapshots.created_by_token',
+      'tokens.description as token_description',
+    ])
     .where('snapshots.environment_id', '=', environmentId);
-  query = index > 0 ? query.where('snapshots.snapshot_index', '=', index) : query.orderBy('snapshots.snapshot_index', 'desc').offset(-index - 1).limit(1);
+  query =
+    index > 0
+      ? query.where('snapshots.snapshot_index', '=', index)
+      : query
+          .orderBy('snapshots.snapshot_index', 'desc')
+          .offset(-index - 1)
+          .limit(1);
   const row = await query.executeTakeFirst();
-  return row ? {
-    index: Number(row.snapshot_index), artifacts: fromJson(row.artifacts, []), createdAt: Number(row.created_at),
-    createdBy: tokenRef(row.created_by_token, row.token_description),
-  } : undefined;
+  return row
+    ? {
+        index: Number(row.snapshot_index),
+        artifacts: fromJson(row.artifacts, []),
+        createdAt: Number(row.created_at),
+        createdBy: tokenRef(row.created_by_token, row.token_description),
+      }
+    : undefined;
 }
 
 /** Stores a snapshot and its chain record; `createdBy`: the id of the reporting token, named in the record. */
-export function insertSnapshot(db: Db, environmentId: number, index: number, artifacts: RunningArtifact[], at: number, createdBy: string | null): Promise<void> {
+export function insertSnapshot(
+  db: Db,
+  environmentId: number,
+  index: number,
+  artifacts: RunningArtifact[],
+  at: number,
+  createdBy: string | null,
+): Promise<void> {
   return inTransaction(db, async (trx) => {
-    const row = await trx.insertInto('snapshots')
+    const row = await trx
+      .insertInto('snapshots')
       .values({ environment_id: environmentId, snapshot_index: index, artifacts: JSON.stringify(artifacts), created_by_token: createdBy, created_at: at })
-      .returning('id').executeTakeFirstOrThrow();
+      .returning('id')
+      .executeTakeFirstOrThrow();
     const env = await trx.selectFrom('environments').select(['organization_id', 'name']).where('id', '=', environmentId).executeTakeFirstOrThrow();
     await appendEvidence(trx, {
-      organizationId: Number(env.organization_id), type: 'snapshot', at, ref: { table: 'snapshots', id: Number(row.id) },
+      organizationId: Number(env.organization_id),
+      type: 'snapshot',
+      at,
+      ref: { table: 'snapshots', id: Number(row.id) },
       data: { environment: env.name, snapshot_index: index, ...byToken(createdBy) },
     });
   });

@@ -17,7 +17,10 @@ describe('tokens', () => {
       const expiresAt = Date.now() / 1000 + 86_400;
       const expiring = await createToken(store, { org: 'acme', readOnly: true, expiresAt });
       const listed = await store.listTokens('acme');
-      expect(listed.map((t) => [t.id, t.description, t.expiresAt])).to.deep.equal([[before.id, 'made before 0013', null], [expiring.id, null, listed[1]!.expiresAt]]);
+      expect(listed.map((t) => [t.id, t.description, t.expiresAt])).to.deep.equal([
+        [before.id, 'made before 0013', null],
+        [expiring.id, null, listed[1]!.expiresAt],
+      ]);
       expect(listed[1]!.expiresAt).to.be.closeTo(expiresAt, 0.001);
       expect(await storeTokens(store).authenticate(`Bearer ${expiring.token}`)).to.deep.equal({ tokenId: expiring.id, org: 'acme', readOnly: true });
     } finally {

@@ -3,8 +3,16 @@ import { inListChunks, type Db } from '../database.ts';
 
 /** Each existing trail of `trailIds` with its own template, else its flow's (null without either). */
 export async function effectiveTemplatesOf(db: Db, trailIds: readonly number[]): Promise<Array<{ id: number; effectiveTemplateSha256: string | null }>> {
-  const slices = await Promise.all(inListChunks([...new Set(trailIds)]).map((ids) => db.selectFrom('trails').innerJoin('flows', 'flows.id', 'trails.flow_id')
-    .select(['trails.id', 'trails.template_sha256', 'flows.template_sha256 as flow_template_sha256']).where('trails.id', 'in', ids).execute()));
+  const slices = await Promise.all(
+    inListChunks([...new Set(trailIds)]).map((ids) =>
+      db
+        .selectFrom('trails')
+        .innerJoin('flows', 'flows.id', 'trails.flow_id')
+        .select(['trails.id', 'trails.template_sha256', 'flows.template_sha256 as flow_template_sha256'])
+        .where('trails.id', 'in', ids)
+        .execute(),
+    ),
+  );
   return slices.flat().map((r) => ({ id: Number(r.id), effectiveTemplateSha256: r.template_sha256 ?? r.flow_template_sha256 }));
 }
 

@@ -38,21 +38,42 @@ export interface TrailRow {
  * `createdBy`: the id of the caller's token; a trail keeps the token that created it, and each
  * begin's chain record names the token that made it.
  */
-export function upsertTrail(db: Db, flowId: number, input: TrailInput, templateSha256: string | null, at: number, createdBy: string | null): Promise<{ created: boolean; id: number }> {
+export function upsertTrail(
+  db: Db,
+  flowId: number,
+  input: TrailInput,
+  templateSha256: string | null,
+  at: number,
+  createdBy: string | null,
+): Promise<{ created: boolean; id: number }> {
   return inTransaction(db, async (trx) => {
     const result = await upsertTrailIn(trx, flowId, input, templateSha256, at, createdBy);
     // The trail row is a summary that each begin updates in place: each begin's record keeps what
     // it said and vouches for the row as it left it (verify checks the row against the latest one).
-    const { organization_id, name: flow } = await trx.selectFrom('flows').select(['organization_id', 'name']).where('id', '=', flowId).executeTakeFirstOrThrow();
+    const { organization_id, name: flow } = await trx
+      .selectFrom('flows')
+      .select(['organization_id', 'name'])
+      .where('id', '=', flowId)
+      .executeTakeFirstOrThrow();
     await appendEvidence(trx, {
-      organizationId: Number(organization_id), type: 'trail.begin', at, ref: { table: 'trails', id: result.id },
+      organizationId: Number(organization_id),
+      type: 'trail.begin',
+      at,
+      ref: { table: 'trails', id: result.id },
       data: { flow, trail: input.name, created: result.created, input, template_sha256: templateSha256, ...byToken(createdBy) },
     });
     return result;
   });
 }
 
-async function upsertTrailIn(db: Db, flowId: number, input: TrailInput, templateSha256: string | null, at: number, createdBy: string | null): Promise<{ created: boolean; id: number }> {
+async function upsertTrailIn(
+  db: Db,
+  flowId: number,
+  input: TrailInput,
+  templateSha256: string | null,
+  at: number,
+  createdBy: string | null,
+): Promise<{ created: boolean; id: number }> {
   const values = {
     description: input.description ?? '',
     commit_sha: input.git_commit_info?.sha1 ?? null,
@@ -66,13 +87,24 @@ async function upsertTrailIn(db: Db, flowId: number, input: TrailInput, template
   };
   // Insert-or-nothing first, so that two processes beginning the same new trail at once do not
   // collide: the loser finds the winner's row (PostgreSQL waits for its commit) and updates it.
-  const inserted = await db.insertInto('trails')
+  const inserted = await db
+    .insertInto('trails')
     .values({ ...values, flow_id: flowId, name: input.name, template_sha256: templateSha256, created_by_token: createdBy, created_at: at })
     .onConflict((c) => c.columns(['flow_id', 'name']).doNothing())
-    .returning('id').executeTakeFirst();
+    .returning('id')
+    .executeTakeFirst();
   if (inserted) return { created: true, id: Number(inserted.id) };
-  const existing = await db.selectFrom('trails').select(['id', 'template_sha256']).where('flow_id', '=', flowId).where('name', '=', input.name).executeTakeFirstOrThrow();
-  await db.updateTable('trails').set({ ...values, template_sha256: templateSha256 ?? existing.template_sha256 }).where('id', '=', existing.id).execute();
+  const existing = await db
+    .selectFrom('trails')
+    .select(['id', 'template_sha256'])
+    .where('flow_id', '=', flowId)
+    .where('name', '=', input.name)
+    .executeTakeFirstOrThrow();
+  await db
+    .updateTable('trails')
+    .set({ ...values, template_sha256: templateSha256 ?? existing.template_sha256 })
+    .where('id', '=', existing.id)
+    .execute();
   return { created: false, id: Number(existing.id) };
 }
 
@@ -83,15 +115,41 @@ export interface TrailWithTemplate extends TrailRow {
 }
 
 const trailColumns = [
-  'trails.id', 'trails.flow_id', 'flows.name as flow_name', 'trails.name', 'trails.description', 'trails.git_commit_info', 'trails.repo_info',
-  'trails.origin_url', 'trails.external_urls', 'trails.user_data', 'trails.template_sha256', 'flows.template_sha256 as flow_template_sha256',
-  'trails.created_by_token', 'tokens.description as token_description', 'trails.created_at', 'trails.last_modified_at',
+  'trails.id',
+  'trails.flow_id',
+  'flows.name as flow_name',
+  'trails.name',
+  'trails.description',
+  'trails.git_commit_info',
+  'trails.repo_info',
+  'trails.origin_url',
+  'trails.external_urls',
+  'trails.user_data',
+  'trails.template_sha256',
+  'flows.template_sha256 as flow_template_sha256',
+  'trails.created_by_token',
+  'tokens.description as token_description',
+  'trails.created_at',
+  'trails.last_modified_at',
 ] as const;
 
 type TrailSelect = {
-  id: number; flow_id: number; flow_name: string; name: string; description: string; git_commit_info: string | null; repo_info: string | null;
-  origin_url: string | null; external_urls: string | null; user_data: string | null; template_sha256: string | null;
-  flow_template_sha256: string | null; created_by_token: string | null; token_description: string | null; created_at: number; last_modified_at: number;
+  id: number;
+  flow_id: number;
+  flow_name: string;
+  name: string;
+  description: string;
+  git_commit_info: string | null;
+  repo_info: string | null;
+  origin_url: string | null;
+  external_urls: string | null;
+  user_data: string | null;
+  template_sha256: string | null;
+  flow_template_sha256: string | null;
+  created_by_token: string | null;
+  token_description: string | null;
+  created_at: number;
+  last_modified_at: number;
 };
 
 /** Trails with their flow and the token that created them, for `trailColumns`. */
@@ -99,33 +157,55 @@ const trailsWithFlow = (db: Db) =>
   db.selectFrom('trails').innerJoin('flows', 'flows.id', 'trails.flow_id').leftJoin('tokens', 'tokens.id', 'trails.created_by_token');
 
 const toTrail = (r: TrailSelect): TrailWithTemplate => ({
-  id: Number(r.id), flowId: Number(r.flow_id), flowName: r.flow_name, name: r.name, description: r.description,
-  gitCommitInfo: fromJson(r.git_commit_info, null), repoInfo: fromJson(r.repo_info, null), originUrl: r.origin_url,
-  externalUrls: fromJson(r.external_urls, null), userData: fromJson(r.user_data, null), templateSha256: r.template_sha256,
-  effectiveTemplateSha256: r.template_sha256 ?? r.flow_template_sha256, createdBy: tokenRef(r.created_by_token, r.token_description),
-  createdAt: Number(r.created_at), lastModifiedAt: Number(r.last_modified_at),
+  id: Number(r.id),
+  flowId: Number(r.flow_id),
+  flowName: r.flow_name,
+  name: r.name,
+  description: r.description,
+  gitCommitInfo: fromJson(r.git_commit_info, null),
+  repoInfo: fromJson(r.repo_info, null),
+  originUrl: r.origin_url,
+  externalUrls: fromJson(r.external_urls, null),
+  userData: fromJson(r.user_data, null),
+  templateSha256: r.template_sha256,
+  effectiveTemplateSha256: r.template_sha256 ?? r.flow_template_sha256,
+  createdBy: tokenRef(r.created_by_token, r.token_description),
+  createdAt: Number(r.created_at),
+  lastModifiedAt: Number(r.last_modified_at),
 });
 
 /** A page of a flow's trails, newest first. */
 export async function listTrailPage(db: Db, flowId: number, offset: number, limit: number): Promise<{ items: TrailWithTemplate[]; total: number }> {
-  const { total } = await db.selectFrom('trails').select((eb) => eb.fn.countAll<number>().as('total')).where('flow_id', '=', flowId).executeTakeFirstOrThrow();
-  const rows = await trailsWithFlow(db).select(trailColumns)
-    .where('trails.flow_id', '=', flowId).orderBy('trails.created_at', 'desc').orderBy('trails.id', 'desc').limit(limit).offset(offset).execute();
+  const { total } = await db
+    .selectFrom('trails')
+    .select((eb) => eb.fn.countAll<number>().as('total'))
+    .where('flow_id', '=', flowId)
+    .executeTakeFirstOrThrow();
+  const rows = await trailsWithFlow(db)
+    .select(trailColumns)
+    .where('trails.flow_id', '=', flowId)
+    .orderBy('trails.created_at', 'desc')
+    .orderBy('trails.id', 'desc')
+    .limit(limit)
+    .offset(offset)
+    .execute();
   return { total: Number(total), items: rows.map(toTrail) };
 }
 
 /** A trail by organisation, flow and trail name, with its effective template. */
 export async function findTrail(db: Db, organizationId: number, flowName: string, trailName: string): Promise<TrailWithTemplate | undefined> {
-  const row = await trailsWithFlow(db).select(trailColumns)
-    .where('flows.organization_id', '=', organizationId).where('flows.name', '=', flowName).where('trails.name', '=', trailName)
+  const row = await trailsWithFlow(db)
+    .select(trailColumns)
+    .where('flows.organization_id', '=', organizationId)
+    .where('flows.name', '=', flowName)
+    .where('trails.name', '=', trailName)
     .executeTakeFirst();
   return row ? toTrail(row) : undefined;
 }
 
 /** One trail by id, with its effective template. */
 export async function getTrailById(db: Db, trailId: number): Promise<TrailWithTemplate | undefined> {
-  const row = await trailsWithFlow(db).select(trailColumns)
-    .where('trails.id', '=', trailId).executeTakeFirst();
+  const row = await trailsWithFlow(db).select(trailColumns).where('trails.id', '=', trailId).executeTakeFirst();
   return row ? toTrail(row) : undefined;
 }
 

@@ -15,10 +15,12 @@ const post = (message: FromVerifier) => port.postMessage(message);
 
 try {
   const { db } = openSqliteReader(file);
-  await verifyChain(db, organizationId, orgName).then(
-    (result) => post({ kind: 'done', result }),
-    (error) => post({ kind: 'failed', error: toErrorShape(error) }),
-  ).finally(() => db.destroy());
+  await verifyChain(db, organizationId, orgName)
+    .then(
+      (result) => post({ kind: 'done', result }),
+      (error) => post({ kind: 'failed', error: toErrorShape(error) }),
+    )
+    .finally(() => db.destroy());
 } catch (error) {
   post({ kind: 'failed', error: toErrorShape(error) });
 }

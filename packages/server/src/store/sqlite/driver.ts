@@ -31,7 +31,9 @@ function pick(): ReturnType<typeof load> {
   } catch (error) {
     // 12 works on Node 22 and 23; on 24 it may abort the process later, so say so now.
     if (nodeMajor >= 24) {
-      process.emitWarning(`better-sqlite3 13 (better-sqlite3-napi) did not load (${(error as Error).message}); falling back to better-sqlite3 12, which can abort on Node ${process.versions.node} (docs/node-versions.md)`);
+      process.emitWarning(
+        `better-sqlite3 13 (better-sqlite3-napi) did not load (${(error as Error).message}); falling back to better-sqlite3 12, which can abort on Node ${process.versions.node} (docs/node-versions.md)`,
+      );
     }
     return load('better-sqlite3');
   }

@@ -43,7 +43,8 @@ describe('group commit on a full disk (SQLite on a small tmpfs)', function () {
     await sql`insert into blobs (content) values (${randomBytes(bytes)})`.execute(trx);
     return bytes;
   };
-  const codes = (settled: PromiseSettledResult<unknown>[]) => settled.map((s) => (s.status === 'fulfilled' ? 'stored' : `${(s.reason as { code?: string }).code}: ${(s.reason as Error).message}`));
+  const codes = (settled: PromiseSettledResult<unknown>[]) =>
+    settled.map((s) => (s.status === 'fulfilled' ? 'stored' : `${(s.reason as { code?: string }).code}: ${(s.reason as Error).message}`));
 
   it('fails each job with SQLITE_FULL, whether the disk fills inside a job or at COMMIT, and writes again once there is room', async () => {
     const filler = join(disk!.dir, 'filler');

@@ -17,29 +17,33 @@ type Outcome = { ok: true; value: unknown } | { ok: false; error: unknown };
  * Only for a single-connection database (SQLite through Kysely), where jobs run one after another anyway.
  */
 export function groupCommit(db: Kysely<Database>, options: GroupCommitOptions = {}) {
-  const batches = batchedWrites<Work, Outcome>(db, async (trx, works) => {
-    const outcomes: Outcome[] = [];
-    for (const work of works) {
-      await sql`savepoint job`.execute(trx);
-      try {
-        const value = await work(trx);
-        await sql`release savepoint job`.execute(trx);
-        outcomes.push({ ok: true, value });
-      } catch (error) {
+  const batches = batchedWrites<Work, Outcome>(
+    db,
+    async (trx, works) => {
+      const outcomes: Outcome[] = [];
+      for (const work of works) {
+        await sql`savepoint job`.execute(trx);
         try {
-          await sql`rollback to savepoint job`.execute(trx);
+          const value = await work(trx);
           await sql`release savepoint job`.execute(trx);
-        } catch {
-          // No savepoint left: SQLite rolled the whole transaction back itself (SQLITE_FULL on a
-          // full disk, SQLITE_IOERR). The batch is lost; the job's own error says why, and each job
-          // is tried again alone (batchedWrites).
-          throw error;
+          outcomes.push({ ok: true, value });
+        } catch (error) {
+          try {
+            await sql`rollback to savepoint job`.execute(trx);
+            await sql`release savepoint job`.execute(trx);
+          } catch {
+            // No savepoint left: SQLite rolled the whole transaction back itself (SQLITE_FULL on a
+            // full disk, SQLITE_IOERR). The batch is lost; the job's own error says why, and each job
+            // is tried again alone (batchedWrites).
+            throw error;
+          }
+          outcomes.push({ ok: false, error });
         }
-        outcomes.push({ ok: false, error });
       }
-    }
-    return outcomes;
-  }, options);
+      return outcomes;
+    },
+    options,
+  );
 
   return async function transaction<T>(work: (trx: Transaction<Database>) => Promise<T>): Promise<T> {
     const outcome = await batches.write(work);

@@ -58,7 +58,9 @@ describe('the SQLite connection settings', () => {
       expect(capped.raw.pragma('max_page_count', { simple: true })).to.equal(Math.floor((1024 * 1024 + 1) / newDatabasePageSize));
       capped.raw.exec('create table t (x blob)');
       capped.raw.prepare('insert into t values (?)').run(Buffer.alloc(512 * 1024));
-      expect(() => capped.raw.prepare('insert into t values (?)').run(Buffer.alloc(600 * 1024))).to.throw(/full/).with.property('code', 'SQLITE_FULL');
+      expect(() => capped.raw.prepare('insert into t values (?)').run(Buffer.alloc(600 * 1024)))
+        .to.throw(/full/)
+        .with.property('code', 'SQLITE_FULL');
       expect(capped.raw.prepare('select count(*) as n from t').get()).to.deep.equal({ n: 1 });
     } finally {
       await capped.db.destroy();
@@ -71,7 +73,10 @@ describe('the SQLite connection settings', () => {
     await below.reader.destroy();
 
     for (const maxSizeBytes of [0, -5, Number.NaN, Number.POSITIVE_INFINITY]) {
-      expect(() => openSqlite(join(dir, 'never.db'), { maxSizeBytes }), String(maxSizeBytes)).to.throw(RangeError, /maxSizeBytes must be a positive number of bytes/);
+      expect(() => openSqlite(join(dir, 'never.db'), { maxSizeBytes }), String(maxSizeBytes)).to.throw(
+        RangeError,
+        /maxSizeBytes must be a positive number of bytes/,
+      );
     }
   });
 });

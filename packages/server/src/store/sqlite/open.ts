@@ -5,7 +5,7 @@
 import { statSync } from 'node:fs';
 import { resolve } from 'node:path';
 import BetterSqlite3 from './driver.ts';
-import { CompiledQuery, Kysely, LimitNode, SqliteDialect, SqliteQueryCompiler, ValueNode, type Driver } from 'kysely';
+import { CompiledQuery, Kysely, type LimitNode, SqliteDialect, SqliteQueryCompiler, ValueNode, type Driver } from 'kysely';
 import type { Database } from '../database.ts';
 import { databaseMovedCode, StoreError } from '../errors.ts';
 
@@ -40,8 +40,15 @@ export interface WriterOptions extends SqliteOptions {
  * write batch. WAL lets the reader see every committed transaction while the writer writes.
  * `unmoved` is the writer's check that the file is still at its path (`databaseFileGuard`).
  */
-export function openSqlite(file: string, options: WriterOptions = {}): {
-  db: Kysely<Database>; reader: Kysely<Database>; raw: BetterSqlite3.Database; readerRaw: BetterSqlite3.Database; unmoved: () => void;
+export function openSqlite(
+  file: string,
+  options: WriterOptions = {},
+): {
+  db: Kysely<Database>;
+  reader: Kysely<Database>;
+  raw: BetterSqlite3.Database;
+  readerRaw: BetterSqlite3.Database;
+  unmoved: () => void;
 } {
   const { db, raw, unmoved } = openSqliteWriter(file, options);
   const { db: reader, raw: readerRaw } = openSqliteReader(file);
@@ -64,7 +71,8 @@ export const newDatabasePageSize = 16_384;
  */
 export function openSqliteWriter(file: string, options: WriterOptions = {}): { db: Kysely<Database>; raw: BetterSqlite3.Database; unmoved: () => void } {
   const { maxSizeBytes } = options;
-  if (maxSizeBytes !== undefined && !(Number.isFinite(maxSizeBytes) && maxSizeBytes > 0)) throw new RangeError(`maxSizeBytes must be a positive number of bytes, not ${maxSizeBytes}`);
+  if (maxSizeBytes !== undefined && !(Number.isFinite(maxSizeBytes) && maxSizeBytes > 0))
+    throw new RangeError(`maxSizeBytes must be a positive number of bytes, not ${maxSizeBytes}`);
   const raw = new BetterSqlite3(file);
   // A new database gets 16KB pages (before WAL mode fixes the size): an attestation's 100KB
   // attachment is 7 pages instead of 26, each written to the WAL with two system calls and
@@ -137,7 +145,11 @@ function databaseFileGuard(file: string): () => void {
     const now = statSync(path, { bigint: true, throwIfNoEntry: false });
     if (now?.ino === opened.ino && now.dev === opened.dev) return;
     const what = now ? 'replaced by another file' : 'moved or deleted';
-    throw new StoreError('moved', `the database file ${path} was ${what} while the server ran; restart the server to open what is there now`, databaseMovedCode);
+    throw new StoreError(
+      'moved',
+      `the database file ${path} was ${what} while the server ran; restart the server to open what is there now`,
+      databaseMovedCode,
+    );
   };
 }
 

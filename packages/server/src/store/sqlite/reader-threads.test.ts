@@ -37,8 +37,15 @@ describe('SQLite reader threads', function () {
     const deployments = Array.from({ length: 3_000 }, (_, i) => {
       const env = environments[i % 10]!;
       return {
-        organizationId, environmentId: env.id, envName: env.name, snapshotIndex: i + 1, fingerprint: `f${i}`, artifactName: `a${i}`,
-        deployedAt: base + (i * 7_919) % (30 * day), trailId: null, repoName: i % 3 ? 'acme/a' : 'acme/b',
+        organizationId,
+        environmentId: env.id,
+        envName: env.name,
+        snapshotIndex: i + 1,
+        fingerprint: `f${i}`,
+        artifactName: `a${i}`,
+        deployedAt: base + ((i * 7_919) % (30 * day)),
+        trailId: null,
+        repoName: i % 3 ? 'acme/a' : 'acme/b',
       };
     });
     for (let i = 0; i < deployments.length; i += 500) await store.insertDeployments(deployments.slice(i, i + 500));
@@ -75,11 +82,14 @@ describe('SQLite reader threads', function () {
     // this is what the threads are for, and it shows that the measure below can fail.
     expect(await turnsDuring(list(inline))).to.equal(0);
     expect(await turnsDuring(list(threads))).to.be.greaterThan(0);
-    expect(await turnsDuring(() => threads.listEnvironments(organizationId, { names: 'prod', sort: 'name', direction: 'asc', offset: 0, limit: 20 }, environmentsView('acme'))))
-      .to.be.greaterThan(0);
+    expect(
+      await turnsDuring(() =>
+        threads.listEnvironments(organizationId, { names: 'prod', sort: 'name', direction: 'asc', offset: 0, limit: 20 }, environmentsView('acme')),
+      ),
+    ).to.be.greaterThan(0);
   });
 
-  it('answers as the store\'s own connection does', async () => {
+  it("answers as the store's own connection does", async () => {
     const threads = await open(2);
     const inline = await open(0);
     const deploymentFilters = [
@@ -112,10 +122,19 @@ describe('SQLite reader threads', function () {
     for (let i = 0; i < 20; i++) {
       const before = await store.listDeployments(organizationId, { ...window, envName: 'fresh', offset: 0, limit: 1 }, deploymentsView(at));
       expect(before.total).to.equal(i);
-      await store.insertDeployments([{
-        organizationId, environmentId: environment.id, envName: 'fresh', snapshotIndex: i + 1, fingerprint: `fresh${i}`,
-        artifactName: `fresh${i}`, deployedAt: base + day + i, trailId: null, repoName: null,
-      }]);
+      await store.insertDeployments([
+        {
+          organizationId,
+          environmentId: environment.id,
+          envName: 'fresh',
+          snapshotIndex: i + 1,
+          fingerprint: `fresh${i}`,
+          artifactName: `fresh${i}`,
+          deployedAt: base + day + i,
+          trailId: null,
+          repoName: null,
+        },
+      ]);
       const after = await store.listDeployments(organizationId, { ...window, envName: 'fresh', offset: 0, limit: 1 }, deploymentsView(at));
       expect(after.total).to.equal(i + 1);
       expect(JSON.parse(after.itemsJson)[0].fingerprint).to.equal(`fresh${i}`);
@@ -125,8 +144,11 @@ describe('SQLite reader threads', function () {
   it('keeps serving lists while many run at once, each answered with its own result', async () => {
     const store = await open(2);
     const envs = Array.from({ length: 10 }, (_, i) => `${i % 2 ? 'prod' : 'dev'}-${i}`);
-    const results = await Promise.all(Array.from({ length: 200 }, (_, i) =>
-      store.listDeployments(organizationId, { ...window, envName: envs[i % 10], offset: 0, limit: 5 }, deploymentsView(at))));
+    const results = await Promise.all(
+      Array.from({ length: 200 }, (_, i) =>
+        store.listDeployments(organizationId, { ...window, envName: envs[i % 10], offset: 0, limit: 5 }, deploymentsView(at)),
+      ),
+    );
     results.forEach((result, i) => {
       expect(result.total).to.equal(300);
       for (const item of JSON.parse(result.itemsJson) as DeploymentRecord[]) expect(item.env_name).to.equal(envs[i % 10]);

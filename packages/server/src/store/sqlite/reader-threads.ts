@@ -50,7 +50,11 @@ export function startReaderThreads(file: string, count: number): ReaderThreads {
     const worker = startModuleWorker(siblingModule('reader-thread-worker', import.meta.url), { file });
     let opened!: () => void;
     const thread: Thread = {
-      worker, opened: false, jobs: workerJobs(worker, { batched: true }), exited: Promise.resolve(), started: new Promise((resolve) => (opened = resolve)),
+      worker,
+      opened: false,
+      jobs: workerJobs(worker, { batched: true }),
+      exited: Promise.resolve(),
+      started: new Promise((resolve) => (opened = resolve)),
     };
     worker.on('message', (received: FromReader | MessageBatch) => {
       for (const message of unbatched(received)) {
@@ -63,16 +67,18 @@ export function startReaderThreads(file: string, count: number): ReaderThreads {
       }
     });
     worker.on('error', () => {});
-    thread.exited = new Promise((resolve) => worker.once('exit', () => {
-      const wasOpen = thread.opened;
-      thread.opened = false;
-      opened();
-      thread.jobs.failAll(new Error('the SQLite reader thread stopped'));
-      // One that stops unasked after it had opened is replaced (its lists go to the caller's
-      // connection meanwhile); one that could not open is not retried.
-      if (!closing && wasOpen) threads = threads.map((t) => (t === thread ? start() : t));
-      resolve();
-    }));
+    thread.exited = new Promise((resolve) =>
+      worker.once('exit', () => {
+        const wasOpen = thread.opened;
+        thread.opened = false;
+        opened();
+        thread.jobs.failAll(new Error('the SQLite reader thread stopped'));
+        // One that stops unasked after it had opened is replaced (its lists go to the caller's
+        // connection meanwhile); one that could not open is not retried.
+        if (!closing && wasOpen) threads = threads.map((t) => (t === thread ? start() : t));
+        resolve();
+      }),
+    );
     return thread;
   }
 
@@ -87,22 +93,24 @@ export function startReaderThreads(file: string, count: number): ReaderThreads {
       for (const thread of started()) {
         if (thread.opened && (!best || thread.jobs.size < best.jobs.size)) best = thread;
       }
-      return best?.jobs.send((id) => ({ kind: 'run', id, procedure, args } satisfies ToReader)) as ResultOf<typeof procedure> | undefined;
+      return best?.jobs.send((id) => ({ kind: 'run', id, procedure, args }) satisfies ToReader) as ResultOf<typeof procedure> | undefined;
     },
     async ready() {
       await Promise.all(started().map((thread) => thread.started));
     },
     async close() {
       closing = true;
-      await Promise.all(threads.map(async (thread) => {
-        // One still starting has nothing to finish.
-        if (!thread.opened) return void (await thread.worker.terminate());
-        thread.jobs.flush();
-        thread.worker.postMessage({ kind: 'close' } satisfies ToReader);
-        const timer = setTimeout(() => void thread.worker.terminate(), 5_000);
-        await thread.exited;
-        clearTimeout(timer);
-      }));
+      await Promise.all(
+        threads.map(async (thread) => {
+          // One still starting has nothing to finish.
+          if (!thread.opened) return void (await thread.worker.terminate());
+          thread.jobs.flush();
+          thread.worker.postMessage({ kind: 'close' } satisfies ToReader);
+          const timer = setTimeout(() => void thread.worker.terminate(), 5_000);
+          await thread.exited;
+          clearTimeout(timer);
+        }),
+      );
     },
   };
 }

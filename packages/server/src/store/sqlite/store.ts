@@ -35,7 +35,10 @@ export async function openSqliteStore(file: string, options: SqliteOptions & { l
   };
   const writer = inMemory ? null : startWriterThread(file, { ...options, afterCommit: (batch) => (committed(), attestationBatches(batch)), walAutocheckpoint });
   const readers = inMemory ? null : startReaderThreads(file, options.readerThreads ?? defaultReaderThreads);
-  const { db, reader, raw, readerRaw, unmoved } = openSqlite(file, { ...options, wrapDriver: writer ? (driver) => lockedDriver(driver, writer.pause) : undefined });
+  const { db, reader, raw, readerRaw, unmoved } = openSqlite(file, {
+    ...options,
+    wrapDriver: writer ? (driver) => lockedDriver(driver, writer.pause) : undefined,
+  });
   await migrated(db, 'sqlite');
   checkpointer = startCheckpointer(raw, file);
   log = await startLog(db, options.log);
@@ -60,31 +63,36 @@ export async function openSqliteStore(file: string, options: SqliteOptions & { l
     // One writer, one fsync per commit: concurrent transactions share commits (see group-commit.ts).
     runTransaction: groupCommit(db, { afterCommit: (batch) => (committed(), transactionBatches(batch)) }),
   });
-  return closedForChecks(withStoreErrors<Store>({
-    ...store,
-    onWriteBatch: batches.subscribe,
-    logSigning: log.logSigning,
-    makeCheckpoints: log.makeCheckpoints,
-    ...(writer ? { appendAttestation: writer.appendAttestation } : {}),
-    ...(readers ? onReaderThreads(store, readers) : {}),
-    findToken: rememberTokensUntilChange(store.findToken, oncePerTurn(() => dataVersion.get() as number)),
-    // A file moved, deleted or replaced under the server takes no more writes (the writer's own check, sqlite.ts): not ready.
-    checkDatabase: async () => {
-      unmoved();
-      await store.checkDatabase();
-    },
-    close: once(async () => {
-      // Before the writer thread stops: a checkpoint made meanwhile would wait for it.
-      await log?.close();
-      await readers?.close();
-      await writer?.close();
-      await checkpointer?.close();
-      await store.close();
-      // Kysely closes a connection only if it ever ran a query: one that never did kept the file open.
-      raw.close();
-      readerRaw.close();
+  return closedForChecks(
+    withStoreErrors<Store>({
+      ...store,
+      onWriteBatch: batches.subscribe,
+      logSigning: log.logSigning,
+      makeCheckpoints: log.makeCheckpoints,
+      ...(writer ? { appendAttestation: writer.appendAttestation } : {}),
+      ...(readers ? onReaderThreads(store, readers) : {}),
+      findToken: rememberTokensUntilChange(
+        store.findToken,
+        oncePerTurn(() => dataVersion.get() as number),
+      ),
+      // A file moved, deleted or replaced under the server takes no more writes (the writer's own check, sqlite.ts): not ready.
+      checkDatabase: async () => {
+        unmoved();
+        await store.checkDatabase();
+      },
+      close: once(async () => {
+        // Before the writer thread stops: a checkpoint made meanwhile would wait for it.
+        await log?.close();
+        await readers?.close();
+        await writer?.close();
+        await checkpointer?.close();
+        await store.close();
+        // Kysely closes a connection only if it ever ran a query: one that never did kept the file open.
+        raw.close();
+        readerRaw.close();
+      }),
     }),
-  }));
+  );
 }
 
 /**

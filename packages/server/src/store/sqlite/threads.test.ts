@@ -27,7 +27,8 @@ describe('worker thread messages', () => {
 
   it('answers each job of a batch with its own result, the batch reaching the worker as one message', async () => {
     // Answers every job of a message with twice its number, in reverse order, and counts the messages.
-    const worker = new Worker(`
+    const worker = new Worker(
+      `
       const { parentPort } = require('node:worker_threads');
       let received = 0;
       parentPort.on('message', (message) => {
@@ -38,7 +39,9 @@ describe('worker thread messages', () => {
           else parentPort.postMessage({ kind: 'done', id: job.id, value: job.n * 2 });
         }
       });
-    `, { eval: true });
+    `,
+      { eval: true },
+    );
     try {
       const jobs = workerJobs(worker, { batched: true });
       worker.on('message', (message) => jobs.answer(message));
@@ -54,7 +57,8 @@ describe('worker thread messages', () => {
 
   it('moves the buffers of the jobs of a batch to the worker with the batch', async () => {
     // Answers each job with the sum of its bytes and how many messages have arrived so far.
-    const worker = new Worker(`
+    const worker = new Worker(
+      `
       const { parentPort } = require('node:worker_threads');
       let received = 0;
       parentPort.on('message', (message) => {
@@ -63,7 +67,9 @@ describe('worker thread messages', () => {
           parentPort.postMessage({ kind: 'done', id: job.id, value: { sum: job.bytes.reduce((a, b) => a + b, 0), received } });
         }
       });
-    `, { eval: true });
+    `,
+      { eval: true },
+    );
     try {
       const jobs = workerJobs(worker, { batched: true });
       worker.on('message', (message) => jobs.answer(message));
@@ -78,20 +84,20 @@ describe('worker thread messages', () => {
   });
 
   it('fails the jobs of a batch that cannot be posted, and goes on with later ones', async () => {
-    const worker = new Worker(`
+    const worker = new Worker(
+      `
       const { parentPort } = require('node:worker_threads');
       parentPort.on('message', (message) => {
         for (const job of message.kind === 'batch' ? message.messages : [message]) parentPort.postMessage({ kind: 'done', id: job.id, value: job.n });
       });
-    `, { eval: true });
+    `,
+      { eval: true },
+    );
     try {
       const jobs = workerJobs(worker, { batched: true });
       worker.on('message', (message) => jobs.answer(message));
       // A function cannot be cloned: the batch it is in fails, both of its jobs.
-      const outcomes = await Promise.allSettled([
-        jobs.send<number>((id) => ({ id, n: 1 })),
-        jobs.send<number>((id) => ({ id, n: 2, callback: () => {} })),
-      ]);
+      const outcomes = await Promise.allSettled([jobs.send<number>((id) => ({ id, n: 1 })), jobs.send<number>((id) => ({ id, n: 2, callback: () => {} }))]);
       expect(outcomes.map((o) => o.status)).to.deep.equal(['rejected', 'rejected']);
       expect(String((outcomes[1] as PromiseRejectedResult).reason)).to.match(/could not be cloned/);
       expect(jobs.size).to.equal(0);
@@ -104,7 +110,11 @@ describe('worker thread messages', () => {
   it('after failAll, fails later jobs at once and ignores late answers, so none settles a job that reused an id', async () => {
     // Answers nothing by itself: the test answers for it.
     const worker = new Worker(`require('node:worker_threads').parentPort.on('message', () => {});`, { eval: true });
-    const failure = (job: Promise<unknown>) => job.then(() => 'settled', (error: Error) => error.message);
+    const failure = (job: Promise<unknown>) =>
+      job.then(
+        () => 'settled',
+        (error: Error) => error.message,
+      );
     try {
       const jobs = workerJobs(worker, { batched: true });
       const ids: number[] = [];

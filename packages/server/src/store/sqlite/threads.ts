@@ -30,7 +30,9 @@ import(require('node:url').pathToFileURL(workerData.tsxApi).href).then(({ regist
 export function startModuleWorker(entry: URL, data: Record<string, unknown>): Worker {
   if (!entry.pathname.endsWith('.ts')) return new Worker(entry, { workerData: data });
   // tsx's ES module API (its CommonJS twin, which require finds, registers hooks it cannot resolve).
-  const tsxApi = createRequire(import.meta.url).resolve('tsx/esm/api').replace(/\.cjs$/, '.mjs');
+  const tsxApi = createRequire(import.meta.url)
+    .resolve('tsx/esm/api')
+    .replace(/\.cjs$/, '.mjs');
   return new Worker(typescriptBootstrap, { eval: true, workerData: { ...data, entry: entry.href, tsxApi } });
 }
 
@@ -38,7 +40,10 @@ export function startModuleWorker(entry: URL, data: Record<string, unknown>): Wo
 export type JobAnswer = { kind: 'failed'; id: number; error: ErrorShape } | { kind: string; id: number; value?: unknown };
 
 /** Several messages posted as one (see `batchedPost`). */
-export interface MessageBatch { kind: 'batch'; messages: unknown[] }
+export interface MessageBatch {
+  kind: 'batch';
+  messages: unknown[];
+}
 
 /**
  * A `post` that gathers the messages of one turn of the event loop and posts them as one at its
@@ -85,18 +90,20 @@ export function workerJobs(worker: Worker, options: { batched?: boolean } = {}) 
   const pending = new Slots<{ resolve: (value: any) => void; reject: (error: unknown) => void }>();
   let failedWith: { error: unknown } | null = null;
   const settle = () => (pending.size ? worker.ref() : worker.unref());
-  const outbox = options.batched ? batchedPost((message, transfer) => {
-    try {
-      worker.postMessage(message, transfer);
-    } catch (error) {
-      // A message that cannot cross (a value structured clone refuses) fails the jobs it carried,
-      // as posting it alone would have: thrown here, at the end of a turn, it would end the process.
-      for (const job of unbatched(message)) {
-        const id = (job as { id?: unknown }).id;
-        if (typeof id === 'number') fail(id, error);
-      }
-    }
-  }) : null;
+  const outbox = options.batched
+    ? batchedPost((message, transfer) => {
+        try {
+          worker.postMessage(message, transfer);
+        } catch (error) {
+          // A message that cannot cross (a value structured clone refuses) fails the jobs it carried,
+          // as posting it alone would have: thrown here, at the end of a turn, it would end the process.
+          for (const job of unbatched(message)) {
+            const id = (job as { id?: unknown }).id;
+            if (typeof id === 'number') fail(id, error);
+          }
+        }
+      })
+    : null;
   /** The pending job `id`, no longer pending. */
   const take = (id: number) => {
     const job = pending.take(id);
@@ -140,7 +147,12 @@ export function workerJobs(worker: Worker, options: { batched?: boolean } = {}) 
 }
 
 /** An error as it crosses the thread boundary (structured clone keeps neither class nor `code`). */
-export interface ErrorShape { name: string; message: string; stack?: string; code?: unknown }
+export interface ErrorShape {
+  name: string;
+  message: string;
+  stack?: string;
+  code?: unknown;
+}
 
 export function toErrorShape(error: unknown): ErrorShape {
   const e = (error ?? {}) as Partial<ErrorShape>;

@@ -12,7 +12,10 @@ import { batchedPost, toErrorShape, unbatched, type MessageBatch } from './threa
 import { lockedDriver, turns, type FromWriter, type ToWriter, type WriterProcedures } from './writer-thread.ts';
 
 const { file, synchronous, maxSizeBytes, walAutocheckpoint } = workerData as {
-  file: string; synchronous: SqliteOptions['synchronous']; maxSizeBytes: number | undefined; walAutocheckpoint: number | null;
+  file: string;
+  synchronous: SqliteOptions['synchronous'];
+  maxSizeBytes: number | undefined;
+  walAutocheckpoint: number | null;
 };
 const port = parentPort!;
 // The answers of one turn go out together, as the jobs come (threads.ts, batchedPost).
@@ -26,9 +29,11 @@ if (walAutocheckpoint) raw.pragma(`wal_autocheckpoint = ${walAutocheckpoint}`);
 const attestations = batchedWrites(db, appendAttestations, { afterCommit: (batch) => post({ kind: 'committed', batch }) });
 
 const procedures: WriterProcedures = {
-  appendAttestation: (input) => attestations.write({
-    ...input, attachment: input.attachment ? { ...input.attachment, content: asBuffer(input.attachment.content) } : null,
-  }),
+  appendAttestation: (input) =>
+    attestations.write({
+      ...input,
+      attachment: input.attachment ? { ...input.attachment, content: asBuffer(input.attachment.content) } : null,
+    }),
 };
 
 let running = 0;
@@ -50,13 +55,15 @@ function handle(message: ToWriter) {
   switch (message.kind) {
     case 'run': {
       running++;
-      (procedures[message.procedure] as (...args: unknown[]) => Promise<unknown>)(...message.args).then(
-        (value) => post({ kind: 'done', id: message.id, value }),
-        (error) => post({ kind: 'failed', id: message.id, error: toErrorShape(error) }),
-      ).finally(() => {
-        running--;
-        if (closing) void close();
-      });
+      (procedures[message.procedure] as (...args: unknown[]) => Promise<unknown>)(...message.args)
+        .then(
+          (value) => post({ kind: 'done', id: message.id, value }),
+          (error) => post({ kind: 'failed', id: message.id, error: toErrorShape(error) }),
+        )
+        .finally(() => {
+          running--;
+          if (closing) void close();
+        });
       return;
     }
     case 'pause':

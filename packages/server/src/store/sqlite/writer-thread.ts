@@ -108,7 +108,10 @@ export function startWriterThread(file: string, options: WriterThreadOptions = {
     if (worker) return worker;
     if (closing) throw new Error('the store is closed');
     const thread = startModuleWorker(siblingModule('writer-thread-worker', import.meta.url), {
-      file, synchronous: options.synchronous ?? 'FULL', maxSizeBytes: options.maxSizeBytes, walAutocheckpoint: options.walAutocheckpoint ?? null,
+      file,
+      synchronous: options.synchronous ?? 'FULL',
+      maxSizeBytes: options.maxSizeBytes,
+      walAutocheckpoint: options.walAutocheckpoint ?? null,
     });
     // The jobs of one turn go as one message, and the answers of one of the worker's turns (a
     // batch's, after its COMMIT) come back as one (threads.ts, batchedPost).
@@ -124,11 +127,13 @@ export function startWriterThread(file: string, options: WriterThreadOptions = {
     });
     thread.on('error', (error) => jobs.failAll(error));
     const current = { thread, jobs };
-    exited = new Promise((resolve) => thread.once('exit', () => {
-      if (worker === current) worker = null;
-      jobs.failAll(new Error('the SQLite writer thread stopped'));
-      resolve();
-    }));
+    exited = new Promise((resolve) =>
+      thread.once('exit', () => {
+        if (worker === current) worker = null;
+        jobs.failAll(new Error('the SQLite writer thread stopped'));
+        resolve();
+      }),
+    );
     worker = current;
     return current;
   }
