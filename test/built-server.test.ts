@@ -48,7 +48,11 @@ describe('the built server (node packages/server/bin/trailproof.js)', function (
       if (url) loaded.add(url);
     });
     try {
-      await beginTrailAndAttest(await listeningUrl(child, exited), token);
+      const url = await listeningUrl(child, exited);
+      await beginTrailAndAttest(url, token);
+      // Verification runs on a thread of its own, whose entry must be found among the built files too.
+      const verified = await fetch(`${url}/api/v2/verify/acme`, { headers: { authorization: `Bearer ${token}` } });
+      expect(verified.status, await verified.clone().text()).to.equal(200);
 
       const commandLine = readFileSync(`/proc/${child.pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
       expect(commandLine).to.deep.equal([process.execPath, bin, 'serve', '--db', db, '--port', '0']);
@@ -63,6 +67,7 @@ describe('the built server (node packages/server/bin/trailproof.js)', function (
         dist('store/sqlite/writer-thread-worker.js'),
         dist('store/sqlite/reader-thread-worker.js'),
         dist('store/sqlite/checkpoint-worker.js'),
+        dist('store/sqlite/chain-verify-worker.js'),
       ]);
       expect(modules.some((m) => m.includes('/packages/schema/dist/'))).to.equal(true);
       expect(modules.filter((m) => /\.[cm]?ts$/.test(m) || /\/tsx[@/]/.test(m))).to.deep.equal([]);

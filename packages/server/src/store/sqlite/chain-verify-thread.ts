@@ -6,12 +6,12 @@
  */
 import type { FromVerifier } from './chain-verify-worker.ts';
 import type { VerifyResult } from '../queries/chain-verify.ts';
-import { fromErrorShape, startModuleWorker } from './threads.ts';
+import { fromErrorShape, siblingModule, startModuleWorker } from './threads.ts';
 
 /** Verifies `organizationId`'s chain in the SQLite `file` on a thread of its own. */
 export function verifyChainOnThread(file: string, organizationId: number, orgName: string): Promise<VerifyResult> {
   return new Promise((resolve, reject) => {
-    const worker = startModuleWorker(new URL('./chain-verify-worker.ts', import.meta.url), { file, organizationId, orgName });
+    const worker = startModuleWorker(siblingModule('chain-verify-worker', import.meta.url), { file, organizationId, orgName });
     let answered = false;
     worker.once('message', (message: FromVerifier) => {
       answered = true;
