@@ -10,9 +10,10 @@
  */
 import { execFileSync } from 'node:child_process';
 import { randomInt } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { createToken, openSqliteStore } from '@trailproof/server';
 import { BetterSqlite3 } from '@trailproof/server/testing';
 import { CompactRange, decodeProof, leafHash, verifyLeafInclusion } from '../packages/server/src/transparency/index.ts';
@@ -104,15 +105,26 @@ async function withAndWithout(quick: boolean, dir: string, stops: Array<() => Pr
  * written in bulk as the server writes them one batch at a time. Returns the database and a token.
  */
 async function seededLog(dir: string, size: number): Promise<{ file: string; token: string }> {
-  const file = join(dir, 'proofs.db');
+  // TRAILPROOF_BENCH_LOG_FILE keeps the seeded database for the next run (seeding 10,000,000 leaves takes minutes).
+  const kept = process.env.TRAILPROOF_BENCH_LOG_FILE;
+  const file = kept ?? join(dir, 'proofs.db');
+  const reused = kept !== undefined && existsSync(kept);
   const store = await openSqliteStore(file);
   let token: string;
   let organizationId: number;
   try {
     token = (await createToken(store, { org: 'bench', readOnly: true })).token;
     organizationId = (await store.findOrganization('bench'))!.id;
+    if (reused) {
+      const stored = await store.logSize(organizationId);
+      if (stored !== size) throw new Error(`${file} holds a log of ${stored} leaves, not ${size}: remove it or name another file`);
+    }
   } finally {
     await store.close();
+  }
+  if (reused) {
+    log(`  reusing the log of ${size} leaves in ${file}`);
+    return { file, token };
   }
   const db = new BetterSqlite3(file);
   try {
@@ -145,7 +157,10 @@ async function proofs(quick: boolean, dir: string, stops: Array<() => Promise<un
   const size = quick ? 100_000 : 10_000_000;
   const seconds = quick ? 4 : 20;
   const { file, token } = await seededLog(dir, size);
-  const server = await startServer(file);
+  // TRAILPROOF_BENCH_CPU_PROF=DIR: the server writes a V8 CPU profile there when it stops (support/cpu-profile.mjs).
+  const profiler = fileURLToPath(new URL('./support/cpu-profile.mjs', import.meta.url));
+  const profiled = process.env.TRAILPROOF_BENCH_CPU_PROF ? { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import=${profiler}` } : {};
+  const server = await startServer(file, profiled);
   stops.push(() => server.stop());
   const headers = { authorization: `Bearer ${token}` };
   const base = '/api/v2/log/bench';

@@ -71,6 +71,42 @@ describe('transparency log in the store', () => {
     expect((await server.store.logTree(await orgId(server.store, 'globex'))).size).to.equal(1);
   });
 
+  it('proves a tree past the levels kept in memory (256 leaves) as the stored one does, as it grows, its size current after each write', async () => {
+    expect((await begin('b1')).status).to.equal(201);
+    const acme = await orgId(server.store, 'acme');
+    const grow = async (from: number, to: number) => {
+      for (let i = from; i < to; i += 20) {
+        const statuses = await Promise.all(Array.from({ length: Math.min(20, to - i) }, (_, j) => attest('b1', `a${i + j}`).then((r) => r.status)));
+        expect(statuses.every((s) => s === 201)).to.equal(true);
+        // The size proofs are checked against moves with each write (it is remembered until a commit).
+        expect(await server.store.logSize(acme)).to.equal(Math.min(to, i + 20) + 1);
+      }
+    };
+    const hex = (hashes: readonly Uint8Array[]) => hashes.map((h) => Buffer.from(h).toString('hex'));
+    const check = async (size: number) => {
+      const { tree } = await rebuilt(server.store, acme);
+      // Twice each: the second from the upper subtrees the first kept.
+      for (const round of [1, 2]) {
+        for (const index of [0, 5, 255, 256, 300, size - 1].filter((i) => i < size)) {
+          const proof = await server.store.inclusionProofOf(acme, index, size);
+          expect(hex(proof), `${index} of ${size}, round ${round}`).to.deep.equal(hex(inclusionProof(tree, index, size)));
+          const [leaf] = await server.store.logLeaves(acme, index, 1);
+          expect(leaf).to.deep.equal({ index, leaf: (await server.store.logLeaves(acme, 0, size))[index]!.leaf });
+        }
+        for (const from of [1, 255, 256, 257, size - 1]) {
+          const proof = await server.store.consistencyProofOf(acme, from, size);
+          expect(hex(proof), `${from} to ${size}, round ${round}`).to.deep.equal(hex(consistencyProof(tree, from, size)));
+        }
+      }
+    };
+    await grow(0, 299);
+    await check(300);
+    await grow(299, 559);
+    await check(300);
+    await check(560);
+    expect(await server.store.logLeaves(acme, 560, 1)).to.deep.equal([]);
+  });
+
   it('signs a checkpoint of each grown tree with the published key, and keeps each one', async () => {
     expect((await begin('b1')).status).to.equal(201);
     await server.store.makeCheckpoints!();

@@ -9,6 +9,7 @@ import { sql } from 'kysely';
 import { PostgresAdapter } from 'kysely';
 import type { Db } from '../database.ts';
 import { compiledOnce } from '../compiled-once.ts';
+import { keepUpperSubtrees, type ReadSubtrees } from '../subtree-cache.ts';
 import { CompactRange, consistencyProofPlan, HASH_SIZE, inclusionProofPlan, leafHash, readProof, type SubtreeId } from '../../transparency/index.ts';
 
 /** The tree of an organisation as stored: its size and right edge. */
@@ -68,12 +69,27 @@ export async function subtreeHashes(db: Db, organizationId: number, ids: readonl
 
 /** RFC 9162 inclusion proof of leaf `index` in the organisation's tree of `size` leaves (size ≤ the stored tree's). */
 export function inclusionProofOf(db: Db, organizationId: number, index: number, size: number): Promise<Buffer[]> {
-  return readProof(inclusionProofPlan(index, size), (ids) => subtreeHashes(db, organizationId, ids));
+  const read = proofSubtrees(db);
+  return readProof(inclusionProofPlan(index, size), (ids) => read(organizationId, ids));
 }
 
 /** RFC 9162 consistency proof from the organisation's tree of `from` leaves to its tree of `to` leaves. */
 export function consistencyProofOf(db: Db, organizationId: number, from: number, to: number): Promise<Buffer[]> {
-  return readProof(consistencyProofPlan(from, to), (ids) => subtreeHashes(db, organizationId, ids));
+  const read = proofSubtrees(db);
+  return readProof(consistencyProofPlan(from, to), (ids) => read(organizationId, ids));
+}
+
+const keptSubtrees = new WeakMap<Db, ReadSubtrees>();
+
+/**
+ * How proofs on `db` read subtrees: with the upper levels kept in memory (subtree-cache.ts), except
+ * in a transaction, whose reads may include its own writes, which could still be rolled back.
+ */
+function proofSubtrees(db: Db): ReadSubtrees {
+  if (db.isTransaction) return (organizationId, ids) => subtreeHashes(db, organizationId, ids);
+  let read = keptSubtrees.get(db);
+  if (!read) keptSubtrees.set(db, (read = keepUpperSubtrees((organizationId, ids) => subtreeHashes(db, organizationId, ids))));
+  return read;
 }
 
 /** A leaf of the log: its index and bytes (the chain record's text). */

@@ -17,6 +17,7 @@ import { readerProcedures } from './reader-procedures.ts';
 import { startReaderThreads, type ReaderThreads } from './reader-threads.ts';
 import { lockedDriver, startWriterThread } from './writer-thread.ts';
 import { startLog, type LogOptions, type StartedLog } from '../log-store.ts';
+import { logReadsOn } from './log-reads.ts';
 
 /** Opens (creating if needed) a SQLite file, applies pending migrations and returns the store. */
 export async function openSqliteStore(file: string, options: SqliteOptions & { log?: LogOptions } = {}): Promise<Store> {
@@ -39,10 +40,15 @@ export async function openSqliteStore(file: string, options: SqliteOptions & { l
     ...options,
     wrapDriver: writer ? (driver) => lockedDriver(driver, writer.pause) : undefined,
   });
+  // Reads by key from a large file (a log's subtrees and leaves) from the OS's page cache through a
+  // map instead of a read() of each page: half the CPU of a proof's lookups at 10,000,000 leaves.
+  // The read connection only (SQLite caps the map at 2 GB).
+  readerRaw.pragma('mmap_size = 2147418112');
   await migrated(db, 'sqlite');
   checkpointer = startCheckpointer(raw, file);
   log = await startLog(db, options.log);
   const dataVersion = readerRaw.prepare('pragma data_version').pluck();
+  const committedVersion = oncePerTurn(() => dataVersion.get() as number);
   if (writer && options.threadsAtOpen) {
     await Promise.all([writer.ready(), readers?.ready()]).catch(async (error) => {
       await Promise.allSettled([writer.close(), readers?.close(), checkpointer?.close(), db.destroy(), reader.destroy()]);
@@ -71,10 +77,9 @@ export async function openSqliteStore(file: string, options: SqliteOptions & { l
       makeCheckpoints: log.makeCheckpoints,
       ...(writer ? { appendAttestation: writer.appendAttestation } : {}),
       ...(readers ? onReaderThreads(store, readers) : {}),
-      findToken: rememberTokensUntilChange(
-        store.findToken,
-        oncePerTurn(() => dataVersion.get() as number),
-      ),
+      // Every proof request's reads, as prepared statements; a tree's size read again only after a commit.
+      ...logReadsOn(readerRaw, committedVersion),
+      findToken: rememberTokensUntilChange(store.findToken, committedVersion),
       // A file moved, deleted or replaced under the server takes no more writes (the writer's own check, sqlite.ts): not ready.
       checkDatabase: async () => {
         unmoved();
