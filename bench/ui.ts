@@ -8,7 +8,8 @@
  *
  * TRAILPROOF_BENCH_UI_DATABASE=FILE keeps the seeded database at FILE (seeding takes minutes):
  * the first run seeds it, later runs of the same size measure it again (its tokens sit in
- * FILE.tokens.json). TRAILPROOF_BENCH_UI_NODE_OPTIONS is given to the server (`--cpu-prof`).
+ * FILE.tokens.json), which `node --cpu-prof --import tsx packages/server/src/cli/main.ts serve
+ * --database FILE` can then serve to a profiler.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -117,7 +118,6 @@ export async function uiPages(o: UiOptions): Promise<Figure[]> {
     const kept = process.env.TRAILPROOF_BENCH_UI_DATABASE;
     const file = kept ?? (await o.newDatabase('ui'));
     const tokensFile = `${file}.tokens.json`;
-    const serverEnv = process.env.TRAILPROOF_BENCH_UI_NODE_OPTIONS ? { NODE_OPTIONS: process.env.TRAILPROOF_BENCH_UI_NODE_OPTIONS } : {};
     let token: string;
     if (kept && existsSync(tokensFile)) {
       const saved = JSON.parse(readFileSync(tokensFile, 'utf8')) as { token: string; rows: number; trails: number };
@@ -125,14 +125,14 @@ export async function uiPages(o: UiOptions): Promise<Figure[]> {
         throw new Error(`${file} holds ${saved.rows} deployments and ${saved.trails} trails, not ${rows} and ${trails}`);
       token = saved.token;
       log(`  measuring the database kept at ${file}`);
-      server = await startServer(file, serverEnv);
+      server = await startServer(file);
     } else {
       const writeToken = (await runCli(['token', 'create', '--org', 'bench', '--database', file])).trim(); // migrates, creates the organisation
       let started = Date.now();
       seedSqlite(file, rows, now);
       log(`  seeded ${rows.toLocaleString('en')} deployments in ${((Date.now() - started) / 1000).toFixed(1)} s`);
       token = (await runCli(['token', 'create', '--org', 'bench', '--read-only', '--database', file])).trim();
-      server = await startServer(file, serverEnv);
+      server = await startServer(file);
       started = Date.now();
       await seedEvidence(server.url, writeToken, trails, now);
       log(`  seeded ${trails.toLocaleString('en')} trails through the API in ${((Date.now() - started) / 1000).toFixed(1)} s`);
