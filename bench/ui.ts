@@ -5,8 +5,14 @@
  * those artifacts. The trail, flow (with its charts), environment and deployments pages at 16
  * connections, signed in with a session cookie, each against the JSON API call that returns the
  * same data, in turns (support/turns.ts): p99 under 50 ms, throughput at least 0.5 of the API's.
+ *
+ * TRAILPROOF_BENCH_UI_DATABASE=FILE keeps the seeded database at FILE (seeding takes minutes):
+ * the first run seeds it, later runs of the same size measure it again (its tokens sit in
+ * FILE.tokens.json), which `node --cpu-prof --import tsx packages/server/src/cli/main.ts serve
+ * --database FILE` can then serve to a profiler.
  */
 import { createHash } from 'node:crypto';
+import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { load } from './support/load.ts';
 import { rotate, turnRatios } from './support/turns.ts';
 import { log, runCli, startServer, type Running } from './support/processes.ts';
@@ -109,16 +115,29 @@ export async function uiPages(o: UiOptions): Promise<Figure[]> {
   const suite = o.suite;
   let server: Running | undefined;
   try {
-    const file = await o.newDatabase('ui');
-    const writeToken = (await runCli(['token', 'create', '--org', 'bench', '--database', file])).trim(); // migrates, creates the organisation
-    let started = Date.now();
-    seedSqlite(file, rows, now);
-    log(`  seeded ${rows.toLocaleString('en')} deployments in ${((Date.now() - started) / 1000).toFixed(1)} s`);
-    const token = (await runCli(['token', 'create', '--org', 'bench', '--read-only', '--database', file])).trim();
-    server = await startServer(file);
-    started = Date.now();
-    await seedEvidence(server.url, writeToken, trails, now);
-    log(`  seeded ${trails.toLocaleString('en')} trails through the API in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+    const kept = process.env.TRAILPROOF_BENCH_UI_DATABASE;
+    const file = kept ?? (await o.newDatabase('ui'));
+    const tokensFile = `${file}.tokens.json`;
+    let token: string;
+    if (kept && existsSync(tokensFile)) {
+      const saved = JSON.parse(readFileSync(tokensFile, 'utf8')) as { token: string; rows: number; trails: number };
+      if (saved.rows !== rows || saved.trails !== trails)
+        throw new Error(`${file} holds ${saved.rows} deployments and ${saved.trails} trails, not ${rows} and ${trails}`);
+      token = saved.token;
+      log(`  measuring the database kept at ${file}`);
+      server = await startServer(file);
+    } else {
+      const writeToken = (await runCli(['token', 'create', '--org', 'bench', '--database', file])).trim(); // migrates, creates the organisation
+      let started = Date.now();
+      seedSqlite(file, rows, now);
+      log(`  seeded ${rows.toLocaleString('en')} deployments in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+      token = (await runCli(['token', 'create', '--org', 'bench', '--read-only', '--database', file])).trim();
+      server = await startServer(file);
+      started = Date.now();
+      await seedEvidence(server.url, writeToken, trails, now);
+      log(`  seeded ${trails.toLocaleString('en')} trails through the API in ${((Date.now() - started) / 1000).toFixed(1)} s`);
+      if (kept) writeFileSync(tokensFile, JSON.stringify({ token, rows, trails }));
+    }
     const cookie = await signIn(server.url, token);
 
     const env = encodeURIComponent(seeded.envName);

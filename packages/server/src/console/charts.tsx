@@ -7,6 +7,7 @@
  * a browser-side renderer or a DOM to draw into.
  */
 import type { ComponentChildren } from 'preact';
+import { kept } from './kept-chart.tsx';
 
 /** One trail's test results: a bar of the test results chart. */
 export interface TestRun {
@@ -160,15 +161,7 @@ function Legend({ items, y }: { items: Array<{ name: string; fill: string; patte
  * Test results of the last trails, oldest first: one stacked bar per trail (passed, failed with a
  * hatch, skipped), heights in proportion to the counts, the failed count written above each bar.
  */
-export function TestResultsChart({
-  id,
-  runs,
-  title = `Test results of the last ${plural(runs.length, 'trail')}`,
-}: {
-  id: string;
-  runs: TestRun[];
-  title?: string;
-}) {
+function drawTestResults({ id, runs, title = `Test results of the last ${plural(runs.length, 'trail')}` }: { id: string; runs: TestRun[]; title?: string }) {
   const plotHeight = 160;
   const height = PLOT_TOP + plotHeight + 96;
   const top = axisTop(Math.max(0, ...runs.map((run) => run.passed + run.failed + run.skipped)));
@@ -276,7 +269,7 @@ function complianceState(compliant: boolean | null): (typeof complianceStates)[k
 }
 
 /** Compliance over time, oldest first: one cell per trail with ✓, ✗ or ? written in it. */
-export function ComplianceStrip({ id, points, title = 'Compliance over time' }: { id: string; points: CompliancePoint[]; title?: string }) {
+function drawComplianceStrip({ id, points, title = 'Compliance over time' }: ComplianceStripProps) {
   const height = 76;
   const cell = Math.min(32, PLOT_WIDTH / Math.max(points.length, 1));
   const compliant = points.filter((point) => point.compliant === true).length;
@@ -345,7 +338,7 @@ export function ComplianceStrip({ id, points, title = 'Compliance over time' }: 
 }
 
 /** Deployments per UTC day, oldest first, every day given (zeros included); the count written above each bar. */
-export function DeploymentsPerDayChart({ id, days, title = 'Deployments per day (UTC)' }: { id: string; days: DayCount[]; title?: string }) {
+function drawDeploymentsPerDay({ id, days, title = 'Deployments per day (UTC)' }: DeploymentsPerDayProps) {
   const plotHeight = 140;
   const height = PLOT_TOP + plotHeight + 40;
   const top = axisTop(Math.max(0, ...days.map((day) => day.count)));
@@ -408,3 +401,24 @@ export function DeploymentsPerDayChart({ id, days, title = 'Deployments per day 
     </Figure>
   );
 }
+
+interface ComplianceStripProps {
+  id: string;
+  points: CompliancePoint[];
+  title?: string;
+}
+
+interface DeploymentsPerDayProps {
+  id: string;
+  days: DayCount[];
+  title?: string;
+}
+
+/** Test results of trails, oldest first: a stacked bar per trail (passed, failed, skipped), linked to the trail. */
+export const TestResultsChart = kept('test-results', drawTestResults);
+
+/** Compliance of trails over time, oldest first: a square per trail, its state written in it. */
+export const ComplianceStrip = kept('compliance-strip', drawComplianceStrip);
+
+/** Deployments per UTC day, oldest first, every day given (zeros included); the count written above each bar. */
+export const DeploymentsPerDayChart = kept('deployments-per-day', drawDeploymentsPerDay);

@@ -14,7 +14,7 @@ import { ApiError } from '../http/errors.ts';
 import { contentDisposition } from '../operations/download-attachment.ts';
 import { silentLogger, type Logger } from '../log.ts';
 import type { Store } from '../store/index.ts';
-import { renderDocument, Layout } from './layout.tsx';
+import { renderDocument, renderPage } from './layout.tsx';
 import type { Page, PageInput } from './page.ts';
 import { consolePages } from './routes.ts';
 import { ProblemPage, SignInPage } from './pages/sign-in.tsx';
@@ -65,11 +65,12 @@ export function createConsole(options: ConsoleOptions): Router {
     const mount = original.endsWith(ctx.path) ? original.slice(0, original.length - ctx.path.length) : '';
     return mount + prefix;
   };
-  const html = (ctx: Context, status: number, page: VNode) => {
+  /** A page as HTML: a document already rendered, or one to render. */
+  const html = (ctx: Context, status: number, page: VNode | string) => {
     ctx.status = status;
     ctx.type = 'text/html; charset=utf-8';
     ctx.set('Cache-Control', 'no-store');
-    ctx.body = renderDocument(page);
+    ctx.body = typeof page === 'string' ? page : renderDocument(page);
   };
 
   router.use(async (ctx, next) => {
@@ -167,7 +168,7 @@ export function createConsole(options: ConsoleOptions): Router {
         ctx.body = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
         return;
       }
-      html(ctx, result.status ?? 200, Layout({ title: result.title, base, org: session.principal.org, children: result.content }));
+      html(ctx, result.status ?? 200, renderPage({ title: result.title, base, org: session.principal.org }, result.content));
     });
   }
   // Unknown paths under the console: the console's own 404 page, not the API's JSON.

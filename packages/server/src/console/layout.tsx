@@ -55,3 +55,24 @@ export function Layout({ title, base, org, children }: LayoutProps) {
 
 /** The whole document as HTML text. */
 export const renderDocument = (page: VNode) => `<!doctype html>${render(page)}`;
+
+/** A character no title or page holds (the renderer writes it as is), to cut a rendered shell at. */
+const hole = '\u0000';
+/** Layouts rendered once per console path and organisation: before the title, between title and content, after. */
+const shells = new Map<string, string[]>();
+
+/**
+ * The document of a page: the same as `renderDocument(Layout(...))`, with the layout rendered
+ * once per console path and organisation (escaped then) and only the title and content per page.
+ */
+export function renderPage({ title, base, org }: Omit<LayoutProps, 'children'>, content: ComponentChildren): string {
+  const key = `${base} ${org ?? ''}`;
+  let shell = shells.get(key);
+  if (!shell) {
+    shell = renderDocument(Layout({ title: hole, base, org, children: hole })).split(hole);
+    if (shell.length !== 3) return renderDocument(Layout({ title, base, org, children: content }));
+    if (shells.size >= 256) shells.clear();
+    shells.set(key, shell);
+  }
+  return `${shell[0]}${render(<>{title}</>)}${shell[1]}${render(<>{content}</>)}${shell[2]}`;
+}

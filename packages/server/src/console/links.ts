@@ -2,8 +2,12 @@
 import type { PageInput } from './page.ts';
 
 /** `{base}/{org}/a/b` with each segment URL-encoded. */
-export const orgHref = (at: Pick<PageInput, 'base' | 'org'>, ...segments: Array<string | number>) =>
-  [at.base, at.org.name, ...segments].map((s, i) => (i === 0 ? s : encodeURIComponent(String(s)))).join('/');
+export function orgHref(at: Pick<PageInput, 'base' | 'org'>, ...segments: Array<string | number>): string {
+  // Pages build dozens of links: a plain loop, no arrays.
+  let href = `${at.base}/${encodeURIComponent(at.org.name)}`;
+  for (const segment of segments) href += `/${encodeURIComponent(String(segment))}`;
+  return href;
+}
 
 /** The page of a flow. */
 export const flowHref = (at: Pick<PageInput, 'base' | 'org'>, flow: string) => orgHref(at, 'flows', flow);

@@ -20,9 +20,12 @@ export function relative(seconds: number, now: number): string {
 /** Nothing for times that are not set (0: never reported). */
 export function Time({ at, now }: { at: number | null | undefined; now: number }) {
   if (!at) return <span class="muted">never</span>;
+  const iso = new Date(at * 1000).toISOString();
+  // `2026-11-26T10:12:30.000Z` holds the UTC text: one date per time (years past 9999 are written otherwise).
+  const text = iso.length === 24 ? `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC` : utc(at);
   return (
     <span>
-      <time datetime={new Date(at * 1000).toISOString()}>{utc(at)}</time> <span class="rel">({relative(at, now)})</span>
+      <time datetime={iso}>{text}</time> <span class="rel">({relative(at, now)})</span>
     </span>
   );
 }

@@ -6,7 +6,7 @@
  */
 import { TrailEvaluator } from '../../domain/evaluate.ts';
 import { fingerprintEvidence } from '../../domain/running.ts';
-import type { EnvironmentNow, TrailWithTemplate } from '../../store/index.ts';
+import type { EnvironmentNow } from '../../store/index.ts';
 import { deploymentsView, type DeploymentRecord } from '../../http/views/deployments.ts';
 import { Compliance } from '../components/compliance.tsx';
 import { actionStep, Empty } from '../components/empty.tsx';
@@ -31,9 +31,7 @@ export const overviewPage = definePage({
       store.environmentsNow(org.id, 0, environmentsShown),
       store.listDeployments(org.id, { start: 0, end: now, offset: 0, limit: latestDeployments }, deploymentsView({ org: org.name, apiBase: '' })),
     ]);
-    const trails = (await Promise.all(flows.items.map((f) => (f.latestTrailId === null ? undefined : store.getTrailById(f.latestTrailId))))).filter(
-      (t): t is TrailWithTemplate => t !== undefined,
-    );
+    const trails = flows.items.flatMap((f) => (f.latestTrail ? [f.latestTrail] : []));
     const compliance = await evaluator.complianceOf(trails);
     const latest = new Map(trails.map((t, i) => [t.flowName, { trail: t, compliant: compliance[i]!.compliance.is_compliant }]));
     const running = await fingerprintEvidence(

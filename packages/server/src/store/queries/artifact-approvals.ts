@@ -1,5 +1,6 @@
 /** The approvals whose target is one of some artifacts: which approval covered what runs in an environment. */
 import { approvalState } from './approvals.ts';
+import { compiledOnce } from '../compiled-once.ts';
 import type { Db } from '../database.ts';
 
 export interface ArtifactApproval {
@@ -11,19 +12,23 @@ export interface ArtifactApproval {
   environment: string | null;
 }
 
-/** Approvals of the organisation's flows targeting one of `fingerprints`, newest first. */
-export async function approvalsOfFingerprints(db: Db, organizationId: number, fingerprints: readonly string[]): Promise<ArtifactApproval[]> {
-  if (!fingerprints.length) return [];
-  const rows = await db
+// Read by the environment page at each request: compiled once per number of fingerprints.
+const approvalsTargeting = compiledOnce((db, v: { organizationId: number; fingerprints: string[] }) =>
+  db
     .selectFrom('approvals as a')
     .innerJoin('flows as f', 'f.id', 'a.flow_id')
     .select(['a.id', 'a.target_artifact', 'f.name as flow_name', 'a.release_number', 'a.environment'])
-    .where('f.organization_id', '=', organizationId)
-    .where('a.target_artifact', 'in', [...new Set(fingerprints)].slice(0, 500))
+    .where('f.organization_id', '=', v.organizationId)
+    .where('a.target_artifact', 'in', v.fingerprints)
     .orderBy('a.created_at', 'desc')
     .orderBy('a.id', 'desc')
-    .limit(1000)
-    .execute();
+    .limit(1000),
+);
+
+/** Approvals of the organisation's flows targeting one of `fingerprints`, newest first. */
+export async function approvalsOfFingerprints(db: Db, organizationId: number, fingerprints: readonly string[]): Promise<ArtifactApproval[]> {
+  if (!fingerprints.length) return [];
+  const rows = await approvalsTargeting(db, { organizationId, fingerprints: [...new Set(fingerprints)].slice(0, 500) });
   // An approval's state follows from its reviews (approvals are append-only), as `getApproval` reads it.
   const reviews = rows.length
     ? await db

@@ -1,4 +1,5 @@
 /** Console sessions (migration 0016): opened at sign-in, read on every page, ended at sign-out or when their token stops working. */
+import { compiledOnce } from '../compiled-once.ts';
 import type { Db } from '../database.ts';
 
 /** A session with what its token allows now. */
@@ -28,15 +29,19 @@ export async function insertConsoleSession(
     .execute();
 }
 
-/** The session whose id hashes to `idSha256`, joined to its token as it is now (not as remembered), so that a revocation ends it at once. */
-export async function findConsoleSession(db: Db, idSha256: string): Promise<ConsoleSessionRow | undefined> {
-  const r = await db
+// Read on every page: compiled once.
+const sessionById = compiledOnce((db, v: { idSha256: string }) =>
+  db
     .selectFrom('console_sessions as s')
     .innerJoin('tokens as t', 't.id', 's.token_id')
     .innerJoin('organizations as o', 'o.id', 's.organization_id')
     .select(['s.token_id', 's.organization_id', 'o.name', 't.read_only', 's.expires_at', 't.revoked_at', 't.expires_at as token_expires_at'])
-    .where('s.id_sha256', '=', idSha256)
-    .executeTakeFirst();
+    .where('s.id_sha256', '=', v.idSha256),
+);
+
+/** The session whose id hashes to `idSha256`, joined to its token as it is now (not as remembered), so that a revocation ends it at once. */
+export async function findConsoleSession(db: Db, idSha256: string): Promise<ConsoleSessionRow | undefined> {
+  const [r] = await sessionById(db, { idSha256 });
   if (!r) return undefined;
   return {
     tokenId: r.token_id,

@@ -1,5 +1,6 @@
 /** Environment events: stored when a report makes a snapshot (see evidence/events.ts), read a page at a time. */
 import type { EnvironmentEventType } from '@trailproof/schema';
+import { compiledOnce } from '../compiled-once.ts';
 import type { Db } from '../database.ts';
 
 export interface EnvironmentEventInsert {
@@ -64,21 +65,26 @@ export async function insertEnvironmentEvents(db: Db, events: readonly Environme
     .execute();
 }
 
-/** A page of an environment's events (newest first unless `oldestFirst`) and how many the filter selects. */
-export async function listEnvironmentEvents(
-  db: Db,
-  environmentId: number,
-  f: EnvironmentEventFilter,
-): Promise<{ total: number; items: EnvironmentEventRecord[] }> {
-  let selected = db.selectFrom('environment_events as e').where('e.environment_id', '=', environmentId);
-  if (f.firstIndex !== undefined) selected = selected.where('e.snapshot_index', '>=', f.firstIndex);
-  if (f.lastIndex !== undefined) selected = selected.where('e.snapshot_index', '<=', f.lastIndex);
-  if (f.firstTime !== undefined) selected = selected.where('e.reported_at', '>=', f.firstTime);
-  if (f.lastTime !== undefined) selected = selected.where('e.reported_at', '<=', f.lastTime);
-  if (f.repoNames?.length) selected = selected.where('e.repo_name', 'in', [...f.repoNames]);
-  const { total } = await selected.select((eb) => eb.fn.countAll<number>().as('total')).executeTakeFirstOrThrow();
-  const direction = f.oldestFirst ? 'asc' : 'desc';
-  const rows = await selected
+interface EventValues extends Omit<EnvironmentEventFilter, 'oldestFirst' | 'repoNames'> {
+  environmentId: number;
+  repoNames?: string[];
+}
+
+/** The events `v` selects; a filter takes part when its value is present. */
+function selectedEvents(db: Db, v: EventValues) {
+  let selected = db.selectFrom('environment_events as e').where('e.environment_id', '=', v.environmentId);
+  if (v.firstIndex !== undefined) selected = selected.where('e.snapshot_index', '>=', v.firstIndex);
+  if (v.lastIndex !== undefined) selected = selected.where('e.snapshot_index', '<=', v.lastIndex);
+  if (v.firstTime !== undefined) selected = selected.where('e.reported_at', '>=', v.firstTime);
+  if (v.lastTime !== undefined) selected = selected.where('e.reported_at', '<=', v.lastTime);
+  if (v.repoNames?.length) selected = selected.where('e.repo_name', 'in', v.repoNames);
+  return selected;
+}
+
+// Read by the environment page and GET .../events at each request: compiled once per shape.
+const countEvents = compiledOnce((db, v: EventValues) => selectedEvents(db, v).select((eb) => eb.fn.countAll<number>().as('total')));
+const pageOfEvents = compiledOnce((db, v: EventValues, direction: 'asc' | 'desc') =>
+  selectedEvents(db, v)
     .leftJoin('trails as t', 't.id', 'e.trail_id')
     .leftJoin('flows as fl', 'fl.id', 't.flow_id')
     .select([
@@ -96,9 +102,20 @@ export async function listEnvironmentEvents(
     ])
     .orderBy('e.snapshot_index', direction)
     .orderBy('e.id', direction)
-    .limit(f.limit)
-    .offset(f.offset)
-    .execute();
+    .limit(v.limit)
+    .offset(v.offset),
+);
+
+/** A page of an environment's events (newest first unless `oldestFirst`) and how many the filter selects. */
+export async function listEnvironmentEvents(
+  db: Db,
+  environmentId: number,
+  f: EnvironmentEventFilter,
+): Promise<{ total: number; items: EnvironmentEventRecord[] }> {
+  const { oldestFirst, repoNames, ...rest } = f;
+  const v: EventValues = { ...rest, environmentId, ...(repoNames?.length ? { repoNames: [...repoNames] } : {}) };
+  const [[counted], rows] = await Promise.all([countEvents(db, v), pageOfEvents(db, v, oldestFirst ? 'asc' : 'desc')]);
+  const total = counted?.total ?? 0;
   return {
     total: Number(total),
     items: rows.map((r) => ({

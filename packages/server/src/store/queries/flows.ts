@@ -1,6 +1,7 @@
 /** Flows: created on a trail's first begin (`ensureFlow`) or by PUT /flows, found by name, listed and read back. */
 import { sql } from 'kysely';
 import { isSqlite, type Db } from '../database.ts';
+import { toTrail, trailColumns, type TrailSelect, type TrailWithTemplate } from './trails.ts';
 
 export interface FlowRow {
   id: number;
@@ -179,14 +180,17 @@ export async function listFlowPage(
   return { total: Number(counted.total), items: rows.map(toRecord) };
 }
 
-/** A flow and the id of its latest trail (null before its first). */
+/** A flow and its latest trail (null before its first). */
 export interface FlowWithLatestTrail {
   name: string;
   description: string;
-  latestTrailId: number | null;
+  latestTrail: TrailWithTemplate | null;
 }
 
-/** A page of an organisation's flows by name, each with its newest trail's id (one index probe per flow). */
+/**
+ * A page of an organisation's flows by name, each with its newest trail read in the same query
+ * (one index probe per flow), so that the overview does not read each trail on its own.
+ */
 export async function flowsWithLatestTrail(
   db: Db,
   organizationId: number,
@@ -199,26 +203,36 @@ export async function flowsWithLatestTrail(
     .where('organization_id', '=', organizationId)
     .executeTakeFirstOrThrow();
   const rows = await db
-    .selectFrom('flows as f')
-    .select(['f.name', 'f.description'])
-    .select((eb) =>
-      eb
-        .selectFrom('trails as t')
-        .select('t.id')
-        .whereRef('t.flow_id', '=', 'f.id')
-        .orderBy('t.created_at', 'desc')
-        .orderBy('t.id', 'desc')
-        .limit(1)
-        .as('latest_trail_id'),
+    .selectFrom('flows')
+    .leftJoin('trails', (join) =>
+      join.on((eb) =>
+        eb(
+          'trails.id',
+          '=',
+          eb
+            .selectFrom('trails as latest')
+            .select('latest.id')
+            .whereRef('latest.flow_id', '=', 'flows.id')
+            .orderBy('latest.created_at', 'desc')
+            .orderBy('latest.id', 'desc')
+            .limit(1),
+        ),
+      ),
     )
-    .where('f.organization_id', '=', organizationId)
-    .orderBy('f.name')
+    .leftJoin('tokens', 'tokens.id', 'trails.created_by_token')
+    .select(['flows.description as flow_description', ...trailColumns])
+    .where('flows.organization_id', '=', organizationId)
+    .orderBy('flows.name')
     .limit(limit)
     .offset(offset)
     .execute();
   return {
     total: Number(total),
-    items: rows.map((r) => ({ name: r.name, description: r.description, latestTrailId: r.latest_trail_id === null ? null : Number(r.latest_trail_id) })),
+    items: rows.map((r) => ({
+      name: r.flow_name,
+      description: r.flow_description,
+      latestTrail: r.id === null ? null : toTrail(r as TrailSelect),
+    })),
   };
 }
 

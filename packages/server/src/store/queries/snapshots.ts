@@ -1,5 +1,6 @@
 /** The immutable snapshots of an environment: what ran in it at each report that changed it. */
 import { appendEvidence, byToken } from './chain.ts';
+import { compiledOnce } from '../compiled-once.ts';
 import type { Db } from '../database.ts';
 import { fromJson } from '../json.ts';
 import { inTransaction } from '../transactions.ts';
@@ -28,8 +29,9 @@ export interface SnapshotRecord {
  * One snapshot by index; negative indexes count back from the latest (-1 is the latest). Each
  * row is an environment's state at one report and never changes afterwards.
  */
-export async function getSnapshot(db: Db, environmentId: number, index: number): Promise<SnapshotRecord | undefined> {
-  let query = db
+// Read by the snapshot API and the environment page: compiled once per form (by index, or counted back from the latest).
+const snapshotAt = compiledOnce((db, v: { environmentId: number; index: number; back: number }, counted: boolean) => {
+  const query = db
     .selectFrom('snapshots')
     .leftJoin('tokens', 'tokens.id', 'snapshots.created_by_token')
     .select([
@@ -39,15 +41,12 @@ export async function getSnapshot(db: Db, environmentId: number, index: number):
       'snapshots.created_by_token',
       'tokens.description as token_description',
     ])
-    .where('snapshots.environment_id', '=', environmentId);
-  query =
-    index > 0
-      ? query.where('snapshots.snapshot_index', '=', index)
-      : query
-          .orderBy('snapshots.snapshot_index', 'desc')
-          .offset(-index - 1)
-          .limit(1);
-  const row = await query.executeTakeFirst();
+    .where('snapshots.environment_id', '=', v.environmentId);
+  return counted ? query.orderBy('snapshots.snapshot_index', 'desc').offset(v.back).limit(1) : query.where('snapshots.snapshot_index', '=', v.index);
+});
+
+export async function getSnapshot(db: Db, environmentId: number, index: number): Promise<SnapshotRecord | undefined> {
+  const [row] = await snapshotAt(db, { environmentId, index, back: -index - 1 }, index <= 0);
   return row
     ? {
         index: Number(row.snapshot_index),

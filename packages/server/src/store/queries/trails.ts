@@ -114,7 +114,7 @@ export interface TrailWithTemplate extends TrailRow {
   effectiveTemplateSha256: string | null;
 }
 
-const trailColumns = [
+export const trailColumns = [
   'trails.id',
   'trails.flow_id',
   'flows.name as flow_name',
@@ -133,7 +133,7 @@ const trailColumns = [
   'trails.last_modified_at',
 ] as const;
 
-type TrailSelect = {
+export type TrailSelect = {
   id: number;
   flow_id: number;
   flow_name: string;
@@ -156,7 +156,7 @@ type TrailSelect = {
 const trailsWithFlow = (db: Db) =>
   db.selectFrom('trails').innerJoin('flows', 'flows.id', 'trails.flow_id').leftJoin('tokens', 'tokens.id', 'trails.created_by_token');
 
-const toTrail = (r: TrailSelect): TrailWithTemplate => ({
+export const toTrail = (r: TrailSelect): TrailWithTemplate => ({
   id: Number(r.id),
   flowId: Number(r.flow_id),
   flowName: r.flow_name,
