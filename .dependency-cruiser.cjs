@@ -29,6 +29,14 @@ module.exports = {
       to: { path: `${server}(operations|router|app|server|plugin|auth)(/|\\.ts$)` },
     },
     {
+      name: 'domain-not-to-http',
+      comment:
+        "Evidence rules know nothing of HTTP: statuses, links and API JSON sit above them (http/, http/views/); an operation turns a rule's outcome or error into a status.",
+      severity: 'error',
+      from: { path: `${server}domain/` },
+      to: { path: `${server}(http|operations|console|router|app|server|plugin|auth)(/|\\.ts$|-)` },
+    },
+    {
       name: 'migrations-frozen',
       comment: 'A migration never changes: it imports only other migrations and kysely, never live code that could change under it.',
       severity: 'error',

@@ -1,13 +1,14 @@
 /**
  * A third-party plugin: a custom attestation type (code coverage against a minimum) added to a
  * Trailproof server without touching its core. The operation is a contract value (so it is
- * validated and appears in the OpenAPI document); the handler uses the public store API, and a
- * flow template can require it as `type: custom:coverage`.
+ * validated and appears in the OpenAPI document); the plugin declares the part of the store its
+ * handler uses (here what `storeAttestation` uses, and nothing else), and a flow template can
+ * require it as `type: custom:coverage`.
  */
 import { Type } from '@sinclair/typebox';
 import { AttestationName, attestationBody, attestationResponses, defineOperation, Nullable, Sha256Hex, TrailPathParams, Url } from '@trailproof/schema';
 import { definePlugin } from '@trailproof/server';
-import { storeAttestation } from '@trailproof/server/plugin-kit';
+import { storeAttestation, storeAttestationUses } from '@trailproof/server/plugin-kit';
 
 const Percentage = (description: string) => Type.Number({ minimum: 0, maximum: 100, description });
 
@@ -40,6 +41,7 @@ export const attestCoverage = defineOperation({
 
 export const attestCoveragePlugin = definePlugin({
   operation: attestCoverage,
+  store: storeAttestationUses,
   async handler({ params, data, files, principal, store, now }) {
     // The same path every attestation takes: trail lookup, content-addressed attachment, hash chain.
     await storeAttestation(store, {

@@ -2,19 +2,21 @@
  * @trailproof/server: the API v2 as a small Koa plugin framework.
  *
  * - `createRouter({ store, auth, plugins, prefix })`: a @koa/router to mount in any Koa app; two
- *   plugins for one route fail at start-up with `DuplicateOperationError`.
+ *   plugins for one route fail at start-up with `DuplicateOperationError`, a plugin declaring
+ *   what it may not have with `StoreDeclarationError` (plugin-kit).
  * - `createApp(options)`: the standalone Koa app (request ids, logging, probes, JSON 404/405);
  *   `startServer(options)` listens with it.
- * - `definePlugin({ operation, handler })`: an operation added without touching the core;
- *   `defaultPlugins` are the API's own. Errors meant for the client are thrown `ApiError`s.
+ * - `definePlugin({ operation, store, transaction, handler })`: an operation added without
+ *   touching the core, its handler handed the part of the store the plugin declares and nothing
+ *   else; `defaultPlugins` are the API's own. Errors meant for the client are thrown `ApiError`s.
  * - `openStore(location)`: a SQLite file path or a `postgres://` URL (`openSqliteStore`,
- *   `openPostgresStore`), migrated and ready; `Store` is what plugins are handed.
+ *   `openPostgresStore`), migrated and ready; `Store` is what plugins declare their part of.
  * - `createConsole({ store, prefix })`: the console's pages as a @koa/router (`createApp` mounts it at `/ui`).
  * - `createToken(store, org, ...)`: an API token (the secret is shown once, stored hashed).
  * - `createLogger` (pino, `LOG_LEVEL`) / `silentLogger`: loggers for `createApp`.
  *
- * What plugin authors need beyond `definePlugin` (lookups, page links, views, the store's
- * records, the API's own plugins one by one) is in `@trailproof/server/plugin-kit`.
+ * What plugin authors need beyond `definePlugin` (lookups and what they use of the store, page
+ * links, views, the store's records, the API's own plugins by name) is in `@trailproof/server/plugin-kit`.
  */
 export { createRouter, DuplicateOperationError, type RouterOptions } from './router.ts';
 export { createApp, type AppOptions } from './app.ts';

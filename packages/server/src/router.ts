@@ -14,7 +14,7 @@ import { ByteBudget, defaultMaxBodyBytesInFlight, holdBodyBytes } from './http/b
 import { healthCheck, type HealthCheckOptions } from './http/health.ts';
 import { silentLogger, type Logger } from './log.ts';
 import type { HandlerInput, Plugin } from './plugin.ts';
-import { pluginStore } from './plugin-store.ts';
+import { storePart, type PluginQueryKey, type PluginStoreKey } from './plugin-store.ts';
 import type { Store } from './store/types.ts';
 import { defaultPlugins } from './operations/index.ts';
 
@@ -44,11 +44,12 @@ export class DuplicateOperationError extends Error {
   readonly code = 'TRAILPROOF_DUPLICATE_OPERATION';
 }
 
-/** Builds the router; throws `DuplicateOperationError` when two plugins collide. */
+/**
+ * Builds the router; throws `DuplicateOperationError` when two plugins collide, and
+ * `StoreDeclarationError` when a plugin declares a part of the store it may not have.
+ */
 export function createRouter(options: RouterOptions): Router {
   const { store, prefix = '/api/v2', logger = silentLogger } = options;
-  // Handlers get the store without its token administration and lifecycle.
-  const handlerStore = pluginStore(store);
   const plugins = options.plugins ?? defaultPlugins;
   const auth = options.auth ?? storeTokens(store);
   assertUnique(plugins.map((p) => p.operation));
@@ -77,6 +78,8 @@ export function createRouter(options: RouterOptions): Router {
 
   for (const plugin of plugins) {
     const { operation } = plugin;
+    // Built once: the handler gets the members of the store its plugin declared, and nothing else.
+    const handlerStore = storePart(store, operation.id, plugin);
     const validate = validators(operation.id);
     const maxBodyBytes = maxBodyBytesOf(operation);
     const readBody: Middleware[] =
@@ -104,13 +107,13 @@ export function createRouter(options: RouterOptions): Router {
       const errors = { ...(params.ok ? {} : params.errors), ...(query.ok ? {} : query.errors), ...(data.ok ? {} : data.errors) };
       if (!params.ok || !query.ok || !data.ok) throw badRequest('Input payload validation failed', errors);
 
-      const input: HandlerInput<Operation> = {
+      const input: HandlerInput<Operation, PluginStoreKey, PluginQueryKey> = {
         params: params.value,
         query: query.value,
         data: data.value as never,
         files: parsed?.files ?? {},
         principal: ctx.state.principal as Principal,
-        store: handlerStore,
+        store: handlerStore as never,
         now: Date.now() / 1000,
         apiBase: apiBase(ctx, prefix),
         originalUrl: ctx.originalUrl,

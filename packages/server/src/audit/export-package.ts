@@ -7,10 +7,10 @@
 import type { Writable } from 'node:stream';
 import { createdByName } from '../domain/created-by.ts';
 import { TrailEvaluator } from '../domain/evaluate.ts';
-import { attestationView, trailSummary } from '../domain/trail-view.ts';
+import { attestationView, trailSummary } from '../http/views/trails.ts';
 import { environmentHref, trailHref, type ViewContext } from '../http/links.ts';
 import { approvalFields } from '../operations/list-approvals.ts';
-import type { Store } from '../store/index.ts';
+import type { StoreUses } from '../store/types.ts';
 import { parseCheckpoint, parseNote, toBase64 } from '../transparency/index.ts';
 import { type LeafType, type Manifest, PACKAGE_FORMAT, type Selection, viewFileOf } from './package-format.ts';
 import { type PackageRecord, writePackage } from './write-package.ts';
@@ -27,21 +27,22 @@ export interface AuditLog {
   latestBegins(trailIds: readonly number[]): Promise<Map<number, number>>;
 }
 
-type ExportStore = Pick<
-  Store,
-  | 'auditRows'
-  | 'auditAttestations'
-  | 'auditSnapshotPlaces'
-  | 'auditApprovalPlaces'
-  | 'auditTokenDescriptions'
-  | 'getBlob'
-  | 'getSnapshot'
-  | 'getApproval'
-  | 'getTrailById'
-  | 'listAttestations'
-  | 'attestationFactsOfTrails'
-  | 'approvalLogIndexes'
->;
+/** The queries an export uses, for a plugin's `store` list. */
+export const exportPackageUses = [
+  'auditRows',
+  'auditAttestations',
+  'auditSnapshotPlaces',
+  'auditApprovalPlaces',
+  'auditTokenDescriptions',
+  'getBlob',
+  'getSnapshot',
+  'getApproval',
+  'getTrailById',
+  'listAttestations',
+  'attestationFactsOfTrails',
+  'approvalLogIndexes',
+] as const;
+type ExportStore = StoreUses<typeof exportPackageUses>;
 
 export interface ExportOptions {
   readonly organization: string;

@@ -1,8 +1,10 @@
 /** The organisation's log as the store keeps it (issue 34's store part), read for an export. */
-import type { Store } from '../store/index.ts';
+import type { StoreUses } from '../store/types.ts';
 import type { AuditLog } from './export-package.ts';
 
-type LogStore = Pick<Store, 'latestCheckpoint' | 'logLeaves' | 'inclusionProofOf' | 'logIndexesOf'>;
+/** The queries `storeAuditLog` uses, for a plugin's `store` list. */
+export const storeAuditLogUses = ['latestCheckpoint', 'logLeaves', 'inclusionProofOf', 'logIndexesOf'] as const;
+type LogStore = StoreUses<typeof storeAuditLogUses>;
 
 /**
  * The log of organisation `organizationId` up to its latest signed checkpoint, with `verifierKey`

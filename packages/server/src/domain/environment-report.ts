@@ -5,11 +5,27 @@
  * unchanged report makes none. Either way the environment's state is re-evaluated, because the
  * trails behind what runs may have gained evidence since the last report. One transaction.
  */
-import type { PluginStore } from '../plugin-store.ts';
-import type { RunningArtifact } from '../store/types.ts';
-import { TrailEvaluator } from './evaluate.ts';
+import type { RunningArtifact, StorePart } from '../store/types.ts';
+import { TrailEvaluator, trailEvaluatorUses } from './evaluate.ts';
 import { changesBetween } from './events.ts';
-import { fingerprintEvidence, sameRunning } from './running.ts';
+import { fingerprintEvidence, fingerprintEvidenceUses, sameRunning } from './running.ts';
+
+/** What `applyEnvironmentReport` uses of the store, for its plugins' declarations. */
+export const applyEnvironmentReportUses = {
+  store: ['dialect'],
+  transaction: [
+    'findEnvironment',
+    'lockForUpdate',
+    'getSnapshot',
+    'insertSnapshot',
+    'insertDeployments',
+    'insertEnvironmentEvents',
+    'recordReport',
+    ...fingerprintEvidenceUses,
+    ...trailEvaluatorUses,
+  ],
+} as const;
+type ReportStore = StorePart<(typeof applyEnvironmentReportUses.store)[number], (typeof applyEnvironmentReportUses.transaction)[number]>;
 
 export interface EnvironmentReport {
   organizationId: number;
@@ -28,7 +44,7 @@ export type ReportOutcome =
   | { outcome: 'no-environment' }
   | { outcome: 'wrong-type'; type: string };
 
-export function applyEnvironmentReport(store: Pick<PluginStore, 'transaction' | 'dialect'>, report: EnvironmentReport): Promise<ReportOutcome> {
+export function applyEnvironmentReport(store: ReportStore, report: EnvironmentReport): Promise<ReportOutcome> {
   return store.transaction(async (tx): Promise<ReportOutcome> => {
     const found = await tx.findEnvironment(report.organizationId, report.orgName, report.envName);
     if (!found) return { outcome: 'no-environment' };

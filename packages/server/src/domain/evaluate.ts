@@ -3,7 +3,7 @@
  * once per request (a report may ask about the same trail for many artifacts).
  */
 import { targetArtifactsOf } from '../store/queries/attestations.ts';
-import type { AttestationRow, Queries } from '../store/types.ts';
+import type { AttestationRow, StoreUses } from '../store/types.ts';
 import { evaluateCompliance, type AttestationFacts, type ComplianceStatus } from './compliance.ts';
 import { parseTemplate, TemplateError, type TemplateModel } from './template.ts';
 
@@ -30,13 +30,16 @@ export function factsOf(a: AttestationRow): AttestationFacts {
 /** A trail's compliance and the template it was evaluated against, without its attestations (for lists). */
 export type EvaluatedCompliance = Pick<EvaluatedTrail, 'compliance' | 'template'>;
 
+/** The queries a `TrailEvaluator` uses, for a plugin's `store` list. */
+export const trailEvaluatorUses = ['getBlob', 'listAttestations', 'getTrailById', 'attestationFactsOfTrails'] as const;
+
 /** Per-request evaluator with caches; not meant to outlive the request (evidence keeps arriving). */
 export class TrailEvaluator {
   private readonly templates = new Map<string, Promise<LoadedTemplate | null>>();
   private readonly verdicts = new Map<number, Promise<boolean>>();
 
   constructor(
-    private readonly store: Pick<Queries, 'getBlob' | 'listAttestations' | 'getTrailById' | 'attestationFactsOfTrails'>,
+    private readonly store: StoreUses<typeof trailEvaluatorUses>,
     private readonly now: number,
   ) {}
 

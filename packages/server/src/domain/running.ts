@@ -2,7 +2,7 @@
  * What runs in an environment: a report's artifacts reduced to the set that snapshots compare,
  * and, for each running fingerprint, the trails that attested it.
  */
-import type { FingerprintAttestation, Queries, RunningArtifact } from '../store/types.ts';
+import type { FingerprintAttestation, RunningArtifact, StoreUses } from '../store/types.ts';
 import type { TrailEvaluator } from './evaluate.ts';
 
 /** One running instance as the real clients report it: digests, a start time, and what identifies it. */
@@ -64,9 +64,12 @@ export interface FingerprintEvidence {
   compliant: boolean;
 }
 
+/** The queries `fingerprintEvidence` uses (beside its evaluator's). */
+export const fingerprintEvidenceUses = ['attestationsOfFingerprints'] as const;
+
 /** For each fingerprint: its latest attesting trail and whether a compliant trail attested it. */
 export async function fingerprintEvidence(
-  store: Pick<Queries, 'attestationsOfFingerprints'>,
+  store: StoreUses<typeof fingerprintEvidenceUses>,
   evaluator: TrailEvaluator,
   organizationId: number,
   fingerprints: readonly string[],

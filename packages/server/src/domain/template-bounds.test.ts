@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { templateBoundProblem, templateBounds } from './template-bounds.ts';
-import { parseTemplate, requireValidTemplate, TemplateError } from './template.ts';
+import { parseTemplate, TemplateError } from './template.ts';
 
 const realTemplate = [
   'version: 1 # a comment: with a colon',
@@ -81,17 +81,6 @@ describe('flow template bounds (checked before the YAML library parses)', () => 
   it('a template nested 200,000 levels or with 20,000 keys is a TemplateError naming the bound, not a stack overflow', () => {
     for (const text of ['['.repeat(200_000) + ']'.repeat(200_000), '['.repeat(30_000) + ']'.repeat(30_000), keys(20_000), keys(8_000)]) {
       expect(() => parseTemplate(text)).to.throw(TemplateError, /at most/);
-    }
-  });
-
-  it('an upload over the byte bound is a 400 that names it in errors.template_file', () => {
-    try {
-      requireValidTemplate(new TextEncoder().encode(keys(20_000)));
-      expect.fail('accepted');
-    } catch (error) {
-      const { status, errors } = error as { status: number; errors: Record<string, string> };
-      expect(status).to.equal(400);
-      expect(errors.template_file).to.match(/^a template may be at most 65536 bytes \(this one has \d+\)$/);
     }
   });
 

@@ -11,8 +11,7 @@
  */
 import { isAlias, isMap, isScalar, isSeq, LineCounter, parseDocument, stringify, type Node } from 'yaml';
 import { limits, type Template } from '@trailproof/schema';
-import { badRequest } from '../http/errors.ts';
-import { templateBoundProblem, templateBounds } from './template-bounds.ts';
+import { templateBoundProblem } from './template-bounds.ts';
 
 export interface TemplateRequirement {
   name: string;
@@ -123,26 +122,6 @@ export function parseTemplate(text: string): TemplateModel {
     return { name, attestations: requirements(entries.get('attestations'), `${at}.attestations`) };
   });
   return { version: 1, trail: { attestations, artifacts } };
-}
-
-/** Decodes and parses an uploaded template; a bad one is the 400 the client sees, naming the line. */
-export function requireValidTemplate(bytes: Uint8Array, field = 'template_file'): TemplateModel {
-  if (bytes.length > templateBounds.bytes) {
-    const problem = `a template may be at most ${templateBounds.bytes} bytes (this one has ${bytes.length})`;
-    throw badRequest(`Invalid template: ${problem}`, { [field]: problem });
-  }
-  let text: string;
-  try {
-    text = new TextDecoder('utf-8', { fatal: true }).decode(bytes);
-  } catch {
-    throw badRequest('Invalid template: line 1: not UTF-8 text', { [field]: 'line 1: not UTF-8 text' });
-  }
-  try {
-    return parseTemplate(text);
-  } catch (error) {
-    if (!(error instanceof TemplateError)) throw error;
-    throw badRequest(`Invalid template: ${error.message}`, { [field]: error.message });
-  }
 }
 
 /** The YAML text of a template built from requirements (the legacy list of names). */

@@ -1,10 +1,11 @@
 import { attestGeneric } from '@trailproof/schema';
 import { definePlugin } from '../plugin.ts';
-import { storeAttestation } from './attest.ts';
+import { storeAttestation, storeAttestationUses } from './attest.ts';
 
 /** POST /attestations/{org}/{flow_name}/trail/{trail_name}/generic: compliant as the client says (`is_compliant`). */
 export const attestGenericPlugin = definePlugin({
   operation: attestGeneric,
+  store: storeAttestationUses,
   async handler({ params, data, files, principal, store, now }) {
     await storeAttestation(store, {
       org: params.org,

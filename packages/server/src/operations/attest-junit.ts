@@ -1,6 +1,6 @@
 import { attestJunit } from '@trailproof/schema';
 import { definePlugin } from '../plugin.ts';
-import { storeAttestation } from './attest.ts';
+import { storeAttestation, storeAttestationUses } from './attest.ts';
 
 /** A JUnit attestation is compliant when no suite has failures or errors. */
 export const junitCompliant = (results: ReadonlyArray<{ failures: number; errors: number }>) => results.every((r) => r.failures === 0 && r.errors === 0);
@@ -8,6 +8,7 @@ export const junitCompliant = (results: ReadonlyArray<{ failures: number; errors
 /** POST /attestations/{org}/{flow_name}/trail/{trail_name}/junit */
 export const attestJunitPlugin = definePlugin({
   operation: attestJunit,
+  store: storeAttestationUses,
   async handler({ params, data, files, principal, store, now }) {
     await storeAttestation(store, {
       org: params.org,

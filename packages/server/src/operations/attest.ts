@@ -1,7 +1,10 @@
 /** Storing an attestation: the one way every attestation plugin (ours or a third party's) records evidence. */
 import type { UploadedFile } from '../plugin.ts';
-import type { PluginStore } from '../plugin-store.ts';
-import { requireOrganization, trailNotFound } from './lookup.ts';
+import type { StoreUses } from '../store/types.ts';
+import { requireOrganization, requireOrganizationUses, trailNotFound } from './lookup.ts';
+
+/** The queries `storeAttestation` uses, for a plugin's `store` list. */
+export const storeAttestationUses = [...requireOrganizationUses, 'appendAttestation'] as const;
 
 export interface AttestationToStore {
   org: string;
@@ -24,7 +27,7 @@ export interface AttestationToStore {
  * Stores an attestation on an existing trail (404 telling to begin it first otherwise), its
  * attachment content-addressed, and its hash-chain record, all in one transaction.
  */
-export async function storeAttestation(store: Pick<PluginStore, 'findOrganization' | 'appendAttestation'>, a: AttestationToStore): Promise<void> {
+export async function storeAttestation(store: StoreUses<typeof storeAttestationUses>, a: AttestationToStore): Promise<void> {
   const organization = await requireOrganization(store, a.org);
   const stored = await store.appendAttestation({
     organizationId: organization.id,

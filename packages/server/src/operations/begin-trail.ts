@@ -1,11 +1,13 @@
 import { beginTrail } from '@trailproof/schema';
-import { requireValidTemplate } from '../domain/template.ts';
+import { requireValidTemplate } from './template-upload.ts';
 import { definePlugin } from '../plugin.ts';
-import { requireOrganization } from './lookup.ts';
+import { requireOrganization, requireOrganizationUses } from './lookup.ts';
 
 /** PUT /trails/{org}/{flow_name}: 201 when the trail is new, 200 when it is begun again. */
 export const beginTrailPlugin = definePlugin({
   operation: beginTrail,
+  store: requireOrganizationUses,
+  transaction: ['ensureFlow', 'putBlob', 'upsertTrail'],
   async handler({ params, data, files, principal, store, now }) {
     const organization = await requireOrganization(store, params.org);
     const template = files.template_file;

@@ -2,7 +2,7 @@ import { downloadAttachment, limits } from '@trailproof/schema';
 import { notFound } from '../http/errors.ts';
 import { definePlugin } from '../plugin.ts';
 import { blobAddress } from '../store/queries/blobs.ts';
-import { requireTrail } from './lookup.ts';
+import { requireTrail, requireTrailUses } from './lookup.ts';
 
 /**
  * `attachment; filename=...` (RFC 6266) with a plain ASCII fallback and the name in RFC 5987
@@ -34,6 +34,7 @@ function truncateUtf8(text: string, maxBytes: number): string {
 /** GET .../attestations/{attestation_id}/attachment: the bytes exactly as uploaded, with their SHA-256. */
 export const downloadAttachmentPlugin = definePlugin({
   operation: downloadAttachment,
+  store: [...requireTrailUses, 'attachmentOf', 'getBlob'],
   async handler({ params, store }) {
     const { trail } = await requireTrail(store, params.org, params.flow_name, params.trail_name);
     // Looked up through the trail in the path, so an id from another trail or organisation finds nothing.

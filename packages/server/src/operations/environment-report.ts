@@ -5,18 +5,20 @@
  * domain/environment-report.ts.
  */
 import { reportOperations, reportTypes, type ReportType } from '@trailproof/schema';
-import { applyEnvironmentReport } from '../domain/environment-report.ts';
+import { applyEnvironmentReport, applyEnvironmentReportUses } from '../domain/environment-report.ts';
 import { runningArtifacts } from '../domain/running.ts';
 import { badRequest, notFound } from '../http/errors.ts';
 import { definePlugin, type Plugin } from '../plugin.ts';
 import { environmentHref } from '../http/links.ts';
-import { requireOrganization } from './lookup.ts';
+import { requireOrganization, requireOrganizationUses } from './lookup.ts';
 
 type ReportOperation = (typeof reportOperations)[ReportType];
 
 function reportPlugin(type: ReportType): Plugin<ReportOperation> {
   return definePlugin({
     operation: reportOperations[type],
+    store: [...requireOrganizationUses, ...applyEnvironmentReportUses.store],
+    transaction: applyEnvironmentReportUses.transaction,
     async handler({ params, data, principal, store, now, apiBase }) {
       const organization = await requireOrganization(store, params.org);
       const result = await applyEnvironmentReport(store, {

@@ -1,10 +1,10 @@
 import { PassThrough } from 'node:stream';
 import { exportLog } from '@trailproof/schema';
-import { exportPackage } from '../audit/export-package.ts';
-import { storeAuditLog } from '../audit/store-log.ts';
+import { exportPackage, exportPackageUses } from '../audit/export-package.ts';
+import { storeAuditLog, storeAuditLogUses } from '../audit/store-log.ts';
 import { badRequest, notFound } from '../http/errors.ts';
 import { definePlugin } from '../plugin.ts';
-import { requireLog } from './log-lookup.ts';
+import { requireLog, requireLogUses } from './log-lookup.ts';
 
 /**
  * GET /log/{org}/export: the audit package, written while it is sent (the store read a page of
@@ -13,6 +13,7 @@ import { requireLog } from './log-lookup.ts';
  */
 export const exportLogPlugin = definePlugin({
   operation: exportLog,
+  store: [...requireLogUses, ...storeAuditLogUses, ...exportPackageUses],
   async handler({ params, query, store, apiBase, now }) {
     if (query.trail !== undefined && query.flow === undefined)
       throw badRequest('trail needs flow', { 'query.trail': 'needs flow: a trail is named within its flow' });

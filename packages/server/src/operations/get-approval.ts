@@ -2,11 +2,12 @@ import { getApproval } from '@trailproof/schema';
 import { notFound } from '../http/errors.ts';
 import { definePlugin } from '../plugin.ts';
 import { approvalFields } from './list-approvals.ts';
-import { requireFlow } from './lookup.ts';
+import { requireFlow, requireFlowUses } from './lookup.ts';
 
 /** GET /approvals/{org}/{flow_name}/{approval_number}: -1 is the latest. */
 export const getApprovalPlugin = definePlugin({
   operation: getApproval,
+  store: [...requireFlowUses, 'getApproval', 'artifactsOfCommits', 'approvalLogIndexes'],
   async handler({ params, store }) {
     const { organization, flow } = await requireFlow(store, params.org, params.flow_name);
     const approval = await store.getApproval(flow.id, params.approval_number);

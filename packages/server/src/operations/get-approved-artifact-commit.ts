@@ -1,6 +1,6 @@
 import { getApprovedArtifactCommit } from '@trailproof/schema';
 import { definePlugin } from '../plugin.ts';
-import { requireEnvironment, requireFlow } from './lookup.ts';
+import { requireEnvironment, requireFlow, requireEnvironmentUses, requireFlowUses } from './lookup.ts';
 
 /** Approvals read per step while looking for the newest one that matches. */
 const approvalsPerStep = 100;
@@ -8,6 +8,7 @@ const approvalsPerStep = 100;
 /** GET /approvals/{org}/{flow_name}/artifact-commit/{env_name}: what older Kosli CLIs ask before reporting an approval. */
 export const getApprovedArtifactCommitPlugin = definePlugin({
   operation: getApprovedArtifactCommit,
+  store: [...requireFlowUses, ...requireEnvironmentUses, 'getSnapshot', 'approvalsOfArtifacts', 'attestationsOfFingerprints', 'getTrailById'],
   async handler({ params, store }) {
     const { organization, flow } = await requireFlow(store, params.org, params.flow_name);
     const { environment } = await requireEnvironment(store, params.org, params.env_name);

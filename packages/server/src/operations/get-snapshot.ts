@@ -3,11 +3,12 @@ import { createdByName } from '../domain/created-by.ts';
 import { notFound } from '../http/errors.ts';
 import { definePlugin } from '../plugin.ts';
 import { environmentHref, trailHref } from '../http/links.ts';
-import { requireEnvironment } from './lookup.ts';
+import { requireEnvironment, requireEnvironmentUses } from './lookup.ts';
 
 /** GET /environments/{org}/{env_name}/snapshots/{snapshot_index}: -1 is the latest. */
 export const getSnapshotPlugin = definePlugin({
   operation: getSnapshot,
+  store: [...requireEnvironmentUses, 'getSnapshot', 'snapshotLogIndex', 'attestationsOfFingerprints'],
   async handler({ params, store, apiBase }) {
     const { organization, environment } = await requireEnvironment(store, params.org, params.env_name);
     const snapshot = await store.getSnapshot(environment.id, params.snapshot_index);

@@ -1,8 +1,8 @@
 import { getTrail } from '@trailproof/schema';
-import { TrailEvaluator } from '../domain/evaluate.ts';
-import { trailView } from '../domain/trail-view.ts';
+import { TrailEvaluator, trailEvaluatorUses } from '../domain/evaluate.ts';
+import { trailView } from '../http/views/trails.ts';
 import { definePlugin } from '../plugin.ts';
-import { requireTrail } from './lookup.ts';
+import { requireTrail, requireTrailUses } from './lookup.ts';
 
 /**
  * GET /trails/{org}/{flow_name}/{trail_name}: the trail, its compliance with reasons, and a page of
@@ -11,6 +11,7 @@ import { requireTrail } from './lookup.ts';
  */
 export const getTrailPlugin = definePlugin({
   operation: getTrail,
+  store: [...requireTrailUses, ...trailEvaluatorUses, 'logIndexesOf'],
   async handler({ params, query, store, now, apiBase, originalUrl }) {
     const { organization, trail } = await requireTrail(store, params.org, params.flow_name, params.trail_name);
     const page = { offset: (query.page - 1) * query.per_page, limit: query.per_page };

@@ -1,4 +1,4 @@
-/** The default plugins: the six operations of SPEC.md and the evidence model. */
+/** The default plugins: the six operations of SPEC.md, the evidence model, verification and the transparency log. */
 import { verifyEvidencePlugin } from './verify-evidence.ts';
 import { getLogKeyPlugin } from './log-key.ts';
 import { getLogCheckpointPlugin } from './log-checkpoint.ts';
@@ -30,9 +30,11 @@ import { requestApprovalPlugin } from './request-approval.ts';
 import { reviewApprovalPlugin } from './review-approval.ts';
 import { getApprovedArtifactCommitPlugin } from './get-approved-artifact-commit.ts';
 
-export { attestJunitPlugin, beginTrailPlugin, getApprovalPlugin, listApprovalsPlugin, listDeploymentsPlugin, listEnvironmentsPlugin };
+/** SPEC.md's six. */
+const specPlugins = { attestJunitPlugin, beginTrailPlugin, listEnvironmentsPlugin, listApprovalsPlugin, getApprovalPlugin, listDeploymentsPlugin };
 
-export {
+/** The evidence model: flows and templates, attestations of other types, reading trails back, environments, their reports and events, writing approvals. */
+const evidence = {
   attestGenericPlugin,
   putFlowPlugin,
   putFlowTemplatePlugin,
@@ -51,47 +53,25 @@ export {
   getApprovedArtifactCommitPlugin,
 };
 
-/** Tamper evidence (our extension): verifying the hash chain. */
-export { verifyEvidencePlugin };
-
 /** The transparency log (our extension, issue 34): its key, checkpoints and proofs. */
-export const logPlugins: readonly Plugin<any>[] = [
+const log = {
   getLogKeyPlugin,
   getLogCheckpointPlugin,
   listLogCheckpointsPlugin,
   getLogInclusionProofPlugin,
   getLogConsistencyProofPlugin,
   exportLogPlugin,
-];
+};
 
-/** The evidence model: flows and templates, attestations of other types, reading trails back, environments, their reports and events, writing approvals. */
-export const evidencePlugins: readonly Plugin<any>[] = [
-  attestGenericPlugin,
-  putFlowPlugin,
-  putFlowTemplatePlugin,
-  listFlowsPlugin,
-  getFlowPlugin,
-  listTrailsPlugin,
-  getTrailPlugin,
-  downloadAttachmentPlugin,
-  putEnvironmentPlugin,
-  getEnvironmentPlugin,
-  ...environmentReportPlugins,
-  getSnapshotPlugin,
-  listEnvironmentEventsPlugin,
-  requestApprovalPlugin,
-  reviewApprovalPlugin,
-  getApprovedArtifactCommitPlugin,
-];
+/**
+ * The API's own plugins by name, in the order they are routed: plugin-kit exports it, to compose a
+ * server of some of them. Tamper evidence (verifying the hash chain) is our extension too.
+ */
+export const ownPlugins = { ...specPlugins, ...evidence, verifyEvidencePlugin, ...log };
 
-export const defaultPlugins: readonly Plugin<any>[] = [
-  attestJunitPlugin,
-  beginTrailPlugin,
-  listEnvironmentsPlugin,
-  listApprovalsPlugin,
-  getApprovalPlugin,
-  listDeploymentsPlugin,
-  ...evidencePlugins,
-  verifyEvidencePlugin,
-  ...logPlugins,
-];
+/** The plugins of a group, in order (the environment reports are one entry of eight). */
+const pluginsOf = (group: object): readonly Plugin<any>[] => Object.values(group).flat();
+
+export const evidencePlugins = pluginsOf(evidence);
+export const logPlugins = pluginsOf(log);
+export const defaultPlugins = pluginsOf(ownPlugins);

@@ -2,7 +2,7 @@ import { listApprovals } from '@trailproof/schema';
 import { createdByName } from '../domain/created-by.ts';
 import { definePlugin } from '../plugin.ts';
 import type { ApprovalRecord } from '../store/types.ts';
-import { requireFlow } from './lookup.ts';
+import { requireFlow, requireFlowUses } from './lookup.ts';
 
 /** Where an approval and its reviews are in the organisation's log (store.approvalLogIndexes). */
 export interface ApprovalLeaves {
@@ -25,6 +25,7 @@ export function approvalFields({ id: _id, environment, user_data, createdBy, app
 /** GET /approvals/{org}/{flow_name}: newest first. */
 export const listApprovalsPlugin = definePlugin({
   operation: listApprovals,
+  store: [...requireFlowUses, 'listApprovals', 'approvalLogIndexes'],
   async handler({ params, query, store }) {
     const { organization, flow } = await requireFlow(store, params.org, params.flow_name);
     const approvals = await store.listApprovals(flow.id, (query.page - 1) * query.per_page, query.per_page);

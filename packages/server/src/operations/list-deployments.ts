@@ -3,7 +3,7 @@ import { badRequest } from '../http/errors.ts';
 import { pageBody, pageCount, pageLinks } from '../http/links.ts';
 import { deploymentsView } from '../http/views/deployments.ts';
 import { definePlugin } from '../plugin.ts';
-import { requireOrganization } from './lookup.ts';
+import { requireOrganization, requireOrganizationUses } from './lookup.ts';
 
 /** The default window: 28 days before `end_ts`. */
 export const defaultWindowSeconds = 28 * 24 * 60 * 60;
@@ -11,6 +11,7 @@ export const defaultWindowSeconds = 28 * 24 * 60 * 60;
 /** GET /deployments/{org}: newest first. */
 export const listDeploymentsPlugin = definePlugin({
   operation: listDeployments,
+  store: [...requireOrganizationUses, 'listDeployments'],
   async handler({ params, query, store, now, apiBase, originalUrl }) {
     const organization = await requireOrganization(store, params.org);
     const end = query.end_ts ?? now;

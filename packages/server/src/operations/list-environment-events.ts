@@ -5,7 +5,7 @@ import { environmentHref, pageHeaders, trailHref } from '../http/links.ts';
 import { definePlugin } from '../plugin.ts';
 import type { EnvironmentEventFilter } from '../store/types.ts';
 import { secondsPerUnit } from '../support/time-units.ts';
-import { requireEnvironment } from './lookup.ts';
+import { requireEnvironment, requireEnvironmentUses } from './lookup.ts';
 
 /** One end of the range: a snapshot index (negative: back from the latest) or a time. */
 type RangeEnd = { index: number } | { time: number };
@@ -34,6 +34,7 @@ const rangeEndRule = 'must be a snapshot index (1, -1), a Unix timestamp, NOW, o
 /** GET /environments/{org}/{env_name}/events: newest first, paginated in headers as the reference does. */
 export const listEnvironmentEventsPlugin = definePlugin({
   operation: listEnvironmentEvents,
+  store: [...requireEnvironmentUses, 'getSnapshot', 'listEnvironmentEvents'],
   async handler({ params, query, store, now, apiBase, originalUrl }) {
     const { environment } = await requireEnvironment(store, params.org, params.env_name);
 

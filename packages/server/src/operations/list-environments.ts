@@ -2,7 +2,7 @@ import { defaultEnvironmentsPerPage, listEnvironments, maxUnpagedEnvironments } 
 import { pageBody, pageCount, pageLinks } from '../http/links.ts';
 import { environmentsView } from '../http/views/environments.ts';
 import { definePlugin } from '../plugin.ts';
-import { requireOrganization } from './lookup.ts';
+import { requireOrganization, requireOrganizationUses } from './lookup.ts';
 
 /**
  * GET /environments/{org}. With neither `page` nor `per_page` (what the Kosli CLI sends, expecting
@@ -10,6 +10,7 @@ import { requireOrganization } from './lookup.ts';
  */
 export const listEnvironmentsPlugin = definePlugin({
   operation: listEnvironments,
+  store: [...requireOrganizationUses, 'listEnvironments'],
   async handler({ params, query, store, originalUrl }) {
     const organization = await requireOrganization(store, params.org);
     const unpaged = query.page === undefined && query.per_page === undefined;

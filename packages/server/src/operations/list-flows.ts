@@ -1,9 +1,9 @@
 import { listFlows } from '@trailproof/schema';
-import { TrailEvaluator } from '../domain/evaluate.ts';
-import { flowView } from '../domain/flow-view.ts';
+import { TrailEvaluator, trailEvaluatorUses } from '../domain/evaluate.ts';
+import { flowView } from '../http/views/flows.ts';
 import { pageHeaders } from '../http/links.ts';
 import { definePlugin } from '../plugin.ts';
-import { requireOrganization } from './lookup.ts';
+import { requireOrganization, requireOrganizationUses } from './lookup.ts';
 
 /**
  * GET /flows/{org}: the flows by name with their templates, a page at a time: flows are created
@@ -12,6 +12,7 @@ import { requireOrganization } from './lookup.ts';
  */
 export const listFlowsPlugin = definePlugin({
   operation: listFlows,
+  store: [...requireOrganizationUses, 'listFlowPage', ...trailEvaluatorUses],
   async handler({ params, query, store, now, originalUrl }) {
     const organization = await requireOrganization(store, params.org);
     const search = query.search_by_name ? { text: query.search_by_name, caseSensitive: query.case_sensitive !== 'false' } : undefined;

@@ -1,13 +1,14 @@
 import { listTrails } from '@trailproof/schema';
-import { TrailEvaluator } from '../domain/evaluate.ts';
-import { trailSummary } from '../domain/trail-view.ts';
+import { TrailEvaluator, trailEvaluatorUses } from '../domain/evaluate.ts';
+import { trailSummary } from '../http/views/trails.ts';
 import { pageCount, pageLinks } from '../http/links.ts';
 import { definePlugin } from '../plugin.ts';
-import { requireFlow } from './lookup.ts';
+import { requireFlow, requireFlowUses } from './lookup.ts';
 
 /** GET /trails/{org}/{flow_name}: newest first, each with its compliance status. */
 export const listTrailsPlugin = definePlugin({
   operation: listTrails,
+  store: [...requireFlowUses, 'listTrailPage', ...trailEvaluatorUses],
   async handler({ params, query, store, now, apiBase, originalUrl }) {
     const { flow } = await requireFlow(store, params.org, params.flow_name);
     const { items, total } = await store.listTrailPage(flow.id, (query.page - 1) * query.per_page, query.per_page);

@@ -1,11 +1,12 @@
 import { getLogCheckpoint } from '@trailproof/schema';
 import { notFound } from '../http/errors.ts';
 import { definePlugin } from '../plugin.ts';
-import { requireOrganization } from './lookup.ts';
+import { requireOrganization, requireOrganizationUses } from './lookup.ts';
 
 /** GET /log/{org}/checkpoint: the latest signed checkpoint, as the note's text. */
 export const getLogCheckpointPlugin = definePlugin({
   operation: getLogCheckpoint,
+  store: [...requireOrganizationUses, 'latestCheckpoint'],
   async handler({ params, store }) {
     const organization = await requireOrganization(store, params.org);
     const checkpoint = await store.latestCheckpoint(organization.id);

@@ -2,11 +2,12 @@ import { getLogInclusionProof } from '@trailproof/schema';
 import { badRequest } from '../http/errors.ts';
 import { definePlugin } from '../plugin.ts';
 import { encodeProof, leafHash } from '../transparency/index.ts';
-import { requireLog, withinLog } from './log-lookup.ts';
+import { requireLog, withinLog, requireLogUses } from './log-lookup.ts';
 
 /** GET /log/{org}/proof/inclusion?index=N&tree_size=M: the leaf and its RFC 9162 audit path. */
 export const getLogInclusionProofPlugin = definePlugin({
   operation: getLogInclusionProof,
+  store: [...requireLogUses, 'inclusionProofOf', 'logLeaves'],
   async handler({ params, query, store }) {
     const { organization, size } = await requireLog(store, params.org, { leaves: true });
     withinLog('tree_size', query.tree_size, size);

@@ -1,12 +1,15 @@
-import type { PluginStore } from '../plugin-store.ts';
 import { ApiError, badRequest, notFound } from '../http/errors.ts';
-import { requireOrganization } from './lookup.ts';
+import type { StoreUses } from '../store/types.ts';
+import { requireOrganization, requireOrganizationUses } from './lookup.ts';
+
+/** What `requireLog` uses of the store, for a plugin's `store` list. */
+export const requireLogUses = [...requireOrganizationUses, 'logSigning', 'logSize'] as const;
 
 /**
  * The organisation of a log operation, its tree's size and the store's signing key and origin;
  * with `leaves`, a 404 when nothing is logged yet (no tree to prove anything in).
  */
-export async function requireLog(store: PluginStore, org: string, options: { leaves?: boolean } = {}) {
+export async function requireLog(store: StoreUses<typeof requireLogUses>, org: string, options: { leaves?: boolean } = {}) {
   const organization = await requireOrganization(store, org);
   // Stores opened to read only (trailproof verify) have no signer: a server's always has one.
   if (!store.logSigning) throw new ApiError(503, 'This server does not sign its log');

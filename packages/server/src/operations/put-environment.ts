@@ -2,7 +2,7 @@ import { putEnvironment } from '@trailproof/schema';
 import { badRequest } from '../http/errors.ts';
 import { definePlugin } from '../plugin.ts';
 import type { Queries } from '../store/types.ts';
-import { requireOrganization } from './lookup.ts';
+import { requireOrganization, requireOrganizationUses } from './lookup.ts';
 
 /**
  * PUT /environments/{org}: 201 when new, 200 when updated. Fields left out keep their value, so
@@ -10,6 +10,8 @@ import { requireOrganization } from './lookup.ts';
  */
 export const putEnvironmentPlugin = definePlugin({
   operation: putEnvironment,
+  store: [...requireOrganizationUses, 'findEnvironment', 'typesOfEnvironments'],
+  transaction: ['upsertEnvironment'],
   async handler({ params, data, store, now }) {
     const organization = await requireOrganization(store, params.org);
     const existing = await store.findEnvironment(organization.id, params.org, data.name);

@@ -1,7 +1,7 @@
 import { putFlow } from '@trailproof/schema';
 import { templateYaml } from '../domain/template.ts';
 import { definePlugin } from '../plugin.ts';
-import { saveFlow } from './save-flow.ts';
+import { saveFlow, saveFlowUses } from './save-flow.ts';
 
 /**
  * PUT /flows/{org}: 201 when the flow is new, 200 when it is updated. The legacy `template` is a
@@ -11,6 +11,7 @@ import { saveFlow } from './save-flow.ts';
  */
 export const putFlowPlugin = definePlugin({
   operation: putFlow,
+  ...saveFlowUses,
   async handler({ params, data, store, now }) {
     const names = data.template?.filter((name) => name !== 'artifact');
     return saveFlow(store, {

@@ -1,7 +1,7 @@
 import { requestApproval } from '@trailproof/schema';
 import { definePlugin } from '../plugin.ts';
-import { approvalBody, approvalState } from './approval-body.ts';
-import { requireFlow } from './lookup.ts';
+import { approvalBody, approvalState, approvalBodyUses } from './approval-body.ts';
+import { requireFlow, requireFlowUses } from './lookup.ts';
 
 /**
  * POST /approvals/{org}/{flow_name}: the flow's next release_number. `base_artifact` (the
@@ -10,6 +10,8 @@ import { requireFlow } from './lookup.ts';
  */
 export const requestApprovalPlugin = definePlugin({
   operation: requestApproval,
+  store: [...requireFlowUses, 'artifactNameOf', 'deployedNameOf', 'dialect', ...approvalBodyUses],
+  transaction: ['lockForUpdate', 'getApproval', 'insertApproval'],
   async handler({ params, data, principal, store, now }) {
     const { organization, flow } = await requireFlow(store, params.org, params.flow_name);
     const reviews = (data.approvals ?? []).map((r) => ({

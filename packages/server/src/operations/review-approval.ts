@@ -1,8 +1,8 @@
 import { limits, reviewApproval } from '@trailproof/schema';
 import { ApiError, notFound } from '../http/errors.ts';
 import { definePlugin } from '../plugin.ts';
-import { approvalBody } from './approval-body.ts';
-import { requireFlow } from './lookup.ts';
+import { approvalBody, approvalBodyUses } from './approval-body.ts';
+import { requireFlow, requireFlowUses } from './lookup.ts';
 
 /**
  * The reviews one approval may hold (as many as a request may bring): every read of the approval
@@ -13,6 +13,8 @@ const maxReviews = limits.smallArray;
 /** PUT /approvals/{org}/{flow_name}/{approval_number}: adds a review and moves the state. */
 export const reviewApprovalPlugin = definePlugin({
   operation: reviewApproval,
+  store: [...requireFlowUses, 'dialect', ...approvalBodyUses],
+  transaction: ['getApproval', 'lockForUpdate', 'addReview'],
   async handler({ params, data, principal, store, now }) {
     const { organization, flow } = await requireFlow(store, params.org, params.flow_name);
     const review = { state: data.state, approved_by: data.approved_by, comment: data.comment ?? '', approval_url: data.approval_url ?? '', timestamp: now };

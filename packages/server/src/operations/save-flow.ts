@@ -1,6 +1,10 @@
 /** Creating or updating a flow: what PUT flow and PUT flow template share. */
-import type { PluginQueries, PluginStore } from '../plugin-store.ts';
-import { requireOrganization } from './lookup.ts';
+import type { Queries, StorePart } from '../store/types.ts';
+import { requireOrganization, requireOrganizationUses } from './lookup.ts';
+
+/** What `saveFlow` uses of the store: its plugins spread it into their declaration. */
+export const saveFlowUses = { store: requireOrganizationUses, transaction: ['upsertFlow', 'putBlob'] } as const;
+type SaveFlowStore = StorePart<(typeof saveFlowUses.store)[number], (typeof saveFlowUses.transaction)[number]>;
 
 export interface FlowToSave {
   org: string;
@@ -10,12 +14,12 @@ export interface FlowToSave {
    * Stores the flow's template in the flow's transaction and answers its address: null removes
    * the template, undefined leaves it as it is.
    */
-  template: (tx: PluginQueries) => Promise<string | null | undefined>;
+  template: (tx: Pick<Queries, 'putBlob'>) => Promise<string | null | undefined>;
   now: number;
 }
 
 /** Upserts the flow (its template with it, in one transaction) and answers 201 when it is new, 200 when it was updated. */
-export async function saveFlow(store: PluginStore, f: FlowToSave): Promise<{ status: 201; body: string } | { status: 200; body: string }> {
+export async function saveFlow(store: SaveFlowStore, f: FlowToSave): Promise<{ status: 201; body: string } | { status: 200; body: string }> {
   const organization = await requireOrganization(store, f.org);
   const { data } = f;
   const { created } = await store.transaction(async (tx) =>

@@ -1,16 +1,16 @@
 import { verifyEvidence } from '@trailproof/schema';
 import { ApiError } from '../http/errors.ts';
 import { definePlugin } from '../plugin.ts';
-import type { PluginStore } from '../plugin-store.ts';
 import type { VerifyResult } from '../store/types.ts';
-import { requireOrganization } from './lookup.ts';
+import { requireOrganization, requireOrganizationUses } from './lookup.ts';
 
 /**
- * Verifications running, per store (a process may serve several) and organisation: one at a
- * time, since each reads all of the organisation's evidence and a read-only token could
- * otherwise start as many as it likes; and how long the last one took, to say when to come back.
+ * Verifications running, per store (a process may serve several: keyed by the plugin's part of
+ * it, which a router builds once) and organisation: one at a time, since each reads all of the
+ * organisation's evidence and a read-only token could otherwise start as many as it likes; and
+ * how long the last one took, to say when to come back.
  */
-const verifications = new WeakMap<PluginStore, { running: Map<number, number>; lastMs: Map<number, number> }>();
+const verifications = new WeakMap<object, { running: Map<number, number>; lastMs: Map<number, number> }>();
 
 /** At most this many at a time per store, whatever the organisations: each one keeps a core busy. */
 const maxConcurrent = 2;
@@ -18,6 +18,7 @@ const maxConcurrent = 2;
 /** GET /verify/{org}: recomputes the organisation's hash chain and reports the first broken link. */
 export const verifyEvidencePlugin = definePlugin({
   operation: verifyEvidence,
+  store: [...requireOrganizationUses, 'verifyChain'],
   async handler({ params, store }) {
     const organization = await requireOrganization(store, params.org);
     const { firstBroken, ...result } = await verifyOneAtATime(store, Number(organization.id), () => store.verifyChain(organization.id, organization.name));
@@ -26,7 +27,7 @@ export const verifyEvidencePlugin = definePlugin({
 });
 
 /** Runs `verify` unless this organisation's or too many verifications run already (429 with `Retry-After`); the console's integrity page shares it. */
-export async function verifyOneAtATime(store: PluginStore, organizationId: number, verify: () => Promise<VerifyResult>): Promise<VerifyResult> {
+export async function verifyOneAtATime(store: object, organizationId: number, verify: () => Promise<VerifyResult>): Promise<VerifyResult> {
   let state = verifications.get(store);
   if (!state) verifications.set(store, (state = { running: new Map(), lastMs: new Map() }));
   const { running, lastMs } = state;

@@ -28,6 +28,16 @@ export interface Store extends Queries, Partial<LogParts> {
   poolUse?(): PoolUse;
 }
 
+/**
+ * Part of a store: its members `S` and, when `T` names any query, a transaction whose queries are
+ * `T`. What a plugin declares it gets (plugin-store.ts); helpers take the part they use.
+ */
+export type StorePart<S extends keyof Store = never, T extends keyof Queries = never> = Pick<Store, S> &
+  ([T] extends [never] ? unknown : { transaction<R>(work: (tx: Pick<Queries, T>) => Promise<R>): Promise<R> });
+
+/** The members a helper's list of uses names (`requireFlowUses` in operations/lookup.ts). */
+export type StoreUses<L extends readonly (keyof Store)[]> = Pick<Store, L[number]>;
+
 export type { Database, DialectName } from './database.ts';
 export type { ApprovalInsert, ApprovalRecord, ApprovalState, ReviewRecord } from './queries/approvals.ts';
 export type {

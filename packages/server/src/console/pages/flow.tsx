@@ -5,7 +5,7 @@
  */
 import { TrailEvaluator } from '../../domain/evaluate.ts';
 import { countingAttestations } from '../../domain/compliance.ts';
-import { flowView } from '../../domain/flow-view.ts';
+import { flowView } from '../../http/views/flows.ts';
 import { notFound } from '../../http/errors.ts';
 import type { JunitSuiteTotals } from '../../store/index.ts';
 import { ComplianceStrip, TestResultsChart } from '../charts.tsx';

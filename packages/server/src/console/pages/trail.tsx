@@ -5,7 +5,7 @@
  * were deployed. Built from the same view as GET /trails/{org}/{flow}/{trail}.
  */
 import { TrailEvaluator } from '../../domain/evaluate.ts';
-import { trailView } from '../../domain/trail-view.ts';
+import { trailView } from '../../http/views/trails.ts';
 import { notFound } from '../../http/errors.ts';
 import { requireTrail } from '../../operations/lookup.ts';
 import { blobAddress } from '../../store/queries/blobs.ts';

@@ -1,7 +1,7 @@
 /** A flow as the API answers it, with its template parsed and its YAML text. */
-import type { FlowRecord } from '../store/types.ts';
-import type { TrailEvaluator } from './evaluate.ts';
-import { templateView } from './template.ts';
+import type { FlowRecord } from '../../store/types.ts';
+import type { TrailEvaluator } from '../../domain/evaluate.ts';
+import { templateView } from '../../domain/template.ts';
 
 export async function flowView(flow: FlowRecord, org: string, evaluator: TrailEvaluator) {
   const template = await evaluator.template(flow.templateSha256);

@@ -1,12 +1,12 @@
 /** A trail as the API answers it: its stored fields, its attestations and its compliance status. */
 import type { AttestationViewBody, TrailSummaryBody } from '@trailproof/schema';
-import { pageCount, pageLinks, pathOf, trailHref, type ViewContext } from '../http/links.ts';
-import { targetArtifactsOf } from '../store/queries/attestations.ts';
-import type { AttestationRow, TrailRow } from '../store/types.ts';
-import { countingAttestations } from './compliance.ts';
-import { createdByName } from './created-by.ts';
-import type { EvaluatedCompliance, EvaluatedTrail } from './evaluate.ts';
-import { templateView } from './template.ts';
+import { pageCount, pageLinks, pathOf, trailHref, type ViewContext } from '../links.ts';
+import { targetArtifactsOf } from '../../store/queries/attestations.ts';
+import type { AttestationRow, TrailRow } from '../../store/types.ts';
+import { countingAttestations } from '../../domain/compliance.ts';
+import { createdByName } from '../../domain/created-by.ts';
+import type { EvaluatedCompliance, EvaluatedTrail } from '../../domain/evaluate.ts';
+import { templateView } from '../../domain/template.ts';
 
 type Summary = TrailSummaryBody;
 type Attestation = AttestationViewBody;
