@@ -66,4 +66,24 @@ describe('hostile clients: verifying the evidence', function () {
     const [acme, globex] = await Promise.all([verify(), server.request('GET', '/api/v2/verify/globex', { token: server.otherToken })]);
     expect([acme.status, globex.status]).to.deep.equal([200, 200]);
   });
+
+  it("the console's integrity page counts against the same limit as the API", async () => {
+    const signedIn = await fetch(`${server.url}/ui/sign-in`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { origin: server.url, 'content-type': 'application/x-www-form-urlencoded' },
+      body: new URLSearchParams({ token: server.readToken }),
+    });
+    const cookie = signedIn.headers.get('set-cookie')!.split(';')[0]!;
+    const integrity = () => fetch(`${server.url}/ui/acme/integrity?run=1`, { headers: { cookie } });
+    // The API's verification starts first (its request is sent first and verification reads for a while), the page's meets it.
+    const api = verify();
+    await new Promise((resolve) => setTimeout(resolve, 200));
+    const page = await integrity();
+    expect((await api).status).to.equal(200);
+    expect(page.status).to.equal(429);
+    expect(await page.text()).to.include('A verification of this organisation is already running');
+    // Once the API's has ended, the page runs its own.
+    expect((await integrity()).status).to.equal(200);
+  });
 });

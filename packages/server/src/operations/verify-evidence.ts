@@ -5,8 +5,9 @@ import type { VerifyResult } from '../store/types.ts';
 import { requireOrganization, requireOrganizationUses } from './lookup.ts';
 
 /**
- * Verifications running, per store (a process may serve several: keyed by the plugin's part of
- * it, which a router builds once) and organisation: one at a time, since each reads all of the
+ * Verifications running, per store (a process may serve several) and organisation, keyed by the
+ * store's `verifyChain`: the one function the store, each plugin's part of it and the console
+ * share, so that the API and the console's integrity page count against one limit: one at a time, since each reads all of the
  * organisation's evidence and a read-only token could otherwise start as many as it likes; and
  * how long the last one took, to say when to come back.
  */
@@ -27,9 +28,13 @@ export const verifyEvidencePlugin = definePlugin({
 });
 
 /** Runs `verify` unless this organisation's or too many verifications run already (429 with `Retry-After`); the console's integrity page shares it. */
-export async function verifyOneAtATime(store: object, organizationId: number, verify: () => Promise<VerifyResult>): Promise<VerifyResult> {
-  let state = verifications.get(store);
-  if (!state) verifications.set(store, (state = { running: new Map(), lastMs: new Map() }));
+export async function verifyOneAtATime(
+  store: { verifyChain: (...args: never[]) => unknown },
+  organizationId: number,
+  verify: () => Promise<VerifyResult>,
+): Promise<VerifyResult> {
+  let state = verifications.get(store.verifyChain);
+  if (!state) verifications.set(store.verifyChain, (state = { running: new Map(), lastMs: new Map() }));
   const { running, lastMs } = state;
   const since = running.get(organizationId);
   if (since !== undefined || running.size >= maxConcurrent) {
