@@ -27,7 +27,8 @@ case "$pass" in
     helpers=$(grep -rlE --include='*.ts' "$reaches" packages/*/src test examples | grep -v -E '\.test\.ts$' | sed -E 's|.*/||; s|\.ts$||' | paste -sd'|' -)
     pattern=$reaches
     if [ -n "$helpers" ]; then pattern="$pattern|/($helpers)\\.ts"; fi
-    files=$(xargs grep -l -E "$pattern" <<<"$all")
+    # shellcheck disable=SC2086 # one path a line, none with a space
+    files=$(grep -l -E "$pattern" $all) || [ $? = 1 ]
     ;;
   *) echo "scripts/test-files.sh: unknown pass '$pass' (sqlite, postgres or node24)" >&2; exit 2 ;;
 esac
