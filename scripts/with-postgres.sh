@@ -8,20 +8,8 @@
 # As root, the cluster runs as the `postgres` user (PostgreSQL refuses to run as root). No Docker.
 set -euo pipefail
 
-find_bindir() { ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -n 1 || true; }
-bindir=$(find_bindir)
-if [ -z "$bindir" ] || [ ! -x "$bindir/initdb" ]; then
-  # A fresh machine: PostgreSQL's server from Debian's packages (as root, or through sudo).
-  as_root=()
-  if [ "$(id -u)" != 0 ]; then
-    command -v sudo >/dev/null 2>&1 || { echo "with-postgres: PostgreSQL server binaries not found; install them: apt-get install postgresql" >&2; exit 1; }
-    as_root=(sudo)
-  fi
-  echo "with-postgres: installing PostgreSQL from Debian's packages" >&2
-  "${as_root[@]}" apt-get update -qq >&2
-  "${as_root[@]}" env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends postgresql >&2
-  bindir=$(find_bindir)
-fi
+# A fresh machine gets PostgreSQL's server from Debian's packages first.
+bindir=$(bash "$(dirname "$0")/ensure-postgres.sh")
 
 dir=$(mktemp -d /tmp/trailproof-pg.XXXXXX)
 run_as=()

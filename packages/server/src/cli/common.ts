@@ -1,8 +1,12 @@
 /** What the commands of `trailproof` share: their help, usage errors, where the database is, a store for one command. */
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
 import pg from 'pg';
 import { isPostgresUrl, openStore, type LogOptions, type Store } from '../store/index.ts';
+
+/** The version of this package, as `--version` prints it and `serve` logs it. */
+export const version = (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
 
 /** A mistake in the command line: shown with the usage (the command's, when known), exit status 2. */
 export class UsageError extends Error {

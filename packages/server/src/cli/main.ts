@@ -1,150 +1,28 @@
 /**
  * The `trailproof` command: `serve`, `token create | list | revoke | evidence`, `badge public | private`, `key show`, `backup`, `verify`.
  * Every command answers `--help` with its flags and environment variables; `trailproof --help`
- * lists them all.
+ * lists them all. Each command's module loads when it runs, so that a command loads only what it
+ * needs (`token create` neither the HTTP stack nor the audit package's code).
  */
-import { createRequire } from 'node:module';
-import { createLogger, logLevelOf } from '../log.ts';
-import {
-  databaseEnvironment,
-  databaseFlags,
-  databaseLocation,
-  databaseName,
-  databaseOptions,
-  defineCommand,
-  UsageError,
-  usageText,
-  type Runnable,
-} from './common.ts';
-import { verifyCheckpointCommand, verifyPackageCommand } from './audit.ts';
-import { backup, verify } from './database.ts';
-import { exportCommand } from './export.ts';
-import { token } from './tokens.ts';
-import { badge } from './badges.ts';
-import { key, logEnvironment, logOptionsFromEnvironment } from './transparency-log.ts';
-import { openStore, type PostgresOptions } from '../store/index.ts';
-import { secondsPerUnit } from '../support/time-units.ts';
+import { UsageError, usageText, version, type Runnable } from './common.ts';
 
-const serve = defineCommand({
-  name: 'serve',
-  synopsis: '[--db FILE | --database URL] [--port N] [--host H] [--no-console]',
-  summary: 'Serves the API v2 over HTTP until SIGINT or SIGTERM, logging one JSON line per request on stdout.',
-  options: { ...databaseOptions, port: { type: 'string' }, host: { type: 'string' }, 'no-console': { type: 'boolean' } },
-  flags: [
-    ...databaseFlags,
-    ['--port N', 'the port to listen on (default 8080; 0 for any free one)'],
-    ['--host H', 'the address to listen on (default 127.0.0.1)'],
-    ['--no-console', 'serve the API only, without the console (the pages for people at /ui)'],
-  ],
-  environment: [
-    ...databaseEnvironment,
-    ['PORT', 'as --port (the flag wins)'],
-    ['LOG_LEVEL', 'fatal, error, warn, info (the default), debug (adds each store call of a request, with its time) or silent'],
-    ['HOST', 'as --host (the flag wins)'],
-    ['TRAILPROOF_PG_MAX_CONNECTIONS', 'PostgreSQL pool size (default 10)'],
-    ['TRAILPROOF_PG_STATEMENT_TIMEOUT_MS', 'PostgreSQL statement time-out (default 10000)'],
-    ['TRAILPROOF_PG_CONNECTION_TIMEOUT_MS', 'PostgreSQL connection time-out (default 3000)'],
-    ['TRAILPROOF_SQLITE_READER_THREADS', 'SQLite: threads that run list queries off the event loop (default 2, 1 on one core; 0 for none)'],
-    ['TRAILPROOF_SQLITE_MAX_SIZE', 'SQLite: largest the file may grow, as 500MB or 20GB; writes beyond it answer 507 and store nothing (no limit by default)'],
-    ['TRAILPROOF_KEEP_ALIVE_TIMEOUT_MS', 'how long an idle keep-alive connection stays open (default 65000: above the idle timeout of the proxy in front)'],
-    ['TRAILPROOF_MAX_CONNECTIONS', 'connections open at once, idle ones included (default 10000)'],
-    ['TRAILPROOF_MAX_CONNECTIONS_PER_ADDRESS', 'connections from one client address (default 1000; behind a proxy, all come from its address)'],
-    ['TRAILPROOF_HEADERS_TIMEOUT_MS', "time to send a request's headers (default 10000)"],
-    ['TRAILPROOF_CONSOLE_SESSION_TTL', 'how long a console sign-in lasts: a number and m, h, d or w (default 12h)'],
-    ['TRAILPROOF_MAX_UPLOAD_BYTES_IN_FLIGHT', 'request bodies held in memory at once, as 256MB (the default); beyond it uploads answer 503 with Retry-After'],
-    ...logEnvironment,
-  ],
-  async run({ values }) {
-    const port = Number(values.port ?? process.env.PORT ?? 8080);
-    if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a port number, not '${values.port ?? process.env.PORT}'`);
-    const logger = createLogger({ level: logLevel() });
-    const location = databaseLocation(values);
-    const keepAliveTimeoutMs = numberSetting('TRAILPROOF_KEEP_ALIVE_TIMEOUT_MS', 1000, 3_600_000);
-    const maxConnections = numberSetting('TRAILPROOF_MAX_CONNECTIONS', 1, 1_000_000);
-    const sessionTtlSeconds = durationSetting('TRAILPROOF_CONSOLE_SESSION_TTL');
-    const http = {
-      maxConnectionsPerAddress: numberSetting('TRAILPROOF_MAX_CONNECTIONS_PER_ADDRESS', 1, 1_000_000),
-      headersTimeoutMs: numberSetting('TRAILPROOF_HEADERS_TIMEOUT_MS', 100, 600_000),
-      maxUploadBytesInFlight: sizeSetting('TRAILPROOF_MAX_UPLOAD_BYTES_IN_FLIGHT'),
-    };
-    // The HTTP stack (Koa, the contract's validators) loads only for `serve`, so token and backup commands start quickly.
-    const { startServer } = await import('../server.ts');
-    const store = await openStore(location, {
-      log: logOptionsFromEnvironment(),
-      postgres: postgresTuning(),
-      sqlite: {
-        threadsAtOpen: true,
-        readerThreads: numberSetting('TRAILPROOF_SQLITE_READER_THREADS', 0, 64),
-        maxSizeBytes: sizeSetting('TRAILPROOF_SQLITE_MAX_SIZE'),
-      },
-    });
-    const running = await startServer({
-      store,
-      logger,
-      port,
-      host: values.host ?? process.env.HOST ?? '127.0.0.1',
-      handleSignals: true,
-      keepAliveTimeoutMs,
-      maxConnections,
-      ...http,
-      console: values['no-console'] ? false : { sessionTtlSeconds },
-    });
-    logger.info({ msg: 'listening', version, url: running.url, backend: store.dialect, database: databaseName(location) });
-  },
-});
+/** Each command by name, and how to load it. */
+const commands: ReadonlyArray<readonly [string, () => Promise<Runnable>]> = [
+  ['serve', async () => (await import('./serve.ts')).serve],
+  ['token', async () => (await import('./tokens.ts')).token],
+  ['badge', async () => (await import('./badges.ts')).badge],
+  ['key', async () => (await import('./transparency-log.ts')).key],
+  ['backup', async () => (await import('./database.ts')).backup],
+  ['verify', async () => (await import('./database.ts')).verify],
+  ['export', async () => (await import('./export.ts')).exportCommand],
+  ['verify-package', async () => (await import('./audit.ts')).verifyPackageCommand],
+  ['verify-checkpoint', async () => (await import('./audit.ts')).verifyCheckpointCommand],
+];
 
-/** The log level LOG_LEVEL names (info by default). */
-function logLevel() {
-  try {
-    return logLevelOf(process.env.LOG_LEVEL);
-  } catch (error) {
-    throw new UsageError((error as Error).message);
-  }
-}
-
-/** A whole number from the environment variable `name`; undefined when it is unset or empty. */
-function numberSetting(name: string, min: number, max: number): number | undefined {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return undefined;
-  const value = Number(raw);
-  if (!Number.isInteger(value) || value < min || value > max) throw new UsageError(`${name} must be a whole number from ${min} to ${max}, not '${raw}'`);
-  return value;
-}
-
-/** Seconds from the environment variable `name` (`30m`, `12h`, `7d`, `2w`); undefined when unset or empty. */
-function durationSetting(name: string): number | undefined {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return undefined;
-  const match = /^([1-9][0-9]{0,5})([mhdw])$/.exec(raw.trim());
-  if (!match) throw new UsageError(`${name} must be a number and a unit (m, h, d or w), such as 12h, not '${raw}'`);
-  return Number(match[1]) * secondsPerUnit.get(match[2]!)!;
-}
-
-/** Bytes from the environment variable `name` (`500MB`, `20GB`, `1TB`: powers of 1024; plain bytes too); undefined when unset or empty. */
-function sizeSetting(name: string): number | undefined {
-  const raw = process.env[name];
-  if (raw === undefined || raw === '') return undefined;
-  const size = /^(\d+)\s*(?:([KMGT])i?B|B)?$/i.exec(raw.trim());
-  const bytes = size ? Number(size[1]) * 1024 ** (size[2] ? 'KMGT'.indexOf(size[2].toUpperCase()) + 1 : 0) : NaN;
-  if (!Number.isSafeInteger(bytes) || bytes < 1024 * 1024) throw new UsageError(`${name} must be a size of at least 1MB, as 500MB or 20GB, not '${raw}'`);
-  return bytes;
-}
-
-/** PostgreSQL pool and time-out settings from the environment (see docs/scaling.md). */
-function postgresTuning(): PostgresOptions {
-  return {
-    maxConnections: numberSetting('TRAILPROOF_PG_MAX_CONNECTIONS', 1, 1000),
-    statementTimeoutMs: numberSetting('TRAILPROOF_PG_STATEMENT_TIMEOUT_MS', 10, 600_000),
-    connectionTimeoutMs: numberSetting('TRAILPROOF_PG_CONNECTION_TIMEOUT_MS', 10, 600_000),
-  };
-}
-
-const commands: readonly Runnable[] = [serve, token, badge, key, backup, verify, exportCommand, verifyPackageCommand, verifyCheckpointCommand];
-
-/** The version of this package, as `--version` prints it. */
-const version = (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
-
-const usage = `${usageText([...commands.flatMap((c) => c.usage), 'trailproof --version'])}
+/** The help of `trailproof` itself, which loads every command for its usage lines. */
+async function usage(): Promise<string> {
+  const loaded = await Promise.all(commands.map(([, load]) => load()));
+  return `${usageText([...loaded.flatMap((c) => c.usage), 'trailproof --version'])}
 
 Trailproof ${version}: evidence of delivery compliance, served over the Kosli API v2.
 The database: a SQLite file (--db FILE, env TRAILPROOF_DB; default ./trailproof.db) or PostgreSQL
@@ -152,11 +30,12 @@ The database: a SQLite file (--db FILE, env TRAILPROOF_DB; default ./trailproof.
 
 Each command's flags, environment variables and defaults: trailproof COMMAND --help
 `;
+}
 
 async function main(argv: string[]) {
   const [name, ...args] = argv;
   if (name === undefined || name === '--help' || name === '-h' || (name === 'help' && !args.length)) {
-    process.stdout.write(usage);
+    process.stdout.write(await usage());
     return;
   }
   if (name === '--version' || name === '-v' || name === 'version') {
@@ -165,13 +44,13 @@ async function main(argv: string[]) {
   }
   // `trailproof help token create` is `trailproof token create --help`.
   const [commandName, ...rest] = name === 'help' ? [...args, '--help'] : [name, ...args];
-  const command = commands.find((c) => c.name === commandName);
-  if (!command) throw new UsageError(`unknown command '${commandName}'`);
-  await command.run(rest);
+  const load = commands.find(([n]) => n === commandName)?.[1];
+  if (!load) throw new UsageError(`unknown command '${commandName}'`);
+  await (await load()).run(rest);
 }
 
-main(process.argv.slice(2)).catch((error: unknown) => {
+main(process.argv.slice(2)).catch(async (error: unknown) => {
   const usageProblem = error instanceof UsageError;
-  process.stderr.write(`trailproof: ${(error as Error).message}\n${usageProblem ? '\n' + (error.usage ?? usage) : ''}`);
+  process.stderr.write(`trailproof: ${(error as Error).message}\n${usageProblem ? '\n' + (error.usage ?? (await usage())) : ''}`);
   process.exitCode = usageProblem ? 2 : 1;
 });
