@@ -47,9 +47,11 @@ export function createStore(
     ...rest,
     dialect,
     transaction: (work) => runTransaction((trx) => work(withStoreErrors(bind(trx)))),
+    // The reader first: SQLite's last connection to close copies the WAL into the file and removes
+    // it, which SQLite's read-only reader cannot do (a WAL left beside the file after a clean close).
     close: once(async () => {
-      await db.destroy();
       await reader?.destroy();
+      await db.destroy();
     }),
   });
 }

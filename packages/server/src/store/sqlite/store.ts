@@ -91,10 +91,12 @@ export async function openSqliteStore(file: string, options: SqliteOptions & { l
         await readers?.close();
         await writer?.close();
         await checkpointer?.close();
+        // The read connection before the writer's: SQLite's last connection to close copies the WAL
+        // into the file and removes it, which a read-only connection cannot do (the WAL stayed).
+        readerRaw.close();
         await store.close();
         // Kysely closes a connection only if it ever ran a query: one that never did kept the file open.
         raw.close();
-        readerRaw.close();
       }),
     }),
   );
