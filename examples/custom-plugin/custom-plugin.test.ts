@@ -71,7 +71,7 @@ describe('example: a third-party plugin adds an attestation type', () => {
       expect(() => createRouter({ store, plugins: [...defaultPlugins, attestCoveragePlugin, attestCoveragePlugin] })).to.throw(DuplicateOperationError);
     } finally {
       await store.close();
-      cleanup();
+      await cleanup();
     }
   });
 });

@@ -20,7 +20,7 @@ describe('example: embedding the router in an existing Koa app', () => {
     done = async () => {
       await new Promise((resolve) => server.close(resolve));
       await store.close();
-      cleanup();
+      await cleanup();
     };
   });
   after(() => done());
