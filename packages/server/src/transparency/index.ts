@@ -29,6 +29,8 @@ export {
   type ProofNode,
   type ProofPlan,
   readProof,
+  rememberRanges,
+  type RangeHashes,
   rootPlan,
   type SubtreeSource,
   subtreeKey,

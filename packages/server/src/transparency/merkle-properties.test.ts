@@ -12,6 +12,7 @@ import {
   nodeHash,
   planSubtrees,
   readProof,
+  rememberRanges,
   verifyConsistency,
   verifyInclusion,
   verificationOutcome,
@@ -158,8 +159,29 @@ describe('transparency: Merkle proofs for random tree sizes (property tests)', (
     expect((await readProof(consistencyProofPlan(1000, 2999), read)).map((h) => h.toString('hex'))).to.deep.equal(
       consistencyProof(tree, 1000, 2999).map((h) => h.toString('hex')),
     );
-    expect(calls).to.have.length(6);
+    // One read per proof; the one-leaf tree's proof is empty and reads nothing.
+    expect(calls).to.have.length(5);
     expect(await readProof(inclusionProofPlan(5, 2999), () => []).catch((e: Error) => e.message)).to.equal('asked for 19 subtree hashes, got 0');
+  });
+
+  it('folds a right-edge range once: later proofs of that tree size read fewer subtrees and are the same', async () => {
+    const asked: number[] = [];
+    const read = (ids: Array<{ level: number; index: number }>) => {
+      asked.push(ids.length);
+      return ids.map((id) => tree.subtreeHash(id));
+    };
+    const remembered = rememberRanges();
+    const ranges = remembered(1);
+    const hex = (hashes: Buffer[]) => hashes.map((h) => h.toString('hex'));
+    // 2999 leaves: leaf 5's path ends in the range [2048, 2999), eight subtrees folded into one hash.
+    const first = await readProof(inclusionProofPlan(5, 2999), read, ranges);
+    const second = await readProof(inclusionProofPlan(6, 2999), read, ranges);
+    expect(hex(first)).to.deep.equal(hex(inclusionProof(tree, 5, 2999)));
+    expect(hex(second)).to.deep.equal(hex(inclusionProof(tree, 6, 2999)));
+    expect(asked).to.deep.equal([19, 11]);
+    // Another tree (scope) does not see the first one's ranges.
+    await readProof(inclusionProofPlan(5, 2999), read, remembered(2));
+    expect(asked[2]).to.equal(19);
   });
 
   it('refuses a frontier with the wrong number of hashes, and proofs of leaves past the size', () => {

@@ -64,15 +64,58 @@ export function assembleProof(plan: ProofPlan, hashOf: (id: SubtreeId) => Hash):
 }
 
 /**
- * Reads every subtree a plan needs with one call of `read` (a store's one query; it answers the
- * hashes in the order of the ids it is given) and assembles the proof's hashes.
+ * The hashes of ranges of several subtrees (a proof's nodes on the tree's right edge), remembered
+ * once folded: a range of complete subtrees always has the same hash, and every proof against one
+ * tree size shares its right edge. `get`/`set` take the node; `readProof` uses them when given.
  */
-export async function readProof(plan: ProofPlan, read: (ids: SubtreeId[]) => Promise<readonly Hash[]> | readonly Hash[]): Promise<Buffer[]> {
-  const ids = planSubtrees(plan);
-  const hashes = await read(ids);
+export interface RangeHashes {
+  get(node: ProofNode): Hash | undefined;
+  set(node: ProofNode, hash: Hash): void;
+}
+
+/**
+ * `RangeHashes` for each of several trees (`scope`: an organisation's id), sharing one bound of
+ * `max` ranges in all (all forgotten when full, then remembered again).
+ */
+export function rememberRanges(max = 10_000): (scope: number) => RangeHashes {
+  const hashes = new Map<string, Hash>();
+  return (scope) => {
+    const keyOf = (node: ProofNode) => `${scope}:${node.map(subtreeKey).join()}`;
+    return {
+      get: (node) => hashes.get(keyOf(node)),
+      set(node, hash) {
+        if (hashes.size >= max) hashes.clear();
+        hashes.set(keyOf(node), hash);
+      },
+    };
+  };
+}
+
+/**
+ * Reads every subtree a plan needs with one call of `read` (a store's one query; it answers the
+ * hashes in the order of the ids it is given, repeated ids too) and assembles the proof's hashes.
+ * The hashes may be the very buffers `read` or `ranges` keep: read them, never write to them.
+ */
+export async function readProof(
+  plan: ProofPlan,
+  read: (ids: SubtreeId[]) => Promise<readonly Hash[]> | readonly Hash[],
+  ranges?: RangeHashes,
+): Promise<Buffer[]> {
+  const folded: Array<Hash | undefined> = plan.map((node) => (node.length > 1 ? ranges?.get(node) : undefined));
+  const ids: SubtreeId[] = [];
+  for (let n = 0; n < plan.length; n++) if (!folded[n]) ids.push(...plan[n]!);
+  const hashes = ids.length ? await read(ids) : [];
   if (hashes.length !== ids.length) throw new Error(`asked for ${ids.length} subtree hashes, got ${hashes.length}`);
-  const byKey = new Map(ids.map((id, i) => [subtreeKey(id), hashes[i]!]));
-  return assembleProof(plan, (id) => byKey.get(subtreeKey(id))!);
+  let next = 0;
+  return plan.map((node, n) => {
+    let hash = folded[n];
+    if (!hash) {
+      hash = node.length === 1 ? hashes[next]! : foldRight(hashes.slice(next, next + node.length));
+      next += node.length;
+      if (node.length > 1) ranges?.set(node, hash);
+    }
+    return Buffer.isBuffer(hash) ? hash : Buffer.from(hash);
+  });
 }
 
 /** The inclusion proof of leaf `index` in the tree of `size` leaves held by `source`. */

@@ -10,7 +10,17 @@ import { PostgresAdapter } from 'kysely';
 import type { Db } from '../database.ts';
 import { compiledOnce } from '../compiled-once.ts';
 import { keepUpperSubtrees, type ReadSubtrees } from '../subtree-cache.ts';
-import { CompactRange, consistencyProofPlan, HASH_SIZE, inclusionProofPlan, leafHash, readProof, type SubtreeId } from '../../transparency/index.ts';
+import {
+  CompactRange,
+  consistencyProofPlan,
+  HASH_SIZE,
+  inclusionProofPlan,
+  leafHash,
+  type RangeHashes,
+  readProof,
+  rememberRanges,
+  type SubtreeId,
+} from '../../transparency/index.ts';
 
 /** The tree of an organisation as stored: its size and right edge. */
 export interface LogTree {
@@ -69,27 +79,33 @@ export async function subtreeHashes(db: Db, organizationId: number, ids: readonl
 
 /** RFC 9162 inclusion proof of leaf `index` in the organisation's tree of `size` leaves (size ≤ the stored tree's). */
 export function inclusionProofOf(db: Db, organizationId: number, index: number, size: number): Promise<Buffer[]> {
-  const read = proofSubtrees(db);
-  return readProof(inclusionProofPlan(index, size), (ids) => read(organizationId, ids));
+  const { read, ranges } = proofReads(db);
+  return readProof(inclusionProofPlan(index, size), (ids) => read(organizationId, ids), ranges?.(organizationId));
 }
 
 /** RFC 9162 consistency proof from the organisation's tree of `from` leaves to its tree of `to` leaves. */
 export function consistencyProofOf(db: Db, organizationId: number, from: number, to: number): Promise<Buffer[]> {
-  const read = proofSubtrees(db);
-  return readProof(consistencyProofPlan(from, to), (ids) => read(organizationId, ids));
+  const { read, ranges } = proofReads(db);
+  return readProof(consistencyProofPlan(from, to), (ids) => read(organizationId, ids), ranges?.(organizationId));
 }
 
-const keptSubtrees = new WeakMap<Db, ReadSubtrees>();
+interface ProofReads {
+  read: ReadSubtrees;
+  ranges?: (organizationId: number) => RangeHashes;
+}
+
+const kept = new WeakMap<Db, ProofReads>();
 
 /**
- * How proofs on `db` read subtrees: with the upper levels kept in memory (subtree-cache.ts), except
- * in a transaction, whose reads may include its own writes, which could still be rolled back.
+ * How proofs on `db` read subtrees: with the upper levels and the folded right-edge ranges kept in
+ * memory (subtree-cache.ts, `rememberRanges`), except in a transaction, whose reads may include
+ * its own writes, which could still be rolled back.
  */
-function proofSubtrees(db: Db): ReadSubtrees {
-  if (db.isTransaction) return (organizationId, ids) => subtreeHashes(db, organizationId, ids);
-  let read = keptSubtrees.get(db);
-  if (!read) keptSubtrees.set(db, (read = keepUpperSubtrees((organizationId, ids) => subtreeHashes(db, organizationId, ids))));
-  return read;
+function proofReads(db: Db): ProofReads {
+  if (db.isTransaction) return { read: (organizationId, ids) => subtreeHashes(db, organizationId, ids) };
+  let reads = kept.get(db);
+  if (!reads) kept.set(db, (reads = { read: keepUpperSubtrees((organizationId, ids) => subtreeHashes(db, organizationId, ids)), ranges: rememberRanges() }));
+  return reads;
 }
 
 /** A leaf of the log: its index and bytes (the chain record's text). */

@@ -10,7 +10,7 @@ import type { Queries } from '../types.ts';
 import type { LogLeaf } from '../queries/log.ts';
 import { rememberTokensUntilChange } from '../remembered.ts';
 import { keepUpperSubtrees } from '../subtree-cache.ts';
-import { consistencyProofPlan, inclusionProofPlan, readProof, type SubtreeId } from '../../transparency/index.ts';
+import { consistencyProofPlan, inclusionProofPlan, readProof, rememberRanges, type SubtreeId } from '../../transparency/index.ts';
 
 export type LogReads = Pick<Queries, 'logSize' | 'logLeaves' | 'inclusionProofOf' | 'consistencyProofOf'>;
 
@@ -30,6 +30,7 @@ export function logReadsOn(raw: BetterSqlite3.Database, version: () => number): 
       }),
     ),
   );
+  const ranges = rememberRanges();
   // Sizes of 0 (no leaves yet) are read each time: undefined is what is not remembered.
   const sizeOf = rememberTokensUntilChange(async (id) => (size.get(Number(id)) as number | undefined) || undefined, version);
   return {
@@ -43,7 +44,8 @@ export function logReadsOn(raw: BetterSqlite3.Database, version: () => number): 
       const rows = records.all(organizationId, fromIndex, limit) as Array<[number, string]>;
       return rows.map(([seq, record]): LogLeaf => ({ index: seq - 1, leaf: record }));
     },
-    inclusionProofOf: (organizationId, index, treeSize) => readProof(inclusionProofPlan(index, treeSize), (ids) => subtrees(organizationId, ids)),
-    consistencyProofOf: (organizationId, from, to) => readProof(consistencyProofPlan(from, to), (ids) => subtrees(organizationId, ids)),
+    inclusionProofOf: (organizationId, index, treeSize) =>
+      readProof(inclusionProofPlan(index, treeSize), (ids) => subtrees(organizationId, ids), ranges(organizationId)),
+    consistencyProofOf: (organizationId, from, to) => readProof(consistencyProofPlan(from, to), (ids) => subtrees(organizationId, ids), ranges(organizationId)),
   };
 }
