@@ -39,7 +39,7 @@ export const deploymentsPage = definePage({
     const perPage = queryNumber(query, 'per_page', 20, 1, 100);
     const page = queryNumber(query, 'page', 1, 1, 100_000);
     const filter = { start, end, envName, repoName };
-    const [{ rows, total }, days] = await Promise.all([
+    const [{ rowsHtml, total }, days] = await Promise.all([
       readDeployments(input, { start, end, envName, repoName, offset: (page - 1) * perPage, limit: perPage }),
       store.deploymentsPerDay(input.org.id, filter),
     ]);
@@ -81,7 +81,7 @@ export const deploymentsPage = definePage({
             {`${total} ${total === 1 ? 'deployment' : 'deployments'}${described ? ` ${described}` : ''} from ${utc(start)} to ${utc(end)}.`}
           </p>
           <DeploymentsPerDayChart id="deployments-per-day" days={days} title={`Deployments per UTC day${described ? ` ${described}` : ''}`} />
-          {rows.length === 0 ? (
+          {rowsHtml === '' ? (
             <Empty
               example={`curl -X PUT -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' \\\n  ${input.apiBase}/environments/${input.org.name}/ENV/report/K8S -d '{"artifacts": [...]}'`}
             >
@@ -89,7 +89,7 @@ export const deploymentsPage = definePage({
             </Empty>
           ) : (
             <>
-              <DeploymentTable at={input} rows={rows} now={now} caption="Deployments, newest first" />
+              <DeploymentTable rowsHtml={rowsHtml} caption="Deployments, newest first" />
               <Pager url={url} page={page} perPage={perPage} total={total} />
             </>
           )}

@@ -8,29 +8,33 @@ import { TrailEvaluator } from '../../domain/evaluate.ts';
 import { notFound } from '../../http/errors.ts';
 import { requireEnvironment } from '../../operations/lookup.ts';
 import { defaultWindowSeconds } from '../../operations/list-deployments.ts';
-import type { ArtifactApproval, FingerprintAttestation } from '../../store/index.ts';
-import { Compliance } from '../components/compliance.tsx';
+import type { ArtifactApproval, FingerprintAttestation, Store } from '../../store/index.ts';
+import { rememberTokensUntilChange } from '../../store/remembered.ts';
+import { Compliance, complianceMarkup } from '../components/compliance.tsx';
 import { DeploymentTable, readDeployments, snapshotPageHref } from '../components/deployment-list.tsx';
 import { Empty } from '../components/empty.tsx';
 import { Pager } from '../components/table.tsx';
-import { Time } from '../components/time.tsx';
+import { Time, timeMarkup } from '../components/time.tsx';
 import { environmentPageHref, orgHref, queryNumber, trailPageHref } from '../links.ts';
+import { html } from '../markup.ts';
 import { definePage, type PageInput } from '../page.ts';
 
 const eventsPerPage = 20;
 const latestDeployments = 10;
+
+type Judged = Map<string, { trail: FingerprintAttestation; compliant: boolean }>;
 
 /**
  * For each fingerprint: the trail a person should open (the newest compliant one, else the newest)
  * and whether it is compliant. Every trail that attested one of them is judged in one batch (two
  * queries), not one trail after another.
  */
-async function attestingTrails(input: PageInput, fingerprints: string[]) {
-  const attestations = await input.store.attestationsOfFingerprints(input.org.id, fingerprints);
-  const trails = await input.store.effectiveTemplatesOf(attestations.map((a) => a.trailId));
-  const verdicts = await new TrailEvaluator(input.store, input.now).complianceOf(trails);
+async function attestingTrails(store: Store, organizationId: number, fingerprints: string[], now: number): Promise<Judged> {
+  const attestations = await store.attestationsOfFingerprints(organizationId, fingerprints);
+  const trails = await store.effectiveTemplatesOf(attestations.map((a) => a.trailId));
+  const verdicts = await new TrailEvaluator(store, now).complianceOf(trails);
   const compliant = new Map(trails.map((trail, i) => [trail.id, verdicts[i]!.compliance.is_compliant]));
-  const out = new Map<string, { trail: FingerprintAttestation; compliant: boolean }>();
+  const out: Judged = new Map();
   // Newest first: the first attestation seen of a fingerprint names its newest trail.
   for (const a of attestations) {
     const chosen = out.get(a.fingerprint);
@@ -38,6 +42,30 @@ async function attestingTrails(input: PageInput, fingerprints: string[]) {
     else if (!chosen.compliant && compliant.get(a.trailId) === true) out.set(a.fingerprint, { trail: a, compliant: true });
   }
   return out;
+}
+
+/** Per store that can tell when anything was committed: judgements remembered until then. */
+const judgedUntilChange = new WeakMap<Store, (key: string) => Promise<Judged | undefined>>();
+
+/**
+ * `attestingTrails`, remembered until the next commit where the store tells commits apart: a
+ * verdict is a function of what is stored (the trails' attestations and templates; the time only
+ * dates it), and a page of an environment asks the same of the same running artifacts again and
+ * again. The API's snapshot judges nothing, so it has no such memory (docs/internals.md).
+ */
+function judgedTrails(input: PageInput, fingerprints: string[]): Promise<Judged> {
+  const { store } = input;
+  const version = store.committedVersion;
+  if (!version) return attestingTrails(store, input.org.id, fingerprints, input.now);
+  let judged = judgedUntilChange.get(store);
+  if (!judged) {
+    judged = rememberTokensUntilChange(async (key: string) => {
+      const [organizationId, asked] = JSON.parse(key) as [number, string[]];
+      return attestingTrails(store, organizationId, asked, Date.now() / 1000);
+    }, version);
+    judgedUntilChange.set(store, judged);
+  }
+  return judged(JSON.stringify([input.org.id, fingerprints])) as Promise<Judged>;
 }
 
 export const environmentPage = definePage({
@@ -53,7 +81,7 @@ export const environmentPage = definePage({
     const fingerprints = running.map((a) => a.fingerprint);
     const page = queryNumber(query, 'page', 1, 1, 100_000);
     const [trails, approvals, events, deployments] = await Promise.all([
-      attestingTrails(input, fingerprints),
+      judgedTrails(input, fingerprints),
       store.approvalsOfFingerprints(input.org.id, fingerprints),
       store.listEnvironmentEvents(environment.id, { oldestFirst: false, offset: (page - 1) * eventsPerPage, limit: eventsPerPage }),
       readDeployments(input, { start: now - defaultWindowSeconds, end: now, envName: environment.name, offset: 0, limit: latestDeployments }),
@@ -121,48 +149,25 @@ export const environmentPage = definePage({
                     <th scope="col">Approval</th>
                   </tr>
                 </thead>
-                <tbody>
-                  {running.map((artifact) => {
-                    const evidence = trails.get(artifact.fingerprint);
-                    const approval = approvalOf(artifact.fingerprint);
-                    return (
-                      <tr key={`${artifact.name}-${artifact.fingerprint}`} data-artifact={artifact.name}>
-                        <td>{artifact.name}</td>
-                        <td>
-                          <code class="fingerprint">{artifact.fingerprint}</code>
-                        </td>
-                        <td class="num">{artifact.instance_count}</td>
-                        <td>
-                          <Time at={artifact.creation_timestamp} now={now} />
-                        </td>
-                        <td>
-                          <Compliance
-                            compliant={evidence ? evidence.compliant : false}
-                            label={evidence ? (evidence.compliant ? 'ATTESTED BY A COMPLIANT TRAIL' : 'NO COMPLIANT TRAIL') : 'NOT ATTESTED'}
-                          />
-                        </td>
-                        <td>
-                          {evidence ? (
-                            <a href={trailPageHref(input, evidence.trail.flowName, evidence.trail.trailName)}>
-                              {evidence.trail.flowName}/{evidence.trail.trailName}
-                            </a>
-                          ) : (
-                            <span class="muted">no trail attested it</span>
-                          )}
-                        </td>
-                        <td>
-                          {approval ? (
-                            <a href={orgHref(input, 'flows', approval.flowName, 'approvals', approval.releaseNumber)}>
-                              {approval.flowName} #{approval.releaseNumber} ({approval.state.toLowerCase()})
-                            </a>
-                          ) : (
-                            <span class="muted">none</span>
-                          )}
-                        </td>
-                      </tr>
-                    );
-                  })}
-                </tbody>
+                <tbody
+                  dangerouslySetInnerHTML={{
+                    __html: html`${running.map((artifact) => {
+                      const evidence = trails.get(artifact.fingerprint);
+                      const approval = approvalOf(artifact.fingerprint);
+                      const compliance = complianceMarkup(
+                        evidence ? evidence.compliant : false,
+                        evidence ? (evidence.compliant ? 'ATTESTED BY A COMPLIANT TRAIL' : 'NO COMPLIANT TRAIL') : 'NOT ATTESTED',
+                      );
+                      const trail = evidence
+                        ? html`<a href="${trailPageHref(input, evidence.trail.flowName, evidence.trail.trailName)}">${evidence.trail.flowName}/${evidence.trail.trailName}</a>`
+                        : html`<span class="muted">no trail attested it</span>`;
+                      const approvalCell = approval
+                        ? html`<a href="${orgHref(input, 'flows', approval.flowName, 'approvals', approval.releaseNumber)}">${approval.flowName} #${approval.releaseNumber} (${approval.state.toLowerCase()})</a>`
+                        : html`<span class="muted">none</span>`;
+                      return html`<tr data-artifact="${artifact.name}"><td>${artifact.name}</td><td><code class="fingerprint">${artifact.fingerprint}</code></td><td class="num">${artifact.instance_count}</td><td>${timeMarkup(artifact.creation_timestamp, now)}</td><td>${compliance}</td><td>${trail}</td><td>${approvalCell}</td></tr>`;
+                    })}`.text,
+                  }}
+                />
               </table>
             </>
           ) : (
@@ -190,45 +195,27 @@ export const environmentPage = definePage({
                     <th scope="col">Trail</th>
                   </tr>
                 </thead>
-                <tbody>
-                  {events.items.map((event, i) => (
-                    <tr key={i} class={`event-${event.type}`}>
-                      <td>
-                        <a href={snapshotPageHref(input, environment.name, event.snapshotIndex)}>#{event.snapshotIndex}</a>
-                      </td>
-                      <td>
-                        <Time at={event.reportedAt} now={now} />
-                      </td>
-                      <td>
-                        <strong>{event.type}</strong> <span class="rel">{describeChange(event)}</span>
-                      </td>
-                      <td>{event.artifactName}</td>
-                      <td>
-                        <code title={event.fingerprint}>{event.fingerprint.slice(0, 12)}</code>
-                      </td>
-                      <td>
-                        {event.trail ? (
-                          <a href={trailPageHref(input, event.trail.flowName, event.trail.name)}>
-                            {event.trail.flowName}/{event.trail.name}
-                          </a>
-                        ) : (
-                          <span class="muted">none</span>
-                        )}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
+                <tbody
+                  dangerouslySetInnerHTML={{
+                    __html: html`${events.items.map((event) => {
+                      const trail = event.trail
+                        ? html`<a href="${trailPageHref(input, event.trail.flowName, event.trail.name)}">${event.trail.flowName}/${event.trail.name}</a>`
+                        : html`<span class="muted">none</span>`;
+                      return html`<tr class="event-${event.type}"><td><a href="${snapshotPageHref(input, environment.name, event.snapshotIndex)}">#${event.snapshotIndex}</a></td><td>${timeMarkup(event.reportedAt, now)}</td><td><strong>${event.type}</strong> <span class="rel">${describeChange(event)}</span></td><td>${event.artifactName}</td><td><code title="${event.fingerprint}">${event.fingerprint.slice(0, 12)}</code></td><td>${trail}</td></tr>`;
+                    })}`.text,
+                  }}
+                />
               </table>
               <Pager url={url} page={page} perPage={eventsPerPage} total={events.total} />
             </>
           )}
 
           <h2 id="deployments">Latest deployments</h2>
-          {deployments.rows.length === 0 ? (
+          {deployments.rowsHtml === '' ? (
             <Empty>No deployment to {environment.name} in the last 28 days.</Empty>
           ) : (
             <>
-              <DeploymentTable at={input} rows={deployments.rows} now={now} caption={`Latest deployments to ${environment.name}`} />
+              <DeploymentTable rowsHtml={deployments.rowsHtml} caption={`Latest deployments to ${environment.name}`} />
               <p>
                 <a href={`${orgHref(input, 'deployments')}?env_name=${encodeURIComponent(environment.name)}`}>
                   All {deployments.total} deployments to {environment.name} in the last 28 days →
