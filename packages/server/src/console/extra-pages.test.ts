@@ -146,10 +146,11 @@ describe('console pages: environment, deployments, approvals, integrity', functi
 });
 
 /**
- * The environment page remembers its judgement of the running artifacts' trails until the next
- * commit (pages/environment.tsx): evidence that arrives after a page was shown shows on the next.
+ * Pages remember what they read until the next commit (until-commit.ts): the environment's
+ * judged trails, the flow's page of trails, the deployments chart's days. Evidence that arrives
+ * after a page was shown shows on the next.
  */
-describe('console environment page after new evidence', function () {
+describe('console pages after new evidence', function () {
   this.timeout(60_000);
   let server: TestServer;
   let cookie = '';
@@ -160,6 +161,11 @@ describe('console environment page after new evidence', function () {
   });
   after(() => server.close());
 
+  const text = async (path: string) => textOf(await (await fetch(server.url + path, { headers: { cookie } })).text());
+  const call = async (method: string, path: string, data: object, as: 'form' | 'json' = 'form') => {
+    const res = await server.request(method, `/api/v2${path}`, as === 'form' ? { form: { data_json: JSON.stringify(data) } } : { json: data });
+    expect(res.status, JSON.stringify(res.body)).to.be.oneOf([200, 201]);
+  };
   const webRow = async () => {
     const html = await (await fetch(`${server.url}/ui/acme/environments/prod`, { headers: { cookie } })).text();
     const at = html.indexOf('data-artifact="web"');
@@ -172,10 +178,6 @@ describe('console environment page after new evidence', function () {
       expect(before.text).to.contain('✗ NO COMPLIANT TRAIL').and.contain('app/b2');
       expect(before.summary).to.equal('prod: 3 artifacts running, 1 attested by a compliant trail, 2 not ');
     }
-    const call = async (method: string, path: string, data: object) => {
-      const res = await server.request(method, `/api/v2${path}`, { form: { data_json: JSON.stringify(data) } });
-      expect(res.status, JSON.stringify(res.body)).to.be.oneOf([200, 201]);
-    };
     await call('PUT', '/trails/acme/app', { name: 'b3' });
     await call('POST', '/attestations/acme/app/trail/b3/junit', {
       attestation_name: 'unit',
@@ -185,5 +187,22 @@ describe('console environment page after new evidence', function () {
     const after = await webRow();
     expect(after.text).to.contain('✓ ATTESTED BY A COMPLIANT TRAIL').and.contain('app/b3');
     expect(after.summary).to.equal('prod: 3 artifacts running, 2 attested by a compliant trail, 1 not ');
+  });
+
+  it('lists a new trail on the flow page and counts a new deployment in the chart and the timeline', async () => {
+    for (let i = 0; i < 2; i++) {
+      expect(await text('/ui/acme/flows/app')).not.to.contain('b4');
+      expect(await text('/ui/acme/deployments')).to.contain('4 deployments in 29 days');
+    }
+    await call('PUT', '/trails/acme/app', { name: 'b4' });
+    expect(await text('/ui/acme/flows/app')).to.contain('b4');
+    await call(
+      'PUT',
+      '/environments/acme/prod/report/K8S',
+      { artifacts: [{ podName: 'n1', namespace: 'ns', digests: { new: sha('new:1') }, creationTimestamp: 1_764_000_000 }] },
+      'json',
+    );
+    expect(await text('/ui/acme/deployments')).to.contain('5 deployments in 29 days');
+    expect(await text('/ui/acme/environments/prod')).to.match(/#3 .* started .*new/);
   });
 });

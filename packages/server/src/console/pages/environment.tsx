@@ -9,7 +9,6 @@ import { notFound } from '../../http/errors.ts';
 import { requireEnvironment } from '../../operations/lookup.ts';
 import { defaultWindowSeconds } from '../../operations/list-deployments.ts';
 import type { ArtifactApproval, FingerprintAttestation, Store } from '../../store/index.ts';
-import { rememberTokensUntilChange } from '../../store/remembered.ts';
 import { Compliance, complianceMarkup } from '../components/compliance.tsx';
 import { DeploymentTable, readDeployments, snapshotPageHref } from '../components/deployment-list.tsx';
 import { Empty } from '../components/empty.tsx';
@@ -17,7 +16,8 @@ import { Pager } from '../components/table.tsx';
 import { Time, timeMarkup } from '../components/time.tsx';
 import { environmentPageHref, orgHref, queryNumber, trailPageHref } from '../links.ts';
 import { html } from '../markup.ts';
-import { definePage, type PageInput } from '../page.ts';
+import { definePage } from '../page.ts';
+import { untilCommit } from '../until-commit.ts';
 
 const eventsPerPage = 20;
 const latestDeployments = 10;
@@ -44,52 +44,42 @@ async function attestingTrails(store: Store, organizationId: number, fingerprint
   return out;
 }
 
-/** Per store that can tell when anything was committed: judgements remembered until then. */
-const judgedUntilChange = new WeakMap<Store, (key: string) => Promise<Judged | undefined>>();
-
 /**
- * `attestingTrails`, remembered until the next commit where the store tells commits apart: a
- * verdict is a function of what is stored (the trails' attestations and templates; the time only
- * dates it), and a page of an environment asks the same of the same running artifacts again and
- * again. The API's snapshot judges nothing, so it has no such memory (docs/internals.md).
+ * What the page shows of an environment at a snapshot (the latest when `asked` is 0): the
+ * snapshot, the trails that attested what ran then as judged, the approvals covering them and a
+ * page of the timeline. Remembered until the next commit (until-commit.ts): all of it is a
+ * function of what is stored, a verdict too (the time only dates it), and a page of an
+ * environment asks the same again and again. The API's snapshot judges nothing (docs/internals.md).
+ * The latest deployments are not in it: their window moves with the time.
  */
-function judgedTrails(input: PageInput, fingerprints: string[]): Promise<Judged> {
-  const { store } = input;
-  const version = store.committedVersion;
-  if (!version) return attestingTrails(store, input.org.id, fingerprints, input.now);
-  let judged = judgedUntilChange.get(store);
-  if (!judged) {
-    judged = rememberTokensUntilChange(async (key: string) => {
-      const [organizationId, asked] = JSON.parse(key) as [number, string[]];
-      return attestingTrails(store, organizationId, asked, Date.now() / 1000);
-    }, version);
-    judgedUntilChange.set(store, judged);
-  }
-  return judged(JSON.stringify([input.org.id, fingerprints])) as Promise<Judged>;
-}
+const environmentData = untilCommit(async (store, [orgName, organizationId, envName, asked, page]: [string, number, string, number, number]) => {
+  const { environment } = await requireEnvironment(store, orgName, envName);
+  const latest = await store.getSnapshot(environment.id, -1);
+  const snapshot = asked && latest && asked !== latest.index ? await store.getSnapshot(environment.id, asked) : latest;
+  if (asked && !snapshot) throw notFound(`Environment '${environment.name}' has no snapshot ${asked}.`);
+  const fingerprints = (snapshot?.artifacts ?? []).map((a) => a.fingerprint);
+  const [trails, approvals, events] = await Promise.all([
+    attestingTrails(store, organizationId, fingerprints, Date.now() / 1000),
+    store.approvalsOfFingerprints(organizationId, fingerprints),
+    store.listEnvironmentEvents(environment.id, { oldestFirst: false, offset: (page - 1) * eventsPerPage, limit: eventsPerPage }),
+  ]);
+  return { environment, latest, snapshot, isLatest: snapshot === latest, trails, approvals, events };
+}, 64);
 
 export const environmentPage = definePage({
   path: '/:org/environments/:env',
   async render(input) {
     const { store, params, query, now, url } = input;
-    const { environment } = await requireEnvironment(store, input.org.name, params.env!);
-    const latest = await store.getSnapshot(environment.id, -1);
     const asked = queryNumber(query, 'snapshot', 0, 1, Number.MAX_SAFE_INTEGER);
-    const snapshot = asked && latest && asked !== latest.index ? await store.getSnapshot(environment.id, asked) : latest;
-    if (asked && !snapshot) throw notFound(`Environment '${environment.name}' has no snapshot ${asked}.`);
-    const running = snapshot?.artifacts ?? [];
-    const fingerprints = running.map((a) => a.fingerprint);
     const page = queryNumber(query, 'page', 1, 1, 100_000);
-    const [trails, approvals, events, deployments] = await Promise.all([
-      judgedTrails(input, fingerprints),
-      store.approvalsOfFingerprints(input.org.id, fingerprints),
-      store.listEnvironmentEvents(environment.id, { oldestFirst: false, offset: (page - 1) * eventsPerPage, limit: eventsPerPage }),
-      readDeployments(input, { start: now - defaultWindowSeconds, end: now, envName: environment.name, offset: 0, limit: latestDeployments }),
+    const [{ environment, latest, snapshot, isLatest, trails, approvals, events }, deployments] = await Promise.all([
+      environmentData(store, [input.org.name, input.org.id, params.env!, asked, page]),
+      readDeployments(input, { start: now - defaultWindowSeconds, end: now, envName: params.env!, offset: 0, limit: latestDeployments }),
     ]);
+    const running = snapshot?.artifacts ?? [];
     const attested = running.filter((a) => trails.get(a.fingerprint)?.compliant).length;
     const approvalOf = (fingerprint: string): ArtifactApproval | undefined =>
       approvals.find((a) => a.fingerprint === fingerprint && (a.environment === null || a.environment === environment.name));
-    const isLatest = snapshot === latest;
     return {
       title: `${environment.name} · environment`,
       content: (
