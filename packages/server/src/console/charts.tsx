@@ -349,6 +349,12 @@ function drawDeploymentsPerDay({ id, days, title = 'Deployments per day (UTC)' }
   const labelEvery = Math.max(1, Math.ceil(days.length / 8));
   const total = days.reduce((sum, day) => sum + day.count, 0);
   const busiest = days.reduce<DayCount | undefined>((best, day) => (best === undefined || day.count > best.count ? day : best), undefined);
+  const bars = days.map((day, index) => {
+    // Tenths of a pixel: each position is written twice or three times.
+    const x = tenths(PLOT_LEFT + index * slot + (slot - barWidth) / 2);
+    const h = (day.count / top) * plotHeight;
+    return { day, index, x, h, y: PLOT_TOP + plotHeight - h };
+  });
   const description =
     days.length === 0
       ? 'No days in the window.'
@@ -379,30 +385,29 @@ function drawDeploymentsPerDay({ id, days, title = 'Deployments per day (UTC)' }
       }
     >
       <ValueAxis top={top} plotHeight={plotHeight} />
-      {/* The labels' colour and anchor once for all bars (inherited): a page shows up to 92. */}
+      {/* Colours and the labels' anchor once for all bars (inherited): a page shows up to 92. */}
+      <g fill={colours.bar}>
+        {bars.map(({ day, x, y, h }) => (
+          <rect key={day.day} class="bar-day" data-value={day.count} x={x} y={y} width={barWidth} height={h}>
+            <title>{`${day.day}: ${plural(day.count, 'deployment')}`}</title>
+          </rect>
+        ))}
+      </g>
       <g fill={colours.axis} text-anchor="middle">
-        {days.map((day, index) => {
-          // Tenths of a pixel: each position is written three times.
-          const x = tenths(PLOT_LEFT + index * slot + (slot - barWidth) / 2);
-          const h = (day.count / top) * plotHeight;
-          const y = PLOT_TOP + plotHeight - h;
-          return (
-            <g key={day.day}>
-              <title>{`${day.day}: ${plural(day.count, 'deployment')}`}</title>
-              <rect class="bar-day" data-value={day.count} x={x} y={y} width={barWidth} height={h} fill={colours.bar} />
-              {slot >= 18 && day.count > 0 && (
-                <text x={tenths(x + barWidth / 2)} y={y - 3}>
-                  {day.count}
-                </text>
-              )}
-              {index % labelEvery === 0 && (
-                <text x={tenths(x + barWidth / 2)} y={PLOT_TOP + plotHeight + 14}>
-                  {day.day.slice(5)}
-                </text>
-              )}
-            </g>
-          );
-        })}
+        {bars.map(({ day, x, y, index }) => (
+          <>
+            {slot >= 18 && day.count > 0 && (
+              <text x={tenths(x + barWidth / 2)} y={y - 3}>
+                {day.count}
+              </text>
+            )}
+            {index % labelEvery === 0 && (
+              <text x={tenths(x + barWidth / 2)} y={PLOT_TOP + plotHeight + 14}>
+                {day.day.slice(5)}
+              </text>
+            )}
+          </>
+        ))}
       </g>
     </Figure>
   );
