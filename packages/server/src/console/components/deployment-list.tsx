@@ -7,7 +7,7 @@
 import type { DeploymentFilter, DeploymentListRow } from '../../store/index.ts';
 import { itemsView } from '../../store/views.ts';
 import { environmentPageHref, type LinkBase, trailPageHref } from '../links.ts';
-import { html } from '../markup.ts';
+import { html, type Markup } from '../markup.ts';
 import type { PageInput } from '../page.ts';
 import { timeMarkup } from './time.tsx';
 
@@ -24,18 +24,26 @@ export const snapshotPageHref = (at: LinkBase, env: string, index: number) => `$
 /** The table's rows (`<tr>`s), newest first, as HTML text with every value escaped. */
 export function deploymentRowsHtml(rows: readonly DeploymentListRow[], c: DeploymentRowsContext): string {
   const at = { base: c.base, org: { name: c.org } };
-  // A page holds few environments: each one's link is built once.
-  const environments = new Map<string, string>();
+  // A page holds few environments: each one's links are built and escaped once.
+  const environments = new Map<string, { href: Markup; link: Markup }>();
+  const environmentOf = (name: string) => {
+    let known = environments.get(name);
+    if (!known) {
+      const href = html`${environmentPageHref(at, name)}`;
+      environments.set(name, (known = { href, link: html`<a href="${href}">${name}</a>` }));
+    }
+    return known;
+  };
   let out = '';
   for (const r of rows) {
-    const env = environments.get(r.env_name) ?? environments.set(r.env_name, environmentPageHref(at, r.env_name)).get(r.env_name)!;
+    const env = environmentOf(r.env_name);
     const index = Number(r.snapshot_index);
     const trail =
       r.trail_name !== null && r.flow_name !== null
         ? html`<a href="${trailPageHref(at, r.flow_name, r.trail_name)}">${r.flow_name}/${r.trail_name}</a>`
         : html`<span class="muted">no trail attested it</span>`;
     out +=
-      html`<tr><td>${timeMarkup(Number(r.deployed_at), c.now)}</td><td>${r.artifact_name}</td><td><code title="${r.fingerprint}">${r.fingerprint.slice(0, 12)}</code></td><td><a href="${env}">${r.env_name}</a></td><td><a href="${env}?snapshot=${index}">#${index}</a></td><td>${trail}</td></tr>`
+      html`<tr><td>${timeMarkup(Number(r.deployed_at), c.now)}</td><td>${r.artifact_name}</td><td><code title="${r.fingerprint}">${r.fingerprint.slice(0, 12)}</code></td><td>${env.link}</td><td><a href="${env.href}?snapshot=${index}">#${index}</a></td><td>${trail}</td></tr>`
         .text;
   }
   return out;
