@@ -16,6 +16,7 @@
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { load } from './support/load.ts';
 import { rotate, turnRatios } from './support/turns.ts';
 import { log, runCli, startServer, type Running } from './support/processes.ts';
@@ -161,6 +162,13 @@ async function signIn(url: string, token: string): Promise<string> {
   return cookie;
 }
 
+/** TRAILPROOF_BENCH_CPU_PROF=DIR: the server writes a V8 CPU profile there when it stops (support/cpu-profile.mjs). */
+function profiled(): NodeJS.ProcessEnv {
+  if (!process.env.TRAILPROOF_BENCH_CPU_PROF) return {};
+  const profiler = fileURLToPath(new URL('./support/cpu-profile.mjs', import.meta.url));
+  return { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import=${profiler}` };
+}
+
 export async function uiPages(o: UiOptions): Promise<Figure[]> {
   const seconds = o.quick ? 2 : 6;
   const rows = o.quick ? 100_000 : 1_000_000;
@@ -181,14 +189,14 @@ export async function uiPages(o: UiOptions): Promise<Figure[]> {
       token = saved.token;
       log(`  measuring the database kept at ${file}`);
       writeToken = (await runCli(['token', 'create', '--org', 'bench', '--database', file])).trim();
-      server = await startServer(file);
+      server = await startServer(file, profiled());
     } else {
       writeToken = (await runCli(['token', 'create', '--org', 'bench', '--database', file])).trim(); // migrates, creates the organisation
       let started = Date.now();
       seedSqlite(file, rows, now);
       log(`  seeded ${rows.toLocaleString('en')} deployments in ${((Date.now() - started) / 1000).toFixed(1)} s`);
       token = (await runCli(['token', 'create', '--org', 'bench', '--read-only', '--database', file])).trim();
-      server = await startServer(file);
+      server = await startServer(file, profiled());
       started = Date.now();
       await seedEvidence(server.url, writeToken, trails, now);
       log(`  seeded ${trails.toLocaleString('en')} trails through the API in ${((Date.now() - started) / 1000).toFixed(1)} s`);

@@ -14,7 +14,7 @@ const withheld = ['insertToken', 'revokeToken', 'close', 'backup'] as const;
 type Withheld = (typeof withheld)[number];
 
 /** The store's members besides its queries that a plugin may declare in `store`. */
-const storeMembers = ['dialect', 'logSigning', 'makeCheckpoints', 'onWriteBatch', 'poolUse'] as const satisfies readonly (keyof Store)[];
+const storeMembers = ['dialect', 'logSigning', 'makeCheckpoints', 'onWriteBatch', 'poolUse', 'committedVersion'] as const satisfies readonly (keyof Store)[];
 
 /** What a plugin may declare in `transaction`: the queries it runs inside `store.transaction`. */
 export type PluginQueryKey = Exclude<keyof Queries, Withheld>;

@@ -17,6 +17,18 @@ export function textOf(html: string): string {
     .trim();
 }
 
+/** A session cookie of the console of `server`, signed in with `token`. */
+async function signInTo(server: TestServer, token: string): Promise<string> {
+  const res = await fetch(`${server.url}/ui/sign-in`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { origin: server.url, 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ token }),
+  });
+  expect(res.status).to.equal(303);
+  return res.headers.get('set-cookie')!.split(';')[0]!;
+}
+
 /**
  * The environment, deployments, approvals and integrity pages over HTTP (the browser walks them in
  * extras.browser.test.ts), on the story of test/support/console-story.ts.
@@ -29,16 +41,7 @@ describe('console pages: environment, deployments, approvals, integrity', functi
     const res = await fetch(server.url + path, { redirect: 'manual', headers: { cookie: as } });
     return { status: res.status, headers: res.headers, html: await res.text() };
   };
-  const signIn = async (token: string) => {
-    const res = await fetch(`${server.url}/ui/sign-in`, {
-      method: 'POST',
-      redirect: 'manual',
-      headers: { origin: server.url, 'content-type': 'application/x-www-form-urlencoded' },
-      body: new URLSearchParams({ token }),
-    });
-    expect(res.status).to.equal(303);
-    return res.headers.get('set-cookie')!.split(';')[0]!;
-  };
+  const signIn = (token: string) => signInTo(server, token);
   before(async () => {
     server = await startTestServer();
     await playExtrasStory(server);
@@ -139,5 +142,67 @@ describe('console pages: environment, deployments, approvals, integrity', functi
       const out = await page(path, '');
       expect([out.status, out.headers.get('location')?.startsWith('/ui/sign-in?next=')], path).to.deep.equal([303, true]);
     }
+  });
+});
+
+/**
+ * Pages remember what they read until the next commit (until-commit.ts): the environment's
+ * judged trails, the flow's page of trails, the deployments chart's days. Evidence that arrives
+ * after a page was shown shows on the next.
+ */
+describe('console pages after new evidence', function () {
+  this.timeout(60_000);
+  let server: TestServer;
+  let cookie = '';
+  before(async () => {
+    server = await startTestServer();
+    await playExtrasStory(server);
+    cookie = await signInTo(server, server.readToken);
+  });
+  after(() => server.close());
+
+  const text = async (path: string) => textOf(await (await fetch(server.url + path, { headers: { cookie } })).text());
+  const call = async (method: string, path: string, data: object, as: 'form' | 'json' = 'form') => {
+    const res = await server.request(method, `/api/v2${path}`, as === 'form' ? { form: { data_json: JSON.stringify(data) } } : { json: data });
+    expect(res.status, JSON.stringify(res.body)).to.be.oneOf([200, 201]);
+  };
+  const webRow = async () => {
+    const html = await (await fetch(`${server.url}/ui/acme/environments/prod`, { headers: { cookie } })).text();
+    const at = html.indexOf('data-artifact="web"');
+    return { text: textOf(html.slice(at, html.indexOf('</tr>', at))), summary: textOf(html).match(/prod: [^(]*/)?.[0] };
+  };
+
+  it('judges a running artifact anew once a compliant trail attested it', async () => {
+    for (let i = 0; i < 3; i++) {
+      const before = await webRow();
+      expect(before.text).to.contain('✗ NO COMPLIANT TRAIL').and.contain('app/b2');
+      expect(before.summary).to.equal('prod: 3 artifacts running, 1 attested by a compliant trail, 2 not ');
+    }
+    await call('PUT', '/trails/acme/app', { name: 'b3' });
+    await call('POST', '/attestations/acme/app/trail/b3/junit', {
+      attestation_name: 'unit',
+      junit_results: [{ name: 's', failures: 0, errors: 0, skipped: 0, total: 3, duration: 1, timestamp: null }],
+      artifact_fingerprint: sha('web:1'),
+    });
+    const after = await webRow();
+    expect(after.text).to.contain('✓ ATTESTED BY A COMPLIANT TRAIL').and.contain('app/b3');
+    expect(after.summary).to.equal('prod: 3 artifacts running, 2 attested by a compliant trail, 1 not ');
+  });
+
+  it('lists a new trail on the flow page and counts a new deployment in the chart and the timeline', async () => {
+    for (let i = 0; i < 2; i++) {
+      expect(await text('/ui/acme/flows/app')).not.to.contain('b4');
+      expect(await text('/ui/acme/deployments')).to.contain('4 deployments in 29 days');
+    }
+    await call('PUT', '/trails/acme/app', { name: 'b4' });
+    expect(await text('/ui/acme/flows/app')).to.contain('b4');
+    await call(
+      'PUT',
+      '/environments/acme/prod/report/K8S',
+      { artifacts: [{ podName: 'n1', namespace: 'ns', digests: { new: sha('new:1') }, creationTimestamp: 1_764_000_000 }] },
+      'json',
+    );
+    expect(await text('/ui/acme/deployments')).to.contain('5 deployments in 29 days');
+    expect(await text('/ui/acme/environments/prod')).to.match(/#3 .* started .*new/);
   });
 });

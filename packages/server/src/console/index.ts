@@ -70,7 +70,8 @@ export function createConsole(options: ConsoleOptions): Router {
     ctx.status = status;
     ctx.type = 'text/html; charset=utf-8';
     ctx.set('Cache-Control', 'no-store');
-    ctx.body = typeof page === 'string' ? page : renderDocument(page);
+    // As bytes: Node writes a string answer by joining it to the headers first (a copy of the whole page).
+    ctx.body = Buffer.from(typeof page === 'string' ? page : renderDocument(page));
   };
 
   router.use(async (ctx, next) => {

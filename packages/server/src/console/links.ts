@@ -1,8 +1,12 @@
 /** Console URLs: each segment encoded, filters kept in the query string. */
-import type { PageInput } from './page.ts';
+/** Where links start: the console's path and the organisation (a `PageInput` is one). */
+export interface LinkBase {
+  base: string;
+  org: { name: string };
+}
 
 /** `{base}/{org}/a/b` with each segment URL-encoded. */
-export function orgHref(at: Pick<PageInput, 'base' | 'org'>, ...segments: Array<string | number>): string {
+export function orgHref(at: LinkBase, ...segments: Array<string | number>): string {
   // Pages build dozens of links: a plain loop, no arrays.
   let href = `${at.base}/${encodeURIComponent(at.org.name)}`;
   for (const segment of segments) href += `/${encodeURIComponent(String(segment))}`;
@@ -10,13 +14,13 @@ export function orgHref(at: Pick<PageInput, 'base' | 'org'>, ...segments: Array<
 }
 
 /** The page of a flow. */
-export const flowHref = (at: Pick<PageInput, 'base' | 'org'>, flow: string) => orgHref(at, 'flows', flow);
+export const flowHref = (at: LinkBase, flow: string) => orgHref(at, 'flows', flow);
 
 /** The page of a trail. */
-export const trailPageHref = (at: Pick<PageInput, 'base' | 'org'>, flow: string, trail: string) => orgHref(at, 'flows', flow, 'trails', trail);
+export const trailPageHref = (at: LinkBase, flow: string, trail: string) => orgHref(at, 'flows', flow, 'trails', trail);
 
 /** The page of an environment. */
-export const environmentPageHref = (at: Pick<PageInput, 'base' | 'org'>, env: string) => orgHref(at, 'environments', env);
+export const environmentPageHref = (at: LinkBase, env: string) => orgHref(at, 'environments', env);
 
 /** `url` with `changes` applied to its query (undefined removes a parameter); `page` goes back to 1 unless set. */
 export function withQuery(url: string, changes: Record<string, string | number | undefined>): string {

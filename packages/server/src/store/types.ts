@@ -26,6 +26,12 @@ export interface Store extends Queries, Partial<LogParts> {
   onWriteBatch?(listener: WriteBatchListener): () => void;
   /** PostgreSQL only: the connection pool's use now (the metrics). */
   poolUse?(): PoolUse;
+  /**
+   * SQLite only: a number that moves with every commit, of this process or another
+   * (`PRAGMA data_version`, read once per turn of the event loop): what was read while it stays
+   * the same is what the database still holds (store/remembered.ts).
+   */
+  committedVersion?(): number;
 }
 
 /**

@@ -1,56 +1,68 @@
 /**
  * A page of deployments read with the API's own query (`listDeployments`: its window, filters,
  * counts and paging), shown as a table whose rows link to the environment, its snapshot and the
- * trail that attested the artifact.
+ * trail that attested the artifact. The rows are written where they are read, as the API's items
+ * are (store/views.ts): on a reader thread with SQLite, as escaped markup (markup.ts).
  */
-import type { DeploymentFilter } from '../../store/index.ts';
-import { deploymentsView } from '../../http/views/deployments.ts';
-import { environmentPageHref, trailPageHref } from '../links.ts';
+import type { DeploymentFilter, DeploymentListRow } from '../../store/index.ts';
+import { itemsView } from '../../store/views.ts';
+import { environmentPageHref, type LinkBase, trailPageHref } from '../links.ts';
+import { html, type Markup } from '../markup.ts';
 import type { PageInput } from '../page.ts';
-import { Time } from './time.tsx';
+import { timeMarkup } from './time.tsx';
 
-export interface DeploymentRow {
-  fingerprint: string;
-  deployedAt: number;
-  artifactName: string;
-  envName: string;
-  snapshotIndex: number;
-  trail: { flow: string; name: string } | null;
-}
-
-/**
- * The page of deployments the API would answer for `filter`. The store writes each item's
- * `_links` for the API; with an empty API base a trail's is `/trails/{org}/{flow}/{trail}` with
- * each segment encoded, which gives back the flow's and trail's names.
- */
-export async function readDeployments(input: Pick<PageInput, 'store' | 'org'>, filter: DeploymentFilter): Promise<{ rows: DeploymentRow[]; total: number }> {
-  const { itemsJson, total } = await input.store.listDeployments(input.org.id, filter, deploymentsView({ org: input.org.name, apiBase: '' }));
-  const items = JSON.parse(itemsJson) as Array<{
-    fingerprint: string;
-    deployed_at: number;
-    artifact_name: string;
-    env_name: string;
-    snapshot_index: number;
-    _links: { trail?: { href: string } };
-  }>;
-  const rows = items.map((item): DeploymentRow => {
-    const [, , , flow, trail] = item._links.trail?.href.split('/') ?? [];
-    return {
-      fingerprint: item.fingerprint,
-      deployedAt: item.deployed_at,
-      artifactName: item.artifact_name,
-      envName: item.env_name,
-      snapshotIndex: item.snapshot_index,
-      trail: flow !== undefined && trail !== undefined ? { flow: decodeURIComponent(flow), name: decodeURIComponent(trail) } : null,
-    };
-  });
-  return { rows, total };
+/** What the rows' links and times need: plain values, for a reader thread. */
+export interface DeploymentRowsContext {
+  base: string;
+  org: string;
+  now: number;
 }
 
 /** The environment page showing what ran at one of its snapshots. */
-export const snapshotPageHref = (at: Pick<PageInput, 'base' | 'org'>, env: string, index: number) => `${environmentPageHref(at, env)}?snapshot=${index}`;
+export const snapshotPageHref = (at: LinkBase, env: string, index: number) => `${environmentPageHref(at, env)}?snapshot=${index}`;
 
-export function DeploymentTable({ at, rows, now, caption }: { at: Pick<PageInput, 'base' | 'org'>; rows: DeploymentRow[]; now: number; caption: string }) {
+/** The table's rows (`<tr>`s), newest first, as HTML text with every value escaped. */
+export function deploymentRowsHtml(rows: readonly DeploymentListRow[], c: DeploymentRowsContext): string {
+  const at = { base: c.base, org: { name: c.org } };
+  // A page holds few environments: each one's links are built and escaped once.
+  const environments = new Map<string, { href: Markup; link: Markup }>();
+  const environmentOf = (name: string) => {
+    let known = environments.get(name);
+    if (!known) {
+      const href = html`${environmentPageHref(at, name)}`;
+      environments.set(name, (known = { href, link: html`<a href="${href}">${name}</a>` }));
+    }
+    return known;
+  };
+  let out = '';
+  for (const r of rows) {
+    const env = environmentOf(r.env_name);
+    const index = Number(r.snapshot_index);
+    const trail =
+      r.trail_name !== null && r.flow_name !== null
+        ? html`<a href="${trailPageHref(at, r.flow_name, r.trail_name)}">${r.flow_name}/${r.trail_name}</a>`
+        : html`<span class="muted">no trail attested it</span>`;
+    out +=
+      html`<tr><td>${timeMarkup(Number(r.deployed_at), c.now)}</td><td>${r.artifact_name}</td><td><code title="${r.fingerprint}">${r.fingerprint.slice(0, 12)}</code></td><td>${env.link}</td><td><a href="${env.href}?snapshot=${index}">#${index}</a></td><td>${trail}</td></tr>`
+        .text;
+  }
+  return out;
+}
+
+/**
+ * The page of deployments the API would answer for `filter`, as the table's rows. `rowsHtml` is
+ * empty when no deployment matches.
+ */
+export async function readDeployments(
+  input: Pick<PageInput, 'store' | 'org' | 'base' | 'now'>,
+  filter: DeploymentFilter,
+): Promise<{ rowsHtml: string; total: number }> {
+  const view = itemsView(import.meta.url, deploymentRowsHtml, { base: input.base, org: input.org.name, now: input.now });
+  const { itemsJson, total } = await input.store.listDeployments(input.org.id, filter, view);
+  return { rowsHtml: itemsJson, total };
+}
+
+export function DeploymentTable({ rowsHtml, caption }: { rowsHtml: string; caption: string }) {
   return (
     <table class="deployments">
       <caption class="visually-hidden">{caption}</caption>
@@ -64,34 +76,7 @@ export function DeploymentTable({ at, rows, now, caption }: { at: Pick<PageInput
           <th scope="col">Trail</th>
         </tr>
       </thead>
-      <tbody>
-        {rows.map((row) => (
-          <tr key={`${row.envName}-${row.snapshotIndex}-${row.fingerprint}`}>
-            <td>
-              <Time at={row.deployedAt} now={now} />
-            </td>
-            <td>{row.artifactName}</td>
-            <td>
-              <code title={row.fingerprint}>{row.fingerprint.slice(0, 12)}</code>
-            </td>
-            <td>
-              <a href={environmentPageHref(at, row.envName)}>{row.envName}</a>
-            </td>
-            <td>
-              <a href={snapshotPageHref(at, row.envName, row.snapshotIndex)}>#{row.snapshotIndex}</a>
-            </td>
-            <td>
-              {row.trail ? (
-                <a href={trailPageHref(at, row.trail.flow, row.trail.name)}>
-                  {row.trail.flow}/{row.trail.name}
-                </a>
-              ) : (
-                <span class="muted">no trail attested it</span>
-              )}
-            </td>
-          </tr>
-        ))}
-      </tbody>
+      <tbody dangerouslySetInnerHTML={{ __html: rowsHtml }} />
     </table>
   );
 }

@@ -1,6 +1,7 @@
 /** Git and repository facts as evidence carries them: free-form objects whose URLs are links only when http(s). */
 import type { ComponentChildren } from 'preact';
 import { safeUrl } from '../links.ts';
+import { html, type Markup } from '../markup.ts';
 
 type Facts = Record<string, unknown> | null | undefined;
 
@@ -27,6 +28,15 @@ export function Commit({ info }: { info: Facts }) {
       <MaybeLink href={info?.url}>{sha.slice(0, 7)}</MaybeLink>
     </span>
   );
+}
+
+/** `Commit` as markup (markup.ts), for the rows of long tables: the same HTML. */
+export function commitMarkup(info: Facts): Markup {
+  const sha = text(info?.sha1);
+  if (!sha) return html`<span class="muted">–</span>`;
+  const url = safeUrl(info?.url);
+  const short = sha.slice(0, 7);
+  return html`<span class="mono" title="${sha}">${url ? html`<a href="${url}" rel="noreferrer noopener">${short}</a>` : short}</span>`;
 }
 
 /** Every field of a facts object as a definition list; URLs linked when safe, other values as text. */

@@ -1,4 +1,5 @@
 /** A time in UTC, with how long ago it was as a hint. */
+import { html, type Markup } from '../markup.ts';
 
 const pad = (n: number) => String(n).padStart(2, '0');
 
@@ -17,15 +18,27 @@ export function relative(seconds: number, now: number): string {
   return delta >= 0 ? `${text} ago` : `in ${text}`;
 }
 
+/** The `datetime` and the text of a time. */
+function timeTexts(at: number): { iso: string; text: string } {
+  const iso = new Date(at * 1000).toISOString();
+  // `2026-11-26T10:12:30.000Z` holds the UTC text: one date per time (years past 9999 are written otherwise).
+  return { iso, text: iso.length === 24 ? `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC` : utc(at) };
+}
+
 /** Nothing for times that are not set (0: never reported). */
 export function Time({ at, now }: { at: number | null | undefined; now: number }) {
   if (!at) return <span class="muted">never</span>;
-  const iso = new Date(at * 1000).toISOString();
-  // `2026-11-26T10:12:30.000Z` holds the UTC text: one date per time (years past 9999 are written otherwise).
-  const text = iso.length === 24 ? `${iso.slice(0, 10)} ${iso.slice(11, 16)} UTC` : utc(at);
+  const { iso, text } = timeTexts(at);
   return (
     <span>
       <time datetime={iso}>{text}</time> <span class="rel">({relative(at, now)})</span>
     </span>
   );
+}
+
+/** `Time` as markup (markup.ts), for the rows of long tables: the same HTML. */
+export function timeMarkup(at: number | null | undefined, now: number): Markup {
+  if (!at) return html`<span class="muted">never</span>`;
+  const { iso, text } = timeTexts(at);
+  return html`<span><time datetime="${iso}">${text}</time> <span class="rel">(${relative(at, now)})</span></span>`;
 }

@@ -8,29 +8,33 @@ import { TrailEvaluator } from '../../domain/evaluate.ts';
 import { notFound } from '../../http/errors.ts';
 import { requireEnvironment } from '../../operations/lookup.ts';
 import { defaultWindowSeconds } from '../../operations/list-deployments.ts';
-import type { ArtifactApproval, FingerprintAttestation } from '../../store/index.ts';
-import { Compliance } from '../components/compliance.tsx';
+import type { ArtifactApproval, FingerprintAttestation, Store } from '../../store/index.ts';
+import { Compliance, complianceMarkup } from '../components/compliance.tsx';
 import { DeploymentTable, readDeployments, snapshotPageHref } from '../components/deployment-list.tsx';
 import { Empty } from '../components/empty.tsx';
 import { Pager } from '../components/table.tsx';
-import { Time } from '../components/time.tsx';
+import { Time, timeMarkup } from '../components/time.tsx';
 import { environmentPageHref, orgHref, queryNumber, trailPageHref } from '../links.ts';
-import { definePage, type PageInput } from '../page.ts';
+import { html } from '../markup.ts';
+import { definePage } from '../page.ts';
+import { untilCommit } from '../until-commit.ts';
 
 const eventsPerPage = 20;
 const latestDeployments = 10;
+
+type Judged = Map<string, { trail: FingerprintAttestation; compliant: boolean }>;
 
 /**
  * For each fingerprint: the trail a person should open (the newest compliant one, else the newest)
  * and whether it is compliant. Every trail that attested one of them is judged in one batch (two
  * queries), not one trail after another.
  */
-async function attestingTrails(input: PageInput, fingerprints: string[]) {
-  const attestations = await input.store.attestationsOfFingerprints(input.org.id, fingerprints);
-  const trails = await input.store.effectiveTemplatesOf(attestations.map((a) => a.trailId));
-  const verdicts = await new TrailEvaluator(input.store, input.now).complianceOf(trails);
+async function attestingTrails(store: Store, organizationId: number, fingerprints: string[], now: number): Promise<Judged> {
+  const attestations = await store.attestationsOfFingerprints(organizationId, fingerprints);
+  const trails = await store.effectiveTemplatesOf(attestations.map((a) => a.trailId));
+  const verdicts = await new TrailEvaluator(store, now).complianceOf(trails);
   const compliant = new Map(trails.map((trail, i) => [trail.id, verdicts[i]!.compliance.is_compliant]));
-  const out = new Map<string, { trail: FingerprintAttestation; compliant: boolean }>();
+  const out: Judged = new Map();
   // Newest first: the first attestation seen of a fingerprint names its newest trail.
   for (const a of attestations) {
     const chosen = out.get(a.fingerprint);
@@ -40,28 +44,42 @@ async function attestingTrails(input: PageInput, fingerprints: string[]) {
   return out;
 }
 
+/**
+ * What the page shows of an environment at a snapshot (the latest when `asked` is 0): the
+ * snapshot, the trails that attested what ran then as judged, the approvals covering them and a
+ * page of the timeline. Remembered until the next commit (until-commit.ts): all of it is a
+ * function of what is stored, a verdict too (the time only dates it), and a page of an
+ * environment asks the same again and again. The API's snapshot judges nothing (docs/internals.md).
+ * The latest deployments are not in it: their window moves with the time.
+ */
+const environmentData = untilCommit(async (store, [orgName, organizationId, envName, asked, page]: [string, number, string, number, number]) => {
+  const { environment } = await requireEnvironment(store, orgName, envName);
+  const latest = await store.getSnapshot(environment.id, -1);
+  const snapshot = asked && latest && asked !== latest.index ? await store.getSnapshot(environment.id, asked) : latest;
+  if (asked && !snapshot) throw notFound(`Environment '${environment.name}' has no snapshot ${asked}.`);
+  const fingerprints = (snapshot?.artifacts ?? []).map((a) => a.fingerprint);
+  const [trails, approvals, events] = await Promise.all([
+    attestingTrails(store, organizationId, fingerprints, Date.now() / 1000),
+    store.approvalsOfFingerprints(organizationId, fingerprints),
+    store.listEnvironmentEvents(environment.id, { oldestFirst: false, offset: (page - 1) * eventsPerPage, limit: eventsPerPage }),
+  ]);
+  return { environment, latest, snapshot, isLatest: snapshot === latest, trails, approvals, events };
+}, 64);
+
 export const environmentPage = definePage({
   path: '/:org/environments/:env',
   async render(input) {
     const { store, params, query, now, url } = input;
-    const { environment } = await requireEnvironment(store, input.org.name, params.env!);
-    const latest = await store.getSnapshot(environment.id, -1);
     const asked = queryNumber(query, 'snapshot', 0, 1, Number.MAX_SAFE_INTEGER);
-    const snapshot = asked && latest && asked !== latest.index ? await store.getSnapshot(environment.id, asked) : latest;
-    if (asked && !snapshot) throw notFound(`Environment '${environment.name}' has no snapshot ${asked}.`);
-    const running = snapshot?.artifacts ?? [];
-    const fingerprints = running.map((a) => a.fingerprint);
     const page = queryNumber(query, 'page', 1, 1, 100_000);
-    const [trails, approvals, events, deployments] = await Promise.all([
-      attestingTrails(input, fingerprints),
-      store.approvalsOfFingerprints(input.org.id, fingerprints),
-      store.listEnvironmentEvents(environment.id, { oldestFirst: false, offset: (page - 1) * eventsPerPage, limit: eventsPerPage }),
-      readDeployments(input, { start: now - defaultWindowSeconds, end: now, envName: environment.name, offset: 0, limit: latestDeployments }),
+    const [{ environment, latest, snapshot, isLatest, trails, approvals, events }, deployments] = await Promise.all([
+      environmentData(store, [input.org.name, input.org.id, params.env!, asked, page]),
+      readDeployments(input, { start: now - defaultWindowSeconds, end: now, envName: params.env!, offset: 0, limit: latestDeployments }),
     ]);
+    const running = snapshot?.artifacts ?? [];
     const attested = running.filter((a) => trails.get(a.fingerprint)?.compliant).length;
     const approvalOf = (fingerprint: string): ArtifactApproval | undefined =>
       approvals.find((a) => a.fingerprint === fingerprint && (a.environment === null || a.environment === environment.name));
-    const isLatest = snapshot === latest;
     return {
       title: `${environment.name} · environment`,
       content: (
@@ -121,48 +139,25 @@ export const environmentPage = definePage({
                     <th scope="col">Approval</th>
                   </tr>
                 </thead>
-                <tbody>
-                  {running.map((artifact) => {
-                    const evidence = trails.get(artifact.fingerprint);
-                    const approval = approvalOf(artifact.fingerprint);
-                    return (
-                      <tr key={`${artifact.name}-${artifact.fingerprint}`} data-artifact={artifact.name}>
-                        <td>{artifact.name}</td>
-                        <td>
-                          <code class="fingerprint">{artifact.fingerprint}</code>
-                        </td>
-                        <td class="num">{artifact.instance_count}</td>
-                        <td>
-                          <Time at={artifact.creation_timestamp} now={now} />
-                        </td>
-                        <td>
-                          <Compliance
-                            compliant={evidence ? evidence.compliant : false}
-                            label={evidence ? (evidence.compliant ? 'ATTESTED BY A COMPLIANT TRAIL' : 'NO COMPLIANT TRAIL') : 'NOT ATTESTED'}
-                          />
-                        </td>
-                        <td>
-                          {evidence ? (
-                            <a href={trailPageHref(input, evidence.trail.flowName, evidence.trail.trailName)}>
-                              {evidence.trail.flowName}/{evidence.trail.trailName}
-                            </a>
-                          ) : (
-                            <span class="muted">no trail attested it</span>
-                          )}
-                        </td>
-                        <td>
-                          {approval ? (
-                            <a href={orgHref(input, 'flows', approval.flowName, 'approvals', approval.releaseNumber)}>
-                              {approval.flowName} #{approval.releaseNumber} ({approval.state.toLowerCase()})
-                            </a>
-                          ) : (
-                            <span class="muted">none</span>
-                          )}
-                        </td>
-                      </tr>
-                    );
-                  })}
-                </tbody>
+                <tbody
+                  dangerouslySetInnerHTML={{
+                    __html: html`${running.map((artifact) => {
+                      const evidence = trails.get(artifact.fingerprint);
+                      const approval = approvalOf(artifact.fingerprint);
+                      const compliance = complianceMarkup(
+                        evidence ? evidence.compliant : false,
+                        evidence ? (evidence.compliant ? 'ATTESTED BY A COMPLIANT TRAIL' : 'NO COMPLIANT TRAIL') : 'NOT ATTESTED',
+                      );
+                      const trail = evidence
+                        ? html`<a href="${trailPageHref(input, evidence.trail.flowName, evidence.trail.trailName)}">${evidence.trail.flowName}/${evidence.trail.trailName}</a>`
+                        : html`<span class="muted">no trail attested it</span>`;
+                      const approvalCell = approval
+                        ? html`<a href="${orgHref(input, 'flows', approval.flowName, 'approvals', approval.releaseNumber)}">${approval.flowName} #${approval.releaseNumber} (${approval.state.toLowerCase()})</a>`
+                        : html`<span class="muted">none</span>`;
+                      return html`<tr data-artifact="${artifact.name}"><td>${artifact.name}</td><td><code class="fingerprint">${artifact.fingerprint}</code></td><td class="num">${artifact.instance_count}</td><td>${timeMarkup(artifact.creation_timestamp, now)}</td><td>${compliance}</td><td>${trail}</td><td>${approvalCell}</td></tr>`;
+                    })}`.text,
+                  }}
+                />
               </table>
             </>
           ) : (
@@ -190,45 +185,27 @@ export const environmentPage = definePage({
                     <th scope="col">Trail</th>
                   </tr>
                 </thead>
-                <tbody>
-                  {events.items.map((event, i) => (
-                    <tr key={i} class={`event-${event.type}`}>
-                      <td>
-                        <a href={snapshotPageHref(input, environment.name, event.snapshotIndex)}>#{event.snapshotIndex}</a>
-                      </td>
-                      <td>
-                        <Time at={event.reportedAt} now={now} />
-                      </td>
-                      <td>
-                        <strong>{event.type}</strong> <span class="rel">{describeChange(event)}</span>
-                      </td>
-                      <td>{event.artifactName}</td>
-                      <td>
-                        <code title={event.fingerprint}>{event.fingerprint.slice(0, 12)}</code>
-                      </td>
-                      <td>
-                        {event.trail ? (
-                          <a href={trailPageHref(input, event.trail.flowName, event.trail.name)}>
-                            {event.trail.flowName}/{event.trail.name}
-                          </a>
-                        ) : (
-                          <span class="muted">none</span>
-                        )}
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
+                <tbody
+                  dangerouslySetInnerHTML={{
+                    __html: html`${events.items.map((event) => {
+                      const trail = event.trail
+                        ? html`<a href="${trailPageHref(input, event.trail.flowName, event.trail.name)}">${event.trail.flowName}/${event.trail.name}</a>`
+                        : html`<span class="muted">none</span>`;
+                      return html`<tr class="event-${event.type}"><td><a href="${snapshotPageHref(input, environment.name, event.snapshotIndex)}">#${event.snapshotIndex}</a></td><td>${timeMarkup(event.reportedAt, now)}</td><td><strong>${event.type}</strong> <span class="rel">${describeChange(event)}</span></td><td>${event.artifactName}</td><td><code title="${event.fingerprint}">${event.fingerprint.slice(0, 12)}</code></td><td>${trail}</td></tr>`;
+                    })}`.text,
+                  }}
+                />
               </table>
               <Pager url={url} page={page} perPage={eventsPerPage} total={events.total} />
             </>
           )}
 
           <h2 id="deployments">Latest deployments</h2>
-          {deployments.rows.length === 0 ? (
+          {deployments.rowsHtml === '' ? (
             <Empty>No deployment to {environment.name} in the last 28 days.</Empty>
           ) : (
             <>
-              <DeploymentTable at={input} rows={deployments.rows} now={now} caption={`Latest deployments to ${environment.name}`} />
+              <DeploymentTable rowsHtml={deployments.rowsHtml} caption={`Latest deployments to ${environment.name}`} />
               <p>
                 <a href={`${orgHref(input, 'deployments')}?env_name=${encodeURIComponent(environment.name)}`}>
                   All {deployments.total} deployments to {environment.name} in the last 28 days →

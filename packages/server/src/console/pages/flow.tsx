@@ -9,13 +9,15 @@ import { flowView } from '../../http/views/flows.ts';
 import { notFound } from '../../http/errors.ts';
 import type { JunitSuiteTotals } from '../../store/index.ts';
 import { ComplianceStrip, TestResultsChart } from '../charts.tsx';
-import { Compliance } from '../components/compliance.tsx';
+import { complianceMarkup } from '../components/compliance.tsx';
 import { actionStep, Empty } from '../components/empty.tsx';
-import { Commit, factText } from '../components/git.tsx';
+import { commitMarkup, factText } from '../components/git.tsx';
 import { Pager } from '../components/table.tsx';
-import { Time } from '../components/time.tsx';
+import { Time, timeMarkup } from '../components/time.tsx';
 import { orgHref, queryNumber, trailPageHref } from '../links.ts';
+import { html } from '../markup.ts';
 import { definePage } from '../page.ts';
+import { untilCommit } from '../until-commit.ts';
 
 /** Passed, failed (failures and errors) and skipped tests over JUnit suites. */
 export interface TestCounts {
@@ -38,21 +40,33 @@ export function testCounts(suites: readonly JunitSuiteTotals[]): TestCounts {
   return counts;
 }
 
+/**
+ * What the page shows of a flow: its record and template, a page of its trails, whether each is
+ * compliant and its tests' counts. Remembered until the next commit (until-commit.ts): a verdict
+ * is a function of what is stored. The API's list of trails judges its page on every call.
+ */
+const flowData = untilCommit(async (store, [organizationId, orgName, flowName, page, perPage]: [number, string, string, number, number]) => {
+  const record = await store.getFlowRecord(organizationId, flowName);
+  if (!record) return null;
+  const evaluator = new TrailEvaluator(store, Date.now() / 1000);
+  const [view, trails] = await Promise.all([flowView(record, orgName, evaluator), store.listTrailPage(record.id, (page - 1) * perPage, perPage)]);
+  const evaluated = await evaluator.complianceOf(trails.items);
+  // The JUnit attestations that count (the latest of each name) decide a trail's test figures.
+  const junitIds = evaluated.map((e) => [...countingAttestations(e.facts).values()].filter((a) => a.type === 'junit').map((a) => a.id));
+  const results = await store.junitResultsOf([...new Set(junitIds.flat())]);
+  const counts = junitIds.map((ids) => (ids.length ? testCounts(ids.flatMap((id) => results.get(id) ?? [])) : null));
+  return { record, template: view.template?.content, trails, compliant: evaluated.map((e) => e.compliance.is_compliant), counts };
+}, 64);
+
 export const flowPage = definePage({
   path: '/:org/flows/:flow',
   async render(input) {
     const { store, org, now, query, params } = input;
-    const record = await store.getFlowRecord(org.id, params.flow!);
-    if (!record) throw notFound(`There is no flow '${params.flow}' in ${org.name}.`);
     const page = queryNumber(query, 'page', 1, 1, 1_000_000);
     const perPage = queryNumber(query, 'per_page', 20, 1, 100);
-    const evaluator = new TrailEvaluator(store, now);
-    const [view, trails] = await Promise.all([flowView(record, org.name, evaluator), store.listTrailPage(record.id, (page - 1) * perPage, perPage)]);
-    const evaluated = await evaluator.complianceOf(trails.items);
-    // The JUnit attestations that count (the latest of each name) decide a trail's test figures.
-    const junitIds = evaluated.map((e) => [...countingAttestations(e.facts).values()].filter((a) => a.type === 'junit').map((a) => a.id));
-    const results = await store.junitResultsOf([...new Set(junitIds.flat())]);
-    const counts = junitIds.map((ids) => (ids.length ? testCounts(ids.flatMap((id) => results.get(id) ?? [])) : null));
+    const data = await flowData(store, [org.id, org.name, params.flow!, page, perPage]);
+    if (!data) throw notFound(`There is no flow '${params.flow}' in ${org.name}.`);
+    const { record, template, trails, compliant, counts } = data;
 
     return {
       title: `${record.name} · flow`,
@@ -88,33 +102,15 @@ export const flowPage = definePage({
                       <th class="num">Skipped</th>
                     </tr>
                   </thead>
-                  <tbody>
-                    {trails.items.map((trail, i) => {
-                      const git = trail.gitCommitInfo as Record<string, unknown> | null;
-                      const c = counts[i];
-                      return (
-                        <tr>
-                          <td>
-                            <a href={trailPageHref(input, record.name, trail.name)}>{trail.name}</a>
-                          </td>
-                          <td>
-                            <Compliance compliant={evaluated[i]!.compliance.is_compliant} />
-                          </td>
-                          <td>
-                            <Commit info={git} />
-                          </td>
-                          <td>{factText(git?.branch)}</td>
-                          <td>{factText(git?.author)}</td>
-                          <td>
-                            <Time at={trail.createdAt} now={now} />
-                          </td>
-                          <td class="num">{c ? c.passed : '–'}</td>
-                          <td class={c?.failed ? 'num failed' : 'num'}>{c ? c.failed : '–'}</td>
-                          <td class="num">{c ? c.skipped : '–'}</td>
-                        </tr>
-                      );
-                    })}
-                  </tbody>
+                  <tbody
+                    dangerouslySetInnerHTML={{
+                      __html: html`${trails.items.map((trail, i) => {
+                        const git = trail.gitCommitInfo as Record<string, unknown> | null;
+                        const c = counts[i];
+                        return html`<tr><td><a href="${trailPageHref(input, record.name, trail.name)}">${trail.name}</a></td><td>${complianceMarkup(compliant[i]!)}</td><td>${commitMarkup(git)}</td><td>${factText(git?.branch)}</td><td>${factText(git?.author)}</td><td>${timeMarkup(trail.createdAt, now)}</td><td class="num">${c ? c.passed : '–'}</td><td class="${c?.failed ? 'num failed' : 'num'}">${c ? c.failed : '–'}</td><td class="num">${c ? c.skipped : '–'}</td></tr>`;
+                      })}`.text,
+                    }}
+                  />
                 </table>
                 <Pager url={input.url} page={page} perPage={perPage} total={trails.total} />
                 <div class="chart">
@@ -136,7 +132,7 @@ export const flowPage = definePage({
                         label: trail.name,
                         href: trailPageHref(input, record.name, trail.name),
                         at: trail.createdAt,
-                        compliant: evaluated[i]!.compliance.is_compliant,
+                        compliant: compliant[i]!,
                       }))
                       .reverse()}
                   />
@@ -151,8 +147,8 @@ export const flowPage = definePage({
 
           <section aria-labelledby="template">
             <h2 id="template">Template</h2>
-            {view.template?.content ? (
-              <pre>{view.template.content}</pre>
+            {template ? (
+              <pre>{template}</pre>
             ) : (
               <Empty
                 example={`curl -X PUT "${input.apiBase}/flows/${org.name}/template_file" -H "Authorization: Bearer $TOKEN" \\\n  -F template_file=@template.yml -F 'data_json={"name":"${record.name}"}'`}

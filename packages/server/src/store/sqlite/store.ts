@@ -80,6 +80,9 @@ export async function openSqliteStore(file: string, options: SqliteOptions & { l
       // Every proof request's reads, as prepared statements; a tree's size read again only after a commit.
       ...logReadsOn(readerRaw, committedVersion),
       findToken: rememberTokensUntilChange(store.findToken, committedVersion),
+      // A console session ends by a commit too (sign-out, its token revoked); its expiry is checked per request.
+      findConsoleSession: rememberTokensUntilChange(store.findConsoleSession, committedVersion),
+      committedVersion,
       // A file moved, deleted or replaced under the server takes no more writes (the writer's own check, sqlite.ts): not ready.
       checkDatabase: async () => {
         unmoved();
