@@ -28,9 +28,10 @@ export function rememberOrganizations<T>(find: Find<T>): Find<T> {
  * with the notifications that the tokens table changed
  * (token-changes.ts): a token revoked by another process is refused once the notification has
  * arrived, a moment after the COMMIT. Either way a server that is only read costs no token query
- * per request. Unknown ids are always asked again.
+ * per request. Unknown ids are always asked again. At most `max` answers are kept, the oldest
+ * dropped first. The console's pages remember their reads the same way (console/until-commit.ts).
  */
-export function rememberTokensUntilChange<T>(find: Find<T>, version: () => number): Find<T> {
+export function rememberTokensUntilChange<T>(find: Find<T>, version: () => number, max = 10_000): Find<T> {
   let knownAt = -1;
   const known = new Map<string, T>();
   return async (id) => {
@@ -43,7 +44,10 @@ export function rememberTokensUntilChange<T>(find: Find<T>, version: () => numbe
     if (remembered) return remembered;
     const found = await find(id);
     // Kept only if nothing was committed while it was read (else it may already be out of date).
-    if (found && version() === at && known.size < 10_000) known.set(id, found);
+    if (found && version() === at) {
+      if (known.size >= max) known.delete(known.keys().next().value!);
+      known.set(id, found);
+    }
     return found;
   };
 }
