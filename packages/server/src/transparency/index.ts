@@ -25,7 +25,6 @@ export {
   consistencyProofPlan,
   inclusionProof,
   inclusionProofPlan,
-  planSubtrees,
   type ProofNode,
   type ProofPlan,
   readProof,

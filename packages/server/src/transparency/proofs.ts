@@ -51,13 +51,6 @@ export function subtreeKey(id: SubtreeId): string {
   return `${id.level}/${id.index}`;
 }
 
-/** Every distinct subtree a plan reads, so they can be fetched at once. */
-export function planSubtrees(plan: ProofPlan): SubtreeId[] {
-  const seen = new Map<string, SubtreeId>();
-  for (const node of plan) for (const id of node) seen.set(subtreeKey(id), id);
-  return [...seen.values()];
-}
-
 /** Computes the proof's hashes from a plan, reading each subtree's hash with `hashOf`. */
 export function assembleProof(plan: ProofPlan, hashOf: (id: SubtreeId) => Hash): Buffer[] {
   return plan.map((node) => Buffer.from(foldRight(node.map(hashOf))));
