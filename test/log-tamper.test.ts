@@ -225,11 +225,21 @@ describe('transparency log tamper evidence: verify, and proofs against an earlie
   });
 
   it("finds a piece of evidence hidden by rewriting the chain and the tree: verify, and the auditor's earlier checkpoint", async () => {
+    // The server's own timer may have signed a checkpoint of 3 leaves beside the test's of 4: verify names the first that covers the hidden record.
+    let signedSizes: number[] = [];
+    await intruder(server, async (db) => {
+      const rows = await db.selectFrom('log_checkpoints').select('tree_size').where('organization_id', '=', org).execute();
+      signedSizes = rows.map((row) => Number(row.tree_size));
+    });
+    const firstCovering = Math.min(...signedSizes.filter((size) => size >= 3));
+    expect(firstCovering).to.be.oneOf([3, 4]);
     await rewriteWithout(server, 3, false); // the failing 'security' attestation
     const { chain, log } = await verifyStore();
     expect(chain.ok).to.equal(true); // the chain was recomputed: alone it cannot tell
     expect(log.ok).to.equal(false);
-    expect(log.problem).to.match(/checkpoint 4 does not match the tree of the chain's first 4 records: the history it signed was rewritten/);
+    expect(log.problem).to.match(
+      new RegExp(`checkpoint ${firstCovering} does not match the tree of the chain's first ${firstCovering} records: the history it signed was rewritten`),
+    );
     // From 4 leaves (a power of two) the proof starts at the old root itself: the new root then differs.
     expect(await auditorOutcome({ grow: true })).to.be.oneOf(['consistency-old-root-mismatch', 'consistency-new-root-mismatch']);
     // The inclusion proof of leaf 3 (once 'lint') against the earlier checkpoint no longer verifies either.
