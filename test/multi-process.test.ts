@@ -1,27 +1,42 @@
 /**
- * Several stateless server processes on one PostgreSQL database: concurrent writes through all
+ * Several server processes on one database (a PostgreSQL database, or a SQLite file): two
+ * `trailproof serve` and a third with two workers (`--workers 2`). Concurrent writes through all
  * of them lose nothing, numbering stays unique and gap-free, and every acknowledged write is
- * readable from every process. Runs in the PostgreSQL pass of the test command.
+ * readable from every process.
  */
 import { createHash, randomBytes } from 'node:crypto';
+import { mkdtempSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { expect } from 'chai';
 import { testBackend } from '@trailproof/server/testing';
-import { call, createDatabase, runCli, startServerProcess, type ServerProcess } from './support/processes.ts';
+import { call, createDatabase, runCli, runTrailproof, startServerProcess, type ServerProcess } from './support/processes.ts';
 
 const sha = (text: string) => createHash('sha256').update(text).digest('hex');
 
-describe('three server processes on one PostgreSQL database', function () {
+describe(`three servers, one of two workers, on one ${testBackend === 'postgres' ? 'PostgreSQL database' : 'SQLite file'}`, function () {
   this.timeout(120_000);
   let servers: ServerProcess[] = [];
   let token = '';
+  let database = '';
   let drop: () => Promise<void> = async () => {};
 
-  before(async function () {
-    if (testBackend !== 'postgres') return this.skip();
-    const database = await createDatabase(process.env.TRAILPROOF_TEST_DATABASE!, 'multi');
-    drop = database.drop;
-    token = (await runCli(['token', 'create', '--org', 'acme', '--database', database.url])).trim();
-    servers = await Promise.all([0, 1, 2].map(() => startServerProcess(['--database', database.url])));
+  before(async () => {
+    if (testBackend === 'postgres') {
+      const created = await createDatabase(process.env.TRAILPROOF_TEST_DATABASE!, 'multi');
+      drop = created.drop;
+      database = created.url;
+    } else {
+      const dir = mkdtempSync(join(tmpdir(), 'trailproof-multi-'));
+      drop = async () => rmSync(dir, { recursive: true, force: true });
+      database = join(dir, 'trailproof.db');
+    }
+    token = (await runCli(['token', 'create', '--org', 'acme', '--database', database])).trim();
+    servers = await Promise.all([
+      startServerProcess(['--database', database]),
+      startServerProcess(['--database', database]),
+      startServerProcess(['--database', database, '--workers', '2'], {}, 2),
+    ]);
   });
   after(async () => {
     await Promise.all(servers.map((s) => s.stop()));
@@ -181,5 +196,9 @@ describe('three server processes on one PostgreSQL database', function () {
       expect(verified.status).to.equal(200);
       expect(verified.body.ok, JSON.stringify(verified.body)).to.equal(true);
     }
+    // The log's tree, appended to by every process, and the checkpoints each one signed agree with the chain.
+    const verify = await runTrailproof(['verify', '--org', 'acme', '--database', database]);
+    expect(verify.status, verify.stdout + verify.stderr).to.equal(0);
+    expect(verify.stdout).to.match(/acme: log ok, \d+ leaves, \d+ checkpoints/);
   });
 });

@@ -4,7 +4,7 @@
  * benchmark stops all of them at the end, also when it fails or is interrupted.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { readFileSync } from 'node:fs';
+import { readdirSync, readFileSync } from 'node:fs';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import { startServerProcess as startTestServer } from '../../test/support/processes.ts';
@@ -42,14 +42,39 @@ export interface Running {
 /** Clock ticks per second of /proc/PID/stat (USER_HZ: 100 on Linux for x86 and arm). */
 const ticksPerSecond = 100;
 
-/** User + system CPU time of process `pid`, all threads, in microseconds; null without /proc. */
+/** Fields of /proc/PID/stat after the command name (which may hold spaces): [0] is the state (field 3), [1] the parent (4), [11] utime (14), [12] stime (15). */
+function statFields(pid: number | string): string[] {
+  const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+  return stat.slice(stat.lastIndexOf(')') + 2).split(' ');
+}
+
+/** The running children of `pid` (a `serve --workers` pool's workers). */
+function childrenOf(pid: number): number[] {
+  const children: number[] = [];
+  for (const entry of readdirSync('/proc')) {
+    if (!/^\d+$/.test(entry)) continue;
+    try {
+      if (Number(statFields(entry)[1]) === pid) children.push(Number(entry));
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return children;
+}
+
+/**
+ * User + system CPU time of process `pid` and its running children (a pool's workers), all
+ * threads, in microseconds; null without /proc.
+ */
 function processCpuMicros(pid: number | undefined): number | null {
   if (pid === undefined) return null;
   try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    // Fields after the command name (which may hold spaces): state is field 3, utime 14, stime 15.
-    const fields = stat.slice(stat.lastIndexOf(')') + 2).split(' ');
-    return ((Number(fields[11]) + Number(fields[12])) * 1_000_000) / ticksPerSecond;
+    let ticks = 0;
+    for (const one of [pid, ...childrenOf(pid)]) {
+      const fields = statFields(one);
+      ticks += Number(fields[11]) + Number(fields[12]);
+    }
+    return (ticks * 1_000_000) / ticksPerSecond;
   } catch {
     return null;
   }
@@ -74,8 +99,9 @@ export const perRequest = (micros: number | null, requests: number) => (micros =
  * its request log (one JSON line per request on stdout) is drained without being parsed or
  * kept, so that the benchmark's own process does not spend CPU on it during a measurement.
  */
-export async function startServer(location: string, env: NodeJS.ProcessEnv = {}): Promise<Running> {
-  const server = await startTestServer(['--database', location], env);
+export async function startServer(location: string, env: NodeJS.ProcessEnv = {}, args: string[] = []): Promise<Running> {
+  const workers = Number(args[args.indexOf('--workers') + 1] ?? 1) || 1;
+  const server = await startTestServer(['--database', location, ...args], env, workers);
   track(server.child);
   const out = server.child.stdout!;
   out.removeAllListeners('data');

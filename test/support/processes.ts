@@ -58,8 +58,11 @@ export async function runCli(args: string[], env: NodeJS.ProcessEnv = {}): Promi
   return result.stdout;
 }
 
-/** Starts `trailproof serve ARGS --port 0` and waits for its "listening" log line. */
-export async function startServerProcess(args: string[], env: NodeJS.ProcessEnv = {}): Promise<ServerProcess> {
+/**
+ * Starts `trailproof serve ARGS --port 0` and waits for its "listening" log line (`listeners` of
+ * them: one a worker with `--workers`).
+ */
+export async function startServerProcess(args: string[], env: NodeJS.ProcessEnv = {}, listeners = 1): Promise<ServerProcess> {
   const child = spawn(process.execPath, ['--import', 'tsx', cli, 'serve', '--port', '0', '--host', '127.0.0.1', ...args], {
     env: { ...process.env, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
@@ -77,7 +80,7 @@ export async function startServerProcess(args: string[], env: NodeJS.ProcessEnv 
     createInterface({ input: child.stdout! }).on('line', (line) => {
       lines.push(line);
       const entry = JSON.parse(line) as { msg?: string; url?: string };
-      if (entry.msg === 'listening' && entry.url) {
+      if (entry.msg === 'listening' && entry.url && --listeners === 0) {
         clearTimeout(timer);
         resolve(entry.url);
       }

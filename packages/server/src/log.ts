@@ -28,6 +28,8 @@ export interface LoggerOptions {
   level?: LogLevel;
   /** Where lines go: stdout by default, written asynchronously (pino flushes it when the process exits). */
   destination?: DestinationStream;
+  /** Fields of every line (a pool's worker number, `serve --workers`). */
+  fields?: Record<string, unknown>;
 }
 
 /**
@@ -39,7 +41,7 @@ export function createLogger(options: LoggerOptions = {}): PinoLogger {
   return pino(
     {
       level: options.level ?? 'info',
-      base: undefined,
+      base: options.fields,
       timestamp: pino.stdTimeFunctions.isoTime,
       formatters: { level: (label) => ({ level: label }) },
     },

@@ -12,6 +12,7 @@ import type { Middleware } from 'koa';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Authenticator } from './auth.ts';
 import { ApiError } from './http/errors.ts';
+import { poolMetrics } from './metrics-pool.ts';
 import type { UploadedFile } from './plugin.ts';
 import type { PoolUse, Store } from './store/types.ts';
 
@@ -55,6 +56,8 @@ export function metricsMiddleware(mode: Exclude<MetricsMode, 'off'>, auth: Authe
     registers: [registry],
   });
 
+  // In a `serve --workers` pool, each scrape answers for every worker (metrics-pool.ts).
+  const pooled = poolMetrics(registry);
   return async (ctx, next) => {
     if (ctx.path === '/metrics' && (ctx.method === 'GET' || ctx.method === 'HEAD')) {
       if (mode === 'token' && !(await auth.authenticate(ctx.get('authorization')))) {
@@ -62,7 +65,7 @@ export function metricsMiddleware(mode: Exclude<MetricsMode, 'off'>, auth: Authe
       }
       ctx.set('Cache-Control', 'no-store');
       ctx.type = registry.contentType;
-      ctx.body = await registry.metrics();
+      ctx.body = await (pooled ?? (() => registry.metrics()))();
       return;
     }
     const started = process.hrtime.bigint();

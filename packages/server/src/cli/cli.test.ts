@@ -343,6 +343,8 @@ describe('the trailproof command', function () {
         [
           '--port N',
           '--host H',
+          '--workers N',
+          'TRAILPROOF_WORKERS',
           '--db FILE',
           'default 8080',
           'PORT',

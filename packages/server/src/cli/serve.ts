@@ -1,4 +1,6 @@
 /** `trailproof serve`: the API v2 (and the console) over HTTP, with its settings from flags and the environment. */
+import cluster from 'node:cluster';
+import { availableParallelism } from 'node:os';
 import { createLogger, logLevelOf } from '../log.ts';
 import { databaseEnvironment, databaseFlags, databaseLocation, databaseName, databaseOptions, defineCommand, UsageError, version } from './common.ts';
 import { logEnvironment, logOptionsFromEnvironment } from './transparency-log.ts';
@@ -7,13 +9,14 @@ import { secondsPerUnit } from '../support/time-units.ts';
 
 export const serve = defineCommand({
   name: 'serve',
-  synopsis: '[--db FILE | --database URL] [--port N] [--host H] [--no-console]',
+  synopsis: '[--db FILE | --database URL] [--port N] [--host H] [--workers N] [--no-console]',
   summary: 'Serves the API v2 over HTTP until SIGINT or SIGTERM, logging one JSON line per request on stdout.',
-  options: { ...databaseOptions, port: { type: 'string' }, host: { type: 'string' }, 'no-console': { type: 'boolean' } },
+  options: { ...databaseOptions, port: { type: 'string' }, host: { type: 'string' }, workers: { type: 'string' }, 'no-console': { type: 'boolean' } },
   flags: [
     ...databaseFlags,
     ['--port N', 'the port to listen on (default 8080; 0 for any free one)'],
     ['--host H', 'the address to listen on (default 127.0.0.1)'],
+    ['--workers N', 'server processes answering on the port (default 1; auto: one per core): each a whole server on the same database'],
     ['--no-console', 'serve the API only, without the console (the pages for people at /ui)'],
   ],
   environment: [
@@ -21,6 +24,7 @@ export const serve = defineCommand({
     ['PORT', 'as --port (the flag wins)'],
     ['LOG_LEVEL', 'fatal, error, warn, info (the default), debug (adds each store call of a request, with its time) or silent'],
     ['HOST', 'as --host (the flag wins)'],
+    ['TRAILPROOF_WORKERS', 'as --workers (the flag wins)'],
     ['TRAILPROOF_PG_MAX_CONNECTIONS', 'PostgreSQL pool size (default 10)'],
     ['TRAILPROOF_PG_STATEMENT_TIMEOUT_MS', 'PostgreSQL statement time-out (default 10000)'],
     ['TRAILPROOF_PG_CONNECTION_TIMEOUT_MS', 'PostgreSQL connection time-out (default 3000)'],
@@ -37,8 +41,15 @@ export const serve = defineCommand({
   async run({ values }) {
     const port = Number(values.port ?? process.env.PORT ?? 8080);
     if (!Number.isInteger(port) || port < 0 || port > 65535) throw new UsageError(`--port must be a port number, not '${values.port ?? process.env.PORT}'`);
-    const logger = createLogger({ level: logLevel() });
+    const logger = createLogger({ level: logLevel(), ...(cluster.isWorker ? { fields: { worker: cluster.worker!.id } } : {}) });
     const location = databaseLocation(values);
+    const workers = workerCount(values.workers ?? process.env.TRAILPROOF_WORKERS);
+    if (workers > 1 && cluster.isPrimary) {
+      const { runWorkerPool } = await import('./serve-workers.ts');
+      // Migrations and the log's signing key, once, before several processes open the database at once.
+      const prepare = async () => void (await (await openStore(location, { log: logOptionsFromEnvironment(), sqlite: { readerThreads: 0 } })).close());
+      return runWorkerPool({ count: workers, logger, prepare });
+    }
     const keepAliveTimeoutMs = numberSetting('TRAILPROOF_KEEP_ALIVE_TIMEOUT_MS', 1000, 3_600_000);
     const maxConnections = numberSetting('TRAILPROOF_MAX_CONNECTIONS', 1, 1_000_000);
     const sessionTtlSeconds = durationSetting('TRAILPROOF_CONSOLE_SESSION_TTL');
@@ -58,6 +69,7 @@ export const serve = defineCommand({
         maxSizeBytes: sizeSetting('TRAILPROOF_SQLITE_MAX_SIZE'),
       },
     });
+    // A port in use (say) ends the command: the store's threads and timers would keep the process alive.
     const running = await startServer({
       store,
       logger,
@@ -68,10 +80,34 @@ export const serve = defineCommand({
       maxConnections,
       ...http,
       console: values['no-console'] ? false : { sessionTtlSeconds },
+    }).catch(async (error: unknown) => {
+      await store.close();
+      // A worker's channel to its primary would keep it alive too.
+      if (cluster.isWorker) {
+        process.exitCode = 1;
+        process.disconnect();
+      }
+      throw error;
     });
-    logger.info({ msg: 'listening', version, url: running.url, backend: store.dialect, database: databaseName(location) });
+    logger.info({
+      msg: 'listening',
+      version,
+      url: running.url,
+      backend: store.dialect,
+      database: databaseName(location),
+      ...(cluster.isWorker ? { pid: process.pid } : {}),
+    });
   },
 });
+
+/** The worker processes `--workers` (or TRAILPROOF_WORKERS) asks for: a number, or `auto` for one per core; 1 when unset. */
+export function workerCount(raw: string | undefined): number {
+  if (raw === undefined || raw.trim() === '') return 1;
+  if (raw.trim() === 'auto') return availableParallelism();
+  const count = Number(raw);
+  if (!Number.isInteger(count) || count < 1 || count > 64) throw new UsageError(`--workers must be a whole number from 1 to 64 or auto, not '${raw}'`);
+  return count;
+}
 
 /** The log level LOG_LEVEL names (info by default). */
 function logLevel() {
