@@ -167,7 +167,7 @@ async function proofs(quick: boolean, dir: string, stops: Array<() => Promise<un
   stops.push(() => server.stop());
   // The same server as a pool of one worker per core (`serve --workers 2` here): what an operator who wants the machine's cores runs.
   const workers = availableParallelism();
-  const pool = await startServer(file, profiled, ['--workers', String(workers)]);
+  const pool = await startServer(file, profiled, workers);
   stops.push(() => pool.stop());
   const headers = { authorization: `Bearer ${token}` };
   const base = '/api/v2/log/bench';

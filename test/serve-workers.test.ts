@@ -4,12 +4,12 @@
  * workers cannot listen exits 1 instead of starting them again and again.
  */
 import { mkdtempSync, rmSync } from 'node:fs';
-import { request as httpRequest } from 'node:http';
 import { createServer, type Server } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { call, runCli, runTrailproof, startServerProcess, type ServerProcess } from './support/processes.ts';
+import { send } from './support/raw-http.ts';
 
 const alive = (pid: number) => {
   try {
@@ -30,18 +30,6 @@ async function until<T>(what: string, probe: () => T | undefined, timeoutMs = 20
   }
 }
 
-/** One request on a connection of its own (a kept-alive one stays with its worker). */
-function alone(base: string, path: string, token?: string): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const request = httpRequest(base + path, { agent: false, headers: token ? { authorization: `Bearer ${token}` } : {} }, (response) => {
-      let body = '';
-      response.setEncoding('utf8').on('data', (chunk: string) => (body += chunk));
-      response.on('end', () => resolve({ status: response.statusCode!, body }));
-    });
-    request.on('error', reject).end();
-  });
-}
-
 /** The requests counted in a Prometheus text for `method` and `status`, all operations. */
 function requestCount(text: string, method: string, status: string): number {
   return text
@@ -52,6 +40,9 @@ function requestCount(text: string, method: string, status: string): number {
     )
     .reduce((sum, line) => sum + Number(line.slice(line.lastIndexOf(' ') + 1)), 0);
 }
+
+/** A GET on a connection of its own: the pool hands each new connection to its workers in turn. */
+const alone = (base: string, token: string, path: string) => send(base, token, { method: 'GET', path, headers: {}, why: `GET ${path}`, ownConnection: true });
 
 describe('trailproof serve --workers', function () {
   this.timeout(90_000);
@@ -88,9 +79,9 @@ describe('trailproof serve --workers', function () {
 
     // Each request on a connection of its own: the connections go to the workers in turn, and
     // every scrape, whichever worker answers it, counts the requests of both.
-    for (let i = 0; i < 12; i++) expect((await alone(pool.url, '/api/v2/trails/acme/app/b1', token)).status).to.equal(200);
+    for (let i = 0; i < 12; i++) expect((await alone(pool.url, token, '/api/v2/trails/acme/app/b1')).status).to.equal(200);
     for (let scrape = 0; scrape < 4; scrape++) {
-      const metrics = await alone(pool.url, '/metrics');
+      const metrics = await alone(pool.url, token, '/metrics');
       expect(metrics.status).to.equal(200);
       expect(requestCount(metrics.body, 'GET', '200')).to.equal(12);
       expect(requestCount(metrics.body, 'PUT', '201')).to.equal(1);
@@ -107,12 +98,12 @@ describe('trailproof serve --workers', function () {
       'the primary to see the worker gone',
       () => entries(pool!).some((e) => e.msg === 'a worker stopped: starting another' && e.pid === first) || undefined,
     );
-    // Until its replacement starts (1 s later), the other worker answers new connections alone
-    // (those the killed one held went with it).
-    if (workerPids(pool).length === 2) expect((await alone(pool.url, '/api/v2/trails/acme/app/b1', token)).status).to.equal(200);
+    // Once the primary has seen it gone, a new connection is answered, by the other worker until
+    // the replacement starts (1 s later); the connections the killed one held went with it.
+    expect((await alone(pool.url, token, '/api/v2/trails/acme/app/b1')).status).to.equal(200);
     const third = await until('a replacement worker', () => workerPids(pool!)[2]);
     expect([first, second]).to.not.include(third);
-    for (let i = 0; i < 10; i++) expect((await alone(pool.url, '/api/v2/trails/acme/app/b1', token)).status).to.equal(200);
+    for (let i = 0; i < 10; i++) expect((await alone(pool.url, token, '/api/v2/trails/acme/app/b1')).status).to.equal(200);
 
     expect(await pool.stop('SIGTERM')).to.equal(0);
     expect([second, third].filter((pid) => alive(pid!))).to.deep.equal([]);

@@ -95,13 +95,13 @@ export function cpuCounter(processes: Running[]): () => number | null {
 export const perRequest = (micros: number | null, requests: number) => (micros === null || requests === 0 ? null : Math.round(micros / requests));
 
 /**
- * Starts `trailproof serve` on `location` (a SQLite file or a PostgreSQL URL). Once it listens,
+ * Starts `trailproof serve` on `location` (a SQLite file or a PostgreSQL URL), as a pool of
+ * `workers` (`--workers`) when more than one. Once it (each worker) listens,
  * its request log (one JSON line per request on stdout) is drained without being parsed or
  * kept, so that the benchmark's own process does not spend CPU on it during a measurement.
  */
-export async function startServer(location: string, env: NodeJS.ProcessEnv = {}, args: string[] = []): Promise<Running> {
-  const workers = Number(args[args.indexOf('--workers') + 1] ?? 1) || 1;
-  const server = await startTestServer(['--database', location, ...args], env, workers);
+export async function startServer(location: string, env: NodeJS.ProcessEnv = {}, workers = 1): Promise<Running> {
+  const server = await startTestServer(['--database', location, ...(workers > 1 ? ['--workers', String(workers)] : [])], env, workers);
   track(server.child);
   const out = server.child.stdout!;
   out.removeAllListeners('data');

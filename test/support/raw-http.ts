@@ -11,6 +11,8 @@ export interface RawRequest {
   body?: Buffer;
   /** What is wrong with it, for the failure message. */
   why: string;
+  /** On a connection of its own, closed after the answer (a kept-alive one stays with the process that accepted it). */
+  ownConnection?: boolean;
 }
 
 export interface RawAnswer {
@@ -45,7 +47,8 @@ export function send(url: string, token: string, req: RawRequest): Promise<RawAn
     const target = new URL(url);
     const headers: Record<string, string | number> = { authorization: `Bearer ${token}`, ...req.headers };
     if (req.body) headers['content-length'] = req.body.length;
-    const r = httpRequest({ host: target.hostname, port: target.port, method: req.method, path: req.path, headers, timeout: 15_000 }, (res) => {
+    const agent = req.ownConnection ? { agent: false as const } : {};
+    const r = httpRequest({ host: target.hostname, port: target.port, method: req.method, path: req.path, headers, timeout: 15_000, ...agent }, (res) => {
       const chunks: Buffer[] = [];
       res.on('data', (c: Buffer) => chunks.push(c));
       res.on('end', () =>

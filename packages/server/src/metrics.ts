@@ -57,7 +57,7 @@ export function metricsMiddleware(mode: Exclude<MetricsMode, 'off'>, auth: Authe
   });
 
   // In a `serve --workers` pool, each scrape answers for every worker (metrics-pool.ts).
-  const pooled = poolMetrics(registry);
+  const scrape = poolMetrics(registry) ?? (() => registry.metrics());
   return async (ctx, next) => {
     if (ctx.path === '/metrics' && (ctx.method === 'GET' || ctx.method === 'HEAD')) {
       if (mode === 'token' && !(await auth.authenticate(ctx.get('authorization')))) {
@@ -65,7 +65,7 @@ export function metricsMiddleware(mode: Exclude<MetricsMode, 'off'>, auth: Authe
       }
       ctx.set('Cache-Control', 'no-store');
       ctx.type = registry.contentType;
-      ctx.body = await (pooled ?? (() => registry.metrics()))();
+      ctx.body = await scrape();
       return;
     }
     const started = process.hrtime.bigint();
