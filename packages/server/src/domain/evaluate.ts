@@ -2,7 +2,7 @@
  * Evaluates trails against their templates with the store: loads attestations and template blobs
  * once per request (a report may ask about the same trail for many artifacts).
  */
-import { targetArtifactsOf } from '../store/queries/attestations.ts';
+import { targetArtifactsOf } from '../store/queries/attestation-facts.ts';
 import type { AttestationRow, StoreUses } from '../store/types.ts';
 import { evaluateCompliance, type AttestationFacts, type ComplianceStatus } from './compliance.ts';
 import { parseTemplate, TemplateError, type TemplateModel } from './template.ts';

@@ -1,7 +1,7 @@
 /** A trail as the API answers it: its stored fields, its attestations and its compliance status. */
 import type { AttestationViewBody, TrailSummaryBody } from '@trailproof/schema';
 import { pageCount, pageLinks, pathOf, trailHref, type ViewContext } from '../links.ts';
-import { targetArtifactsOf } from '../../store/queries/attestations.ts';
+import { targetArtifactsOf } from '../../store/queries/attestation-facts.ts';
 import type { AttestationRow, TrailRow } from '../../store/types.ts';
 import { countingAttestations } from '../../domain/compliance.ts';
 import { createdByName } from '../../domain/created-by.ts';

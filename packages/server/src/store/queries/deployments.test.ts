@@ -3,7 +3,7 @@ import fc from 'fast-check';
 import type { Store } from '@trailproof/server';
 import { deploymentsView, type DeploymentRecord } from '@trailproof/server/plugin-kit';
 import { migrationsUndone, openTestStore, reopenTestStore } from '@trailproof/server/testing';
-import { deepPageOffset } from './deployments.ts';
+import { deepPageOffset } from './deployment-window.ts';
 
 describe('deployment counts (per-day and per-hour rollups)', function () {
   this.timeout(60_000);

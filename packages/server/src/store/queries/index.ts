@@ -8,6 +8,7 @@
 import * as approvals from './approvals.ts';
 import * as artifactApprovals from './artifact-approvals.ts';
 import * as attestations from './attestations.ts';
+import * as attestationFacts from './attestation-facts.ts';
 import * as audit from './audit.ts';
 import * as badges from './badges.ts';
 import * as blobs from './blobs.ts';
@@ -39,6 +40,7 @@ export const readQueries = {
   ...flows.reads,
   ...trails.reads,
   ...attestations.reads,
+  ...attestationFacts.reads,
   ...environments.reads,
   ...snapshots.reads,
   ...deployments.reads,

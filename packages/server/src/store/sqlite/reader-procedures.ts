@@ -9,7 +9,8 @@ import { listApprovals } from '../queries/approvals.ts';
 import { deploymentsPerDay } from '../queries/deployment-days.ts';
 import { listDeployments } from '../queries/deployments.ts';
 import { listEnvironments } from '../queries/environments.ts';
-import { attestationFactsOfTrails, junitResultsOf, listAttestations } from '../queries/attestations.ts';
+import { attestationFactsOfTrails, junitResultsOf } from '../queries/attestation-facts.ts';
+import { listAttestations } from '../queries/attestations.ts';
 
 export const readerProcedures = {
   listDeployments,

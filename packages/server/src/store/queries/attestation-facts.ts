@@ -1,0 +1,173 @@
+/**
+ * What is read of attestations besides their whole rows (attestations.ts): those carrying an
+ * artifact's fingerprint, the name an artifact goes by, the compliance facts of a page of trails,
+ * one attestation's attachment, and the totals of JUnit reports. Each reads only the columns (or
+ * the part of the data) it answers with.
+ */
+import { PostgresAdapter, sql } from 'kysely';
+import { compiledOnce } from '../compiled-once.ts';
+import { inListChunks, type Db } from '../database.ts';
+import { fromJson } from '../json.ts';
+
+/** One attestation that carries a fingerprint, and where it was made. */
+export interface FingerprintAttestation {
+  fingerprint: string;
+  attestationId: number;
+  trailId: number;
+  trailName: string;
+  flowName: string;
+  repoName: string | null;
+}
+
+// CROSS JOIN keeps SQLite's order (attestations first, by the fingerprint index): with a list of
+// 20 fingerprints and no statistics its planner walked every trail of the organisation instead,
+// a cost that grew with the trails (PostgreSQL plans it as any join).
+const fingerprintAttestations = compiledOnce((db, v: { organizationId: number; fingerprints: string[] }) =>
+  db
+    .selectFrom('attestations as a')
+    .crossJoin('trails as t')
+    .crossJoin('flows as f')
+    .select(['a.id', 'a.artifact_fingerprint', 't.id as trail_id', 't.name as trail_name', 'f.name as flow_name', 't.repo_name'])
+    .whereRef('t.id', '=', 'a.trail_id')
+    .whereRef('f.id', '=', 't.flow_id')
+    .where('f.organization_id', '=', v.organizationId)
+    .where('a.artifact_fingerprint', 'in', v.fingerprints),
+);
+
+/** Every attestation in the organisation carrying one of `fingerprints`, latest first. */
+export async function attestationsOfFingerprints(db: Db, organizationId: number, fingerprints: readonly string[]): Promise<FingerprintAttestation[]> {
+  if (!fingerprints.length) return [];
+  const out: FingerprintAttestation[] = [];
+  for (const chunk of inListChunks(fingerprints)) {
+    const rows = await fingerprintAttestations(db, { organizationId, fingerprints: chunk });
+    for (const r of rows) {
+      out.push({
+        fingerprint: r.artifact_fingerprint!,
+        attestationId: Number(r.id),
+        trailId: Number(r.trail_id),
+        trailName: r.trail_name,
+        flowName: r.flow_name,
+        repoName: r.repo_name,
+      });
+    }
+  }
+  return out.sort((a, b) => b.attestationId - a.attestationId);
+}
+
+/**
+ * The name an artifact goes by, from the latest attestation in the organisation that carries its
+ * fingerprint and names a target artifact (the template artifact it was attested as).
+ */
+export async function artifactNameOf(db: Db, organizationId: number, fingerprint: string): Promise<string | undefined> {
+  const rows = await db
+    .selectFrom('attestations as a')
+    .innerJoin('trails as t', 't.id', 'a.trail_id')
+    .innerJoin('flows as f', 'f.id', 't.flow_id')
+    .select(['a.data'])
+    .where('f.organization_id', '=', organizationId)
+    .where('a.artifact_fingerprint', '=', fingerprint)
+    .orderBy('a.id', 'desc')
+    .limit(20)
+    .execute();
+  for (const r of rows) {
+    const name = targetArtifactsOf(fromJson(r.data, {}))[0];
+    if (name) return name;
+  }
+  return undefined;
+}
+
+/** The template artifact names an attestation's data attests for (`target_artifacts`, its strings); empty when it has none. */
+export function targetArtifactsOf(data: unknown): string[] {
+  const targets = (data as { target_artifacts?: unknown } | null)?.target_artifacts;
+  return Array.isArray(targets) ? targets.filter((t): t is string => typeof t === 'string') : [];
+}
+
+/** What compliance needs to know of one stored attestation, and its trail. */
+export interface AttestationFactsRow {
+  trailId: number;
+  id: number;
+  name: string;
+  type: string;
+  compliant: boolean;
+  targets: string[];
+}
+
+/**
+ * The compliance facts of every attestation on these trails, oldest first: their data is read
+ * only for `target_artifacts` (only where its text may name it), and nothing else of it leaves
+ * the query. For lists, whose answers show each trail's compliance but not its attestations: on
+ * SQLite this runs on a reader thread, so a trail of thousands of JUnit attestations costs the
+ * event loop small rows, not every report's suites.
+ */
+export async function attestationFactsOfTrails(db: Db, trailIds: readonly number[]): Promise<AttestationFactsRow[]> {
+  if (!trailIds.length) return [];
+  const out: AttestationFactsRow[] = [];
+  for (const chunk of inListChunks(trailIds)) {
+    // The data is looked into only where its text names the key or has an escape (which could
+    // spell it), and only `target_artifacts` leaves the database: other data (a JUnit report's
+    // suites, a megabyte of user_data) is neither copied out nor parsed on the event loop.
+    const named = sql`data like ${'%"target!_artifacts"%'} escape '!' or data like ${'%\\u%'} escape '!'`;
+    const targets =
+      db.getExecutor().adapter instanceof PostgresAdapter
+        ? sql<string | null>`case when ${named} then (data::json -> 'target_artifacts')::text end`
+        : sql<string | null>`case when ${named} then data -> '$.target_artifacts' end`;
+    const rows = await db
+      .selectFrom('attestations')
+      .select(['id', 'trail_id', 'name', 'type', 'compliant'])
+      .select(targets.as('targets'))
+      .where('trail_id', 'in', chunk)
+      .orderBy('id')
+      .execute();
+    for (const r of rows) {
+      out.push({
+        trailId: Number(r.trail_id),
+        id: Number(r.id),
+        name: r.name,
+        type: r.type,
+        compliant: Number(r.compliant) === 1,
+        targets: r.targets === null ? [] : targetArtifactsOf({ target_artifacts: JSON.parse(r.targets) }),
+      });
+    }
+  }
+  return out.sort((a, b) => a.id - b.id);
+}
+
+/** The attachment of one attestation of a trail (none when the id is another trail's, or unknown). */
+export async function attachmentOf(db: Db, trailId: number, attestationId: number): Promise<{ sha256: string | null; name: string | null } | undefined> {
+  const row = await db
+    .selectFrom('attestations')
+    .select(['attachment_sha256', 'attachment_name'])
+    .where('id', '=', attestationId)
+    .where('trail_id', '=', trailId)
+    .executeTakeFirst();
+  return row && { sha256: row.attachment_sha256, name: row.attachment_name };
+}
+
+/** One suite of a JUnit attestation's `junit_results`. */
+export interface JunitSuiteTotals {
+  name: string;
+  total: number;
+  failures: number;
+  errors: number;
+  skipped: number;
+  duration: number;
+}
+
+/** The `junit_results` of these attestations, by id: only that part of their data leaves the database. */
+export async function junitResultsOf(db: Db, attestationIds: readonly number[]): Promise<Map<number, JunitSuiteTotals[]>> {
+  const out = new Map<number, JunitSuiteTotals[]>();
+  const results =
+    db.getExecutor().adapter instanceof PostgresAdapter
+      ? sql<string | null>`(data::json -> 'junit_results')::text`
+      : sql<string | null>`data -> '$.junit_results'`;
+  for (const chunk of inListChunks(attestationIds)) {
+    const rows = await db.selectFrom('attestations').select('id').select(results.as('results')).where('id', 'in', chunk).where('type', '=', 'junit').execute();
+    for (const r of rows) {
+      const parsed = fromJson<unknown>(r.results, []);
+      out.set(Number(r.id), Array.isArray(parsed) ? (parsed as JunitSuiteTotals[]) : []);
+    }
+  }
+  return out;
+}
+
+export const reads = { attestationsOfFingerprints, attestationFactsOfTrails, attachmentOf, artifactNameOf, junitResultsOf };
