@@ -6,9 +6,10 @@
  *   a benchmark-only switch), each on a database of its own, in turns: at most 5% slower;
  * - inclusion and consistency proofs over HTTP from a log of 10,000,000 leaves (100,000 with
  *   --quick), random leaves and sizes, 16 connections: p99 under 5 ms from a pool of one worker
- *   per core (`serve --workers N`), in turns with one server process and the floor
- *   (support/floor-proofs.ts: the same reads behind a bare node:http server), which says what
- *   this machine allows one process at all. The log is seeded in bulk (records `{"seq":N}` and their
+ *   per core (`serve --workers N`), in turns with one server process and two floors: the same
+ *   reads behind a bare node:http server (support/floor-proofs.ts), which says what this machine
+ *   allows one process at all, and behind bare Koa and @koa/router (support/floor-proofs-koa.ts),
+ *   which says what of the rest is the framework's. The log is seeded in bulk (records `{"seq":N}` and their
  *   subtrees), as the server would have stored them.
  */
 import { execFileSync } from 'node:child_process';
@@ -184,9 +185,11 @@ async function proofs(quick: boolean, dir: string, stops: Array<() => Promise<un
   };
   verifyLeafInclusion({ leaf: Buffer.from(sample.leaf), index: sample.index, proof: decodeProof(sample.proof), checkpoint: note, verifierKey: key });
 
-  // The floor (support/floor-proofs.ts): the same proofs from the same file, bare node:http.
+  // The floors: the same proofs from the same file, bare node:http (support/floor-proofs.ts) and bare Koa (floor-proofs-koa.ts).
   const floor = await startBaseline('floor-proofs.ts', [file]);
   stops.push(() => floor.stop());
+  const koaFloor = await startBaseline('floor-proofs-koa.ts', [file]);
+  stops.push(() => koaFloor.stop());
   const figures: Figure[] = [];
   for (const [kind, pathOf] of [
     ['inclusion', () => `${base}/proof/inclusion?index=${randomInt(0, size)}&tree_size=${size}`],
@@ -195,21 +198,22 @@ async function proofs(quick: boolean, dir: string, stops: Array<() => Promise<un
     const pathsFile = join(dir, `${kind}.paths`);
     writeFileSync(pathsFile, Array.from({ length: 20_000 }, pathOf).join('\n'));
     const loadOf = (target: Running) => (duration: number) => load({ url: target.url + base, headers, pathsFile, connections: 16, seconds: duration });
-    for (const target of [server, pool, floor]) await loadOf(target)(quick ? 1 : 5);
+    for (const target of [server, pool, koaFloor, floor]) await loadOf(target)(quick ? 1 : 5);
     const measured = await rotate(
       {
         server: { processes: [server], load: loadOf(server) },
         pool: { processes: [pool], load: loadOf(pool) },
+        koa: { processes: [koaFloor], load: loadOf(koaFloor) },
         floor: { processes: [floor], load: loadOf(floor) },
       },
       seconds,
       2,
     );
-    const [ours, pooled, bare] = [measured.server, measured.pool, measured.floor];
+    const [ours, pooled, koa, bare] = [measured.server, measured.pool, measured.koa, measured.floor];
     const line = (m: typeof ours) =>
       `${m.rps.toFixed(0)} req/s, p50 ${m.p50} ms, p99 ${m.p99} ms, ${m.cpu ?? '?'} us CPU per request, ${m.non2xx + m.errors} failed`;
-    log(`  ${kind} proofs at ${size} leaves: one process ${line(ours)}; ${workers} workers ${line(pooled)}; floor ${line(bare)}`);
-    const about = `${size.toLocaleString('en')} leaves, random ${kind === 'inclusion' ? 'leaves' : 'older sizes'}, 16 connections, ${seconds} s in 2 turns beside the other server and the floor`;
+    log(`  ${kind} proofs at ${size} leaves: one process ${line(ours)}; ${workers} workers ${line(pooled)}; Koa floor ${line(koa)}; floor ${line(bare)}`);
+    const about = `${size.toLocaleString('en')} leaves, random ${kind === 'inclusion' ? 'leaves' : 'older sizes'}, 16 connections, ${seconds} s in 2 turns beside the other server and the floors`;
     const failed = (m: typeof ours) => m.non2xx + m.errors;
     figures.push(
       {
@@ -233,6 +237,17 @@ async function proofs(quick: boolean, dir: string, stops: Array<() => Promise<un
         target: 'context',
         pass: null,
         note: `${about}; ${round(ours.rps)} req/s, p50 ${ours.p50} ms; ${ours.cpu ?? '?'} us CPU per request (server process, all threads); ${failed(ours)} failed; baseline: the floor's p99`,
+      },
+      {
+        suite,
+        name: `${kind} proof framework floor (bare Koa and @koa/router, the same reads): latency p99`,
+        value: koa.p99,
+        unit: 'ms',
+        baseline: bare.p99,
+        ratio: null,
+        target: 'context',
+        pass: null,
+        note: `support/floor-proofs-koa.ts on the same file, in the same turns: ${round(koa.rps)} req/s, p50 ${koa.p50} ms, ${koa.cpu ?? '?'} us CPU per request; ${failed(koa)} failed; baseline: the floor's p99`,
       },
       {
         suite,

@@ -10,7 +10,8 @@
  *   touching the core, its handler handed the part of the store the plugin declares and nothing
  *   else; `defaultPlugins` are the API's own. Errors meant for the client are thrown `ApiError`s.
  * - `openStore(location)`: a SQLite file path or a `postgres://` URL (`openSqliteStore`,
- *   `openPostgresStore`), migrated and ready; `Store` is what plugins declare their part of.
+ *   `openPostgresStore`), migrated and ready; `Store` is what plugins declare their part of. A
+ *   SQLite store needs a file (`:memory:` throws `InMemoryDatabaseError`).
  * - `createConsole({ store, prefix })`: the console's pages as a @koa/router (`createApp` mounts it at `/ui`).
  * - `createToken(store, org, ...)`: an API token (the secret is shown once, stored hashed).
  * - `createLogger` (pino, `LOG_LEVEL`) / `silentLogger`: loggers for `createApp`.
@@ -26,6 +27,6 @@ export { definePlugin, type Plugin } from './plugin.ts';
 export { defaultPlugins } from './operations/index.ts';
 export { ApiError } from './http/errors.ts';
 export type { HealthCheckOptions } from './http/health.ts';
-export { openPostgresStore, openSqliteStore, openStore, type PostgresOptions, type SqliteOptions, type Store } from './store/index.ts';
+export { InMemoryDatabaseError, openPostgresStore, openSqliteStore, openStore, type PostgresOptions, type SqliteOptions, type Store } from './store/index.ts';
 export { createToken, type Authenticator, type Principal } from './auth.ts';
 export { createLogger, logLevelOf, silentLogger, type Logger, type LoggerOptions, type LogLevel } from './log.ts';

@@ -22,7 +22,7 @@ export function openStore(location: string, options: { sqlite?: SqliteOptions; p
 
 export { createStore } from './registry.ts';
 export { openPostgresStore } from './postgres/store.ts';
-export { openSqliteStore } from './sqlite/store.ts';
+export { InMemoryDatabaseError, openSqliteStore } from './sqlite/store.ts';
 export type { PostgresOptions } from './postgres/open.ts';
 export type { SqliteOptions } from './sqlite/open.ts';
 export type * from './types.ts';

@@ -4,6 +4,7 @@ import { join } from 'node:path';
 import BetterSqlite3 from './driver.ts';
 import { expect } from 'chai';
 import { newDatabasePageSize, openSqlite } from './open.ts';
+import { InMemoryDatabaseError, openSqliteStore } from './store.ts';
 
 describe('the SQLite connection settings', () => {
   let dir = '';
@@ -77,6 +78,19 @@ describe('the SQLite connection settings', () => {
         RangeError,
         /maxSizeBytes must be a positive number of bytes/,
       );
+    }
+  });
+});
+
+describe('openSqliteStore without a file', () => {
+  it('refuses an in-memory database with an error that asks for a path, before opening anything', async () => {
+    for (const file of [':memory:', '']) {
+      const error = await openSqliteStore(file).then(
+        () => expect.fail(`opened a store on '${file}'`),
+        (thrown: unknown) => thrown,
+      );
+      expect(error).to.be.instanceOf(InMemoryDatabaseError);
+      expect((error as Error).message).to.match(/needs a database file.*Give a path/);
     }
   });
 });

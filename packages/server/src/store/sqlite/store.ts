@@ -22,8 +22,9 @@ import { logReadsOn } from './log-reads.ts';
 /** Opens (creating if needed) a SQLite file, applies pending migrations and returns the store. */
 export async function openSqliteStore(file: string, options: SqliteOptions & { log?: LogOptions } = {}): Promise<Store> {
   // Attestations are stored by a writer thread (writer-thread.ts), which this connection pauses
-  // whenever it writes itself. An in-memory database has no file another thread could open.
-  const inMemory = file === ':memory:' || file === '';
+  // whenever it writes itself, and reads run on read-only connections and threads of their own:
+  // each opens the file, which an in-memory database does not have.
+  if (file === ':memory:' || file === '') throw new InMemoryDatabaseError();
   let checkpointer: ReturnType<typeof startCheckpointer> = null;
   const batches = writeBatchListeners();
   const attestationBatches = batches.emitter('attestations');
@@ -34,11 +35,11 @@ export async function openSqliteStore(file: string, options: SqliteOptions & { l
     checkpointer?.committed();
     log?.changed();
   };
-  const writer = inMemory ? null : startWriterThread(file, { ...options, afterCommit: (batch) => (committed(), attestationBatches(batch)), walAutocheckpoint });
-  const readers = inMemory ? null : startReaderThreads(file, options.readerThreads ?? defaultReaderThreads);
+  const writer = startWriterThread(file, { ...options, afterCommit: (batch) => (committed(), attestationBatches(batch)), walAutocheckpoint });
+  const readers = startReaderThreads(file, options.readerThreads ?? defaultReaderThreads);
   const { db, reader, raw, readerRaw, unmoved } = openSqlite(file, {
     ...options,
-    wrapDriver: writer ? (driver) => lockedDriver(driver, writer.pause) : undefined,
+    wrapDriver: (driver) => lockedDriver(driver, writer.pause),
   });
   // Reads by key from a large file (a log's subtrees and leaves) from the OS's page cache through a
   // map instead of a read() of each page: half the CPU of a proof's lookups at 10,000,000 leaves.
@@ -49,9 +50,9 @@ export async function openSqliteStore(file: string, options: SqliteOptions & { l
   log = await startLog(db, options.log);
   const dataVersion = readerRaw.prepare('pragma data_version').pluck();
   const committedVersion = oncePerTurn(() => dataVersion.get() as number);
-  if (writer && options.threadsAtOpen) {
-    await Promise.all([writer.ready(), readers?.ready()]).catch(async (error) => {
-      await Promise.allSettled([writer.close(), readers?.close(), checkpointer?.close(), db.destroy(), reader.destroy()]);
+  if (options.threadsAtOpen) {
+    await Promise.all([writer.ready(), readers.ready()]).catch(async (error) => {
+      await Promise.allSettled([writer.close(), readers.close(), checkpointer?.close(), db.destroy(), reader.destroy()]);
       throw error;
     });
   }
@@ -65,7 +66,7 @@ export async function openSqliteStore(file: string, options: SqliteOptions & { l
     },
     // Verification reads the whole chain and every evidence row in one read transaction: on a
     // thread and connection of its own, so that the server's other requests do not wait for it.
-    ...(inMemory ? {} : { verifyChain: (organizationId: number, orgName: string) => verifyChainOnThread(file, organizationId, orgName) }),
+    verifyChain: (organizationId: number, orgName: string) => verifyChainOnThread(file, organizationId, orgName),
     // One writer, one fsync per commit: concurrent transactions share commits (see group-commit.ts).
     runTransaction: groupCommit(db, { afterCommit: (batch) => (committed(), transactionBatches(batch)) }),
   });
@@ -75,8 +76,8 @@ export async function openSqliteStore(file: string, options: SqliteOptions & { l
       onWriteBatch: batches.subscribe,
       logSigning: log.logSigning,
       makeCheckpoints: log.makeCheckpoints,
-      ...(writer ? { appendAttestation: writer.appendAttestation } : {}),
-      ...(readers ? onReaderThreads(store, readers) : {}),
+      appendAttestation: writer.appendAttestation,
+      ...onReaderThreads(store, readers),
       // Every proof request's reads, as prepared statements; a tree's size read again only after a commit.
       ...logReadsOn(readerRaw, committedVersion),
       findToken: rememberTokensUntilChange(store.findToken, committedVersion),
@@ -91,8 +92,8 @@ export async function openSqliteStore(file: string, options: SqliteOptions & { l
       close: once(async () => {
         // Before the writer thread stops: a checkpoint made meanwhile would wait for it.
         await log?.close();
-        await readers?.close();
-        await writer?.close();
+        await readers.close();
+        await writer.close();
         await checkpointer?.close();
         // The read connection before the writer's: SQLite's last connection to close copies the WAL
         // into the file and removes it, which a read-only connection cannot do (the WAL stayed).
@@ -119,4 +120,14 @@ function onReaderThreads(store: Queries, readers: ReaderThreads): Pick<Queries, 
     out[name] = (...args: unknown[]) => readers.run(name, args as never) ?? inProcess(...args);
   }
   return out as Pick<Queries, keyof typeof readerProcedures>;
+}
+
+/** `openSqliteStore` was given no file: the server's connections and threads each open the file. */
+export class InMemoryDatabaseError extends RangeError {
+  override readonly name = 'InMemoryDatabaseError';
+  constructor() {
+    super(
+      'A SQLite store needs a database file: its writer thread and read connections each open the file, which an in-memory database (:memory:) does not have. Give a path (a temporary file for tests).',
+    );
+  }
 }
