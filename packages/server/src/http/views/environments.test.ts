@@ -3,7 +3,8 @@
  * read as a record (`environmentFromRow`, the store): both must say the same.
  */
 import { expect } from 'chai';
-import { environmentFromRow, type EnvironmentListRow } from '../../store/queries/environments.ts';
+import type { EnvironmentListRow } from '../../store/queries/environment-list.ts';
+import { environmentFromRow } from '../../store/queries/environments.ts';
 import { environmentItemsJson } from './environments.ts';
 
 const row = (changes: Partial<EnvironmentListRow>): EnvironmentListRow =>

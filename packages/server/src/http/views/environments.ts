@@ -2,7 +2,7 @@
  * The environments page's items as the API answers them (`EnvironmentRecord`s), written as JSON
  * text on a reader thread with SQLite (see store/views.ts).
  */
-import type { EnvironmentListRow } from '../../store/queries/environments.ts';
+import type { EnvironmentListRow } from '../../store/queries/environment-list.ts';
 import { itemsView } from '../../store/views.ts';
 
 /**

@@ -17,6 +17,7 @@ import * as consoleSessions from './console-sessions.ts';
 import * as deploymentDays from './deployment-days.ts';
 import * as deployments from './deployments.ts';
 import * as environmentEvents from './environment-events.ts';
+import * as environmentList from './environment-list.ts';
 import * as environments from './environments.ts';
 import * as flows from './flows.ts';
 import * as health from './health.ts';
@@ -42,6 +43,7 @@ export const readQueries = {
   ...attestations.reads,
   ...attestationFacts.reads,
   ...environments.reads,
+  ...environmentList.reads,
   ...snapshots.reads,
   ...deployments.reads,
   ...environmentEvents.reads,

@@ -8,7 +8,7 @@
 import { listApprovals } from '../queries/approvals.ts';
 import { deploymentsPerDay } from '../queries/deployment-days.ts';
 import { listDeployments } from '../queries/deployments.ts';
-import { listEnvironments } from '../queries/environments.ts';
+import { listEnvironments } from '../queries/environment-list.ts';
 import { attestationFactsOfTrails, junitResultsOf } from '../queries/attestation-facts.ts';
 import { listAttestations } from '../queries/attestations.ts';
 
