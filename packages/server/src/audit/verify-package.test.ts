@@ -1,4 +1,6 @@
+import { gzipSync } from 'node:zlib';
 import { expect } from 'chai';
+import tar from 'tar-stream';
 import { fixturePackage, opener, rewritePackage } from './package-fixture.ts';
 import { PackageVerificationError } from './package-format.ts';
 import { verifyPackage } from './verify-package.ts';
@@ -116,5 +118,14 @@ describe('audit package: written from a MemoryTree, verified offline', () => {
     const noCheckpoint = await rewritePackage(pkg.bytes, (name, content) => (name === 'checkpoint' ? undefined : content));
     expect(await outcome(noCheckpoint, pkg.verifierKey)).to.equal('malformed-package checkpoint');
     expect(await outcome(Buffer.from('not a package'), pkg.verifierKey)).to.equal('malformed-package (archive)');
+  });
+
+  it('refuses a link among its parts, naming it, rather than reading what it points to', async () => {
+    const pack = tar.pack();
+    pack.entry({ name: 'checkpoint', type: 'symlink', linkname: '/etc/passwd' });
+    pack.finalize();
+    const chunks: Buffer[] = [];
+    for await (const chunk of pack) chunks.push(chunk as Buffer);
+    expect(await outcome(gzipSync(Buffer.concat(chunks)), pkg.verifierKey)).to.equal('malformed-package checkpoint');
   });
 });

@@ -8,9 +8,6 @@
  */
 import { createHash } from 'node:crypto';
 import type { Readable } from 'node:stream';
-import { pipeline } from 'node:stream/promises';
-import { createGunzip } from 'node:zlib';
-import tar from 'tar-stream';
 import { canonicalJson } from '../store/queries/chain.ts';
 import {
   type Checkpoint,
@@ -35,6 +32,7 @@ import {
   tableOfLeaf,
   viewFileOf,
 } from './package-format.ts';
+import { drain, eachEntry, readWhole } from './package-entries.ts';
 import { leafDataMismatch, viewMismatch } from './record-facts.ts';
 
 /** What a package proved. */
@@ -47,8 +45,6 @@ export interface PackageVerified {
   readonly packageKeyMatches: boolean;
 }
 
-/** The largest JSON or text part read whole (an API view of an attestation of the largest data). */
-const MAX_PART_BYTES = 64 * 1024 * 1024;
 const HEADER_PARTS = new Set<string>([paths.manifest, paths.checkpoint, paths.key]);
 const fail = (reason: PackageReason, path: string, message: string): never => {
   throw new PackageVerificationError(reason, path, message);
@@ -243,57 +239,6 @@ async function readHeader(open: () => Readable): Promise<Map<string, Buffer>> {
   });
   for (const name of HEADER_PARTS) if (!found.has(name)) fail('malformed-package', name, 'is missing');
   return found;
-}
-
-/**
- * Calls `each` on every regular file of the gzip tar `stream` (folders skipped; links and other
- * kinds refused) until it returns 'stop'. Names lose a leading `./`.
- */
-// biome-ignore lint/suspicious/noConfusingVoidType: a callback that returns nothing means "go on"
-async function eachEntry(stream: Readable, each: (name: string, entry: Readable) => Promise<void | 'stop'>): Promise<void> {
-  const extract = tar.extract();
-  const reading = pipeline(stream, createGunzip(), extract).catch((error: Error) => {
-    if (!stopped) throw new PackageVerificationError('malformed-package', '(archive)', `is not a gzip tar: ${error.message}`);
-  });
-  let stopped = false;
-  try {
-    for await (const entry of extract) {
-      const name = entry.header.name.replace(/^\.\//, '');
-      if (entry.header.type === 'directory') {
-        await drain(entry as unknown as Readable);
-        continue;
-      }
-      if (entry.header.type !== 'file' && entry.header.type !== 'contiguous-file') fail('malformed-package', name, `is a ${entry.header.type}, not a file`);
-      if ((await each(name, entry as unknown as Readable)) === 'stop') {
-        stopped = true;
-        stream.destroy();
-        return;
-      }
-    }
-  } catch (error) {
-    stopped = true;
-    stream.destroy();
-    if (error instanceof PackageVerificationError) throw error;
-    throw new PackageVerificationError('malformed-package', '(archive)', `is not a gzip tar: ${(error as Error).message}`);
-  }
-  await reading;
-}
-
-async function readWhole(name: string, entry: Readable): Promise<Buffer> {
-  const chunks: Buffer[] = [];
-  let size = 0;
-  for await (const chunk of entry) {
-    size += (chunk as Buffer).length;
-    if (size > MAX_PART_BYTES) fail('malformed-package', name, `is larger than ${MAX_PART_BYTES} bytes`);
-    chunks.push(chunk as Buffer);
-  }
-  return Buffer.concat(chunks);
-}
-
-async function drain(entry: Readable): Promise<void> {
-  for await (const _ of entry) {
-    /* skipped */
-  }
 }
 
 function parseJson(path: string, bytes: Buffer, reason: PackageReason = 'malformed-package'): unknown {
