@@ -104,8 +104,10 @@ export function createRouter(options: RouterOptions): Router {
       const parsed = ctx.state.multipart as ParsedMultipart | undefined;
       const rawData = parsed ? parsed.data : ctx.state.jsonBody;
       const data = validate.data(rawData);
-      const errors = { ...(params.ok ? {} : params.errors), ...(query.ok ? {} : query.errors), ...(data.ok ? {} : data.errors) };
-      if (!params.ok || !query.ok || !data.ok) throw badRequest('Input payload validation failed', errors);
+      if (!params.ok || !query.ok || !data.ok) {
+        const errors = { ...(params.ok ? {} : params.errors), ...(query.ok ? {} : query.errors), ...(data.ok ? {} : data.errors) };
+        throw badRequest('Input payload validation failed', errors);
+      }
 
       const input: HandlerInput<Operation, PluginStoreKey, PluginQueryKey> = {
         params: params.value,
