@@ -24,9 +24,9 @@ export interface Checkpointer {
   close(): Promise<void>;
 }
 
-/** Starts the worker for the WAL-mode file `raw` writes to; null for an in-memory database. */
+/** Starts the worker for the WAL-mode file `raw` writes to; null when the file is not in WAL mode. */
 export function startCheckpointer(raw: BetterSqlite3.Database, file: string): Checkpointer | null {
-  if (raw.memory || String(raw.pragma('journal_mode', { simple: true })).toLowerCase() !== 'wal') return null;
+  if (String(raw.pragma('journal_mode', { simple: true })).toLowerCase() !== 'wal') return null;
   raw.pragma(`wal_autocheckpoint = ${walAutocheckpoint}`);
   const worker = startModuleWorker(siblingModule('checkpoint-worker', import.meta.url), { file });
   worker.unref();

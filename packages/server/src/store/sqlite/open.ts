@@ -135,10 +135,9 @@ function immediateTransactions(driver: Driver, unmoved: () => void): Driver {
  * the file it opened, and in WAL mode SQLite goes on committing into it (seen here: writes after
  * `mv` answered 201), so those commits are lost to the next start, which opens what is at the
  * path, or finds nothing (a deleted file, and its WAL, with every write acknowledged since).
- * One stat() of the path; none for an in-memory database.
+ * One stat() of the path. (The store has a file: openSqliteStore refuses an in-memory database.)
  */
 function databaseFileGuard(file: string): () => void {
-  if (file === '' || file === ':memory:') return () => {};
   const path = resolve(file);
   const opened = statSync(path, { bigint: true });
   return () => {
