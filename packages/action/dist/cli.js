@@ -8283,7 +8283,6 @@ var RerunMerger = class {
 };
 
 // src/junit/internal-sax.ts
-var import_saxes = __toESM(require_saxes(), 1);
 import { TextDecoder as TextDecoder2 } from "node:util";
 
 // src/junit/internal-builder.ts
@@ -8434,6 +8433,150 @@ function parseTimestamp(raw) {
   return days * 86400 + clock - zone;
 }
 
+// src/junit/internal-case.ts
+var SKIP_STATUSES = /* @__PURE__ */ new Set(["disabled", "skipped", "skip", "notrun", "ignored", "ignore", "notexecuted", "pending", "excluded"]);
+var RESULT_RANK = /* @__PURE__ */ new Map([
+  ["flakyFailure", 1],
+  ["flakyError", 1],
+  ["skipped", 2],
+  ["failure", 3],
+  ["rerunFailure", 3],
+  ["error", 4],
+  ["rerunError", 4]
+]);
+function startCase(attrs) {
+  const { status } = attrs;
+  return {
+    className: attrs.classname ?? "",
+    name: attrs.name ?? "",
+    file: attrs.file || void 0,
+    line: attrs.line,
+    time: parseTime(attrs.time),
+    statusSkipped: status !== void 0 && SKIP_STATUSES.has(status.toLowerCase().replace(/[\s_-]/g, "")),
+    hasFailure: false,
+    hasError: false,
+    hasSkipped: false,
+    hasFlaky: false,
+    rank: 0,
+    message: void 0,
+    parts: [],
+    length: 0
+  };
+}
+function markResult(c, rank, message, maxDetails) {
+  if (rank === 1) c.hasFlaky = true;
+  else if (rank === 2) c.hasSkipped = true;
+  else if (rank === 3) c.hasFailure = true;
+  else c.hasError = true;
+  if (rank <= c.rank) return false;
+  c.rank = rank;
+  c.message = message ? detach(cut(message, maxDetails)) : void 0;
+  c.parts = [];
+  c.length = 0;
+  return true;
+}
+function caseOutcome(c) {
+  return c.rank === 4 ? "error" : c.rank === 3 ? "failure" : c.rank === 2 || c.statusSkipped ? "skipped" : "success";
+}
+function isFlaky(c, outcome) {
+  return outcome === "success" && c.hasFlaky;
+}
+function finishCase(c, outcome, suiteName, maxDetails, intern) {
+  const flaky = isFlaky(c, outcome);
+  const decided = c.rank >= 2 || flaky;
+  const kase = { className: intern(c.className), name: detach(c.name), outcome, time: c.time, flaky, suiteName };
+  if (c.file !== void 0) kase.file = detach(cut(c.file, maxDetails));
+  const line = c.line !== void 0 && /^\s*[1-9][0-9]{0,8}\s*$/.test(c.line) ? Number(c.line) : void 0;
+  if (line !== void 0) kase.line = line;
+  if (decided && c.message !== void 0) kase.message = c.message;
+  if (decided) {
+    const details = c.parts.join("").trimEnd();
+    if (details !== "") kase.details = detach(details);
+  }
+  return kase;
+}
+
+// src/junit/internal-suite.ts
+function startContainer(isRoot, attrs, parent, display) {
+  if (parent && !isRoot) parent.hasNestedSuite = true;
+  const declared = {};
+  for (const key of ["tests", "failures", "errors", "skipped"]) {
+    const n = parseCount(attrs[key]);
+    if (n !== void 0) declared[key] = n;
+  }
+  const name = isRoot ? void 0 : attrs.name;
+  return {
+    isRoot,
+    name: name === void 0 ? null : detach(name),
+    display,
+    declared,
+    time: parseTime(attrs.time),
+    timestamp: parseTimestamp(attrs.timestamp) ?? parent?.timestamp ?? null,
+    direct: { total: 0, failures: 0, errors: 0, skipped: 0, flaky: 0, time: 0 },
+    marks: { tests: 0, failures: 0, errors: 0, skipped: 0 },
+    hasNestedSuite: false
+  };
+}
+function countCase(container, c, outcome, flaky) {
+  const d = container.direct;
+  d.total++;
+  if (outcome === "failure") d.failures++;
+  else if (outcome === "error") d.errors++;
+  else if (outcome === "skipped") d.skipped++;
+  if (flaky) d.flaky++;
+  d.time += c.time ?? 0;
+  const m2 = container.marks;
+  m2.tests++;
+  if (c.hasFailure) m2.failures++;
+  if (c.hasError) m2.errors++;
+  if (c.hasSkipped || c.statusSkipped) m2.skipped++;
+}
+function suiteResult(c) {
+  const { direct, declared } = c;
+  if (direct.total > 0) {
+    const duration = c.time !== null && !c.hasNestedSuite && !c.isRoot ? c.time : direct.time;
+    return {
+      name: c.display,
+      timestamp: c.timestamp,
+      failures: direct.failures,
+      errors: direct.errors,
+      skipped: direct.skipped,
+      total: direct.total,
+      duration,
+      flaky: direct.flaky
+    };
+  }
+  if (c.isRoot || c.hasNestedSuite) return null;
+  const d = { tests: declared.tests ?? 0, failures: declared.failures ?? 0, errors: declared.errors ?? 0, skipped: declared.skipped ?? 0 };
+  if (d.tests === 0 && d.failures === 0 && d.errors === 0 && d.skipped === 0) return null;
+  return {
+    name: c.display,
+    timestamp: c.timestamp,
+    failures: d.failures,
+    errors: d.errors,
+    skipped: d.skipped,
+    total: d.tests,
+    duration: c.time ?? 0,
+    flaky: 0
+  };
+}
+function closeDeclared(c, parent) {
+  const { declared, marks } = c;
+  if (parent) {
+    parent.marks.tests += marks.tests;
+    parent.marks.failures += marks.failures;
+    parent.marks.errors += marks.errors;
+    parent.marks.skipped += marks.skipped;
+  }
+  return {
+    name: c.name,
+    tests: declared.tests ?? marks.tests,
+    skipped: declared.skipped ?? marks.skipped,
+    failures: declared.failures ?? marks.failures,
+    errors: declared.errors ?? marks.errors
+  };
+}
+
 // src/junit/types.ts
 var JunitReadError = class extends Error {
   constructor(message, file, kind, line, column) {
@@ -8452,31 +8595,6 @@ var JunitReadError = class extends Error {
 
 // src/junit/internal-builder.ts
 var MAX_DEPTH = 1e4;
-var MAX_ATTRIBUTES = 1e4;
-var READ_ATTRIBUTES = [
-  "name",
-  "classname",
-  "time",
-  "timestamp",
-  "status",
-  "message",
-  "tests",
-  "failures",
-  "errors",
-  "skipped",
-  "file",
-  "line"
-];
-var SKIP_STATUSES = /* @__PURE__ */ new Set(["disabled", "skipped", "skip", "notrun", "ignored", "ignore", "notexecuted", "pending", "excluded"]);
-var RESULT_RANK = /* @__PURE__ */ new Map([
-  ["flakyFailure", 1],
-  ["flakyError", 1],
-  ["skipped", 2],
-  ["failure", 3],
-  ["rerunFailure", 3],
-  ["error", 4],
-  ["rerunError", 4]
-]);
 var MUTED = /* @__PURE__ */ new Set(["system-out", "system-err"]);
 var CaseHandlerError = class extends Error {
   constructor(error) {
@@ -8581,92 +8699,19 @@ var ReportBuilder = class {
     return { file: this.file, suites: this.suites, declared: this.declared, failures: this.failures, moreFailures: this.moreFailures };
   }
   openContainer(isRoot, attrs) {
-    const parent = this.containers.at(-1);
-    if (parent && !isRoot) parent.hasNestedSuite = true;
-    const declared = {};
-    for (const key of ["tests", "failures", "errors", "skipped"]) {
-      const n = parseCount(attrs[key]);
-      if (n !== void 0) declared[key] = n;
-    }
     const name = isRoot ? void 0 : attrs.name;
-    this.containers.push({
-      isRoot,
-      name: name === void 0 ? null : detach(name),
-      display: name ? this.intern(name) : this.fileBase,
-      declared,
-      time: parseTime(attrs.time),
-      timestamp: parseTimestamp(attrs.timestamp) ?? parent?.timestamp ?? null,
-      direct: { total: 0, failures: 0, errors: 0, skipped: 0, flaky: 0, time: 0 },
-      marks: { tests: 0, failures: 0, errors: 0, skipped: 0 },
-      hasNestedSuite: false
-    });
+    this.containers.push(startContainer(isRoot, attrs, this.containers.at(-1), name ? this.intern(name) : this.fileBase));
     this.frames.push("container");
   }
   closeContainer() {
     const c = this.containers.pop();
     if (c === void 0) return;
-    const { direct, declared, marks } = c;
-    if (direct.total > 0) {
-      const duration = c.time !== null && !c.hasNestedSuite && !c.isRoot ? c.time : direct.time;
-      this.suites.push({
-        name: c.display,
-        timestamp: c.timestamp,
-        failures: direct.failures,
-        errors: direct.errors,
-        skipped: direct.skipped,
-        total: direct.total,
-        duration,
-        flaky: direct.flaky
-      });
-    } else if (!c.isRoot && !c.hasNestedSuite) {
-      const d = { tests: declared.tests ?? 0, failures: declared.failures ?? 0, errors: declared.errors ?? 0, skipped: declared.skipped ?? 0 };
-      if (d.tests > 0 || d.failures > 0 || d.errors > 0 || d.skipped > 0) {
-        this.suites.push({
-          name: c.display,
-          timestamp: c.timestamp,
-          failures: d.failures,
-          errors: d.errors,
-          skipped: d.skipped,
-          total: d.tests,
-          duration: c.time ?? 0,
-          flaky: 0
-        });
-      }
-    }
-    if (c.isRoot) return;
-    this.declared.push({
-      name: c.name,
-      tests: declared.tests ?? marks.tests,
-      skipped: declared.skipped ?? marks.skipped,
-      failures: declared.failures ?? marks.failures,
-      errors: declared.errors ?? marks.errors
-    });
-    const parent = this.containers.at(-1);
-    if (parent) {
-      parent.marks.tests += marks.tests;
-      parent.marks.failures += marks.failures;
-      parent.marks.errors += marks.errors;
-      parent.marks.skipped += marks.skipped;
-    }
+    const suite = suiteResult(c);
+    if (suite !== null) this.suites.push(suite);
+    if (!c.isRoot) this.declared.push(closeDeclared(c, this.containers.at(-1)));
   }
   openCase(attrs) {
-    const { status } = attrs;
-    this.current = {
-      className: attrs.classname ?? "",
-      name: attrs.name ?? "",
-      file: attrs.file || void 0,
-      line: attrs.line,
-      time: parseTime(attrs.time),
-      statusSkipped: status !== void 0 && SKIP_STATUSES.has(status.toLowerCase().replace(/[\s_-]/g, "")),
-      hasFailure: false,
-      hasError: false,
-      hasSkipped: false,
-      hasFlaky: false,
-      rank: 0,
-      message: void 0,
-      parts: [],
-      length: 0
-    };
+    this.current = startCase(attrs);
     this.frames.push("case");
   }
   openCaseChild(name, attrs) {
@@ -8676,18 +8721,8 @@ var ReportBuilder = class {
       this.frames.push("other");
       return;
     }
-    if (rank === 1) c.hasFlaky = true;
-    else if (rank === 2) c.hasSkipped = true;
-    else if (rank === 3) c.hasFailure = true;
-    else c.hasError = true;
-    if (rank > c.rank) {
-      c.rank = rank;
-      const message = this.wantsDetails ? attrs.message : void 0;
-      c.message = message ? detach(cut(message, this.maxDetails)) : void 0;
-      c.parts = [];
-      c.length = 0;
-      this.collecting = this.wantsDetails ? c : null;
-    }
+    const wanted = this.wantsDetails;
+    if (markResult(c, rank, wanted ? attrs.message : void 0, this.maxDetails)) this.collecting = wanted ? c : null;
     this.frames.push("result");
   }
   closeResult() {
@@ -8698,46 +8733,16 @@ var ReportBuilder = class {
     this.current = null;
     this.collecting = null;
     if (c === null) return;
-    const outcome = c.rank === 4 ? "error" : c.rank === 3 ? "failure" : c.rank === 2 || c.statusSkipped ? "skipped" : "success";
-    const flaky = outcome === "success" && c.hasFlaky;
-    const decided = c.rank >= 2 || flaky;
+    const outcome = caseOutcome(c);
     const container = this.containers.at(-1);
-    if (container) {
-      const d = container.direct;
-      d.total++;
-      if (outcome === "failure") d.failures++;
-      else if (outcome === "error") d.errors++;
-      else if (outcome === "skipped") d.skipped++;
-      if (flaky) d.flaky++;
-      d.time += c.time ?? 0;
-      const m2 = container.marks;
-      m2.tests++;
-      if (c.hasFailure) m2.failures++;
-      if (c.hasError) m2.errors++;
-      if (c.hasSkipped || c.statusSkipped) m2.skipped++;
-    }
+    if (container) countCase(container, c, outcome, isFlaky(c, outcome));
     if (c.name === "" && c.className === "") return;
     const failed2 = outcome === "failure" || outcome === "error";
     const kept = failed2 && this.failures.length < this.options.maxFailures;
     if (failed2 && !kept) this.moreFailures++;
     const { onCase } = this.options;
     if (!kept && onCase === void 0) return;
-    const kase = {
-      className: this.intern(c.className),
-      name: detach(c.name),
-      outcome,
-      time: c.time,
-      flaky,
-      suiteName: container?.display ?? this.fileBase
-    };
-    if (c.file !== void 0) kase.file = detach(cut(c.file, this.maxDetails));
-    const line = c.line !== void 0 && /^\s*[1-9][0-9]{0,8}\s*$/.test(c.line) ? Number(c.line) : void 0;
-    if (line !== void 0) kase.line = line;
-    if (decided && c.message !== void 0) kase.message = c.message;
-    if (decided) {
-      const details = c.parts.join("").trimEnd();
-      if (details !== "") kase.details = detach(details);
-    }
+    const kase = finishCase(c, outcome, container?.display ?? this.fileBase, this.maxDetails, (s3) => this.intern(s3));
     if (kept) this.failures.push(kase);
     if (onCase !== void 0) {
       try {
@@ -8803,6 +8808,169 @@ function sniffEncoding(head, complete) {
   if (label === "utf-16le" || label === "utf-16be") return { kind: "decode", encoding: "utf-8" };
   return { kind: "decode", encoding: label };
 }
+
+// src/junit/internal-feeder.ts
+var import_saxes = __toESM(require_saxes(), 1);
+
+// src/junit/internal-attributes.ts
+var MAX_ATTRIBUTES = 1e4;
+var READ_ATTRIBUTES = [
+  "name",
+  "classname",
+  "time",
+  "timestamp",
+  "status",
+  "message",
+  "tests",
+  "failures",
+  "errors",
+  "skipped",
+  "file",
+  "line"
+];
+
+// src/junit/internal-xml-errors.ts
+var S_ENTITY = 14;
+var S_COMMENT = 17;
+var S_CDATA = 20;
+var S_ATTRIB_VALUE_QUOTED = 40;
+var S_ATTRIB_VALUE_UNQUOTED = 42;
+var AMP_ADVICE = "write a literal '&' as &amp;";
+function since(p2, marker) {
+  const chunk = p2.chunk ?? "";
+  const end = p2.prevI ?? 0;
+  const start = chunk.lastIndexOf(marker, end);
+  return start < 0 ? "?" : chunk.slice(start + marker.length, end).slice(0, 100);
+}
+var codePoint = (c) => `U+${c.toString(16).toUpperCase().padStart(4, "0")}`;
+function explainXmlError(reason, parser) {
+  const p2 = parser;
+  const inAttribute = p2.q !== null && p2.q !== void 0 || p2.state === S_ATTRIB_VALUE_QUOTED || p2.state === S_ATTRIB_VALUE_UNQUOTED;
+  switch (reason) {
+    case "disallowed character.": {
+      const c = p2.chunk?.codePointAt(p2.prevI ?? -1);
+      if (c === 60) return inAttribute ? "'<' not allowed in an attribute value (write it as &lt;)" : "'<' not allowed here";
+      return c === void 0 ? "a character not allowed in XML 1.0" : `character ${codePoint(c)} not allowed in XML 1.0${inAttribute ? " (in an attribute value)" : ""}`;
+    }
+    case "undefined entity.":
+      return `undefined entity '&${since(p2, "&")};': JUnit XML may use only &lt; &gt; &amp; &quot; &apos; and character references (${AMP_ADVICE})`;
+    case "disallowed character in entity name.":
+    case "empty entity name.":
+      return `'&' that starts no entity reference (${AMP_ADVICE})`;
+    case "unexpected end.":
+      if (p2.state === S_ENTITY) return `'&' without the ';' that ends an entity reference (${AMP_ADVICE})`;
+      if (p2.state === S_COMMENT) return "the document ends inside a comment";
+      if (p2.state === S_CDATA) return "the document ends inside a CDATA section";
+      return inAttribute ? "the document ends inside an attribute value (a missing closing quote?)" : "the document ends inside a tag";
+    case "unexpected close tag.":
+      return `close tag </${since(p2, "</")}> where </${p2.tag?.name ?? "?"}> was expected`;
+    case "document must contain a root element.":
+      return "no root element (the file is empty, holds no element, or ends inside the first tag)";
+    case "unquoted attribute value.":
+      return "attribute value without quotes";
+    case "text data outside of root node.":
+      return "text after the root element (or before it)";
+    default: {
+      const unclosed = /^unclosed tag: (.*)$/.exec(reason);
+      if (unclosed) return `the document ends before </${unclosed[1]}> (the file may be cut short)`;
+      return reason.replace(/\.$/, "");
+    }
+  }
+}
+
+// src/junit/internal-feeder.ts
+var SLICE = 64 * 1024;
+var MIN_BUFFER_CAP = 64 * 1024;
+function bufferCap(options) {
+  return Math.max(MIN_BUFFER_CAP, options.maxDetails);
+}
+var Feeder = class {
+  constructor(file, options) {
+    this.file = file;
+    this.builder = new ReportBuilder(file, options);
+    this.cap = bufferCap(options);
+    const { parser, builder } = this;
+    parser.on("error", (err) => {
+      throw this.corrupt(explainXmlError(err.message.replace(/^\d+:\d+: /, ""), parser));
+    });
+    parser.on("doctype", () => {
+      throw this.corrupt("DOCTYPE and entity declarations are not allowed in JUnit XML");
+    });
+    parser.on("opentagstart", () => {
+      this.tagLine = parser.line;
+      this.tagStart = parser.position;
+    });
+    parser.on("opentag", (tag) => {
+      if (parser.position - this.tagStart > 4 * MAX_ATTRIBUTES && Object.keys(tag.attributes).length > MAX_ATTRIBUTES) {
+        throw this.tooManyAttributes();
+      }
+      builder.openTag(tag.name, tag.attributes, this.tagLine);
+      this.syncText();
+    });
+    parser.on("closetag", () => {
+      builder.closeTag();
+      this.syncText();
+    });
+    parser.on("cdata", (s3) => {
+      if (builder.wantsText) builder.text(s3);
+    });
+  }
+  file;
+  parser = new import_saxes.SaxesParser({ position: true, xmlns: false });
+  builder;
+  cap;
+  textOn = false;
+  tagLine = 1;
+  tagStart = 0;
+  corrupt(reason, line = this.parser.line) {
+    const column = this.parser.column + 1;
+    return new JunitReadError(`${this.file}:${line}:${column}: corrupt XML: ${reason}`, this.file, "corrupt", line, column);
+  }
+  tooManyAttributes() {
+    return this.corrupt(`more than ${MAX_ATTRIBUTES} attributes on one element`);
+  }
+  /** saxes only accumulates text nodes while a text handler is set: set it only while wanted. */
+  syncText() {
+    const want = this.builder.wantsText;
+    if (want === this.textOn) return;
+    this.textOn = want;
+    if (want) this.parser.on("text", (s3) => this.builder.text(s3));
+    else this.parser.off("text");
+  }
+  write(s3) {
+    for (let i = 0; i < s3.length; i += SLICE) {
+      this.guarded(() => this.parser.write(i === 0 && s3.length <= SLICE ? s3 : s3.slice(i, i + SLICE)));
+      this.bound();
+    }
+  }
+  finish() {
+    this.guarded(() => this.parser.close());
+    return this.builder.finish();
+  }
+  guarded(f2) {
+    try {
+      f2();
+    } catch (err) {
+      if (err instanceof JunitReadError) throw err;
+      if (err instanceof CaseHandlerError) throw err.error;
+      throw this.corrupt(err instanceof Error ? err.message : String(err));
+    }
+  }
+  /**
+   * saxes buffers a whole CDATA section, comment, DOCTYPE, attribute value or (with a text
+   * handler) text node before reporting it. Keep the first `cap` characters only (all the reader
+   * ever uses); longer names and entity references, and too many attributes, are refused.
+   */
+  bound() {
+    const p2 = this.parser;
+    if (typeof p2.text === "string" && p2.text.length > 2 * this.cap) p2.text = detach(p2.text.slice(0, this.cap));
+    for (const key of ["name", "entity", "piTarget"]) {
+      const v2 = p2[key];
+      if (typeof v2 === "string" && v2.length > 2 * this.cap) throw this.corrupt(`XML name longer than ${2 * this.cap} characters`);
+    }
+    if (Array.isArray(p2.attribList) && p2.attribList.length > MAX_ATTRIBUTES) throw this.tooManyAttributes();
+  }
+};
 
 // src/junit/internal-file.ts
 import { closeSync, createReadStream, fstatSync, openSync, readSync } from "node:fs";
@@ -9036,60 +9204,9 @@ function readPlain(xml, file, options, cap) {
   return builder.finish();
 }
 
-// src/junit/internal-xml-errors.ts
-var S_ENTITY = 14;
-var S_COMMENT = 17;
-var S_CDATA = 20;
-var S_ATTRIB_VALUE_QUOTED = 40;
-var S_ATTRIB_VALUE_UNQUOTED = 42;
-var AMP_ADVICE = "write a literal '&' as &amp;";
-function since(p2, marker) {
-  const chunk = p2.chunk ?? "";
-  const end = p2.prevI ?? 0;
-  const start = chunk.lastIndexOf(marker, end);
-  return start < 0 ? "?" : chunk.slice(start + marker.length, end).slice(0, 100);
-}
-var codePoint = (c) => `U+${c.toString(16).toUpperCase().padStart(4, "0")}`;
-function explainXmlError(reason, parser) {
-  const p2 = parser;
-  const inAttribute = p2.q !== null && p2.q !== void 0 || p2.state === S_ATTRIB_VALUE_QUOTED || p2.state === S_ATTRIB_VALUE_UNQUOTED;
-  switch (reason) {
-    case "disallowed character.": {
-      const c = p2.chunk?.codePointAt(p2.prevI ?? -1);
-      if (c === 60) return inAttribute ? "'<' not allowed in an attribute value (write it as &lt;)" : "'<' not allowed here";
-      return c === void 0 ? "a character not allowed in XML 1.0" : `character ${codePoint(c)} not allowed in XML 1.0${inAttribute ? " (in an attribute value)" : ""}`;
-    }
-    case "undefined entity.":
-      return `undefined entity '&${since(p2, "&")};': JUnit XML may use only &lt; &gt; &amp; &quot; &apos; and character references (${AMP_ADVICE})`;
-    case "disallowed character in entity name.":
-    case "empty entity name.":
-      return `'&' that starts no entity reference (${AMP_ADVICE})`;
-    case "unexpected end.":
-      if (p2.state === S_ENTITY) return `'&' without the ';' that ends an entity reference (${AMP_ADVICE})`;
-      if (p2.state === S_COMMENT) return "the document ends inside a comment";
-      if (p2.state === S_CDATA) return "the document ends inside a CDATA section";
-      return inAttribute ? "the document ends inside an attribute value (a missing closing quote?)" : "the document ends inside a tag";
-    case "unexpected close tag.":
-      return `close tag </${since(p2, "</")}> where </${p2.tag?.name ?? "?"}> was expected`;
-    case "document must contain a root element.":
-      return "no root element (the file is empty, holds no element, or ends inside the first tag)";
-    case "unquoted attribute value.":
-      return "attribute value without quotes";
-    case "text data outside of root node.":
-      return "text after the root element (or before it)";
-    default: {
-      const unclosed = /^unclosed tag: (.*)$/.exec(reason);
-      if (unclosed) return `the document ends before </${unclosed[1]}> (the file may be cut short)`;
-      return reason.replace(/\.$/, "");
-    }
-  }
-}
-
 // src/junit/internal-sax.ts
 var DEFAULT_MAX_DETAILS = 4096;
 var DEFAULT_MAX_FAILURES = 100;
-var SLICE = 64 * 1024;
-var MIN_BUFFER_CAP = 64 * 1024;
 function count(name, value, fallback) {
   const n = value ?? fallback;
   if (!Number.isSafeInteger(n) || n < 0) throw new RangeError(`${name} must be a non-negative integer, got ${String(n)}`);
@@ -9102,93 +9219,6 @@ function builderOptions(options) {
     onCase: options?.onCase
   };
 }
-var Feeder = class {
-  constructor(file, options) {
-    this.file = file;
-    this.builder = new ReportBuilder(file, options);
-    this.cap = bufferCap(options);
-    const { parser, builder } = this;
-    parser.on("error", (err) => {
-      throw this.corrupt(explainXmlError(err.message.replace(/^\d+:\d+: /, ""), parser));
-    });
-    parser.on("doctype", () => {
-      throw this.corrupt("DOCTYPE and entity declarations are not allowed in JUnit XML");
-    });
-    parser.on("opentagstart", () => {
-      this.tagLine = parser.line;
-      this.tagStart = parser.position;
-    });
-    parser.on("opentag", (tag) => {
-      if (parser.position - this.tagStart > 4 * MAX_ATTRIBUTES && Object.keys(tag.attributes).length > MAX_ATTRIBUTES) {
-        throw this.tooManyAttributes();
-      }
-      builder.openTag(tag.name, tag.attributes, this.tagLine);
-      this.syncText();
-    });
-    parser.on("closetag", () => {
-      builder.closeTag();
-      this.syncText();
-    });
-    parser.on("cdata", (s3) => {
-      if (builder.wantsText) builder.text(s3);
-    });
-  }
-  file;
-  parser = new import_saxes.SaxesParser({ position: true, xmlns: false });
-  builder;
-  cap;
-  textOn = false;
-  tagLine = 1;
-  tagStart = 0;
-  corrupt(reason, line = this.parser.line) {
-    const column = this.parser.column + 1;
-    return new JunitReadError(`${this.file}:${line}:${column}: corrupt XML: ${reason}`, this.file, "corrupt", line, column);
-  }
-  tooManyAttributes() {
-    return this.corrupt(`more than ${MAX_ATTRIBUTES} attributes on one element`);
-  }
-  /** saxes only accumulates text nodes while a text handler is set: set it only while wanted. */
-  syncText() {
-    const want = this.builder.wantsText;
-    if (want === this.textOn) return;
-    this.textOn = want;
-    if (want) this.parser.on("text", (s3) => this.builder.text(s3));
-    else this.parser.off("text");
-  }
-  write(s3) {
-    for (let i = 0; i < s3.length; i += SLICE) {
-      this.guarded(() => this.parser.write(i === 0 && s3.length <= SLICE ? s3 : s3.slice(i, i + SLICE)));
-      this.bound();
-    }
-  }
-  finish() {
-    this.guarded(() => this.parser.close());
-    return this.builder.finish();
-  }
-  guarded(f2) {
-    try {
-      f2();
-    } catch (err) {
-      if (err instanceof JunitReadError) throw err;
-      if (err instanceof CaseHandlerError) throw err.error;
-      throw this.corrupt(err instanceof Error ? err.message : String(err));
-    }
-  }
-  /**
-   * saxes buffers a whole CDATA section, comment, DOCTYPE, attribute value or (with a text
-   * handler) text node before reporting it. Keep the first `cap` characters only (all the reader
-   * ever uses); longer names and entity references, and too many attributes, are refused.
-   */
-  bound() {
-    const p2 = this.parser;
-    if (typeof p2.text === "string" && p2.text.length > 2 * this.cap) p2.text = detach(p2.text.slice(0, this.cap));
-    for (const key of ["name", "entity", "piTarget"]) {
-      const v2 = p2[key];
-      if (typeof v2 === "string" && v2.length > 2 * this.cap) throw this.corrupt(`XML name longer than ${2 * this.cap} characters`);
-    }
-    if (Array.isArray(p2.attribList) && p2.attribList.length > MAX_ATTRIBUTES) throw this.tooManyAttributes();
-  }
-};
 function readDecoded(xml, file, options) {
   const plain = xml.length <= WHOLE_FILE_BYTES ? readPlain(xml, file, options, bufferCap(options)) : null;
   if (plain !== null) return plain;
@@ -9207,9 +9237,6 @@ function concat(parts, length) {
   return out;
 }
 var wholeDecoders = /* @__PURE__ */ new Map();
-function bufferCap(options) {
-  return Math.max(MIN_BUFFER_CAP, options.maxDetails);
-}
 function readWhole(file, options, bytes2) {
   const sniffed = sniffEncoding(bytes2, true);
   if (sniffed.kind === "unsupported") throw new Feeder(file, options).corrupt(sniffed.reason, 1);

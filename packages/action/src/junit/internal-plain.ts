@@ -12,7 +12,8 @@
  * stay saxes's. Giving up must leave no trace: the cases meant for `onCase` are held back until
  * the whole document has been read.
  */
-import { READ_ATTRIBUTES, ReportBuilder, type Attributes, type BuilderOptions } from './internal-builder.ts';
+import { READ_ATTRIBUTES, type Attributes } from './internal-attributes.ts';
+import { ReportBuilder, type BuilderOptions } from './internal-builder.ts';
 import type { JunitCase, JunitFileReport } from './types.ts';
 
 const S = '[ \\t\\n]';
