@@ -5,6 +5,7 @@
 import { createHash, randomBytes } from 'node:crypto';
 import { rmSync, statSync, truncateSync } from 'node:fs';
 import { join } from 'node:path';
+import { setTimeout as sleep } from 'node:timers/promises';
 import BetterSqlite3 from './store/sqlite/driver.ts';
 import { expect } from 'chai';
 import { openSqliteStore } from '@trailproof/server';
@@ -87,11 +88,20 @@ describe('a database on a full file system (SQLite on a small tmpfs)', function 
 
   it('answers 507 to every kind of write and stores nothing, goes on reading, and writes again once there is room', async () => {
     const file = server!.file;
-    // The WAL emptied and the disk filled to the last byte: every write now needs room the disk has not got.
+    // The WAL emptied and the disk filled to the last byte: every write now needs room the disk has
+    // not got. Nothing of the server's may commit in between, since a write reuses the room of a
+    // WAL already copied back: the log's checkpoint of the set-up's writes (due up to a second
+    // after them) is made first, and TRUNCATE, which gives up while another connection is in the
+    // WAL, is tried until it has emptied it.
+    await server!.store.makeCheckpoints!();
     const direct = new BetterSqlite3(file);
-    direct.pragma('wal_checkpoint(TRUNCATE)');
+    for (let tries = 1; (direct.pragma('wal_checkpoint(TRUNCATE)') as Array<{ busy: number }>)[0]!.busy !== 0; tries++) {
+      if (tries === 100) throw new Error('the WAL could not be emptied: another connection stayed in it');
+      await sleep(20);
+    }
     direct.close();
     fillUp(filler);
+    expect(statSync(`${file}-wal`).size, 'the WAL is empty').to.equal(0);
     const before = await databaseFingerprint({ file });
 
     for (const [kind, write] of Object.entries(writes(1))) {
