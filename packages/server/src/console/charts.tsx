@@ -6,8 +6,12 @@
  * Hand-drawn: three bar charts are a few dozen lines each, where a charting library would bring
  * a browser-side renderer or a DOM to draw into.
  */
-import type { ComponentChildren } from 'preact';
+import { drawDeploymentsPerDay } from './chart-deployments.tsx';
+import { axisTop, colours, Figure, Legend, Linked, PLOT_LEFT, PLOT_TOP, PLOT_WIDTH, plural, shorten, utc, ValueAxis } from './chart-frame.tsx';
 import { kept } from './kept-chart.tsx';
+
+export type { DayCount } from './chart-deployments.tsx';
+export { axisTop, chartHref, colours, shorten } from './chart-frame.tsx';
 
 /** One trail's test results: a bar of the test results chart. */
 export interface TestRun {
@@ -27,134 +31,6 @@ export interface CompliancePoint {
   at: number;
   /** `null`: not evaluated yet or incomplete. */
   compliant: boolean | null;
-}
-
-/** Deployments on one UTC day (`YYYY-MM-DD`). */
-export interface DayCount {
-  day: string;
-  count: number;
-}
-
-const WIDTH = 640;
-const PLOT_TOP = 24;
-const PLOT_LEFT = 44;
-const PLOT_RIGHT = 8;
-const PLOT_WIDTH = WIDTH - PLOT_LEFT - PLOT_RIGHT;
-
-export const colours = { passed: '#2e7d32', failed: '#c62828', skipped: '#9e9e9e', unknown: '#757575', bar: '#1565c0', axis: '#616161' };
-
-/** The smallest of 1, 2 or 5 times a power of ten that is at least `value` (at least 1): the axis top. */
-export function axisTop(value: number): number {
-  if (!(value > 1)) return 1;
-  const power = 10 ** Math.floor(Math.log10(value));
-  for (const step of [1, 2, 5, 10]) if (step * power >= value) return step * power;
-  return 10 * power;
-}
-
-/** A link for a chart only where it is a path on this server: never `javascript:` or another host. */
-export function chartHref(href: string | undefined): string | undefined {
-  return href?.startsWith('/') && !href.startsWith('//') && !href.startsWith('/\\') ? href : undefined;
-}
-
-/** A label cut to `max` characters with an ellipsis: the whole of it is in the bar's title and the table. */
-export function shorten(label: string, max: number): string {
-  const chars = [...label];
-  return chars.length <= max ? label : `${chars.slice(0, max - 1).join('')}…`;
-}
-
-function utc(at: number): string {
-  return `${new Date(at * 1000).toISOString().slice(0, 16).replace('T', ' ')} UTC`;
-}
-
-/** One formatter for every number: `toLocaleString` builds a new formatter at each call. */
-const numbers = new Intl.NumberFormat('en');
-
-function plural(count: number, one: string, many = `${one}s`): string {
-  return `${numbers.format(count)} ${count === 1 ? one : many}`;
-}
-
-function Linked({ href, children }: { href: string | undefined; children: ComponentChildren }) {
-  const safe = chartHref(href);
-  return safe === undefined ? <g>{children}</g> : <a href={safe}>{children}</a>;
-}
-
-interface FigureProps {
-  id: string;
-  title: string;
-  description: string;
-  height: number;
-  children: ComponentChildren;
-  table: ComponentChildren;
-}
-
-/** The frame of every chart: the titled SVG and, below it, the same figures as a table. */
-function Figure({ id, title, description, height, children, table }: FigureProps) {
-  return (
-    <figure class="chart" id={id}>
-      <svg
-        xmlns="http://www.w3.org/2000/svg"
-        role="img"
-        aria-labelledby={`${id}-title ${id}-desc`}
-        viewBox={`0 0 ${WIDTH} ${height}`}
-        width={WIDTH}
-        height={height}
-        font-family="sans-serif"
-        font-size="11"
-      >
-        <title id={`${id}-title`}>{title}</title>
-        <desc id={`${id}-desc`}>{description}</desc>
-        {children}
-      </svg>
-      <figcaption>
-        {title}: {description}
-      </figcaption>
-      <details>
-        <summary>Figures of “{title}”</summary>
-        {table}
-      </details>
-    </figure>
-  );
-}
-
-/** A vertical axis from 0 to `top` with three labelled grid lines. */
-function ValueAxis({ top, plotHeight }: { top: number; plotHeight: number }) {
-  const ticks = [0, top / 2, top].filter((tick, index, all) => Number.isInteger(tick) && all.indexOf(tick) === index);
-  return (
-    <g class="axis" fill={colours.axis}>
-      {ticks.map((tick) => {
-        const y = PLOT_TOP + plotHeight - (tick / top) * plotHeight;
-        return (
-          <g key={tick}>
-            <line x1={PLOT_LEFT} x2={WIDTH - PLOT_RIGHT} y1={y} y2={y} stroke="#e0e0e0" />
-            <text x={PLOT_LEFT - 4} y={y + 4} text-anchor="end">
-              {numbers.format(tick)}
-            </text>
-          </g>
-        );
-      })}
-    </g>
-  );
-}
-
-/** A row of coloured squares, each named in text. */
-function Legend({ items, y }: { items: Array<{ name: string; fill: string; pattern?: string }>; y: number }) {
-  let x = PLOT_LEFT;
-  return (
-    <g class="legend">
-      {items.map((item) => {
-        const at = x;
-        x += 24 + item.name.length * 7;
-        return (
-          <g key={item.name}>
-            <rect x={at} y={y - 9} width={10} height={10} fill={item.pattern ?? item.fill} stroke={item.fill} />
-            <text x={at + 14} y={y}>
-              {item.name}
-            </text>
-          </g>
-        );
-      })}
-    </g>
-  );
 }
 
 /**
@@ -337,91 +213,9 @@ function drawComplianceStrip({ id, points, title = 'Compliance over time' }: Com
   );
 }
 
-const tenths = (n: number) => Math.round(n * 10) / 10;
-
-/** Deployments per UTC day, oldest first, every day given (zeros included); the count written above each bar. */
-function drawDeploymentsPerDay({ id, days, title = 'Deployments per day (UTC)' }: DeploymentsPerDayProps) {
-  const plotHeight = 140;
-  const height = PLOT_TOP + plotHeight + 40;
-  const top = axisTop(Math.max(0, ...days.map((day) => day.count)));
-  const slot = PLOT_WIDTH / Math.max(days.length, 1);
-  const barWidth = tenths(Math.max(1, slot * 0.75));
-  const labelEvery = Math.max(1, Math.ceil(days.length / 8));
-  const total = days.reduce((sum, day) => sum + day.count, 0);
-  const busiest = days.reduce<DayCount | undefined>((best, day) => (best === undefined || day.count > best.count ? day : best), undefined);
-  const bars = days.map((day, index) => {
-    // Tenths of a pixel: each position is written twice or three times.
-    const x = tenths(PLOT_LEFT + index * slot + (slot - barWidth) / 2);
-    const h = (day.count / top) * plotHeight;
-    return { day, index, x, h, y: PLOT_TOP + plotHeight - h };
-  });
-  const description =
-    days.length === 0
-      ? 'No days in the window.'
-      : `${plural(total, 'deployment')} in ${plural(days.length, 'day')} from ${days[0]!.day} to ${days.at(-1)!.day}; busiest ${busiest!.day} with ${busiest!.count}.`;
-  return (
-    <Figure
-      id={id}
-      title={title}
-      description={description}
-      height={height}
-      table={
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Day (UTC)</th>
-              <th scope="col">Deployments</th>
-            </tr>
-          </thead>
-          <tbody>
-            {days.map((day) => (
-              <tr key={day.day}>
-                <th scope="row">{day.day}</th>
-                <td>{day.count}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      }
-    >
-      <ValueAxis top={top} plotHeight={plotHeight} />
-      {/* Colours and the labels' anchor once for all bars (inherited): a page shows up to 92. */}
-      <g fill={colours.bar}>
-        {bars.map(({ day, x, y, h }) => (
-          <rect key={day.day} class="bar-day" data-value={day.count} x={x} y={y} width={barWidth} height={h}>
-            <title>{`${day.day}: ${plural(day.count, 'deployment')}`}</title>
-          </rect>
-        ))}
-      </g>
-      <g fill={colours.axis} text-anchor="middle">
-        {bars.map(({ day, x, y, index }) => (
-          <>
-            {slot >= 18 && day.count > 0 && (
-              <text x={tenths(x + barWidth / 2)} y={y - 3}>
-                {day.count}
-              </text>
-            )}
-            {index % labelEvery === 0 && (
-              <text x={tenths(x + barWidth / 2)} y={PLOT_TOP + plotHeight + 14}>
-                {day.day.slice(5)}
-              </text>
-            )}
-          </>
-        ))}
-      </g>
-    </Figure>
-  );
-}
-
 interface ComplianceStripProps {
   id: string;
   points: CompliancePoint[];
-  title?: string;
-}
-
-interface DeploymentsPerDayProps {
-  id: string;
-  days: DayCount[];
   title?: string;
 }
 
