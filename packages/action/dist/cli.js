@@ -8481,8 +8481,7 @@ function caseOutcome(c) {
 function isFlaky(c, outcome) {
   return outcome === "success" && c.hasFlaky;
 }
-function finishCase(c, outcome, suiteName, maxDetails, intern) {
-  const flaky = isFlaky(c, outcome);
+function finishCase(c, outcome, flaky, suiteName, maxDetails, intern) {
   const decided = c.rank >= 2 || flaky;
   const kase = { className: intern(c.className), name: detach(c.name), outcome, time: c.time, flaky, suiteName };
   if (c.file !== void 0) kase.file = detach(cut(c.file, maxDetails));
@@ -8734,15 +8733,16 @@ var ReportBuilder = class {
     this.collecting = null;
     if (c === null) return;
     const outcome = caseOutcome(c);
+    const flaky = isFlaky(c, outcome);
     const container = this.containers.at(-1);
-    if (container) countCase(container, c, outcome, isFlaky(c, outcome));
+    if (container) countCase(container, c, outcome, flaky);
     if (c.name === "" && c.className === "") return;
     const failed2 = outcome === "failure" || outcome === "error";
     const kept = failed2 && this.failures.length < this.options.maxFailures;
     if (failed2 && !kept) this.moreFailures++;
     const { onCase } = this.options;
     if (!kept && onCase === void 0) return;
-    const kase = finishCase(c, outcome, container?.display ?? this.fileBase, this.maxDetails, (s3) => this.intern(s3));
+    const kase = finishCase(c, outcome, flaky, container?.display ?? this.fileBase, this.maxDetails, (s3) => this.intern(s3));
     if (kept) this.failures.push(kase);
     if (onCase !== void 0) {
       try {

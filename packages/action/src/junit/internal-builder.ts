@@ -179,8 +179,9 @@ export class ReportBuilder {
     this.collecting = null;
     if (c === null) return;
     const outcome = caseOutcome(c);
+    const flaky = isFlaky(c, outcome);
     const container = this.containers.at(-1);
-    if (container) countCase(container, c, outcome, isFlaky(c, outcome));
+    if (container) countCase(container, c, outcome, flaky);
     // A case with neither a name nor a class name cannot be identified: counted, not listed.
     if (c.name === '' && c.className === '') return;
     const failed = outcome === 'failure' || outcome === 'error';
@@ -189,7 +190,7 @@ export class ReportBuilder {
     const { onCase } = this.options;
     // Without a handler a case that is not kept is never built: memory stays flat however many cases.
     if (!kept && onCase === undefined) return;
-    const kase = finishCase(c, outcome, container?.display ?? this.fileBase, this.maxDetails, (s) => this.intern(s));
+    const kase = finishCase(c, outcome, flaky, container?.display ?? this.fileBase, this.maxDetails, (s) => this.intern(s));
     if (kept) this.failures.push(kase);
     if (onCase !== undefined) {
       try {

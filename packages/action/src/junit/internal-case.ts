@@ -90,9 +90,15 @@ export function isFlaky(c: CaseState, outcome: CaseOutcome): boolean {
   return outcome === 'success' && c.hasFlaky;
 }
 
-/** The `JunitCase` a closed case becomes; `intern` shares the strings many cases repeat. */
-export function finishCase(c: CaseState, outcome: CaseOutcome, suiteName: string, maxDetails: number, intern: (s: string) => string): JunitCase {
-  const flaky = isFlaky(c, outcome);
+/** The `JunitCase` a closed case becomes (`flaky` as `isFlaky` says); `intern` shares the strings many cases repeat. */
+export function finishCase(
+  c: CaseState,
+  outcome: CaseOutcome,
+  flaky: boolean,
+  suiteName: string,
+  maxDetails: number,
+  intern: (s: string) => string,
+): JunitCase {
   // Message and details only where the deciding element matches the outcome.
   const decided = c.rank >= 2 || flaky;
   const kase: JunitCase = { className: intern(c.className), name: detach(c.name), outcome, time: c.time, flaky, suiteName };
