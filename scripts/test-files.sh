@@ -3,8 +3,9 @@
 #
 #   scripts/test-files.sh sqlite     every test file
 #   scripts/test-files.sh postgres   those that can reach the test database: each imports
-#                                    @trailproof/server/testing, a helper under test/ that does, or
-#                                    reads TRAILPROOF_TEST_DATABASE; the others (the action's, the
+#                                    @trailproof/server/testing, a helper under test/ that does
+#                                    (itself or through another helper), or reads
+#                                    TRAILPROOF_TEST_DATABASE; the others (the action's, the
 #                                    schema's, pure functions, SQLite-only modules) would only run a
 #                                    second time what the SQLite pass ran.
 #   scripts/test-files.sh node24     every test file but the browser tests (CI's Node 24 pass,
@@ -27,10 +28,16 @@ case "$pass" in
   node24) files=$(grep -v -E "$browser" <<<"$all") ;;
   postgres)
     reaches='@trailproof/server/testing|TRAILPROOF_TEST_DATABASE'
-    # Helpers (not tests) that reach it, by file name: a test importing one reaches it too.
-    helpers=$(grep -rlE --include='*.ts' "$reaches" packages/*/src test examples | grep -v -E '\.test\.ts$' | sed -E 's|.*/||; s|\.ts$||' | paste -sd'|' -)
+    # Helpers (not tests) that reach it, by file name, directly or through another helper (until no
+    # new one turns up): a test importing one reaches it too.
     pattern=$reaches
-    if [ -n "$helpers" ]; then pattern="$pattern|/($helpers)\\.ts"; fi
+    previous=''
+    while :; do
+      helpers=$(grep -rlE --include='*.ts' "$pattern" packages/*/src test examples | grep -v -E '\.test\.ts$' | sed -E 's|.*/||; s|\.ts$||' | LC_ALL=C sort -u | paste -sd'|' -)
+      if [ "$helpers" = "$previous" ]; then break; fi
+      previous=$helpers
+      pattern="$reaches|/($helpers)\\.ts"
+    done
     # shellcheck disable=SC2086 # one path a line, none with a space
     files=$(grep -l -E "$pattern" $all) || [ $? = 1 ]
     ;;

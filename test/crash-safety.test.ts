@@ -6,13 +6,11 @@
  * visible, and the hash chain must verify with one record per stored attestation.
  */
 import { createHash, randomBytes, randomInt } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { expect } from 'chai';
 import { openStore } from '@trailproof/server';
 import { BetterSqlite3, testBackend } from '@trailproof/server/testing';
-import { call, createDatabase, runCli, startServerProcess } from './support/processes.ts';
+import { createChildDatabase, type ChildDatabase } from './support/child-database.ts';
+import { call, runCli, startServerProcess } from './support/processes.ts';
 
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
 
@@ -27,24 +25,14 @@ function isConnectionError(error: unknown): boolean {
 
 describe('crash safety: SIGKILL under attestation load', function () {
   this.timeout(300_000);
-  let location = '';
-  let cleanup: () => Promise<void> | void = () => {};
-
+  let own: ChildDatabase | undefined;
   before(async () => {
-    if (testBackend === 'postgres') {
-      const database = await createDatabase(process.env.TRAILPROOF_TEST_DATABASE!, 'crash');
-      location = database.url;
-      cleanup = database.drop;
-    } else {
-      const dir = mkdtempSync(join(tmpdir(), 'trailproof-crash-'));
-      location = join(dir, 'crash.db');
-      cleanup = () => rmSync(dir, { recursive: true, force: true });
-    }
+    own = await createChildDatabase('crash');
   });
-  after(() => cleanup());
+  after(() => own?.remove());
 
   it('keeps every acknowledged attestation whole across 20 kills', async () => {
-    const database = testBackend === 'sqlite' ? ['--db', location] : ['--database', location];
+    const { location, args: database } = own!;
     const token = (await runCli(['token', 'create', '--org', 'acme', ...database])).trim();
     const acknowledged = new Map<string, string>(); // attestation name → attachment SHA-256
     let attempted = 0;

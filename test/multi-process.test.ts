@@ -5,12 +5,10 @@
  * readable from every process.
  */
 import { createHash, randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { expect } from 'chai';
 import { testBackend } from '@trailproof/server/testing';
-import { call, createDatabase, runCli, runTrailproof, startServerProcess, type ServerProcess } from './support/processes.ts';
+import { createChildDatabase, type ChildDatabase } from './support/child-database.ts';
+import { call, runCli, runTrailproof, startServerProcess, type ServerProcess } from './support/processes.ts';
 
 const sha = (text: string) => createHash('sha256').update(text).digest('hex');
 
@@ -18,19 +16,12 @@ describe(`three servers, one of two workers, on one ${testBackend === 'postgres'
   this.timeout(120_000);
   let servers: ServerProcess[] = [];
   let token = '';
+  let own: ChildDatabase | undefined;
   let database = '';
-  let drop: () => Promise<void> = async () => {};
 
   before(async () => {
-    if (testBackend === 'postgres') {
-      const created = await createDatabase(process.env.TRAILPROOF_TEST_DATABASE!, 'multi');
-      drop = created.drop;
-      database = created.url;
-    } else {
-      const dir = mkdtempSync(join(tmpdir(), 'trailproof-multi-'));
-      drop = async () => rmSync(dir, { recursive: true, force: true });
-      database = join(dir, 'trailproof.db');
-    }
+    own = await createChildDatabase('multi');
+    database = own.location;
     token = (await runCli(['token', 'create', '--org', 'acme', '--database', database])).trim();
     servers = await Promise.all([
       startServerProcess(['--database', database]),
@@ -40,7 +31,7 @@ describe(`three servers, one of two workers, on one ${testBackend === 'postgres'
   });
   after(async () => {
     await Promise.all(servers.map((s) => s.stop()));
-    await drop();
+    await own?.remove();
   });
 
   const on = (i: number) => servers[i % servers.length]!.url;

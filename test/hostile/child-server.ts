@@ -4,11 +4,9 @@
  * of `acme` and a trail `app/t1` to attest to. For what an in-process server cannot show: its
  * memory, and a client on another event loop than the server's.
  */
-import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { testBackend } from '@trailproof/server/testing';
-import { call, createDatabase, runCli, startServerProcess, type ServerProcess } from '../support/processes.ts';
+import { readFileSync } from 'node:fs';
+import { createChildDatabase } from '../support/child-database.ts';
+import { call, runCli, startServerProcess, type ServerProcess } from '../support/processes.ts';
 
 export interface ChildServer extends ServerProcess {
   token: string;
@@ -21,17 +19,8 @@ export interface ChildServer extends ServerProcess {
 }
 
 export async function startChildServer(env: NodeJS.ProcessEnv = {}): Promise<ChildServer> {
-  let database: string[];
-  let drop: () => Promise<void> | void;
-  if (testBackend === 'postgres') {
-    const created = await createDatabase(process.env.TRAILPROOF_TEST_DATABASE!, 'hostile');
-    database = ['--database', created.url];
-    drop = created.drop;
-  } else {
-    const dir = mkdtempSync(join(tmpdir(), 'trailproof-hostile-'));
-    database = ['--db', join(dir, 'hostile.db')];
-    drop = () => rmSync(dir, { recursive: true, force: true });
-  }
+  const own = await createChildDatabase('hostile');
+  const database = own.args;
   const token = (await runCli(['token', 'create', '--org', 'acme', ...database])).trim();
   const server = await startServerProcess(database, env);
   expect2xx(await call(server.url, token, 'PUT', '/api/v2/flows/acme', { json: { name: 'app' } }));
@@ -49,7 +38,7 @@ export async function startChildServer(env: NodeJS.ProcessEnv = {}): Promise<Chi
     },
     async close() {
       await server.stop();
-      await drop();
+      await own.remove();
     },
   };
 }

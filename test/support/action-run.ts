@@ -3,13 +3,13 @@
  * with INPUT_* and GITHUB_* variables, an event payload file, summary and output files), against
  * a real server process on a database of its own: what the action-e2e*.test.ts files share.
  */
-import { execFileSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { testBackend } from '@trailproof/server/testing';
-import { createDatabase, runCli, runProcess, startServerProcess, type ServerProcess } from './processes.ts';
+import { createChildDatabase } from './child-database.ts';
+import { graceRepository } from './grace-repository.ts';
+import { runCli, runProcess, startServerProcess, type ServerProcess } from './processes.ts';
 
 /** The action's committed bundle, as action.yml runs it. */
 export const bundle = fileURLToPath(new URL('../../packages/action/dist/index.js', import.meta.url));
@@ -43,32 +43,20 @@ export interface ActionServer {
 
 /** Starts a server on a fresh database (PostgreSQL when the tests run against it, else a SQLite file) with a token of org acme. */
 export async function startActionServer(): Promise<ActionServer> {
-  let location: string;
-  let cleanup: () => void | Promise<void>;
-  if (testBackend === 'postgres') {
-    const db = await createDatabase(process.env.TRAILPROOF_TEST_DATABASE!, 'action');
-    location = db.url;
-    cleanup = db.drop;
-  } else {
-    const dir = mkdtempSync(join(tmpdir(), 'trailproof-action-db-'));
-    location = join(dir, 'evidence.db');
-    cleanup = () => rmSync(dir, { recursive: true, force: true });
-  }
+  const database = await createChildDatabase('action');
   try {
-    // --database takes only a postgres:// URL; a SQLite file is --db.
-    const database = [testBackend === 'postgres' ? '--database' : '--db', location];
-    const token = (await runCli(['token', 'create', '--org', 'acme', ...database])).trim();
-    const server = await startServerProcess(database);
+    const token = (await runCli(['token', 'create', '--org', 'acme', ...database.args])).trim();
+    const server = await startServerProcess(database.args);
     return {
       server,
       token,
       stop: async () => {
         await server.stop();
-        await cleanup();
+        await database.remove();
       },
     };
   } catch (error) {
-    await cleanup();
+    await database.remove();
     throw error;
   }
 }
@@ -90,7 +78,7 @@ export function actionRunner(dirs: string[], target: () => { serverUrl: string; 
     const root = mkdtempSync(join(tmpdir(), 'trailproof-runner-'));
     dirs.push(root);
     const workspace = join(root, 'workspace');
-    const head = options.checkout ? checkout(root, workspace) : undefined;
+    const head = options.checkout ? graceRepository(root, workspace).head : undefined;
     for (const [path, content] of Object.entries(files)) {
       mkdirSync(join(workspace, path, '..'), { recursive: true });
       writeFileSync(join(workspace, path), content);
@@ -144,27 +132,6 @@ export function actionRunner(dirs: string[], target: () => { serverUrl: string; 
       outputs: parseOutputs(readFileSync(join(root, 'output.txt'), 'utf8')),
     };
   };
-}
-
-/** A repository with two commits by Grace at `root/origin`, cloned at depth 1 into `workspace`; returns the head's SHA. */
-function checkout(root: string, workspace: string): string {
-  const origin = join(root, 'origin');
-  const identity = {
-    GIT_AUTHOR_NAME: 'Grace Hopper',
-    GIT_AUTHOR_EMAIL: 'grace@acme.example',
-    GIT_COMMITTER_NAME: 'Grace Hopper',
-    GIT_COMMITTER_EMAIL: 'grace@acme.example',
-  };
-  const git = (cwd: string, args: string[], date = '2026-11-21T16:30:00Z') =>
-    execFileSync('git', args, { cwd, encoding: 'utf8', env: { ...process.env, ...identity, GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date } }).trim();
-  git(root, ['init', '-q', origin]);
-  writeFileSync(join(origin, 'vat.ts'), 'export const rate = 0.19;\n');
-  git(origin, ['add', '.']);
-  git(origin, ['commit', '-q', '-m', 'VAT rates'], '2026-11-18T10:00:00Z');
-  writeFileSync(join(origin, 'vat.ts'), 'export const rate = 0.19;\nexport const reverseCharge = true;\n');
-  git(origin, ['commit', '-q', '-a', '-m', 'Add VAT reverse charge\n\nFor B2B invoices.']);
-  git(root, ['clone', '-q', '--depth', '1', `file://${origin}`, workspace]);
-  return git(workspace, ['rev-parse', 'HEAD']);
 }
 
 /** Parses GITHUB_OUTPUT's `name<<delimiter` blocks. */

@@ -3,15 +3,12 @@
  * process with no database, port or host inherited: what the cli*.test.ts files beside main.ts share.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
-import { mkdtempSync, rmSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
-import { testBackend } from '@trailproof/server/testing';
-import { createDatabase, runProcess } from './processes.ts';
+import { createChildDatabase, type ChildDatabase } from './child-database.ts';
+import { runProcess } from './processes.ts';
 
 /** The repository's root folder, where the children run. */
 export const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -84,26 +81,17 @@ export interface CommandTestPlace {
  * and its removal after it, every server the returned `start` started killed first.
  */
 export function commandFixture(onEach: (place: CommandTestPlace) => void) {
-  let dir = '';
-  let dropDatabase = async () => {};
+  let database: ChildDatabase | undefined;
   const children: ChildProcess[] = [];
   beforeEach(async () => {
-    dir = mkdtempSync(join(tmpdir(), 'trailproof-cli-'));
-    const file = join(dir, 'evidence.db');
-    let db = file;
-    if (testBackend === 'postgres') {
-      const created = await createDatabase(process.env.TRAILPROOF_TEST_DATABASE!, 'cli');
-      db = created.url;
-      dropDatabase = created.drop;
-    }
-    onEach({ dir, db, file });
+    database = await createChildDatabase('cli');
+    onEach({ dir: database.dir, db: database.location, file: database.file });
   });
   afterEach(async () => {
     for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
     await sleep(100); // killed servers release their connections before the database is dropped
-    await dropDatabase();
-    dropDatabase = async () => {};
-    rmSync(dir, { recursive: true, force: true });
+    await database?.remove();
+    database = undefined;
   });
   /** `serve` ARGS, killed after the test. */
   return async (args: string[], env?: NodeJS.ProcessEnv, how?: 'tsx' | 'installed') => {

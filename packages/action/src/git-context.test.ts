@@ -1,9 +1,9 @@
-import { execFileSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { fromGitHub, gitHubContext } from '@trailproof/action';
+import { graceRepository } from '../../../test/support/grace-repository.ts';
 
 const fixture = (name: string) => JSON.parse(readFileSync(new URL(`./fixtures/${name}`, import.meta.url), 'utf8'));
 const context = (eventName: string, payload: Record<string, unknown>, ref: string, sha: string) => ({
@@ -16,30 +16,11 @@ const context = (eventName: string, payload: Record<string, unknown>, ref: strin
   repo: { owner: 'acme', repo: 'backend' },
 });
 
-/** A real repository with two commits by Grace, and a depth-1 clone of it (as actions/checkout makes). */
+/** Grace's repository and its depth-1 clone (see graceRepository) in a folder of their own. */
 function repositories() {
   const root = mkdtempSync(join(tmpdir(), 'trailproof-git-'));
-  const origin = join(root, 'origin');
-  const identity = {
-    GIT_AUTHOR_NAME: 'Grace Hopper',
-    GIT_AUTHOR_EMAIL: 'grace@acme.example',
-    GIT_COMMITTER_NAME: 'Grace Hopper',
-    GIT_COMMITTER_EMAIL: 'grace@acme.example',
-  };
-  const git = (cwd: string, args: string[], env: Record<string, string> = {}) =>
-    execFileSync('git', args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'], env: { ...process.env, ...identity, ...env } }).trim();
-  git(root, ['init', '-q', origin]);
-  const commit = (message: string, date: string) => {
-    writeFileSync(join(origin, 'file.txt'), message);
-    git(origin, ['add', 'file.txt']);
-    git(origin, ['commit', '-q', '-m', message], { GIT_AUTHOR_DATE: date, GIT_COMMITTER_DATE: date });
-    return git(origin, ['rev-parse', 'HEAD']);
-  };
-  const parent = commit('First', '2026-11-18T10:00:00Z');
-  const head = commit('Add VAT reverse charge\n\nFor B2B invoices.', '2026-11-21T16:30:00Z');
-  const shallow = join(root, 'shallow');
-  git(root, ['clone', '-q', '--depth', '1', `file://${origin}`, shallow]);
-  return { origin, shallow, parent, head, cleanup: () => rmSync(root, { recursive: true, force: true }) };
+  const { origin, clone, parent, head } = graceRepository(root, join(root, 'shallow'));
+  return { origin, shallow: clone, parent, head, cleanup: () => rmSync(root, { recursive: true, force: true }) };
 }
 
 describe('git context from GitHub events', () => {
