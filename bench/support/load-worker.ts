@@ -1,6 +1,8 @@
 /**
  * Runs autocannon in its own process (so the load generator never shares the server's event
- * loop) and prints its result as JSON. With `stampAt`, every request's body gets a distinct
+ * loop) and prints its result as JSON, with `exactLatency`: p50 and p99 of every answer's time to
+ * the microsecond (autocannon's own histogram keeps whole milliseconds, too coarse for targets of a
+ * few). With `stampAt`, every request's body gets a distinct
  * 16-digit counter written at that byte offset, so no two attachments are the same (in this
  * run or in any other load of the benchmark).
  */
@@ -32,7 +34,7 @@ const stamp = (): Buffer => {
   return copy;
 };
 
-const result = await autocannon({
+const loadOptions = {
   url: options.url,
   method: options.method as 'GET',
   headers: options.headers,
@@ -42,5 +44,22 @@ const result = await autocannon({
   ...(body && options.stampAt === undefined ? { body } : {}),
   ...(body && options.stampAt !== undefined ? { requests: [{ setupRequest: (req: autocannon.Request) => ({ ...req, body: stamp() }) }] } : {}),
   ...(paths.length ? { requests: [{ setupRequest: (req: autocannon.Request) => ({ ...req, path: pathOf() }) }] } : {}),
+};
+// Every answer's time in ms (autocannon measures it with hrtime), 2xx or not, as its histogram counts.
+let latencies = new Float64Array(1 << 16);
+let count = 0;
+const result = await new Promise<autocannon.Result>((resolve, reject) => {
+  const run = autocannon(loadOptions, (error: unknown, result: autocannon.Result) => (error ? reject(error) : resolve(result)));
+  run.on('response', (_client: unknown, _status: number, _bytes: number, responseTime: number) => {
+    if (count === latencies.length) {
+      const larger = new Float64Array(count * 2);
+      larger.set(latencies);
+      latencies = larger;
+    }
+    latencies[count++] = responseTime;
+  });
 });
-process.stdout.write(JSON.stringify(result));
+const sorted = latencies.subarray(0, count).sort();
+// Nearest rank: the smallest time at or above which the slowest (1 - q) of answers lie.
+const percentile = (q: number) => (count ? sorted[Math.max(0, Math.ceil(q * count) - 1)]! : 0);
+process.stdout.write(JSON.stringify({ ...result, exactLatency: { p50: percentile(0.5), p99: percentile(0.99), count } }));

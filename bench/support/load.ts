@@ -25,6 +25,7 @@ export interface LoadOptions {
 export interface LoadResult {
   /** 2xx answers per second over the run. */
   rps: number;
+  /** Latency percentiles of every answer, ms to the hundredth (load-worker.ts). */
   p50: number;
   p99: number;
   ok: number;
@@ -46,14 +47,16 @@ function once(o: LoadOptions): Promise<LoadResult> {
       try {
         const r = JSON.parse(out) as {
           duration: number;
-          latency: { p50: number; p99: number };
+          exactLatency: { p50: number; p99: number };
           '2xx': number;
           non2xx: number;
           errors: number;
           timeouts: number;
         };
         // Throughput counts answered 2xx only, over the measured duration.
-        resolve({ rps: r['2xx'] / r.duration, p50: r.latency.p50, p99: r.latency.p99, ok: r['2xx'], non2xx: r.non2xx, errors: r.errors + r.timeouts });
+        const ms = (value: number) => Math.round(value * 100) / 100;
+        const latency = r.exactLatency;
+        resolve({ rps: r['2xx'] / r.duration, p50: ms(latency.p50), p99: ms(latency.p99), ok: r['2xx'], non2xx: r.non2xx, errors: r.errors + r.timeouts });
       } catch {
         reject(new Error(`autocannon exited ${code}: ${err.slice(0, 500)}`));
       }

@@ -5,8 +5,10 @@
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
+import { buildPackages, builtEnv, repositoryRoot } from '../../test/support/built.ts';
 import { startServerProcess as startTestServer } from '../../test/support/processes.ts';
 
 export { runCli, createDatabase } from '../../test/support/processes.ts';
@@ -96,12 +98,18 @@ export const perRequest = (micros: number | null, requests: number) => (micros =
 
 /**
  * Starts `trailproof serve` on `location` (a SQLite file or a PostgreSQL URL), as a pool of
- * `workers` (`--workers`) when more than one. Once it (each worker) listens,
- * its request log (one JSON line per request on stdout) is drained without being parsed or
- * kept, so that the benchmark's own process does not spend CPU on it during a measurement.
+ * `workers` (`--workers`) when more than one: the built command (dist/, built first when the
+ * sources changed) run by plain node, as users run it. The TypeScript source through tsx runs with
+ * source maps on, which costs a proof request 10-15 µs of CPU (docs/performance.md). Once it (each
+ * worker) listens, its request log (one JSON line per request on stdout) is drained without being
+ * parsed or kept, so that the benchmark's own process does not spend CPU on it during a measurement.
  */
 export async function startServer(location: string, env: NodeJS.ProcessEnv = {}, workers = 1): Promise<Running> {
-  const server = await startTestServer(['--database', location, ...(workers > 1 ? ['--workers', String(workers)] : [])], env, workers);
+  await buildPackages();
+  const server = await startTestServer(['--database', location, ...(workers > 1 ? ['--workers', String(workers)] : [])], env, workers, {
+    command: [join(repositoryRoot, 'packages/server/bin/trailproof.js')],
+    baseEnv: builtEnv(),
+  });
   track(server.child);
   const out = server.child.stdout!;
   out.removeAllListeners('data');

@@ -60,7 +60,7 @@ function combineRounds(results: LoadResult[]): LoadResult {
   const sum = (pick: (r: LoadResult) => number) => results.reduce((total, r) => total + pick(r), 0);
   return {
     rps: sum((r) => r.rps) / results.length,
-    p50: Math.round(sum((r) => r.p50) / results.length),
+    p50: Math.round((sum((r) => r.p50) / results.length) * 100) / 100,
     p99: Math.max(...results.map((r) => r.p99)),
     ok: sum((r) => r.ok),
     non2xx: sum((r) => r.non2xx),

@@ -60,11 +60,17 @@ export async function runCli(args: string[], env: NodeJS.ProcessEnv = {}): Promi
 
 /**
  * Starts `trailproof serve ARGS --port 0` and waits for its "listening" log line (`listeners` of
- * them: one a worker with `--workers`).
+ * them: one a worker with `--workers`). From the TypeScript source by default; `command` (node's
+ * arguments before `serve`) and `baseEnv` start another build of it (the benchmarks' dist/).
  */
-export async function startServerProcess(args: string[], env: NodeJS.ProcessEnv = {}, listeners = 1): Promise<ServerProcess> {
-  const child = spawn(process.execPath, ['--import', 'tsx', cli, 'serve', '--port', '0', '--host', '127.0.0.1', ...args], {
-    env: { ...process.env, ...env },
+export async function startServerProcess(
+  args: string[],
+  env: NodeJS.ProcessEnv = {},
+  listeners = 1,
+  { command = ['--import', 'tsx', cli], baseEnv = process.env }: { command?: string[]; baseEnv?: NodeJS.ProcessEnv } = {},
+): Promise<ServerProcess> {
+  const child = spawn(process.execPath, [...command, 'serve', '--port', '0', '--host', '127.0.0.1', ...args], {
+    env: { ...baseEnv, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   const lines: string[] = [];

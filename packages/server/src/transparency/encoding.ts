@@ -8,8 +8,8 @@ const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$
 
 /** Standard base64 with padding (RFC 4648 section 4), the encoding of every hash we publish. */
 export function toBase64(bytes: Uint8Array): string {
-  // A view of the same bytes, not a copy.
-  return Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString('base64');
+  // A Buffer as it is (a proof's hashes are), else a view of the same bytes, not a copy.
+  return (Buffer.isBuffer(bytes) ? bytes : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength)).toString('base64');
 }
 
 /**
