@@ -11,7 +11,8 @@ import { join } from 'node:path';
 import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'chai';
 import { testBackend } from '@trailproof/server/testing';
-import { createDatabase, runTrailproof, startServerProcess, type ServerProcess } from '../../../../test/support/processes.ts';
+import { createChildDatabase } from '../../../../test/support/child-database.ts';
+import { runTrailproof, startServerProcess, type ServerProcess } from '../../../../test/support/processes.ts';
 import { generateNoteKey } from '../transparency/index.ts';
 import { storeStory, storyRequest } from './audit-story.ts';
 import { rewritePackage } from './package-fixture.ts';
@@ -32,15 +33,9 @@ describe(`audit package round trip and verify-checkpoint (${testBackend})`, func
   const signerKey = generateNoteKey('audit.example.com').signerKey;
 
   async function serve(name: string, env: NodeJS.ProcessEnv = {}): Promise<Served> {
-    let db: string[];
-    let drop = async () => {};
-    if (testBackend === 'postgres') {
-      const created = await createDatabase(process.env.TRAILPROOF_TEST_DATABASE!, `audit_${name}`);
-      db = ['--database', created.url];
-      drop = created.drop;
-    } else {
-      db = ['--db', join(dir, `${name}.db`)];
-    }
+    const database = await createChildDatabase(`audit_${name}`);
+    const db = database.args;
+    const drop = () => database.remove();
     const token = async (...extra: string[]) => {
       const created = await runTrailproof(['token', 'create', '--org', 'acme', ...extra, ...db]);
       if (created.status !== 0) throw new Error(created.stderr);
