@@ -90,7 +90,10 @@ describe('hostile uploads: bytes in flight', function () {
         expect(JSON.parse(answer.body).message).to.match(/as many uploads as it may hold/);
       }
       // Without the bound, each held 10 MB upload grew the server by about 18 MB: over 500 MB here.
-      expect(grown / mib, `peak RSS growth, MiB (${statuses.filter((s) => s === 201).length} stored)`).to.be.below(200);
+      // With it, peak RSS grew 112-136 MiB on Node 20 (6 runs) and 154-246 MiB on Node 24 (11 runs,
+      // 27 November 2026): Node 24 keeps more headroom, and pinning its young generation to Node
+      // 20's size (`--max-semi-space-size=16`, 4 of those runs) did not change that.
+      expect(grown / mib, `peak RSS growth, MiB (${statuses.filter((s) => s === 201).length} stored)`).to.be.below(300);
     });
   });
 });
