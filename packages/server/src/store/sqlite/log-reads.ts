@@ -21,6 +21,7 @@ export function logReadsOn(raw: BetterSqlite3.Database, version: () => number): 
   // `+ 0`: a bound LIMIT would have the statement planned again at each run (open.ts, sqliteDialect).
   const records = raw.prepare('select seq, record from evidence_log where organization_id = ? and seq > ? order by seq limit ? + 0').raw();
   const subtree = raw.prepare('select hash from log_subtrees where organization_id = ? and level = ? and idx = ?').pluck();
+  const run = raw.prepare('select idx, hash from log_subtrees where organization_id = ? and level = ? and idx >= ? and idx < ?').raw();
   const subtrees = keepUpperSubtrees(
     raw.transaction((organizationId: number, ids: readonly SubtreeId[]) =>
       ids.map((id) => {
@@ -29,6 +30,7 @@ export function logReadsOn(raw: BetterSqlite3.Database, version: () => number): 
         return hash;
       }),
     ),
+    { readRun: (organizationId, level, from, to) => run.all(organizationId, level, from, to) as Array<[number, Buffer]> },
   );
   const ranges = rememberRanges();
   // Sizes of 0 (no leaves yet) are read each time: undefined is what is not remembered.
