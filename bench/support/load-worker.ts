@@ -1,8 +1,8 @@
 /**
  * Runs autocannon in its own process (so the load generator never shares the server's event
- * loop) and prints its result as JSON, with `exactLatency`: p50 and p99 of every answer's time to
- * the microsecond (autocannon's own histogram keeps whole milliseconds, too coarse for targets of a
- * few). With `stampAt`, every request's body gets a distinct
+ * loop) and prints its result as JSON, with `exactLatency`: p50 and p99 of every answer's time as
+ * autocannon measures it, in fractions of a millisecond (its own histogram keeps whole
+ * milliseconds, too coarse for targets of a few). With `stampAt`, every request's body gets a distinct
  * 16-digit counter written at that byte offset, so no two attachments are the same (in this
  * run or in any other load of the benchmark).
  */

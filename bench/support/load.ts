@@ -5,6 +5,7 @@
 import { spawn } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { track } from './processes.ts';
+import { round } from './report.ts';
 
 const worker = fileURLToPath(new URL('./load-worker.ts', import.meta.url));
 
@@ -54,9 +55,8 @@ function once(o: LoadOptions): Promise<LoadResult> {
           timeouts: number;
         };
         // Throughput counts answered 2xx only, over the measured duration.
-        const ms = (value: number) => Math.round(value * 100) / 100;
         const latency = r.exactLatency;
-        resolve({ rps: r['2xx'] / r.duration, p50: ms(latency.p50), p99: ms(latency.p99), ok: r['2xx'], non2xx: r.non2xx, errors: r.errors + r.timeouts });
+        resolve({ rps: r['2xx'] / r.duration, p50: round(latency.p50, 2)!, p99: round(latency.p99, 2)!, ok: r['2xx'], non2xx: r.non2xx, errors: r.errors + r.timeouts });
       } catch {
         reject(new Error(`autocannon exited ${code}: ${err.slice(0, 500)}`));
       }

@@ -5,6 +5,7 @@
  */
 import type { LoadResult } from './load.ts';
 import { cpuCounter, perRequest, type Running } from './processes.ts';
+import { round } from './report.ts';
 
 /** One side of a comparison: its processes (for their CPU time) and how to load them for some seconds. */
 export interface Side {
@@ -60,7 +61,7 @@ function combineRounds(results: LoadResult[]): LoadResult {
   const sum = (pick: (r: LoadResult) => number) => results.reduce((total, r) => total + pick(r), 0);
   return {
     rps: sum((r) => r.rps) / results.length,
-    p50: Math.round((sum((r) => r.p50) / results.length) * 100) / 100,
+    p50: round(sum((r) => r.p50) / results.length, 2)!,
     p99: Math.max(...results.map((r) => r.p99)),
     ok: sum((r) => r.ok),
     non2xx: sum((r) => r.non2xx),

@@ -66,8 +66,6 @@ export function keepUpperSubtrees(read: ReadSubtrees, options: KeptSubtreeOption
         if (keptBytes === 0) return;
         kept.clear();
         keptBytes = 0;
-        levels = undefined;
-        level = undefined;
         return keep(organizationId, id, hash);
       }
       const larger: KeptLevel = { hashes: Buffer.allocUnsafe(capacity * HASH_SIZE), known: new Uint8Array(capacity) };
