@@ -56,7 +56,14 @@ function once(o: LoadOptions): Promise<LoadResult> {
         };
         // Throughput counts answered 2xx only, over the measured duration.
         const latency = r.exactLatency;
-        resolve({ rps: r['2xx'] / r.duration, p50: round(latency.p50, 2)!, p99: round(latency.p99, 2)!, ok: r['2xx'], non2xx: r.non2xx, errors: r.errors + r.timeouts });
+        resolve({
+          rps: r['2xx'] / r.duration,
+          p50: round(latency.p50, 2)!,
+          p99: round(latency.p99, 2)!,
+          ok: r['2xx'],
+          non2xx: r.non2xx,
+          errors: r.errors + r.timeouts,
+        });
       } catch {
         reject(new Error(`autocannon exited ${code}: ${err.slice(0, 500)}`));
       }
