@@ -1,11 +1,12 @@
 /**
  * Imported with `node --import` (NODE_OPTIONS, where Node 20 refuses `--cpu-prof`): profiles the
  * process from then on and writes the V8 CPU profile to TRAILPROOF_BENCH_CPU_PROF (a folder) as
- * it exits. The inspector session is the process's own, so its calls answer synchronously, on exit too.
+ * it exits; each worker thread the same (Node runs `--import` in workers too), as it ends. The inspector session is the process's own, so its calls answer synchronously, on exit too.
  */
 import { Session } from 'node:inspector';
 import { writeFileSync } from 'node:fs';
 import { join } from 'node:path';
+import { isMainThread, threadId } from 'node:worker_threads';
 
 const dir = process.env.TRAILPROOF_BENCH_CPU_PROF;
 if (dir) {
@@ -16,7 +17,7 @@ if (dir) {
   session.post('Profiler.start');
   process.once('exit', () => {
     session.post('Profiler.stop', (error, { profile }) => {
-      if (!error) writeFileSync(join(dir, `server-${process.pid}.cpuprofile`), JSON.stringify(profile));
+      if (!error) writeFileSync(join(dir, `server-${process.pid}${isMainThread ? '' : `-thread-${threadId}`}.cpuprofile`), JSON.stringify(profile));
     });
   });
 }

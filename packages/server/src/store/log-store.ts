@@ -25,12 +25,16 @@ export interface StartedLog extends LogParts {
   close(): Promise<void>;
 }
 
-/** Loads the signer and starts making checkpoints on `db` (the writer), with one made now for trees that grew meanwhile. */
-export async function startLog(db: Db, options: LogOptions = {}): Promise<StartedLog> {
+/**
+ * Loads the signer and starts making checkpoints on `db` (the writer), with one made now for trees
+ * that grew meanwhile. `reader`: a read connection for the trees (SQLite: the writer thread is then
+ * paused only for the insert).
+ */
+export async function startLog(db: Db, options: LogOptions = {}, reader?: Db): Promise<StartedLog> {
   const logSigning = await loadLogSigning(db, options);
   const intervalMs = options.checkpointIntervalMs ?? 1000;
   const schedule = checkpointSchedule(
-    (now) => makeCheckpoints(db, logSigning, { intervalMs: now ? 0 : intervalMs }),
+    (now) => makeCheckpoints(db, logSigning, { intervalMs: now ? 0 : intervalMs, reader }),
     intervalMs,
     // A checkpoint that fails is made by the next run (the tree is still ahead of it): logged, not fatal.
     (error) => process.emitWarning(`trailproof: a log checkpoint failed: ${(error as Error).message}`),

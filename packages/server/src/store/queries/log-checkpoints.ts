@@ -21,18 +21,49 @@ export interface CheckpointRecord {
 /**
  * Signs and keeps a checkpoint of each organisation's tree that grew since its latest checkpoint,
  * unless that one is younger than `intervalMs`. Returns whether such a tree was left for later.
+ * `reader`: where the trees are read (a read connection, so that on SQLite the writer is held only
+ * for the insert); `db` by default.
  */
-export async function makeCheckpoints(db: Db, signing: LogSigning, options: { intervalMs: number; now?: number }): Promise<{ deferred: boolean }> {
+export async function makeCheckpoints(db: Db, signing: LogSigning, options: { intervalMs: number; now?: number; reader?: Db }): Promise<{ deferred: boolean }> {
   const now = options.now ?? Date.now() / 1000;
-  const grown = await db
+  const reader = options.reader ?? db;
+  let deferred = false;
+  const made: CheckpointRow[] = [];
+  for (const org of await grownTrees(reader, {})) {
+    const age = org.latest_at === null ? Infinity : now - Number(org.latest_at);
+    // A latest checkpoint dated in the future (the clock set back) does not hold the next one back.
+    if (age >= 0 && age * 1000 < options.intervalMs) {
+      deferred = true;
+      continue;
+    }
+    // Size and right edge are one row: the root is of exactly that size, whatever was appended since.
+    const tree = await logTree(reader, Number(org.id));
+    const rootHash = tree.frontier.root();
+    const note = signCheckpoint({ origin: originOf(signing, org.name), size: tree.size, rootHash }, signing.signer);
+    made.push({ organization_id: Number(org.id), tree_size: tree.size, root_hash: rootHash, note, created_at: now });
+  }
+  // A checkpoint states a fact of the append-only tree: kept once, whoever (another process) signed that size first.
+  if (made.length) await insertCheckpoints(db, { rows: made });
+  return { deferred };
+}
+
+type CheckpointRow = { organization_id: number; tree_size: number; root_hash: Uint8Array; note: string; created_at: number };
+
+/** The trees larger than their latest checkpoint, with that checkpoint's time (null: none yet). */
+const grownTrees = compiledOnce((db, _: Record<string, never>) =>
+  db
     .selectFrom('log_trees')
     .innerJoin('organizations', 'organizations.id', 'log_trees.organization_id')
-    .select(['log_trees.organization_id as id', 'organizations.name as name', 'log_trees.size as size'])
+    .select(['log_trees.organization_id as id', 'organizations.name as name'])
+    // The latest checkpoint is the one of the largest size (trees only grow): one row found by the
+    // primary key, where max(created_at) would read every checkpoint the organisation has kept.
     .select((eb) =>
       eb
         .selectFrom('log_checkpoints')
         .whereRef('log_checkpoints.organization_id', '=', 'log_trees.organization_id')
-        .select((c) => c.fn.max('created_at').as('latest'))
+        .orderBy('tree_size', 'desc')
+        .limit(1)
+        .select('created_at')
         .as('latest_at'),
     )
     .where((eb) =>
@@ -47,28 +78,14 @@ export async function makeCheckpoints(db: Db, signing: LogSigning, options: { in
           eb.lit(0),
         ),
       ),
-    )
-    .execute();
-  let deferred = false;
-  for (const org of grown) {
-    if (org.latest_at !== null && (now - Number(org.latest_at)) * 1000 < options.intervalMs) {
-      deferred = true;
-      continue;
-    }
-    await db.transaction().execute(async (trx) => {
-      // Size and right edge read together: the root is of exactly that size.
-      const tree = await logTree(trx, Number(org.id));
-      const rootHash = tree.frontier.root();
-      const note = signCheckpoint({ origin: originOf(signing, org.name), size: tree.size, rootHash }, signing.signer);
-      await trx
-        .insertInto('log_checkpoints')
-        .values({ organization_id: Number(org.id), tree_size: tree.size, root_hash: rootHash, note, created_at: now })
-        .onConflict((c) => c.columns(['organization_id', 'tree_size']).doNothing())
-        .execute();
-    });
-  }
-  return { deferred };
-}
+    ),
+);
+const insertCheckpoints = compiledOnce((db, v: { rows: CheckpointRow[] }) =>
+  db
+    .insertInto('log_checkpoints')
+    .values(v.rows)
+    .onConflict((c) => c.columns(['organization_id', 'tree_size']).doNothing()),
+);
 
 /** The latest checkpoint of the organisation, if it has one. */
 export async function latestCheckpoint(db: Db, organizationId: number): Promise<CheckpointRecord | undefined> {

@@ -47,7 +47,7 @@ export async function openSqliteStore(file: string, options: SqliteOptions & { l
   readerRaw.pragma('mmap_size = 2147418112');
   await migrated(db, 'sqlite');
   checkpointer = startCheckpointer(raw, file);
-  log = await startLog(db, options.log);
+  log = await startLog(db, options.log, reader);
   const dataVersion = readerRaw.prepare('pragma data_version').pluck();
   const committedVersion = oncePerTurn(() => dataVersion.get() as number);
   if (options.threadsAtOpen) {
