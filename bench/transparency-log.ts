@@ -150,7 +150,9 @@ async function seededLog(dir: string, size: number): Promise<{ file: string; tok
     const record = db.prepare(
       `insert into evidence_log (organization_id, seq, type, record, prev_hash, hash, created_at) values (?, ?, 'bench', ?, '', '', 0)`,
     );
-    const subtree = db.prepare('insert into log_subtrees (organization_id, level, idx, hash) values (?, ?, ?, ?)');
+    const subtree = db.prepare('insert into log_subtrees (organization_id, position, hash) values (?, ?, ?)');
+    // Subtrees are numbered in the order they complete (subtreePosition): as they come here.
+    let position = 0;
     const range = new CompactRange();
     const started = performance.now();
     for (let from = 0; from < size; from += 100_000) {
@@ -158,7 +160,7 @@ async function seededLog(dir: string, size: number): Promise<{ file: string; tok
         for (let i = from; i < Math.min(size, from + 100_000); i++) {
           const text = `{"seq":${i + 1}}`;
           record.run(organizationId, i + 1, text);
-          for (const s of range.append(leafHash(Buffer.from(text)))) subtree.run(organizationId, s.level, s.index, s.hash);
+          for (const s of range.append(leafHash(Buffer.from(text)))) subtree.run(organizationId, position++, s.hash);
         }
       })();
     }

@@ -18,6 +18,7 @@ import {
   leafHash,
   parseSignerKey,
   signCheckpoint,
+  subtreePosition,
   verificationOutcome,
   verifyCheckpointConsistency,
   verifyLeafInclusion,
@@ -77,7 +78,10 @@ async function rewriteWithout(server: TestServer, seq: number, resign: boolean):
         .execute();
       previous = hash;
       for (const s of range.append(leafHash(Buffer.from(record))))
-        await db.insertInto('log_subtrees').values({ organization_id: org, level: s.level, idx: s.index, hash: s.hash }).execute();
+        await db
+          .insertInto('log_subtrees')
+          .values({ organization_id: org, position: subtreePosition(s.level, s.index), hash: s.hash })
+          .execute();
     }
     await db
       .updateTable('log_trees')
@@ -178,11 +182,13 @@ describe('transparency log tamper evidence: verify, and proofs against an earlie
 
   it('finds a stored leaf hash or subtree changed, or one added', async () => {
     await unprotect(server, ['log_subtrees']);
-    await rawSql(server, [`update log_subtrees set hash = (select hash from log_subtrees where level = 0 and idx = 0) where level = 0 and idx = 1`]);
+    // Subtrees are keyed by their place in the order appends complete them (subtreePosition).
+    const at = (level: number, index: number) => `position = ${subtreePosition(level, index)}`;
+    await rawSql(server, [`update log_subtrees set hash = (select hash from log_subtrees where ${at(0, 0)}) where ${at(0, 1)}`]);
     expect((await verifyStore()).log.problem).to.match(/^leaf 1 \(record 2\) does not match its stored leaf hash/);
     await rawSql(server, [
-      `update log_subtrees set hash = (select hash from log_subtrees where level = 0 and idx = 2) where level = 0 and idx = 1`,
-      `update log_subtrees set hash = (select hash from log_subtrees where level = 0 and idx = 0) where level = 0 and idx = 1`,
+      `update log_subtrees set hash = (select hash from log_subtrees where ${at(0, 2)}) where ${at(0, 1)}`,
+      `update log_subtrees set hash = (select hash from log_subtrees where ${at(0, 0)}) where ${at(0, 1)}`,
     ]);
     // Level 0 restored from the record, a level-1 subtree changed instead.
     await intruder(server, async (db) => {
@@ -190,20 +196,23 @@ describe('transparency log tamper evidence: verify, and proofs against an earlie
       await db
         .updateTable('log_subtrees')
         .set({ hash: leafHash(Buffer.from(record)) })
-        .where('level', '=', 0)
-        .where('idx', '=', 1)
+        .where('position', '=', subtreePosition(0, 1))
         .execute();
       await db
         .updateTable('log_subtrees')
         .set({ hash: leafHash(Buffer.from('forged')) })
-        .where('level', '=', 1)
-        .where('idx', '=', 1)
+        .where('position', '=', subtreePosition(1, 1))
         .execute();
     });
     expect((await verifyStore()).log.problem).to.match(/^stored subtree 1\/1 \(leaves 2 to 3\) does not match its leaves/);
     await intruder(server, async (db) => {
       // Subtree 1/1 made right again from its leaves, then a row of no leaf added.
-      const leaves = await db.selectFrom('log_subtrees').select('hash').where('level', '=', 0).where('idx', 'in', [2, 3]).orderBy('idx').execute();
+      const leaves = await db
+        .selectFrom('log_subtrees')
+        .select('hash')
+        .where('position', 'in', [subtreePosition(0, 2), subtreePosition(0, 3)])
+        .orderBy('position')
+        .execute();
       await db
         .updateTable('log_subtrees')
         .set({
@@ -213,12 +222,11 @@ describe('transparency log tamper evidence: verify, and proofs against an earlie
             .update(leaves[1]!.hash)
             .digest(),
         })
-        .where('level', '=', 1)
-        .where('idx', '=', 1)
+        .where('position', '=', subtreePosition(1, 1))
         .execute();
       await db
         .insertInto('log_subtrees')
-        .values({ organization_id: org, level: 0, idx: 99, hash: leafHash(Buffer.from('extra')) })
+        .values({ organization_id: org, position: subtreePosition(0, 99), hash: leafHash(Buffer.from('extra')) })
         .execute();
     });
     expect((await verifyStore()).log.problem).to.match(/stores 9 subtrees where 5 leaves make 8: rows were added/);

@@ -163,6 +163,8 @@ const undoing: Record<string, { sqlite: readonly string[]; postgres: readonly st
     postgres: ['drop index evidence_log_ref', ...['log_subtrees', 'log_trees', 'log_checkpoints', 'log_signing'].map((table) => `drop table ${table}`)],
   },
   '0018_environment_badges': { sqlite: ['drop table environment_badges'], postgres: ['drop table environment_badges'] },
+  // Nothing to undo: applied again, it leaves a table already keyed by position as it is.
+  '0019_log_subtree_positions': { sqlite: [], postgres: [] },
 };
 
 /**

@@ -70,9 +70,10 @@ describe('store errors', function () {
 
   it('throws a full SQLite file as kind full', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'trailproof-store-errors-'));
-    const store = await openSqliteStore(join(dir, 'full.db'), { maxSizeBytes: 1024 * 1024 });
+    // Room for the schema (about 1 MiB in 16KB pages) and not for the blob.
+    const store = await openSqliteStore(join(dir, 'full.db'), { maxSizeBytes: 2 * 1024 * 1024 });
     try {
-      const failed = await store.putBlob(new Uint8Array(2 * 1024 * 1024).fill(7), 1).then(
+      const failed = await store.putBlob(new Uint8Array(3 * 1024 * 1024).fill(7), 1).then(
         () => null,
         (error: unknown) => error,
       );

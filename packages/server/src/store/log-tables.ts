@@ -1,10 +1,12 @@
-/** The transparency log's tables (migration 0017) as Kysely sees them; see log.ts. */
+/** The transparency log's tables (migrations 0017 and 0019) as Kysely sees them; see log.ts. */
 
-/** A complete subtree's hash: 2^level leaves from leaf idx × 2^level. Level 0 holds the leaf hashes. Append-only. */
+/**
+ * A complete subtree's hash (of a leaf, or of 2^level leaves), keyed by its place in the order
+ * appends complete subtrees (`subtreePosition`, transparency/subtree-positions.ts; migration 0019). Append-only.
+ */
 export interface LogSubtreesTable {
   organization_id: number;
-  level: number;
-  idx: number;
+  position: number;
   hash: Uint8Array;
 }
 

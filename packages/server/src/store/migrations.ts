@@ -23,6 +23,7 @@ import { m015_approval_snapshot_provenance } from './migrations/0015-approval-sn
 import { m016_console_sessions } from './migrations/0016-console-sessions.ts';
 import { m017_transparency_log } from './migrations/0017-transparency-log.ts';
 import { m018_environment_badges } from './migrations/0018-environment-badges.ts';
+import { m019_log_subtree_positions } from './migrations/0019-log-subtree-positions.ts';
 
 export { appendOnlyTables } from './migrations/builder.ts';
 
@@ -46,6 +47,7 @@ export const migrations: Record<string, Builder> = {
   '0016_console_sessions': m016_console_sessions,
   '0017_transparency_log': m017_transparency_log,
   '0018_environment_badges': m018_environment_badges,
+  '0019_log_subtree_positions': m019_log_subtree_positions,
 };
 
 /** Applies every pending migration; throws (and applies nothing more) if one fails. */

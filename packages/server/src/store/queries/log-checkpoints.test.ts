@@ -7,7 +7,7 @@
 import { expect } from 'chai';
 import type { Kysely } from 'kysely';
 import { openTestStore, testBackend } from '@trailproof/server/testing';
-import { openPostgres } from '@trailproof/server/internals';
+import { openPostgres } from '../postgres/open.ts';
 import type { Database } from '../database.ts';
 import { openSqliteWriter } from '../sqlite/open.ts';
 import { loadLogSigning, type LogSigning } from '../log-signing.ts';

@@ -17,6 +17,7 @@ import {
   VerificationError,
   type NoteVerifier,
   type Subtree,
+  subtreesOf,
 } from '../../transparency/index.ts';
 
 export interface LogVerifyResult {
@@ -83,6 +84,8 @@ async function verifyIn(db: Db, organizationId: number, orgName: string, options
       .orderBy('seq')
       .limit(pageSize)
       .execute();
+    // The subtrees this page of leaves completes are numbered on from those of the leaves before it.
+    const firstPosition = subtreesOf(range.size);
     const completed: Subtree[] = [];
     for (const row of rows) {
       if (Number(row.seq) !== range.size + 1) return broken(`chain record ${range.size + 1} is missing, so leaf ${range.size} has no record`);
@@ -94,7 +97,7 @@ async function verifyIn(db: Db, organizationId: number, orgName: string, options
         next = await checkpoints.next();
       }
     }
-    const mismatch = await firstStoredMismatch(db, organizationId, completed);
+    const mismatch = await firstStoredMismatch(db, organizationId, completed, firstPosition);
     if (mismatch) {
       const { level, index } = mismatch;
       return {
@@ -118,40 +121,26 @@ async function verifyIn(db: Db, organizationId: number, orgName: string, options
     .select((eb) => eb.fn.countAll<number>().as('n'))
     .where('organization_id', '=', organizationId)
     .executeTakeFirstOrThrow();
-  const expected = subtreeCount(range.size);
+  const expected = subtreesOf(range.size);
   if (Number(counted.n) !== expected) return broken(`the log stores ${counted.n} subtrees where ${range.size} leaves make ${expected}: rows were added`);
   return { ok: true, leaves: range.size, checkpoints: checked, problem: null };
 }
 
-/** Complete subtrees of a tree of n leaves: n at level 0, n/2 at level 1, ... (2n − popcount(n)). */
-function subtreeCount(n: number): number {
-  let count = 0;
-  for (let width = 1; width <= n; width *= 2) count += Math.floor(n / width);
-  return count;
-}
-
-/** The first of `expected` whose stored hash differs (or is missing): one range query per level. */
-async function firstStoredMismatch(db: Db, organizationId: number, expected: readonly Subtree[]): Promise<Subtree | undefined> {
-  const byLevel = new Map<number, Subtree[]>();
-  for (const s of expected) byLevel.set(s.level, [...(byLevel.get(s.level) ?? []), s]);
-  let first: Subtree | undefined;
-  for (const [level, subtrees] of byLevel) {
-    const lo = subtrees[0]!.index;
-    const hi = subtrees[subtrees.length - 1]!.index;
-    const rows = await db
-      .selectFrom('log_subtrees')
-      .select(['idx', 'hash'])
-      .where('organization_id', '=', organizationId)
-      .where('level', '=', level)
-      .where('idx', '>=', lo)
-      .where('idx', '<=', hi)
-      .orderBy('idx')
-      .execute();
-    const stored = new Map(rows.map((r) => [Number(r.idx), Buffer.from(r.hash)]));
-    const bad = subtrees.find((s) => !stored.get(s.index)?.equals(s.hash));
-    if (bad && (!first || bad.index * 2 ** bad.level < first.index * 2 ** first.level)) first = bad;
-  }
-  return first;
+/**
+ * The first of `expected` (subtrees in the order they complete, numbered from `firstPosition`)
+ * whose stored hash differs or is missing: one range query, as they are stored side by side.
+ */
+async function firstStoredMismatch(db: Db, organizationId: number, expected: readonly Subtree[], firstPosition: number): Promise<Subtree | undefined> {
+  if (!expected.length) return undefined;
+  const rows = await db
+    .selectFrom('log_subtrees')
+    .select(['position', 'hash'])
+    .where('organization_id', '=', organizationId)
+    .where('position', '>=', firstPosition)
+    .where('position', '<', firstPosition + expected.length)
+    .execute();
+  const stored = new Map(rows.map((r) => [Number(r.position), Buffer.from(r.hash)]));
+  return expected.find((s, i) => !stored.get(firstPosition + i)?.equals(s.hash));
 }
 
 /** The organisation's checkpoints in size order, a page at a time. */

@@ -8,13 +8,15 @@ import { expect } from 'chai';
 import {
   consistencyProof,
   inclusionProof,
+  CompactRange,
+  leafHash,
   MemoryTree,
   openCheckpoint,
   parseVerifierKey,
   verifyConsistency,
   verifyInclusion,
 } from '../../transparency/index.ts';
-import { migrationsUndone, reopenTestStore, startTestServer, type TestServer } from '@trailproof/server/testing';
+import { migrationsUndone, reopenTestStore, startTestServer, testBackend, type TestServer } from '@trailproof/server/testing';
 import type { Store } from '@trailproof/server';
 
 describe('transparency log in the store', () => {
@@ -142,6 +144,46 @@ describe('transparency log in the store', () => {
       // A checkpoint of the migrated tree is made as the store opens.
       await store.makeCheckpoints!();
       expect((await store.latestCheckpoint(acme))?.treeSize).to.equal(7);
+    } finally {
+      await store.close();
+    }
+  });
+  it('keys the subtrees stored before migration 0019 by position, with their hashes as they were', async () => {
+    expect((await begin('b1')).status).to.equal(201);
+    for (let i = 0; i < 40; i++) expect((await attest('b1', `a${i}`)).status).to.equal(201);
+    expect((await begin('b1', 'globex')).status).to.equal(201);
+    const acme = await orgId(server.store, 'acme');
+    const { tree, leaves } = await rebuilt(server.store, acme);
+    const globex = await orgId(server.store, 'globex');
+    const other = await rebuilt(server.store, globex);
+    await server.stop();
+    // The table as migration 0017 made it (keyed by level and index), holding each organisation's subtrees.
+    const hex = (hash: Uint8Array) =>
+      testBackend === 'postgres' ? `'\\x${Buffer.from(hash).toString('hex')}'::bytea` : `x'${Buffer.from(hash).toString('hex')}'`;
+    const rows = [
+      [acme, leaves],
+      [globex, other.leaves],
+    ].flatMap(([organizationId, records]) => {
+      const range = new CompactRange();
+      return (records as string[]).flatMap((record) =>
+        range.append(leafHash(Buffer.from(record, 'utf8'))).map((s) => `(${organizationId}, ${s.level}, ${s.index}, ${hex(s.hash)})`),
+      );
+    });
+    const store = await reopenTestStore(server, [
+      'drop table log_subtrees',
+      `create table log_subtrees (organization_id ${testBackend === 'postgres' ? 'bigint' : 'integer'} not null, level integer not null, idx ${testBackend === 'postgres' ? 'bigint' : 'integer'} not null, hash ${testBackend === 'postgres' ? 'bytea' : 'blob'} not null, primary key (organization_id, level, idx))`,
+      `insert into log_subtrees (organization_id, level, idx, hash) values ${rows.join(', ')}`,
+      "delete from schema_migrations where name = '0019_log_subtree_positions'",
+    ]);
+    try {
+      for (let size = 1; size <= 41; size++) {
+        for (let index = 0; index < size; index++)
+          verifyInclusion(index, size, tree.leafHash(index), await store.inclusionProofOf(acme, index, size), tree.root(size));
+        verifyConsistency(size, 41, tree.root(size), tree.root(), await store.consistencyProofOf(acme, size, 41));
+      }
+      verifyInclusion(0, 1, other.tree.leafHash(0), await store.inclusionProofOf(globex, 0, 1), other.tree.root());
+      expect(await store.verifyLog(acme, 'acme')).to.include({ ok: true, leaves: 41 });
+      expect(await store.verifyLog(globex, 'globex')).to.include({ ok: true, leaves: 1 });
     } finally {
       await store.close();
     }

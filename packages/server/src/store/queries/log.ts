@@ -2,8 +2,9 @@
  * The transparency log's storage (issue 34): per organisation, the records of its hash chain
  * (chain.ts) are the leaves of an RFC 9162 Merkle tree in chain order. Leaf index = seq - 1;
  * a leaf's bytes are the record's text (canonical JSON) in UTF-8. Every complete subtree's hash
- * is stored as it completes, so a proof reads O(log n) rows by key in one query, and the tree's
- * right edge (size and frontier) is one row, so an append reads one row and writes two.
+ * is stored as it completes, numbered in that order (`subtreePosition`: a batch's rows are side by
+ * side), so a proof reads O(log n) rows by key in one query, and the tree's right edge (size and
+ * frontier) is one row, so an append reads one row and writes the new subtrees and that row.
  */
 import { sql } from 'kysely';
 import { PostgresAdapter } from 'kysely';
@@ -20,6 +21,8 @@ import {
   readProof,
   rememberRanges,
   type SubtreeId,
+  subtreePositions,
+  subtreesOf,
 } from '../../transparency/index.ts';
 
 /** The tree of an organisation as stored: its size and right edge. */
@@ -39,9 +42,11 @@ export async function appendLeaves(db: Db, organizationId: number, firstIndex: n
   const tree = await logTree(db, organizationId);
   if (tree.size !== firstIndex)
     throw new Error(`organisation #${organizationId}: the log has ${tree.size} leaves, the chain ${firstIndex} records: run trailproof verify`);
-  const rows: Array<{ organizationId: number; level: number; idx: number; hash: Uint8Array }> = [];
+  const rows: Array<{ organizationId: number; position: number; hash: Uint8Array }> = [];
+  // The subtrees complete in the order they are numbered: the first new one is number subtreesOf(size).
+  let position = subtreesOf(tree.size);
   for (const record of records) {
-    for (const s of tree.frontier.append(leafHash(Buffer.from(record, 'utf8')))) rows.push({ organizationId, level: s.level, idx: s.index, hash: s.hash });
+    for (const s of tree.frontier.append(leafHash(Buffer.from(record, 'utf8')))) rows.push({ organizationId, position: position++, hash: s.hash });
   }
   await insertSubtrees(db, { rows });
   const frontier = Buffer.concat(tree.frontier.hashes);
@@ -68,10 +73,11 @@ export async function logTree(db: Db, organizationId: number): Promise<LogTree> 
 /** The hashes of complete subtrees, in the order of `ids` (one query); throws when one is not stored. */
 export async function subtreeHashes(db: Db, organizationId: number, ids: readonly SubtreeId[]): Promise<Buffer[]> {
   if (!ids.length) return [];
-  const rows = await selectSubtrees(db, { organizationId, ids: ids.map((id) => ({ level: id.level, index: id.index })) }, isPostgres(db));
-  const byKey = new Map(rows.map((r) => [`${r.level}/${r.idx}`, Buffer.from(r.hash)]));
-  return ids.map((id) => {
-    const hash = byKey.get(`${id.level}/${id.index}`);
+  const positions = subtreePositions(ids);
+  const rows = await selectSubtrees(db, { organizationId, positions });
+  const byPosition = new Map(rows.map((r) => [Number(r.position), Buffer.from(r.hash)]));
+  return ids.map((id, i) => {
+    const hash = byPosition.get(positions[i]!);
     if (!hash) throw new Error(`organisation #${organizationId}: subtree ${id.level}/${id.index} of the log is not stored`);
     return hash;
   });
@@ -161,22 +167,15 @@ const selectRecords = compiledOnce((db, v: { organizationId: number; fromIndex: 
     .orderBy('seq')
     .limit(v.limit),
 );
-// One statement per number of ids: `(level, idx) in (values …)` finds each by key. PostgreSQL types
-// a VALUES list's columns from its values (integer), so they are cast to the table's.
-const selectSubtrees = compiledOnce((db, v: { organizationId: number; ids: Array<{ level: number; index: number }> }, postgres: boolean) => {
-  const pairs = sql.join(v.ids.map((id) => sql`(${id.level}, ${id.index})`));
-  const values = postgres ? sql`select column1::integer, column2::bigint from (values ${pairs}) as v` : sql`values ${pairs}`;
-  return db
-    .selectFrom('log_subtrees')
-    .select(['level', 'idx', 'hash'])
-    .where('organization_id', '=', v.organizationId)
-    .where(sql<boolean>`(level, idx) in (${values})`);
-});
+// One statement per number of positions, each found by key.
+const selectSubtrees = compiledOnce((db, v: { organizationId: number; positions: number[] }) =>
+  db.selectFrom('log_subtrees').select(['position', 'hash']).where('organization_id', '=', v.organizationId).where('position', 'in', v.positions),
+);
 const selectTree = compiledOnce((db, v: { organizationId: number }) =>
   db.selectFrom('log_trees').select(['size', 'frontier']).where('organization_id', '=', v.organizationId),
 );
-const insertSubtrees = compiledOnce((db, v: { rows: Array<{ organizationId: number; level: number; idx: number; hash: Uint8Array }> }) =>
-  db.insertInto('log_subtrees').values(v.rows.map((r) => ({ organization_id: r.organizationId, level: r.level, idx: r.idx, hash: r.hash }))),
+const insertSubtrees = compiledOnce((db, v: { rows: Array<{ organizationId: number; position: number; hash: Uint8Array }> }) =>
+  db.insertInto('log_subtrees').values(v.rows.map((r) => ({ organization_id: r.organizationId, position: r.position, hash: r.hash }))),
 );
 const insertTree = compiledOnce((db, v: { organizationId: number; size: number; frontier: Uint8Array }) =>
   db.insertInto('log_trees').values({ organization_id: v.organizationId, size: v.size, frontier: v.frontier }),

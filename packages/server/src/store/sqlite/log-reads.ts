@@ -9,8 +9,16 @@ import type BetterSqlite3 from './driver.ts';
 import type { Queries } from '../types.ts';
 import type { LogLeaf } from '../queries/log.ts';
 import { rememberTokensUntilChange } from '../remembered.ts';
-import { keepUpperSubtrees } from '../subtree-cache.ts';
-import { consistencyProofPlan, inclusionProofPlan, readProof, rememberRanges, type SubtreeId } from '../../transparency/index.ts';
+import { keepUpperSubtrees, keptRun } from '../subtree-cache.ts';
+import {
+  consistencyProofPlan,
+  inclusionProofPlan,
+  MAX_POSITIONED_LEAVES,
+  readProof,
+  rememberRanges,
+  type SubtreeId,
+  subtreePosition,
+} from '../../transparency/index.ts';
 
 export type LogReads = Pick<Queries, 'logSize' | 'logLeaves' | 'inclusionProofOf' | 'consistencyProofOf'>;
 
@@ -20,17 +28,24 @@ export function logReadsOn(raw: BetterSqlite3.Database, version: () => number): 
   const leaf = raw.prepare('select record from evidence_log where organization_id = ? and seq = ?').pluck();
   // `+ 0`: a bound LIMIT would have the statement planned again at each run (open.ts, sqliteDialect).
   const records = raw.prepare('select seq, record from evidence_log where organization_id = ? and seq > ? order by seq limit ? + 0').raw();
-  const subtree = raw.prepare('select hash from log_subtrees where organization_id = ? and level = ? and idx = ?').pluck();
-  const run = raw.prepare('select idx, hash from log_subtrees where organization_id = ? and level = ? and idx >= ? and idx < ?').raw();
+  const subtree = raw.prepare('select hash from log_subtrees where organization_id = ? and position = ?').pluck();
+  // A level's run is not side by side in position order: its `keptRun` positions by key, in one statement.
+  const run = raw.prepare(`select position, hash from log_subtrees where organization_id = ? and position in (${Array(keptRun).fill('?').join(', ')})`).raw();
+  const readRun = (organizationId: number, level: number, from: number, to: number): Array<[number, Buffer]> => {
+    const indexes = Array.from({ length: to - from }, (_, i) => from + i).filter((index) => (index + 1) * 2 ** level <= MAX_POSITIONED_LEAVES);
+    const positions = indexes.map((index) => subtreePosition(level, index));
+    const found = new Map(run.all(organizationId, ...positions, ...Array(keptRun - positions.length).fill(-1)) as Array<[number, Buffer]>);
+    return indexes.flatMap((index, i): Array<[number, Buffer]> => (found.has(positions[i]!) ? [[index, found.get(positions[i]!)!]] : []));
+  };
   const subtrees = keepUpperSubtrees(
     raw.transaction((organizationId: number, ids: readonly SubtreeId[]) =>
       ids.map((id) => {
-        const hash = subtree.get(organizationId, id.level, id.index) as Buffer | undefined;
+        const hash = subtree.get(organizationId, subtreePosition(id.level, id.index)) as Buffer | undefined;
         if (!hash) throw new Error(`organisation #${organizationId}: subtree ${id.level}/${id.index} of the log is not stored`);
         return hash;
       }),
     ),
-    { readRun: (organizationId, level, from, to) => run.all(organizationId, level, from, to) as Array<[number, Buffer]> },
+    { readRun },
   );
   const ranges = rememberRanges();
   // Sizes of 0 (no leaves yet) are read each time: undefined is what is not remembered.
