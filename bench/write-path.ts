@@ -135,9 +135,10 @@ export async function writePath(o: WritePathOptions): Promise<Figure[]> {
     const warm = await runServers(warmup);
     for (const others of [floors, baselines]) if (others.length) await runOthers(others)(warmup);
 
-    // In turns; what was written reaches the disk after each turn that wrote, so that the kernel's
-    // writeback of it is not charged to the next side's turn.
+    // In turns; what was written reaches the disk after each turn that wrote (and after the
+    // warm-ups), so that the kernel's writeback of it is not charged to the next side's turn.
     const sync = () => execFileSync('sync');
+    sync();
     const sides: Record<string, Side> = {
       ours: { processes: servers, load: runServers, after: sync },
       ...(floors.length ? { floor: { processes: floors, load: runOthers(floors), after: sync } } : {}),

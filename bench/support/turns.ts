@@ -17,9 +17,9 @@ export interface Side {
 
 /**
  * A side's turns combined, with the CPU time per answered request (µs) of its processes, all
- * threads (null without /proc), and each turn's throughput in the order run.
+ * threads (null without /proc), and each turn's throughput and p99 (ms) in the order run.
  */
-export type Measured = LoadResult & { cpu: number | null; turnRps: number[] };
+export type Measured = LoadResult & { cpu: number | null; turnRps: number[]; turnP99: number[] };
 
 /**
  * `value / baseline` turn by turn (the first turn of one side against the first of the other, ...),
@@ -51,7 +51,8 @@ export async function rotate<K extends string>(sides: Record<K, Side>, seconds: 
   const measured = {} as Record<K, Measured>;
   for (const name of names) {
     const combined = combineRounds(results.get(name)!);
-    measured[name] = { ...combined, cpu: perRequest(micros.get(name)!, combined.ok), turnRps: results.get(name)!.map((r) => r.rps) };
+    const turns = results.get(name)!;
+    measured[name] = { ...combined, cpu: perRequest(micros.get(name)!, combined.ok), turnRps: turns.map((r) => r.rps), turnP99: turns.map((r) => r.p99) };
   }
   return measured;
 }
