@@ -5,16 +5,8 @@
  * one still comes; after `close` nothing runs.
  */
 import { expect } from 'chai';
+import { waitUntil } from '@trailproof/server/testing';
 import { checkpointSchedule } from './log-store.ts';
-
-/** Polls `check` every few milliseconds; fails after `ms` (a pure module's test: no test database). */
-async function waitUntil(check: () => boolean, ms: number): Promise<void> {
-  const until = performance.now() + ms;
-  while (!check()) {
-    if (performance.now() > until) throw new Error(`not within ${ms} ms`);
-    await new Promise((resolve) => setTimeout(resolve, 2));
-  }
-}
 
 describe('checkpoint schedule', () => {
   const intervalMs = 80;
@@ -39,46 +31,47 @@ describe('checkpoint schedule', () => {
     return { schedule, runs, errors };
   }
   const settle = (ms = intervalMs * 3) => new Promise((resolve) => setTimeout(resolve, ms));
+  const until = async (check: () => boolean) => expect(await waitUntil(check, 1000), 'within 1 s').to.equal(true);
+  /** A second run comes, at least an interval after the first began, and no third after it. */
+  async function secondRunOnly(runs: Array<{ at: number }>): Promise<void> {
+    await until(() => runs.length === 2);
+    expect(runs[1]!.at - runs[0]!.at).to.be.at.least(intervalMs - 2);
+    await settle();
+    expect(runs).to.have.length(2);
+  }
 
   it('runs once for a burst of writes, and not again before the interval', async () => {
     const { schedule, runs } = recorded();
     for (let i = 0; i < 50; i++) schedule.changed();
-    await waitUntil(() => runs.length === 1, 1000);
+    await until(() => runs.length === 1);
     await settle();
     expect(runs).to.have.length(1);
     schedule.changed();
-    await waitUntil(() => runs.length === 2, 1000);
-    expect(runs[1]!.at - runs[0]!.at).to.be.at.least(intervalMs - 2);
+    await secondRunOnly(runs);
     await schedule.close();
   });
 
   it('runs once more after a write made during a run, an interval after that run began', async () => {
     const { schedule, runs } = recorded({ runMs: 20 });
     schedule.changed();
-    await waitUntil(() => runs.length === 1, 1000);
+    await until(() => runs.length === 1);
     schedule.changed();
     schedule.changed();
-    await waitUntil(() => runs.length === 2, 1000);
-    expect(runs[1]!.at - runs[0]!.at).to.be.at.least(intervalMs - 2);
-    await settle();
-    expect(runs).to.have.length(2);
+    await secondRunOnly(runs);
     await schedule.close();
   });
 
   it('runs again an interval later when a run deferred a tree, with no write meanwhile', async () => {
     const { schedule, runs } = recorded({ deferOnce: true });
     schedule.changed();
-    await waitUntil(() => runs.length === 2, 1000);
-    expect(runs[1]!.at - runs[0]!.at).to.be.at.least(intervalMs - 2);
-    await settle();
-    expect(runs).to.have.length(2);
+    await secondRunOnly(runs);
     await schedule.close();
   });
 
   it('flushes at once, ignoring the interval, after the run under way', async () => {
     const { schedule, runs } = recorded({ runMs: 20 });
     schedule.changed();
-    await waitUntil(() => runs.length === 1, 1000);
+    await until(() => runs.length === 1);
     await schedule.flush();
     expect(runs.map((r) => r.now)).to.deep.equal([false, true]);
     expect(runs[1]!.at - runs[0]!.at).to.be.below(intervalMs);
@@ -88,10 +81,10 @@ describe('checkpoint schedule', () => {
   it('reports a failed run and still makes the next', async () => {
     const { schedule, runs, errors } = recorded({ failFirst: true });
     schedule.changed();
-    await waitUntil(() => errors.length === 1, 1000);
+    await until(() => errors.length === 1);
     expect((errors[0] as Error).message).to.equal('disk full');
     schedule.changed();
-    await waitUntil(() => runs.length === 2, 1000);
+    await until(() => runs.length === 2);
     expect(errors).to.have.length(1);
     await schedule.close();
   });
@@ -99,7 +92,7 @@ describe('checkpoint schedule', () => {
   it('waits for the run under way on close, and runs nothing after', async () => {
     const { schedule, runs } = recorded({ runMs: 30, deferOnce: true });
     schedule.changed();
-    await waitUntil(() => runs.length === 1, 1000);
+    await until(() => runs.length === 1);
     schedule.changed();
     await schedule.close();
     schedule.changed();

@@ -8,7 +8,7 @@ export { decodeHash, decodeProof, encodeProof, fromCanonicalBase64, MAX_PROOF_HA
 export { VerificationError, type VerificationReason, verificationOutcome } from './errors.ts';
 export { emptyRoot, HASH_SIZE, type Hash, leafHash, nodeHash } from './hashing.ts';
 export { MemoryTree } from './memory-tree.ts';
-export { MAX_POSITIONED_LEAVES, subtreePosition, subtreePositions, subtreesOf } from './subtree-positions.ts';
+export { hasPosition, MAX_POSITIONED_LEAVES, subtreePosition, subtreePositions, subtreesOf } from './subtree-positions.ts';
 export {
   generateNoteKey,
   type GeneratedNoteKey,

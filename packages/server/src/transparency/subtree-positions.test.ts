@@ -3,7 +3,7 @@
  * its subtrees: every subtree's number is its place in that order, for trees small and past 2^32.
  */
 import { expect } from 'chai';
-import { CompactRange, leafHash, MAX_POSITIONED_LEAVES, subtreePosition, subtreesOf } from './index.ts';
+import { CompactRange, hasPosition, leafHash, MAX_POSITIONED_LEAVES, subtreePosition, subtreesOf } from './index.ts';
 
 describe('subtree positions', () => {
   it('number the subtrees in the order appends complete them, with no gap', () => {
@@ -31,5 +31,14 @@ describe('subtree positions', () => {
     expect(() => subtreePosition(0, MAX_POSITIONED_LEAVES)).to.throw(RangeError);
     expect(() => subtreePosition(-1, 0)).to.throw(RangeError);
     expect(() => subtreePosition(0, 1.5)).to.throw(RangeError);
+    // hasPosition says which have a number, as subtreePosition's check.
+    expect([hasPosition(0, MAX_POSITIONED_LEAVES - 1), hasPosition(52, 0), hasPosition(1, 2 ** 51 - 1)]).to.deep.equal([true, true, true]);
+    expect([hasPosition(0, MAX_POSITIONED_LEAVES), hasPosition(53, 0), hasPosition(1, 2 ** 51), hasPosition(-1, 0), hasPosition(0, 1.5)]).to.deep.equal([
+      false,
+      false,
+      false,
+      false,
+      false,
+    ]);
   });
 });

@@ -16,10 +16,14 @@ export function subtreesOf(size: number): number {
   return 2 * size - popcount(size);
 }
 
+/** Whether subtree `level`/`index` has a number: it lies within the first 2^52 leaves. */
+export function hasPosition(level: number, index: number): boolean {
+  return Number.isInteger(level) && level >= 0 && level <= 52 && Number.isInteger(index) && index >= 0 && (index + 1) * 2 ** level <= MAX_POSITIONED_LEAVES;
+}
+
 /** The number of subtree `level`/`index`: the subtrees complete before it, all of them from the leaves before its last. */
 export function subtreePosition(level: number, index: number): number {
-  if (!Number.isInteger(level) || level < 0 || level > 52 || !Number.isInteger(index) || index < 0 || (index + 1) * 2 ** level > MAX_POSITIONED_LEAVES)
-    throw new RangeError(`no numbered subtree ${level}/${index} (numbers cover the first 2^52 leaves)`);
+  if (!hasPosition(level, index)) throw new RangeError(`no numbered subtree ${level}/${index} (numbers cover the first 2^52 leaves)`);
   // It completes with leaf `last`, after the subtrees of the `last` leaves before and the `level` smaller ones `last` completes first.
   const last = (index + 1) * 2 ** level - 1;
   return subtreesOf(last) + level;

@@ -30,9 +30,9 @@ export const m019_log_subtree_positions: Builder = async (db, dialect) => {
   // before the subtree's last (frozen here: migrations import no live code); m < 2^52.
   const popcount = sql.raw(Array.from({ length: 52 }, (_, bit) => `((m >> ${bit}) & 1)`).join(' + '));
   await sql`insert into log_subtrees_by_position (organization_id, "position", hash)
-    select organization_id, 2 * m - (${popcount}) + level, hash
+    select organization_id, 2 * m - (${popcount}) + level as "position", hash
     from (select organization_id, level, ((idx + 1) << level) - 1 as m, hash from log_subtrees) as old
-    order by organization_id, 2 * m - (${popcount}) + level`.execute(db);
+    order by organization_id, "position"`.execute(db);
   await sql`drop table log_subtrees`.execute(db);
   await sql`alter table log_subtrees_by_position rename to log_subtrees`.execute(db);
   // Append-only as before (migration 0017's triggers went with the old table).

@@ -10,15 +10,7 @@ import type { Queries } from '../types.ts';
 import type { LogLeaf } from '../queries/log.ts';
 import { rememberTokensUntilChange } from '../remembered.ts';
 import { keepUpperSubtrees, keptRun } from '../subtree-cache.ts';
-import {
-  consistencyProofPlan,
-  inclusionProofPlan,
-  MAX_POSITIONED_LEAVES,
-  readProof,
-  rememberRanges,
-  type SubtreeId,
-  subtreePosition,
-} from '../../transparency/index.ts';
+import { consistencyProofPlan, hasPosition, inclusionProofPlan, readProof, rememberRanges, type SubtreeId, subtreePosition } from '../../transparency/index.ts';
 
 export type LogReads = Pick<Queries, 'logSize' | 'logLeaves' | 'inclusionProofOf' | 'consistencyProofOf'>;
 
@@ -32,10 +24,14 @@ export function logReadsOn(raw: BetterSqlite3.Database, version: () => number): 
   // A level's run is not side by side in position order: its `keptRun` positions by key, in one statement.
   const run = raw.prepare(`select position, hash from log_subtrees where organization_id = ? and position in (${Array(keptRun).fill('?').join(', ')})`).raw();
   const readRun = (organizationId: number, level: number, from: number, to: number): Array<[number, Buffer]> => {
-    const indexes = Array.from({ length: to - from }, (_, i) => from + i).filter((index) => (index + 1) * 2 ** level <= MAX_POSITIONED_LEAVES);
+    // A run may reach past any tree's subtrees (and numbers): those are simply not found.
+    const indexes = Array.from({ length: to - from }, (_, i) => from + i).filter((index) => hasPosition(level, index));
     const positions = indexes.map((index) => subtreePosition(level, index));
     const found = new Map(run.all(organizationId, ...positions, ...Array(keptRun - positions.length).fill(-1)) as Array<[number, Buffer]>);
-    return indexes.flatMap((index, i): Array<[number, Buffer]> => (found.has(positions[i]!) ? [[index, found.get(positions[i]!)!]] : []));
+    return indexes.flatMap((index, i): Array<[number, Buffer]> => {
+      const hash = found.get(positions[i]!);
+      return hash ? [[index, hash]] : [];
+    });
   };
   const subtrees = keepUpperSubtrees(
     raw.transaction((organizationId: number, ids: readonly SubtreeId[]) =>
