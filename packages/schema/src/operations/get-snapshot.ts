@@ -10,7 +10,9 @@ export const SnapshotArtifact = Type.Object(
     fingerprint: Type.String(),
     instance_count: Type.Integer({ minimum: 1 }),
     creation_timestamp: EpochSeconds({ description: 'The earliest start among its instances' }),
-    instances: Type.Array(Type.Record(Type.String(), Type.String()), { description: 'What identifies each instance (pod and namespace, task, app...)' }),
+    instances: Type.Array(Type.Record(Type.String(), Type.Unknown()), {
+      description: 'What identifies each instance (pod, namespace and owner references, task, app...): text, and `owners` as reported',
+    }),
     new: Type.Boolean({ description: 'true when it was not running in the previous snapshot (a deployment)' }),
     _links: Type.Object({ trail: Type.Optional(Type.Object({ href: Type.String() })) }, { additionalProperties: false }),
   },

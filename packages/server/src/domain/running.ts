@@ -14,14 +14,18 @@ export interface ReportedArtifact {
 
 /**
  * Groups a report by (artifact name, fingerprint): one entry per artifact with its number of
- * instances, the earliest start, and the identifying text fields of each instance (podName and
- * namespace for K8S, taskArn for ECS, ...). Sorted, so that equal sets compare equal.
+ * instances, the earliest start, and the identifying fields of each instance (podName, namespace
+ * and owners for K8S, taskArn for ECS, ...). Sorted, so that equal sets compare equal.
  */
 export function runningArtifacts(reported: readonly ReportedArtifact[]): RunningArtifact[] {
   const byKey = new Map<string, RunningArtifact>();
   for (const instance of reported) {
-    const identity: Record<string, string> = {};
-    for (const [field, value] of Object.entries(instance)) if (typeof value === 'string' && field !== 'type') identity[field] = value;
+    const identity: Record<string, unknown> = {};
+    for (const [field, value] of Object.entries(instance)) {
+      if (typeof value === 'string' && field !== 'type') identity[field] = value;
+      // A K8S pod's owner references, the one structured field an instance has, are kept as sent.
+      else if (field === 'owners' && Array.isArray(value)) identity[field] = value;
+    }
     for (const [name, fingerprint] of Object.entries(instance.digests)) {
       const key = artifactKey({ name, fingerprint });
       const entry = byKey.get(key);

@@ -7,6 +7,7 @@ import type { Context, Next } from 'koa';
 import { limits, type FieldErrors, type MultipartBody } from '@trailproof/schema';
 import { ApiError, badRequest } from './errors.ts';
 import type { UploadedFile } from '../plugin.ts';
+import { skippedParts, watchedParts, watchingStreamHandler, type WatchedParts } from './multipart-parts.ts';
 
 /** Largest nesting depth accepted in `data_json`. */
 const maxJsonDepth = 32;
@@ -37,6 +38,7 @@ export function multipartParser(body: MultipartBody) {
     },
     // Checked as each file part begins, before its content is read.
     fileFilter: (_req, file, accept) => accept(fileNameProblem(file.fieldname, file.originalname) ?? null, true),
+    streamHandler: watchingStreamHandler(new Set(['data_json', ...fileNames])),
   }).fields([{ name: 'data_json', maxCount: 1 }, ...fileNames.map((name) => ({ name, maxCount: 1 }))]);
 
   return async function parseMultipart(ctx: Context, next: Next) {
@@ -50,9 +52,13 @@ export function multipartParser(body: MultipartBody) {
     const unknown = Object.keys(fields).filter((name) => name !== 'data_json');
     if (unknown.length) throw badRequest('Unknown form fields', Object.fromEntries(unknown.map((n) => [n, 'is not a known part'])));
 
+    const watched = watchedParts(ctx.req)!;
+    refuseUnreadParts(watched);
+    const nameless = namelessFiles(watched, uploaded, fields);
+
     const files: Partial<Record<string, UploadedFile>> = {};
     for (const name of fileNames) {
-      const file = uploaded[name]?.[0];
+      const file = uploaded[name]?.[0] ?? nameless.get(name);
       if (!file) continue;
       if (file.size > body.files[name]!.maxBytes)
         throw new ApiError(413, `File too large: ${name} may be at most ${body.files[name]!.maxBytes} bytes`, { [name]: 'is too large' });
@@ -62,7 +68,7 @@ export function multipartParser(body: MultipartBody) {
       files[name] = { fieldName: name, originalName: file.originalname, mimeType: file.mimetype, size: file.size, buffer: file.buffer };
     }
 
-    const dataFile = uploaded.data_json?.[0];
+    const dataFile = uploaded.data_json?.[0] ?? nameless.get('data_json');
     if (dataFile && fields.data_json !== undefined) throw badRequest('data_json was sent twice', { data_json: 'send it once' });
     if (dataFile && dataFile.size > limits.dataJsonBytes)
       throw new ApiError(413, 'data_json is too large', { data_json: `may be at most ${limits.dataJsonBytes} bytes` });
@@ -72,6 +78,39 @@ export function multipartParser(body: MultipartBody) {
     ctx.state.multipart = { data: parseJson(text), files } satisfies ParsedMultipart;
     return next();
   };
+}
+
+/**
+ * Refuses a body with a part busboy skipped (a missing or unreadable Content-Disposition, or a
+ * part after the closing boundary) or one sent with a Content-Transfer-Encoding, whose bytes
+ * busboy passes on encoded: stored, the evidence would not be what the client meant.
+ */
+function refuseUnreadParts(watched: WatchedParts): void {
+  const skipped = skippedParts(watched);
+  if (Object.keys(skipped).length) throw badRequest('A part of the multipart body cannot be read', skipped);
+  if (watched.encoded.size) {
+    const errors = Object.fromEntries(
+      [...watched.encoded].map(([part, encoding]) => [part, `has Content-Transfer-Encoding ${encoding}, which is not decoded: send the bytes as they are`]),
+    );
+    throw badRequest('Content-Transfer-Encoding is not supported (RFC 7578)', errors);
+  }
+}
+
+/**
+ * File parts without a usable file name (multer drops them), as multer's files, named after
+ * their part: refused when the part is unknown or was sent twice.
+ */
+function namelessFiles(watched: WatchedParts, uploaded: Record<string, MulterFile[]>, fields: Record<string, unknown>): Map<string, MulterFile> {
+  const files = new Map<string, MulterFile>();
+  for (const file of watched.nameless) {
+    const kept = watched.kept.has(file.part);
+    if (!kept) throw badRequest('Unknown form fields', { [file.part]: 'is not a known part' });
+    if (files.has(file.part) || uploaded[file.part]?.length || fields[file.part] !== undefined)
+      throw badRequest(`${file.part} was sent twice`, { [file.part]: 'was sent twice: send it once' });
+    if (file.truncated) throw new ApiError(413, `File too large: ${file.part} is over the limit`, { [file.part]: 'is too large' });
+    files.set(file.part, { fieldname: file.part, originalname: file.part, mimetype: file.mimeType, size: file.buffer.length, buffer: file.buffer });
+  }
+  return files;
 }
 
 /** A 400 naming the part when its file name is longer than `limits.fileNameBytes` (UTF-8). */

@@ -34,6 +34,8 @@ declare module '@koa/multer' {
         file: { fieldname: string; originalname: string; mimetype: string },
         accept: (error: Error | null, keep?: boolean) => void,
       ) => void;
+      /** Feeds the request to busboy (multer's default: `req.pipe(busboy)`). */
+      streamHandler?: (req: import('node:http').IncomingMessage, busboy: any) => void;
     }): Instance;
     memoryStorage(): unknown;
   }

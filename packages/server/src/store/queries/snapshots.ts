@@ -13,8 +13,8 @@ export interface RunningArtifact {
   instance_count: number;
   /** The earliest start among its instances, Unix epoch seconds. */
   creation_timestamp: number;
-  /** What identifies each instance (pod and namespace, task ARN, app name...). */
-  instances: Array<Record<string, string>>;
+  /** What identifies each instance (pod, namespace and owner references, task ARN, app name...). */
+  instances: Array<Record<string, unknown>>;
 }
 
 export interface SnapshotRecord {
