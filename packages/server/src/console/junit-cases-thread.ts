@@ -47,6 +47,7 @@ export function failedCasesOnThread(report: Uint8Array, bounds: ReadingBounds = 
       resolve({ failed, keep });
     };
     worker.on('message', (message: FromReportReader) => {
+      if (settled) return;
       if (message.kind === 'read') return end(message.failed, true);
       reading = true;
       clearTimeout(timer);
