@@ -2,9 +2,11 @@
  * The story the console's environment, deployments, approvals and integrity pages are tested on:
  * trail b1 of flow app attests api:1 with passing tests, b2 attests web:1 with failing ones; prod
  * runs api:1 (2 instances) and web:1, then db:1 joins; staging runs web:1; api:1 has an approval
- * for prod with two reviews whose text is hostile.
+ * for prod with two reviews whose text is hostile. And how the tests read a page: signed in with a
+ * session cookie (`signInTo`), as the text a person reads (`textOf`).
  */
 import { createHash } from 'node:crypto';
+import { expect } from 'chai';
 import type { TestServer } from '@trailproof/server/testing';
 
 export const sha = (text: string) => createHash('sha256').update(text).digest('hex');
@@ -49,4 +51,31 @@ export async function playExtrasStory(server: Pick<TestServer, 'request'>): Prom
   });
   await call('PUT', '/approvals/acme/app/1', { json: review('APPROVED', 'alice') });
   await call('PUT', '/approvals/acme/app/1', { json: review('APPROVED', 'bob') });
+}
+
+/** A page's text as a person reads it: tags dropped, entities of the escaper decoded, spaces folded. */
+export function textOf(html: string): string {
+  const body = html.replace(/^[\s\S]*?<main[^>]*>/, '').replace(/<\/main>[\s\S]*$/, '');
+  return body
+    .replace(/<(script|style)[\s\S]*?<\/\1>/g, ' ')
+    .replace(/<[^>]+>/g, ' ')
+    .replace(/&lt;/g, '<')
+    .replace(/&gt;/g, '>')
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, '&')
+    .replace(/\s+/g, ' ')
+    .trim();
+}
+
+/** A session cookie of the console of `server`, signed in with `token`. */
+export async function signInTo(server: Pick<TestServer, 'url'>, token: string): Promise<string> {
+  const res = await fetch(`${server.url}/ui/sign-in`, {
+    method: 'POST',
+    redirect: 'manual',
+    headers: { origin: server.url, 'content-type': 'application/x-www-form-urlencoded' },
+    body: new URLSearchParams({ token }),
+  });
+  expect(res.status).to.equal(303);
+  return res.headers.get('set-cookie')!.split(';')[0]!;
 }

@@ -165,6 +165,7 @@ const undoing: Record<string, { sqlite: readonly string[]; postgres: readonly st
   '0018_environment_badges': { sqlite: ['drop table environment_badges'], postgres: ['drop table environment_badges'] },
   // Nothing to undo: applied again, it leaves a table already keyed by position as it is.
   '0019_log_subtree_positions': { sqlite: [], postgres: [] },
+  '0020_junit_failed_cases': { sqlite: ['drop table junit_failed_cases'], postgres: ['drop table junit_failed_cases'] },
 };
 
 /**

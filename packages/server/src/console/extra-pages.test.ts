@@ -1,33 +1,6 @@
 import { expect } from 'chai';
 import { startTestServer, type TestServer } from '@trailproof/server/testing';
-import { playExtrasStory, sha } from '../../../../test/support/console-story.ts';
-
-/** A page's text as a person reads it: tags dropped, entities of the escaper decoded, spaces folded. */
-export function textOf(html: string): string {
-  const body = html.replace(/^[\s\S]*?<main[^>]*>/, '').replace(/<\/main>[\s\S]*$/, '');
-  return body
-    .replace(/<(script|style)[\s\S]*?<\/\1>/g, ' ')
-    .replace(/<[^>]+>/g, ' ')
-    .replace(/&lt;/g, '<')
-    .replace(/&gt;/g, '>')
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'")
-    .replace(/&amp;/g, '&')
-    .replace(/\s+/g, ' ')
-    .trim();
-}
-
-/** A session cookie of the console of `server`, signed in with `token`. */
-async function signInTo(server: TestServer, token: string): Promise<string> {
-  const res = await fetch(`${server.url}/ui/sign-in`, {
-    method: 'POST',
-    redirect: 'manual',
-    headers: { origin: server.url, 'content-type': 'application/x-www-form-urlencoded' },
-    body: new URLSearchParams({ token }),
-  });
-  expect(res.status).to.equal(303);
-  return res.headers.get('set-cookie')!.split(';')[0]!;
-}
+import { playExtrasStory, sha, signInTo, textOf } from '../../../../test/support/console-story.ts';
 
 /**
  * The environment, deployments, approvals and integrity pages over HTTP (the browser walks them in

@@ -24,6 +24,7 @@ import { m016_console_sessions } from './migrations/0016-console-sessions.ts';
 import { m017_transparency_log } from './migrations/0017-transparency-log.ts';
 import { m018_environment_badges } from './migrations/0018-environment-badges.ts';
 import { m019_log_subtree_positions } from './migrations/0019-log-subtree-positions.ts';
+import { m020_junit_failed_cases } from './migrations/0020-junit-failed-cases.ts';
 
 export { appendOnlyTables } from './migrations/builder.ts';
 
@@ -48,6 +49,7 @@ export const migrations: Record<string, Builder> = {
   '0017_transparency_log': m017_transparency_log,
   '0018_environment_badges': m018_environment_badges,
   '0019_log_subtree_positions': m019_log_subtree_positions,
+  '0020_junit_failed_cases': m020_junit_failed_cases,
 };
 
 /** Applies every pending migration; throws (and applies nothing more) if one fails. */

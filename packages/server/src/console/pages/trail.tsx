@@ -14,7 +14,7 @@ import { Empty } from '../components/empty.tsx';
 import { Facts, MaybeLink } from '../components/git.tsx';
 import { Pager } from '../components/table.tsx';
 import { Time } from '../components/time.tsx';
-import { failedCasesOf, type FailedCases } from '../junit-cases.ts';
+import { failedCasesOfReports } from '../kept-failed-cases.ts';
 import { environmentPageHref, flowHref, orgHref, queryNumber, trailPageHref } from '../links.ts';
 import { definePage } from '../page.ts';
 import { AttestationDetails, Expectations } from './trail-parts.tsx';
@@ -40,13 +40,10 @@ export const trailPage = definePage({
     const failedReports = view.attestations
       .filter((a) => a.is_latest && a.attachment && a.totals && a.totals.failures + a.totals.errors > 0)
       .slice(0, reportsRead);
-    const failed = new Map<string, FailedCases>(
-      await Promise.all(
-        failedReports.map(async (a) => {
-          const blob = await store.getBlob(a.attachment!.sha256);
-          return [a.attestation_id, blob ? failedCasesOf(blob.content) : { unreadable: 'The report is missing from the store.' }] as const;
-        }),
-      ),
+    const failed = await failedCasesOfReports(
+      store,
+      failedReports.map((a) => ({ sha256: a.attachment!.sha256, size: a.attachment!.size })),
+      now,
     );
     const fingerprints = [...new Set(view.attestations.map((a) => a.artifact_fingerprint).filter((f): f is string => !!f))];
     const deployments = await store.deploymentsOfFingerprints(org.id, fingerprints, 20);
@@ -87,7 +84,12 @@ export const trailPage = definePage({
             <h2 id="attestations">Attestations ({view.attestations_pagination.total})</h2>
             {view.attestations.length ? (
               view.attestations.map((a) => (
-                <AttestationDetails a={a} now={now} download={a.attachment ? downloadOf(a.attestation_id) : undefined} failed={failed.get(a.attestation_id)} />
+                <AttestationDetails
+                  a={a}
+                  now={now}
+                  download={a.attachment ? downloadOf(a.attestation_id) : undefined}
+                  failed={failedReports.includes(a) ? failed.get(a.attachment!.sha256) : undefined}
+                />
               ))
             ) : (
               <Empty

@@ -21,6 +21,7 @@ import * as environmentList from './environment-list.ts';
 import * as environments from './environments.ts';
 import * as flows from './flows.ts';
 import * as health from './health.ts';
+import * as junitFailedCases from './junit-failed-cases.ts';
 import * as log from './log.ts';
 import * as logCheckpoints from './log-checkpoints.ts';
 import * as logEvidence from './log-evidence.ts';
@@ -61,6 +62,7 @@ export const readQueries = {
   ...logCheckpoints.reads,
   ...logEvidence.reads,
   ...logVerify.reads,
+  ...junitFailedCases.reads,
 };
 
 /** Queries that write (and those that must run in the caller's transaction, such as row locks). */
@@ -84,6 +86,7 @@ export const writeQueries = {
   ...logCheckpoints.writes,
   ...logEvidence.writes,
   ...logVerify.writes,
+  ...junitFailedCases.writes,
 };
 
 // A name in both would run in one mode or the other depending on spread order: refused at compile time.

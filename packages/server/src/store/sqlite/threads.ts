@@ -4,7 +4,7 @@
  * across the thread boundary.
  */
 import { createRequire } from 'node:module';
-import { Worker } from 'node:worker_threads';
+import { type ResourceLimits, Worker } from 'node:worker_threads';
 import { Slots } from '../../support/slots.ts';
 
 /**
@@ -26,14 +26,17 @@ import(require('node:url').pathToFileURL(workerData.tsxApi).href).then(({ regist
 });
 `;
 
-/** A worker running the module at `entry` (built JavaScript, or a .ts source under tsx), with `data` as its workerData. */
-export function startModuleWorker(entry: URL, data: Record<string, unknown>): Worker {
-  if (!entry.pathname.endsWith('.ts')) return new Worker(entry, { workerData: data });
+/**
+ * A worker running the module at `entry` (built JavaScript, or a .ts source under tsx), with `data`
+ * as its workerData and `resourceLimits` as its bounds on memory.
+ */
+export function startModuleWorker(entry: URL, data: Record<string, unknown>, resourceLimits?: ResourceLimits): Worker {
+  if (!entry.pathname.endsWith('.ts')) return new Worker(entry, { workerData: data, resourceLimits });
   // tsx's ES module API (its CommonJS twin, which require finds, registers hooks it cannot resolve).
   const tsxApi = createRequire(import.meta.url)
     .resolve('tsx/esm/api')
     .replace(/\.cjs$/, '.mjs');
-  return new Worker(typescriptBootstrap, { eval: true, workerData: { ...data, entry: entry.href, tsxApi } });
+  return new Worker(typescriptBootstrap, { eval: true, workerData: { ...data, entry: entry.href, tsxApi }, resourceLimits });
 }
 
 /** An answer to a job: its value, or the error it failed with. */
