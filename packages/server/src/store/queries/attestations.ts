@@ -4,7 +4,7 @@
  * JUnit totals) is in attestation-facts.ts.
  */
 import { compiledOnce } from '../compiled-once.ts';
-import type { Db } from '../database.ts';
+import { insertChunks, type Db } from '../database.ts';
 import { inTransaction } from '../transactions.ts';
 import { blobAddress, putBlobs } from './blobs.ts';
 import { appendEvidenceBatch, byToken, digestColumnsOf } from './chain.ts';
@@ -110,9 +110,11 @@ async function insertAttestationRows(
   // RETURNING gives the rows, not which input each came from: they are matched by content
   // (rows alike in every column are interchangeable).
   const returned = new Map<string, Array<Record<string, unknown> & { id: number }>>();
-  for (const row of await insertAttestationRowsOnce(db, { rows: values })) {
-    const key = rowKey(row);
-    returned.set(key, [...(returned.get(key) ?? []), row]);
+  for (const chunk of insertChunks(values)) {
+    for (const row of await insertAttestationRowsOnce(db, { rows: chunk })) {
+      const key = rowKey(row);
+      returned.set(key, [...(returned.get(key) ?? []), row]);
+    }
   }
   const rows = values.map((v) => {
     const alike =
