@@ -47,6 +47,7 @@ export type { AttestationViewBody, TrailSummaryBody } from './operations/trail.t
 export { putEnvironment } from './operations/put-environment.ts';
 export { getEnvironment } from './operations/get-environment.ts';
 export {
+  maxReportArtifacts,
   reportAzureApps,
   reportCloudRun,
   reportDocker,

@@ -13,9 +13,9 @@ export const getApprovedArtifactCommitPlugin = definePlugin({
     const { organization, flow } = await requireFlow(store, params.org, params.flow_name);
     const { environment } = await requireEnvironment(store, params.org, params.env_name);
     const running = [...new Set((await store.getSnapshot(environment.id, -1))?.artifacts.map((a) => a.fingerprint))];
-    for (let offset = 0; running.length; offset += approvalsPerStep) {
+    for (let below: number | null = null; running.length; ) {
       // Only approvals of what runs, for this environment or any: their state needs their reviews, read with them.
-      const approvals = await store.approvalsOfArtifacts(flow.id, running, environment.name, offset, approvalsPerStep);
+      const approvals = await store.approvalsOfArtifacts(flow.id, running, environment.name, below, approvalsPerStep);
       const approved = approvals.find((a) => a.state === 'APPROVED');
       if (approved) {
         // The artifact's own commit (its trail's), else the newest commit the approval covers.
@@ -25,6 +25,7 @@ export const getApprovedArtifactCommitPlugin = definePlugin({
         return { status: 200, body: { commit_sha: typeof sha1 === 'string' ? sha1 : (approved.src_commit_list[0] ?? null) } };
       }
       if (approvals.length < approvalsPerStep) break;
+      below = approvals.at(-1)!.release_number;
     }
     return { status: 200, body: { commit_sha: null } };
   },

@@ -244,14 +244,41 @@ export interface Database extends LogTables {
 export type Db = Kysely<Database>;
 
 /**
+ * Most values in one statement's `in (...)` list, and most rows in one multi-row INSERT: 500 rows
+ * of up to 65 columns stay under SQLite's 32,766 bound parameters (and PostgreSQL's 65,535).
+ */
+const maxListPerStatement = 500;
+
+/**
  * `values` in slices of at most 500, one per statement's `in (...)` list, so that any number of
  * values stays under every database's limit on one statement's bound parameters.
  */
 export function inListChunks<T>(values: readonly T[]): T[][] {
   const chunks: T[][] = [];
-  for (let i = 0; i < values.length; i += 500) chunks.push(values.slice(i, i + 500));
+  for (let i = 0; i < values.length; i += maxListPerStatement) chunks.push(values.slice(i, i + maxListPerStatement));
   return chunks;
 }
+
+/**
+ * The first `limit` rows, in `order`, of a read of any number of `values`: `read` runs once per
+ * slice of them and answers that slice's first `limit` rows in the same order, which hold the
+ * first `limit` of the whole list.
+ */
+export async function firstOfChunks<V, R>(
+  values: readonly V[],
+  limit: number,
+  read: (chunk: V[]) => Promise<R[]>,
+  order: (a: R, b: R) => number,
+): Promise<R[]> {
+  const slices = await Promise.all(inListChunks(values).map(read));
+  return slices.flat().sort(order).slice(0, limit);
+}
+
+/**
+ * `rows` in slices of at most 500, one per multi-row INSERT: a statement per slice, all in the
+ * caller's transaction, so that a report of thousands of artifacts is stored whole or not at all.
+ */
+export const insertChunks: <T>(rows: readonly T[]) => T[][] = inListChunks;
 
 /** Whether `db` (or the transaction) is on SQLite, where a statement may be cheaper split than batched. */
 export const isSqlite = (db: Db) => db.getExecutor().adapter instanceof SqliteAdapter;

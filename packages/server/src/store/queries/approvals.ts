@@ -1,4 +1,4 @@
-import type { Db } from '../database.ts';
+import { firstOfChunks, inListChunks, type Db } from '../database.ts';
 import { inTransaction } from '../transactions.ts';
 import { appendEvidence, byToken } from './chain.ts';
 import { fromJson, toJson } from '../json.ts';
@@ -162,8 +162,10 @@ type ApprovalRow = Awaited<ReturnType<ReturnType<typeof approvalsWithToken>['exe
 
 async function withReviews(db: Db, rows: ApprovalRow[]): Promise<ApprovalRecord[]> {
   const ids = rows.map((r) => Number(r.id));
-  const reviews = ids.length
-    ? await db
+  // Each approval's reviews come in one slice, in id order.
+  const slices = await Promise.all(
+    inListChunks(ids).map((chunk) =>
+      db
         .selectFrom('reviews')
         .leftJoin('tokens', 'tokens.id', 'reviews.created_by_token')
         .select([
@@ -176,12 +178,13 @@ async function withReviews(db: Db, rows: ApprovalRow[]): Promise<ApprovalRecord[
           'reviews.created_by_token',
           'tokens.description as token_description',
         ])
-        .where('reviews.approval_id', 'in', ids)
+        .where('reviews.approval_id', 'in', chunk)
         .orderBy('reviews.id')
-        .execute()
-    : [];
+        .execute(),
+    ),
+  );
   const reviewsOf = new Map<number, StoredReview[]>(ids.map((id) => [id, []]));
-  for (const v of reviews) {
+  for (const v of slices.flat()) {
     reviewsOf.get(Number(v.approval_id))?.push({
       state: v.state as ReviewRecord['state'],
       comment: v.comment,
@@ -228,25 +231,32 @@ export async function listApprovals(db: Db, flowId: number, offset: number, limi
 /** One approval by number; negative numbers count back from the latest (-1 is the latest). */
 /**
  * A flow's approvals of any of `targets` meant for `environment` or for none in particular, newest
- * first, a page at a time: the artifact-commit lookup reads these instead of every approval.
+ * first, a page at a time (those numbered below `belowRelease`, when given): the artifact-commit
+ * lookup reads these instead of every approval.
  */
 export async function approvalsOfArtifacts(
   db: Db,
   flowId: number,
   targets: readonly string[],
   environment: string,
-  offset: number,
+  belowRelease: number | null,
   limit: number,
 ): Promise<ApprovalRecord[]> {
   if (!targets.length) return [];
-  const rows = await approvalsWithToken(db)
-    .where('approvals.flow_id', '=', flowId)
-    .where('approvals.target_artifact', 'in', [...targets])
-    .where((eb) => eb.or([eb('approvals.environment', '=', environment), eb('approvals.environment', 'is', null)]))
-    .orderBy('approvals.release_number', 'desc')
-    .limit(limit)
-    .offset(offset)
-    .execute();
+  const rows = await firstOfChunks(
+    [...new Set(targets)],
+    limit,
+    (chunk) =>
+      approvalsWithToken(db)
+        .where('approvals.flow_id', '=', flowId)
+        .where('approvals.target_artifact', 'in', chunk)
+        .where((eb) => eb.or([eb('approvals.environment', '=', environment), eb('approvals.environment', 'is', null)]))
+        .$if(belowRelease !== null, (q) => q.where('approvals.release_number', '<', belowRelease!))
+        .orderBy('approvals.release_number', 'desc')
+        .limit(limit)
+        .execute(),
+    (a, b) => Number(b.release_number) - Number(a.release_number),
+  );
   return withReviews(db, rows);
 }
 
@@ -266,19 +276,21 @@ export async function getApproval(db: Db, flowId: number, number: number): Promi
 /** For each commit, the fingerprints of artifacts attested from it (by trails on that commit). */
 export async function artifactsOfCommits(db: Db, organizationId: number, commits: string[]): Promise<Map<string, string[]>> {
   const out = new Map<string, string[]>(commits.map((c) => [c, []]));
-  if (!commits.length) return out;
-  const rows = await db
-    .selectFrom('attestations as a')
-    .innerJoin('trails as t', 't.id', 'a.trail_id')
-    .innerJoin('flows as f', 'f.id', 't.flow_id')
-    .select(['t.commit_sha', 'a.artifact_fingerprint'])
-    .distinct()
-    .where('f.organization_id', '=', organizationId)
-    .where('t.commit_sha', 'in', commits)
-    .where('a.artifact_fingerprint', 'is not', null)
-    .orderBy('a.artifact_fingerprint')
-    .execute();
-  for (const r of rows) if (r.commit_sha && r.artifact_fingerprint) out.get(r.commit_sha)?.push(r.artifact_fingerprint);
+  // A commit's artifacts come in one slice, in fingerprint order.
+  for (const chunk of inListChunks([...out.keys()])) {
+    const rows = await db
+      .selectFrom('attestations as a')
+      .innerJoin('trails as t', 't.id', 'a.trail_id')
+      .innerJoin('flows as f', 'f.id', 't.flow_id')
+      .select(['t.commit_sha', 'a.artifact_fingerprint'])
+      .distinct()
+      .where('f.organization_id', '=', organizationId)
+      .where('t.commit_sha', 'in', chunk)
+      .where('a.artifact_fingerprint', 'is not', null)
+      .orderBy('a.artifact_fingerprint')
+      .execute();
+    for (const r of rows) if (r.commit_sha && r.artifact_fingerprint) out.get(r.commit_sha)?.push(r.artifact_fingerprint);
+  }
   return out;
 }
 

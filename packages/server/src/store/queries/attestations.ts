@@ -4,7 +4,7 @@
  * JUnit totals) is in attestation-facts.ts.
  */
 import { compiledOnce } from '../compiled-once.ts';
-import type { Db } from '../database.ts';
+import { insertChunks, isSqlite, type Db } from '../database.ts';
 import { inTransaction } from '../transactions.ts';
 import { blobAddress, putBlobs } from './blobs.ts';
 import { appendEvidenceBatch, byToken, digestColumnsOf } from './chain.ts';
@@ -55,6 +55,11 @@ const insertAttestationRowsOnce = compiledOnce((db, v: { rows: AttestationValues
     )
     .returning(digestColumnsOf('attestations')),
 );
+/** A trail's `last_modified_at`; with `lock`, its row locked until COMMIT (as the update that follows would lock it). */
+const lockTrail = compiledOnce((db, v: { id: number }, o: { lock: boolean }) => {
+  const query = db.selectFrom('trails').select('last_modified_at').where('id', '=', v.id);
+  return o.lock ? query.forNoKeyUpdate() : query;
+});
 const touchTrail = compiledOnce((db, v: { id: number; at: number }) => db.updateTable('trails').set({ last_modified_at: v.at }).where('id', '=', v.id));
 
 /** What tells stored attestation rows apart, but for their data (compared only between rows alike in all this). */
@@ -82,17 +87,30 @@ const rowKey = (r: {
   ]);
 
 /**
- * Stores attestations on trails already found (one statement), then moves each trail's
- * `last_modified_at`, then appends their chain records: in that order, because on PostgreSQL the
- * trail rows stay locked until COMMIT from their update and the organisation from the append
- * (trails before organisation, each in id order: the order beginning a trail takes them too, so
- * no deadlock), and what locks nothing comes first so that concurrent transactions overlap up to there.
+ * Stores attestations on trails already found: locks each trail's row (PostgreSQL, until COMMIT),
+ * inserts the rows (one statement per 500), moves the trails' `last_modified_at`, then appends
+ * their chain records. Trails before organisation, each in id order (the order beginning a trail
+ * takes them too, so no deadlock). The trail is locked before its attestations draw their ids,
+ * so that within a trail id order is commit order (and chain order), and an attestation's
+ * `created_at` is never before the trail's `last_modified_at`: the three orders agree, and
+ * `is_latest` (the highest id of a name) is the one stored last.
  */
 async function insertAttestationRows(
   db: Db,
-  list: Array<Omit<AttestationInsert, 'data' | 'where'> & { dataJson: string; where: { organizationId: number; flow: string; trail: string } }>,
+  unordered: Array<Omit<AttestationInsert, 'data' | 'where'> & { dataJson: string; where: { organizationId: number; flow: string; trail: string } }>,
 ): Promise<number[]> {
-  if (!list.length) return [];
+  if (!unordered.length) return [];
+  const since = new Map<number, number>();
+  for (const id of [...new Set(unordered.map((a) => a.trailId))].sort((x, y) => x - y)) {
+    const [trail] = await lockTrail(db, { id }, { lock: !isSqlite(db) });
+    since.set(id, Number(trail?.last_modified_at ?? 0));
+  }
+  // In the order given, each attestation's time is at least its trail's latest (the rows' ids follow that order).
+  const list = unordered.map((a) => {
+    const at = Math.max(a.at, since.get(a.trailId)!);
+    since.set(a.trailId, at);
+    return { ...a, at };
+  });
   const values = list.map(
     (a): AttestationValues => ({
       trailId: a.trailId,
@@ -110,9 +128,11 @@ async function insertAttestationRows(
   // RETURNING gives the rows, not which input each came from: they are matched by content
   // (rows alike in every column are interchangeable).
   const returned = new Map<string, Array<Record<string, unknown> & { id: number }>>();
-  for (const row of await insertAttestationRowsOnce(db, { rows: values })) {
-    const key = rowKey(row);
-    returned.set(key, [...(returned.get(key) ?? []), row]);
+  for (const chunk of insertChunks(values)) {
+    for (const row of await insertAttestationRowsOnce(db, { rows: chunk })) {
+      const key = rowKey(row);
+      returned.set(key, [...(returned.get(key) ?? []), row]);
+    }
   }
   const rows = values.map((v) => {
     const alike =
@@ -133,9 +153,7 @@ async function insertAttestationRows(
     if (index < 0) throw new Error('the attestation insert did not return every row');
     return alike.splice(index, 1)[0]!;
   });
-  const touched = new Map<number, number>();
-  for (const a of list) touched.set(a.trailId, Math.max(touched.get(a.trailId) ?? a.at, a.at));
-  for (const [id, at] of [...touched].sort(([x], [y]) => x - y)) await touchTrail(db, { id, at });
+  for (const [id, at] of [...since].sort(([x], [y]) => x - y)) await touchTrail(db, { id, at });
   await appendEvidenceBatch(
     db,
     list.map((a, i) => ({

@@ -1,6 +1,6 @@
 /** Content-addressed bytes (attachments, templates), stored once per content. */
 import { createHash } from 'node:crypto';
-import { isSqlite, type Db } from '../database.ts';
+import { insertChunks, isSqlite, type Db } from '../database.ts';
 import { compiledOnce } from '../compiled-once.ts';
 
 /** The address of bytes in the blob store: their SHA-256, in hex. */
@@ -30,7 +30,7 @@ export async function putBlobs(db: Db, blobs: Array<{ sha256: string; content: U
   const distinct = [...new Map(blobs.map((b) => [b.sha256, b])).values()].sort((a, b) => (a.sha256 < b.sha256 ? -1 : a.sha256 > b.sha256 ? 1 : 0));
   const rows = distinct.map((b) => ({ sha256: b.sha256, size: b.content.byteLength, content: b.content, at: b.at }));
   if (!isSqlite(db)) {
-    if (rows.length) await insertBlobs(db, { blobs: rows });
+    for (const chunk of insertChunks(rows)) await insertBlobs(db, { blobs: chunk });
     return;
   }
   for (const row of rows) await insertBlobs(db, { blobs: [row] });

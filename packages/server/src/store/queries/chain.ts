@@ -12,7 +12,7 @@
  */
 import { createHash } from 'node:crypto';
 import { PostgresAdapter } from 'kysely';
-import type { Db } from '../database.ts';
+import { insertChunks, type Db } from '../database.ts';
 import { compiledOnce } from '../compiled-once.ts';
 import { appendLeaves } from './log.ts';
 
@@ -202,7 +202,7 @@ export async function appendEvidenceBatch(db: Db, inputs: EvidenceInput[]): Prom
       previous = hash;
       return row;
     });
-    await insertRecords(db, { records });
+    for (const chunk of insertChunks(records)) await insertRecords(db, { records: chunk });
     // The same records, as the leaves of the organisation's Merkle tree (log.ts).
     await appendLeaves(
       db,

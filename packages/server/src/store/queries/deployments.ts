@@ -4,7 +4,8 @@
  * where a deep page starts), and read back by artifact fingerprint.
  */
 import { compiledOnce } from '../compiled-once.ts';
-import type { Db } from '../database.ts';
+import { firstOfChunks, insertChunks, type Db } from '../database.ts';
+import { inTransaction } from '../transactions.ts';
 import { countDeployments, deepPageStart, secondsPerDay, secondsPerHour, windowRows, type WindowValues } from './deployment-window.ts';
 import { writeItems, type ItemsView } from '../views.ts';
 
@@ -41,9 +42,31 @@ export interface DeploymentInsert {
   repoName: string | null;
 }
 
-export async function insertDeployments(db: Db, rows: DeploymentInsert[]): Promise<void> {
-  if (!rows.length) return;
-  await db
+/** Stores a report's deployments and moves the per-day and per-hour counts, in one transaction. */
+export function insertDeployments(db: Db, rows: DeploymentInsert[]): Promise<void> {
+  if (!rows.length) return Promise.resolve();
+  return inTransaction(db, async (trx) => {
+    for (const chunk of insertChunks(rows)) await insertDeploymentRows(trx, chunk);
+    // Keep the per-day and per-hour counts in step, in the same transaction as the rows.
+    const days = tally(
+      rows.flatMap((d) => {
+        const day = Math.floor(d.deployedAt / secondsPerDay);
+        const keys: Array<[string, string]> = [
+          ['', ''],
+          [d.envName, ''],
+        ];
+        if (d.repoName !== null) keys.push(['', d.repoName], [d.envName, d.repoName]);
+        return keys.map(([env_name, repo_name]) => ({ organization_id: d.organizationId, env_name, repo_name, day }));
+      }),
+    );
+    for (const chunk of insertChunks(days)) await addDayCounts(trx, chunk);
+    const hours = tally(rows.map((d) => ({ organization_id: d.organizationId, hour: Math.floor(d.deployedAt / secondsPerHour) })));
+    for (const chunk of insertChunks(hours)) await addHourCounts(trx, chunk);
+  });
+}
+
+const insertDeploymentRows = (db: Db, rows: DeploymentInsert[]) =>
+  db
     .insertInto('deployments')
     .values(
       rows.map((d) => ({
@@ -59,19 +82,9 @@ export async function insertDeployments(db: Db, rows: DeploymentInsert[]): Promi
       })),
     )
     .execute();
-  // Keep the per-day and per-hour counts in step, in the same transaction as the rows.
-  const days = tally(
-    rows.flatMap((d) => {
-      const day = Math.floor(d.deployedAt / secondsPerDay);
-      const keys: Array<[string, string]> = [
-        ['', ''],
-        [d.envName, ''],
-      ];
-      if (d.repoName !== null) keys.push(['', d.repoName], [d.envName, d.repoName]);
-      return keys.map(([env_name, repo_name]) => ({ organization_id: d.organizationId, env_name, repo_name, day }));
-    }),
-  );
-  await db
+
+const addDayCounts = (db: Db, days: Array<{ organization_id: number; env_name: string; repo_name: string; day: number; count: number }>) =>
+  db
     .insertInto('deployment_counts')
     .values(days)
     .onConflict((c) =>
@@ -80,15 +93,15 @@ export async function insertDeployments(db: Db, rows: DeploymentInsert[]): Promi
         .doUpdateSet((eb) => ({ count: eb('deployment_counts.count', '+', eb.ref('excluded.count')) })),
     )
     .execute();
-  const hours = tally(rows.map((d) => ({ organization_id: d.organizationId, hour: Math.floor(d.deployedAt / secondsPerHour) })));
-  await db
+
+const addHourCounts = (db: Db, hours: Array<{ organization_id: number; hour: number; count: number }>) =>
+  db
     .insertInto('deployment_hour_counts')
     .values(hours)
     .onConflict((c) =>
       c.columns(['organization_id', 'hour']).doUpdateSet((eb) => ({ count: eb('deployment_hour_counts.count', '+', eb.ref('excluded.count')) })),
     )
     .execute();
-}
 
 /** The distinct keys, each with how many times it was given. */
 function tally<K extends Record<string, string | number>>(keys: K[]): Array<K & { count: number }> {
@@ -169,17 +182,25 @@ export interface ArtifactDeployment {
   deployedAt: number;
 }
 
-/** The latest deployments (at most `limit`) of any of `fingerprints` in the organisation, newest first. */
-export async function deploymentsOfFingerprints(db: Db, organizationId: number, fingerprints: readonly string[], limit: number): Promise<ArtifactDeployment[]> {
-  if (!fingerprints.length) return [];
-  const rows = await db
+const latestDeploymentsOf = (db: Db, organizationId: number, fingerprints: string[], limit: number) =>
+  db
     .selectFrom('deployments')
     .select(['fingerprint', 'artifact_name', 'env_name', 'snapshot_index', 'deployed_at', 'id'])
     .where('organization_id', '=', organizationId)
-    .where('fingerprint', 'in', fingerprints.slice(0, 500))
+    .where('fingerprint', 'in', fingerprints)
     .orderBy('id', 'desc')
     .limit(limit)
     .execute();
+
+/** The latest deployments (at most `limit`) of any of `fingerprints` in the organisation, newest first. */
+export async function deploymentsOfFingerprints(db: Db, organizationId: number, fingerprints: readonly string[], limit: number): Promise<ArtifactDeployment[]> {
+  if (!fingerprints.length) return [];
+  const rows = await firstOfChunks(
+    [...new Set(fingerprints)],
+    limit,
+    (chunk) => latestDeploymentsOf(db, organizationId, chunk, limit),
+    (a, b) => Number(b.id) - Number(a.id),
+  );
   return rows.map((r) => ({
     fingerprint: r.fingerprint,
     artifactName: r.artifact_name,

@@ -1,7 +1,8 @@
 /** Environment events: stored when a report makes a snapshot (see evidence/events.ts), read a page at a time. */
 import type { EnvironmentEventType } from '@trailproof/schema';
 import { compiledOnce } from '../compiled-once.ts';
-import type { Db } from '../database.ts';
+import { insertChunks, type Db } from '../database.ts';
+import { inTransaction } from '../transactions.ts';
 
 export interface EnvironmentEventInsert {
   environmentId: number;
@@ -41,10 +42,16 @@ export interface EnvironmentEventFilter {
 const asFlag = (value: boolean | null) => (value === null ? null : value ? 1 : 0);
 const fromFlag = (value: number | null) => (value === null ? null : Number(value) === 1);
 
-/** Stores the events of one report, in the order given. */
-export async function insertEnvironmentEvents(db: Db, events: readonly EnvironmentEventInsert[]): Promise<void> {
-  if (!events.length) return;
-  await db
+/** Stores the events of one report, in the order given, in one transaction. */
+export function insertEnvironmentEvents(db: Db, events: readonly EnvironmentEventInsert[]): Promise<void> {
+  if (!events.length) return Promise.resolve();
+  return inTransaction(db, async (trx) => {
+    for (const chunk of insertChunks(events)) await insertEventRows(trx, chunk);
+  });
+}
+
+const insertEventRows = (db: Db, events: readonly EnvironmentEventInsert[]) =>
+  db
     .insertInto('environment_events')
     .values(
       events.map((e) => ({
@@ -63,7 +70,6 @@ export async function insertEnvironmentEvents(db: Db, events: readonly Environme
       })),
     )
     .execute();
-}
 
 interface EventValues extends Omit<EnvironmentEventFilter, 'oldestFirst' | 'repoNames'> {
   environmentId: number;

@@ -3,7 +3,7 @@
  * at most one per organisation per interval, and kept (they are evidence too: an auditor who
  * holds one can later ask for the proof that the log still extends it).
  */
-import type { Db } from '../database.ts';
+import { insertChunks, type Db } from '../database.ts';
 import { compiledOnce } from '../compiled-once.ts';
 import { logTree } from './log.ts';
 import { originOf, type LogSigning } from '../log-signing.ts';
@@ -43,7 +43,8 @@ export async function makeCheckpoints(db: Db, signing: LogSigning, options: { in
     made.push({ organization_id: Number(org.id), tree_size: tree.size, root_hash: rootHash, note, created_at: now });
   }
   // A checkpoint states a fact of the append-only tree: kept once, whoever (another process) signed that size first.
-  if (made.length) await insertCheckpoints(db, { rows: made });
+  // Each row is a fact of its own: slices may commit apart (a rolled-back one is signed again next time).
+  for (const rows of insertChunks(made)) await insertCheckpoints(db, { rows });
   return { deferred };
 }
 

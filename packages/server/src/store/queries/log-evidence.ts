@@ -2,7 +2,7 @@
  * The leaf index of each piece of evidence the API shows (`log_index`), so that a client can ask
  * for its inclusion proof: found from the rows through the index on the records' `ref` (log.ts).
  */
-import type { Db } from '../database.ts';
+import { inListChunks, type Db } from '../database.ts';
 import { logIndexesOf } from './log.ts';
 
 /** The leaf of the snapshot `snapshotIndex` of an environment; null when it has none. */
@@ -25,12 +25,13 @@ export async function approvalLogIndexes(
 ): Promise<Map<number, { approval: number | null; reviews: Array<number | null> }>> {
   const out = new Map(approvalIds.map((id) => [id, { approval: null as number | null, reviews: [] as Array<number | null> }]));
   if (!approvalIds.length) return out;
-  const reviews = await db
-    .selectFrom('reviews')
-    .select(['id', 'approval_id'])
-    .where('approval_id', 'in', [...approvalIds])
-    .orderBy('id')
-    .execute();
+  // Each approval's reviews come in one slice, in id order.
+  const slices = await Promise.all(
+    inListChunks([...new Set(approvalIds)]).map((chunk) =>
+      db.selectFrom('reviews').select(['id', 'approval_id']).where('approval_id', 'in', chunk).orderBy('id').execute(),
+    ),
+  );
+  const reviews = slices.flat();
   const [approvalLeaves, reviewLeaves] = await Promise.all([
     logIndexesOf(db, organizationId, 'approvals', approvalIds),
     logIndexesOf(

@@ -8,7 +8,7 @@
  */
 import { sql } from 'kysely';
 import { PostgresAdapter } from 'kysely';
-import type { Db } from '../database.ts';
+import { insertChunks, type Db } from '../database.ts';
 import { compiledOnce } from '../compiled-once.ts';
 import { keepUpperSubtrees, type ReadSubtrees } from '../subtree-cache.ts';
 import {
@@ -48,7 +48,7 @@ export async function appendLeaves(db: Db, organizationId: number, firstIndex: n
   for (const record of records) {
     for (const s of tree.frontier.append(leafHash(Buffer.from(record, 'utf8')))) rows.push({ organizationId, position: position++, hash: s.hash });
   }
-  await insertSubtrees(db, { rows });
+  for (const chunk of insertChunks(rows)) await insertSubtrees(db, { rows: chunk });
   const frontier = Buffer.concat(tree.frontier.hashes);
   await (firstIndex === 0 ? insertTree : updateTree)(db, { organizationId, size: tree.frontier.size, frontier });
 }
