@@ -10,7 +10,8 @@ export const exportLog = defineOperation({
   description: [
     'A gzip tar of the selected evidence (trails, attestations with their attachments byte for byte, snapshots and the deployments they made,',
     "approvals and reviews, as the API shows them), the leaves of the organisation's log that vouch for it, an inclusion proof of each leaf against",
-    'the latest signed checkpoint, the checkpoint, the verifier key and a README. `trailproof verify-package` checks it offline.',
+    'the latest signed checkpoint, the checkpoint, the verifier key and a README; with a selection, every leaf of the log (`leaves/`), so that the',
+    'package proves it holds every leaf the selection picks. `trailproof verify-package` checks it offline.',
     'Sent as it is written (chunked): a failure midway ends the response early, and the package does not verify.',
     'With `flow`, snapshots are left out (environments belong to no flow); with `trail` (which needs `flow`), approvals and reviews too.',
   ].join(' '),
@@ -29,6 +30,9 @@ export const exportLog = defineOperation({
   responses: {
     200: { description: 'The audit package', schema: Type.String({ contentMediaType: 'application/gzip' }), contentType: 'application/gzip' },
     400: { description: 'Invalid query', schema: Type.Ref(ErrorBody) },
-    404: { description: 'Organisation unknown, or its log has no checkpoint yet', schema: Type.Ref(ErrorBody) },
+    404: {
+      description: 'Organisation, flow or trail unknown (`errors` names `query.flow` or `query.trail`), or its log has no checkpoint yet',
+      schema: Type.Ref(ErrorBody),
+    },
   },
 });

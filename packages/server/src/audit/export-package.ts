@@ -12,8 +12,9 @@ import { environmentHref, trailHref, type ViewContext } from '../http/links.ts';
 import { approvalFields } from '../operations/list-approvals.ts';
 import type { StoreUses } from '../store/types.ts';
 import { parseCheckpoint, parseNote, toBase64 } from '../transparency/index.ts';
-import { type LeafType, type Manifest, PACKAGE_FORMAT, type Selection, viewFileOf } from './package-format.ts';
-import { type PackageRecord, writePackage } from './write-package.ts';
+import { LEAF_LIST_PART, type LeafType, type Manifest, PACKAGE_FORMAT, type Selection, viewFileOf } from './package-format.ts';
+import { approvalOf, inSelection, isWholeLog } from './package-selection.ts';
+import { type LeafListPart, type PackageRecord, writePackage } from './write-package.ts';
 
 /** What an export reads of the organisation's log (the store's log queries, or a test's tree). */
 export interface AuditLog {
@@ -85,13 +86,31 @@ export async function exportPackage(
   return writePackage(out, { manifest, checkpoint: log.checkpoint, verifierKey: log.verifierKey, records: records(store, log, checkpoint.size, options, now) });
 }
 
-async function* records(store: ExportStore, log: AuditLog, size: number, options: ExportOptions, now: number): AsyncGenerator<PackageRecord> {
+async function* records(store: ExportStore, log: AuditLog, size: number, options: ExportOptions, now: number): AsyncGenerator<PackageRecord | LeafListPart> {
   const at: ViewContext = { org: options.organization, apiBase: options.apiBase };
   const pageSize = options.pageSize ?? 500;
+  // A selection's package lists every leaf, so that the verifier sees which ones the selection picks.
+  const listed = !isWholeLog(options.selection);
+  let listing: Buffer[] = [];
+  // A review's flow is its approval's, as the approval's leaf names it (an earlier leaf).
+  const approvalFlows = new Map<number, string>();
   for (let from = 0; from < size; from += pageSize) {
-    const leaves = (await log.leaves(from, Math.min(pageSize, size - from))).map(readLeaf).filter((leaf) => leaf !== undefined);
-    const reviewFlows = await store.auditApprovalPlaces(leaves.filter((l) => l.type === 'review').map((l) => Number(l.data.approval_id)));
-    const chosen = leaves.filter((leaf) => selected(leaf, options.selection, reviewFlows));
+    const page = await log.leaves(from, Math.min(pageSize, size - from));
+    if (page.length !== Math.min(pageSize, size - from) || page.some((leaf, i) => leaf.index !== from + i))
+      throw new Error(`the log's leaves from ${from} are not all there: the store's log is broken (trailproof verify names it)`);
+    for (const leaf of listed ? page : []) {
+      listing.push(Buffer.from(leaf.leaf, 'utf8'));
+      if (listing.length === LEAF_LIST_PART || leaf.index === size - 1) {
+        yield { leafList: { start: leaf.index + 1 - listing.length, leaves: listing } };
+        listing = [];
+      }
+    }
+    const leaves = page.map(readLeaf).filter((leaf) => leaf !== undefined);
+    const chosen = leaves.filter((leaf) => {
+      const approval = approvalOf(leaf);
+      if (approval) approvalFlows.set(approval.id, approval.flow);
+      return inSelection(leaf, options.selection, (id) => approvalFlows.get(id));
+    });
     const ids = (type: LeafType) => chosen.filter((l) => l.type === type && l.ref).map((l) => l.ref!.id);
     const [trails, attestations, snapshots, approvals, reviews] = await Promise.all(
       (['trail.begin', 'attestation', 'snapshot', 'approval', 'review'] as const).map((type) => store.auditRows(tableOf[type], ids(type))),
@@ -142,18 +161,6 @@ function readLeaf({ index, leaf }: { index: number; leaf: string }): Leaf | unde
   if (!(record.type in viewFileOf)) return undefined;
   const ref = record.ref && typeof record.ref.id === 'number' ? { table: String(record.ref.table), id: record.ref.id as number } : undefined;
   return { index, text: leaf, type: record.type as LeafType, at: Number(record.at), ref, data: record.data ?? {} };
-}
-
-/** Whether a leaf is in the selection: its flow (reviews: their approval's), its trail, its time. */
-function selected(leaf: Leaf, selection: Selection, reviewFlows: Map<number, { flowName: string }>): boolean {
-  if (selection.since !== undefined && leaf.at < selection.since) return false;
-  if (selection.until !== undefined && leaf.at > selection.until) return false;
-  if (selection.trail !== undefined && leaf.data.trail !== selection.trail) return false;
-  if (selection.trail !== undefined && leaf.type !== 'trail.begin' && leaf.type !== 'attestation') return false;
-  if (selection.flow === undefined) return true;
-  if (leaf.type === 'snapshot') return false; // environments belong to no flow
-  const flow = leaf.type === 'review' ? reviewFlows.get(Number(leaf.data.approval_id))?.flowName : leaf.data.flow;
-  return flow === selection.flow;
 }
 
 interface View {

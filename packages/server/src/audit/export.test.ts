@@ -99,9 +99,18 @@ describe(`audit package round trip and verify-checkpoint (${testBackend})`, func
     for (const e of exports) expect(e.status, e.stderr).to.equal(0);
     const verified = await Promise.all([fromDb, fromApi, flowOnly].map((f) => runTrailproof(['verify-package', f, '--key', key])));
     expect(verified.map((v) => [v.status, v.stdout])).to.deep.equal([
-      [0, 'OK: 12 records and 2 attachments of acme are in audit.example.com/acme at size 12\n'],
-      [0, 'OK: 12 records and 2 attachments of acme are in audit.example.com/acme at size 12\n'],
-      [0, 'OK: 4 records and 2 attachments of acme are in audit.example.com/acme at size 12\n'],
+      [
+        0,
+        'OK: 12 records and 2 attachments of acme are in audit.example.com/acme at size 12\ncomplete: the package holds every leaf of its selection (the whole log), checked against the signed tree\n',
+      ],
+      [
+        0,
+        'OK: 12 records and 2 attachments of acme are in audit.example.com/acme at size 12\ncomplete: the package holds every leaf of its selection (the whole log), checked against the signed tree\n',
+      ],
+      [
+        0,
+        'OK: 4 records and 2 attachments of acme are in audit.example.com/acme at size 12\ncomplete: the package holds every leaf of its selection (flow=backend trail=t1), checked against the signed tree\n',
+      ],
     ]);
 
     const bytes = readFileSync(fromApi);

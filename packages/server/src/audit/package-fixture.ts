@@ -10,8 +10,9 @@ import { createGunzip, createGzip } from 'node:zlib';
 import tar from 'tar-stream';
 import { canonicalJson } from '../store/queries/chain.ts';
 import { generateNoteKey, inclusionProof, MemoryTree, parseSignerKey, signCheckpoint, toBase64 } from '../transparency/index.ts';
-import { type LeafType, type Manifest, PACKAGE_FORMAT } from './package-format.ts';
-import { type PackageRecord, writePackage } from './write-package.ts';
+import { LEAF_LIST_PART, type LeafType, type Manifest, PACKAGE_FORMAT, PackageVerificationError, type Selection } from './package-format.ts';
+import { verifyPackage } from './verify-package.ts';
+import { type LeafListPart, type PackageRecord, writePackage } from './write-package.ts';
 
 export const fixtureOrigin = 'trailproof.example.com/acme';
 const sha256 = (bytes: string | Uint8Array) => createHash('sha256').update(bytes).digest('hex');
@@ -154,8 +155,14 @@ function evidence(): Evidence[] {
 
 const tableOf = { 'trail.begin': 'trails', attestation: 'attestations', snapshot: 'snapshots', approval: 'approvals', review: 'reviews' } as const;
 
-/** A package of `evidence()` plus `extraLeaves` leaves of other evidence after it, and the key that checks it. */
-export async function fixturePackage(options: { extraLeaves?: number } = {}): Promise<{ bytes: Buffer; verifierKey: string; otherKey: string }> {
+/**
+ * A package of `evidence()` plus `extraLeaves` leaves after it (no time, so of no time selection),
+ * and the key that checks it. Its selection is `since` the first leaf's time (every leaf of
+ * `evidence()`), with the leaf list; `{}` makes it a package of the whole log.
+ */
+export async function fixturePackage(
+  options: { extraLeaves?: number; selection?: Selection; format?: Manifest['format'] } = {},
+): Promise<{ bytes: Buffer; verifierKey: string; otherKey: string }> {
   const key = generateNoteKey('trailproof.example.com');
   const items = evidence();
   const leaves = items.map((item, i) =>
@@ -180,10 +187,15 @@ export async function fixturePackage(options: { extraLeaves?: number } = {}): Pr
     origin: fixtureOrigin,
     tree_size: tree.size,
     root_hash: toBase64(tree.root()),
-    selection: { flow: 'backend' },
+    selection: options.selection ?? { since: 1_700_000_000 },
     exported_at: 1_700_001_000,
+    ...(options.format ? { format: options.format } : {}),
   };
-  const records: PackageRecord[] = items.map((item, index) => ({
+  const listed = Object.keys(manifest.selection).length > 0 && manifest.format === PACKAGE_FORMAT;
+  const leafList: LeafListPart[] = [];
+  for (let start = 0; listed && start < leaves.length; start += LEAF_LIST_PART)
+    leafList.push({ leafList: { start, leaves: leaves.slice(start, start + LEAF_LIST_PART) } });
+  const records: Array<PackageRecord | LeafListPart> = items.map((item, index) => ({
     index,
     leaf: leaves[index]!,
     proof: inclusionProof(tree, index, tree.size),
@@ -195,7 +207,7 @@ export async function fixturePackage(options: { extraLeaves?: number } = {}): Pr
     ...(item.attachment ? { attachment: { sha256: sha256(item.attachment), size: item.attachment.length, open: () => item.attachment! } } : {}),
   }));
   const checkpoint = signCheckpoint({ origin: fixtureOrigin, size: tree.size, rootHash: tree.root() }, parseSignerKey(key.signerKey));
-  const bytes = await packageBytes((out) => writePackage(out, { manifest, checkpoint, verifierKey: key.verifierKey, records }));
+  const bytes = await packageBytes((out) => writePackage(out, { manifest, checkpoint, verifierKey: key.verifierKey, records: [...records, ...leafList] }));
   return { bytes, verifierKey: key.verifierKey, otherKey: generateNoteKey('trailproof.example.com').verifierKey };
 }
 
@@ -241,3 +253,14 @@ export async function rewritePackage(
 
 /** A fresh stream of `bytes` at each call, as `verifyPackage` opens a file. */
 export const opener = (bytes: Buffer) => () => Readable.from([bytes]);
+
+/** The reason and path of the failure of verifying `bytes`, or 'verified'. */
+export async function outcome(bytes: Buffer, key: string): Promise<string> {
+  try {
+    await verifyPackage(opener(bytes), key);
+    return 'verified';
+  } catch (error) {
+    if (error instanceof PackageVerificationError) return `${error.reason} ${error.path}`;
+    throw error;
+  }
+}

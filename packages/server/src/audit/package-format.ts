@@ -5,8 +5,13 @@
  */
 import type { VerificationReason } from '../transparency/index.ts';
 
-/** The `format` of every manifest this code writes and reads. */
-export const PACKAGE_FORMAT = 'trailproof-audit-package/1';
+/** The `format` of every manifest this code writes. */
+export const PACKAGE_FORMAT = 'trailproof-audit-package/2';
+/** The first format, still verified: it does not prove a selection complete. */
+export const PACKAGE_FORMAT_1 = 'trailproof-audit-package/1';
+
+/** Leaves per part of a selection's leaf list (`leaves/N`): a power of two, so each full part is one complete subtree. */
+export const LEAF_LIST_PART = 4096;
 
 /** The kinds of evidence a leaf vouches for, by the leaf's `type`, and the API view's file name. */
 export const viewFileOf = {
@@ -39,6 +44,7 @@ export const paths = {
   view: (index: number, type: LeafType) => `records/${index}/${viewFileOf[type]}`,
   deployments: (index: number) => `records/${index}/deployments.json`,
   attachment: (sha256: string) => `attachments/${sha256}`,
+  leafList: (start: number) => `leaves/${start}`,
 } as const;
 
 /** The files of a record folder, as they follow `records/<index>/`. */
@@ -57,7 +63,7 @@ export interface Selection {
 
 /** `manifest.json`: what the package is of; the verifier checks it against the signed checkpoint. */
 export interface Manifest {
-  readonly format: typeof PACKAGE_FORMAT;
+  readonly format: typeof PACKAGE_FORMAT | typeof PACKAGE_FORMAT_1;
   readonly organization: string;
   /** The checkpoint's origin line. */
   readonly origin: string;
@@ -78,7 +84,10 @@ export type PackageReason =
   | 'attachment-missing' // an attestation names an attachment the package does not hold
   | 'leaf-malformed' // a leaf is not a record of the organisation's log at its index
   | 'row-mismatch' // a stored row does not hash to the digest its leaf holds, or is another row than the leaf names
-  | 'record-mismatch'; // the evidence as the API shows it says something its row or leaf does not
+  | 'record-mismatch' // the evidence as the API shows it says something its row or leaf does not
+  | 'package-incomplete' // a leaf of the selection is not in the package, or the leaf list misses a part
+  | 'outside-selection' // a record, or an attachment, is not of the selection the manifest names
+  | 'leaf-list-mismatch'; // the leaf list does not lead to the checkpoint's root
 
 /** A failed package check: the reason, and the path inside the package of the part at fault. */
 export class PackageVerificationError extends Error {
@@ -90,6 +99,27 @@ export class PackageVerificationError extends Error {
     super(`${path}: ${message}`);
     this.name = 'PackageVerificationError';
   }
+}
+
+/** What the README says the package proves of its completeness. */
+function completenessText(manifest: Manifest): string {
+  const whole = Object.values(manifest.selection).every((value) => value === undefined);
+  if (whole)
+    return `
+## Complete
+
+This is a package of the whole log: it holds records/N for every N from 0 to ${manifest.tree_size - 1},
+and verify-package refuses it if one is missing.
+`;
+  return `- leaves/N: every leaf of the log, ${LEAF_LIST_PART} a part from leaf N, each followed by a newline.
+
+## Complete
+
+The selection is ${JSON.stringify(manifest.selection)}. The leaves in leaves/ lead to the
+checkpoint's root (RFC 9162 tree hash), so they are the log; each one says its type, time, flow and
+trail, so anyone can see which leaves the selection picks. verify-package refuses the package unless
+records/ holds exactly those.
+`;
 }
 
 /** The README at the top of every package: what is inside and how to check it by hand. */
@@ -115,7 +145,7 @@ origin ${manifest.origin}, ${manifest.tree_size} leaves. Format ${PACKAGE_FORMAT
 - records/N/trail.json, attestation.json, snapshot.json, approval.json, review.json: that
   evidence as the API shows it; deployments.json beside a snapshot: the deployments it made.
 - attachments/SHA256: each attachment, byte for byte, named by its SHA-256.
-
+${completenessText(manifest)}
 ## How to check it
 
 All at once, offline:

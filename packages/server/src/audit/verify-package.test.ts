@@ -1,20 +1,8 @@
 import { gzipSync } from 'node:zlib';
 import { expect } from 'chai';
 import tar from 'tar-stream';
-import { fixturePackage, opener, rewritePackage } from './package-fixture.ts';
-import { PackageVerificationError } from './package-format.ts';
+import { fixturePackage, opener, outcome, rewritePackage } from './package-fixture.ts';
 import { verifyPackage } from './verify-package.ts';
-
-/** The reason and path of the failure of verifying `bytes`, or 'verified'. */
-async function outcome(bytes: Buffer, key: string): Promise<string> {
-  try {
-    await verifyPackage(opener(bytes), key);
-    return 'verified';
-  } catch (error) {
-    if (error instanceof PackageVerificationError) return `${error.reason} ${error.path}`;
-    throw error;
-  }
-}
 
 const flipLastByte = (content: Buffer) => {
   const copy = Buffer.from(content);

@@ -37,6 +37,11 @@ export interface Attachment {
   open(): Promise<Readable | AsyncIterable<Uint8Array> | Uint8Array> | Readable | AsyncIterable<Uint8Array> | Uint8Array;
 }
 
+/** Leaves `start`.. of the log, one part of a selection's leaf list (`LEAF_LIST_PART` leaves, fewer in the last). */
+export interface LeafListPart {
+  readonly leafList: { readonly start: number; readonly leaves: readonly Uint8Array[] };
+}
+
 /** Everything a package holds, records pulled in leaf order. */
 export interface PackageContents {
   readonly manifest: Manifest;
@@ -44,8 +49,11 @@ export interface PackageContents {
   readonly checkpoint: string;
   /** The verifier key line (note format). */
   readonly verifierKey: string;
-  readonly records: AsyncIterable<PackageRecord> | Iterable<PackageRecord>;
+  /** The records, and for a selection the parts of the leaf list among them. */
+  readonly records: AsyncIterable<PackageRecord | LeafListPart> | Iterable<PackageRecord | LeafListPart>;
 }
+
+const newline = Buffer.from('\n');
 
 /** Writes the package to `out` (ended when done); rejects, leaving `out` destroyed, on any failure. */
 export async function writePackage(out: Writable, contents: PackageContents): Promise<{ records: number; attachments: number }> {
@@ -70,6 +78,12 @@ export async function writePackage(out: Writable, contents: PackageContents): Pr
     await file(paths.key, `${contents.verifierKey.trim()}\n`);
     await file(paths.checkpoint, contents.checkpoint);
     for await (const record of contents.records) {
+      if ('leafList' in record) {
+        // A leaf never holds a raw newline (canonical JSON escapes it), so lines part them.
+        const { start, leaves } = record.leafList;
+        await file(paths.leafList(start), Buffer.concat(leaves.flatMap((leaf) => [leaf, newline])));
+        continue;
+      }
       const { index } = record;
       await file(paths.leaf(index), record.leaf);
       await json(paths.proof(index), encodeProof(record.proof));

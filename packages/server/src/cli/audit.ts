@@ -4,6 +4,7 @@
  */
 import { createReadStream, existsSync, readFileSync, statSync } from 'node:fs';
 import { PackageVerificationError } from '../audit/package-format.ts';
+import { describeSelection } from '../audit/package-selection.ts';
 import { verifyPackage } from '../audit/verify-package.ts';
 import { defineCommand, UsageError } from './common.ts';
 import { decodeProof, VerificationError, verifyCheckpointConsistency } from '../transparency/index.ts';
@@ -20,7 +21,8 @@ export const verifyPackageCommand = defineCommand({
   summary: [
     "Checks an audit package (from `trailproof export`) offline: the checkpoint's signature by the key,",
     'every inclusion proof against the checkpoint, every stored row against its leaf, every piece of',
-    'evidence against its row, and every attachment against its SHA-256 and its attestation.',
+    'evidence against its row, every attachment against its SHA-256 and its attestation, and that the package',
+    'holds every leaf of its selection (a package of format 1 cannot show that: it says so).',
     'Exit status: 0 when all of it holds, 1 naming the first part that fails, 2 for a mistake in the command line.',
   ].join('\n'),
   options: { key: { type: 'string' } },
@@ -39,6 +41,10 @@ export const verifyPackageCommand = defineCommand({
       process.stdout.write(
         `OK: ${verified.records} records and ${verified.attachments} attachments of ${verified.manifest.organization} are in ${verified.checkpoint.origin} at size ${verified.checkpoint.size}\n`,
       );
+      const selection = describeSelection(verified.manifest.selection);
+      if (verified.completeness.proven)
+        process.stdout.write(`complete: the package holds every leaf of its selection (${selection}), checked against the signed tree\n`);
+      for (const warning of verified.completeness.warnings) process.stdout.write(`warning: NOT PROVEN: ${warning}\n`);
       if (!verified.packageKeyMatches)
         process.stdout.write("note: the package's own key file is another key than --key (the package was checked with --key)\n");
     } catch (error) {

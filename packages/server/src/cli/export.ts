@@ -8,6 +8,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Kysely } from 'kysely';
 import { exportPackage } from '../audit/export-package.ts';
+import { requireSelection } from '../operations/export-selection.ts';
 import type { Selection } from '../audit/package-format.ts';
 import { storeAuditLog } from '../audit/store-log.ts';
 import { openToRead } from './database.ts';
@@ -98,6 +99,7 @@ async function fromDatabase(values: { db?: string; database?: string }, org: str
     const signerKey = logOptionsFromEnvironment().signerKey;
     const verifierKey = signerKey ? parseSignerKey(signerKey).verifierKey : await store.logVerifierKey();
     if (!verifierKey) throw new Error('the database keeps no signing key (the server signs with TRAILPROOF_SIGNING_KEY): set it for this command too');
+    await requireSelection(store, org, Number(organization.id), selection);
     const log = await storeAuditLog(store, Number(organization.id), verifierKey);
     if (!log) throw new Error(`the log of '${org}' has no signed checkpoint yet (a running server makes one within a second of a write)`);
     return exportPackage(store, log, out as never, { organization: org, organizationId: Number(organization.id), selection, apiBase: '/api/v2' });

@@ -42,8 +42,20 @@ describe('GET /log/{org}/export: the audit package', function () {
     expect([web.records, web.attachments, web.manifest.selection]).to.deep.equal([2, 0, { flow: 'web' }]);
     const backend = await verified((await get('?flow=backend')).bytes);
     expect([backend.records, backend.attachments]).to.deep.equal([9, 2]); // 3 begins, 4 attestations, the approval and its review
+    // The review's flow is read from its approval's leaf, in the leaf list: the verifier agrees the package is complete.
+    expect([whole.completeness.proven, web.completeness.proven, backend.completeness.proven]).to.deep.equal([true, true, true]);
     const late = await verified((await get(`?since=${Math.ceil(Date.now() / 1000) + 60}`)).bytes);
     expect(late.records).to.equal(0);
+  });
+
+  it('answers 404 naming the field for a flow or trail the organisation does not have, not an empty package', async () => {
+    const noFlow = await get('?flow=nosuchflow');
+    expect([noFlow.status, noFlow.body.errors]).to.deep.equal([404, { 'query.flow': 'no such flow' }]);
+    assertMatchesContract(exportLog, 404, noFlow.body);
+    const noTrail = await get('?flow=backend&trail=nosuchtrail');
+    expect([noTrail.status, noTrail.body.errors]).to.deep.equal([404, { 'query.trail': 'no such trail in the flow' }]);
+    const trail = await verified((await get('?flow=backend&trail=t1')).bytes);
+    expect([trail.records, trail.completeness.proven]).to.deep.equal([4, true]); // two begins, two attestations
   });
 
   it('answers 400 naming the field for a trail without its flow or a time range inverted, and nothing to another organisation', async () => {

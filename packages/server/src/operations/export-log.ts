@@ -4,6 +4,7 @@ import { exportPackage, exportPackageUses } from '../audit/export-package.ts';
 import { storeAuditLog, storeAuditLogUses } from '../audit/store-log.ts';
 import { badRequest, notFound } from '../http/errors.ts';
 import { definePlugin } from '../plugin.ts';
+import { requireSelection, requireSelectionUses } from './export-selection.ts';
 import { requireLog, requireLogUses } from './log-lookup.ts';
 
 /**
@@ -13,17 +14,18 @@ import { requireLog, requireLogUses } from './log-lookup.ts';
  */
 export const exportLogPlugin = definePlugin({
   operation: exportLog,
-  store: [...requireLogUses, ...storeAuditLogUses, ...exportPackageUses],
+  store: [...requireLogUses, ...requireSelectionUses, ...storeAuditLogUses, ...exportPackageUses],
   async handler({ params, query, store, apiBase, now }) {
     if (query.trail !== undefined && query.flow === undefined)
       throw badRequest('trail needs flow', { 'query.trail': 'needs flow: a trail is named within its flow' });
     if (query.since !== undefined && query.until !== undefined && query.since > query.until)
       throw badRequest('since is after until', { 'query.since': 'must be at most until' });
     const { organization, signing } = await requireLog(store, params.org);
+    const selection = { flow: query.flow, trail: query.trail, since: query.since, until: query.until };
+    await requireSelection(store, params.org, organization.id, selection);
     const log = await storeAuditLog(store, organization.id, signing.signer.verifierKey);
     if (!log) throw notFound(`The log of '${params.org}' has no signed checkpoint yet: try again in a second`);
     const stream = new PassThrough();
-    const selection = { flow: query.flow, trail: query.trail, since: query.since, until: query.until };
     exportPackage(store, log, stream, {
       organization: params.org,
       organizationId: organization.id,
