@@ -132,8 +132,8 @@ describe('hostile clients: the console behind an HTTPS proxy (nginx)', function 
     });
   });
 
-  it('with --trust-proxy, failed token checks count by the address nginx saw: one client blocked, another not', async () => {
-    await behindProxy(['--trust-proxy'], { TRAILPROOF_FAILED_TOKEN_CHECKS_PER_MINUTE: '2' }, async (server, proxy) => {
+  it('with TRAILPROOF_TRUST_PROXY, failed token checks count by the address nginx saw: one client blocked, another not', async () => {
+    await behindProxy([], { TRAILPROOF_TRUST_PROXY: 'true', TRAILPROOF_FAILED_TOKEN_CHECKS_PER_MINUTE: '2' }, async (server, proxy) => {
       const path = '/api/v2/environments/acme';
       const { result, slowestMs } = await whileProbingHealth(server, async () => [
         await viaProxy(proxy, path, unknownToken, '127.0.0.2'),
