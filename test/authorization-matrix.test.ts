@@ -51,7 +51,9 @@ describe('authorization matrix over every route', function () {
   let revoked = '';
 
   before(async () => {
-    server = await startTestServer();
+    // Every route is sent every kind of refused token: far more failures than one address may
+    // make a minute (test/hostile/failed-auth.test.ts tests that limit).
+    server = await startTestServer({ server: { failedTokenChecksPerMinute: 100_000 } });
     const seed = async (method: string, path: string, options: Parameters<TestServer['request']>[2]) => {
       const res = await server.request(method, path, options);
       expect(res.status, `${method} ${path}: ${JSON.stringify(res.body)}`).to.be.within(200, 201);

@@ -18,11 +18,12 @@ export interface ChildServer extends ServerProcess {
   close(): Promise<void>;
 }
 
-export async function startChildServer(env: NodeJS.ProcessEnv = {}): Promise<ChildServer> {
+/** `args`: more arguments of `serve` (`--trust-proxy`, say). */
+export async function startChildServer(env: NodeJS.ProcessEnv = {}, args: string[] = []): Promise<ChildServer> {
   const own = await createChildDatabase('hostile');
   const database = own.args;
   const token = (await runCli(['token', 'create', '--org', 'acme', ...database])).trim();
-  const server = await startServerProcess(database, env);
+  const server = await startServerProcess([...database, ...args], env);
   expect2xx(await call(server.url, token, 'PUT', '/api/v2/flows/acme', { json: { name: 'app' } }));
   const form = new FormData();
   form.append('data_json', JSON.stringify({ name: 't1' }));

@@ -13,14 +13,20 @@ import { logStoreCalls } from './store-call-log.ts';
 import { createRouter, type RouterOptions } from './router.ts';
 import { createConsole, type ConsoleOptions } from './console/index.ts';
 import { createBadges } from './badges/badges.ts';
+import { FailedAuthLimit } from './http/failed-auth-limit.ts';
 
 export interface AppOptions extends RouterOptions {
-  /** Trust `X-Forwarded-*` headers (behind a load balancer). */
+  /**
+   * Behind one reverse proxy: trust its `X-Forwarded-Proto` and `X-Forwarded-Host` (the
+   * console's origin check, its cookie's `Secure`, absolute links) and the last address of
+   * `X-Forwarded-For` (the limit on failed token checks). Off by default: then these headers are
+   * ignored, as any client could send them.
+   */
   proxy?: boolean;
   /** Prometheus metrics at `GET /metrics` (metrics.ts): off by default; `startServer` reads TRAILPROOF_METRICS. */
   metrics?: MetricsMode;
   /** The console (pages for people) at `/ui`, with `/` redirecting there; `false` leaves it out. */
-  console?: false | Omit<ConsoleOptions, 'store' | 'auth' | 'logger'>;
+  console?: false | Omit<ConsoleOptions, 'store' | 'auth' | 'logger' | 'failedAuthLimit' | 'failedTokenChecksPerMinute'>;
   /** README badges at `/badges/...` (badges/badges.ts): served unless false. */
   badges?: boolean;
   /** Where the metrics are registered (a prom-client `Registry`); one of the app's own by default. */
@@ -41,8 +47,10 @@ export function createApp(options: AppOptions): Koa {
   const logger = options.logger ?? createLogger();
   const storeCalls = debugEnabled(logger) ? logStoreCalls(options.store, logger) : null;
   const store = storeCalls?.store ?? options.store;
-  const app = new Koa({ proxy: options.proxy ?? false });
-  const router = createRouter({ ...options, store, logger });
+  // One address of X-Forwarded-For: the one the proxy added; those before it are the client's to forge.
+  const app = new Koa({ proxy: options.proxy ?? false, maxIpsCount: 1 });
+  const failedAuthLimit = options.failedAuthLimit ?? new FailedAuthLimit({ perMinute: options.failedTokenChecksPerMinute });
+  const router = createRouter({ ...options, store, logger, failedAuthLimit });
   app.silent = true;
   app.on('error', (error: unknown) => logger.error({ msg: 'unhandled error', error: String(error) }));
 
@@ -68,17 +76,17 @@ export function createApp(options: AppOptions): Koa {
   app.use(errorMiddleware(logger));
   app.use(probes(store, logger, options.health));
   if (options.metrics && options.metrics !== 'off')
-    app.use(metricsMiddleware(options.metrics, options.auth ?? storeTokens(store), { store, registry: options.metricsRegistry }));
+    app.use(metricsMiddleware(options.metrics, options.auth ?? storeTokens(store), { store, registry: options.metricsRegistry, failedAuthLimit }));
   // Unmatched paths: a JSON 404 (the router's allowedMethods answers 405/501 in JSON itself).
   app.use(async (ctx, next) => {
     await next();
     if (ctx.body == null && ctx.status === 404 && !ctx.state.clientClosed) throw new ApiError(404, `No such route: ${ctx.method} ${ctx.path}`);
   });
-  if (options.badges !== false) app.use(createBadges({ store: options.store, auth: options.auth, logger }).routes());
+  if (options.badges !== false) app.use(createBadges({ store: options.store, auth: options.auth, logger, failedAuthLimit }).routes());
   app.use(router.routes());
   app.use(router.allowedMethods());
   if (options.console !== false) {
-    const ui = createConsole({ ...options.console, store: options.store, auth: options.auth, logger, apiPrefix: options.prefix });
+    const ui = createConsole({ ...options.console, store: options.store, auth: options.auth, logger, apiPrefix: options.prefix, failedAuthLimit });
     const home = options.console?.prefix ?? '/ui';
     app.use(ui.routes());
     app.use(async (ctx, next) => {

@@ -31,7 +31,9 @@ describe('authentication and authorization on every route of the six operations'
   let server: TestServer;
   let revoked = '';
   before(async () => {
-    server = await startTestServer();
+    // Every route is sent every kind of refused token: more failures than one address may make a
+    // minute (test/hostile/failed-auth.test.ts tests that limit).
+    server = await startTestServer({ server: { failedTokenChecksPerMinute: 100_000 } });
     const org = Number((await server.store.findOrganization('acme'))!.id);
     expect(
       (await server.request('PUT', '/api/v2/trails/acme/payments', { form: { data_json: JSON.stringify({ name: 'build-1', description: 'secret-plan' }) } }))

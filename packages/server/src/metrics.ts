@@ -12,6 +12,7 @@ import type { Middleware } from 'koa';
 import { collectDefaultMetrics, Counter, Gauge, Histogram, Registry } from 'prom-client';
 import type { Authenticator } from './auth.ts';
 import { ApiError } from './http/errors.ts';
+import { FailedAuthLimit } from './http/failed-auth-limit.ts';
 import { poolMetrics } from './metrics-pool.ts';
 import type { UploadedFile } from './plugin.ts';
 import type { PoolUse, Store } from './store/types.ts';
@@ -35,6 +36,8 @@ export interface MetricsOptions {
    * a registry passed in gets the app's metrics only.
    */
   registry?: Registry;
+  /** The table of failed token checks (`token` mode), shared with the API by `createApp`. */
+  failedAuthLimit?: FailedAuthLimit;
 }
 
 /** The app's metrics middleware: times every request after it and answers `GET /metrics`. */
@@ -57,10 +60,11 @@ export function metricsMiddleware(mode: Exclude<MetricsMode, 'off'>, auth: Authe
   });
 
   // In a `serve --workers` pool, each scrape answers for every worker (metrics-pool.ts).
+  const authLimit = options.failedAuthLimit ?? new FailedAuthLimit();
   const scrape = poolMetrics(registry) ?? (() => registry.metrics());
   return async (ctx, next) => {
     if (ctx.path === '/metrics' && (ctx.method === 'GET' || ctx.method === 'HEAD')) {
-      if (mode === 'token' && !(await auth.authenticate(ctx.get('authorization')))) {
+      if (mode === 'token' && !(await authLimit.authenticate(ctx, auth, ctx.get('authorization') || undefined))) {
         throw new ApiError(401, 'Metrics need an API token of any organisation', undefined, { 'WWW-Authenticate': 'Bearer' });
       }
       ctx.set('Cache-Control', 'no-store');

@@ -11,6 +11,7 @@ import { storeTokens, type Authenticator, type Principal } from './auth.ts';
 import { ApiError, badRequest, errorMiddleware } from './http/errors.ts';
 import { assertStorableText, multipartParser, parseJsonBody, type ParsedMultipart } from './http/body.ts';
 import { ByteBudget, defaultMaxBodyBytesInFlight, holdBodyBytes } from './http/body-budget.ts';
+import { FailedAuthLimit } from './http/failed-auth-limit.ts';
 import { healthCheck, type HealthCheckOptions } from './http/health.ts';
 import { silentLogger, type Logger } from './log.ts';
 import type { HandlerInput, Plugin } from './plugin.ts';
@@ -36,6 +37,13 @@ export interface RouterOptions {
    * `Retry-After` before it is read. Memory for uploads peaks at about twice this.
    */
   maxUploadBytesInFlight?: number;
+  /**
+   * Failed token checks one client address may make a minute (30 by default); beyond them its
+   * requests with a token answer 429 with `Retry-After` until the budget refills.
+   */
+  failedTokenChecksPerMinute?: number;
+  /** The table of failed checks, shared with the console and badges by `createApp`; one of the router's own by default. */
+  failedAuthLimit?: FailedAuthLimit;
 }
 
 /** Raised at start-up when two plugins claim the same operation id or method and path, or a plugin claims a route the router serves itself. */
@@ -52,6 +60,7 @@ export function createRouter(options: RouterOptions): Router {
   const { store, prefix = '/api/v2', logger = silentLogger } = options;
   const plugins = options.plugins ?? defaultPlugins;
   const auth = options.auth ?? storeTokens(store);
+  const authLimit = options.failedAuthLimit ?? new FailedAuthLimit({ perMinute: options.failedTokenChecksPerMinute });
   assertUnique(plugins.map((p) => p.operation));
   const validators = createValidator(plugins.map((p) => p.operation));
   const openApi = JSON.stringify(
@@ -92,7 +101,7 @@ export function createRouter(options: RouterOptions): Router {
     const authenticate: Middleware = async (ctx, next) => {
       // What the error middleware may read and discard of a body this route refuses.
       ctx.state.maxBodyBytes = maxBodyBytes;
-      ctx.state.principal = await authorize(auth, operation, ctx);
+      ctx.state.principal = await authorize(auth, authLimit, operation, ctx);
       return next();
     };
 
@@ -180,9 +189,9 @@ function maxBodyBytesOf(operation: Operation): number {
 const toRouterPath = (path: string) => path.replace(/\{([A-Za-z0-9_]+)\}/g, ':$1');
 
 /** Checks the token and that it may do this operation in the path's organisation. */
-async function authorize(auth: Authenticator, operation: Operation, ctx: Context): Promise<Principal | null> {
+async function authorize(auth: Authenticator, limit: FailedAuthLimit, operation: Operation, ctx: Context): Promise<Principal | null> {
   if (operation.access === 'none') return null;
-  const principal = await auth.authenticate(ctx.get('authorization') || undefined);
+  const principal = await limit.authenticate(ctx, auth, ctx.get('authorization') || undefined);
   if (!principal) {
     throw new ApiError(401, 'Authentication required: send Authorization: Bearer <token>', undefined, { 'WWW-Authenticate': 'Bearer' });
   }

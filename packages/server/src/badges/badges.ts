@@ -13,6 +13,7 @@ import { limits, NamePattern } from '@trailproof/schema';
 import { storeTokens, type Authenticator } from '../auth.ts';
 import { TrailEvaluator } from '../domain/evaluate.ts';
 import { ApiError, badRequest, errorMiddleware } from '../http/errors.ts';
+import { FailedAuthLimit } from '../http/failed-auth-limit.ts';
 import { silentLogger, type Logger } from '../log.ts';
 import type { Store } from '../store/index.ts';
 
@@ -23,6 +24,8 @@ export interface BadgeOptions {
   /** Path prefix of the badges; `/badges` by default. */
   prefix?: string;
   logger?: Logger;
+  /** The table of failed token checks, shared with the API by `createApp`; one of the badges' own by default. */
+  failedAuthLimit?: FailedAuthLimit;
 }
 
 const styles = ['flat', 'flat-square', 'plastic', 'for-the-badge'] as const;
@@ -47,6 +50,7 @@ const isName = (name: string) => name.length <= limits.name && namePattern.test(
 export function createBadges(options: BadgeOptions): Router {
   const { store, prefix = '/badges' } = options;
   const auth = options.auth ?? storeTokens(store);
+  const limit = options.failedAuthLimit ?? new FailedAuthLimit();
   const router = new Router({ prefix });
   router.use(errorMiddleware(options.logger ?? silentLogger));
 
@@ -57,7 +61,11 @@ export function createBadges(options: BadgeOptions): Router {
     const mayRead = async () => {
       if (!ctx.get('authorization')) return false;
       // An expired or malformed token reads no more than none: the badge answers the same 404.
-      const principal = await auth.authenticate(ctx.get('authorization')).catch(() => null);
+      // Too many failures from the address answer 429, as the API does.
+      const principal = await limit.authenticate(ctx, auth, ctx.get('authorization')).catch((error: unknown) => {
+        if (error instanceof ApiError && error.status === 429) throw error;
+        return null;
+      });
       return principal?.org === org;
     };
     return { id: Number(organization.id), mayRead };

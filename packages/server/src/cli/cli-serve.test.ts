@@ -94,6 +94,15 @@ describe('the trailproof command', function () {
     expect(bad.stderr).to.contain("TRAILPROOF_CONSOLE_SESSION_TTL must be a number and a unit (m, h, d or w), such as 12h, not 'forever'");
   });
 
+  it('refuses a TRAILPROOF_TRUST_PROXY or TRAILPROOF_FAILED_TOKEN_CHECKS_PER_MINUTE it cannot read, with exit code 2', async () => {
+    const proxy = await run(['serve', '--database', db, '--port', '0'], { TRAILPROOF_TRUST_PROXY: 'maybe' });
+    expect(proxy.status).to.equal(2);
+    expect(proxy.stderr).to.contain("TRAILPROOF_TRUST_PROXY must be true or false, not 'maybe'");
+    const checks = await run(['serve', '--database', db, '--port', '0'], { TRAILPROOF_FAILED_TOKEN_CHECKS_PER_MINUTE: '0' });
+    expect(checks.status).to.equal(2);
+    expect(checks.stderr).to.contain("TRAILPROOF_FAILED_TOKEN_CHECKS_PER_MINUTE must be a whole number from 1 to 1000000, not '0'");
+  });
+
   it('caps a SQLite file at TRAILPROOF_SQLITE_MAX_SIZE: a write beyond it answers 507, and a bad size is refused', async function () {
     if (testBackend !== 'sqlite') return this.skip();
     const token = (await run(['token', 'create', '--org', 'acme', '--db', file])).stdout.trim();

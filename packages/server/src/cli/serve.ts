@@ -9,15 +9,26 @@ import { secondsPerUnit } from '../support/time-units.ts';
 
 export const serve = defineCommand({
   name: 'serve',
-  synopsis: '[--db FILE | --database URL] [--port N] [--host H] [--workers N] [--no-console]',
+  synopsis: '[--db FILE | --database URL] [--port N] [--host H] [--workers N] [--no-console] [--trust-proxy]',
   summary: 'Serves the API v2 over HTTP until SIGINT or SIGTERM, logging one JSON line per request on stdout.',
-  options: { ...databaseOptions, port: { type: 'string' }, host: { type: 'string' }, workers: { type: 'string' }, 'no-console': { type: 'boolean' } },
+  options: {
+    ...databaseOptions,
+    port: { type: 'string' },
+    host: { type: 'string' },
+    workers: { type: 'string' },
+    'no-console': { type: 'boolean' },
+    'trust-proxy': { type: 'boolean' },
+  },
   flags: [
     ...databaseFlags,
     ['--port N', 'the port to listen on (default 8080; 0 for any free one)'],
     ['--host H', 'the address to listen on (default 127.0.0.1)'],
     ['--workers N', 'server processes answering on the port (default 1; auto: one per core): each a whole server on the same database'],
     ['--no-console', 'serve the API only, without the console (the pages for people at /ui)'],
+    [
+      '--trust-proxy',
+      'behind one reverse proxy (TLS ended there): believe its X-Forwarded-Proto, X-Forwarded-Host and the last X-Forwarded-For address (off by default: any client could send them; see docs/scaling.md)',
+    ],
   ],
   environment: [
     ...databaseEnvironment,
@@ -25,6 +36,11 @@ export const serve = defineCommand({
     ['LOG_LEVEL', 'fatal, error, warn, info (the default), debug (adds each store call of a request, with its time) or silent'],
     ['HOST', 'as --host (the flag wins)'],
     ['TRAILPROOF_WORKERS', 'as --workers (the flag wins)'],
+    ['TRAILPROOF_TRUST_PROXY', 'as --trust-proxy: true or false (the flag wins)'],
+    [
+      'TRAILPROOF_FAILED_TOKEN_CHECKS_PER_MINUTE',
+      'failed token checks and sign-ins one client address may make a minute (default 30); beyond them 429 with Retry-After',
+    ],
     ['TRAILPROOF_PG_MAX_CONNECTIONS', 'PostgreSQL pool size (default 10)'],
     ['TRAILPROOF_PG_STATEMENT_TIMEOUT_MS', 'PostgreSQL statement time-out (default 10000)'],
     ['TRAILPROOF_PG_CONNECTION_TIMEOUT_MS', 'PostgreSQL connection time-out (default 3000)'],
@@ -57,6 +73,8 @@ export const serve = defineCommand({
       maxConnectionsPerAddress: numberSetting('TRAILPROOF_MAX_CONNECTIONS_PER_ADDRESS', 1, 1_000_000),
       headersTimeoutMs: numberSetting('TRAILPROOF_HEADERS_TIMEOUT_MS', 100, 600_000),
       maxUploadBytesInFlight: sizeSetting('TRAILPROOF_MAX_UPLOAD_BYTES_IN_FLIGHT'),
+      proxy: values['trust-proxy'] === true || booleanSetting('TRAILPROOF_TRUST_PROXY'),
+      failedTokenChecksPerMinute: numberSetting('TRAILPROOF_FAILED_TOKEN_CHECKS_PER_MINUTE', 1, 1_000_000),
     };
     // The HTTP stack (Koa, the contract's validators) loads only for `serve`, so token and backup commands start quickly.
     const { startServer } = await import('../server.ts');
@@ -125,6 +143,14 @@ function numberSetting(name: string, min: number, max: number): number | undefin
   const value = Number(raw);
   if (!Number.isInteger(value) || value < min || value > max) throw new UsageError(`${name} must be a whole number from ${min} to ${max}, not '${raw}'`);
   return value;
+}
+
+/** `true` or `false` from the environment variable `name` (also 1/0, yes/no, on/off); false when unset or empty. */
+function booleanSetting(name: string): boolean {
+  const raw = (process.env[name] ?? '').trim().toLowerCase();
+  if (['', 'false', '0', 'no', 'off'].includes(raw)) return false;
+  if (['true', '1', 'yes', 'on'].includes(raw)) return true;
+  throw new UsageError(`${name} must be true or false, not '${process.env[name]}'`);
 }
 
 /** Seconds from the environment variable `name` (`30m`, `12h`, `7d`, `2w`); undefined when unset or empty. */

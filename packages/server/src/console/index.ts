@@ -11,6 +11,7 @@ import type { Context, Middleware } from 'koa';
 import type { VNode } from 'preact';
 import { storeTokens, type Authenticator } from '../auth.ts';
 import { ApiError } from '../http/errors.ts';
+import { FailedAuthLimit } from '../http/failed-auth-limit.ts';
 import { contentDisposition } from '../operations/download-attachment.ts';
 import { silentLogger, type Logger } from '../log.ts';
 import type { Store } from '../store/index.ts';
@@ -35,6 +36,10 @@ export interface ConsoleOptions {
   apiPrefix?: string;
   /** Where 5xx causes are logged. */
   logger?: Logger;
+  /** Failed sign-ins one client address may make a minute (30 by default); beyond them the form answers 429. */
+  failedTokenChecksPerMinute?: number;
+  /** The table of failed token checks, shared with the API by `createApp`; one of the console's own by default. */
+  failedAuthLimit?: FailedAuthLimit;
 }
 
 /**
@@ -55,6 +60,7 @@ export function createConsole(options: ConsoleOptions): Router {
   const auth = options.auth ?? storeTokens(store);
   const ttlSeconds = options.sessionTtlSeconds ?? defaultSessionTtlSeconds;
   if (!(Number.isFinite(ttlSeconds) && ttlSeconds > 0)) throw new RangeError(`sessionTtlSeconds must be a positive number, not ${ttlSeconds}`);
+  const limit = options.failedAuthLimit ?? new FailedAuthLimit({ perMinute: options.failedTokenChecksPerMinute });
   const pages = options.pages ?? consolePages;
   for (const page of pages) if (!page.path.startsWith('/:org')) throw new Error(`A console page's path starts with /:org: '${page.path}'`);
 
@@ -108,18 +114,21 @@ export function createConsole(options: ConsoleOptions): Router {
     const form = await readForm(ctx);
     const next = safeNext(base, form.get('next') ?? undefined);
     let problem = 'That token is not valid: it is unknown, revoked or mistyped.';
+    let status = 401;
     const token = (form.get('token') ?? '').trim();
     const principal = token
-      ? await openSession(ctx, { store, auth, token, ttlSeconds, cookiePath: base }).catch((error: unknown) => {
-          // An expired token: the authenticator says when, which helps the person holding it.
-          if (error instanceof ApiError && error.status === 401) {
+      ? await openSession(ctx, { store, auth, limit, token, ttlSeconds, cookiePath: base }).catch((error: unknown) => {
+          // An expired token (the authenticator says when) or too many failures: the form says so.
+          if (error instanceof ApiError && (error.status === 401 || error.status === 429)) {
             problem = error.message;
+            status = error.status;
+            if (error.headers) ctx.set(error.headers);
             return null;
           }
           throw error;
         })
       : null;
-    if (!principal) return html(ctx, 401, SignInPage({ base, next, problem }));
+    if (!principal) return html(ctx, status, SignInPage({ base, next, problem }));
     ctx.status = 303;
     ctx.redirect(next ?? `${base}/${encodeURIComponent(principal.org)}`);
   });

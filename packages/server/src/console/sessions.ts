@@ -10,6 +10,7 @@ import { createHash, randomBytes } from 'node:crypto';
 import type { Context } from 'koa';
 import type { Authenticator, Principal } from '../auth.ts';
 import { ApiError } from '../http/errors.ts';
+import type { FailedAuthLimit } from '../http/failed-auth-limit.ts';
 import type { Store } from '../store/index.ts';
 
 export const sessionCookie = 'trailproof_session';
@@ -51,14 +52,17 @@ export async function readForm(ctx: Context): Promise<URLSearchParams> {
 export function assertSameOrigin(ctx: Context): void {
   // Koa 3's ctx.origin is the Origin header itself: this site's origin is built from the request.
   const own = `${ctx.protocol}://${ctx.host}`;
-  if (ctx.get('origin') !== own) throw new ApiError(403, 'This form must be sent from the sign-in page of this site');
+  if (ctx.get('origin') === own) return;
+  // Forwarded headers the server ignores are the likely cause: an HTTPS proxy the server was not told to trust.
+  const hint = !ctx.app.proxy && (ctx.get('x-forwarded-proto') || ctx.get('x-forwarded-host')) ? ' (behind a proxy, the server must be told to trust it)' : '';
+  throw new ApiError(403, `This form must be sent from the sign-in page of this site${hint}`);
 }
 
 export async function openSession(
   ctx: Context,
-  o: { store: Store; auth: Authenticator; token: string; ttlSeconds: number; cookiePath: string },
+  o: { store: Store; auth: Authenticator; limit: FailedAuthLimit; token: string; ttlSeconds: number; cookiePath: string },
 ): Promise<Principal | null> {
-  const principal = await o.auth.authenticate(`Bearer ${o.token}`);
+  const principal = await o.limit.authenticate(ctx, o.auth, `Bearer ${o.token}`);
   if (!principal) return null;
   const organization = await o.store.findOrganization(principal.org);
   if (!organization) return null;
