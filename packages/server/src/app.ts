@@ -17,7 +17,7 @@ import { createBadges } from './badges/badges.ts';
 export interface AppOptions extends RouterOptions {
   /** Trust `X-Forwarded-*` headers (behind a load balancer). */
   proxy?: boolean;
-  /** Prometheus metrics at `GET /metrics` (metrics.ts): off by default; `startServer` reads TRAILPROOF_METRICS. */
+  /** Prometheus metrics at `GET /metrics` (metrics.ts): off by default; `on` by default in `startServer`, and `serve` reads TRAILPROOF_METRICS. */
   metrics?: MetricsMode;
   /** The console (pages for people) at `/ui`, with `/` redirecting there; `false` leaves it out. */
   console?: false | Omit<ConsoleOptions, 'store' | 'auth' | 'logger'>;

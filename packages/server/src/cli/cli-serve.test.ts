@@ -74,6 +74,13 @@ describe('the trailproof command', function () {
     expect(result.stderr).to.contain("LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, not 'verbose'");
   });
 
+  it('serve reads TRAILPROOF_METRICS: /metrics by default, none with off', async () => {
+    const served = await start(['--database', db, '--port', '0']);
+    expect((await fetch(`${served.url}/metrics`)).status).to.equal(200);
+    const off = await start(['--database', db, '--port', '0'], { TRAILPROOF_METRICS: 'off' });
+    expect((await fetch(`${off.url}/metrics`)).status).to.equal(404);
+  });
+
   it('serves the console at /ui with sign-ins lasting TRAILPROOF_CONSOLE_SESSION_TTL; --no-console leaves it out', async () => {
     const token = (await run(['token', 'create', '--org', 'acme', '--database', db])).stdout.trim();
     const s = await start(['--database', db, '--port', '0'], { TRAILPROOF_CONSOLE_SESSION_TTL: '30m' });
