@@ -1,8 +1,8 @@
 /**
  * Settings are read at the edge: the server's command (packages/server/src/cli/) reads the
  * environment and hands the library options, so that code embedding the library gets what it
- * passes and nothing from its process. The test helper entry (testing.ts) picks the test
- * database from TRAILPROOF_TEST_DATABASE, the one exception. The action's main.ts and cli.ts are
+ * passes and nothing from its process. The test helper entry (testing.ts), which picks
+ * the test database from the environment, is the one exception. The action's main.ts and cli.ts are
  * its edge and are not checked here.
  */
 import { readdirSync, readFileSync } from 'node:fs';

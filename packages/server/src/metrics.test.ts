@@ -1,3 +1,4 @@
+// @database
 /**
  * GET /metrics over HTTP, parsed as the Prometheus text format: requests by operation and status
  * with their latency, attachment bytes, process metrics, no names of the data in any label, and

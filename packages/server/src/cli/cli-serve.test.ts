@@ -1,3 +1,4 @@
+// @database
 /** `trailproof serve`: the installed command, its JSON log, LOG_LEVEL, the console at /ui and the SQLite size cap. */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
