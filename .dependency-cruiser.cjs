@@ -37,6 +37,30 @@ module.exports = {
       to: { path: `${server}(http|operations|console|router|app|server|plugin|auth)(/|\\.ts$|-)` },
     },
     {
+      name: 'operations-only-from-faces',
+      comment:
+        "Operations are the API's handlers: the router mounts them and the package's faces export them; shared views, lookups and rules live below them (http/views/, domain/), so that nothing else depends on an operation's file. The console's arrows to four operation files are listed until their helpers move (docs/internals.md).",
+      severity: 'error',
+      from: {
+        path: server,
+        pathNot: [
+          `${server}operations/`,
+          // The console's arrows: the next rule.
+          `${server}console/`,
+          `${server}(router|index|plugin-kit|internals|testing)\\.ts$`,
+          '\\.test\\.tsx?$',
+        ],
+      },
+      to: { path: `${server}operations/` },
+    },
+    {
+      name: 'console-operations-known',
+      comment: 'The console reaches these operation files only (lookups, the default window, the attachment header, one verification at a time): no new arrow.',
+      severity: 'error',
+      from: { path: `${server}console/`, pathNot: '\\.test\\.tsx?$' },
+      to: { path: `${server}operations/`, pathNot: `${server}operations/(lookup|list-deployments|download-attachment|verify-evidence)\\.ts$` },
+    },
+    {
       name: 'migrations-frozen',
       comment: 'A migration never changes: it imports only other migrations and kysely, never live code that could change under it.',
       severity: 'error',

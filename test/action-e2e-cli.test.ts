@@ -1,3 +1,4 @@
+// @database
 /** The committed bundles (light, plain data from the contract) and trailproof-junit, the same flow outside GitHub with TRAILPROOF_* variables. */
 import { mkdtempSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,3 +1,4 @@
+// @database
 /** How the action fails: an HTTP error, a refused token, corrupt or missing reports, a bad input, and a fork's pull request without a token. */
 import { expect } from 'chai';
 import { ApiRequestError, createClient } from '@trailproof/action';

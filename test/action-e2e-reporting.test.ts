@@ -1,3 +1,4 @@
+// @database
 /** What the action reports on the runner from real reports: failed tests annotated, reruns merged or counted separately, the job summary kept under 1 MiB. */
 import { appendFileSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';

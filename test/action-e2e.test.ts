@@ -1,3 +1,4 @@
+// @database
 /**
  * The action, run as the runner runs it on a push, a pull request and a workflow_run event, attests
  * to the right trail, and the trail reads back through the API with every field.

@@ -1,3 +1,4 @@
+// @database
 /**
  * Audit packages exported from a database changed behind the server's back (SQLite file or
  * PostgreSQL): a changed evidence row and a changed attachment are named by `verify-package`;

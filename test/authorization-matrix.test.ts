@@ -1,3 +1,4 @@
+// @database
 /**
  * The authorization matrix: every route served by default × every kind of caller. Expected:
  * the organisation's read-write token passes auth everywhere; a read-only token passes on

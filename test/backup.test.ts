@@ -1,3 +1,4 @@
+// @database
 /**
  * `trailproof backup OUT.db` while the server is serving writes: the backup runs as its own
  * process while writers keep sending (and being answered), it finishes although the database

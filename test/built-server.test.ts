@@ -1,3 +1,4 @@
+// @database
 /**
  * The server in production runs the built JavaScript with plain node: `bin/trailproof.js serve`
  * starts dist/cli/main.js, and its worker threads (the SQLite writer, readers and checkpointer) start

@@ -1,3 +1,4 @@
+// @database
 /**
  * `trailproof token list` never shows secrets; `token revoke` stops a token at once, even for a
  * running server; `token evidence` lists what a token stored.

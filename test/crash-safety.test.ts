@@ -1,3 +1,4 @@
+// @database
 /**
  * Crash safety: a real server process under concurrent attestation load (with attachments) is
  * killed with SIGKILL at random moments, twenty times. Every answer must be a 201 (only requests

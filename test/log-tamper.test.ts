@@ -1,3 +1,4 @@
+// @database
 /**
  * Tamper tests of the transparency log (issue 34) on a real database (SQLite file or PostgreSQL):
  * an operator with full database access changes, inserts or deletes evidence, or hides a piece of

@@ -1,3 +1,4 @@
+// @database
 /**
  * Several server processes on one database (a PostgreSQL database, or a SQLite file): two
  * `trailproof serve` and a third with two workers (`--workers 2`). Concurrent writes through all

@@ -1,3 +1,4 @@
+// @database
 /**
  * The published route: `pnpm pack` makes the tarballs of @trailproof/schema and
  * @trailproof/server, npm installs them into an empty folder outside the repository (from the
@@ -44,6 +45,10 @@ describe('the packed packages, installed with npm outside the repository', funct
     expect(installed.status, installed.stdout + installed.stderr).to.equal(0);
     // A development tool stays out of a production install.
     expect(existsSync(join(app, 'node_modules/tsx'))).to.equal(false);
+    // Tests and their fixtures stay out of the published build.
+    const published = readdirSync(join(app, 'node_modules/@trailproof/server/dist'), { recursive: true }).map(String);
+    expect(published.filter((file) => /\.test\.|-fixture\./.test(file))).to.deep.equal([]);
+    expect(published).to.include('index.js');
 
     const created = await runProcess('npx', ['trailproof', 'token', 'create', '--org', 'acme', '--db', 'evidence.db'], { cwd: app, env: builtEnv() });
     expect(created.status, created.stderr).to.equal(0);

@@ -1,3 +1,4 @@
+// @database
 /**
  * When PostgreSQL goes away under load (reads and writes), requests fail fast with 503 and
  * Retry-After instead of hanging, nothing acknowledged is lost, and the same server process

@@ -1,3 +1,4 @@
+// @database
 /** Robustness: generated well-formed bodies that break each operation's contract in one place (see support/contract-violations.ts) are each refused with a 400 naming the field, and leave the database sound with everything stored before unchanged. */
 import { expect } from 'chai';
 import fc from 'fast-check';

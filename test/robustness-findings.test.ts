@@ -1,3 +1,4 @@
+// @database
 /** Robustness: the inputs the request generators found accepted where they should not be, each now refused or kept by decision. */
 import { expect } from 'chai';
 import { startTestServer, type TestServer } from '@trailproof/server/testing';

@@ -1,3 +1,4 @@
+// @database
 /** Robustness: thousands of generated wholly invalid requests (paths, queries, bodies, tokens) across every operation each get a 4xx JSON error, never a 5xx, crash or hang, and leave the database sound with everything stored before unchanged. */
 import { expect } from 'chai';
 import fc from 'fast-check';

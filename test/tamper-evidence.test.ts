@@ -1,3 +1,4 @@
+// @database
 /**
  * Tamper evidence: every piece of evidence is chained per organisation; the database refuses
  * UPDATE and DELETE (and, on PostgreSQL, TRUNCATE) of evidence rows; a row altered behind the

@@ -1,3 +1,4 @@
+// @database
 import { expect } from 'chai';
 import { createRouter, defaultPlugins, DuplicateOperationError } from '@trailproof/server';
 import { openTestStore, startTestServer, type TestServer } from '@trailproof/server/testing';

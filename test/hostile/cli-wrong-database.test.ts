@@ -1,3 +1,4 @@
+// @database
 /**
  * A careless operator's commands: `verify`, `backup` and the token commands that read, given a
  * path where there is no database, an empty file, another kind of file or a damaged database.

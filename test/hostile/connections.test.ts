@@ -1,3 +1,4 @@
+// @database
 /**
  * Slow and greedy connections (issue 30, item 6): a client holding connections with half a
  * request line must not take the server off line. Small caps configured here keep it quick.

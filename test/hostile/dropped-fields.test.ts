@@ -1,3 +1,4 @@
+// @database
 /**
  * Fields the contract accepts that the store must keep (issue 46's audit of "acknowledged but
  * dropped"): each is sent and read back. On SQLite and on PostgreSQL (TRAILPROOF_TEST_DATABASE).

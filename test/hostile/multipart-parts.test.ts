@@ -1,3 +1,4 @@
+// @database
 /**
  * Multipart parts that busboy or multer leave out (issue 46, item 5): a file part without a usable
  * file name, a part with a missing or unparsable Content-Disposition, a part after the closing

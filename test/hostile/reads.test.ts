@@ -1,3 +1,4 @@
+// @database
 /**
  * Reads that grow with what is stored (issue 30, item 2): a trail whose attestations carry 1 MB
  * of data each answered them all at once (102 MB for 100; a 500 past 512 MB, so acknowledged

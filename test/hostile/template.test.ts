@@ -1,3 +1,4 @@
+// @database
 /**
  * Hostile templates (issue 30, item 1): YAML that costs the parser more than a template ever
  * needs is refused before it is parsed, with a 400 naming the bound, while health keeps answering.

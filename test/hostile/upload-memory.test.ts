@@ -1,3 +1,4 @@
+// @database
 /**
  * Memory under concurrent uploads (issue 30, item 5): the bytes of bodies held at once are
  * bounded by configuration; beyond it an upload is refused with 503 and Retry-After before its

@@ -1,3 +1,4 @@
+// @database
 /**
  * Hostile and careless uploads (issue 30, items 7, 8, 9, 11): refused uploads whose client still
  * sends, `Expect: 100-continue`, long file names, clients that abort half-way. On SQLite and

@@ -1,3 +1,4 @@
+// @database
 /**
  * Verification under a hostile client (issue 30, item 2): verifying an organisation reads all
  * of its evidence and hashes every attachment, which must not hold other requests, and a

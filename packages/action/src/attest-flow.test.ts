@@ -1,3 +1,4 @@
+// @database
 /**
  * The attest flow against a real server on loopback: the 10MB attachment limit, and what a
  * failure part-way leaves known (for the job summary).

@@ -23,7 +23,7 @@ export interface AppOptions extends RouterOptions {
    * ignored, as any client could send them.
    */
   proxy?: boolean;
-  /** Prometheus metrics at `GET /metrics` (metrics.ts): off by default; `startServer` reads TRAILPROOF_METRICS. */
+  /** Prometheus metrics at `GET /metrics` (metrics.ts): off by default; `on` by default in `startServer`, and `serve` reads TRAILPROOF_METRICS. */
   metrics?: MetricsMode;
   /** The console (pages for people) at `/ui`, with `/` redirecting there; `false` leaves it out. */
   console?: false | Omit<ConsoleOptions, 'store' | 'auth' | 'logger' | 'failedAuthLimit' | 'failedTokenChecksPerMinute'>;

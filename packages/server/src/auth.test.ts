@@ -1,3 +1,4 @@
+// @database
 import { readFileSync, existsSync } from 'node:fs';
 import { createHash } from 'node:crypto';
 import { expect } from 'chai';

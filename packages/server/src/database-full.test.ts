@@ -1,3 +1,4 @@
+// @database
 /**
  * A database with no room left (a full disk; here a SQLite file at its `maxSizeBytes`): writes that
  * do not fit answer 507 and store nothing, those acknowledged are stored, reads go on.

@@ -1,3 +1,4 @@
+// @database
 /**
  * A SQLite file moved, deleted or replaced under a running server: SQLite in WAL mode would go on
  * committing into the file the server opened, away from the path the next start opens. Writes

@@ -1,3 +1,4 @@
+// @database
 import { connect } from 'node:net';
 import { expect } from 'chai';
 import { attestJunit, defineOperation, listEnvironments } from '@trailproof/schema';

@@ -1,3 +1,4 @@
+// @database
 import { expect } from 'chai';
 import { createLogger, logLevelOf, type LogLevel } from '@trailproof/server';
 import { startTestServer, type TestServer } from '@trailproof/server/testing';

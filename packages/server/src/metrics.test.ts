@@ -1,3 +1,4 @@
+// @database
 /**
  * GET /metrics over HTTP, parsed as the Prometheus text format: requests by operation and status
  * with their latency, attachment bytes, process metrics, no names of the data in any label, and
@@ -6,24 +7,17 @@
 import { expect } from 'chai';
 import parsePrometheusTextFormat from 'parse-prometheus-text-format';
 import { startTestServer, testBackend, type TestServer } from '@trailproof/server/testing';
+import type { MetricsMode } from './metrics.ts';
 
-/** A server started with TRAILPROOF_METRICS set to `mode` (unset: the default). */
-async function serverWithMetrics(mode: string | undefined): Promise<TestServer> {
-  const before = process.env.TRAILPROOF_METRICS;
-  if (mode === undefined) delete process.env.TRAILPROOF_METRICS;
-  else process.env.TRAILPROOF_METRICS = mode;
-  try {
-    return await startTestServer();
-  } finally {
-    if (before === undefined) delete process.env.TRAILPROOF_METRICS;
-    else process.env.TRAILPROOF_METRICS = before;
-  }
+/** A server started with metrics `mode` (unset: `startServer`'s default), as `serve` passes TRAILPROOF_METRICS. */
+function serverWithMetrics(mode: MetricsMode | undefined): Promise<TestServer> {
+  return startTestServer(mode === undefined ? {} : { server: { metrics: mode } });
 }
 
 describe('GET /metrics (Prometheus)', () => {
   const servers: TestServer[] = [];
   after(() => Promise.all(servers.map((s) => s.close())));
-  const start = async (mode: string | undefined) => {
+  const start = async (mode: MetricsMode | undefined) => {
     const server = await serverWithMetrics(mode);
     servers.push(server);
     return server;

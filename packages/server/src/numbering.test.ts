@@ -1,3 +1,4 @@
+// @database
 /**
  * Numbering under concurrency: release_number per flow and snapshot_index per environment stay
  * unique and gap-free when many requests arrive at once (on SQLite and, in the PostgreSQL pass,

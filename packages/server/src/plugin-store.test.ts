@@ -1,3 +1,4 @@
+// @database
 /** A plugin gets the part of the store it declares and nothing else, in a transaction too; what it may not have, it cannot declare. */
 import { expect } from 'chai';
 import { attestJunit, defineOperation, listEnvironments } from '@trailproof/schema';

@@ -1,3 +1,4 @@
+// @database
 /**
  * The delivery story of the README, end to end over HTTP: a flow with a template, trails with
  * JUnit attestations (one failing, then fixed by a re-attestation), three environment reports

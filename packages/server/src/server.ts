@@ -7,7 +7,6 @@ import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import { createApp, type AppOptions } from './app.ts';
 import { createLogger, type Logger } from './log.ts';
-import { metricsModeOf } from './metrics.ts';
 import { Slots } from './support/slots.ts';
 import { limitConnections } from './connections.ts';
 import { expectContinue } from './http/unread-body.ts';
@@ -61,7 +60,7 @@ const defaultHeadersTimeoutMs = 10_000;
 
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
   const logger = options.logger ?? createLogger();
-  const app = createApp({ ...options, logger, metrics: options.metrics ?? metricsModeOf(process.env.TRAILPROOF_METRICS) });
+  const app = createApp({ ...options, logger, metrics: options.metrics ?? 'on' });
   // Limits below the application: headers at most 16 KiB (431 beyond), a whole request at most
   // 60 s, headers within 10 s (slow-loris). Neither counts the idle time between requests on a
   // keep-alive connection, which keepAliveTimeout bounds. Node checks both every

@@ -9,7 +9,7 @@ import { createdByName } from '../domain/created-by.ts';
 import { TrailEvaluator } from '../domain/evaluate.ts';
 import { attestationView, trailSummary } from '../http/views/trails.ts';
 import { environmentHref, trailHref, type ViewContext } from '../http/links.ts';
-import { approvalFields } from '../operations/list-approvals.ts';
+import { approvalFields } from '../http/views/approvals.ts';
 import type { StoreUses } from '../store/types.ts';
 import { parseCheckpoint, parseNote, toBase64 } from '../transparency/index.ts';
 import { LEAF_LIST_PART, type LeafType, type Manifest, PACKAGE_FORMAT, type Selection, viewFileOf } from './package-format.ts';

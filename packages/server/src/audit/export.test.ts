@@ -1,3 +1,4 @@
+// @database
 /**
  * The audit package end to end, as an operator and an auditor would run it: `trailproof serve`
  * processes on SQLite or PostgreSQL (TRAILPROOF_TEST_DATABASE), evidence stored through the API,

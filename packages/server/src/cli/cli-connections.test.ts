@@ -1,3 +1,4 @@
+// @database
 /** `trailproof serve`'s connections: how long an idle keep-alive one stays open, and TRAILPROOF_MAX_CONNECTIONS. */
 import { connect } from 'node:net';
 import { setTimeout as sleep } from 'node:timers/promises';

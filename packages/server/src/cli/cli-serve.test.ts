@@ -1,3 +1,4 @@
+// @database
 /** `trailproof serve`: the installed command, its JSON log, LOG_LEVEL, the console at /ui and the SQLite size cap. */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -72,6 +73,13 @@ describe('the trailproof command', function () {
     const result = await run(['serve', '--database', db, '--port', '0'], { LOG_LEVEL: 'verbose' });
     expect(result.status).to.equal(2);
     expect(result.stderr).to.contain("LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, not 'verbose'");
+  });
+
+  it('serve reads TRAILPROOF_METRICS: /metrics by default, none with off', async () => {
+    const served = await start(['--database', db, '--port', '0']);
+    expect((await fetch(`${served.url}/metrics`)).status).to.equal(200);
+    const off = await start(['--database', db, '--port', '0'], { TRAILPROOF_METRICS: 'off' });
+    expect((await fetch(`${off.url}/metrics`)).status).to.equal(404);
   });
 
   it('serves the console at /ui with sign-ins lasting TRAILPROOF_CONSOLE_SESSION_TTL; --no-console leaves it out', async () => {

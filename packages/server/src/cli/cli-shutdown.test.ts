@@ -1,3 +1,4 @@
+// @database
 /** `trailproof serve` on SIGTERM: the request in flight is finished, the process exits 0 and the database stays consistent. */
 import { createHash } from 'node:crypto';
 import { request as httpRequest } from 'node:http';

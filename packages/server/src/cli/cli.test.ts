@@ -1,3 +1,4 @@
+// @database
 /** The trailproof command's commands, flags and environment: token create, help and version, refused flags and values, TRAILPROOF_DB and PORT. */
 import { existsSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';

@@ -2,6 +2,7 @@
 import cluster from 'node:cluster';
 import { availableParallelism } from 'node:os';
 import { createLogger, logLevelOf } from '../log.ts';
+import { metricsModeOf } from '../metrics.ts';
 import { databaseEnvironment, databaseFlags, databaseLocation, databaseName, databaseOptions, defineCommand, UsageError, version } from './common.ts';
 import { logEnvironment, logOptionsFromEnvironment } from './transparency-log.ts';
 import { openStore, type PostgresOptions } from '../store/index.ts';
@@ -69,6 +70,7 @@ export const serve = defineCommand({
     const keepAliveTimeoutMs = numberSetting('TRAILPROOF_KEEP_ALIVE_TIMEOUT_MS', 1000, 3_600_000);
     const maxConnections = numberSetting('TRAILPROOF_MAX_CONNECTIONS', 1, 1_000_000);
     const sessionTtlSeconds = durationSetting('TRAILPROOF_CONSOLE_SESSION_TTL');
+    const metrics = metricsModeOf(process.env.TRAILPROOF_METRICS);
     const http = {
       maxConnectionsPerAddress: numberSetting('TRAILPROOF_MAX_CONNECTIONS_PER_ADDRESS', 1, 1_000_000),
       headersTimeoutMs: numberSetting('TRAILPROOF_HEADERS_TIMEOUT_MS', 100, 600_000),
@@ -96,6 +98,7 @@ export const serve = defineCommand({
       handleSignals: true,
       keepAliveTimeoutMs,
       maxConnections,
+      metrics,
       ...http,
       console: values['no-console'] ? false : { sessionTtlSeconds },
     }).catch(async (error: unknown) => {

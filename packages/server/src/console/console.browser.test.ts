@@ -1,3 +1,4 @@
+// @database
 /**
  * The console in a real browser (Debian's Chromium driven by playwright-core): the README's
  * delivery story is played through the API with hostile text in every free-form field, then a

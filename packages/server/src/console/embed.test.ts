@@ -1,3 +1,4 @@
+// @database
 import { expect } from 'chai';
 import Koa from 'koa';
 import type { AddressInfo } from 'node:net';

@@ -1,3 +1,4 @@
+// @database
 /**
  * The environment, deployments, approvals and integrity pages in a real browser (Debian's
  * Chromium driven by playwright-core), on the story of test/support/console-story.ts: a person

@@ -1,3 +1,4 @@
+// @database
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import BetterSqlite3 from '../store/sqlite/driver.ts';

@@ -1,3 +1,4 @@
+// @database
 /**
  * The approval and deployment requests of the Kosli CLI releases that still had those commands,
  * byte for byte, and its reading of the answers. Followed: cmd/kosli/reportApproval.go (without

@@ -1,3 +1,4 @@
+// @database
 /**
  * The Kosli CLI's environment requests, byte for byte as it sends them, and its reading of the
  * answers. Followed: cmd/kosli/createEnvironment.go (`CreateEnvironmentPayload`: require_provenance

@@ -1,3 +1,4 @@
+// @database
 /**
  * Input read strictly, and refusals that name what was refused (issue 30 item 11, issue 31
  * findings 4 and 6): unknown fields named `__proto__` or `constructor`, numbers in paths, unknown

@@ -1,3 +1,4 @@
+// @database
 /**
  * The Kosli CLI's flow, trail and JUnit requests, byte for byte as it sends them, from every CI it
  * knows and a local run. Followed: cmd/kosli/createFlow.go (`--use-empty-template` writes

@@ -1,7 +1,7 @@
 /** The get shape of an approval (commits with the artifacts attested from them), shared by the write operations. */
 import { notFound } from '../http/errors.ts';
 import type { StoreUses } from '../store/types.ts';
-import { approvalFields } from './list-approvals.ts';
+import { approvalFields } from '../http/views/approvals.ts';
 
 /** The queries `approvalBody` uses, for a plugin's `store` list. */
 export const approvalBodyUses = ['getApproval', 'artifactsOfCommits', 'approvalLogIndexes'] as const;

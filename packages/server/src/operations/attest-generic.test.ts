@@ -1,3 +1,4 @@
+// @database
 import { createHash } from 'node:crypto';
 import { expect } from 'chai';
 import { attestGeneric, getTrail } from '@trailproof/schema';

@@ -1,3 +1,4 @@
+// @database
 import { expect } from 'chai';
 import { beginTrail } from '@trailproof/schema';
 import { assertMatchesContract, startTestServer, type TestServer } from '@trailproof/server/testing';

@@ -1,3 +1,4 @@
+// @database
 import { createHash } from 'node:crypto';
 import { expect } from 'chai';
 import { getEnvironment, getSnapshot, putEnvironment, reportK8S, reportServer } from '@trailproof/schema';

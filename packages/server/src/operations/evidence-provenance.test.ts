@@ -1,3 +1,4 @@
+// @database
 /**
  * Who stored each piece of evidence (`created_by`): a trail names the token that began it, an
  * attestation, approval, review or snapshot the token that stored it, on both backends, through

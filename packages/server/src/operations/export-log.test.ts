@@ -1,3 +1,4 @@
+// @database
 /**
  * GET /log/{org}/export on SQLite or PostgreSQL: a read token gets a package that verifies with
  * the served key, streamed as application/gzip; the selection narrows it; mistakes are 400s

@@ -1,7 +1,7 @@
 import { getApproval } from '@trailproof/schema';
 import { notFound } from '../http/errors.ts';
 import { definePlugin } from '../plugin.ts';
-import { approvalFields } from './list-approvals.ts';
+import { approvalFields } from '../http/views/approvals.ts';
 import { requireFlow, requireFlowUses } from './lookup.ts';
 
 /** GET /approvals/{org}/{flow_name}/{approval_number}: -1 is the latest. */

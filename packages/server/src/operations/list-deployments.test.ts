@@ -1,3 +1,4 @@
+// @database
 import { createHash } from 'node:crypto';
 import { expect } from 'chai';
 import { listDeployments } from '@trailproof/schema';

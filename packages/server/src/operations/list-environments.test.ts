@@ -1,3 +1,4 @@
+// @database
 import { expect } from 'chai';
 import { listEnvironments } from '@trailproof/schema';
 import { assertMatchesContract, startTestServer, type TestServer } from '@trailproof/server/testing';

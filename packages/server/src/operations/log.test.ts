@@ -1,3 +1,4 @@
+// @database
 /**
  * The transparency log's API (issue 34) on SQLite or PostgreSQL: proofs served over HTTP verify
  * with the offline verifiers against the served checkpoint and key; out-of-range values are 400s

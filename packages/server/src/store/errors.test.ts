@@ -1,3 +1,4 @@
+// @database
 /** The store's failures come out as `StoreError`s of a kind, whatever the driver said. */
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';

@@ -1,3 +1,4 @@
+// @database
 /**
  * The checkpointer's schedule (issue 34): after writes it runs at once, then at most once per
  * interval; writes during a run, and a run that deferred a tree, bring one more run an interval

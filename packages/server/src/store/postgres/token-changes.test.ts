@@ -1,3 +1,4 @@
+// @database
 import { expect } from 'chai';
 import pg from 'pg';
 import { createToken, type Store } from '@trailproof/server';

@@ -1,3 +1,4 @@
+// @database
 /**
  * Reading evidence back for lists: the compliance facts of a page of trails, read without their
  * attestations' data, must be exactly what the full attestations give (`factsOf`).

@@ -1,3 +1,4 @@
+// @database
 /**
  * The attestation write path on each backend: SQLite's writer thread (writer-thread.ts) taking
  * turns with the store's own writer, PostgreSQL's batches (batchedWrites), and what both promise:

@@ -1,3 +1,4 @@
+// @database
 import { expect } from 'chai';
 import fc from 'fast-check';
 import type { Store } from '@trailproof/server';

@@ -1,3 +1,4 @@
+// @database
 /**
  * The environment count kept on each organisation's row (migration 0008), which an environment
  * list without filters answers as its total_count, and the trigram index of names (migration

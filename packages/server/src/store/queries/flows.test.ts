@@ -1,3 +1,4 @@
+// @database
 /**
  * The overview's flows: a page of them by name, each with its newest trail read in the same
  * query (the page used to read each trail by id on its own), and another organisation's left out.

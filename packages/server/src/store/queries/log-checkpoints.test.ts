@@ -1,3 +1,4 @@
+// @database
 /**
  * When the checkpointer signs a tree (issue 34), on SQLite or PostgreSQL: a tree that grew gets a
  * checkpoint unless its latest one is younger than the interval (then it is deferred, and signed

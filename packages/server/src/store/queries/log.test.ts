@@ -1,3 +1,4 @@
+// @database
 /**
  * The transparency log in the store (issue 34), on SQLite or PostgreSQL: the chain's records are
  * the tree's leaves in order, appended in the transactions that store the evidence; proofs read

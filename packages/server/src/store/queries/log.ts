@@ -37,8 +37,6 @@ export interface LogTree {
  * (chain.ts), so appends of one organisation take turns.
  */
 export async function appendLeaves(db: Db, organizationId: number, firstIndex: number, records: readonly string[]): Promise<void> {
-  // Benchmark only (bench/write-path.ts): the throughput without the log, measured in the same run.
-  if (process.env.TRAILPROOF_BENCH_WITHOUT_LOG === '1') return;
   const tree = await logTree(db, organizationId);
   if (tree.size !== firstIndex)
     throw new Error(`organisation #${organizationId}: the log has ${tree.size} leaves, the chain ${firstIndex} records: run trailproof verify`);

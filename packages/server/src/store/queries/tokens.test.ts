@@ -1,3 +1,4 @@
+// @database
 import { expect } from 'chai';
 import { createToken, type Store } from '@trailproof/server';
 import { storeTokens } from '@trailproof/server/plugin-kit';

@@ -1,3 +1,4 @@
+// @database
 /**
  * Group commit on a full disk: SQLite rolls the whole transaction back by itself when a write
  * meets ENOSPC, inside a job (a page spilled from the cache) or at COMMIT. The job's own error
