@@ -1,3 +1,4 @@
+// @database
 /**
  * Which attestation of a name is the latest (issue 46, item 10a). On PostgreSQL's pool an
  * attestation drew its id before it waited for its trail's lock, so one that drew the lower id

@@ -1,3 +1,4 @@
+// @database
 /**
  * Big clusters (issue 46, item 3): a report of more than 2,730 artifacts answered 500 "too many
  * SQL variables" on SQLite, and the Kosli CLI resends a 5xx every minute. Every report type takes

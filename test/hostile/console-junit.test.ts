@@ -1,3 +1,4 @@
+// @database
 /**
  * The console's trail page over crafted JUnit reports (issue 46, finding 2): the page read each
  * failing report's XML on the event loop at every view, so five reports of 2 MiB held it for

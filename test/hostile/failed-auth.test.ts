@@ -1,3 +1,4 @@
+// @database
 /**
  * Guessing tokens (issue 46, 10b): failed token checks, on the API and at the console's sign-in,
  * had no limit. Now one client address may fail a budget of them a minute; beyond it its token

@@ -1,3 +1,4 @@
+// @database
 /**
  * The console behind an HTTPS reverse proxy (issue 46, finding 4): Debian's nginx ends TLS on
  * loopback and forwards Host and X-Forwarded-Proto as docs/scaling.md says. Chromium could not

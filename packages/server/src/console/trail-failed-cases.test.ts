@@ -1,3 +1,4 @@
+// @database
 import { expect } from 'chai';
 import { startTestServer, type TestServer } from '@trailproof/server/testing';
 import { signInTo, textOf } from '../../../../test/support/console-story.ts';

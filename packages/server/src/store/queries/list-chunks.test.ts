@@ -1,3 +1,4 @@
+// @database
 /**
  * Reads that bind a list of fingerprints or ids run one statement per slice of it (issue 46,
  * item 3): each must answer as one statement over the whole list would, merged, ordered and cut
