@@ -81,7 +81,12 @@ export async function startServerProcess(
   });
   const exited = new Promise<number | null>((resolve) => child.once('exit', (code) => resolve(code)));
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`server did not start in 30s: ${stderr}`)), 30_000);
+    // Generous: a pool of workers on a loaded machine took over 30 s. One that gave up is stopped,
+    // or its open pipes would keep the test process running.
+    const timer = setTimeout(() => {
+      child.kill();
+      reject(new Error(`server did not start in 120 s: ${stderr}`));
+    }, 120_000);
     void exited.then((code) => reject(new Error(`server exited ${code} before listening: ${stderr}`)));
     createInterface({ input: child.stdout! }).on('line', (line) => {
       lines.push(line);

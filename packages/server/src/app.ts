@@ -4,7 +4,7 @@
  */
 import { randomUUID } from 'node:crypto';
 import Koa from 'koa';
-import { ApiError, errorMiddleware } from './http/errors.ts';
+import { ApiError, errorMiddleware, requestIdOf } from './http/errors.ts';
 import { probes } from './http/health.ts';
 import { storeTokens } from './auth.ts';
 import { metricsMiddleware, type MetricsMode, type MetricsOptions } from './metrics.ts';
@@ -33,6 +33,9 @@ export interface AppOptions extends RouterOptions {
   metricsRegistry?: MetricsOptions['registry'];
 }
 
+/** How writing an answer fails when its client closed the connection first. */
+const clientGoneCodes = new Set(['ERR_STREAM_PREMATURE_CLOSE', 'ECONNRESET', 'EPIPE']);
+
 /** A request id a client or a proxy sent that is fit for the log: short, without spaces or quotes. */
 const acceptedRequestId = /^[A-Za-z0-9._:-]{1,64}$/;
 
@@ -52,7 +55,14 @@ export function createApp(options: AppOptions): Koa {
   const failedAuthLimit = options.failedAuthLimit ?? new FailedAuthLimit({ perMinute: options.failedTokenChecksPerMinute });
   const router = createRouter({ ...options, store, logger, failedAuthLimit });
   app.silent = true;
-  app.on('error', (error: unknown) => logger.error({ msg: 'unhandled error', error: String(error) }));
+  app.on('error', (error: unknown, ctx?: Koa.Context) => {
+    // A response stream cut off because its client closed the connection is no server fault.
+    if (ctx?.req.socket.destroyed && clientGoneCodes.has(String((error as { code?: unknown })?.code))) {
+      logger.info({ msg: 'client closed response', method: ctx.method, path: ctx.path, ...requestIdOf(ctx), status: 499 });
+      return;
+    }
+    logger.error({ msg: 'unhandled error', error: String(error) });
+  });
 
   app.use(async (ctx, next) => {
     const started = process.hrtime.bigint();

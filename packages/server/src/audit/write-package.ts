@@ -55,10 +55,18 @@ export interface PackageContents {
 
 const newline = Buffer.from('\n');
 
-/** Writes the package to `out` (ended when done); rejects, leaving `out` destroyed, on any failure. */
+/**
+ * Writes the package to `out` (ended when done); rejects, leaving `out` destroyed, on any failure.
+ * When `out` fails first (a client that went away), no further record is pulled from `records`.
+ */
 export async function writePackage(out: Writable, contents: PackageContents): Promise<{ records: number; attachments: number }> {
   const pack = tar.pack();
-  const piped = pipeline(pack, createGzip(), out);
+  // Watched from the start: `out` can fail while a record is being read from the database, when
+  // nothing awaits the pipeline, and a rejection nobody handles ends the process.
+  let outputFailed: Error | undefined;
+  const piped = pipeline(pack, createGzip(), out).catch((error: Error) => {
+    outputFailed = error;
+  });
   const mtime = new Date(contents.manifest.exported_at * 1000);
   const header = (name: string, size: number) => ({ name, size, mtime, mode: 0o644, uid: 0, gid: 0, type: 'file' as const });
   // The buffer form's callback runs once the packer took the bytes, after it drained if it had to.
@@ -78,6 +86,8 @@ export async function writePackage(out: Writable, contents: PackageContents): Pr
     await file(paths.key, `${contents.verifierKey.trim()}\n`);
     await file(paths.checkpoint, contents.checkpoint);
     for await (const record of contents.records) {
+      // Leaving the loop closes the records' source, so a package nobody reads stops its queries here.
+      if (outputFailed) throw outputFailed;
       if ('leafList' in record) {
         // A leaf never holds a raw newline (canonical JSON escapes it), so lines part them.
         const { start, leaves } = record.leafList;
@@ -104,32 +114,30 @@ export async function writePackage(out: Writable, contents: PackageContents): Pr
     pack.finalize();
   } catch (error) {
     pack.destroy(error as Error);
-    await piped.catch(() => undefined);
-    throw error;
+    await piped;
+    throw outputFailed ?? error;
   }
   await piped;
+  if (outputFailed) throw outputFailed;
   return { records, attachments: written.size };
 }
 
-/** Streams `content` into one entry of the packer, chunk by chunk, waiting whenever the entry is full. */
-async function streamEntry(
-  pack: tar.Pack,
-  header: Parameters<tar.Pack['entry']>[0],
-  content: Readable | AsyncIterable<Uint8Array> | Uint8Array,
-): Promise<void> {
-  const done = new Promise<void>((resolve, reject) => {
+/**
+ * Streams `content` into one entry of the packer, chunk by chunk, waiting whenever the entry is
+ * full; stops reading `content` (and closes it) once the entry is destroyed.
+ */
+function streamEntry(pack: tar.Pack, header: Parameters<tar.Pack['entry']>[0], content: Readable | AsyncIterable<Uint8Array> | Uint8Array): Promise<void> {
+  return new Promise<void>((resolve, reject) => {
     const sink = pack.entry(header, (error) => (error ? reject(error) : resolve()));
     sink.on('error', reject);
-    void (async () => {
-      try {
-        for await (const chunk of content instanceof Uint8Array ? [content] : content) {
-          if (!sink.write(chunk)) await new Promise<void>((drained) => sink.once('drain', () => drained()));
-        }
-        sink.end(undefined);
-      } catch (error) {
-        sink.destroy(error as Error);
+    const copy = async () => {
+      for await (const chunk of content instanceof Uint8Array ? [content] : content) {
+        // A destroyed entry never drains: waiting for it too would hold `content` open forever.
+        if (!sink.write(chunk)) await new Promise<void>((resume) => sink.once('drain', resume).once('close', resume));
+        if (sink.destroyed) return;
       }
-    })();
+      sink.end(undefined);
+    };
+    copy().catch((error: Error) => sink.destroy(error));
   });
-  await done;
 }

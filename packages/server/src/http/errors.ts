@@ -7,7 +7,7 @@ import type { Context, Next } from 'koa';
 import type { FieldErrors } from '@trailproof/schema';
 import type { Logger } from '../log.ts';
 import { storeErrorKind, type StoreErrorKind } from '../store/errors.ts';
-import { clientClosed, discardBody } from './unread-body.ts';
+import { clientClosed, discardBody, lingerAfterAnswer } from './unread-body.ts';
 
 /** An error meant for the client: its status, message and per-field messages are shown as they are. */
 export class ApiError extends Error {
@@ -151,8 +151,12 @@ export function errorMiddleware(logger: Logger) {
       ctx.body = JSON.stringify(internal && status >= 500 && named.request_id ? { ...body, message: `${body.message} (request ${named.request_id})` } : body);
       if (headers) ctx.set(headers);
       // An unread body is read and discarded (bounded) first, so the client gets to read this
-      // answer instead of failing its write; beyond the bound the connection closes.
-      if (!(await discardBody(ctx.req, (ctx.state as { maxBodyBytes?: number }).maxBodyBytes ?? defaultDiscardBytes))) ctx.set('Connection', 'close');
+      // answer instead of failing its write; beyond the bound the connection closes after it,
+      // lingering while the client still sends.
+      if (!(await discardBody(ctx.req, (ctx.state as { maxBodyBytes?: number }).maxBodyBytes ?? defaultDiscardBytes))) {
+        ctx.set('Connection', 'close');
+        lingerAfterAnswer(ctx.req);
+      }
     }
   };
 }

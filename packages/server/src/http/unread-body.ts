@@ -70,3 +70,46 @@ export async function discardBody(req: IncomingMessage, maxBytes: number): Promi
     req.resume();
   });
 }
+
+/** Most bytes of a refused body read and discarded after its answer, as nginx's lingering close does. */
+const lingerBytes = 64 * 1024 * 1024;
+/** Longest time spent so, in all and waiting for the next bytes (nginx's lingering_time and lingering_timeout). */
+const lingerMs = 30_000;
+const lingerIdleMs = 5_000;
+
+/**
+ * For an answer that closes the connection while its request's body is still coming: once the
+ * answer is written and the server ends its side, the rest of the body is read and discarded
+ * (up to `lingerBytes`, within `lingerMs`, `lingerIdleMs` at most without bytes) before the
+ * connection closes. Closed at once, unread bytes make the kernel reset the connection, and a
+ * client still sending fails its write (EPIPE) before it reads the answer.
+ */
+export function lingerAfterAnswer(req: IncomingMessage): void {
+  const socket = req.socket;
+  if (socket.destroyed || req.complete) return;
+  let read = 0;
+  let whole: NodeJS.Timeout | undefined;
+  let idle: NodeJS.Timeout | undefined;
+  const close = () => {
+    clearTimeout(whole);
+    clearTimeout(idle);
+    socket.destroy();
+  };
+  // Read from now on, or Node's server drops the rest unread; counted while the answer is written too.
+  req.on('data', (chunk: Buffer) => {
+    read += chunk.length;
+    if (read > lingerBytes) return close();
+    if (idle) idle.refresh();
+  });
+  req.resume();
+  // Node's server calls destroySoon once the answer that ends the connection is written.
+  socket.destroySoon = () => {
+    whole = setTimeout(close, lingerMs);
+    idle = setTimeout(close, lingerIdleMs);
+    // The whole body read, or the client gone: nothing more can come that a close would reset.
+    if (req.complete) socket.once('finish', close);
+    else req.once('end', () => socket.once('finish', close));
+    socket.once('end', close).once('close', close);
+    socket.end();
+  };
+}

@@ -1,5 +1,6 @@
 import { getTrail } from '@trailproof/schema';
 import { TrailEvaluator, trailEvaluatorUses } from '../domain/evaluate.ts';
+import { jsonInSlices } from '../http/sliced-json.ts';
 import { trailView } from '../http/views/trails.ts';
 import { definePlugin } from '../plugin.ts';
 import { requireTrail, requireTrailUses } from './lookup.ts';
@@ -25,9 +26,8 @@ export const getTrailPlugin = definePlugin({
       ),
     ]);
     const leaves = { trail: trails.get(trail.id) ?? null, attestations };
-    return {
-      status: 200,
-      body: trailView(trail, evaluated, { org: params.org, apiBase }, { page: query.page, per_page: query.per_page, originalUrl }, leaves),
-    };
+    const view = trailView(trail, evaluated, { org: params.org, apiBase }, { page: query.page, per_page: query.per_page, originalUrl }, leaves);
+    // Up to about 21 MB of text: written an attestation at a time, so other requests are served meanwhile.
+    return { status: 200 as const, json: await jsonInSlices(view, 'attestations') };
   },
 });
