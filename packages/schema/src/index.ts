@@ -41,6 +41,7 @@ export { listFlows } from './operations/list-flows.ts';
 export { getFlow } from './operations/get-flow.ts';
 export { Template } from './operations/flow.ts';
 export { listTrails } from './operations/list-trails.ts';
+export { listOrganizationTrails } from './operations/list-organization-trails.ts';
 export { getTrail } from './operations/get-trail.ts';
 export { downloadAttachment } from './operations/download-attachment.ts';
 export type { AttestationViewBody, TrailSummaryBody } from './operations/trail.ts';

@@ -13,7 +13,7 @@ export interface ConnectionLimits {
   maxPerAddress: number;
   /** Connections beyond the caps kept for the health check. */
   reserve: number;
-  /** The paths of the health checks (`/api/v2/health`, `/livez`, `/readyz`). */
+  /** The paths of the health checks (`/api/v2/health`, `/livez`, `/readyz`, `/ready`). */
   healthPaths: readonly string[];
   /** Called for each connection closed or refused at the caps (for the log). */
   refused(): void;

@@ -82,7 +82,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     maxConnections,
     maxPerAddress: options.maxConnectionsPerAddress ?? defaultMaxConnectionsPerAddress,
     reserve: options.reservedConnections ?? defaultReservedConnections,
-    healthPaths: [`${options.prefix ?? '/api/v2'}/health`, '/livez', '/readyz'],
+    healthPaths: [`${options.prefix ?? '/api/v2'}/health`, '/livez', '/readyz', '/ready'],
     refused,
   });
   const handle = app.callback();

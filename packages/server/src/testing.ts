@@ -166,6 +166,10 @@ const undoing: Record<string, { sqlite: readonly string[]; postgres: readonly st
   // Nothing to undo: applied again, it leaves a table already keyed by position as it is.
   '0019_log_subtree_positions': { sqlite: [], postgres: [] },
   '0020_junit_failed_cases': { sqlite: ['drop table junit_failed_cases'], postgres: ['drop table junit_failed_cases'] },
+  '0021_trails_organization': {
+    sqlite: ['drop index trails_org_created', 'alter table trails drop column organization_id'],
+    postgres: ['drop index trails_org_created', 'alter table trails drop column organization_id'],
+  },
 };
 
 /**

@@ -40,7 +40,14 @@ const instanceFields = {
   K8S: { podName: Text(), namespace: Text(), owners: Nullable(Type.Array(K8SOwner, { maxItems: 20 })) },
   ECS: { taskArn: Url({ minLength: 1 }), cluster_name: Nullable(ShortText()), service_name: Nullable(ShortText()) },
   'azure-apps': { app_name: Text(), app_kind: Nullable(ShortText()), digests_source: Nullable(ShortText()) },
-  'cloud-run': { revisionName: Text(), service_name: Nullable(ShortText()) },
+  // As CLI v2.38 sends it (a job has no revision), and the older snake_case service name.
+  'cloud-run': {
+    kind: Type.Optional(Text()),
+    serviceName: Type.Optional(Text()),
+    revisionName: Type.Optional(Text()),
+    jobName: Type.Optional(Text()),
+    service_name: Nullable(ShortText()),
+  },
 } satisfies Record<ReportType, TProperties>;
 
 export const reportTypes = ['server', 'docker', 'K8S', 'ECS', 'S3', 'lambda', 'azure-apps', 'cloud-run'] as const;

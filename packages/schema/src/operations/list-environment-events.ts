@@ -9,6 +9,8 @@ export const environmentEventTypes = ['started', 'scaled', 'exited'] as const;
 export type EnvironmentEventType = (typeof environmentEventTypes)[number];
 
 const IntervalEnd = (description: string, fallback: string) => Type.String({ minLength: 1, maxLength: 32, default: fallback, description });
+const UnixSeconds = (description: string) =>
+  Type.String({ pattern: '^-?[0-9]{1,15}([.][0-9]{1,20})?$', maxLength: 40, description: `${description}. Unix seconds, whole or not (1700000000.5)` });
 const endDescription =
   'A snapshot index (1, 2, ...; -1 is the latest, -2 the one before), a Unix timestamp (1719638400, at least 1000000000), ' +
   'NOW, or a time ago: a number and a unit (30mins, 1h, 1hour, 2days, 1w)';
@@ -35,7 +37,10 @@ export const EnvironmentEvent = Type.Object(
     snapshot_compliance: Nullable(
       Type.Boolean({ description: "The environment's state after the report; null for events recorded before Trailproof kept it" }),
     ),
-    pipeline: Type.Null({ description: 'Deprecated in the reference; always null' }),
+    pipeline: Type.String({
+      description:
+        "Deprecated in the reference: the flow of the trail that attested the artifact, empty when none did (the Kosli CLI's table reads it as text)",
+    }),
     deployments: Type.Null({ description: 'Deprecated in the reference; always null' }),
     code_diff: Type.Null({ description: 'Not kept; always null' }),
     _links: Type.Object(
@@ -68,12 +73,16 @@ export const listEnvironmentEvents = defineOperation({
     end: IntervalEnd(`The last snapshot. ${endDescription}`, 'NOW'),
     interval: Type.Optional(
       Type.String({
-        minLength: 4,
         maxLength: 66,
         deprecated: true,
-        description: 'Deprecated: `start..end` in one value (5..10, -3..NOW); wins over start and end',
+        description:
+          'Deprecated: snapshot expressions `[expression]..[expression]` in one value, an end left out being NOW (5..10, ~3..NOW, 2..); ' +
+          'one expression alone is that snapshot (NOW, 5). An expression is N (snapshot N), ~N (N behind the latest), NOW (the latest), ' +
+          'or one of the forms of start and end. Wins over start, end, start_ts and end_ts; empty (as the Kosli CLI sends it by default) is none',
       }),
     ),
+    start_ts: Type.Optional(UnixSeconds('The first snapshot: the first reported at or after this time; wins over start')),
+    end_ts: Type.Optional(UnixSeconds('The last snapshot: the last reported at or before this time; wins over end')),
     repo_name: Type.Optional(
       Type.Array(Type.String({ maxLength: limits.name }), {
         maxItems: limits.smallArray,

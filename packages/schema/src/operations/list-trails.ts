@@ -4,6 +4,24 @@ import { paths } from '../paths.ts';
 import { ErrorBody, PageLinks, pageQuery, PathName } from '../shared.ts';
 import { TrailSummary, trailSchemas } from './trail.ts';
 
+/** A page of trails with where it sits, for the flow's list and the organisation's. */
+export const TrailPage = Type.Object(
+  {
+    data: Type.Array(Type.Ref(TrailSummary)),
+    pagination: Type.Object(
+      {
+        total: Type.Integer({ minimum: 0 }),
+        page: Type.Integer({ minimum: 1 }),
+        per_page: Type.Integer({ minimum: 1 }),
+        page_count: Type.Integer({ minimum: 0 }),
+      },
+      { additionalProperties: false },
+    ),
+    _links: Type.Ref(PageLinks),
+  },
+  { $id: 'TrailPage', additionalProperties: false },
+);
+
 /** GET /trails/{org}/{flow_name} */
 export const listTrails = defineOperation({
   id: 'listTrails',
@@ -21,22 +39,7 @@ export const listTrails = defineOperation({
   responses: {
     200: {
       description: 'A page of trails',
-      schema: Type.Object(
-        {
-          data: Type.Array(Type.Ref(TrailSummary)),
-          pagination: Type.Object(
-            {
-              total: Type.Integer({ minimum: 0 }),
-              page: Type.Integer({ minimum: 1 }),
-              per_page: Type.Integer({ minimum: 1 }),
-              page_count: Type.Integer({ minimum: 0 }),
-            },
-            { additionalProperties: false },
-          ),
-          _links: Type.Ref(PageLinks),
-        },
-        { $id: 'TrailPage', additionalProperties: false },
-      ),
+      schema: TrailPage,
     },
     400: { description: 'Invalid query', schema: Type.Ref(ErrorBody) },
     404: { description: 'Flow not found', schema: Type.Ref(ErrorBody) },

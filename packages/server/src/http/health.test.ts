@@ -243,7 +243,7 @@ async function forgetNewestMigration(opened: { location: string; schema?: string
   }
 }
 
-describe('GET /livez and GET /readyz (the standalone app)', () => {
+describe('GET /livez, GET /readyz and GET /ready (the standalone app)', () => {
   let opened: Awaited<ReturnType<typeof openTestStore>>;
   let app: Awaited<ReturnType<typeof serve>>;
   beforeEach(async () => {
@@ -261,8 +261,8 @@ describe('GET /livez and GET /readyz (the standalone app)', () => {
     return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
   };
 
-  it('both answer 200 {"status":"ok"} without a token, never cached, and HEAD too', async () => {
-    for (const path of ['/livez', '/readyz']) {
+  it('each answers 200 {"status":"ok"} without a token, never cached, and HEAD too', async () => {
+    for (const path of ['/livez', '/readyz', '/ready']) {
       const res = await get(path);
       expect(res, path).to.deep.include({ status: 200, body: { status: 'ok' } });
       expect(res.headers.get('cache-control'), path).to.equal('no-store');
@@ -270,14 +270,16 @@ describe('GET /livez and GET /readyz (the standalone app)', () => {
     }
   });
 
-  it('live while the database is gone (never asked); not ready, with Retry-After and the reason', async () => {
+  it('live while the database is gone (never asked); not ready, with Retry-After and the reason, at /readyz and /ready alike', async () => {
     expect((await get('/readyz')).status).to.equal(200);
     await opened.store.close();
     expect((await get('/livez')).status).to.equal(200);
-    const ready = await get('/readyz');
-    expect(ready.status).to.equal(503);
-    expect(ready.headers.get('retry-after')).to.equal('2');
-    expect(ready.body).to.deep.equal({ message: 'Not ready: the database is unavailable', errors: { database: 'did not answer' } });
+    for (const path of ['/readyz', '/ready']) {
+      const ready = await get(path);
+      expect(ready.status, path).to.equal(503);
+      expect(ready.headers.get('retry-after'), path).to.equal('2');
+      expect(ready.body, path).to.deep.equal({ message: 'Not ready: the database is unavailable', errors: { database: 'did not answer' } });
+    }
   });
 
   it('not ready while the database lacks the newest migration this server needs', async () => {

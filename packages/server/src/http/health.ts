@@ -62,7 +62,7 @@ export function healthCheck(store: Pick<Store, 'checkDatabase'>, logger: Logger,
 /**
  * `GET /livez` and `GET /readyz` at the app's root (HEAD too), for a Kubernetes probe or a load
  * balancer's check: liveness answers from the process alone; readiness is the health check.
- * Other paths pass on.
+ * `GET /ready` is readiness too, where `kosli status` asks for it. Other paths pass on.
  */
 export function probes(store: Pick<Store, 'checkDatabase'>, logger: Logger, options: HealthCheckOptions = {}): Middleware {
   const ready = healthCheck(store, logger, options);
@@ -74,7 +74,7 @@ export function probes(store: Pick<Store, 'checkDatabase'>, logger: Logger, opti
       ctx.body = '{"status":"ok"}';
       return;
     }
-    if (ctx.path === '/readyz') return ready(ctx, next);
+    if (ctx.path === '/readyz' || ctx.path === '/ready') return ready(ctx, next);
     return next();
   };
 }

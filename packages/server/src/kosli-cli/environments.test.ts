@@ -114,6 +114,51 @@ describe('Kosli CLI wire format: environments and snapshots', () => {
     expect(first.json).to.include({ page: 1, per_page: 5, total_pages: 6 });
   });
 
+  it('snapshot cloud-run (internal/cloudrun/payload.go): services by revision and jobs without one; each instance kept as sent', async () => {
+    await createEnvironment({ name: 'prod-run', type: 'cloud-run', description: '', require_provenance: false }, 201);
+    // `ToEnvRequest`: services' revisions first, then jobs; omitempty leaves out the names a kind lacks.
+    const payload = {
+      type: 'cloud-run',
+      artifacts: [
+        {
+          digests: { 'europe-docker.pkg.dev/acme/shop/web:1.4': fingerprint('web:1.4') },
+          creationTimestamp: 1_763_000_400,
+          kind: 'service',
+          serviceName: 'web',
+          revisionName: 'web-00007-abc',
+        },
+        {
+          digests: { 'europe-docker.pkg.dev/acme/shop/nightly:2': fingerprint('nightly:2') },
+          creationTimestamp: 1_763_000_500,
+          kind: 'job',
+          jobName: 'nightly',
+        },
+      ],
+    };
+    await send({ method: 'PUT', path: '/api/v2/environments/acme/prod-run/report/cloud-run', payload }, 201);
+    await send({ method: 'PUT', path: '/api/v2/environments/acme/prod-run/report/cloud-run', payload }, 200);
+    const snapshot = await send({ method: 'GET', path: '/api/v2/environments/acme/prod-run/snapshots/1' }, 200);
+    const instances = Object.fromEntries((snapshot.json.artifacts as Array<{ name: string; instances: unknown[] }>).map((a) => [a.name, a.instances]));
+    expect(instances).to.deep.equal({
+      'europe-docker.pkg.dev/acme/shop/web:1.4': [{ kind: 'service', serviceName: 'web', revisionName: 'web-00007-abc' }],
+      'europe-docker.pkg.dev/acme/shop/nightly:2': [{ kind: 'job', jobName: 'nightly' }],
+    });
+    // The shape documented before CLI v2.38 (revisionName, service_name) is still taken.
+    const older = {
+      artifacts: [{ digests: { 'web:1.3': fingerprint('web:1.3') }, creationTimestamp: 1_763_000_600, revisionName: 'web-00006', service_name: 'web' }],
+    };
+    await send({ method: 'PUT', path: '/api/v2/environments/acme/prod-run/report/cloud-run', payload: older }, 201);
+    // Malformed names are still refused, by field.
+    const bad = await sendAsCli(server.url, {
+      method: 'PUT',
+      path: '/api/v2/environments/acme/prod-run/report/cloud-run',
+      token: server.token,
+      payload: { type: 'cloud-run', artifacts: [{ ...payload.artifacts[1], kind: 7, jobName: '' }] },
+    });
+    expect(bad.status, bad.text).to.equal(400);
+    expect(bad.json.errors).to.have.keys(['artifacts.0.kind', 'artifacts.0.jobName']);
+  });
+
   it('Basic authorization takes only a valid token as the password: anything else is a 401, never a 5xx', async () => {
     const basic = (pair: string) => `Basic ${Buffer.from(pair).toString('base64')}`;
     for (const authorization of [

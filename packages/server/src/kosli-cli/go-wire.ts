@@ -164,3 +164,18 @@ export function goDecodeProblems(value: unknown, type: GoType, at = '$'): string
     goDecodeProblems((value as Record<string, unknown>)[field], fieldType as GoType, `${at}.${field}`),
   );
 }
+
+/**
+ * Go's `url.Values.Encode()`: keys sorted, each key's values in the order added, escaped as
+ * `url.QueryEscape` does (letters, digits and `-_.~` as they are, a space as `+`).
+ */
+export function goQuery(values: ReadonlyArray<readonly [string, string]>): string {
+  const escape = (text: string) =>
+    Array.from(new TextEncoder().encode(text), (b) => {
+      const c = String.fromCharCode(b);
+      if (/[A-Za-z0-9\-_.~]/.test(c)) return c;
+      return c === ' ' ? '+' : `%${b.toString(16).toUpperCase().padStart(2, '0')}`;
+    }).join('');
+  const keys = [...new Set(values.map(([key]) => key))].sort();
+  return keys.flatMap((key) => values.filter(([k]) => k === key).map(([, value]) => `${escape(key)}=${escape(value)}`)).join('&');
+}

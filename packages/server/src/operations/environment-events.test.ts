@@ -110,7 +110,7 @@ describe('environment events: GET /environments/{org}/{env_name}/events', () => 
       flows: [{ flow_name: 'app', deployments: null }],
       artifact_compliance: true,
       snapshot_compliance: false,
-      pipeline: null,
+      pipeline: 'app',
       deployments: null,
       code_diff: null,
       _links: {
@@ -205,7 +205,7 @@ describe('environment events: GET /environments/{org}/{env_name}/events', () => 
       ['?start=1constructor', 'query.start'],
       ['?end=2__proto__', 'query.end'],
       ['?start=~5', 'query.start'],
-      ['?interval=5', 'query.interval'],
+      ['?interval=~x', 'query.interval'],
       ['?interval=1..2..3', 'query.interval'],
       ['?interval=1..x', 'query.interval'],
       ['?reverse=yes', 'query.reverse'],

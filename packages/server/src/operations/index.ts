@@ -19,6 +19,7 @@ import { putFlowTemplatePlugin } from './put-flow-template.ts';
 import { listFlowsPlugin } from './list-flows.ts';
 import { getFlowPlugin } from './get-flow.ts';
 import { listTrailsPlugin } from './list-trails.ts';
+import { listOrganizationTrailsPlugin } from './list-organization-trails.ts';
 import { getTrailPlugin } from './get-trail.ts';
 import { downloadAttachmentPlugin } from './download-attachment.ts';
 import { putEnvironmentPlugin } from './put-environment.ts';
@@ -41,6 +42,7 @@ const evidence = {
   listFlowsPlugin,
   getFlowPlugin,
   listTrailsPlugin,
+  listOrganizationTrailsPlugin,
   getTrailPlugin,
   downloadAttachmentPlugin,
   putEnvironmentPlugin,

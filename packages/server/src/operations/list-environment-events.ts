@@ -30,6 +30,40 @@ export function parseRangeEnd(text: string, now: number): RangeEnd | null {
 }
 
 const rangeEndRule = 'must be a snapshot index (1, -1), a Unix timestamp, NOW, or a time ago (30mins, 1h, 2days, 1w)';
+const intervalRule = 'must be snapshot expressions N, ~N or NOW (or a form of start and end), one or two separated by ".." (5..10, ~3..NOW, 2.., NOW)';
+
+/** One end of `interval`, a snapshot expression as the Kosli CLI documents it: NOW is the latest snapshot, ~N the N'th behind it. */
+function parseSnapshotExpression(text: string, now: number): RangeEnd | null {
+  const value = text.trim().toUpperCase();
+  if (value === '' || value === 'NOW') return { index: -1 };
+  const behind = /^~(\d{1,15})$/.exec(value);
+  if (behind) return { index: -(Number(behind[1]) + 1) };
+  return parseRangeEnd(text, now);
+}
+
+type RangeQuery = { start: string; end: string; interval?: string; start_ts?: string; end_ts?: string };
+
+/**
+ * The range asked for: a non-empty `interval` wins (one expression is that snapshot alone, an end
+ * left out is NOW), then `start_ts`/`end_ts` (Unix seconds) over `start`/`end`.
+ */
+function rangeOf(query: RangeQuery, now: number): [RangeEnd, RangeEnd] {
+  if (query.interval !== undefined && query.interval !== '') {
+    const halves = query.interval.split('..');
+    if (halves.length > 2) throw badRequest('Invalid interval', { 'query.interval': intervalRule });
+    const ends = halves.map((half) => parseSnapshotExpression(half, now));
+    if (ends.some((end) => end === null)) throw badRequest('Invalid interval', { 'query.interval': intervalRule });
+    return [ends[0]!, ends[ends.length - 1]!];
+  }
+  const end = (field: 'start' | 'end'): RangeEnd => {
+    const seconds = query[`${field}_ts`];
+    if (seconds !== undefined) return { time: Number(seconds) };
+    const parsed = parseRangeEnd(query[field], now);
+    if (!parsed) throw badRequest(`Invalid ${field}`, { [`query.${field}`]: rangeEndRule });
+    return parsed;
+  };
+  return [end('start'), end('end')];
+}
 
 /** GET /environments/{org}/{env_name}/events: newest first, paginated in headers as the reference does. */
 export const listEnvironmentEventsPlugin = definePlugin({
@@ -38,25 +72,7 @@ export const listEnvironmentEventsPlugin = definePlugin({
   async handler({ params, query, store, now, apiBase, originalUrl }) {
     const { environment } = await requireEnvironment(store, params.org, params.env_name);
 
-    // The deprecated `interval` (`start..end`) wins over start and end, as one value.
-    let ends: Array<[string, string]> = [
-      ['start', query.start],
-      ['end', query.end],
-    ];
-    if (query.interval !== undefined) {
-      const halves = query.interval.split('..');
-      if (halves.length !== 2) throw badRequest('Invalid interval', { 'query.interval': 'must be two ends separated by ".." (5..10, -3..NOW)' });
-      ends = [
-        ['interval', halves[0]!],
-        ['interval', halves[1]!],
-      ];
-    }
-    const [first, last] = ends.map(([field, text]) => {
-      const end = parseRangeEnd(text, now);
-      if (!end) throw badRequest(`Invalid ${field}`, { [`query.${field}`]: rangeEndRule });
-      return end;
-    }) as [RangeEnd, RangeEnd];
-
+    const [first, last] = rangeOf(query, now);
     const filter: EnvironmentEventFilter = {
       // An empty value is no filter, as in the deployment list (`?repo_name=`).
       repoNames: query.repo_name?.filter((name) => name !== ''),
@@ -72,8 +88,8 @@ export const listEnvironmentEventsPlugin = definePlugin({
     const index = async (n: number) => (n > 0 ? n : Math.max(0, (await latestIndex()) + 1 + n));
     if ('index' in first) filter.firstIndex = await index(first.index);
     else filter.firstTime = first.time;
-    // `end=NOW` (the default) bounds nothing: a report that lands while this reads is not cut in two.
-    const endIsNow = 'time' in last && last.time === now;
+    // `end=NOW` (the default) and the latest snapshot bound nothing: a report that lands while this reads is not cut in two.
+    const endIsNow = 'time' in last ? last.time === now : last.index === -1;
     if (!endIsNow) {
       if ('index' in last) filter.lastIndex = await index(last.index);
       else filter.lastTime = last.time;
@@ -95,7 +111,7 @@ export const listEnvironmentEventsPlugin = definePlugin({
       flows: e.trail ? [{ flow_name: e.trail.flowName, deployments: null }] : [],
       artifact_compliance: e.artifactCompliant,
       snapshot_compliance: e.snapshotCompliant,
-      pipeline: null,
+      pipeline: e.trail?.flowName ?? '',
       deployments: null,
       code_diff: null,
       _links: {

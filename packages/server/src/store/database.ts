@@ -51,6 +51,8 @@ export interface FlowsTable {
 export interface TrailsTable {
   id: Generated<number>;
   flow_id: number;
+  /** The flow's organisation, copied for the organisation's list (migration 0021); set on every trail. */
+  organization_id: number | null;
   name: string;
   description: string;
   commit_sha: string | null;

@@ -25,6 +25,7 @@ import { m017_transparency_log } from './migrations/0017-transparency-log.ts';
 import { m018_environment_badges } from './migrations/0018-environment-badges.ts';
 import { m019_log_subtree_positions } from './migrations/0019-log-subtree-positions.ts';
 import { m020_junit_failed_cases } from './migrations/0020-junit-failed-cases.ts';
+import { m021_trails_organization } from './migrations/0021-trails-organization.ts';
 
 export { appendOnlyTables } from './migrations/builder.ts';
 
@@ -50,6 +51,7 @@ export const migrations: Record<string, Builder> = {
   '0018_environment_badges': m018_environment_badges,
   '0019_log_subtree_positions': m019_log_subtree_positions,
   '0020_junit_failed_cases': m020_junit_failed_cases,
+  '0021_trails_organization': m021_trails_organization,
 };
 
 /** Applies every pending migration; throws (and applies nothing more) if one fails. */

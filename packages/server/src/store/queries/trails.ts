@@ -89,7 +89,15 @@ async function upsertTrailIn(
   // collide: the loser finds the winner's row (PostgreSQL waits for its commit) and updates it.
   const inserted = await db
     .insertInto('trails')
-    .values({ ...values, flow_id: flowId, name: input.name, template_sha256: templateSha256, created_by_token: createdBy, created_at: at })
+    .values({
+      ...values,
+      flow_id: flowId,
+      organization_id: db.selectFrom('flows').select('flows.organization_id').where('flows.id', '=', flowId),
+      name: input.name,
+      template_sha256: templateSha256,
+      created_by_token: createdBy,
+      created_at: at,
+    })
     .onConflict((c) => c.columns(['flow_id', 'name']).doNothing())
     .returning('id')
     .executeTakeFirst();
@@ -192,6 +200,47 @@ export async function listTrailPage(db: Db, flowId: number, offset: number, limi
   return { total: Number(total), items: rows.map(toTrail) };
 }
 
+/** What an organisation's trail list is narrowed to: one flow, trails with an attestation of one artifact, or both. */
+export interface OrganizationTrailFilter {
+  flowId?: number;
+  fingerprint?: string;
+}
+
+/**
+ * A page of an organisation's trails across its flows, newest first (ties by id, so pages do not
+ * overlap). Read from `trails_org_created` (or `trails_flow_created` for one flow, which must be
+ * the organisation's); a fingerprint narrows by the attestations that carry it.
+ */
+export async function listOrganizationTrailPage(
+  db: Db,
+  organizationId: number,
+  filter: OrganizationTrailFilter,
+  offset: number,
+  limit: number,
+): Promise<{ items: TrailWithTemplate[]; total: number }> {
+  const { flowId, fingerprint } = filter;
+  const withFingerprint = (fp: string) => db.selectFrom('attestations').select('attestations.trail_id').where('attestations.artifact_fingerprint', '=', fp);
+  const { total } = await db
+    .selectFrom('trails')
+    .select((eb) => eb.fn.countAll<number>().as('total'))
+    .$if(flowId === undefined, (qb) => qb.where('trails.organization_id', '=', organizationId))
+    .$if(flowId !== undefined, (qb) => qb.where('trails.flow_id', '=', flowId!))
+    .$if(fingerprint !== undefined, (qb) => qb.where('trails.id', 'in', withFingerprint(fingerprint!)))
+    .executeTakeFirstOrThrow();
+  const rows = await trailsWithFlow(db)
+    .select(trailColumns)
+    // A flow is of one organisation: its own index then serves the page.
+    .$if(flowId === undefined, (qb) => qb.where('trails.organization_id', '=', organizationId))
+    .$if(flowId !== undefined, (qb) => qb.where('trails.flow_id', '=', flowId!))
+    .$if(fingerprint !== undefined, (qb) => qb.where('trails.id', 'in', withFingerprint(fingerprint!)))
+    .orderBy('trails.created_at', 'desc')
+    .orderBy('trails.id', 'desc')
+    .limit(limit)
+    .offset(offset)
+    .execute();
+  return { total: Number(total), items: rows.map(toTrail) };
+}
+
 /** A trail by organisation, flow and trail name, with its effective template. */
 export async function findTrail(db: Db, organizationId: number, flowName: string, trailName: string): Promise<TrailWithTemplate | undefined> {
   const row = await trailsWithFlow(db)
@@ -209,5 +258,5 @@ export async function getTrailById(db: Db, trailId: number): Promise<TrailWithTe
   return row ? toTrail(row) : undefined;
 }
 
-export const reads = { findTrail, getTrailById, listTrailPage };
+export const reads = { findTrail, getTrailById, listTrailPage, listOrganizationTrailPage };
 export const writes = { upsertTrail };

@@ -1,0 +1,41 @@
+import { listOrganizationTrails } from '@trailproof/schema';
+import { TrailEvaluator, trailEvaluatorUses } from '../domain/evaluate.ts';
+import { trailSummary } from '../http/views/trails.ts';
+import { pageCount, pageLinks } from '../http/links.ts';
+import { definePlugin } from '../plugin.ts';
+import type { TrailWithTemplate } from '../store/types.ts';
+import { requireFlow, requireFlowUses, requireOrganization } from './lookup.ts';
+
+/**
+ * GET /trails/{org}: the trails of all the organisation's flows, newest first, as `kosli list
+ * trails` asks for them. `flow_tag` matches no trail: flows have no tags yet.
+ */
+export const listOrganizationTrailsPlugin = definePlugin({
+  operation: listOrganizationTrails,
+  store: [...requireFlowUses, 'listOrganizationTrailPage', ...trailEvaluatorUses],
+  async handler({ params, query, store, now, apiBase, originalUrl }) {
+    const found = query.flow ? await requireFlow(store, params.org, query.flow) : undefined;
+    const organizationId = found ? found.organization.id : (await requireOrganization(store, params.org)).id;
+    const flowId = found ? Number(found.flow.id) : undefined;
+    let page: { items: TrailWithTemplate[]; total: number } = { items: [], total: 0 };
+    if (query.flow_tag === undefined) {
+      page = await store.listOrganizationTrailPage(
+        organizationId,
+        { flowId, fingerprint: query.fingerprint },
+        (query.page - 1) * query.per_page,
+        query.per_page,
+      );
+    }
+    const evaluated = await new TrailEvaluator(store, now).complianceOf(page.items);
+    const data = page.items.map((trail, i) => trailSummary(trail, evaluated[i]!, { org: params.org, apiBase }));
+    const totalPages = pageCount(page.total, query.per_page);
+    return {
+      status: 200,
+      body: {
+        data,
+        pagination: { total: page.total, page: query.page, per_page: query.per_page, page_count: totalPages },
+        _links: pageLinks(originalUrl, query.page, totalPages),
+      },
+    };
+  },
+});
