@@ -64,7 +64,8 @@ export const serve = defineCommand({
       log: logOptionsFromEnvironment(),
       postgres: postgresTuning(),
       sqlite: {
-        threadsAtOpen: true,
+        // Listening does not wait for the threads; /readyz answers 503 until the writer thread is up.
+        threadsInBackground: true,
         readerThreads: numberSetting('TRAILPROOF_SQLITE_READER_THREADS', 0, 64),
         maxSizeBytes: sizeSetting('TRAILPROOF_SQLITE_MAX_SIZE'),
       },
