@@ -1,7 +1,8 @@
 /**
  * One Ajv instance for the whole contract: shared and operation schemas are registered once by
- * `$id`, and every operation's params, query and body validators are compiled when the
- * validator is built (at start-up), never per request.
+ * `$id` when the validator is built. Each operation's params, query and body validators are
+ * compiled on their first use and kept, never per request: compiling all of them took about half
+ * of the server's start-up, and a process answers only some of its operations.
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import type { TObject, TSchema } from '@sinclair/typebox';
@@ -43,21 +44,21 @@ export function createValidator(operations: readonly Operation[]): (operationId:
 
   const byId = new Map<string, OperationValidators>();
   for (const operation of operations) {
-    const params = ajv.compile(operation.params);
-    const query = ajv.compile(operation.query);
-    const data = operation.body ? ajv.compile(operation.body.data) : undefined;
+    const params = compiledOnFirstUse(ajv, operation.params);
+    const query = compiledOnFirstUse(ajv, operation.query);
+    const data = operation.body ? compiledOnFirstUse(ajv, operation.body.data) : undefined;
     byId.set(operation.id, {
-      params: (raw) => run(params, coerceStrings(operation.params, raw), 'path.'),
+      params: (raw) => run(params(), coerceStrings(operation.params, raw), 'path.'),
       query: (raw) => {
         // An unknown query key is most often a misspelt filter (`env_nme`): ignoring it would answer everything.
         const unknown = Object.keys(raw).filter((key) => raw[key] !== undefined && !Object.hasOwn(operation.query.properties, key));
-        const result = run<Record<string, unknown>>(query, coerceStrings(operation.query, raw), 'query.');
+        const result = run<Record<string, unknown>>(query(), coerceStrings(operation.query, raw), 'query.');
         if (!unknown.length) return result;
         const errors = result.ok ? fieldMap() : result.errors;
         for (const key of unknown.slice(0, maxReportedErrors)) errors[`query.${key}`] = 'is not a known query parameter';
         return { ok: false, errors };
       },
-      data: (value) => (data ? run(data, value, '') : { ok: true, value: undefined }),
+      data: (value) => (data ? run(data(), value, '') : { ok: true, value: undefined }),
     });
   }
   return (operationId) => {
@@ -65,6 +66,12 @@ export function createValidator(operations: readonly Operation[]): (operationId:
     if (!validators) throw new Error(`no validators for operation '${operationId}'`);
     return validators;
   };
+}
+
+/** The validator of `schema`, compiled the first time it is asked for. */
+function compiledOnFirstUse(ajv: Ajv, schema: TSchema): () => ValidateFunction {
+  let validate: ValidateFunction | undefined;
+  return () => (validate ??= ajv.compile(schema));
 }
 
 function run<T>(validate: ValidateFunction, value: unknown, prefix: string): Validation<T> {

@@ -11,8 +11,8 @@ import { metricsMiddleware, type MetricsMode, type MetricsOptions } from './metr
 import { createLogger, debugEnabled } from './log.ts';
 import { logStoreCalls } from './store-call-log.ts';
 import { createRouter, type RouterOptions } from './router.ts';
-import { createConsole, type ConsoleOptions } from './console/index.ts';
-import { createBadges } from './badges/badges.ts';
+import type { ConsoleOptions } from './console/index.ts';
+import { loadedOnFirstRequest } from './http/loaded-on-first-request.ts';
 
 export interface AppOptions extends RouterOptions {
   /** Trust `X-Forwarded-*` headers (behind a load balancer). */
@@ -74,13 +74,16 @@ export function createApp(options: AppOptions): Koa {
     await next();
     if (ctx.body == null && ctx.status === 404 && !ctx.state.clientClosed) throw new ApiError(404, `No such route: ${ctx.method} ${ctx.path}`);
   });
-  if (options.badges !== false) app.use(createBadges({ store: options.store, auth: options.auth, logger }).routes());
+  if (options.badges !== false) {
+    const badges = { store: options.store, auth: options.auth, logger };
+    app.use(loadedOnFirstRequest('/badges', async () => (await import('./badges/badges.ts')).createBadges(badges).routes()));
+  }
   app.use(router.routes());
   app.use(router.allowedMethods());
   if (options.console !== false) {
-    const ui = createConsole({ ...options.console, store: options.store, auth: options.auth, logger, apiPrefix: options.prefix });
+    const ui = { ...options.console, store: options.store, auth: options.auth, logger, apiPrefix: options.prefix };
     const home = options.console?.prefix ?? '/ui';
-    app.use(ui.routes());
+    app.use(loadedOnFirstRequest(home, async () => (await import('./console/index.ts')).createConsole(ui).routes()));
     app.use(async (ctx, next) => {
       if (ctx.path !== '/' || (ctx.method !== 'GET' && ctx.method !== 'HEAD')) return next();
       ctx.redirect(home);

@@ -4,7 +4,8 @@ import { availableParallelism } from 'node:os';
 import { createLogger, logLevelOf } from '../log.ts';
 import { databaseEnvironment, databaseFlags, databaseLocation, databaseName, databaseOptions, defineCommand, UsageError, version } from './common.ts';
 import { logEnvironment, logOptionsFromEnvironment } from './transparency-log.ts';
-import { openStore, type PostgresOptions } from '../store/index.ts';
+import type { PostgresOptions } from '../store/index.ts';
+import { openStore } from '../store/open-store.ts';
 import { secondsPerUnit } from '../support/time-units.ts';
 
 export const serve = defineCommand({
