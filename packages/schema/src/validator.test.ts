@@ -110,3 +110,12 @@ describe('createValidator compiles on first use', () => {
     }
   });
 });
+
+describe('createValidator checks the registered schemas on first use', () => {
+  it('refuses a named schema the meta-schema refuses when an operation is first used, not when built', () => {
+    const broken = { $id: 'BrokenShared', type: 'object', required: 'name' };
+    const operation = { ...getApproval, id: 'withBrokenShared', schemas: [broken] } as unknown as Operation;
+    const validators = createValidator([operation]);
+    expect(() => validators('withBrokenShared').params({ org: 'acme', flow_name: 'f', approval_number: '1' })).to.throw(/BrokenShared is invalid/);
+  });
+});

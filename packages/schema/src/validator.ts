@@ -1,8 +1,9 @@
 /**
  * One Ajv instance for the whole contract: shared and operation schemas are registered once by
- * `$id` when the validator is built. Each operation's params, query and body validators are
- * compiled on their first use and kept, never per request: compiling all of them took about half
- * of the server's start-up, and a process answers only some of its operations.
+ * `$id` when the validator is built, and checked against the meta-schema on the first use of any
+ * operation. Each operation's params, query and body validators are compiled on their first use
+ * and kept, never per request: compiling all of them took about half of the server's start-up,
+ * and a process answers only some of its operations.
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import type { TObject, TSchema } from '@sinclair/typebox';
@@ -37,16 +38,32 @@ export function createValidator(operations: readonly Operation[]): (operationId:
     if (known === schema) return;
     if (known) throw new Error(`two different schemas share the $id '${id}'`);
     registered.set(id, schema);
-    ajv.addSchema(schema);
+    // Checked against the meta-schema on first use (`checkRegistered`): at registration that was a tenth of a second of every start.
+    ajv.addSchema(schema, undefined, undefined, false);
   };
   sharedSchemas.forEach(register);
   operations.forEach((operation) => operation.schemas?.forEach(register));
+  let checked = false;
+  const checkRegistered = () => {
+    if (checked) return;
+    for (const schema of registered.values()) {
+      if (!ajv.validateSchema(schema)) throw new Error(`schema ${schema.$id} is invalid: ${ajv.errorsText(ajv.errors)}`);
+    }
+    checked = true;
+  };
+  const compiledOnFirstUse = (schema: TSchema): (() => ValidateFunction) => {
+    let validate: ValidateFunction | undefined;
+    return () => {
+      checkRegistered();
+      return (validate ??= ajv.compile(schema));
+    };
+  };
 
   const byId = new Map<string, OperationValidators>();
   for (const operation of operations) {
-    const params = compiledOnFirstUse(ajv, operation.params);
-    const query = compiledOnFirstUse(ajv, operation.query);
-    const data = operation.body ? compiledOnFirstUse(ajv, operation.body.data) : undefined;
+    const params = compiledOnFirstUse(operation.params);
+    const query = compiledOnFirstUse(operation.query);
+    const data = operation.body ? compiledOnFirstUse(operation.body.data) : undefined;
     byId.set(operation.id, {
       params: (raw) => run(params(), coerceStrings(operation.params, raw), 'path.'),
       query: (raw) => {
@@ -66,12 +83,6 @@ export function createValidator(operations: readonly Operation[]): (operationId:
     if (!validators) throw new Error(`no validators for operation '${operationId}'`);
     return validators;
   };
-}
-
-/** The validator of `schema`, compiled the first time it is asked for. */
-function compiledOnFirstUse(ajv: Ajv, schema: TSchema): () => ValidateFunction {
-  let validate: ValidateFunction | undefined;
-  return () => (validate ??= ajv.compile(schema));
 }
 
 function run<T>(validate: ValidateFunction, value: unknown, prefix: string): Validation<T> {
