@@ -1,9 +1,9 @@
 /**
  * One Ajv instance for the whole contract: shared and operation schemas are registered once by
- * `$id` when the validator is built, and checked against the meta-schema on the first use of any
- * operation. Each operation's params, query and body validators are compiled on their first use
- * and kept, never per request: compiling all of them took about half of the server's start-up,
- * and a process answers only some of its operations.
+ * `$id` on the first use of any operation (two different schemas with one `$id` are refused when
+ * the validator is built). Each operation's params, query and body validators are compiled on
+ * their first use and kept, never per request: compiling all of them took about half of the
+ * server's start-up, and a process answers only some of its operations.
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import type { TObject, TSchema } from '@sinclair/typebox';
@@ -28,8 +28,6 @@ const maxReportedErrors = 50;
 
 /** Builds the validators of the given operations with one Ajv instance. */
 export function createValidator(operations: readonly Operation[]): (operationId: string) => OperationValidators {
-  // `verbose` keeps the offending value on each error, so a message can name it ('foo?$bar' ...).
-  const ajv = new Ajv({ allErrors: true, strict: false, useDefaults: true, coerceTypes: false, verbose: true });
   const registered = new Map<string, TSchema>();
   const register = (schema: TSchema) => {
     const id = schema.$id;
@@ -38,25 +36,22 @@ export function createValidator(operations: readonly Operation[]): (operationId:
     if (known === schema) return;
     if (known) throw new Error(`two different schemas share the $id '${id}'`);
     registered.set(id, schema);
-    // Checked against the meta-schema on first use (`checkRegistered`): at registration that was a tenth of a second of every start.
-    ajv.addSchema(schema, undefined, undefined, false);
   };
   sharedSchemas.forEach(register);
   operations.forEach((operation) => operation.schemas?.forEach(register));
-  let checked = false;
-  const checkRegistered = () => {
-    if (checked) return;
-    for (const schema of registered.values()) {
-      if (!ajv.validateSchema(schema)) throw new Error(`schema ${schema.$id} is invalid: ${ajv.errorsText(ajv.errors)}`);
-    }
-    checked = true;
+  // Built on the first use of any operation: building it and checking every named schema against
+  // the meta-schema took a tenth of a second of every start.
+  let instance: Ajv | undefined;
+  const ajv = () => {
+    if (instance) return instance;
+    // `verbose` keeps the offending value on each error, so a message can name it ('foo?$bar' ...).
+    const built = new Ajv({ allErrors: true, strict: false, useDefaults: true, coerceTypes: false, verbose: true });
+    for (const schema of registered.values()) built.addSchema(schema);
+    return (instance = built);
   };
   const compiledOnFirstUse = (schema: TSchema): (() => ValidateFunction) => {
     let validate: ValidateFunction | undefined;
-    return () => {
-      checkRegistered();
-      return (validate ??= ajv.compile(schema));
-    };
+    return () => (validate ??= ajv().compile(schema));
   };
 
   const byId = new Map<string, OperationValidators>();
