@@ -116,6 +116,8 @@ describe('createValidator checks the registered schemas on first use', () => {
     const broken = { $id: 'BrokenShared', type: 'object', required: 'name' };
     const operation = { ...getApproval, id: 'withBrokenShared', schemas: [broken] } as unknown as Operation;
     const validators = createValidator([operation]);
-    expect(() => validators('withBrokenShared').params({ org: 'acme', flow_name: 'f', approval_number: '1' })).to.throw(/schema is invalid: data\/required must be array/);
+    expect(() => validators('withBrokenShared').params({ org: 'acme', flow_name: 'f', approval_number: '1' })).to.throw(
+      /schema is invalid: data\/required must be array/,
+    );
   });
 });
