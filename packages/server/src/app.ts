@@ -7,7 +7,9 @@ import Koa from 'koa';
 import { ApiError, errorMiddleware } from './http/errors.ts';
 import { probes } from './http/health.ts';
 import { storeTokens } from './auth.ts';
-import { metricsMiddleware, type MetricsMode, type MetricsOptions } from './metrics.ts';
+import cluster from 'node:cluster';
+import type { MetricsMode } from './metrics-mode.ts';
+import type { MetricsOptions } from './metrics.ts';
 import { createLogger, debugEnabled } from './log.ts';
 import { logStoreCalls } from './store-call-log.ts';
 import { createRouter, type RouterOptions } from './router.ts';
@@ -67,8 +69,13 @@ export function createApp(options: AppOptions): Koa {
   });
   app.use(errorMiddleware(logger));
   app.use(probes(store, logger, options.health));
-  if (options.metrics && options.metrics !== 'off')
-    app.use(metricsMiddleware(options.metrics, options.auth ?? storeTokens(store), { store, registry: options.metricsRegistry }));
+  if (options.metrics && options.metrics !== 'off') {
+    const { metrics: mode, auth = storeTokens(store), metricsRegistry: registry } = options;
+    const load = async () => (await import('./metrics.ts')).metricsMiddleware(mode, auth, { store, registry });
+    // prom-client loads on the first request it measures; a pool's worker loads it at once, as the
+    // primary asks every worker for its metrics whenever one is scraped.
+    app.use(loadedOnFirstRequest(null, load, { now: cluster.isWorker }));
+  }
   // Unmatched paths: a JSON 404 (the router's allowedMethods answers 405/501 in JSON itself).
   app.use(async (ctx, next) => {
     await next();

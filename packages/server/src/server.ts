@@ -7,7 +7,7 @@ import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import { createApp, type AppOptions } from './app.ts';
 import { createLogger, type Logger } from './log.ts';
-import { metricsModeOf } from './metrics.ts';
+import { metricsModeOf } from './metrics-mode.ts';
 import { Slots } from './support/slots.ts';
 import { limitConnections } from './connections.ts';
 import { expectContinue } from './http/unread-body.ts';

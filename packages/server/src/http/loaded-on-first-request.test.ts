@@ -35,4 +35,30 @@ describe('loadedOnFirstRequest', () => {
     expect(await Promise.all([text('/ui'), text('/ui/acme'), text('/ui/sign-in')])).to.deep.equal(['loaded: /ui', 'loaded: /ui/acme', 'loaded: /ui/sign-in']);
     expect(loads).to.equal(1);
   });
+
+  it('with now, loads before any request; a load that fails then answers the requests with its error, and the process goes on', async () => {
+    let started = 0;
+    const unhandled: unknown[] = [];
+    const onUnhandled = (reason: unknown) => void unhandled.push(reason);
+    process.on('unhandledRejection', onUnhandled);
+    const failing = loadedOnFirstRequest(
+      null,
+      async () => {
+        started++;
+        throw new Error('no such module');
+      },
+      { now: true },
+    );
+    expect(started, 'loads at once').to.equal(1);
+    // A turn for the rejection to be seen unhandled, were it not handled.
+    await new Promise((resolve) => setImmediate(resolve));
+    process.off('unhandledRejection', onUnhandled);
+    expect(unhandled, 'rejections nothing handled').to.deep.equal([]);
+    const ctx = { path: '/anything' } as Parameters<typeof failing>[0];
+    const error = await failing(ctx, async () => {}).then(
+      () => null,
+      (e: unknown) => e as Error,
+    );
+    expect(error?.message).to.equal('no such module');
+  });
 });
