@@ -1,5 +1,6 @@
 import type { Static } from '@sinclair/typebox';
 import { expect } from 'chai';
+import * as contract from '@trailproof/schema';
 import { attestJunit, createValidator, getApproval, listEnvironments, type Operation } from '@trailproof/schema';
 import { EnvironmentType } from '@trailproof/schema/schemas';
 
@@ -85,5 +86,38 @@ describe('createValidator', () => {
     // @ts-expect-error: 'k8s' is not an environment type (this line would compile were the type widened to string)
     const wrong: Static<typeof EnvironmentType> = 'k8s';
     expect([kind, wrong]).to.have.length(2);
+  });
+});
+
+describe('createValidator compiles on first use', () => {
+  it("compiles an operation's validators when they are first used, not when it is built", () => {
+    // A schema Ajv cannot compile: building the validator does not notice, the first use does.
+    const broken = { ...getApproval, id: 'broken', query: { ...getApproval.query, properties: { page: { type: 'no-such-type' } } } } as unknown as Operation;
+    const validators = createValidator([getApproval, broken]);
+    expect(validators('getApproval').params({ org: 'acme', flow_name: 'backend', approval_number: '1' }).ok).to.equal(true);
+    expect(() => validators('broken').query({})).to.throw(/no-such-type|type must be/);
+  });
+
+  it('compiles every operation of the contract', () => {
+    const operations = (Object.values(contract) as unknown[]).filter(
+      (value): value is Operation => typeof value === 'object' && value !== null && 'id' in value && 'method' in value && 'query' in value,
+    );
+    expect(operations.length).to.be.above(30);
+    const validators = createValidator(operations);
+    for (const operation of operations) {
+      const v = validators(operation.id);
+      expect(() => [v.params({}), v.query({}), v.data({})], operation.id).not.to.throw();
+    }
+  });
+});
+
+describe('createValidator checks the registered schemas on first use', () => {
+  it('refuses a named schema the meta-schema refuses when an operation is first used, not when built', () => {
+    const broken = { $id: 'BrokenShared', type: 'object', required: 'name' };
+    const operation = { ...getApproval, id: 'withBrokenShared', schemas: [broken] } as unknown as Operation;
+    const validators = createValidator([operation]);
+    expect(() => validators('withBrokenShared').params({ org: 'acme', flow_name: 'f', approval_number: '1' })).to.throw(
+      /schema is invalid: data\/required must be array/,
+    );
   });
 });

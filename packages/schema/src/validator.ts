@@ -1,7 +1,9 @@
 /**
  * One Ajv instance for the whole contract: shared and operation schemas are registered once by
- * `$id`, and every operation's params, query and body validators are compiled when the
- * validator is built (at start-up), never per request.
+ * `$id` on the first use of any operation (two different schemas with one `$id` are refused when
+ * the validator is built). Each operation's params, query and body validators are compiled on
+ * their first use and kept, never per request: compiling all of them took about half of the
+ * server's start-up, and a process answers only some of its operations.
  */
 import { Ajv, type ErrorObject, type ValidateFunction } from 'ajv';
 import type { TObject, TSchema } from '@sinclair/typebox';
@@ -26,8 +28,6 @@ const maxReportedErrors = 50;
 
 /** Builds the validators of the given operations with one Ajv instance. */
 export function createValidator(operations: readonly Operation[]): (operationId: string) => OperationValidators {
-  // `verbose` keeps the offending value on each error, so a message can name it ('foo?$bar' ...).
-  const ajv = new Ajv({ allErrors: true, strict: false, useDefaults: true, coerceTypes: false, verbose: true });
   const registered = new Map<string, TSchema>();
   const register = (schema: TSchema) => {
     const id = schema.$id;
@@ -36,28 +36,41 @@ export function createValidator(operations: readonly Operation[]): (operationId:
     if (known === schema) return;
     if (known) throw new Error(`two different schemas share the $id '${id}'`);
     registered.set(id, schema);
-    ajv.addSchema(schema);
   };
   sharedSchemas.forEach(register);
   operations.forEach((operation) => operation.schemas?.forEach(register));
+  // Built on the first use of any operation: building it and checking every named schema against
+  // the meta-schema took a tenth of a second of every start.
+  let instance: Ajv | undefined;
+  const ajv = () => {
+    if (instance) return instance;
+    // `verbose` keeps the offending value on each error, so a message can name it ('foo?$bar' ...).
+    const built = new Ajv({ allErrors: true, strict: false, useDefaults: true, coerceTypes: false, verbose: true });
+    for (const schema of registered.values()) built.addSchema(schema);
+    return (instance = built);
+  };
+  const compiledOnFirstUse = (schema: TSchema): (() => ValidateFunction) => {
+    let validate: ValidateFunction | undefined;
+    return () => (validate ??= ajv().compile(schema));
+  };
 
   const byId = new Map<string, OperationValidators>();
   for (const operation of operations) {
-    const params = ajv.compile(operation.params);
-    const query = ajv.compile(operation.query);
-    const data = operation.body ? ajv.compile(operation.body.data) : undefined;
+    const params = compiledOnFirstUse(operation.params);
+    const query = compiledOnFirstUse(operation.query);
+    const data = operation.body ? compiledOnFirstUse(operation.body.data) : undefined;
     byId.set(operation.id, {
-      params: (raw) => run(params, coerceStrings(operation.params, raw), 'path.'),
+      params: (raw) => run(params(), coerceStrings(operation.params, raw), 'path.'),
       query: (raw) => {
         // An unknown query key is most often a misspelt filter (`env_nme`): ignoring it would answer everything.
         const unknown = Object.keys(raw).filter((key) => raw[key] !== undefined && !Object.hasOwn(operation.query.properties, key));
-        const result = run<Record<string, unknown>>(query, coerceStrings(operation.query, raw), 'query.');
+        const result = run<Record<string, unknown>>(query(), coerceStrings(operation.query, raw), 'query.');
         if (!unknown.length) return result;
         const errors = result.ok ? fieldMap() : result.errors;
         for (const key of unknown.slice(0, maxReportedErrors)) errors[`query.${key}`] = 'is not a known query parameter';
         return { ok: false, errors };
       },
-      data: (value) => (data ? run(data, value, '') : { ok: true, value: undefined }),
+      data: (value) => (data ? run(data(), value, '') : { ok: true, value: undefined }),
     });
   }
   return (operationId) => {

@@ -7,13 +7,15 @@ import Koa from 'koa';
 import { ApiError, errorMiddleware, requestIdOf } from './http/errors.ts';
 import { probes } from './http/health.ts';
 import { storeTokens } from './auth.ts';
-import { metricsMiddleware, type MetricsMode, type MetricsOptions } from './metrics.ts';
+import cluster from 'node:cluster';
+import type { MetricsMode } from './metrics-mode.ts';
+import type { MetricsOptions } from './metrics.ts';
 import { createLogger, debugEnabled } from './log.ts';
 import { logStoreCalls } from './store-call-log.ts';
 import { createRouter, type RouterOptions } from './router.ts';
-import { createConsole, type ConsoleOptions } from './console/index.ts';
-import { createBadges } from './badges/badges.ts';
+import type { ConsoleOptions } from './console/index.ts';
 import { FailedAuthLimit } from './http/failed-auth-limit.ts';
+import { loadedOnFirstRequest } from './http/loaded-on-first-request.ts';
 
 export interface AppOptions extends RouterOptions {
   /**
@@ -85,20 +87,28 @@ export function createApp(options: AppOptions): Koa {
   });
   app.use(errorMiddleware(logger));
   app.use(probes(store, logger, options.health));
-  if (options.metrics && options.metrics !== 'off')
-    app.use(metricsMiddleware(options.metrics, options.auth ?? storeTokens(store), { store, registry: options.metricsRegistry, failedAuthLimit }));
+  if (options.metrics && options.metrics !== 'off') {
+    const { metrics: mode, auth = storeTokens(store), metricsRegistry: registry } = options;
+    const load = async () => (await import('./metrics.ts')).metricsMiddleware(mode, auth, { store, registry, failedAuthLimit });
+    // prom-client loads on the first request it measures; a pool's worker loads it at once, as the
+    // primary asks every worker for its metrics whenever one is scraped.
+    app.use(loadedOnFirstRequest(null, load, { now: cluster.isWorker }));
+  }
   // Unmatched paths: a JSON 404 (the router's allowedMethods answers 405/501 in JSON itself).
   app.use(async (ctx, next) => {
     await next();
     if (ctx.body == null && ctx.status === 404 && !ctx.state.clientClosed) throw new ApiError(404, `No such route: ${ctx.method} ${ctx.path}`);
   });
-  if (options.badges !== false) app.use(createBadges({ store: options.store, auth: options.auth, logger, failedAuthLimit }).routes());
+  if (options.badges !== false) {
+    const badges = { store: options.store, auth: options.auth, logger, failedAuthLimit };
+    app.use(loadedOnFirstRequest('/badges', async () => (await import('./badges/badges.ts')).createBadges(badges).routes()));
+  }
   app.use(router.routes());
   app.use(router.allowedMethods());
   if (options.console !== false) {
-    const ui = createConsole({ ...options.console, store: options.store, auth: options.auth, logger, apiPrefix: options.prefix, failedAuthLimit });
+    const ui = { ...options.console, store: options.store, auth: options.auth, logger, apiPrefix: options.prefix, failedAuthLimit };
     const home = options.console?.prefix ?? '/ui';
-    app.use(ui.routes());
+    app.use(loadedOnFirstRequest(home, async () => (await import('./console/index.ts')).createConsole(ui).routes()));
     app.use(async (ctx, next) => {
       if (ctx.path !== '/' || (ctx.method !== 'GET' && ctx.method !== 'HEAD')) return next();
       ctx.redirect(home);

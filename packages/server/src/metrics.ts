@@ -17,15 +17,9 @@ import { poolMetrics } from './metrics-pool.ts';
 import type { UploadedFile } from './plugin.ts';
 import type { PoolUse, Store } from './store/types.ts';
 
-export type MetricsMode = 'off' | 'on' | 'token';
-export const metricsModes: readonly MetricsMode[] = ['off', 'on', 'token'];
+import type { MetricsMode } from './metrics-mode.ts';
 
-/** The mode `TRAILPROOF_METRICS` names (`on` when unset); throws on another value. */
-export function metricsModeOf(value: string | undefined): MetricsMode {
-  const mode = (value ?? 'on').trim().toLowerCase();
-  if (!metricsModes.includes(mode as MetricsMode)) throw new RangeError(`TRAILPROOF_METRICS must be one of ${metricsModes.join(', ')}, not '${value}'`);
-  return mode as MetricsMode;
-}
+export { metricsModeOf, metricsModes, type MetricsMode } from './metrics-mode.ts';
 
 export interface MetricsOptions {
   /** The store whose write batches and pool are measured. */

@@ -63,12 +63,8 @@ export function createRouter(options: RouterOptions): Router {
   const authLimit = options.failedAuthLimit ?? new FailedAuthLimit({ perMinute: options.failedTokenChecksPerMinute });
   assertUnique(plugins.map((p) => p.operation));
   const validators = createValidator(plugins.map((p) => p.operation));
-  const openApi = JSON.stringify(
-    buildOpenApiDocument(
-      plugins.map((p) => p.operation),
-      { basePath: prefix },
-    ),
-  );
+  // Built on its first request: few processes are ever asked for it, and every start-up paid for it.
+  let openApi: string | undefined;
 
   const router = new Router({ prefix });
   const renderErrors = errorMiddleware(logger);
@@ -81,7 +77,12 @@ export function createRouter(options: RouterOptions): Router {
 
   router.get('/openapi.json', renderErrors, (ctx) => {
     ctx.type = 'application/json';
-    ctx.body = openApi;
+    ctx.body = openApi ??= JSON.stringify(
+      buildOpenApiDocument(
+        plugins.map((p) => p.operation),
+        { basePath: prefix },
+      ),
+    );
   });
   router.get('/health', renderErrors, healthCheck(store, logger, options.health));
 

@@ -35,6 +35,11 @@ describe('the trailproof command', function () {
     const version = (JSON.parse(readFileSync(join(root, 'packages/server/package.json'), 'utf8')) as { version: string }).version;
     const database = testBackend === 'postgres' ? `${new URL(db).host}${new URL(db).pathname}` : db;
     expect(s.lines[0]).to.include({ msg: 'listening', version, database, backend: testBackend, url: s.url });
+    // What a newcomer needs next: where the console is, and how to make a first token for it and the API.
+    expect(s.lines[0]).to.include({
+      console: `${s.url}/ui`,
+      first_token: `trailproof token create --org YOUR_ORG ${testBackend === 'postgres' ? '--database URL (the same URL)' : `--db ${db}`}`,
+    });
     expect(s.url).to.match(/^http:\/\/127\.0\.0\.1:\d+$/);
     expect(s.url).not.to.match(/:0$/);
 
@@ -95,6 +100,7 @@ describe('the trailproof command', function () {
     const expires = Date.parse(/expires=([^;]+)/.exec(signIn.headers.get('set-cookie') ?? '')![1]!);
     expect(expires - Date.now()).to.be.within(29 * 60_000, 30 * 60_000 + 1000);
     const bare = await start(['--database', db, '--port', '0', '--no-console']);
+    expect(bare.lines[0], 'no console URL without the console').not.to.have.property('console');
     const root = await fetch(`${bare.url}/ui/sign-in`);
     expect([root.status, root.headers.get('content-type')]).to.deep.equal([404, 'application/json; charset=utf-8']);
     const bad = await run(['serve', '--database', db, '--port', '0'], { TRAILPROOF_CONSOLE_SESSION_TTL: 'forever' });

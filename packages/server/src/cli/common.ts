@@ -2,8 +2,8 @@
 import { closeSync, openSync, readSync, statSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { parseArgs, type ParseArgsConfig } from 'node:util';
-import pg from 'pg';
-import { isPostgresUrl, openStore, type LogOptions, type Store } from '../store/index.ts';
+import type { LogOptions, Store } from '../store/index.ts';
+import { isPostgresUrl, openStore } from '../store/open-store.ts';
 
 /** The version of this package, as `--version` prints it and `serve` logs it. */
 export const version = (createRequire(import.meta.url)('../../package.json') as { version: string }).version;
@@ -197,6 +197,7 @@ export function existingSqliteFile(file: string): void {
  * create them): an error that says so otherwise, or pg's own when it cannot connect.
  */
 export async function existingPostgresDatabase(url: string): Promise<void> {
+  const { default: pg } = await import('pg');
   const client = new pg.Client({ connectionString: url });
   await client.connect();
   try {

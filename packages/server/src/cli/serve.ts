@@ -2,10 +2,11 @@
 import cluster from 'node:cluster';
 import { availableParallelism } from 'node:os';
 import { createLogger, logLevelOf } from '../log.ts';
-import { metricsModeOf } from '../metrics.ts';
+import { metricsModeOf } from '../metrics-mode.ts';
 import { databaseEnvironment, databaseFlags, databaseLocation, databaseName, databaseOptions, defineCommand, UsageError, version } from './common.ts';
 import { logEnvironment, logOptionsFromEnvironment } from './transparency-log.ts';
-import { openStore, type PostgresOptions } from '../store/index.ts';
+import type { PostgresOptions } from '../store/index.ts';
+import { isPostgresUrl, openStore } from '../store/open-store.ts';
 import { secondsPerUnit } from '../support/time-units.ts';
 
 export const serve = defineCommand({
@@ -53,6 +54,7 @@ export const serve = defineCommand({
     ['TRAILPROOF_HEADERS_TIMEOUT_MS', "time to send a request's headers (default 10000)"],
     ['TRAILPROOF_CONSOLE_SESSION_TTL', 'how long a console sign-in lasts: a number and m, h, d or w (default 12h)'],
     ['TRAILPROOF_MAX_UPLOAD_BYTES_IN_FLIGHT', 'request bodies held in memory at once, as 256MB (the default); beyond it uploads answer 503 with Retry-After'],
+    ['TRAILPROOF_METRICS', "Prometheus metrics at GET /metrics: on (the default, no token), token (any organisation's token) or off"],
     ...logEnvironment,
   ],
   async run({ values }) {
@@ -84,7 +86,8 @@ export const serve = defineCommand({
       log: logOptionsFromEnvironment(),
       postgres: postgresTuning(),
       sqlite: {
-        threadsAtOpen: true,
+        // Listening does not wait for the threads; /readyz answers 503 until the writer thread is up.
+        threadsInBackground: true,
         readerThreads: numberSetting('TRAILPROOF_SQLITE_READER_THREADS', 0, 64),
         maxSizeBytes: sizeSetting('TRAILPROOF_SQLITE_MAX_SIZE'),
       },
@@ -116,10 +119,15 @@ export const serve = defineCommand({
       url: running.url,
       backend: store.dialect,
       database: databaseName(location),
+      ...(values['no-console'] ? {} : { console: `${running.url}/ui` }),
+      first_token: `trailproof token create --org YOUR_ORG ${isPostgresUrl(location) ? '--database URL (the same URL)' : `--db ${shellWord(location)}`}`,
       ...(cluster.isWorker ? { pid: process.pid } : {}),
     });
   },
 });
+
+/** `text` as one word of a shell command: quoted when it holds anything but letters, digits and `._/-`. */
+const shellWord = (text: string) => (/^[\w./-]+$/.test(text) ? text : `'${text.replace(/'/g, "'\\''")}'`);
 
 /** The worker processes `--workers` (or TRAILPROOF_WORKERS) asks for: a number, or `auto` for one per core; 1 when unset. */
 export function workerCount(raw: string | undefined): number {

@@ -66,6 +66,7 @@ const storeFailures: Record<StoreErrorKind, { status: number; message: string; r
   'unstorable-text': { status: 400, message: 'Text that cannot be stored: NUL characters and lone surrogates are refused' },
   conflict: internal,
   'migrations-pending': internal,
+  starting: unavailable,
 };
 
 /** True when the database could not be reached, is too busy, or takes no writes: the request may succeed later. */

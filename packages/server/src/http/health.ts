@@ -28,6 +28,7 @@ const failures: Partial<Record<StoreErrorKind, string>> = {
   'read-only': 'takes no writes',
   moved: 'its file was moved or deleted while the server ran; restart the server',
   'migrations-pending': 'lacks migrations this server needs',
+  starting: 'is starting',
 };
 
 export function healthCheck(store: Pick<Store, 'checkDatabase'>, logger: Logger, options: HealthCheckOptions = {}): Middleware {

@@ -1,6 +1,6 @@
 import { getLogKey } from '@trailproof/schema';
 import { definePlugin } from '../plugin.ts';
-import { originOf } from '../store/index.ts';
+import { originOf } from '../store/log-signing.ts';
 import { requireLog, requireLogUses } from './log-lookup.ts';
 
 /** GET /log/{org}/key: the verifier key of the organisation's checkpoints and its log's origin. */

@@ -22,7 +22,9 @@ export type StoreErrorKind =
   /** A constraint, serialisation failure or deadlock the store did not resolve itself. */
   | 'conflict'
   /** The database lacks a migration this server needs (queries/health.ts). */
-  | 'migrations-pending';
+  | 'migrations-pending'
+  /** The store is still starting (SQLite's writer thread, started in the background): ready shortly. */
+  | 'starting';
 
 /** A failure of the store; `code` is the driver's (or the store's own) code, kept for logs and across threads. */
 export class StoreError extends Error {

@@ -2,7 +2,7 @@
  * Numbered migrations (one file each in `migrations/`), applied in order at start-up inside one
  * transaction each. A migration, once released, never changes: a change is a new migration.
  */
-import { Migrator, type Kysely, type Migration, type MigrationProvider } from 'kysely';
+import { Migrator, sql, type Kysely, type Migration, type MigrationProvider } from 'kysely';
 import type { DialectName } from './database.ts';
 import type { Builder } from './migrations/builder.ts';
 import { m001_initial } from './migrations/0001-initial.ts';
@@ -54,8 +54,14 @@ export const migrations: Record<string, Builder> = {
   '0021_trails_organization': m021_trails_organization,
 };
 
-/** Applies every pending migration; throws (and applies nothing more) if one fails. */
+/**
+ * Applies every pending migration; throws (and applies nothing more) if one fails. A database
+ * that has exactly these migrations is left alone after one read: Kysely's migrator reads the
+ * whole schema twice and takes its lock first (on PostgreSQL an advisory lock, for which
+ * processes starting together wait on each other), even when nothing is pending.
+ */
 export async function migrate(db: Kysely<any>, dialect: DialectName, schema?: string): Promise<void> {
+  if (await allApplied(db, schema)) return;
   const provider: MigrationProvider = {
     async getMigrations() {
       const out: Record<string, Migration> = {};
@@ -71,4 +77,18 @@ export async function migrate(db: Kysely<any>, dialect: DialectName, schema?: st
     ...(schema ? { migrationTableSchema: schema } : {}),
   }).migrateToLatest();
   if (error) throw error instanceof Error ? error : new Error(String(error));
+}
+
+/** Whether the database has applied exactly the migrations above (none missing, none unknown); false when it has no migrations table. */
+async function allApplied(db: Kysely<any>, schema?: string): Promise<boolean> {
+  const table = schema ? sql.id(schema, 'schema_migrations') : sql.id('schema_migrations');
+  let applied: string[];
+  try {
+    applied = (await sql<{ name: string }>`select name from ${table}`.execute(db)).rows.map((row) => row.name);
+  } catch {
+    // No table yet (a new database), or it cannot be read: the migrator creates it or says what is wrong.
+    return false;
+  }
+  const known = Object.keys(migrations);
+  return applied.length === known.length && known.every((name) => applied.includes(name));
 }

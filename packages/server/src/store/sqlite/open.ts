@@ -19,6 +19,13 @@ export interface SqliteOptions {
    * script or test that stores or lists nothing never starts them).
    */
   threadsAtOpen?: boolean;
+  /**
+   * Starts the threads as the store opens without waiting for them: a server listens meanwhile.
+   * Until the writer thread has opened the database the health check fails as `starting` (an
+   * attestation would wait for it); lists run on the store's own reader until a reader thread is
+   * ready. A thread that cannot start fails the health check with its error.
+   */
+  threadsInBackground?: boolean;
   /** Threads that run the list queries off the event loop (reader-threads.ts); 2 by default (1 on one core), 0 for none. */
   readerThreads?: number;
   /**

@@ -5,7 +5,7 @@
  */
 import { availableParallelism } from 'node:os';
 import type { Queries, Store } from '../types.ts';
-import { withStoreErrors } from '../errors.ts';
+import { StoreError, withStoreErrors } from '../errors.ts';
 import { closedForChecks, createStore, migrated, once } from '../registry.ts';
 import { writeBatchListeners } from '../write-batches.ts';
 import { oncePerTurn, rememberTokensUntilChange } from '../remembered.ts';
@@ -56,6 +56,7 @@ export async function openSqliteStore(file: string, options: SqliteOptions & { l
       throw error;
     });
   }
+  const writerStarted = options.threadsInBackground ? startedInBackground(writer.ready(), readers.ready()) : null;
   const store = createStore(db, 'sqlite', {
     reader,
     // The whole database in one step of SQLite's backup API: a step copies from one consistent read
@@ -86,6 +87,7 @@ export async function openSqliteStore(file: string, options: SqliteOptions & { l
       committedVersion,
       // A file moved, deleted or replaced under the server takes no more writes (the writer's own check, sqlite.ts): not ready.
       checkDatabase: async () => {
+        writerStarted?.();
         unmoved();
         await store.checkDatabase();
       },
@@ -104,6 +106,23 @@ export async function openSqliteStore(file: string, options: SqliteOptions & { l
       }),
     }),
   );
+}
+
+/**
+ * Waits for `writer` (and `readers`, whose failure leaves the lists on the store's reader) in the
+ * background; the returned check throws while the writer is starting, and its error if it failed.
+ */
+function startedInBackground(writer: Promise<unknown>, readers: Promise<unknown>): () => void {
+  let state: { starting: true } | { starting: false; error?: unknown } = { starting: true };
+  writer.then(
+    () => (state = { starting: false }),
+    (error: unknown) => (state = { starting: false, error }),
+  );
+  readers.catch(() => {});
+  return () => {
+    if (state.starting) throw new StoreError('starting', 'the SQLite writer thread is starting');
+    if ('error' in state) throw state.error;
+  };
 }
 
 /**
