@@ -1,3 +1,4 @@
+// @database
 /**
  * Exports cut off by their client (issue 46, finding 1): a read-only token, `GET
  * /log/{org}/export`, and the connection closed while the package is being written. The

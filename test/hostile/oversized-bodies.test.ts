@@ -1,3 +1,4 @@
+// @database
 /**
  * A body over its route's limit (issue 46, finding 9): a 14 MB multipart body to an attestation
  * route that takes at most about 11 MB. The server answers 413 before reading it, and used to

@@ -8,7 +8,7 @@ import { Readable } from 'node:stream';
 import { pipeline } from 'node:stream/promises';
 import { Kysely } from 'kysely';
 import { exportPackage } from '../audit/export-package.ts';
-import { requireSelection } from '../operations/export-selection.ts';
+import { requireSelection } from '../audit/export-selection.ts';
 import type { Selection } from '../audit/package-format.ts';
 import { storeAuditLog } from '../audit/store-log.ts';
 import { openToRead } from './database.ts';

@@ -1,3 +1,4 @@
+// @database
 /**
  * `serve --help` names every environment variable the server reads: each one read anywhere in
  * the server's sources (outside tests) is listed there, or is one of the few named below that

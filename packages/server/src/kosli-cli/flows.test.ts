@@ -1,3 +1,4 @@
+// @database
 /**
  * `kosli list flows` and `kosli get flow` as CLI v2.38 sends them and reads the answers. Followed:
  * cmd/kosli/listFlows.go (`run`: page and per_page only with --page or --page-limit,

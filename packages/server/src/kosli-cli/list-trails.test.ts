@@ -1,3 +1,4 @@
+// @database
 /**
  * `kosli list trails` as CLI v2.38 sends it and reads the answer. Followed: cmd/kosli/listTrails.go
  * (`run`: GET /trails/{org} with per_page and page always, flow, fingerprint and flow_tag only when

@@ -1,3 +1,4 @@
+// @database
 /**
  * `kosli log environment` as CLI v2.38 sends it and reads the answer. Followed:
  * cmd/kosli/logEnvironment.go (`getEnvironmentEvents`: page, per_page, interval (always, empty by

@@ -1,3 +1,4 @@
+// @database
 /**
  * `kosli status` and `kosli assert status` as CLI v2.38 sends them. Followed: cmd/kosli/status.go
  * (`url.JoinPath(global.Host, "ready")`: at the host's root, outside /api/v2, with the token as

@@ -4,7 +4,7 @@ import { exportPackage, exportPackageUses } from '../audit/export-package.ts';
 import { storeAuditLog, storeAuditLogUses } from '../audit/store-log.ts';
 import { badRequest, notFound } from '../http/errors.ts';
 import { definePlugin } from '../plugin.ts';
-import { requireSelection, requireSelectionUses } from './export-selection.ts';
+import { requireSelection, requireSelectionUses } from '../audit/export-selection.ts';
 import { requireLog, requireLogUses } from './log-lookup.ts';
 
 /**

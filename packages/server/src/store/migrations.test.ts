@@ -1,3 +1,4 @@
+// @database
 /**
  * Migrations at start-up: a database with every migration applied is checked by one read and
  * nothing else; one with a migration this server does not know still meets Kysely's migrator.

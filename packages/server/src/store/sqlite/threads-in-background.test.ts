@@ -1,3 +1,4 @@
+// @database
 /**
  * A SQLite store whose threads start in the background (`threadsInBackground`, as `serve` opens
  * it): it opens without waiting for them, its health check fails as `starting` until the writer

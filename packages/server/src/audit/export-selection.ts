@@ -1,6 +1,6 @@
 /** The 404 for an export's selection that names a flow or trail the organisation does not have. */
 import { ApiError } from '../http/errors.ts';
-import type { Selection } from '../audit/package-format.ts';
+import type { Selection } from './package-format.ts';
 import type { StoreUses } from '../store/types.ts';
 
 export const requireSelectionUses = ['findFlow', 'findTrail'] as const;
