@@ -2,9 +2,8 @@
  * One HTTP request with node:http(s), not fetch: a server that refuses a request before reading
  * its body (a wrong or expired token) answers and closes the connection while the client is
  * still sending, and the client's write then fails with EPIPE or ECONNRESET. node:http hands
- * over an answer that arrived before that failure; fetch reports only the failure (against the
- * server as a separate process: 18 of 20 uploads of 2-8 MB ended in EPIPE with fetch, 8 of 20
- * with node:http).
+ * over an answer that arrived before that failure; fetch reports only the failure, so the
+ * client would lose the server's reason.
  */
 import { request as httpRequest, type IncomingHttpHeaders } from 'node:http';
 import { request as httpsRequest } from 'node:https';

@@ -3,7 +3,7 @@
  * else (a big report, a pipe, a device) as a stream.
  *
  * Why synchronous: streaming costs a thread-pool round trip for each of open, every read and
- * close, ~0.1 ms per file in all, several times what parsing a typical 2 KB report costs; a build
+ * close, several times what parsing a typical small report costs; a build
  * with thousands of small `TEST-*.xml` files spent most of its time waiting on them. A read of at
  * most WHOLE_FILE_BYTES blocks the event loop for well under a millisecond, and keeps memory
  * bounded just as streaming does.

@@ -1,5 +1,5 @@
 /**
- * The audit package (issue 34): a `.tar.gz` an auditor checks offline against one signed
+ * The audit package: a `.tar.gz` an auditor checks offline against one signed
  * checkpoint. docs/verification.md ("Audit package") says the layout byte by byte; this module
  * holds what the writer and the verifier share: names, the manifest, the README, the errors.
  */

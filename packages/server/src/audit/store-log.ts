@@ -1,4 +1,4 @@
-/** The organisation's log as the store keeps it (issue 34's store part), read for an export. */
+/** The organisation's log as the store keeps it (the audit export's store part), read for an export. */
 import type { StoreUses } from '../store/types.ts';
 import type { AuditLog } from './export-package.ts';
 

@@ -110,7 +110,7 @@ export function sendAsCli(baseUrl: string, call: CliCall): Promise<CliAnswer> {
 /** What `Do` counts as success: 200 and 201 only. */
 export const cliSucceeds = (status: number) => status === 200 || status === 201;
 
-/** What the CLI retries and then gives up on, printing nothing of the body (issue 31): 409, 429 and 5xx but 501. */
+/** What the CLI retries and then gives up on, printing nothing of the body: 409, 429 and 5xx but 501. */
 export const cliRetries = (status: number) => status === 409 || status === 429 || (status >= 500 && status !== 501);
 
 /**

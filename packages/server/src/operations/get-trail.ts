@@ -7,8 +7,8 @@ import { requireTrail, requireTrailUses } from './lookup.ts';
 
 /**
  * GET /trails/{org}/{flow_name}/{trail_name}: the trail, its compliance with reasons, and a page of
- * its attestations: every one of them in one answer grew without bound (550 of 1 MB could no
- * longer be read at all), while a page of 20 is at most about 21 MB.
+ * its attestations: every one of them in one answer grew without bound, until a large trail could
+ * no longer be read at all, while a page is bounded.
  */
 export const getTrailPlugin = definePlugin({
   operation: getTrail,

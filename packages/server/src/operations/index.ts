@@ -55,7 +55,7 @@ const evidence = {
   getApprovedArtifactCommitPlugin,
 };
 
-/** The transparency log (our extension, issue 34): its key, checkpoints and proofs. */
+/** The transparency log (our extension): its key, checkpoints and proofs. */
 const log = {
   getLogKeyPlugin,
   getLogCheckpointPlugin,

@@ -74,8 +74,7 @@ export function compiledOnce<V extends object, R, O = undefined>(build: (db: Db,
     // The caller gets a copy of the rows, and the driver's array is emptied: on PostgreSQL, a link
     // of the chain between node-postgres and this await outlives the request in V8's old
     // generation, and the array it held kept every row of every list alive through the young
-    // generation's collections until the next full one (about 1 MB promoted per scavenge under
-    // 16 connections, the scavenges twice as long; see docs/internals.md).
+    // generation's collections until the next full one (see docs/internals.md).
     const rows = result.rows.slice();
     (result.rows as unknown[]).length = 0;
     return rows;

@@ -56,8 +56,7 @@ export function rememberTokensUntilChange<T>(find: Find<T>, version: () => numbe
  * `read`'s answer, read at most once per turn of the event loop (again after the turn's
  * immediates have run). For SQLite's `PRAGMA data_version`, which every authenticated request
  * asks: each read opens a read transaction, with the file-lock system calls that takes, a cost
- * the light lists measured (the default deployment window served 7% more requests a second with
- * 5% less CPU each, in alternating turns). A request handled in the turn in which a COMMIT lands
+ * the light lists feel. A request handled in the turn in which a COMMIT lands
  * may not see it, as one whose check ran a moment before the COMMIT would not; every request in a
  * later turn does.
  */

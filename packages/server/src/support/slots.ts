@@ -6,8 +6,7 @@
  * Why not a Map or Set with an entry added and deleted per request: V8 rebuilds such a table
  * every few hundred deletions and links each retired table to the next. Once one of them had
  * reached the old generation, every later table, and what each held, outlived the young
- * generation's collections until the next full one. Measured on the light deployment list:
- * 1.4 MB of the event loop's objects promoted per scavenge, against 0.1 MB without the churn
+ * generation's collections until the next full one
  * (docs/internals.md, "Slots, not a Map, for what is held per request").
  */
 export class Slots<T extends object> {

@@ -1,7 +1,7 @@
 import type { Builder } from './builder.ts';
 
 /**
- * The evidence model (issue 3): flows keep the repository URL the reference sends; an index for
+ * The evidence model: flows keep the repository URL the reference sends; an index for
  * listing a flow's trails newest first. Only portable DDL (ADD COLUMN of a nullable text column,
  * CREATE INDEX): no column type differs between the dialects here, so `types(dialect)` has
  * nothing to choose.

@@ -2,9 +2,8 @@ import { sql } from 'kysely';
 import type { Builder } from './builder.ts';
 
 /**
- * PostgreSQL compresses large values with pglz by default: 4.3 ms of the backend's CPU per
- * 100KB attachment that does not compress (measured; 1.1 ms with lz4 or none), most of what
- * storing an attestation cost. lz4 is many times faster and compresses text such as JUnit XML
+ * PostgreSQL compresses large values with pglz by default, which costs the backend most of what
+ * storing an attestation costs when the attachment does not compress. lz4 is many times faster and compresses text such as JUnit XML
  * nearly as well; a server built without lz4 keeps attachments uncompressed instead. Values
  * stored before keep their compression (both read back the same).
  */

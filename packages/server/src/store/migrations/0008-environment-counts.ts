@@ -3,8 +3,8 @@ import type { Builder } from './builder.ts';
 
 /**
  * Each organisation's number of environments, kept on its row, so that an environment list with
- * no filter answers `total_count` without counting them (10,000 environments took 0.3 ms to
- * count on SQLite, more than the page itself). Environments are never deleted; the transaction
+ * no filter answers `total_count` without counting them (counting cost more than the page
+ * itself). Environments are never deleted; the transaction
  * that creates one adds one (`upsertEnvironment`).
  */
 export const m008_environment_counts: Builder = async (db) => {

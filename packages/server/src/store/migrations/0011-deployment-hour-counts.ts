@@ -4,8 +4,8 @@ import { type Builder, types } from './builder.ts';
 /**
  * Each organisation's deployments counted per UTC hour (all environments and repositories
  * together), so that `total_count` of an unfiltered list counts rows only in the two partial
- * hours at the window's edges, not in two partial days: at 1,000,000 deployments a year those
- * were about 2,700 rows (0.19 ms on SQLite) against about 230.
+ * hours at the window's edges, not in two partial days, the one part of the count that grew
+ * with the table.
  */
 export const m011_deployment_hour_counts: Builder = async (db, dialect) => {
   const t = types(dialect);

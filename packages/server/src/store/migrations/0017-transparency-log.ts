@@ -3,7 +3,7 @@ import { sql, type Kysely } from 'kysely';
 import { type Builder, types } from './builder.ts';
 
 /**
- * The transparency log (issue 34): per organisation, the records of its hash chain are the leaves
+ * The transparency log: per organisation, the records of its hash chain are the leaves
  * of an RFC 9162 Merkle tree, in chain order (leaf index = seq - 1, leaf = the record's text as
  * UTF-8). Stored: every complete subtree's hash as it completes (`log_subtrees`, level 0 being
  * the leaf hashes), each tree's right edge (`log_trees`: size and frontier hashes), the signed

@@ -5,7 +5,7 @@ import { type Builder, types } from './builder.ts';
  * The log's subtrees keyed by their place in the order appends complete them (`position`: leaf 0,
  * leaf 1, their parent, leaf 2, ...; see transparency/subtree-positions.ts) instead of by level and
  * index. A batch of appends then writes its subtrees side by side, where the old key put them at
- * one place per level: 3.7 pages written a batch of 22 leaves instead of 11.3 (docs/performance.md).
+ * one place per level, so a commit writes far fewer pages (bench/results/history-2026.md).
  * Rows are copied with the hash they have: nothing is recomputed, and `trailproof verify` checks them
  * as before. A table already keyed so (this migration forgotten and applied again) is left as it is.
  */

@@ -30,7 +30,7 @@ export function openPostgres(url: string, options: PostgresOptions = {}): { db: 
     connectionString: url,
     max: maxConnections,
     // Connections once opened stay open (a fixed-size pool, as HikariCP advises), so pg-pool's
-    // idle timeout never closes one: it closed them all after a quiet spell (30 s here), and the
+    // idle timeout never closes one: it closed them all after a quiet spell, and the
     // next burst of requests waited for as many new ones, a PostgreSQL backend each, started
     // under load (see docs/internals.md).
     min: maxConnections,

@@ -1,5 +1,5 @@
 /**
- * What an audit package (issue 34) reads besides the log: the rows its leaves vouch for, with
+ * What an audit package reads besides the log: the rows its leaves vouch for, with
  * their digest columns exactly as the chain digested them, and the few joins the API's views
  * need. Each reads a page of ids at a time (one query per table and page), so an export of any
  * size holds one page in memory.

@@ -16,7 +16,7 @@ const hoursPerDay = 24;
 /**
  * The filter's values. Queries that add their own take them spelled out (`{ org: w.org, ...,
  * start }`), not spread (`{ ...w, start }`): on Node 20 an object built by a spread and then given
- * more properties cost about 40 times an object literal and outlived the young generation's
+ * more properties is a slow path and outlived the young generation's
  * collections (see docs/internals.md).
  */
 export interface WindowValues {
@@ -139,8 +139,7 @@ export const deepPageOffset = 1_000;
 /**
  * Where a deep page starts: the rows newer than it are skipped a day at a time, from the per-day
  * counts (the newest, partial day counted as `total_count` counts), so that what the page query
- * steps over is the rows of one day, not all those before the page: page 1,000 of 50 stepped
- * over 49,950 index entries (1.9 ms on SQLite). Answers the window's new end (exclusive: a day boundary) and
+ * steps over is the rows of one day, not all those before the page. Answers the window's new end (exclusive: a day boundary) and
  * the offset left within it; the window and offset as they are for a shallow page.
  */
 export async function deepPageStart(

@@ -1,5 +1,5 @@
 /**
- * The transparency log's storage (issue 34): per organisation, the records of its hash chain
+ * The transparency log's storage: per organisation, the records of its hash chain
  * (chain.ts) are the leaves of an RFC 9162 Merkle tree in chain order. Leaf index = seq - 1;
  * a leaf's bytes are the record's text (canonical JSON) in UTF-8. Every complete subtree's hash
  * is stored as it completes, numbered in that order (`subtreePosition`: a batch's rows are side by

@@ -189,8 +189,7 @@ function withStatementCache(database: BetterSqlite3.Database, size = 500): Bette
  * Kysely's SQLite dialect, compiling a bound LIMIT as `? + 0` instead of `?`. SQLite 3.47 and
  * later reads a bound LIMIT's value while planning, which marks the statement to be planned
  * again whenever that parameter is bound anew: every run of a cached statement with a LIMIT (the
- * list pages, the chain head's `limit 1`) was parsed and planned once more (about a sixth of a
- * reader thread's time on a page of environments). It does not read an expression's value; the
+ * list pages, the chain head's `limit 1`) was parsed and planned once more. It does not read an expression's value; the
  * plans of the benchmark's queries are unchanged (the same indexes, no sort added). Its ROLLBACK runs
  * only while a transaction is open (`rollbackWhileOpen`).
  */
