@@ -1,5 +1,6 @@
 /**
- * @trailproof/server: the API v2 as a small Koa plugin framework.
+ * @trailproof/server: the API v2 as a small Koa plugin framework. Fifteen values, each named
+ * below and in the package README (public-entries.test.ts keeps the list):
  *
  * - `createRouter({ store, auth, plugins, prefix })`: a @koa/router to mount in any Koa app; two
  *   plugins for one route fail at start-up with `DuplicateOperationError`, a plugin declaring
@@ -13,6 +14,7 @@
  *   `openPostgresStore`), migrated and ready; `Store` is what plugins declare their part of. A
  *   SQLite store needs a file (`:memory:` throws `InMemoryDatabaseError`).
  * - `createConsole({ store, prefix })`: the console's pages as a @koa/router (`createApp` mounts it at `/ui`).
+ *   Each page declares the part of the store it reads, as plugins do.
  * - `createToken(store, org, ...)`: an API token (the secret is shown once, stored hashed).
  * - `createLogger` (pino, `LOG_LEVEL`) / `silentLogger`: loggers for `createApp`.
  *
@@ -29,4 +31,4 @@ export { ApiError } from './http/errors.ts';
 export type { HealthCheckOptions } from './http/health.ts';
 export { InMemoryDatabaseError, openPostgresStore, openSqliteStore, openStore, type PostgresOptions, type SqliteOptions, type Store } from './store/index.ts';
 export { createToken, type Authenticator, type Principal } from './auth.ts';
-export { createLogger, logLevelOf, silentLogger, type Logger, type LoggerOptions, type LogLevel } from './log.ts';
+export { createLogger, silentLogger, type Logger, type LoggerOptions, type LogLevel } from './log.ts';

@@ -1,6 +1,7 @@
 // @database
 import { expect } from 'chai';
-import { createLogger, logLevelOf, type LogLevel } from '@trailproof/server';
+import { createLogger, type LogLevel } from '@trailproof/server';
+import { logLevelOf } from './log.ts';
 import { startTestServer, type TestServer } from '@trailproof/server/testing';
 import { databaseName, redacted } from './cli/common.ts';
 

@@ -1,5 +1,5 @@
-/** The console's chart of deployments per UTC day (charts.tsx exports it, kept between pages). */
-import { colours, Figure, PLOT_LEFT, PLOT_TOP, PLOT_WIDTH, ValueAxis, axisTop, plural } from './chart-frame.tsx';
+/** The console's chart of deployments per UTC day (charts.tsx exports it, drawn by its figures). */
+import { colours, type FigureProps, PLOT_LEFT, PLOT_TOP, PLOT_WIDTH, ValueAxis, axisTop, plural } from './chart-frame.tsx';
 
 /** Deployments on one UTC day (`YYYY-MM-DD`). */
 export interface DayCount {
@@ -16,7 +16,7 @@ export interface DeploymentsPerDayProps {
 const tenths = (n: number) => Math.round(n * 10) / 10;
 
 /** Deployments per UTC day, oldest first, every day given (zeros included); the count written above each bar. */
-export function drawDeploymentsPerDay({ id, days, title = 'Deployments per day (UTC)' }: DeploymentsPerDayProps) {
+export function drawDeploymentsPerDay({ id, days, title = 'Deployments per day (UTC)' }: DeploymentsPerDayProps): FigureProps {
   const plotHeight = 140;
   const height = PLOT_TOP + plotHeight + 40;
   const top = axisTop(Math.max(0, ...days.map((day) => day.count)));
@@ -35,56 +35,57 @@ export function drawDeploymentsPerDay({ id, days, title = 'Deployments per day (
     days.length === 0
       ? 'No days in the window.'
       : `${plural(total, 'deployment')} in ${plural(days.length, 'day')} from ${days[0]!.day} to ${days.at(-1)!.day}; busiest ${busiest!.day} with ${busiest!.count}.`;
-  return (
-    <Figure
-      id={id}
-      title={title}
-      description={description}
-      height={height}
-      table={
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Day (UTC)</th>
-              <th scope="col">Deployments</th>
+  return {
+    id,
+    title,
+    description,
+    height,
+    table: (
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">Day (UTC)</th>
+            <th scope="col">Deployments</th>
+          </tr>
+        </thead>
+        <tbody>
+          {days.map((day) => (
+            <tr key={day.day}>
+              <th scope="row">{day.day}</th>
+              <td>{day.count}</td>
             </tr>
-          </thead>
-          <tbody>
-            {days.map((day) => (
-              <tr key={day.day}>
-                <th scope="row">{day.day}</th>
-                <td>{day.count}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      }
-    >
-      <ValueAxis top={top} plotHeight={plotHeight} />
-      {/* Colours and the labels' anchor once for all bars (inherited): a page shows up to 92. */}
-      <g fill={colours.bar}>
-        {bars.map(({ day, x, y, h }) => (
-          <rect key={day.day} class="bar-day" data-value={day.count} x={x} y={y} width={barWidth} height={h}>
-            <title>{`${day.day}: ${plural(day.count, 'deployment')}`}</title>
-          </rect>
-        ))}
-      </g>
-      <g fill={colours.axis} text-anchor="middle">
-        {bars.map(({ day, x, y, index }) => (
-          <>
-            {slot >= 18 && day.count > 0 && (
-              <text x={tenths(x + barWidth / 2)} y={y - 3}>
-                {day.count}
-              </text>
-            )}
-            {index % labelEvery === 0 && (
-              <text x={tenths(x + barWidth / 2)} y={PLOT_TOP + plotHeight + 14}>
-                {day.day.slice(5)}
-              </text>
-            )}
-          </>
-        ))}
-      </g>
-    </Figure>
-  );
+          ))}
+        </tbody>
+      </table>
+    ),
+    children: (
+      <>
+        <ValueAxis top={top} plotHeight={plotHeight} />
+        {/* Colours and the labels' anchor once for all bars (inherited): a page shows up to 92. */}
+        <g fill={colours.bar}>
+          {bars.map(({ day, x, y, h }) => (
+            <rect key={day.day} class="bar-day" data-value={day.count} x={x} y={y} width={barWidth} height={h}>
+              <title>{`${day.day}: ${plural(day.count, 'deployment')}`}</title>
+            </rect>
+          ))}
+        </g>
+        <g fill={colours.axis} text-anchor="middle">
+          {bars.map(({ day, x, y, index }) => (
+            <>
+              {slot >= 18 && day.count > 0 && (
+                <text x={tenths(x + barWidth / 2)} y={y - 3}>
+                  {day.count}
+                </text>
+              )}
+              {index % labelEvery === 0 && (
+                <text x={tenths(x + barWidth / 2)} y={PLOT_TOP + plotHeight + 14}>
+                  {day.day.slice(5)}
+                </text>
+              )}
+            </>
+          ))}
+        </g>
+      </>
+    ),
+  };
 }

@@ -3,7 +3,9 @@
  * frame every chart has (titled SVG, caption, the figures as a table), a value axis, a legend,
  * safe links, and the formatting of labels and numbers.
  */
-import type { ComponentChildren } from 'preact';
+import type { ComponentChildren, VNode } from 'preact';
+import { render } from 'preact-render-to-string';
+import { BoundedCache, cacheKey } from './page-cache.ts';
 
 /** The geometry every chart shares, in SVG units: 640 wide, the plot inset from the top and the sides. */
 const WIDTH = 640;
@@ -53,7 +55,8 @@ export function Linked({ href, children }: { href: string | undefined; children:
   return safe === undefined ? <g>{children}</g> : <a href={safe}>{children}</a>;
 }
 
-interface FigureProps {
+/** What a chart draws: its figure's title and description, and the SVG's inside and the table of its figures. */
+export interface FigureProps {
   id: string;
   title: string;
   description: string;
@@ -62,10 +65,10 @@ interface FigureProps {
   table: ComponentChildren;
 }
 
-/** The frame of every chart: the titled SVG and, below it, the same figures as a table. */
-export function Figure({ id, title, description, height, children, table }: FigureProps) {
+/** Inside every chart's `<figure>`: the titled SVG and, below it, the same figures as a table. */
+function FigureInside({ id, title, description, height, children, table }: FigureProps) {
   return (
-    <figure class="chart" id={id}>
+    <>
       <svg
         xmlns="http://www.w3.org/2000/svg"
         role="img"
@@ -87,8 +90,28 @@ export function Figure({ id, title, description, height, children, table }: Figu
         <summary>Figures of “{title}”</summary>
         {table}
       </details>
-    </figure>
+    </>
   );
+}
+
+/** The insides of the charts drawn last, by their name and figures. */
+const drawnCharts = new BoundedCache<string>({ entries: 64, bytes: 8 * 1024 * 1024 });
+
+/**
+ * A chart as a component: a chart is a pure function of its figures, and its SVG is most of what
+ * a page with one renders, so the inside of its `<figure>` is rendered once per figures (escaped
+ * then) and written again while they stay the same.
+ */
+export function chart<P extends { id: string }>(name: string, draw: (props: P) => FigureProps): (props: P) => VNode {
+  return (props) => {
+    const key = cacheKey({ chart: name, props });
+    let inside = drawnCharts.get(key);
+    if (inside === undefined) {
+      inside = render(<FigureInside {...draw(props)} />);
+      drawnCharts.set(key, inside);
+    }
+    return <figure class="chart" id={props.id} dangerouslySetInnerHTML={{ __html: inside }} />;
+  };
 }
 
 /** A vertical axis from 0 to `top` with three labelled grid lines. */

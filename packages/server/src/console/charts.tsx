@@ -4,11 +4,11 @@
  * `<figure>` whose `<svg role="img">` has a `<title>` and a `<desc>` saying its figures in words,
  * and a table of every number beside it: what a chart shows by colour is always written too.
  * Hand-drawn: three bar charts are a few dozen lines each, where a charting library would bring
- * a browser-side renderer or a DOM to draw into.
+ * a browser-side renderer or a DOM to draw into. Each is drawn from its figures and kept by them
+ * (`chart` in chart-frame.tsx).
  */
 import { drawDeploymentsPerDay } from './chart-deployments.tsx';
-import { axisTop, colours, Figure, Legend, Linked, PLOT_LEFT, PLOT_TOP, PLOT_WIDTH, plural, shorten, utc, ValueAxis } from './chart-frame.tsx';
-import { kept } from './kept-chart.tsx';
+import { axisTop, chart, colours, type FigureProps, Legend, Linked, PLOT_LEFT, PLOT_TOP, PLOT_WIDTH, plural, shorten, utc, ValueAxis } from './chart-frame.tsx';
 
 export type { DayCount } from './chart-deployments.tsx';
 export { axisTop, chartHref, colours, shorten } from './chart-frame.tsx';
@@ -35,9 +35,18 @@ export interface CompliancePoint {
 
 /**
  * Test results of the last trails, oldest first: one stacked bar per trail (passed, failed with a
- * hatch, skipped), heights in proportion to the counts, the failed count written above each bar.
+ * hatch, skipped), heights in proportion to the counts, the failed count written above each bar,
+ * each bar linked to its trail.
  */
-function drawTestResults({ id, runs, title = `Test results of the last ${plural(runs.length, 'trail')}` }: { id: string; runs: TestRun[]; title?: string }) {
+function drawTestResults({
+  id,
+  runs,
+  title = `Test results of the last ${plural(runs.length, 'trail')}`,
+}: {
+  id: string;
+  runs: TestRun[];
+  title?: string;
+}): FigureProps {
   const plotHeight = 160;
   const height = PLOT_TOP + plotHeight + 96;
   const top = axisTop(Math.max(0, ...runs.map((run) => run.passed + run.failed + run.skipped)));
@@ -51,86 +60,87 @@ function drawTestResults({ id, runs, title = `Test results of the last ${plural(
       ? 'No trail has test results yet.'
       : `${plural(runs.length, 'trail')}, ${plural(failing, 'trail')} with failed tests. Latest, ${latest!.label}: ${latest!.passed} passed, ${latest!.failed} failed, ${latest!.skipped} skipped.`;
   const hatch = `${id}-hatch`;
-  return (
-    <Figure
-      id={id}
-      title={title}
-      description={description}
-      height={height}
-      table={
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Trail</th>
-              <th scope="col">Passed</th>
-              <th scope="col">Failed</th>
-              <th scope="col">Skipped</th>
+  return {
+    id,
+    title,
+    description,
+    height,
+    table: (
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">Trail</th>
+            <th scope="col">Passed</th>
+            <th scope="col">Failed</th>
+            <th scope="col">Skipped</th>
+          </tr>
+        </thead>
+        <tbody>
+          {runs.map((run, index) => (
+            <tr key={index}>
+              <th scope="row">{run.label}</th>
+              <td>{run.passed}</td>
+              <td>{run.failed}</td>
+              <td>{run.skipped}</td>
             </tr>
-          </thead>
-          <tbody>
-            {runs.map((run, index) => (
-              <tr key={index}>
-                <th scope="row">{run.label}</th>
-                <td>{run.passed}</td>
-                <td>{run.failed}</td>
-                <td>{run.skipped}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      }
-    >
-      <defs>
-        <pattern id={hatch} patternUnits="userSpaceOnUse" width="6" height="6" patternTransform="rotate(45)">
-          <rect width="6" height="6" fill={colours.failed} />
-          <line x1="0" y1="0" x2="0" y2="6" stroke="#ffffff" stroke-width="2" />
-        </pattern>
-      </defs>
-      <ValueAxis top={top} plotHeight={plotHeight} />
-      {runs.map((run, index) => {
-        const x = PLOT_LEFT + index * slot + (slot - barWidth) / 2;
-        let base = PLOT_TOP + plotHeight;
-        const segments = (['passed', 'failed', 'skipped'] as const).map((kind) => {
-          const h = scale(run[kind]);
-          base -= h;
+          ))}
+        </tbody>
+      </table>
+    ),
+    children: (
+      <>
+        <defs>
+          <pattern id={hatch} patternUnits="userSpaceOnUse" width="6" height="6" patternTransform="rotate(45)">
+            <rect width="6" height="6" fill={colours.failed} />
+            <line x1="0" y1="0" x2="0" y2="6" stroke="#ffffff" stroke-width="2" />
+          </pattern>
+        </defs>
+        <ValueAxis top={top} plotHeight={plotHeight} />
+        {runs.map((run, index) => {
+          const x = PLOT_LEFT + index * slot + (slot - barWidth) / 2;
+          let base = PLOT_TOP + plotHeight;
+          const segments = (['passed', 'failed', 'skipped'] as const).map((kind) => {
+            const h = scale(run[kind]);
+            base -= h;
+            return (
+              <rect
+                key={kind}
+                class={`bar-${kind}`}
+                data-value={run[kind]}
+                x={x}
+                y={base}
+                width={barWidth}
+                height={h}
+                fill={kind === 'failed' ? `url(#${hatch})` : colours[kind]}
+              />
+            );
+          });
+          const labelX = x + barWidth / 2;
+          const labelY = PLOT_TOP + plotHeight + 12;
           return (
-            <rect
-              key={kind}
-              class={`bar-${kind}`}
-              data-value={run[kind]}
-              x={x}
-              y={base}
-              width={barWidth}
-              height={h}
-              fill={kind === 'failed' ? `url(#${hatch})` : colours[kind]}
-            />
+            <Linked key={index} href={run.href}>
+              <title>{`${run.label}: ${run.passed} passed, ${run.failed} failed, ${run.skipped} skipped`}</title>
+              {segments}
+              <text class="bar-note" x={labelX} y={base - 3} text-anchor="middle" fill={run.failed > 0 ? colours.failed : colours.axis}>
+                {run.failed > 0 ? `✗${run.failed}` : '✓'}
+              </text>
+              <text class="bar-label" x={labelX} y={labelY} text-anchor="end" transform={`rotate(-40 ${labelX} ${labelY})`}>
+                {shorten(run.label, 16)}
+              </text>
+            </Linked>
           );
-        });
-        const labelX = x + barWidth / 2;
-        const labelY = PLOT_TOP + plotHeight + 12;
-        return (
-          <Linked key={index} href={run.href}>
-            <title>{`${run.label}: ${run.passed} passed, ${run.failed} failed, ${run.skipped} skipped`}</title>
-            {segments}
-            <text class="bar-note" x={labelX} y={base - 3} text-anchor="middle" fill={run.failed > 0 ? colours.failed : colours.axis}>
-              {run.failed > 0 ? `✗${run.failed}` : '✓'}
-            </text>
-            <text class="bar-label" x={labelX} y={labelY} text-anchor="end" transform={`rotate(-40 ${labelX} ${labelY})`}>
-              {shorten(run.label, 16)}
-            </text>
-          </Linked>
-        );
-      })}
-      <Legend
-        y={height - 6}
-        items={[
-          { name: 'passed', fill: colours.passed },
-          { name: 'failed (hatched, ✗count)', fill: colours.failed, pattern: `url(#${hatch})` },
-          { name: 'skipped', fill: colours.skipped },
-        ]}
-      />
-    </Figure>
-  );
+        })}
+        <Legend
+          y={height - 6}
+          items={[
+            { name: 'passed', fill: colours.passed },
+            { name: 'failed (hatched, ✗count)', fill: colours.failed, pattern: `url(#${hatch})` },
+            { name: 'skipped', fill: colours.skipped },
+          ]}
+        />
+      </>
+    ),
+  };
 }
 
 const complianceStates = {
@@ -144,8 +154,8 @@ function complianceState(compliant: boolean | null): (typeof complianceStates)[k
   return { name, ...complianceStates[name] };
 }
 
-/** Compliance over time, oldest first: one cell per trail with ✓, ✗ or ? written in it. */
-function drawComplianceStrip({ id, points, title = 'Compliance over time' }: ComplianceStripProps) {
+/** Compliance of trails over time, oldest first: one cell per trail with ✓, ✗ or ? written in it. */
+function drawComplianceStrip({ id, points, title = 'Compliance over time' }: ComplianceStripProps): FigureProps {
   const height = 76;
   const cell = Math.min(32, PLOT_WIDTH / Math.max(points.length, 1));
   const compliant = points.filter((point) => point.compliant === true).length;
@@ -156,61 +166,62 @@ function drawComplianceStrip({ id, points, title = 'Compliance over time' }: Com
     first === undefined || last === undefined
       ? 'No trail yet.'
       : `${compliant} of ${plural(points.length, 'trail')} compliant, ${failing} not compliant, ${points.length - compliant - failing} not evaluated, from ${utc(first.at)} to ${utc(last.at)}; latest ${last.label}: ${complianceState(last.compliant).word}.`;
-  return (
-    <Figure
-      id={id}
-      title={title}
-      description={description}
-      height={height}
-      table={
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Trail</th>
-              <th scope="col">Time (UTC)</th>
-              <th scope="col">Compliance</th>
+  return {
+    id,
+    title,
+    description,
+    height,
+    table: (
+      <table>
+        <thead>
+          <tr>
+            <th scope="col">Trail</th>
+            <th scope="col">Time (UTC)</th>
+            <th scope="col">Compliance</th>
+          </tr>
+        </thead>
+        <tbody>
+          {points.map((point, index) => (
+            <tr key={index}>
+              <th scope="row">{point.label}</th>
+              <td>{utc(point.at)}</td>
+              <td>{complianceState(point.compliant).word}</td>
             </tr>
-          </thead>
-          <tbody>
-            {points.map((point, index) => (
-              <tr key={index}>
-                <th scope="row">{point.label}</th>
-                <td>{utc(point.at)}</td>
-                <td>{complianceState(point.compliant).word}</td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      }
-    >
-      {points.map((point, index) => {
-        const x = PLOT_LEFT + index * cell;
-        const state = complianceState(point.compliant);
-        return (
-          <Linked key={index} href={point.href}>
-            <title>{`${point.label}, ${utc(point.at)}: ${state.word}`}</title>
-            <rect class={`cell-${state.name}`} x={x + 1} y={8} width={Math.max(1, cell - 2)} height={28} fill={state.fill} />
-            {cell >= 10 && (
-              <text x={x + cell / 2} y={26} text-anchor="middle" fill="#ffffff" font-weight="bold">
-                {state.glyph}
-              </text>
-            )}
-          </Linked>
-        );
-      })}
-      {first && (
-        <text x={PLOT_LEFT} y={50} fill={colours.axis}>
-          {utc(first.at)}
-        </text>
-      )}
-      {last && points.length > 1 && (
-        <text x={PLOT_LEFT + points.length * cell} y={50} text-anchor="end" fill={colours.axis}>
-          {utc(last.at)}
-        </text>
-      )}
-      <Legend y={height - 6} items={Object.values(complianceStates).map((state) => ({ name: `${state.glyph} ${state.word}`, fill: state.fill }))} />
-    </Figure>
-  );
+          ))}
+        </tbody>
+      </table>
+    ),
+    children: (
+      <>
+        {points.map((point, index) => {
+          const x = PLOT_LEFT + index * cell;
+          const state = complianceState(point.compliant);
+          return (
+            <Linked key={index} href={point.href}>
+              <title>{`${point.label}, ${utc(point.at)}: ${state.word}`}</title>
+              <rect class={`cell-${state.name}`} x={x + 1} y={8} width={Math.max(1, cell - 2)} height={28} fill={state.fill} />
+              {cell >= 10 && (
+                <text x={x + cell / 2} y={26} text-anchor="middle" fill="#ffffff" font-weight="bold">
+                  {state.glyph}
+                </text>
+              )}
+            </Linked>
+          );
+        })}
+        {first && (
+          <text x={PLOT_LEFT} y={50} fill={colours.axis}>
+            {utc(first.at)}
+          </text>
+        )}
+        {last && points.length > 1 && (
+          <text x={PLOT_LEFT + points.length * cell} y={50} text-anchor="end" fill={colours.axis}>
+            {utc(last.at)}
+          </text>
+        )}
+        <Legend y={height - 6} items={Object.values(complianceStates).map((state) => ({ name: `${state.glyph} ${state.word}`, fill: state.fill }))} />
+      </>
+    ),
+  };
 }
 
 interface ComplianceStripProps {
@@ -220,10 +231,10 @@ interface ComplianceStripProps {
 }
 
 /** Test results of trails, oldest first: a stacked bar per trail (passed, failed, skipped), linked to the trail. */
-export const TestResultsChart = kept('test-results', drawTestResults);
+export const TestResultsChart = chart('test-results', drawTestResults);
 
 /** Compliance of trails over time, oldest first: a square per trail, its state written in it. */
-export const ComplianceStrip = kept('compliance-strip', drawComplianceStrip);
+export const ComplianceStrip = chart('compliance-strip', drawComplianceStrip);
 
 /** Deployments per UTC day, oldest first, every day given (zeros included); the count written above each bar. */
-export const DeploymentsPerDayChart = kept('deployments-per-day', drawDeploymentsPerDay);
+export const DeploymentsPerDayChart = chart('deployments-per-day', drawDeploymentsPerDay);

@@ -120,7 +120,7 @@ describe('console pages: environment, deployments, approvals, integrity', functi
 });
 
 /**
- * Pages remember what they read until the next commit (until-commit.ts): the environment's
+ * Pages remember what they read until the next commit (page-cache.ts): the environment's
  * judged trails, the flow's page of trails, the deployments chart's days. Evidence that arrives
  * after a page was shown shows on the next.
  */

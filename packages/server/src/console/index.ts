@@ -17,6 +17,7 @@ import { silentLogger, type Logger } from '../log.ts';
 import type { Store } from '../store/index.ts';
 import { renderDocument, renderPage } from './layout.tsx';
 import type { Page, PageInput } from './page.ts';
+import { createPageCache } from './page-cache.ts';
 import { consolePages } from './routes.ts';
 import { ProblemPage, SignInPage } from './pages/sign-in.tsx';
 import { assertSameOrigin, closeSession, currentSession, defaultSessionTtlSeconds, openSession, readForm, type Session } from './sessions.ts';
@@ -62,6 +63,7 @@ export function createConsole(options: ConsoleOptions): Router {
   if (!(Number.isFinite(ttlSeconds) && ttlSeconds > 0)) throw new RangeError(`sessionTtlSeconds must be a positive number, not ${ttlSeconds}`);
   const limit = options.failedAuthLimit ?? new FailedAuthLimit({ perMinute: options.failedTokenChecksPerMinute });
   const pages = options.pages ?? consolePages;
+  const cache = createPageCache(store.committedVersion?.bind(store));
   for (const page of pages) if (!page.path.startsWith('/:org')) throw new Error(`A console page's path starts with /:org: '${page.path}'`);
 
   const router = new Router({ prefix });
@@ -162,6 +164,7 @@ export function createConsole(options: ConsoleOptions): Router {
         principal: session.principal,
         org: { id: session.organizationId, name: session.principal.org },
         params: ctx.params as Record<string, string>,
+        cache,
         query: new URLSearchParams(ctx.querystring),
         now: Date.now() / 1000,
         base,

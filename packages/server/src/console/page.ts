@@ -7,6 +7,7 @@
 import type { VNode } from 'preact';
 import type { Principal } from '../auth.ts';
 import type { Store } from '../store/index.ts';
+import type { PageCache } from './page-cache.ts';
 
 /** What a page receives. */
 export interface PageInput {
@@ -18,6 +19,8 @@ export interface PageInput {
   params: Record<string, string>;
   /** The query string: filters, sort and paging, named as in the API. */
   query: URLSearchParams;
+  /** What pages read, remembered until the next commit under a name and named fields (page-cache.ts). */
+  cache: PageCache;
   /** Request time, Unix epoch seconds. */
   now: number;
   /** The console's path as the browser sees it (`/ui`, or under an embedding app's mount). */

@@ -29,7 +29,7 @@ export function rememberOrganizations<T>(find: Find<T>): Find<T> {
  * (token-changes.ts): a token revoked by another process is refused once the notification has
  * arrived, a moment after the COMMIT. Either way a server that is only read costs no token query
  * per request. Unknown ids are always asked again. At most `max` answers are kept, the oldest
- * dropped first. The console's pages remember their reads the same way (console/until-commit.ts).
+ * dropped first. The console's pages remember their reads the same way (console/page-cache.ts).
  */
 export function rememberTokensUntilChange<T>(find: Find<T>, version: () => number, max = 10_000): Find<T> {
   let knownAt = -1;

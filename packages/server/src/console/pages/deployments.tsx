@@ -10,8 +10,7 @@ import { Empty } from '../components/empty.tsx';
 import { Pager } from '../components/table.tsx';
 import { utc } from '../components/time.tsx';
 import { orgHref, queryNumber } from '../links.ts';
-import { definePage } from '../page.ts';
-import { untilCommit } from '../until-commit.ts';
+import { definePage, type PageInput } from '../page.ts';
 
 /**
  * A time from the query: Unix seconds as the API takes them, or, typed by a person, a date
@@ -30,25 +29,21 @@ const perPageChoices = [10, 20, 50, 100];
 const secondsPerDay = 86_400;
 
 /**
- * The chart's counts per UTC day, remembered until the next commit (until-commit.ts) by the days
+ * The chart's counts per UTC day, remembered until the next commit (page-cache.ts) by the days
  * they cover: `deploymentsPerDay` reads whole days, so its answer is a function of the days and
  * of what is stored. The API's list has no chart.
  */
-const perDay = untilCommit(
-  (store, [organizationId, envName, repoName, firstDay, lastDay]: [number, string, string, number, number]) =>
-    store.deploymentsPerDay(organizationId, {
-      start: firstDay * secondsPerDay,
-      end: lastDay * secondsPerDay,
-      envName: envName || undefined,
-      repoName: repoName || undefined,
-    }),
-  64,
-);
+function perDay(input: PageInput, filter: { envName?: string; repoName?: string; firstDay: number; lastDay: number }) {
+  const { envName, repoName, firstDay, lastDay } = filter;
+  return input.cache.read('deployments-per-day', { org: input.org.id, envName, repoName, firstDay, lastDay }, () =>
+    input.store.deploymentsPerDay(input.org.id, { start: firstDay * secondsPerDay, end: lastDay * secondsPerDay, envName, repoName }),
+  );
+}
 
 export const deploymentsPage = definePage({
   path: '/:org/deployments',
   async render(input) {
-    const { store, query, now, url } = input;
+    const { query, now, url } = input;
     const end = queryTime(query.get('end_ts')) ?? now;
     const asked = queryTime(query.get('start_ts'));
     const start = asked !== undefined && asked <= end ? asked : end - defaultWindowSeconds;
@@ -58,7 +53,7 @@ export const deploymentsPage = definePage({
     const page = queryNumber(query, 'page', 1, 1, 100_000);
     const [{ rowsHtml, total }, days] = await Promise.all([
       readDeployments(input, { start, end, envName, repoName, offset: (page - 1) * perPage, limit: perPage }),
-      perDay(store, [input.org.id, envName ?? '', repoName ?? '', Math.floor(start / secondsPerDay), Math.floor(end / secondsPerDay)]),
+      perDay(input, { envName, repoName, firstDay: Math.floor(start / secondsPerDay), lastDay: Math.floor(end / secondsPerDay) }),
     ]);
     const described = [envName && `to ${envName}`, repoName && `from ${repoName}`].filter(Boolean).join(' ');
     return {

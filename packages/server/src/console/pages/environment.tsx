@@ -17,7 +17,6 @@ import { Time, timeMarkup } from '../components/time.tsx';
 import { environmentPageHref, orgHref, queryNumber, trailPageHref } from '../links.ts';
 import { html } from '../markup.ts';
 import { definePage } from '../page.ts';
-import { untilCommit } from '../until-commit.ts';
 
 const eventsPerPage = 20;
 const latestDeployments = 10;
@@ -47,12 +46,12 @@ async function attestingTrails(store: Store, organizationId: number, fingerprint
 /**
  * What the page shows of an environment at a snapshot (the latest when `asked` is 0): the
  * snapshot, the trails that attested what ran then as judged, the approvals covering them and a
- * page of the timeline. Remembered until the next commit (until-commit.ts): all of it is a
+ * page of the timeline. Remembered until the next commit (page-cache.ts): all of it is a
  * function of what is stored, a verdict too (the time only dates it), and a page of an
  * environment asks the same again and again. The API's snapshot judges nothing (docs/internals.md).
  * The latest deployments are not in it: their window moves with the time.
  */
-const environmentData = untilCommit(async (store, [orgName, organizationId, envName, asked, page]: [string, number, string, number, number]) => {
+async function readEnvironment(store: Store, orgName: string, organizationId: number, envName: string, asked: number, page: number) {
   const { environment } = await requireEnvironment(store, orgName, envName);
   const latest = await store.getSnapshot(environment.id, -1);
   const snapshot = asked && latest && asked !== latest.index ? await store.getSnapshot(environment.id, asked) : latest;
@@ -64,7 +63,7 @@ const environmentData = untilCommit(async (store, [orgName, organizationId, envN
     store.listEnvironmentEvents(environment.id, { oldestFirst: false, offset: (page - 1) * eventsPerPage, limit: eventsPerPage }),
   ]);
   return { environment, latest, snapshot, isLatest: snapshot === latest, trails, approvals, events };
-}, 64);
+}
 
 export const environmentPage = definePage({
   path: '/:org/environments/:env',
@@ -73,7 +72,9 @@ export const environmentPage = definePage({
     const asked = queryNumber(query, 'snapshot', 0, 1, Number.MAX_SAFE_INTEGER);
     const page = queryNumber(query, 'page', 1, 1, 100_000);
     const [{ environment, latest, snapshot, isLatest, trails, approvals, events }, deployments] = await Promise.all([
-      environmentData(store, [input.org.name, input.org.id, params.env!, asked, page]),
+      input.cache.read('environment', { org: input.org.id, env: params.env!, snapshot: asked, page }, () =>
+        readEnvironment(store, input.org.name, input.org.id, params.env!, asked, page),
+      ),
       readDeployments(input, { start: now - defaultWindowSeconds, end: now, envName: params.env!, offset: 0, limit: latestDeployments }),
     ]);
     const running = snapshot?.artifacts ?? [];

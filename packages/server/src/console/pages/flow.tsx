@@ -7,7 +7,7 @@ import { TrailEvaluator } from '../../domain/evaluate.ts';
 import { countingAttestations } from '../../domain/compliance.ts';
 import { flowView } from '../../http/views/flows.ts';
 import { notFound } from '../../http/errors.ts';
-import type { JunitSuiteTotals } from '../../store/index.ts';
+import type { JunitSuiteTotals, Store } from '../../store/index.ts';
 import { ComplianceStrip, TestResultsChart } from '../charts.tsx';
 import { complianceMarkup } from '../components/compliance.tsx';
 import { actionStep, Empty } from '../components/empty.tsx';
@@ -17,7 +17,6 @@ import { Time, timeMarkup } from '../components/time.tsx';
 import { orgHref, queryNumber, trailPageHref } from '../links.ts';
 import { html } from '../markup.ts';
 import { definePage } from '../page.ts';
-import { untilCommit } from '../until-commit.ts';
 
 /** Passed, failed (failures and errors) and skipped tests over JUnit suites. */
 export interface TestCounts {
@@ -42,10 +41,10 @@ export function testCounts(suites: readonly JunitSuiteTotals[]): TestCounts {
 
 /**
  * What the page shows of a flow: its record and template, a page of its trails, whether each is
- * compliant and its tests' counts. Remembered until the next commit (until-commit.ts): a verdict
+ * compliant and its tests' counts. Remembered until the next commit (page-cache.ts): a verdict
  * is a function of what is stored. The API's list of trails judges its page on every call.
  */
-const flowData = untilCommit(async (store, [organizationId, orgName, flowName, page, perPage]: [number, string, string, number, number]) => {
+async function readFlow(store: Store, organizationId: number, orgName: string, flowName: string, page: number, perPage: number) {
   const record = await store.getFlowRecord(organizationId, flowName);
   if (!record) return null;
   const evaluator = new TrailEvaluator(store, Date.now() / 1000);
@@ -56,7 +55,7 @@ const flowData = untilCommit(async (store, [organizationId, orgName, flowName, p
   const results = await store.junitResultsOf([...new Set(junitIds.flat())]);
   const counts = junitIds.map((ids) => (ids.length ? testCounts(ids.flatMap((id) => results.get(id) ?? [])) : null));
   return { record, template: view.template?.content, trails, compliant: evaluated.map((e) => e.compliance.is_compliant), counts };
-}, 64);
+}
 
 export const flowPage = definePage({
   path: '/:org/flows/:flow',
@@ -64,7 +63,9 @@ export const flowPage = definePage({
     const { store, org, now, query, params } = input;
     const page = queryNumber(query, 'page', 1, 1, 1_000_000);
     const perPage = queryNumber(query, 'per_page', 20, 1, 100);
-    const data = await flowData(store, [org.id, org.name, params.flow!, page, perPage]);
+    const data = await input.cache.read('flow', { org: org.id, flow: params.flow!, page, perPage }, () =>
+      readFlow(store, org.id, org.name, params.flow!, page, perPage),
+    );
     if (!data) throw notFound(`There is no flow '${params.flow}' in ${org.name}.`);
     const { record, template, trails, compliant, counts } = data;
 

@@ -1,0 +1,106 @@
+import { expect } from 'chai';
+import { cacheKey, createPageCache, estimatedBytes } from './page-cache.ts';
+
+/** A read that counts its calls and answers `answer`. */
+function counted<T>(answer: T) {
+  const read = async () => {
+    read.calls++;
+    return answer;
+  };
+  read.calls = 0;
+  return read;
+}
+
+describe('the console page cache', () => {
+  it('writes named fields as one key whatever their order, a number apart from its text, undefined left out', () => {
+    expect(cacheKey({ org: 1, flow: 'app', page: 2 })).to.equal(cacheKey({ page: 2, flow: 'app', org: 1 }));
+    expect(cacheKey({ org: 1, flow: 'app', envName: undefined })).to.equal(cacheKey({ flow: 'app', org: 1 }));
+    expect(cacheKey({ org: 1 })).not.to.equal(cacheKey({ org: '1' }));
+    expect(cacheKey({ flow: 'a', page: 12 })).not.to.equal(cacheKey({ flow: 'a1', page: 2 }));
+    expect(cacheKey({ a: 'x', b: 'y' })).not.to.equal(cacheKey({ a: 'y', b: 'x' }));
+  });
+
+  it('answers from memory while nothing is committed, and reads again after a commit', async () => {
+    let version = 1;
+    const cache = createPageCache(() => version);
+    const read = counted({ trails: ['b1'] });
+    const first = await cache.read('flow', { org: 1, flow: 'app' }, read);
+    expect(await cache.read('flow', { flow: 'app', org: 1 }, read)).to.equal(first);
+    expect(read.calls).to.equal(1);
+    version = 2;
+    await cache.read('flow', { org: 1, flow: 'app' }, read);
+    expect(read.calls).to.equal(2);
+  });
+
+  it('keeps reads under different names or fields apart', async () => {
+    const cache = createPageCache(() => 1);
+    expect(await cache.read('flow', { org: 1 }, async () => 'flow')).to.equal('flow');
+    expect(await cache.read('environment', { org: 1 }, async () => 'environment')).to.equal('environment');
+    expect(await cache.read('flow', { org: 2 }, async () => 'other org')).to.equal('other org');
+    expect(await cache.read('flow', { org: 1 }, async () => 'not read')).to.equal('flow');
+  });
+
+  it('reads every time on a store that cannot tell commits apart, and asks again after nothing was found', async () => {
+    const uncached = createPageCache(undefined);
+    const read = counted('x');
+    await uncached.read('a', {}, read);
+    await uncached.read('a', {}, read);
+    expect(read.calls).to.equal(2);
+
+    const cache = createPageCache(() => 1);
+    const none = counted(null);
+    await cache.read('a', {}, none);
+    await cache.read('a', {}, none);
+    expect(none.calls).to.equal(2);
+  });
+
+  it('does not keep an answer read while a commit landed', async () => {
+    let version = 1;
+    const cache = createPageCache(() => version);
+    const read = async () => {
+      version++;
+      return 'read during a commit';
+    };
+    await cache.read('a', {}, read);
+    const again = counted('again');
+    await cache.read('a', {}, again);
+    expect(again.calls).to.equal(1);
+  });
+
+  it('keeps at most its entries, dropping the least recently read first', async () => {
+    const cache = createPageCache(() => 1, { entries: 2, bytes: 1 << 20 });
+    await cache.read('p', { n: 1 }, async () => 'one');
+    await cache.read('p', { n: 2 }, async () => 'two');
+    await cache.read('p', { n: 1 }, async () => 'not read');
+    await cache.read('p', { n: 3 }, async () => 'three');
+    expect(await cache.read('p', { n: 1 }, async () => 'read again')).to.equal('one');
+    expect(await cache.read('p', { n: 2 }, async () => 'read again')).to.equal('read again');
+  });
+
+  it('keeps at most its bytes, and never an answer larger than all of them', async () => {
+    const text = (n: number) => 'x'.repeat(n);
+    const bytes = estimatedBytes(text(1000));
+    const cache = createPageCache(() => 1, { entries: 100, bytes: 2 * bytes + 10 });
+    await cache.read('p', { n: 1 }, async () => text(1000));
+    await cache.read('p', { n: 2 }, async () => text(1000));
+    await cache.read('p', { n: 3 }, async () => text(1000));
+    expect(await cache.read('p', { n: 1 }, async () => 'read again')).to.equal('read again');
+    expect(await cache.read('p', { n: 3 }, async () => 'read again')).to.equal(text(1000));
+
+    const huge = counted(text(10_000));
+    await cache.read('p', { n: 4 }, huge);
+    await cache.read('p', { n: 4 }, huge);
+    expect(huge.calls).to.equal(2);
+  });
+
+  it('estimates maps, sets, arrays and shared objects by what they hold, each object once', () => {
+    const row = { name: 'x'.repeat(100) };
+    expect(estimatedBytes([row])).to.be.greaterThan(200);
+    expect(estimatedBytes(new Map([['k', row]]))).to.be.greaterThan(200);
+    expect(estimatedBytes(new Set([row]))).to.be.greaterThan(200);
+    expect(estimatedBytes([row, row])).to.be.lessThan(2 * estimatedBytes([row]));
+    const cycle: { self?: unknown } = {};
+    cycle.self = cycle;
+    expect(estimatedBytes(cycle)).to.be.greaterThan(0);
+  });
+});
