@@ -98,8 +98,9 @@ describe('trailproof serve --workers', function () {
       'the primary to see the worker gone',
       () => entries(pool!).some((e) => e.msg === 'a worker stopped: starting another' && e.pid === first) || undefined,
     );
+    expect(entries(pool).find((e) => e.msg === 'pool listening')).to.include({ url: pool.url, workers: 2 });
     // Once the primary has seen it gone, a new connection is answered, by the other worker until
-    // the replacement starts (1 s later); the connections the killed one held went with it.
+    // the replacement starts (1 s later, the first wait); the connections the killed one held went with it.
     expect((await alone(pool.url, token, '/api/v2/trails/acme/app/b1')).status).to.equal(200);
     const third = await until('a replacement worker', () => workerPids(pool!)[2]);
     expect([first, second]).to.not.include(third);
@@ -118,6 +119,8 @@ describe('trailproof serve --workers', function () {
       expect(run.status, run.stdout + run.stderr).to.equal(1);
       expect(run.stdout).to.contain('a worker stopped before it listened: stopping');
       expect(run.stdout).to.not.contain('starting another');
+      // The worker's own error, for the operator to see at once.
+      expect(run.stderr).to.contain('EADDRINUSE');
       // One process alone exits too (its store's threads once kept it running after the error).
       const single = await runTrailproof(['serve', '--db', database, '--port', String(port)]);
       expect(single.status, single.stderr).to.equal(1);

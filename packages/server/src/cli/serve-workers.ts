@@ -8,14 +8,18 @@
  * a time) are each worker's own; a scrape of `/metrics` answers for the whole pool.
  *
  * The primary serves no request: it prepares the database once (migrations, the log's signing
- * key) before any worker opens it, starts the workers, adds up their metrics for a scrape
- * (metrics-pool.ts), starts another when one dies after it listened, stops them all on SIGTERM
- * or SIGINT, and exits 1 when one fails before it listened (a port in use, say: starting it
- * again would fail the same way).
+ * key) before any worker opens it, starts the workers at once, adds up their metrics for a scrape
+ * (metrics-pool.ts), and stops them all on SIGTERM or SIGINT. The pool answers from its first
+ * worker's `listening` on (a line `pool listening`); the others join as they listen. A worker
+ * that dies is replaced while the others go on serving, after a wait that grows while workers
+ * keep dying young (restart-policy.ts, which also says when the pool stops instead), and the
+ * connections handed to it that it never took are closed (worker-handoffs.ts).
  */
 import cluster, { type Worker } from 'node:cluster';
 import type { Logger } from '../log.ts';
 import { answerPoolMetrics } from '../metrics-pool.ts';
+import { restartPolicy, type RestartPolicyOptions } from './restart-policy.ts';
+import { closeHandoffsWhenGone } from './worker-handoffs.ts';
 
 export interface WorkerPoolOptions {
   /** Worker processes (at least 2; one is `serve` without a pool). */
@@ -23,38 +27,62 @@ export interface WorkerPoolOptions {
   logger: Logger;
   /** Run once before any worker starts: opens and closes the database. */
   prepare(): Promise<void>;
-  /** Wait before a worker that died is started again (1 s by default). */
-  restartDelayMs?: number;
+  /** When a worker that died is started again (restart-policy.ts has the defaults). */
+  restarts?: RestartPolicyOptions;
 }
 
 /** Runs in the primary process until the workers have stopped; the workers run `serve` as usual. */
-export async function runWorkerPool({ count, logger, prepare, restartDelayMs = 1000 }: WorkerPoolOptions): Promise<void> {
+export async function runWorkerPool({ count, logger, prepare, restarts }: WorkerPoolOptions): Promise<void> {
   await prepare();
+  const policy = restartPolicy(restarts);
   const live = new Set<Worker>();
-  const listened = new WeakSet<Worker>();
+  const listeningSince = new Map<Worker, number>();
+  const pending = new Set<NodeJS.Timeout>();
+  let announced = false;
   let stopping = false;
 
   const start = () => {
     const worker = cluster.fork();
     live.add(worker);
-    worker.once('listening', () => listened.add(worker));
+    closeHandoffsWhenGone(worker);
+    worker.once('listening', (address) => {
+      listeningSince.set(worker, performance.now());
+      policy.listened();
+      if (announced) return;
+      announced = true;
+      const host = address.addressType === 6 ? `[${address.address}]` : address.address;
+      logger.info({ msg: 'pool listening', url: `http://${host}:${address.port}`, workers: count, pid: process.pid });
+    });
     worker.once('exit', (code, signal) => {
       live.delete(worker);
+      const since = listeningSince.get(worker);
+      listeningSince.delete(worker);
       if (stopping) {
         if (live.size === 0) process.exit(process.exitCode ?? 0);
-      } else if (!listened.has(worker)) {
-        logger.error({ msg: 'a worker stopped before it listened: stopping', pid: worker.process.pid, code, signal });
+        return;
+      }
+      const next = policy.died({ listenedMs: since === undefined ? undefined : performance.now() - since, listening: listeningSince.size });
+      const pid = worker.process.pid;
+      if ('stop' in next) {
+        logger.error({ msg: next.stop, pid, code, signal });
         process.exitCode = 1;
         stop();
-      } else {
-        logger.error({ msg: 'a worker stopped: starting another', pid: worker.process.pid, code, signal });
-        setTimeout(() => stopping || start(), restartDelayMs);
+        return;
       }
+      const msg = since === undefined ? 'a worker stopped before it listened: starting another' : 'a worker stopped: starting another';
+      logger.error({ msg, pid, code, signal, restartInMs: next.restartInMs });
+      const timer = setTimeout(() => {
+        pending.delete(timer);
+        start();
+      }, next.restartInMs);
+      pending.add(timer);
     });
   };
 
   function stop() {
     stopping = true;
+    for (const timer of pending) clearTimeout(timer);
+    pending.clear();
     if (live.size === 0) process.exit(process.exitCode ?? 0);
     for (const worker of live) worker.process.kill('SIGTERM');
   }
