@@ -1,3 +1,4 @@
+// @database
 /**
  * A `serve --workers 2` pool whose workers die at the worst moments (issue 46, finding 7): a
  * replacement killed before it listens, and a worker killed while a connection it was handed
