@@ -82,14 +82,19 @@ describe('hostile clients: the latest attestation of a name', function () {
     try {
       let release!: () => void;
       const released = new Promise<void>((resolve) => (release = resolve));
+      let holding!: () => void;
+      const held = new Promise<void>((resolve) => (holding = resolve));
       // The first transaction holds the trail's row (a begin of it again), as a slow request would.
       const first = server.store.transaction(async (tx) => {
         await tx.upsertTrail(flow.id, { name: 't', description: 'begun again' }, null, 1_000_000_000, null);
+        holding();
         await released;
         // Its time is earlier than the second's: it was received first.
         await tx.appendAttestation(stored('first', 1_000_000_000));
       });
-      // The second, over HTTP on another connection of the pool, arrives meanwhile and must wait for the trail.
+      // The second, over HTTP on another connection of the pool, arrives once the first holds the
+      // trail (sent earlier, it could take the trail first) and must wait for it.
+      await held;
       const second = attestOverHttp('second');
       for (;;) {
         const { rows } = await watcher.query("select count(*)::int as n from pg_stat_activity where wait_event_type = 'Lock' and state = 'active'");
