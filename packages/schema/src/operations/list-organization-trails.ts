@@ -2,7 +2,8 @@ import { Type } from '@sinclair/typebox';
 import { defineOperation } from '../contract.ts';
 import { paths } from '../paths.ts';
 import { limits } from '../limits.ts';
-import { ErrorBody, pageQuery, PathName, Sha256Hex } from '../shared.ts';
+import { ErrorBody, pageQuery, PathName } from '../shared.ts';
+import { Sha256Pattern } from '../patterns.ts';
 import { trailSchemas } from './trail.ts';
 import { TrailPage } from './list-trails.ts';
 
@@ -20,7 +21,9 @@ export const listOrganizationTrails = defineOperation({
   params: Type.Object({ org: PathName('Organisation') }),
   query: Type.Object({
     flow: Type.Optional(PathName('Only the trails of this flow')),
-    fingerprint: Type.Optional({ ...Sha256Hex, description: 'Only trails with an attestation of the artifact with this SHA-256 fingerprint' }),
+    fingerprint: Type.Optional(
+      Type.String({ pattern: Sha256Pattern, maxLength: 64, description: 'Only trails with an attestation of the artifact with this SHA-256 fingerprint' }),
+    ),
     flow_tag: Type.Optional(
       Type.String({
         maxLength: limits.name,
