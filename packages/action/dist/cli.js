@@ -1965,6 +1965,7 @@ var paths = {
   listEnvironments: "/environments/{org}",
   listFlows: "/flows/{org}",
   listTrails: "/trails/{org}/{flow_name}",
+  listOrganizationTrails: "/trails/{org}",
   putEnvironment: "/environments/{org}",
   putFlowTemplate: "/flows/{org}/template_file",
   putFlow: "/flows/{org}",
