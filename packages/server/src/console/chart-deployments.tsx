@@ -1,5 +1,5 @@
 /** The console's chart of deployments per UTC day (charts.tsx exports it, drawn by its figures). */
-import { colours, type FigureProps, PLOT_LEFT, PLOT_TOP, PLOT_WIDTH, ValueAxis, axisTop, plural } from './chart-frame.tsx';
+import { colours, FiguresTable, type FigureProps, PLOT_LEFT, PLOT_TOP, PLOT_WIDTH, ValueAxis, axisTop, plural } from './chart-frame.tsx';
 
 /** Deployments on one UTC day (`YYYY-MM-DD`). */
 export interface DayCount {
@@ -40,24 +40,7 @@ export function drawDeploymentsPerDay({ id, days, title = 'Deployments per day (
     title,
     description,
     height,
-    table: (
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">Day (UTC)</th>
-            <th scope="col">Deployments</th>
-          </tr>
-        </thead>
-        <tbody>
-          {days.map((day) => (
-            <tr key={day.day}>
-              <th scope="row">{day.day}</th>
-              <td>{day.count}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
-    ),
+    table: <FiguresTable columns={['Day (UTC)', 'Deployments']} rows={days.map((day) => ({ key: day.day, cells: [day.day, day.count] }))} />,
     children: (
       <>
         <ValueAxis top={top} plotHeight={plotHeight} />

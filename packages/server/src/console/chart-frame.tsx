@@ -55,6 +55,33 @@ export function Linked({ href, children }: { href: string | undefined; children:
   return safe === undefined ? <g>{children}</g> : <a href={safe}>{children}</a>;
 }
 
+/** A chart's figures as a table: a header row of `columns`, then a row each, its first cell the row's heading. */
+export function FiguresTable({ columns, rows }: { columns: string[]; rows: { key: string | number; cells: ComponentChildren[] }[] }) {
+  return (
+    <table>
+      <thead>
+        <tr>
+          {columns.map((column) => (
+            <th key={column} scope="col">
+              {column}
+            </th>
+          ))}
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map(({ key, cells: [heading, ...rest] }) => (
+          <tr key={key}>
+            <th scope="row">{heading}</th>
+            {rest.map((cell, index) => (
+              <td key={index}>{cell}</td>
+            ))}
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}
+
 /** What a chart draws: its figure's title and description, and the SVG's inside and the table of its figures. */
 export interface FigureProps {
   id: string;

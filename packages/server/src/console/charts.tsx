@@ -8,7 +8,22 @@
  * (`chart` in chart-frame.tsx).
  */
 import { drawDeploymentsPerDay } from './chart-deployments.tsx';
-import { axisTop, chart, colours, type FigureProps, Legend, Linked, PLOT_LEFT, PLOT_TOP, PLOT_WIDTH, plural, shorten, utc, ValueAxis } from './chart-frame.tsx';
+import {
+  axisTop,
+  chart,
+  colours,
+  FiguresTable,
+  type FigureProps,
+  Legend,
+  Linked,
+  PLOT_LEFT,
+  PLOT_TOP,
+  PLOT_WIDTH,
+  plural,
+  shorten,
+  utc,
+  ValueAxis,
+} from './chart-frame.tsx';
 
 export type { DayCount } from './chart-deployments.tsx';
 export { axisTop, chartHref, colours, shorten } from './chart-frame.tsx';
@@ -66,26 +81,10 @@ function drawTestResults({
     description,
     height,
     table: (
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">Trail</th>
-            <th scope="col">Passed</th>
-            <th scope="col">Failed</th>
-            <th scope="col">Skipped</th>
-          </tr>
-        </thead>
-        <tbody>
-          {runs.map((run, index) => (
-            <tr key={index}>
-              <th scope="row">{run.label}</th>
-              <td>{run.passed}</td>
-              <td>{run.failed}</td>
-              <td>{run.skipped}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <FiguresTable
+        columns={['Trail', 'Passed', 'Failed', 'Skipped']}
+        rows={runs.map((run, index) => ({ key: index, cells: [run.label, run.passed, run.failed, run.skipped] }))}
+      />
     ),
     children: (
       <>
@@ -172,24 +171,10 @@ function drawComplianceStrip({ id, points, title = 'Compliance over time' }: Com
     description,
     height,
     table: (
-      <table>
-        <thead>
-          <tr>
-            <th scope="col">Trail</th>
-            <th scope="col">Time (UTC)</th>
-            <th scope="col">Compliance</th>
-          </tr>
-        </thead>
-        <tbody>
-          {points.map((point, index) => (
-            <tr key={index}>
-              <th scope="row">{point.label}</th>
-              <td>{utc(point.at)}</td>
-              <td>{complianceState(point.compliant).word}</td>
-            </tr>
-          ))}
-        </tbody>
-      </table>
+      <FiguresTable
+        columns={['Trail', 'Time (UTC)', 'Compliance']}
+        rows={points.map((point, index) => ({ key: index, cells: [point.label, utc(point.at), complianceState(point.compliant).word] }))}
+      />
     ),
     children: (
       <>
