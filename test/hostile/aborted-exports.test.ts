@@ -12,7 +12,7 @@ import { expect } from 'chai';
 import { waitUntil } from '@trailproof/server/testing';
 import { call, runCli, startServerProcess, type ServerProcess } from '../support/processes.ts';
 import { startChildServer, type ChildServer } from './child-server.ts';
-import { whileProbingHealth } from './health-probe.ts';
+import { untilReady, whileProbingHealth } from './health-probe.ts';
 
 /** Trails in the log: each one's begin makes the exporter read its trail and judge it, query after query. */
 const trailCount = 240;
@@ -98,6 +98,11 @@ describe('hostile clients: exports cut off half-way, against server processes', 
 
   it('`serve --workers 2` loses no worker to aborted exports', async () => {
     pool = await startServerProcess([...server.database, '--workers', '2'], env, 2);
+    // Both workers' writer threads up: until then health answers 503 "is starting", lost worker or not.
+    await untilReady(pool, 2);
+    // And warm, as the first test's server is from its checkpoint wait: a cold worker's first
+    // exports (validators compiled on first use) held the first probe 1.2-1.5 s at load 17-23.
+    for (const whole of await Promise.all([wholeExport(pool.url, readToken), wholeExport(pool.url, readToken)])) expect(whole.status).to.equal(200);
     const { slowestMs, probes } = await abortBursts(pool.url, readToken, burst / 2);
     const deaths = pool.lines.filter((line) => /a worker stopped/.test(line));
     expect(deaths, 'worker deaths').to.deep.equal([]);

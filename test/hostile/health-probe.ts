@@ -3,6 +3,7 @@
  * one after another for as long as that request runs: each must answer within the bound (1 s by
  * the issue that asked for these tests), or the event loop was held for longer than that.
  */
+import { request } from 'node:http';
 import type { TestServer } from '@trailproof/server/testing';
 
 export interface Probed<T> {
@@ -23,11 +24,43 @@ export async function whileProbingHealth<T>(server: Pick<TestServer, 'url'>, wor
   do {
     const started = performance.now();
     const answer = await fetch(`${server.url}/api/v2/health`);
-    await answer.arrayBuffer();
-    if (answer.status !== 200) throw new Error(`health answered ${answer.status}`);
+    const text = await answer.text();
+    if (answer.status !== 200) throw new Error(`health answered ${answer.status}: ${text.slice(0, 300)}`);
     slowestMs = Math.max(slowestMs, performance.now() - started);
     probes++;
     await new Promise((resolve) => setTimeout(resolve, 10));
   } while (!settled);
   return { result: await running, slowestMs, probes };
+}
+
+/** `GET /readyz` on a connection of its own: a pool's primary hands each new connection to its next worker. */
+function readiness(url: string): Promise<{ status: number; text: string }> {
+  return new Promise((resolve, reject) => {
+    const req = request(`${url}/readyz`, { agent: false }, (res) => {
+      let text = '';
+      res.setEncoding('utf8').on('data', (chunk: string) => (text += chunk));
+      res.once('end', () => resolve({ status: res.statusCode!, text }));
+      res.once('error', reject);
+    });
+    req.once('error', reject);
+    req.end();
+  });
+}
+
+/**
+ * Waits until each of `workers` workers is ready: a server listens before its SQLite writer
+ * thread is up and meanwhile answers 503 "is starting" (seconds on a loaded machine), which is
+ * no failure of what a probe then asserts. Ready once `2 × workers` new connections in a row
+ * answered 200 (the primary deals connections round-robin); any other answer throws.
+ */
+export async function untilReady(server: Pick<TestServer, 'url'>, workers = 1, timeoutMs = 120_000): Promise<void> {
+  const until = performance.now() + timeoutMs;
+  for (let inARow = 0; inARow < 2 * workers; ) {
+    const { status, text } = await readiness(server.url);
+    if (status === 200) inARow++;
+    else if (status === 503 && (JSON.parse(text) as { errors?: { database?: string } }).errors?.database === 'is starting') inARow = 0;
+    else throw new Error(`readiness answered ${status}: ${text.slice(0, 300)}`);
+    if (performance.now() > until) throw new Error(`not ready within ${timeoutMs} ms: ${text.slice(0, 300)}`);
+    if (inARow === 0) await new Promise((resolve) => setTimeout(resolve, 25));
+  }
 }

@@ -14,7 +14,7 @@ import { waitUntil } from '@trailproof/server/testing';
 import { buildPackages, builtEnv, repositoryRoot } from '../support/built.ts';
 import { createChildDatabase, type ChildDatabase } from '../support/child-database.ts';
 import { startServerProcess, type ServerProcess } from '../support/processes.ts';
-import { whileProbingHealth } from './health-probe.ts';
+import { untilReady, whileProbingHealth } from './health-probe.ts';
 
 interface Entry {
   msg: string;
@@ -86,6 +86,8 @@ describe('a worker pool whose workers die at the worst moments', function () {
 
   it('keeps serving with the worker that is up when a replacement dies before it listens, and starts another after a longer wait', async () => {
     pool = await startPool();
+    // The healthy worker's writer thread up: until then its health answers 503 "is starting".
+    await untilReady(pool, 2);
     const primary = pool.child.pid!;
     const [first, second] = listeningPids(pool) as [number, number];
 
