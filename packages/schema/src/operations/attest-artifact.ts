@@ -27,6 +27,7 @@ export const AttestArtifactInput = Type.Object(
     annotations: Nullable(
       Type.Record(Type.String({ pattern: '^[A-Za-z0-9_]+$', maxLength: limits.shortText }), ShortText(), {
         maxProperties: limits.objectKeys,
+        additionalProperties: false,
         description: 'Labels by key (`--annotate key=value`)',
       }),
     ),
