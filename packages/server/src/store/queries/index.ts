@@ -7,6 +7,7 @@
  */
 import * as approvals from './approvals.ts';
 import * as artifactApprovals from './artifact-approvals.ts';
+import * as artifacts from './artifacts.ts';
 import * as attestations from './attestations.ts';
 import * as attestationFacts from './attestation-facts.ts';
 import * as audit from './audit.ts';
@@ -19,6 +20,7 @@ import * as deployments from './deployments.ts';
 import * as environmentEvents from './environment-events.ts';
 import * as environmentList from './environment-list.ts';
 import * as environments from './environments.ts';
+import * as evidenceTrails from './evidence-trails.ts';
 import * as flows from './flows.ts';
 import * as health from './health.ts';
 import * as junitFailedCases from './junit-failed-cases.ts';
@@ -42,6 +44,7 @@ export const readQueries = {
   ...flows.reads,
   ...trails.reads,
   ...attestations.reads,
+  ...artifacts.reads,
   ...attestationFacts.reads,
   ...environments.reads,
   ...environmentList.reads,
@@ -73,7 +76,9 @@ export const writeQueries = {
   ...tokens.writes,
   ...flows.writes,
   ...trails.writes,
+  ...evidenceTrails.writes,
   ...attestations.writes,
+  ...artifacts.writes,
   ...environments.writes,
   ...snapshots.writes,
   ...deployments.writes,
