@@ -64,14 +64,20 @@ export function sameRunning(a: readonly RunningArtifact[], b: readonly RunningAr
 export interface FingerprintEvidence {
   /** The latest attestation that carries the fingerprint (its trail is the one deployments link to). */
   latest: FingerprintAttestation | undefined;
+  /** The latest attestation of it made in a trail that is compliant now, if any. */
+  compliantIn: FingerprintAttestation | undefined;
   /** Whether any trail that attested the fingerprint is compliant now. */
   compliant: boolean;
 }
 
 /** The queries `fingerprintEvidence` uses (beside its evaluator's). */
-export const fingerprintEvidenceUses = ['attestationsOfFingerprints'] as const;
+export const fingerprintEvidenceUses = ['attestationsOfFingerprints', 'effectiveTemplatesOf'] as const;
 
-/** For each fingerprint: its latest attesting trail and whether a compliant trail attested it. */
+/**
+ * For each fingerprint: its latest attesting trail and whether a compliant trail attested it.
+ * Every trail that attested one of them is judged in one batch: a statement per 500 fingerprints
+ * and per 500 trails, however many pods run them (a K8S report of 1,000 pods is two of each).
+ */
 export async function fingerprintEvidence(
   store: StoreUses<typeof fingerprintEvidenceUses>,
   evaluator: TrailEvaluator,
@@ -79,25 +85,19 @@ export async function fingerprintEvidence(
   fingerprints: readonly string[],
 ): Promise<Map<string, FingerprintEvidence>> {
   const distinct = [...new Set(fingerprints)];
+  // Latest first: the first attestation seen of a fingerprint is its latest.
   const attestations = await store.attestationsOfFingerprints(organizationId, distinct);
-  const byFingerprint = new Map<string, FingerprintAttestation[]>();
+  const trails = attestations.length ? await store.effectiveTemplatesOf(attestations.map((a) => a.trailId)) : [];
+  const verdicts = await evaluator.complianceOf(trails);
+  const compliantTrails = new Set(trails.filter((_, i) => verdicts[i]!.compliance.is_compliant).map((t) => t.id));
+  const out = new Map<string, FingerprintEvidence>(distinct.map((f) => [f, { latest: undefined, compliantIn: undefined, compliant: false }]));
   for (const a of attestations) {
-    const list = byFingerprint.get(a.fingerprint);
-    if (list) list.push(a);
-    else byFingerprint.set(a.fingerprint, [a]);
-  }
-  const out = new Map<string, FingerprintEvidence>();
-  for (const fingerprint of distinct) {
-    const mine = byFingerprint.get(fingerprint) ?? [];
-    let compliant = false;
-    // Trails in the order they last attested the fingerprint; stop at the first compliant one.
-    for (const trailId of new Set(mine.map((a) => a.trailId))) {
-      if (await evaluator.isCompliant(trailId)) {
-        compliant = true;
-        break;
-      }
+    const known = out.get(a.fingerprint)!;
+    known.latest ??= a;
+    if (!known.compliantIn && compliantTrails.has(a.trailId)) {
+      known.compliantIn = a;
+      known.compliant = true;
     }
-    out.set(fingerprint, { latest: mine[0], compliant });
   }
   return out;
 }

@@ -56,7 +56,7 @@ export type { EnvironmentInput, EnvironmentNow, EnvironmentRecord, EnvironmentRo
 export type { ItemsView, Serialiser } from './views.ts';
 export type { FlowChanges, FlowRecord, FlowRow, FlowWithLatestTrail } from './queries/flows.ts';
 export type { TokenEvidence, TokenRef } from './queries/provenance.ts';
-export type { RunningArtifact, SnapshotRecord } from './queries/snapshots.ts';
+export type { RunningArtifact, SnapshotRange, SnapshotRecord, SnapshotSummary } from './queries/snapshots.ts';
 export type { TokenRow } from './queries/tokens.ts';
 export type { ConsoleSessionRow } from './queries/console-sessions.ts';
 export type { EnvironmentBadgeRow } from './queries/badges.ts';
