@@ -2,7 +2,7 @@
  * What runs in an environment: a report's artifacts reduced to the set that snapshots compare,
  * and, for each running fingerprint, the trails that attested it.
  */
-import type { FingerprintAttestation, RunningArtifact, StoreUses } from '../store/types.ts';
+import type { ArtifactRow, FingerprintAttestation, RunningArtifact, StoreUses } from '../store/types.ts';
 import type { TrailEvaluator } from './evaluate.ts';
 
 /** One running instance as the real clients report it: digests, a start time, and what identifies it. */
@@ -61,22 +61,52 @@ export function sameRunning(a: readonly RunningArtifact[], b: readonly RunningAr
   return key(a) === key(b);
 }
 
+/** What a running fingerprint is matched to: a reported artifact (`kosli attest artifact`), else an attestation that names it. */
+export interface ArtifactMatch {
+  trailId: number;
+  flowName: string;
+  trailName: string;
+  repoName: string | null;
+  /** The artifact's git commit, else its trail's; null when neither is known. */
+  gitCommit: string | null;
+  commitUrl: string | null;
+  /** The reported artifact matched; null when only an attestation names the fingerprint. */
+  artifactId: number | null;
+}
+
 export interface FingerprintEvidence {
-  /** The latest attestation that carries the fingerprint (its trail is the one deployments link to). */
-  latest: FingerprintAttestation | undefined;
-  /** The latest attestation of it made in a trail that is compliant now, if any. */
-  compliantIn: FingerprintAttestation | undefined;
-  /** Whether any trail that attested the fingerprint is compliant now. */
+  /** The newest reported artifact with the fingerprint in a compliant trail, else the newest one; without any, the same over attestations. */
+  match: ArtifactMatch | undefined;
+  /** Whether a trail that reported or attested the fingerprint is compliant now. */
   compliant: boolean;
 }
 
 /** The queries `fingerprintEvidence` uses (beside its evaluator's). */
-export const fingerprintEvidenceUses = ['attestationsOfFingerprints', 'effectiveTemplatesOf'] as const;
+export const fingerprintEvidenceUses = ['artifactsByFingerprints', 'attestationsOfFingerprints', 'effectiveTemplatesOf'] as const;
+
+const fromArtifact = (a: ArtifactRow): ArtifactMatch => ({
+  trailId: a.trailId,
+  flowName: a.flowName,
+  trailName: a.trailName,
+  repoName: a.repoName,
+  gitCommit: a.gitCommit,
+  commitUrl: a.commitUrl || null,
+  artifactId: a.id,
+});
+const fromAttestation = (a: FingerprintAttestation): ArtifactMatch => ({
+  trailId: a.trailId,
+  flowName: a.flowName,
+  trailName: a.trailName,
+  repoName: a.repoName,
+  gitCommit: a.commitSha,
+  commitUrl: null,
+  artifactId: null,
+});
 
 /**
- * For each fingerprint: its latest attesting trail and whether a compliant trail attested it.
- * Every trail that attested one of them is judged in one batch: a statement per 500 fingerprints
- * and per 500 trails, however many pods run them (a K8S report of 1,000 pods is two of each).
+ * For each fingerprint: what it is matched to and whether a compliant trail vouches for it. The
+ * reported artifacts, the attestations and every trail behind them are read in one batch: a
+ * statement per 500 fingerprints and per 500 trails, however many pods run them.
  */
 export async function fingerprintEvidence(
   store: StoreUses<typeof fingerprintEvidenceUses>,
@@ -85,19 +115,28 @@ export async function fingerprintEvidence(
   fingerprints: readonly string[],
 ): Promise<Map<string, FingerprintEvidence>> {
   const distinct = [...new Set(fingerprints)];
-  // Latest first: the first attestation seen of a fingerprint is its latest.
-  const attestations = await store.attestationsOfFingerprints(organizationId, distinct);
-  const trails = attestations.length ? await store.effectiveTemplatesOf(attestations.map((a) => a.trailId)) : [];
+  // Both newest first: the first candidate seen of a fingerprint is its newest.
+  const [artifacts, attestations] = await Promise.all([
+    store.artifactsByFingerprints(organizationId, distinct),
+    store.attestationsOfFingerprints(organizationId, distinct),
+  ]);
+  // A fingerprint reported as an artifact is matched among its artifacts only; the attestations
+  // that name it count only for one never reported (as every one was before artifacts existed).
+  const reported = new Set(artifacts.map((a) => a.fingerprint));
+  const candidates = [
+    ...artifacts.map((a) => ({ fingerprint: a.fingerprint, match: fromArtifact(a) })),
+    ...attestations.filter((a) => !reported.has(a.fingerprint)).map((a) => ({ fingerprint: a.fingerprint, match: fromAttestation(a) })),
+  ];
+  const trails = candidates.length ? await store.effectiveTemplatesOf(candidates.map((c) => c.match.trailId)) : [];
   const verdicts = await evaluator.complianceOf(trails);
   const compliantTrails = new Set(trails.filter((_, i) => verdicts[i]!.compliance.is_compliant).map((t) => t.id));
-  const out = new Map<string, FingerprintEvidence>(distinct.map((f) => [f, { latest: undefined, compliantIn: undefined, compliant: false }]));
-  for (const a of attestations) {
-    const known = out.get(a.fingerprint)!;
-    known.latest ??= a;
-    if (!known.compliantIn && compliantTrails.has(a.trailId)) {
-      known.compliantIn = a;
-      known.compliant = true;
-    }
+  const out = new Map<string, FingerprintEvidence>(distinct.map((f) => [f, { match: undefined, compliant: false }]));
+  // The first candidate in a compliant trail wins, else the first.
+  for (const { fingerprint, match } of candidates) {
+    const known = out.get(fingerprint)!;
+    if (known.compliant) continue;
+    if (compliantTrails.has(match.trailId)) out.set(fingerprint, { match, compliant: true });
+    else known.match ??= match;
   }
   return out;
 }

@@ -112,6 +112,8 @@ export const listEnvironmentEventsPlugin = definePlugin({
       instances_before: e.instancesBefore,
       instances_after: e.instancesAfter,
       flows: e.trail ? [{ flow_name: e.trail.flowName, deployments: null }] : [],
+      trail_name: e.trail?.name ?? null,
+      git_commit: e.trail?.gitCommit ?? null,
       artifact_compliance: e.artifactCompliant,
       snapshot_compliance: e.snapshotCompliant,
       pipeline: e.trail?.flowName ?? '',

@@ -28,7 +28,7 @@ export async function requireSnapshot(
 
 export const matchRunningUses = [...fingerprintEvidenceUses, ...trailEvaluatorUses] as const;
 
-/** The trail each fingerprint is matched to (its latest compliant one, else its latest) and whether one is compliant now. */
+/** What each fingerprint is matched to (its reported artifacts first, see fingerprintEvidence) and whether one is compliant now. */
 export async function matchRunning(
   store: StoreUses<typeof matchRunningUses>,
   organizationId: number,

@@ -5,11 +5,11 @@
  */
 import { describeChange } from '../../domain/events.ts';
 import { TrailEvaluator } from '../../domain/evaluate.ts';
-import { fingerprintEvidence } from '../../domain/running.ts';
+import { fingerprintEvidence, type ArtifactMatch } from '../../domain/running.ts';
 import { notFound } from '../../http/errors.ts';
 import { requireEnvironment } from '../../operations/lookup.ts';
 import { defaultWindowSeconds } from '../../operations/list-deployments.ts';
-import type { ArtifactApproval, FingerprintAttestation, Store } from '../../store/index.ts';
+import type { ArtifactApproval, Store } from '../../store/index.ts';
 import { Compliance, complianceMarkup } from '../components/compliance.tsx';
 import { DeploymentTable, readDeployments, snapshotPageHref } from '../components/deployment-list.tsx';
 import { Empty } from '../components/empty.tsx';
@@ -22,18 +22,17 @@ import { definePage } from '../page.ts';
 const eventsPerPage = 20;
 const latestDeployments = 10;
 
-type Judged = Map<string, { trail: FingerprintAttestation; compliant: boolean }>;
+type Judged = Map<string, { trail: ArtifactMatch; compliant: boolean }>;
 
 /**
- * For each attested fingerprint: the trail a person should open (the newest compliant one, else
+ * For each matched fingerprint: the trail a person should open (the newest compliant one, else
  * the newest) and whether it is compliant, all judged in one batch (domain/running.ts).
  */
 async function attestingTrails(store: Store, organizationId: number, fingerprints: string[], now: number): Promise<Judged> {
   const evidence = await fingerprintEvidence(store, new TrailEvaluator(store, now), organizationId, fingerprints);
   const out: Judged = new Map();
   for (const [fingerprint, known] of evidence) {
-    const trail = known.compliantIn ?? known.latest;
-    if (trail) out.set(fingerprint, { trail, compliant: known.compliant });
+    if (known.match) out.set(fingerprint, { trail: known.match, compliant: known.compliant });
   }
   return out;
 }

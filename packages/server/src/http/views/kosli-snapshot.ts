@@ -20,12 +20,13 @@ export interface SnapshotInContext {
 
 /** The matched trail's fields of one artifact, empty strings when no trail attested it. */
 export function matchedFields(evidence: FingerprintEvidence | undefined) {
-  const trail = evidence?.compliantIn ?? evidence?.latest;
+  const match = evidence?.match;
   return {
-    flowName: trail?.flowName ?? '',
-    trailName: trail?.trailName ?? '',
+    flowName: match?.flowName ?? '',
+    trailName: match?.trailName ?? '',
     // A commit shorter than the 7 characters the CLI's table cuts would crash it: none is better.
-    gitCommit: trail?.commitSha && trail.commitSha.length >= 7 ? trail.commitSha : '',
+    gitCommit: match?.gitCommit && match.gitCommit.length >= 7 ? match.gitCommit : '',
+    commitUrl: match?.commitUrl ?? '',
     compliant: evidence?.compliant ?? false,
   };
 }
@@ -55,7 +56,7 @@ function artifactView(
     flow_name: matched.flowName,
     trail_name: matched.trailName,
     git_commit: matched.gitCommit,
-    commit_url: '',
+    commit_url: matched.commitUrl,
     compliant: matched.compliant,
     deployments: [],
     // Snapshots keep the earliest start of an artifact's instances, not each one's.

@@ -16,7 +16,7 @@ function entry(artifact: RunningArtifact, counts: Counts, evidence: FingerprintE
     fingerprint: artifact.fingerprint,
     name: artifact.name,
     flow: matched.flowName,
-    commit_url: '',
+    commit_url: matched.commitUrl,
     git_commit: matched.gitCommit,
     most_recent_timestamp: artifact.creation_timestamp,
     ...counts,
