@@ -13,6 +13,7 @@
 import { createHash } from 'node:crypto';
 import { expect } from 'chai';
 import { startTestServer, type TestServer } from '@trailproof/server/testing';
+import { matchRunning } from '../operations/snapshot-lookup.ts';
 import { goDecodeProblems, goPathEscape, goQuery, nullable, sendAsCli, type CliCall, type GoType } from './go-wire.ts';
 
 const fingerprint = (name: string) => createHash('sha256').update(name).digest('hex');
@@ -395,5 +396,141 @@ describe('Kosli CLI wire format: get, assert, list and diff snapshots', () => {
     );
     expect(theirs.status).to.equal(404);
     await get('/api/v2/snapshots/acme/prod/-1', 200, server.readToken);
+  });
+});
+
+describe('Kosli CLI wire format: a 1,000-pod K8S snapshot matched to reported artifacts', function () {
+  // 550 artifacts reported and 1,000 pods sent on a shared machine, on either database.
+  this.timeout(120_000);
+  let server: TestServer;
+  const trails = 50;
+  const images = 600;
+  const reportedImages = 550;
+  const image = (k: number) => `img-${k}:1`;
+  /** Trail of artifact k: of 50 trails, the even ones compliant. */
+  const trailOf = (k: number) => k % trails;
+
+  before(async () => {
+    server = await startTestServer();
+    const ok = async (call: Omit<CliCall, 'token'>) => {
+      const answer = await sendAsCli(server.url, { token: server.token, ...call });
+      expect(answer.status, `${call.method} ${call.path}: ${answer.text}`).to.be.oneOf([200, 201]);
+    };
+    await ok({ method: 'PUT', path: '/api/v2/environments/acme', payload: { name: 'fleet', type: 'K8S', description: '', require_provenance: false } });
+    for (let t = 0; t < trails; t++) {
+      await ok({ method: 'PUT', path: '/api/v2/trails/acme/fleet', form: [{ type: 'field', name: 'data_json', content: { name: `t${t}`, description: '' } }] });
+      await ok({
+        method: 'POST',
+        path: `/api/v2/attestations/acme/fleet/trail/t${t}/generic`,
+        form: [{ type: 'field', name: 'data_json', content: { attestation_name: 'checks', is_compliant: t % 2 === 0 } }],
+      });
+    }
+    const organizationId = Number((await server.store.findOrganization('acme'))!.id);
+    for (let k = 0; k < reportedImages; k++) {
+      const appended = await server.store.appendArtifact({
+        organizationId,
+        flow: 'fleet',
+        trail: `t${trailOf(k)}`,
+        fingerprint: fingerprint(image(k)),
+        filename: image(k),
+        templateReferenceName: 'app',
+        gitCommit: commit(k),
+        gitCommitInfo: null,
+        repoInfo: null,
+        buildUrl: `https://ci.example/${k}`,
+        commitUrl: `https://git.example/acme/fleet/commit/${commit(k)}`,
+        repoUrl: null,
+        externalUrls: null,
+        annotations: null,
+        createdBy: null,
+        at: 1_763_000_000,
+      });
+      expect(appended).to.include({ created: true });
+    }
+    // Pod i runs image i mod 600: images 0-399 in two pods, 400-599 in one.
+    const pods = Array.from({ length: 1000 }, (_, i) => pod(`pod-${i}`, image(i % images), 1_763_000_000 + i));
+    await ok({ method: 'PUT', path: '/api/v2/environments/acme/fleet/report/K8S', payload: { artifacts: pods } });
+  });
+  after(() => server.close());
+
+  it('get snapshot: every artifact with its reported flow, trail, commit and compliance; the snapshot non-compliant', async () => {
+    const answer = await sendAsCli(server.url, { method: 'GET', path: getSnapshotPath('acme', 'fleet'), token: server.token });
+    expect(answer.status, answer.text.slice(0, 300)).to.equal(200);
+    expect(goDecodeProblems(answer.json, snapshotAsRead)).to.deep.equal([]);
+    const byFingerprint = new Map<string, Record<string, any>>(answer.json.artifacts.map((a: Record<string, any>) => [a.fingerprint, a]));
+    expect(byFingerprint.size).to.equal(images);
+    const wrong: string[] = [];
+    for (let k = 0; k < images; k++) {
+      const a = byFingerprint.get(fingerprint(image(k)))!;
+      const reported = k < reportedImages;
+      const expected = {
+        flow_name: reported ? 'fleet' : '',
+        trail_name: reported ? `t${trailOf(k)}` : '',
+        git_commit: reported ? commit(k) : '',
+        commit_url: reported ? `https://git.example/acme/fleet/commit/${commit(k)}` : '',
+        compliant: reported && trailOf(k) % 2 === 0,
+        replicas: k < 400 ? 2 : 1,
+      };
+      const actual = {
+        flow_name: a.flow_name,
+        trail_name: a.trail_name,
+        git_commit: a.git_commit,
+        commit_url: a.commit_url,
+        compliant: a.compliant,
+        replicas: a.creationTimestamp.length,
+      };
+      if (JSON.stringify(actual) !== JSON.stringify(expected)) wrong.push(`${k}: ${JSON.stringify(actual)}`);
+    }
+    expect(wrong).to.deep.equal([]);
+    expect(answer.json.compliant).to.equal(false);
+    expect(answer.json.artifact_compliance_count).to.deep.equal({ compliant: 275, non_compliant: 325 });
+    expect(Object.keys(byFingerprint.get(fingerprint(image(0)))!.pods).sort()).to.deep.equal(['pod-0', 'pod-600']);
+  });
+
+  it('deployments and environment events carry the reported artifact’s flow, trail and commit', async () => {
+    const deployments = await server.request('GET', '/api/v2/deployments/acme?env_name=fleet&per_page=50');
+    expect(deployments.status).to.equal(200);
+    expect(deployments.body.total_count).to.equal(images);
+    for (const d of deployments.body.deployments as Array<Record<string, any>>) {
+      const k = Number(/^registry\.acme\.example\/img-(\d+):1$/.exec(d.artifact_name)![1]);
+      const reported = k < reportedImages;
+      expect([d.flow_name, d.trail_name, d.git_commit], d.artifact_name).to.deep.equal(reported ? ['fleet', `t${trailOf(k)}`, commit(k)] : [null, null, null]);
+    }
+    const events = await server.request('GET', '/api/v2/environments/acme/fleet/events?per_page=100&page=6');
+    expect(events.status).to.equal(200);
+    expect(events.body).to.have.length(100);
+    for (const e of events.body as Array<Record<string, any>>) {
+      const k = Number(/img-(\d+):1$/.exec(e.artifact_name)![1]);
+      const reported = k < reportedImages;
+      expect([e.pipeline, e.trail_name, e.git_commit, e.artifact_compliance], e.artifact_name).to.deep.equal(
+        reported ? ['fleet', `t${trailOf(k)}`, commit(k), trailOf(k) % 2 === 0] : ['', null, null, false],
+      );
+    }
+  });
+
+  it('matches in a batch: a few store calls for 600 fingerprints of 50 trails, not one per pod or per trail', async () => {
+    const calls: string[] = [];
+    const counted = new Proxy(server.store, {
+      get(target, name, receiver) {
+        const value = Reflect.get(target, name, receiver);
+        if (typeof value !== 'function') return value;
+        return (...args: unknown[]) => {
+          calls.push(String(name));
+          return value.apply(target, args);
+        };
+      },
+    });
+    const organizationId = Number((await server.store.findOrganization('acme'))!.id);
+    const fingerprints = Array.from({ length: 1000 }, (_, i) => fingerprint(image(i % images)));
+    const matched = await matchRunning(counted, organizationId, fingerprints, Date.now() / 1000);
+    expect(matched.get(fingerprint(image(2)))).to.deep.include({ compliant: true });
+    expect(matched.get(fingerprint(image(1)))).to.deep.include({ compliant: false });
+    expect([...new Set(calls)].sort()).to.deep.equal([
+      'artifactsByFingerprints',
+      'attestationFactsOfTrails',
+      'attestationsOfFingerprints',
+      'effectiveTemplatesOf',
+    ]);
+    expect(calls).to.have.length(4);
   });
 });
