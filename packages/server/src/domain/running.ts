@@ -2,7 +2,7 @@
  * What runs in an environment: a report's artifacts reduced to the set that snapshots compare,
  * and, for each running fingerprint, the trails that attested it.
  */
-import type { ArtifactRow, FingerprintAttestation, RunningArtifact, StoreUses } from '../store/types.ts';
+import type { ArtifactMatchRow, FingerprintAttestation, RunningArtifact, StoreUses } from '../store/types.ts';
 import type { TrailEvaluator } from './evaluate.ts';
 
 /** One running instance as the real clients report it: digests, a start time, and what identifies it. */
@@ -82,9 +82,9 @@ export interface FingerprintEvidence {
 }
 
 /** The queries `fingerprintEvidence` uses (beside its evaluator's). */
-export const fingerprintEvidenceUses = ['artifactsByFingerprints', 'attestationsOfFingerprints', 'effectiveTemplatesOf'] as const;
+export const fingerprintEvidenceUses = ['artifactMatchesOf', 'attestationsOfFingerprints', 'effectiveTemplatesOf'] as const;
 
-const fromArtifact = (a: ArtifactRow): ArtifactMatch => ({
+const fromArtifact = (a: ArtifactMatchRow): ArtifactMatch => ({
   trailId: a.trailId,
   flowName: a.flowName,
   trailName: a.trailName,
@@ -117,7 +117,7 @@ export async function fingerprintEvidence(
   const distinct = [...new Set(fingerprints)];
   // Both newest first: the first candidate seen of a fingerprint is its newest.
   const [artifacts, attestations] = await Promise.all([
-    store.artifactsByFingerprints(organizationId, distinct),
+    store.artifactMatchesOf(organizationId, distinct),
     store.attestationsOfFingerprints(organizationId, distinct),
   ]);
   // A fingerprint reported as an artifact is matched among its artifacts only; the attestations

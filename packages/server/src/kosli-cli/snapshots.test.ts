@@ -13,6 +13,7 @@
 import { createHash } from 'node:crypto';
 import { expect } from 'chai';
 import { startTestServer, type TestServer } from '@trailproof/server/testing';
+import { fleetArtifact, fleetImage } from '../../../../test/support/fleet.ts';
 import { matchRunning } from '../operations/snapshot-lookup.ts';
 import { goDecodeProblems, goPathEscape, goQuery, nullable, sendAsCli, type CliCall, type GoType } from './go-wire.ts';
 
@@ -406,7 +407,7 @@ describe('Kosli CLI wire format: a 1,000-pod K8S snapshot matched to reported ar
   const trails = 50;
   const images = 600;
   const reportedImages = 550;
-  const image = (k: number) => `img-${k}:1`;
+  const image = fleetImage;
   /** Trail of artifact k: of 50 trails, the even ones compliant. */
   const trailOf = (k: number) => k % trails;
 
@@ -427,24 +428,7 @@ describe('Kosli CLI wire format: a 1,000-pod K8S snapshot matched to reported ar
     }
     const organizationId = Number((await server.store.findOrganization('acme'))!.id);
     for (let k = 0; k < reportedImages; k++) {
-      const appended = await server.store.appendArtifact({
-        organizationId,
-        flow: 'fleet',
-        trail: `t${trailOf(k)}`,
-        fingerprint: fingerprint(image(k)),
-        filename: image(k),
-        templateReferenceName: 'app',
-        gitCommit: commit(k),
-        gitCommitInfo: null,
-        repoInfo: null,
-        buildUrl: `https://ci.example/${k}`,
-        commitUrl: `https://git.example/acme/fleet/commit/${commit(k)}`,
-        repoUrl: null,
-        externalUrls: null,
-        annotations: null,
-        createdBy: null,
-        at: 1_763_000_000,
-      });
+      const appended = await server.store.appendArtifact(fleetArtifact(organizationId, k, trails));
       expect(appended).to.include({ created: true });
     }
     // Pod i runs image i mod 600: images 0-399 in two pods, 400-599 in one.
@@ -467,7 +451,7 @@ describe('Kosli CLI wire format: a 1,000-pod K8S snapshot matched to reported ar
         flow_name: reported ? 'fleet' : '',
         trail_name: reported ? `t${trailOf(k)}` : '',
         git_commit: reported ? commit(k) : '',
-        commit_url: reported ? `https://git.example/acme/fleet/commit/${commit(k)}` : '',
+        commit_url: reported ? fleetArtifact(0, k, trails).commitUrl : '',
         compliant: reported && trailOf(k) % 2 === 0,
         replicas: k < 400 ? 2 : 1,
       };
@@ -525,12 +509,7 @@ describe('Kosli CLI wire format: a 1,000-pod K8S snapshot matched to reported ar
     const matched = await matchRunning(counted, organizationId, fingerprints, Date.now() / 1000);
     expect(matched.get(fingerprint(image(2)))).to.deep.include({ compliant: true });
     expect(matched.get(fingerprint(image(1)))).to.deep.include({ compliant: false });
-    expect([...new Set(calls)].sort()).to.deep.equal([
-      'artifactsByFingerprints',
-      'attestationFactsOfTrails',
-      'attestationsOfFingerprints',
-      'effectiveTemplatesOf',
-    ]);
+    expect([...new Set(calls)].sort()).to.deep.equal(['artifactMatchesOf', 'attestationFactsOfTrails', 'attestationsOfFingerprints', 'effectiveTemplatesOf']);
     expect(calls).to.have.length(4);
   });
 });
