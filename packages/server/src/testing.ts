@@ -170,7 +170,7 @@ const undoing: Record<string, { sqlite: readonly string[]; postgres: readonly st
     sqlite: ['drop index trails_org_created', 'alter table trails drop column organization_id'],
     postgres: ['drop index trails_org_created', 'alter table trails drop column organization_id'],
   },
-  // The table's triggers go with it; PostgreSQL's trailproof_refuse_change() stays (migration 0005's).
+  // The table's triggers and indexes go with it.
   '0022_artifacts': { sqlite: ['drop table artifacts'], postgres: ['drop table artifacts'] },
 };
 

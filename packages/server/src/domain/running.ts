@@ -3,6 +3,7 @@
  * and, for each running fingerprint, the trails that attested it.
  */
 import type { ArtifactMatchRow, FingerprintAttestation, RunningArtifact, StoreUses } from '../store/types.ts';
+import type { ComplianceStatus } from './compliance.ts';
 import type { TrailEvaluator } from './evaluate.ts';
 
 /** One running instance as the real clients report it: digests, a start time, and what identifies it. */
@@ -104,6 +105,17 @@ const fromAttestation = (a: FingerprintAttestation): ArtifactMatch => ({
 });
 
 /**
+ * Whether a match is compliant: a reported artifact that its trail's status shows (the latest of
+ * its name) by its own state and the trail's own attestations, so that another artifact's failure
+ * does not fail it; any other match by its trail's verdict.
+ */
+function isCompliant(compliance: ComplianceStatus, artifactId: number | null): boolean {
+  const entry = artifactId === null ? undefined : Object.values(compliance.artifacts_statuses).find((e) => e.artifact_id === String(artifactId));
+  if (!entry) return compliance.is_compliant;
+  return entry.is_compliant && compliance.attestations_statuses.every((s) => s.status === 'COMPLETE' && s.is_compliant);
+}
+
+/**
  * For each fingerprint: what it is matched to and whether a compliant trail vouches for it. The
  * reported artifacts, the attestations and every trail behind them are read in one batch: a
  * statement per 500 fingerprints and per 500 trails, however many pods run them.
@@ -129,13 +141,14 @@ export async function fingerprintEvidence(
   ];
   const trails = candidates.length ? await store.effectiveTemplatesOf(candidates.map((c) => c.match.trailId)) : [];
   const verdicts = await evaluator.complianceOf(trails);
-  const compliantTrails = new Set(trails.filter((_, i) => verdicts[i]!.compliance.is_compliant).map((t) => t.id));
+  const complianceOfTrail = new Map(trails.map((t, i) => [t.id, verdicts[i]!.compliance]));
   const out = new Map<string, FingerprintEvidence>(distinct.map((f) => [f, { match: undefined, compliant: false }]));
-  // The first candidate in a compliant trail wins, else the first.
+  // The first candidate that is compliant wins, else the first.
   for (const { fingerprint, match } of candidates) {
     const known = out.get(fingerprint)!;
     if (known.compliant) continue;
-    if (compliantTrails.has(match.trailId)) out.set(fingerprint, { match, compliant: true });
+    const compliance = complianceOfTrail.get(match.trailId);
+    if (compliance && isCompliant(compliance, match.artifactId)) out.set(fingerprint, { match, compliant: true });
     else known.match ??= match;
   }
   return out;

@@ -492,7 +492,7 @@ describe('Kosli CLI wire format: a 1,000-pod K8S snapshot matched to reported ar
     }
   });
 
-  it('matches in a batch: a few store calls for 600 fingerprints of 50 trails, not one per pod or per trail', async () => {
+  it('matches in a batch: five store calls for 600 fingerprints of 50 trails, not one per pod or per trail', async () => {
     const calls: string[] = [];
     const counted = new Proxy(server.store, {
       get(target, name, receiver) {
@@ -509,7 +509,67 @@ describe('Kosli CLI wire format: a 1,000-pod K8S snapshot matched to reported ar
     const matched = await matchRunning(counted, organizationId, fingerprints, Date.now() / 1000);
     expect(matched.get(fingerprint(image(2)))).to.deep.include({ compliant: true });
     expect(matched.get(fingerprint(image(1)))).to.deep.include({ compliant: false });
-    expect([...new Set(calls)].sort()).to.deep.equal(['artifactMatchesOf', 'attestationFactsOfTrails', 'attestationsOfFingerprints', 'effectiveTemplatesOf']);
-    expect(calls).to.have.length(4);
+    expect([...new Set(calls)].sort()).to.deep.equal([
+      'artifactMatchesOf',
+      'artifactsOfTrails',
+      'attestationFactsOfTrails',
+      'attestationsOfFingerprints',
+      'effectiveTemplatesOf',
+    ]);
+    expect(calls).to.have.length(5);
+  });
+});
+
+describe('Kosli CLI wire format: a snapshot of two artifacts of one trail, one failing its attestation', () => {
+  let server: TestServer;
+  before(async () => (server = await startTestServer()));
+  after(() => server.close());
+
+  it('each artifact is judged by its own state (attest artifact, then attest generic --fingerprint), not by the whole trail', async () => {
+    const ok = async (call: Omit<CliCall, 'token'>) => {
+      const answer = await sendAsCli(server.url, { token: server.token, ...call });
+      expect(answer.status, `${call.method} ${call.path}: ${answer.text}`).to.be.oneOf([200, 201]);
+    };
+    const sha = commit(7);
+    await ok({ method: 'PUT', path: '/api/v2/trails/acme/duo', form: [{ type: 'field', name: 'data_json', content: { name: 'b7', description: '' } }] });
+    for (const name of ['front', 'back']) {
+      // AttestArtifactPayload (attestArtifact.go), JSON.
+      await ok({
+        method: 'POST',
+        path: '/api/v2/artifacts/acme/duo',
+        payload: {
+          fingerprint: fingerprint(`${name}:7`),
+          filename: `${name}.tgz`,
+          git_commit: sha,
+          git_commit_info: { sha1: sha, message: 'Build', author: 'Ada <ada@example.com>', timestamp: 1_763_800_000, branch: 'main' },
+          build_url: 'https://ci.example/7',
+          commit_url: `https://git.example/commit/${sha}`,
+          repo_url: 'https://git.example',
+          template_reference_name: name,
+          trail_name: 'b7',
+        },
+      });
+    }
+    await ok({
+      method: 'POST',
+      path: '/api/v2/attestations/acme/duo/trail/b7/generic',
+      form: [{ type: 'field', name: 'data_json', content: { artifact_fingerprint: fingerprint('back:7'), attestation_name: 'scan', is_compliant: false } }],
+    });
+    await ok({ method: 'PUT', path: '/api/v2/environments/acme', payload: { name: 'duo-env', type: 'K8S', description: '', require_provenance: false } });
+    await ok({
+      method: 'PUT',
+      path: '/api/v2/environments/acme/duo-env/report/K8S',
+      payload: { artifacts: [pod('front-1', 'front:7', 1_763_000_000), pod('back-1', 'back:7', 1_763_000_000)] },
+    });
+    const answer = await sendAsCli(server.url, { method: 'GET', path: getSnapshotPath('acme', 'duo-env'), token: server.token });
+    expect(goDecodeProblems(answer.json, snapshotAsRead)).to.deep.equal([]);
+    const judged = Object.fromEntries(
+      answer.json.artifacts.map((a: Record<string, unknown>) => [a.name, [a.trail_name, a.git_commit, a.commit_url, a.compliant]]),
+    );
+    expect(judged).to.deep.equal({
+      'registry.acme.example/front:7': ['b7', sha, `https://git.example/commit/${sha}`, true],
+      'registry.acme.example/back:7': ['b7', sha, `https://git.example/commit/${sha}`, false],
+    });
+    expect(answer.json.compliant).to.equal(false);
   });
 });

@@ -169,15 +169,15 @@ describe('Kosli CLI wire format: flows, trails and attest junit', () => {
     expect(`${answer.json.message}: ${JSON.stringify(answer.json.errors)}`).to.contain("'foo?$bar'");
   });
 
-  it('attest junit to a trail that was never begun: 404 naming the trail', async () => {
+  it('attest junit to a trail that was never begun: 201, the trail made on first use (Kosli: "attesting without a template")', async () => {
     const answer = await sendAsCli(server.url, {
       method: 'POST',
       path: '/api/v2/attestations/acme/shop/trail/never-begun/junit',
       token: server.token,
       form: [{ type: 'field', name: 'data_json', content: junitPayload('unit-tests', sha(1), 'local') }],
     });
-    expect(answer.status).to.equal(404);
-    expect(answer.json.message).to.contain("'never-begun'");
+    expect(answer.status, answer.text).to.equal(201);
+    expect((await server.attestations('shop', 'never-begun')).map((a) => a.name)).to.deep.equal(['unit-tests']);
   });
 });
 

@@ -37,12 +37,12 @@ describe('GET /log/{org}/export: the audit package', function () {
       'attachment; filename="acme-audit.tar.gz"',
     ]);
     const whole = await verified(all.bytes);
-    expect([whole.records, whole.attachments, whole.checkpoint.size, whole.manifest.selection]).to.deep.equal([12, 2, 12, {}]);
+    expect([whole.records, whole.attachments, whole.checkpoint.size, whole.manifest.selection]).to.deep.equal([13, 2, 13, {}]);
 
     const web = await verified((await get('?flow=web')).bytes);
     expect([web.records, web.attachments, web.manifest.selection]).to.deep.equal([2, 0, { flow: 'web' }]);
     const backend = await verified((await get('?flow=backend')).bytes);
-    expect([backend.records, backend.attachments]).to.deep.equal([9, 2]); // 3 begins, 4 attestations, the approval and its review
+    expect([backend.records, backend.attachments]).to.deep.equal([10, 2]); // 3 begins, 4 attestations, the artifact, the approval and its review
     // The review's flow is read from its approval's leaf, in the leaf list: the verifier agrees the package is complete.
     expect([whole.completeness.proven, web.completeness.proven, backend.completeness.proven]).to.deep.equal([true, true, true]);
     const late = await verified((await get(`?since=${Math.ceil(Date.now() / 1000) + 60}`)).bytes);
@@ -56,7 +56,7 @@ describe('GET /log/{org}/export: the audit package', function () {
     const noTrail = await get('?flow=backend&trail=nosuchtrail');
     expect([noTrail.status, noTrail.body.errors]).to.deep.equal([404, { 'query.trail': 'no such trail in the flow' }]);
     const trail = await verified((await get('?flow=backend&trail=t1')).bytes);
-    expect([trail.records, trail.completeness.proven]).to.deep.equal([4, true]); // two begins, two attestations
+    expect([trail.records, trail.completeness.proven]).to.deep.equal([5, true]); // two begins, the artifact, two attestations
   });
 
   it('answers 400 naming the field for a trail without its flow or a time range inverted, and nothing to another organisation', async () => {

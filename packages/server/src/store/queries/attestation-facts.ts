@@ -93,6 +93,7 @@ export interface AttestationFactsRow {
   type: string;
   compliant: boolean;
   targets: string[];
+  fingerprint: string | null;
 }
 
 /**
@@ -116,7 +117,7 @@ export async function attestationFactsOfTrails(db: Db, trailIds: readonly number
         : sql<string | null>`case when ${named} then data -> '$.target_artifacts' end`;
     const rows = await db
       .selectFrom('attestations')
-      .select(['id', 'trail_id', 'name', 'type', 'compliant'])
+      .select(['id', 'trail_id', 'name', 'type', 'compliant', 'artifact_fingerprint'])
       .select(targets.as('targets'))
       .where('trail_id', 'in', chunk)
       .orderBy('id')
@@ -129,6 +130,7 @@ export async function attestationFactsOfTrails(db: Db, trailIds: readonly number
         type: r.type,
         compliant: Number(r.compliant) === 1,
         targets: r.targets === null ? [] : targetArtifactsOf({ target_artifacts: JSON.parse(r.targets) }),
+        fingerprint: r.artifact_fingerprint,
       });
     }
   }
