@@ -511,10 +511,10 @@ describe('Kosli CLI wire format: a 1,000-pod K8S snapshot matched to reported ar
     expect(matched.get(fingerprint(image(1)))).to.deep.include({ compliant: false });
     expect([...new Set(calls)].sort()).to.deep.equal([
       'artifactMatchesOf',
-      'artifactsOfTrails',
       'attestationFactsOfTrails',
       'attestationsOfFingerprints',
       'effectiveTemplatesOf',
+      'reportedArtifactsOfTrails',
     ]);
     expect(calls).to.have.length(5);
   });

@@ -1,7 +1,7 @@
 /**
- * What a snapshot matches its running artifacts to (domain/running.ts): of the organisation's
- * reported artifacts with these fingerprints, only the columns a match shows, without the JSON
- * fields and token an `ArtifactRow` parses, since a report of 1,000 pods asks for hundreds.
+ * What a snapshot matches its running artifacts to (domain/running.ts), and what the verdicts of
+ * their trails need: of the reported artifacts, only the columns used, without the JSON fields and
+ * token an `ArtifactRow` parses, since a report of 1,000 pods asks for hundreds.
  */
 import { compiledOnce } from '../compiled-once.ts';
 import { inListChunks, type Db } from '../database.ts';
@@ -48,5 +48,24 @@ export async function artifactMatchesOf(db: Db, organizationId: number, fingerpr
   return out.sort((x, y) => y.id - x.id);
 }
 
-export const reads = { artifactMatchesOf };
+// Read by every batch of trail verdicts (domain/evaluate.ts complianceOf): compiled once per number of trails.
+const reportedOf = compiledOnce((db, v: { trailIds: number[] }) =>
+  db.selectFrom('artifacts').select(['id', 'trail_id', 'fingerprint', 'template_reference_name']).where('trail_id', 'in', v.trailIds),
+);
+
+/** What a trail's compliance needs of its reported artifacts (id, fingerprint, template name), for many trails: one statement per 500. */
+export async function reportedArtifactsOfTrails(
+  db: Db,
+  trailIds: readonly number[],
+): Promise<Array<{ id: number; trailId: number; fingerprint: string; name: string }>> {
+  const out: Array<{ id: number; trailId: number; fingerprint: string; name: string }> = [];
+  for (const chunk of inListChunks([...new Set(trailIds)])) {
+    for (const r of await reportedOf(db, { trailIds: chunk })) {
+      out.push({ id: Number(r.id), trailId: Number(r.trail_id), fingerprint: r.fingerprint, name: r.template_reference_name });
+    }
+  }
+  return out.sort((x, y) => x.id - y.id);
+}
+
+export const reads = { artifactMatchesOf, reportedArtifactsOfTrails };
 export const writes = {};
