@@ -31,14 +31,19 @@ function pathFor(operation: Operation, org: string, missing = false): string {
         env_name: 'no-such-env',
         approval_number: '99',
         snapshot_index: '99',
+        snapshot_expression: '99',
         attestation_id: '999999',
       }
-    : { org, flow_name: name, trail_name: name, env_name: name, approval_number: '1', snapshot_index: '1', attestation_id: '1' };
+    : { org, flow_name: name, trail_name: name, env_name: name, approval_number: '1', snapshot_index: '1', snapshot_expression: '1', attestation_id: '1' };
   return '/api/v2' + operation.path.replace(/\{(\w+)\}/g, (_, name: string) => values[name] ?? 'x') + (requiredQueries[operation.id] ?? '');
 }
 
 /** The query an operation cannot go without (the log's proofs: a leaf and a size the seeded log has). */
-const requiredQueries: Record<string, string> = { getLogInclusionProof: '?index=0&tree_size=1', getLogConsistencyProof: '?from=0&to=1' };
+const requiredQueries: Record<string, string> = {
+  getLogInclusionProof: '?index=0&tree_size=1',
+  getLogConsistencyProof: '?from=0&to=1',
+  diffSnapshots: `?snappish1=${name}&snappish2=${name}`,
+};
 
 function bodyFor(operation: Operation) {
   if (!operation.body) return {};

@@ -63,6 +63,9 @@ export {
   type ReportType,
 } from './operations/environment-report.ts';
 export { getSnapshot } from './operations/get-snapshot.ts';
+export { getSnapshotByExpression } from './operations/get-snapshot-by-expression.ts';
+export { listSnapshots } from './operations/list-snapshots.ts';
+export { diffSnapshots } from './operations/diff-snapshots.ts';
 export { listEnvironmentEvents, type EnvironmentEventType } from './operations/list-environment-events.ts';
 export { requestApproval } from './operations/request-approval.ts';
 export { reviewApproval } from './operations/review-approval.ts';

@@ -10,6 +10,13 @@ export const Deployment = Type.Object(
     artifact_name: Type.String(),
     env_name: Type.String(),
     snapshot_index: Type.Integer({ minimum: 1 }),
+    flow_name: Type.Union([Type.String(), Type.Null()], {
+      description: "The matched artifact's flow (its trail's); null when no trail reported or attested it",
+    }),
+    trail_name: Type.Union([Type.String(), Type.Null()], {
+      description: 'The trail that reported the artifact, else the one that attested it; null when none did',
+    }),
+    git_commit: Type.Union([Type.String(), Type.Null()], { description: "The reported artifact's git commit, else its trail's; null when unknown" }),
     _links: JsonObject('Links to the environment snapshot and the trail that attested the artifact'),
   },
   { $id: 'Deployment', additionalProperties: false },

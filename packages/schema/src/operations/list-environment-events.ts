@@ -29,6 +29,10 @@ export const EnvironmentEvent = Type.Object(
     flows: Type.Array(Type.Object({ flow_name: Type.String(), deployments: Type.Null() }, { additionalProperties: false }), {
       description: 'The flow of the trail that attested the artifact (the one its deployment links to); empty when none did',
     }),
+    trail_name: Type.Union([Type.String(), Type.Null()], {
+      description: 'The trail the artifact was matched to (the one that reported it, else the one that attested it); null when none',
+    }),
+    git_commit: Type.Union([Type.String(), Type.Null()], { description: "The matched artifact's git commit, else its trail's; null when unknown" }),
     artifact_compliance: Nullable(
       Type.Boolean({
         description: 'Whether a compliant trail had attested the artifact when it was reported; null for events recorded before Trailproof kept it',

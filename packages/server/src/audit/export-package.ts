@@ -45,6 +45,7 @@ export const exportPackageUses = [
   'attestationFactsOfTrails',
   'approvalLogIndexes',
   'artifactsOfTrails',
+  'reportedArtifactsOfTrails',
   'artifactsByIds',
 ] as const;
 type ExportStore = StoreUses<typeof exportPackageUses>;

@@ -73,7 +73,7 @@ export function applyEnvironmentReport(store: ReportStore, report: EnvironmentRe
         if (seen.has(artifact.fingerprint)) continue;
         seen.add(artifact.fingerprint);
         deployed.push(artifact.fingerprint);
-        const trail = evidence.get(artifact.fingerprint)?.latest;
+        const trail = evidence.get(artifact.fingerprint)?.match;
         rows.push({
           organizationId: report.organizationId,
           environmentId: environment.id,
@@ -98,8 +98,8 @@ export function applyEnvironmentReport(store: ReportStore, report: EnvironmentRe
             fingerprint: change.fingerprint,
             instancesBefore: change.instancesBefore,
             instancesAfter: change.instancesAfter,
-            trailId: known?.latest?.trailId ?? null,
-            repoName: known?.latest?.repoName ?? null,
+            trailId: known?.match?.trailId ?? null,
+            repoName: known?.match?.repoName ?? null,
             artifactCompliant: known?.compliant ?? false,
             snapshotCompliant: state,
             reportedAt: at,

@@ -36,7 +36,14 @@ export function factsOf(a: AttestationRow): AttestationFacts {
 export type EvaluatedCompliance = Pick<EvaluatedTrail, 'compliance' | 'template'>;
 
 /** The queries a `TrailEvaluator` uses, for a plugin's `store` list. */
-export const trailEvaluatorUses = ['getBlob', 'listAttestations', 'getTrailById', 'attestationFactsOfTrails', 'artifactsOfTrails'] as const;
+export const trailEvaluatorUses = [
+  'getBlob',
+  'listAttestations',
+  'getTrailById',
+  'attestationFactsOfTrails',
+  'artifactsOfTrails',
+  'reportedArtifactsOfTrails',
+] as const;
 
 /** Per-request evaluator with caches; not meant to outlive the request (evidence keeps arriving). */
 export class TrailEvaluator {
@@ -95,12 +102,12 @@ export class TrailEvaluator {
     const [facts, templates, artifacts] = await Promise.all([
       this.store.attestationFactsOfTrails(trails.map((t) => t.id)),
       Promise.all(trails.map((t) => this.template(t.effectiveTemplateSha256))),
-      this.store.artifactsOfTrails(trails.map((t) => t.id)),
+      this.store.reportedArtifactsOfTrails(trails.map((t) => t.id)),
     ]);
     const byTrail = new Map<number, AttestationFacts[]>(trails.map((t) => [t.id, []]));
     for (const { trailId, ...fact } of facts) byTrail.get(trailId)?.push(fact);
     const artifactsByTrail = new Map<number, ReportedArtifact[]>(trails.map((t) => [t.id, []]));
-    for (const r of artifacts) artifactsByTrail.get(r.trailId)?.push(reportedOf(r));
+    for (const { trailId, ...reported } of artifacts) artifactsByTrail.get(trailId)?.push(reported);
     return trails.map((trail, i) => {
       const template = templates[i]!;
       const facts = byTrail.get(trail.id)!;

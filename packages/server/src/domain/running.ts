@@ -2,7 +2,8 @@
  * What runs in an environment: a report's artifacts reduced to the set that snapshots compare,
  * and, for each running fingerprint, the trails that attested it.
  */
-import type { FingerprintAttestation, RunningArtifact, StoreUses } from '../store/types.ts';
+import type { ArtifactMatchRow, FingerprintAttestation, RunningArtifact, StoreUses } from '../store/types.ts';
+import type { ComplianceStatus } from './compliance.ts';
 import type { TrailEvaluator } from './evaluate.ts';
 
 /** One running instance as the real clients report it: digests, a start time, and what identifies it. */
@@ -61,17 +62,64 @@ export function sameRunning(a: readonly RunningArtifact[], b: readonly RunningAr
   return key(a) === key(b);
 }
 
+/** What a running fingerprint is matched to: a reported artifact (`kosli attest artifact`), else an attestation that names it. */
+export interface ArtifactMatch {
+  trailId: number;
+  flowName: string;
+  trailName: string;
+  repoName: string | null;
+  /** The artifact's git commit, else its trail's; null when neither is known. */
+  gitCommit: string | null;
+  commitUrl: string | null;
+  /** The reported artifact matched; null when only an attestation names the fingerprint. */
+  artifactId: number | null;
+}
+
 export interface FingerprintEvidence {
-  /** The latest attestation that carries the fingerprint (its trail is the one deployments link to). */
-  latest: FingerprintAttestation | undefined;
-  /** Whether any trail that attested the fingerprint is compliant now. */
+  /** The newest reported artifact with the fingerprint in a compliant trail, else the newest one; without any, the same over attestations. */
+  match: ArtifactMatch | undefined;
+  /** Whether a trail that reported or attested the fingerprint is compliant now. */
   compliant: boolean;
 }
 
 /** The queries `fingerprintEvidence` uses (beside its evaluator's). */
-export const fingerprintEvidenceUses = ['attestationsOfFingerprints'] as const;
+export const fingerprintEvidenceUses = ['artifactMatchesOf', 'attestationsOfFingerprints', 'effectiveTemplatesOf'] as const;
 
-/** For each fingerprint: its latest attesting trail and whether a compliant trail attested it. */
+const fromArtifact = (a: ArtifactMatchRow): ArtifactMatch => ({
+  trailId: a.trailId,
+  flowName: a.flowName,
+  trailName: a.trailName,
+  repoName: a.repoName,
+  gitCommit: a.gitCommit,
+  commitUrl: a.commitUrl || null,
+  artifactId: a.id,
+});
+const fromAttestation = (a: FingerprintAttestation): ArtifactMatch => ({
+  trailId: a.trailId,
+  flowName: a.flowName,
+  trailName: a.trailName,
+  repoName: a.repoName,
+  gitCommit: a.commitSha,
+  commitUrl: null,
+  artifactId: null,
+});
+
+/**
+ * Whether a match is compliant: a reported artifact that its trail's status shows (the latest of
+ * its name) by its own state and the trail's own attestations, so that another artifact's failure
+ * does not fail it; any other match by its trail's verdict.
+ */
+function isCompliant(compliance: ComplianceStatus, artifactId: number | null): boolean {
+  const entry = artifactId === null ? undefined : Object.values(compliance.artifacts_statuses).find((e) => e.artifact_id === String(artifactId));
+  if (!entry) return compliance.is_compliant;
+  return entry.is_compliant && compliance.attestations_statuses.every((s) => s.status === 'COMPLETE' && s.is_compliant);
+}
+
+/**
+ * For each fingerprint: what it is matched to and whether a compliant trail vouches for it. The
+ * reported artifacts, the attestations and every trail behind them are read in one batch: a
+ * statement per 500 fingerprints and per 500 trails, however many pods run them.
+ */
 export async function fingerprintEvidence(
   store: StoreUses<typeof fingerprintEvidenceUses>,
   evaluator: TrailEvaluator,
@@ -79,25 +127,29 @@ export async function fingerprintEvidence(
   fingerprints: readonly string[],
 ): Promise<Map<string, FingerprintEvidence>> {
   const distinct = [...new Set(fingerprints)];
-  const attestations = await store.attestationsOfFingerprints(organizationId, distinct);
-  const byFingerprint = new Map<string, FingerprintAttestation[]>();
-  for (const a of attestations) {
-    const list = byFingerprint.get(a.fingerprint);
-    if (list) list.push(a);
-    else byFingerprint.set(a.fingerprint, [a]);
-  }
-  const out = new Map<string, FingerprintEvidence>();
-  for (const fingerprint of distinct) {
-    const mine = byFingerprint.get(fingerprint) ?? [];
-    let compliant = false;
-    // Trails in the order they last attested the fingerprint; stop at the first compliant one.
-    for (const trailId of new Set(mine.map((a) => a.trailId))) {
-      if (await evaluator.isCompliant(trailId)) {
-        compliant = true;
-        break;
-      }
-    }
-    out.set(fingerprint, { latest: mine[0], compliant });
+  // Both newest first: the first candidate seen of a fingerprint is its newest.
+  const [artifacts, attestations] = await Promise.all([
+    store.artifactMatchesOf(organizationId, distinct),
+    store.attestationsOfFingerprints(organizationId, distinct),
+  ]);
+  // A fingerprint reported as an artifact is matched among its artifacts only; the attestations
+  // that name it count only for one never reported (as every one was before artifacts existed).
+  const reported = new Set(artifacts.map((a) => a.fingerprint));
+  const candidates = [
+    ...artifacts.map((a) => ({ fingerprint: a.fingerprint, match: fromArtifact(a) })),
+    ...attestations.filter((a) => !reported.has(a.fingerprint)).map((a) => ({ fingerprint: a.fingerprint, match: fromAttestation(a) })),
+  ];
+  const trails = candidates.length ? await store.effectiveTemplatesOf(candidates.map((c) => c.match.trailId)) : [];
+  const verdicts = await evaluator.complianceOf(trails);
+  const complianceOfTrail = new Map(trails.map((t, i) => [t.id, verdicts[i]!.compliance]));
+  const out = new Map<string, FingerprintEvidence>(distinct.map((f) => [f, { match: undefined, compliant: false }]));
+  // The first candidate that is compliant wins, else the first.
+  for (const { fingerprint, match } of candidates) {
+    const known = out.get(fingerprint)!;
+    if (known.compliant) continue;
+    const compliance = complianceOfTrail.get(match.trailId);
+    if (compliance && isCompliant(compliance, match.artifactId)) out.set(fingerprint, { match, compliant: true });
+    else known.match ??= match;
   }
   return out;
 }

@@ -179,3 +179,14 @@ export function goQuery(values: ReadonlyArray<readonly [string, string]>): strin
   const keys = [...new Set(values.map(([key]) => key))].sort();
   return keys.flatMap((key) => values.filter(([k]) => k === key).map(([, value]) => `${escape(key)}=${escape(value)}`)).join('&');
 }
+
+/**
+ * Go's `url.PathEscape`: letters, digits, `-_.~` and `$&+:=@` as they are, every other byte as
+ * `%XX` (the segment mode of `shouldEscape`). `url.JoinPath` keeps an escaped element as it is.
+ */
+export function goPathEscape(text: string): string {
+  return Array.from(new TextEncoder().encode(text), (b) => {
+    const c = String.fromCharCode(b);
+    return /[A-Za-z0-9\-_.~$&+:=@]/.test(c) ? c : `%${b.toString(16).toUpperCase().padStart(2, '0')}`;
+  }).join('');
+}

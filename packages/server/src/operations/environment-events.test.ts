@@ -108,6 +108,8 @@ describe('environment events: GET /environments/{org}/{env_name}/events', () => 
       instances_before: 0,
       instances_after: 2,
       flows: [{ flow_name: 'app', deployments: null }],
+      trail_name: 'b1',
+      git_commit: null,
       artifact_compliance: true,
       snapshot_compliance: false,
       pipeline: 'app',

@@ -27,6 +27,9 @@ import { putEnvironmentPlugin } from './put-environment.ts';
 import { getEnvironmentPlugin } from './get-environment.ts';
 import { environmentReportPlugins } from './environment-report.ts';
 import { getSnapshotPlugin } from './get-snapshot.ts';
+import { getSnapshotByExpressionPlugin } from './get-snapshot-by-expression.ts';
+import { listSnapshotsPlugin } from './list-snapshots.ts';
+import { diffSnapshotsPlugin } from './diff-snapshots.ts';
 import { listEnvironmentEventsPlugin } from './list-environment-events.ts';
 import { requestApprovalPlugin } from './request-approval.ts';
 import { reviewApprovalPlugin } from './review-approval.ts';
@@ -51,6 +54,9 @@ const evidence = {
   getEnvironmentPlugin,
   environmentReportPlugins,
   getSnapshotPlugin,
+  getSnapshotByExpressionPlugin,
+  listSnapshotsPlugin,
+  diffSnapshotsPlugin,
   listEnvironmentEventsPlugin,
   requestApprovalPlugin,
   reviewApprovalPlugin,

@@ -77,7 +77,17 @@ describe('list deployments: GET /deployments/{org}', () => {
     const body = await list();
     expect(body).to.deep.include({ page: 1, per_page: 15, total_pages: 1, total_count: 1 });
     const { _links, ...deployment } = body.deployments[0]!;
-    expect(deployment).to.deep.equal({ fingerprint: fp('api'), deployed_at: seeded - 3600, artifact_name: 'api', env_name: 'production', snapshot_index: 4 });
+    // The trail was begun without a commit, and reported no artifact: no commit is known.
+    expect(deployment).to.deep.equal({
+      fingerprint: fp('api'),
+      deployed_at: seeded - 3600,
+      artifact_name: 'api',
+      env_name: 'production',
+      snapshot_index: 4,
+      flow_name: 'payments',
+      trail_name: 'build-7',
+      git_commit: null,
+    });
     expect(_links).to.deep.equal({
       environment: { href: '/api/v2/environments/acme/production' },
       snapshot: { href: '/api/v2/environments/acme/production/snapshots/4' },

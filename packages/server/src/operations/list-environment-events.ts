@@ -8,7 +8,7 @@ import { secondsPerUnit } from '../support/time-units.ts';
 import { requireEnvironment, requireEnvironmentUses } from './lookup.ts';
 
 /** One end of the range: a snapshot index (negative: back from the latest) or a time. */
-type RangeEnd = { index: number } | { time: number };
+export type RangeEnd = { index: number } | { time: number };
 
 /** Integers from here on are Unix timestamps (2001-09-09), below it snapshot indexes. */
 const firstTimestamp = 1_000_000_000;
@@ -41,6 +41,15 @@ function parseSnapshotExpression(text: string, now: number): RangeEnd | null {
   return parseRangeEnd(text, now);
 }
 
+/** `interval`'s ends: one expression or two separated by "..", an end left out being NOW; a 400 naming `query.interval` otherwise. */
+export function parseInterval(interval: string, now: number): [RangeEnd, RangeEnd] {
+  const halves = interval.split('..');
+  if (halves.length > 2) throw badRequest('Invalid interval', { 'query.interval': intervalRule });
+  const ends = halves.map((half) => parseSnapshotExpression(half, now));
+  if (ends.some((end) => end === null)) throw badRequest('Invalid interval', { 'query.interval': intervalRule });
+  return [ends[0]!, ends[ends.length - 1]!];
+}
+
 type RangeQuery = { start: string; end: string; interval?: string; start_ts?: string; end_ts?: string };
 
 /**
@@ -48,13 +57,7 @@ type RangeQuery = { start: string; end: string; interval?: string; start_ts?: st
  * left out is NOW), then `start_ts`/`end_ts` (Unix seconds) over `start`/`end`.
  */
 function rangeOf(query: RangeQuery, now: number): [RangeEnd, RangeEnd] {
-  if (query.interval !== undefined && query.interval !== '') {
-    const halves = query.interval.split('..');
-    if (halves.length > 2) throw badRequest('Invalid interval', { 'query.interval': intervalRule });
-    const ends = halves.map((half) => parseSnapshotExpression(half, now));
-    if (ends.some((end) => end === null)) throw badRequest('Invalid interval', { 'query.interval': intervalRule });
-    return [ends[0]!, ends[ends.length - 1]!];
-  }
+  if (query.interval !== undefined && query.interval !== '') return parseInterval(query.interval, now);
   const end = (field: 'start' | 'end'): RangeEnd => {
     const seconds = query[`${field}_ts`];
     if (seconds !== undefined) return { time: Number(seconds) };
@@ -109,6 +112,8 @@ export const listEnvironmentEventsPlugin = definePlugin({
       instances_before: e.instancesBefore,
       instances_after: e.instancesAfter,
       flows: e.trail ? [{ flow_name: e.trail.flowName, deployments: null }] : [],
+      trail_name: e.trail?.name ?? null,
+      git_commit: e.trail?.gitCommit ?? null,
       artifact_compliance: e.artifactCompliant,
       snapshot_compliance: e.snapshotCompliant,
       pipeline: e.trail?.flowName ?? '',

@@ -48,6 +48,7 @@ export type { Database, DialectName } from './database.ts';
 export type { ApprovalInsert, ApprovalRecord, ApprovalState, ReviewRecord } from './queries/approvals.ts';
 export type { AppendResult, AttestationAppend, AttestationInsert, AttestationRow } from './queries/attestations.ts';
 export type { ArtifactAppend, ArtifactAppendResult, ArtifactRow } from './queries/artifacts.ts';
+export type { ArtifactMatchRow } from './queries/artifact-matches.ts';
 export type { AttestationFactsRow, FingerprintAttestation, JunitSuiteTotals } from './queries/attestation-facts.ts';
 export type { BrokenLink, VerifyResult } from './queries/chain-verify.ts';
 export type { ArtifactDeployment, DeploymentFilter, DeploymentInsert, DeploymentListRow } from './queries/deployments.ts';
@@ -57,7 +58,7 @@ export type { EnvironmentInput, EnvironmentNow, EnvironmentRecord, EnvironmentRo
 export type { ItemsView, Serialiser } from './views.ts';
 export type { FlowChanges, FlowRecord, FlowRow, FlowWithLatestTrail } from './queries/flows.ts';
 export type { TokenEvidence, TokenRef } from './queries/provenance.ts';
-export type { RunningArtifact, SnapshotRecord } from './queries/snapshots.ts';
+export type { RunningArtifact, SnapshotRange, SnapshotRecord, SnapshotSummary } from './queries/snapshots.ts';
 export type { TokenRow } from './queries/tokens.ts';
 export type { ConsoleSessionRow } from './queries/console-sessions.ts';
 export type { EnvironmentBadgeRow } from './queries/badges.ts';

@@ -5,10 +5,11 @@
  */
 import { describeChange } from '../../domain/events.ts';
 import { TrailEvaluator } from '../../domain/evaluate.ts';
+import { fingerprintEvidence, type ArtifactMatch } from '../../domain/running.ts';
 import { notFound } from '../../http/errors.ts';
 import { requireEnvironment } from '../../operations/lookup.ts';
 import { defaultWindowSeconds } from '../../operations/list-deployments.ts';
-import type { ArtifactApproval, FingerprintAttestation, Store } from '../../store/index.ts';
+import type { ArtifactApproval, Store } from '../../store/index.ts';
 import { Compliance, complianceMarkup } from '../components/compliance.tsx';
 import { DeploymentTable, readDeployments, snapshotPageHref } from '../components/deployment-list.tsx';
 import { Empty } from '../components/empty.tsx';
@@ -21,24 +22,17 @@ import { definePage } from '../page.ts';
 const eventsPerPage = 20;
 const latestDeployments = 10;
 
-type Judged = Map<string, { trail: FingerprintAttestation; compliant: boolean }>;
+type Judged = Map<string, { trail: ArtifactMatch; compliant: boolean }>;
 
 /**
- * For each fingerprint: the trail a person should open (the newest compliant one, else the newest)
- * and whether it is compliant. Every trail that attested one of them is judged in one batch (two
- * queries), not one trail after another.
+ * For each matched fingerprint: the trail a person should open (the newest compliant one, else
+ * the newest) and whether it is compliant, all judged in one batch (domain/running.ts).
  */
 async function attestingTrails(store: Store, organizationId: number, fingerprints: string[], now: number): Promise<Judged> {
-  const attestations = await store.attestationsOfFingerprints(organizationId, fingerprints);
-  const trails = await store.effectiveTemplatesOf(attestations.map((a) => a.trailId));
-  const verdicts = await new TrailEvaluator(store, now).complianceOf(trails);
-  const compliant = new Map(trails.map((trail, i) => [trail.id, verdicts[i]!.compliance.is_compliant]));
+  const evidence = await fingerprintEvidence(store, new TrailEvaluator(store, now), organizationId, fingerprints);
   const out: Judged = new Map();
-  // Newest first: the first attestation seen of a fingerprint names its newest trail.
-  for (const a of attestations) {
-    const chosen = out.get(a.fingerprint);
-    if (!chosen) out.set(a.fingerprint, { trail: a, compliant: compliant.get(a.trailId) === true });
-    else if (!chosen.compliant && compliant.get(a.trailId) === true) out.set(a.fingerprint, { trail: a, compliant: true });
+  for (const [fingerprint, known] of evidence) {
+    if (known.match) out.set(fingerprint, { trail: known.match, compliant: known.compliant });
   }
   return out;
 }

@@ -14,6 +14,10 @@ export interface DeploymentRecord {
   artifact_name: string;
   env_name: string;
   snapshot_index: number;
+  /** The matched artifact's flow, trail and git commit; null when no trail reported or attested it. */
+  flow_name: string | null;
+  trail_name: string | null;
+  git_commit: string | null;
   /** `trail` only when a trail attested the artifact. */
   _links: { environment: { href: string }; snapshot: { href: string }; trail?: { href: string } };
 }
@@ -32,6 +36,9 @@ export function deploymentItemsJson(rows: readonly DeploymentListRow[], at: View
       artifact_name: r.artifact_name,
       env_name: r.env_name,
       snapshot_index: snapshotIndex,
+      flow_name: r.trail_name && r.flow_name ? r.flow_name : null,
+      trail_name: r.trail_name && r.flow_name ? r.trail_name : null,
+      git_commit: r.trail_name ? (r.artifact_commit ?? r.trail_commit) : null,
       _links: {
         environment: { href: environment },
         snapshot: { href: `${environment}/snapshots/${snapshotIndex}` },

@@ -17,6 +17,8 @@ export interface FingerprintAttestation {
   trailName: string;
   flowName: string;
   repoName: string | null;
+  /** The trail's git commit, when it was begun with one. */
+  commitSha: string | null;
 }
 
 // CROSS JOIN keeps SQLite's order (attestations first, by the fingerprint index): with a list of
@@ -27,7 +29,7 @@ const fingerprintAttestations = compiledOnce((db, v: { organizationId: number; f
     .selectFrom('attestations as a')
     .crossJoin('trails as t')
     .crossJoin('flows as f')
-    .select(['a.id', 'a.artifact_fingerprint', 't.id as trail_id', 't.name as trail_name', 'f.name as flow_name', 't.repo_name'])
+    .select(['a.id', 'a.artifact_fingerprint', 't.id as trail_id', 't.name as trail_name', 'f.name as flow_name', 't.repo_name', 't.commit_sha'])
     .whereRef('t.id', '=', 'a.trail_id')
     .whereRef('f.id', '=', 't.flow_id')
     .where('f.organization_id', '=', v.organizationId)
@@ -48,6 +50,7 @@ export async function attestationsOfFingerprints(db: Db, organizationId: number,
         trailName: r.trail_name,
         flowName: r.flow_name,
         repoName: r.repo_name,
+        commitSha: r.commit_sha,
       });
     }
   }

@@ -19,6 +19,9 @@ export interface DeploymentListRow {
   /** The trail that attested the artifact, with its flow; null when none did. */
   trail_name: string | null;
   flow_name: string | null;
+  /** The git commit of the artifact the trail reported with this fingerprint, else the trail's; null when neither is known. */
+  artifact_commit: string | null;
+  trail_commit: string | null;
 }
 
 export interface DeploymentFilter {
@@ -135,7 +138,19 @@ const pageWithin = compiledOnce((db, v: WindowValues & { start: number; end: num
     .innerJoin('deployments as d', 'd.id', 'p.id')
     .leftJoin('trails as t', 't.id', 'd.trail_id')
     .leftJoin('flows as fl', 'fl.id', 't.flow_id')
-    .select(['d.fingerprint', 'd.deployed_at', 'd.artifact_name', 'd.env_name', 'd.snapshot_index', 't.name as trail_name', 'fl.name as flow_name'])
+    // One artifact at most: a trail reports a fingerprint once (artifacts_trail_fingerprint).
+    .leftJoin('artifacts as r', (join) => join.onRef('r.trail_id', '=', 'd.trail_id').onRef('r.fingerprint', '=', 'd.fingerprint'))
+    .select([
+      'd.fingerprint',
+      'd.deployed_at',
+      'd.artifact_name',
+      'd.env_name',
+      'd.snapshot_index',
+      't.name as trail_name',
+      'fl.name as flow_name',
+      'r.git_commit as artifact_commit',
+      't.commit_sha as trail_commit',
+    ])
     .orderBy('d.deployed_at', 'desc')
     .orderBy('d.id', 'desc'),
 );

@@ -21,8 +21,8 @@ export interface EnvironmentEventInsert {
 }
 
 export interface EnvironmentEventRecord extends Omit<EnvironmentEventInsert, 'environmentId' | 'trailId' | 'repoName'> {
-  /** The attesting trail and its flow, when there is one. */
-  trail: { name: string; flowName: string } | null;
+  /** The matched trail and its flow, when there is one, with the git commit of its artifact (else its own). */
+  trail: { name: string; flowName: string; gitCommit: string | null } | null;
 }
 
 /** Which events: snapshots from `first` to `last` (indexes and times, both ends included), repositories, order and page. */
@@ -93,6 +93,8 @@ const pageOfEvents = compiledOnce((db, v: EventValues, direction: 'asc' | 'desc'
   selectedEvents(db, v)
     .leftJoin('trails as t', 't.id', 'e.trail_id')
     .leftJoin('flows as fl', 'fl.id', 't.flow_id')
+    // One artifact at most: a trail reports a fingerprint once (artifacts_trail_fingerprint).
+    .leftJoin('artifacts as r', (join) => join.onRef('r.trail_id', '=', 'e.trail_id').onRef('r.fingerprint', '=', 'e.fingerprint'))
     .select([
       'e.snapshot_index',
       'e.type',
@@ -105,6 +107,8 @@ const pageOfEvents = compiledOnce((db, v: EventValues, direction: 'asc' | 'desc'
       'e.reported_at',
       't.name as trail_name',
       'fl.name as flow_name',
+      'r.git_commit as artifact_commit',
+      't.commit_sha as trail_commit',
     ])
     .orderBy('e.snapshot_index', direction)
     .orderBy('e.id', direction)
@@ -134,7 +138,7 @@ export async function listEnvironmentEvents(
       artifactCompliant: fromFlag(r.artifact_compliant),
       snapshotCompliant: fromFlag(r.snapshot_compliant),
       reportedAt: Number(r.reported_at),
-      trail: r.trail_name && r.flow_name ? { name: r.trail_name, flowName: r.flow_name } : null,
+      trail: r.trail_name && r.flow_name ? { name: r.trail_name, flowName: r.flow_name, gitCommit: r.artifact_commit ?? r.trail_commit } : null,
     })),
   };
 }

@@ -6,6 +6,7 @@
  * module's `reads` or `writes`; a new module is added to both lists below.
  */
 import * as approvals from './approvals.ts';
+import * as artifactMatches from './artifact-matches.ts';
 import * as artifactApprovals from './artifact-approvals.ts';
 import * as artifacts from './artifacts.ts';
 import * as attestations from './attestations.ts';
@@ -39,6 +40,7 @@ import * as transactions from '../transactions.ts';
 /** Queries that only read. */
 export const readQueries = {
   ...organizations.reads,
+  ...artifactMatches.reads,
   ...blobs.reads,
   ...tokens.reads,
   ...flows.reads,
@@ -84,6 +86,7 @@ export const writeQueries = {
   ...deployments.writes,
   ...environmentEvents.writes,
   ...approvals.writes,
+  ...artifactMatches.writes,
   ...transactions.writes,
   ...consoleSessions.writes,
   ...badges.writes,

@@ -83,5 +83,96 @@ export function insertSnapshot(
   });
 }
 
-export const reads = { getSnapshot };
+/** The index of the snapshot current at `at` (the last made at or before it); undefined when the first came later. */
+export async function snapshotIndexAt(db: Db, environmentId: number, at: number): Promise<number | undefined> {
+  const row = await db
+    .selectFrom('snapshots')
+    .select('snapshot_index')
+    .where('environment_id', '=', environmentId)
+    .where('created_at', '<=', at)
+    .orderBy('snapshot_index', 'desc')
+    .limit(1)
+    .executeTakeFirst();
+  return row ? Number(row.snapshot_index) : undefined;
+}
+
+/** Which snapshots a list reads: indexes and times from `first` to `last`, both included. */
+export interface SnapshotRange {
+  firstIndex?: number;
+  lastIndex?: number;
+  firstTime?: number;
+  lastTime?: number;
+  oldestFirst: boolean;
+  offset: number;
+  limit: number;
+}
+
+/** One snapshot of a list: when it was made, when the next one replaced it, and its state then. */
+export interface SnapshotSummary {
+  index: number;
+  from: number;
+  /** When the next snapshot was made; null for the latest. */
+  to: number | null;
+  /**
+   * The environment's state at its report, as its events recorded it; null when they did not
+   * (events of snapshots kept before migration 0012). A snapshot without events ran nothing: true.
+   */
+  compliant: boolean | null;
+}
+
+const inRange = (db: Db, environmentId: number, r: SnapshotRange) => {
+  let q = db.selectFrom('snapshots as s').where('s.environment_id', '=', environmentId);
+  if (r.firstIndex !== undefined) q = q.where('s.snapshot_index', '>=', r.firstIndex);
+  if (r.lastIndex !== undefined) q = q.where('s.snapshot_index', '<=', r.lastIndex);
+  if (r.firstTime !== undefined) q = q.where('s.created_at', '>=', r.firstTime);
+  if (r.lastTime !== undefined) q = q.where('s.created_at', '<=', r.lastTime);
+  return q;
+};
+
+/**
+ * A page of an environment's snapshots (newest first unless `oldestFirst`) without their
+ * artifacts, and how many the range holds: three statements whatever the page's size (the page,
+ * the next snapshots' times, the states recorded with their events).
+ */
+export async function listSnapshotSummaries(db: Db, environmentId: number, r: SnapshotRange): Promise<{ total: number; items: SnapshotSummary[] }> {
+  const direction = r.oldestFirst ? 'asc' : 'desc';
+  const [counted, rows] = await Promise.all([
+    inRange(db, environmentId, r)
+      .select((eb) => eb.fn.countAll<number>().as('total'))
+      .executeTakeFirstOrThrow(),
+    inRange(db, environmentId, r).select(['s.snapshot_index', 's.created_at']).orderBy('s.snapshot_index', direction).limit(r.limit).offset(r.offset).execute(),
+  ]);
+  const indexes = rows.map((row) => Number(row.snapshot_index));
+  if (!indexes.length) return { total: Number(counted.total), items: [] };
+  const [next, states] = await Promise.all([
+    db
+      .selectFrom('snapshots')
+      .select(['snapshot_index', 'created_at'])
+      .where('environment_id', '=', environmentId)
+      .where(
+        'snapshot_index',
+        'in',
+        indexes.map((i) => i + 1),
+      )
+      .execute(),
+    db
+      .selectFrom('environment_events')
+      .select(['snapshot_index', (eb) => eb.fn.min('snapshot_compliant').as('compliant')])
+      .where('environment_id', '=', environmentId)
+      .where('snapshot_index', 'in', indexes)
+      .groupBy('snapshot_index')
+      .execute(),
+  ]);
+  const nextAt = new Map(next.map((row) => [Number(row.snapshot_index) - 1, Number(row.created_at)]));
+  const stateOf = new Map(states.map((row) => [Number(row.snapshot_index), row.compliant === null ? null : Number(row.compliant) === 1]));
+  return {
+    total: Number(counted.total),
+    items: rows.map((row) => {
+      const index = Number(row.snapshot_index);
+      return { index, from: Number(row.created_at), to: nextAt.get(index) ?? null, compliant: stateOf.has(index) ? stateOf.get(index)! : true };
+    }),
+  };
+}
+
+export const reads = { getSnapshot, snapshotIndexAt, listSnapshotSummaries };
 export const writes = { insertSnapshot };

@@ -1,0 +1,71 @@
+/**
+ * What a snapshot matches its running artifacts to (domain/running.ts), and what the verdicts of
+ * their trails need: of the reported artifacts, only the columns used, without the JSON fields and
+ * token an `ArtifactRow` parses, since a report of 1,000 pods asks for hundreds.
+ */
+import { compiledOnce } from '../compiled-once.ts';
+import { inListChunks, type Db } from '../database.ts';
+
+export interface ArtifactMatchRow {
+  id: number;
+  fingerprint: string;
+  trailId: number;
+  trailName: string;
+  flowName: string;
+  repoName: string | null;
+  gitCommit: string | null;
+  commitUrl: string;
+}
+
+// Read at every environment report: compiled once per number of fingerprints in the chunk.
+const matchesOf = compiledOnce((db, v: { organizationId: number; fingerprints: string[] }) =>
+  db
+    .selectFrom('artifacts as r')
+    .innerJoin('trails as t', 't.id', 'r.trail_id')
+    .innerJoin('flows as f', 'f.id', 'r.flow_id')
+    .select(['r.id', 'r.fingerprint', 'r.trail_id', 't.name as trail_name', 'f.name as flow_name', 'r.repo_name', 'r.git_commit', 'r.commit_url'])
+    .where('r.organization_id', '=', v.organizationId)
+    .where('r.fingerprint', 'in', v.fingerprints),
+);
+
+/** The organisation's artifacts with any of `fingerprints`, newest first: one statement per 500. */
+export async function artifactMatchesOf(db: Db, organizationId: number, fingerprints: readonly string[]): Promise<ArtifactMatchRow[]> {
+  const out: ArtifactMatchRow[] = [];
+  for (const chunk of inListChunks([...new Set(fingerprints)])) {
+    for (const r of await matchesOf(db, { organizationId, fingerprints: chunk })) {
+      out.push({
+        id: Number(r.id),
+        fingerprint: r.fingerprint,
+        trailId: Number(r.trail_id),
+        trailName: r.trail_name,
+        flowName: r.flow_name,
+        repoName: r.repo_name,
+        gitCommit: r.git_commit,
+        commitUrl: r.commit_url,
+      });
+    }
+  }
+  return out.sort((x, y) => y.id - x.id);
+}
+
+// Read by every batch of trail verdicts (domain/evaluate.ts complianceOf): compiled once per number of trails.
+const reportedOf = compiledOnce((db, v: { trailIds: number[] }) =>
+  db.selectFrom('artifacts').select(['id', 'trail_id', 'fingerprint', 'template_reference_name']).where('trail_id', 'in', v.trailIds),
+);
+
+/** What a trail's compliance needs of its reported artifacts (id, fingerprint, template name), for many trails: one statement per 500. */
+export async function reportedArtifactsOfTrails(
+  db: Db,
+  trailIds: readonly number[],
+): Promise<Array<{ id: number; trailId: number; fingerprint: string; name: string }>> {
+  const out: Array<{ id: number; trailId: number; fingerprint: string; name: string }> = [];
+  for (const chunk of inListChunks([...new Set(trailIds)])) {
+    for (const r of await reportedOf(db, { trailIds: chunk })) {
+      out.push({ id: Number(r.id), trailId: Number(r.trail_id), fingerprint: r.fingerprint, name: r.template_reference_name });
+    }
+  }
+  return out.sort((x, y) => x.id - y.id);
+}
+
+export const reads = { artifactMatchesOf, reportedArtifactsOfTrails };
+export const writes = {};

@@ -1,0 +1,34 @@
+/**
+ * A fleet of images for the 1,000-pod snapshot test and benchmark: image k, its fingerprint and
+ * commit, and the artifact trail `t{k mod trails}` of flow `fleet` reports for it.
+ */
+import { createHash } from 'node:crypto';
+import type { Store } from '@trailproof/server';
+
+type ArtifactAppend = Parameters<Store['appendArtifact']>[0];
+
+export const fleetImage = (k: number) => `img-${k}:1`;
+export const sha256Of = (text: string) => createHash('sha256').update(text).digest('hex');
+export const commitOf = (k: number) => createHash('sha1').update(String(k)).digest('hex');
+
+/** The artifact of image k as `kosli attest artifact` would have stored it on trail `t{k mod trails}`. */
+export function fleetArtifact(organizationId: number, k: number, trails: number): ArtifactAppend {
+  return {
+    organizationId,
+    flow: 'fleet',
+    trail: `t${k % trails}`,
+    fingerprint: sha256Of(fleetImage(k)),
+    filename: fleetImage(k),
+    templateReferenceName: 'app',
+    gitCommit: commitOf(k),
+    gitCommitInfo: null,
+    repoInfo: null,
+    buildUrl: `https://ci.example/${k}`,
+    commitUrl: `https://git.example/acme/fleet/commit/${commitOf(k)}`,
+    repoUrl: null,
+    externalUrls: null,
+    annotations: null,
+    createdBy: null,
+    at: 1_763_000_000,
+  };
+}
