@@ -170,6 +170,10 @@ const undoing: Record<string, { sqlite: readonly string[]; postgres: readonly st
     sqlite: ['drop index trails_org_created', 'alter table trails drop column organization_id'],
     postgres: ['drop index trails_org_created', 'alter table trails drop column organization_id'],
   },
+  '0025_artifact_reads': {
+    sqlite: ['drop index environment_events_fingerprint', 'drop index artifacts_org_created'],
+    postgres: ['drop index environment_events_fingerprint', 'drop index artifacts_org_created'],
+  },
 };
 
 /**

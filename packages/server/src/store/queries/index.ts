@@ -6,6 +6,7 @@
  * module's `reads` or `writes`; a new module is added to both lists below.
  */
 import * as approvals from './approvals.ts';
+import * as artifactReads from './artifact-reads.ts';
 import * as artifactApprovals from './artifact-approvals.ts';
 import * as attestations from './attestations.ts';
 import * as attestationFacts from './attestation-facts.ts';
@@ -58,6 +59,7 @@ export const readQueries = {
   ...deploymentDays.reads,
   ...artifactApprovals.reads,
   ...trailTemplates.reads,
+  ...artifactReads.reads,
   ...log.reads,
   ...logCheckpoints.reads,
   ...logEvidence.reads,
