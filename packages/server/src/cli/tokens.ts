@@ -186,6 +186,16 @@ function describeEvidence(e: TokenEvidence): { what: string; where: string; deta
         attestation_name: e.name,
         attestation_type: e.type,
       };
+    case 'artifact':
+      return {
+        what: 'artifact',
+        where: `${e.flow}/${e.trail}`,
+        detail: `${e.templateReferenceName} ${e.fingerprint} (id ${e.artifactId})`,
+        flow: e.flow,
+        trail: e.trail,
+        artifact_id: e.artifactId,
+        fingerprint: e.fingerprint,
+      };
     case 'snapshot':
       return { what: 'environment snapshot', where: e.environment, detail: `#${e.snapshotIndex}`, environment: e.environment, snapshot_index: e.snapshotIndex };
     case 'approval':

@@ -85,6 +85,31 @@ export interface AttestationsTable {
   created_at: number;
 }
 
+/** An artifact reported to a trail (migration 0022). Append-only evidence; one per trail and fingerprint. */
+export interface ArtifactsTable {
+  id: Generated<number>;
+  organization_id: number;
+  flow_id: number;
+  trail_id: number;
+  /** SHA-256, lowercase hex. */
+  fingerprint: string;
+  filename: string;
+  template_reference_name: string;
+  git_commit: string | null;
+  /** JSON as the CLI sent them. */
+  git_commit_info: string | null;
+  repo_info: string | null;
+  /** `repo_info.name`, for listing by repository. */
+  repo_name: string | null;
+  build_url: string;
+  commit_url: string;
+  repo_url: string | null;
+  external_urls: string | null;
+  annotations: string | null;
+  created_by_token: string | null;
+  created_at: number;
+}
+
 export interface EnvironmentsTable {
   id: Generated<number>;
   organization_id: number;
@@ -230,6 +255,7 @@ export interface Database extends LogTables {
   flows: FlowsTable;
   trails: TrailsTable;
   attestations: AttestationsTable;
+  artifacts: ArtifactsTable;
   environments: EnvironmentsTable;
   environment_tags: EnvironmentTagsTable;
   snapshots: SnapshotsTable;

@@ -47,6 +47,7 @@ export type StoreUses<L extends readonly (keyof Store)[]> = Pick<Store, L[number
 export type { Database, DialectName } from './database.ts';
 export type { ApprovalInsert, ApprovalRecord, ApprovalState, ReviewRecord } from './queries/approvals.ts';
 export type { AppendResult, AttestationAppend, AttestationInsert, AttestationRow } from './queries/attestations.ts';
+export type { ArtifactAppend, ArtifactAppendResult, ArtifactRow } from './queries/artifacts.ts';
 export type { AttestationFactsRow, FingerprintAttestation, JunitSuiteTotals } from './queries/attestation-facts.ts';
 export type { BrokenLink, VerifyResult } from './queries/chain-verify.ts';
 export type { ArtifactDeployment, DeploymentFilter, DeploymentInsert, DeploymentListRow } from './queries/deployments.ts';

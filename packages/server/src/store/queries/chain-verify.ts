@@ -43,7 +43,7 @@ async function verifyIn(db: Db, organizationId: number, orgName: string): Promis
   if ('broken' in walk) return walk.broken;
   const problems: BrokenLink[] = [];
   let unaccounted = await scanTrails(db, organizationId, walk, problems);
-  for (const table of ['attestations', 'snapshots', 'approvals', 'reviews'] as const) {
+  for (const table of ['attestations', 'artifacts', 'snapshots', 'approvals', 'reviews'] as const) {
     const vouched = walk.vouched[table];
     for (let after = 0; ; ) {
       const rows = await ownedRows[table](db, organizationId, after, pageSize);
@@ -107,7 +107,7 @@ async function walkChain(db: Db, organizationId: number, orgName: string): Promi
   const walk: Walk = {
     records: 0,
     head: genesisHash,
-    vouched: { attestations: new Map(), snapshots: new Map(), approvals: new Map(), reviews: new Map() },
+    vouched: { attestations: new Map(), artifacts: new Map(), snapshots: new Map(), approvals: new Map(), reviews: new Map() },
     latestBegin: new Map(),
     legacyBegins: new Set(),
   };
@@ -224,53 +224,40 @@ async function scanTrails(db: Db, organizationId: number, walk: Walk, problems: 
   return unaccounted;
 }
 
+type OwnedPage = (db: Db, organizationId: number, after: number, limit: number) => Promise<Array<{ id: number; at: number }>>;
+
+/**
+ * A page, in id order, of the rows of `table` that belong to an organisation: `joins` lead from
+ * the table to the column naming the organisation (`owner`); `at` is the row's time column.
+ */
+const ownedPage =
+  (table: string, at: string, owner: string, joins: Array<[string, string, string]>): OwnedPage =>
+  (db, org, after, limit) => {
+    let query: any = db.selectFrom(table as 'attestations');
+    for (const [joined, left, right] of joins) query = query.innerJoin(joined, left, right);
+    return query
+      .select([`${table}.id as id`, `${table}.${at} as at`])
+      .where(owner, '=', org)
+      .where(`${table}.id`, '>', after)
+      .orderBy(`${table}.id`)
+      .limit(limit)
+      .execute();
+  };
+
 /** The ids (and times) of an organisation's rows of each append-only evidence table, a page at a time in id order. */
-const ownedRows: Record<
-  Exclude<DigestTable, 'trails'>,
-  (db: Db, organizationId: number, after: number, limit: number) => Promise<Array<{ id: number; at: number }>>
-> = {
-  attestations: (db, org, after, limit) =>
-    db
-      .selectFrom('attestations')
-      .innerJoin('trails', 'trails.id', 'attestations.trail_id')
-      .innerJoin('flows', 'flows.id', 'trails.flow_id')
-      .select(['attestations.id as id', 'attestations.created_at as at'])
-      .where('flows.organization_id', '=', org)
-      .where('attestations.id', '>', after)
-      .orderBy('attestations.id')
-      .limit(limit)
-      .execute(),
-  snapshots: (db, org, after, limit) =>
-    db
-      .selectFrom('snapshots')
-      .innerJoin('environments', 'environments.id', 'snapshots.environment_id')
-      .select(['snapshots.id as id', 'snapshots.created_at as at'])
-      .where('environments.organization_id', '=', org)
-      .where('snapshots.id', '>', after)
-      .orderBy('snapshots.id')
-      .limit(limit)
-      .execute(),
-  approvals: (db, org, after, limit) =>
-    db
-      .selectFrom('approvals')
-      .innerJoin('flows', 'flows.id', 'approvals.flow_id')
-      .select(['approvals.id as id', 'approvals.created_at as at'])
-      .where('flows.organization_id', '=', org)
-      .where('approvals.id', '>', after)
-      .orderBy('approvals.id')
-      .limit(limit)
-      .execute(),
-  reviews: (db, org, after, limit) =>
-    db
-      .selectFrom('reviews')
-      .innerJoin('approvals', 'approvals.id', 'reviews.approval_id')
-      .innerJoin('flows', 'flows.id', 'approvals.flow_id')
-      .select(['reviews.id as id', 'reviews.timestamp as at'])
-      .where('flows.organization_id', '=', org)
-      .where('reviews.id', '>', after)
-      .orderBy('reviews.id')
-      .limit(limit)
-      .execute(),
+const ownedRows: Record<Exclude<DigestTable, 'trails'>, OwnedPage> = {
+  attestations: ownedPage('attestations', 'created_at', 'flows.organization_id', [
+    ['trails', 'trails.id', 'attestations.trail_id'],
+    ['flows', 'flows.id', 'trails.flow_id'],
+  ]),
+  // Through the flow, like attestations: an artifact whose organization_id was changed still counts as its flow's organisation's.
+  artifacts: ownedPage('artifacts', 'created_at', 'flows.organization_id', [['flows', 'flows.id', 'artifacts.flow_id']]),
+  snapshots: ownedPage('snapshots', 'created_at', 'environments.organization_id', [['environments', 'environments.id', 'snapshots.environment_id']]),
+  approvals: ownedPage('approvals', 'created_at', 'flows.organization_id', [['flows', 'flows.id', 'approvals.flow_id']]),
+  reviews: ownedPage('reviews', 'timestamp', 'flows.organization_id', [
+    ['approvals', 'approvals.id', 'reviews.approval_id'],
+    ['flows', 'flows.id', 'approvals.flow_id'],
+  ]),
 };
 
 export const reads = { verifyChain };

@@ -16,7 +16,7 @@ import { insertChunks, type Db } from '../database.ts';
 import { compiledOnce } from '../compiled-once.ts';
 import { appendLeaves } from './log.ts';
 
-export type EvidenceType = 'trail.begin' | 'attestation' | 'snapshot' | 'approval' | 'review';
+export type EvidenceType = 'trail.begin' | 'attestation' | 'artifact' | 'snapshot' | 'approval' | 'review';
 
 /**
  * The rows a chain record can point at, with the columns its digest covers (the row as stored).
@@ -55,6 +55,26 @@ export const digestColumns = {
     'created_by_token',
     'created_at',
   ],
+  artifacts: [
+    'id',
+    'organization_id',
+    'flow_id',
+    'trail_id',
+    'fingerprint',
+    'filename',
+    'template_reference_name',
+    'git_commit',
+    'git_commit_info',
+    'repo_info',
+    'repo_name',
+    'build_url',
+    'commit_url',
+    'repo_url',
+    'external_urls',
+    'annotations',
+    'created_by_token',
+    'created_at',
+  ],
   snapshots: ['id', 'environment_id', 'snapshot_index', 'artifacts', 'created_by_token', 'created_at'],
   approvals: [
     'id',
@@ -81,6 +101,7 @@ export const digestColumnsOf = <T extends DigestTable>(table: T): (typeof digest
 export const tableOf: Record<EvidenceType, DigestTable> = {
   'trail.begin': 'trails',
   attestation: 'attestations',
+  artifact: 'artifacts',
   snapshot: 'snapshots',
   approval: 'approvals',
   review: 'reviews',

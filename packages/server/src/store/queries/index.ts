@@ -8,6 +8,7 @@
 import * as approvals from './approvals.ts';
 import * as artifactReads from './artifact-reads.ts';
 import * as artifactApprovals from './artifact-approvals.ts';
+import * as artifacts from './artifacts.ts';
 import * as attestations from './attestations.ts';
 import * as attestationFacts from './attestation-facts.ts';
 import * as audit from './audit.ts';
@@ -43,6 +44,7 @@ export const readQueries = {
   ...flows.reads,
   ...trails.reads,
   ...attestations.reads,
+  ...artifacts.reads,
   ...attestationFacts.reads,
   ...environments.reads,
   ...environmentList.reads,
@@ -76,6 +78,7 @@ export const writeQueries = {
   ...flows.writes,
   ...trails.writes,
   ...attestations.writes,
+  ...artifacts.writes,
   ...environments.writes,
   ...snapshots.writes,
   ...deployments.writes,

@@ -9,6 +9,7 @@ import type { EvidenceType } from './chain.ts';
 export type TokenEvidence = { at: number } & (
   | { kind: 'trail.begin'; flow: string; trail: string; created: boolean }
   | { kind: 'attestation'; flow: string; trail: string; attestationId: number; name: string; type: string }
+  | { kind: 'artifact'; flow: string; trail: string; artifactId: number; fingerprint: string; templateReferenceName: string }
   | { kind: 'snapshot'; environment: string; snapshotIndex: number }
   | { kind: 'approval'; flow: string; releaseNumber: number }
   | { kind: 'review'; flow: string; releaseNumber: number; state: string; approvedBy: string }
@@ -70,6 +71,16 @@ export async function evidenceOfToken(db: Db, tokenId: string): Promise<{ organi
         return { kind: type, at, flow: text('flow'), trail: text('trail'), created: data.created === true };
       case 'attestation':
         return { kind: type, at, flow: text('flow'), trail: text('trail'), attestationId: id, name: text('name'), type: text('type') };
+      case 'artifact':
+        return {
+          kind: type,
+          at,
+          flow: text('flow'),
+          trail: text('trail'),
+          artifactId: id,
+          fingerprint: text('fingerprint'),
+          templateReferenceName: text('template_reference_name'),
+        };
       case 'snapshot':
         return { kind: type, at, environment: text('environment'), snapshotIndex: Number(data.snapshot_index) };
       case 'approval':
