@@ -9,8 +9,7 @@ const OrNull = <T extends Parameters<typeof Type.Union>[0][number]>(schema: T) =
 export const artifactStates = ['COMPLIANT', 'NON-COMPLIANT', 'INCOMPLETE'] as const;
 
 /** A lower-case hex prefix of a digest (fingerprint or commit): at least 7 characters, as short commits are written. */
-export const hexPrefix = (max: number, description: string) =>
-  Type.String({ pattern: `^[a-f0-9]{7,${max}}$`, minLength: 7, maxLength: max, description });
+export const hexPrefix = (max: number, description: string) => Type.String({ pattern: `^[a-f0-9]{7,${max}}$`, minLength: 7, maxLength: max, description });
 
 /** Where an artifact runs or ran: the environment and the snapshot that shows it. */
 export const ArtifactEnvironment = Type.Object(

@@ -11,7 +11,7 @@ export const listArtifacts = defineOperation({
   summary: 'List artifacts',
   description:
     "The organisation's artifacts, newest first, as `kosli list artifacts` asks for them; `flow_name` or `repo_name` (the name the " +
-    'artifact\'s `repo_info` gave) narrows the list. A page is a JSON array, as the reference answers.',
+    "artifact's `repo_info` gave) narrows the list. A page is a JSON array, as the reference answers.",
   tags: ['Artifacts'],
   method: 'GET',
   path: paths.listArtifacts,

@@ -20,7 +20,13 @@ export async function requireFlowAndTrail(store: StoreUses<typeof requireFlowAnd
 export const artifactViewsUses = [...artifactStatesUses, ...whereaboutsUses, 'logIndexesOf'] as const;
 
 /** Each row as one artifact of `get artifact`: its state, log index, and where it runs and ran. */
-export async function artifactViews(store: StoreUses<typeof artifactViewsUses>, now: number, organizationId: number, rows: readonly ArtifactRow[], at: ViewContext) {
+export async function artifactViews(
+  store: StoreUses<typeof artifactViewsUses>,
+  now: number,
+  organizationId: number,
+  rows: readonly ArtifactRow[],
+  at: ViewContext,
+) {
   const [states, where, leaves] = await Promise.all([
     artifactStates(store, now, rows),
     whereaboutsOfFingerprints(store, organizationId, [...new Set(rows.map((r) => r.fingerprint))]),

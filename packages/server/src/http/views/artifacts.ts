@@ -18,7 +18,8 @@ export interface StateOf {
 const consoleBase = (apiBase: string) => `${apiBase.endsWith('/api/v2') ? apiBase.slice(0, -'/api/v2'.length) : ''}/ui`;
 
 /** The artifact's page in the console. */
-export const artifactPageHref = (at: ViewContext, flow: string, fingerprint: string) => `${consoleBase(at.apiBase)}/${pathOf(at.org, 'flows', flow, 'artifacts', fingerprint)}`;
+export const artifactPageHref = (at: ViewContext, flow: string, fingerprint: string) =>
+  `${consoleBase(at.apiBase)}/${pathOf(at.org, 'flows', flow, 'artifacts', fingerprint)}`;
 
 const apiHref = (at: ViewContext, row: ArtifactRow) => `${at.apiBase}/artifacts/${pathOf(at.org, row.flowName, 'fingerprint', row.fingerprint)}`;
 

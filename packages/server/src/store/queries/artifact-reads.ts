@@ -17,16 +17,15 @@ export type ArtifactKey = 'fingerprint' | 'git_commit';
 /** `[from, to)` of the values starting with `prefix` (lower-case hex). */
 const rangeOf = (prefix: string) => ({ from: prefix, to: `${prefix}g` });
 
-const inFlow = compiledOnce(
-  (db, v: { organizationId: number; flowId: number; from: string; to: string; trailId?: number; limit: number }, key: ArtifactKey) =>
-    artifactRowsQuery(db)
-      .where('r.organization_id', '=', v.organizationId)
-      .where(`r.${key}`, '>=', v.from)
-      .where(`r.${key}`, '<', v.to)
-      .where('r.flow_id', '=', v.flowId)
-      .$if(v.trailId !== undefined, (qb) => qb.where('r.trail_id', '=', v.trailId!))
-      .orderBy('r.id', 'desc')
-      .limit(v.limit),
+const inFlow = compiledOnce((db, v: { organizationId: number; flowId: number; from: string; to: string; trailId?: number; limit: number }, key: ArtifactKey) =>
+  artifactRowsQuery(db)
+    .where('r.organization_id', '=', v.organizationId)
+    .where(`r.${key}`, '>=', v.from)
+    .where(`r.${key}`, '<', v.to)
+    .where('r.flow_id', '=', v.flowId)
+    .$if(v.trailId !== undefined, (qb) => qb.where('r.trail_id', '=', v.trailId!))
+    .orderBy('r.id', 'desc')
+    .limit(v.limit),
 );
 
 /** The artifacts of one flow (and one trail of it) whose fingerprint or commit starts with `prefix`, newest first. */
@@ -51,7 +50,12 @@ const inOrganization = compiledOnce((db, v: { organizationId: number; from: stri
 );
 
 /** The organisation's artifacts whose fingerprint, or whose commit, starts with `prefix`, newest first: what a search finds. */
-export async function searchArtifactRows(db: Db, organizationId: number, prefix: string, limit: number): Promise<{ byFingerprint: ArtifactRow[]; byCommit: ArtifactRow[] }> {
+export async function searchArtifactRows(
+  db: Db,
+  organizationId: number,
+  prefix: string,
+  limit: number,
+): Promise<{ byFingerprint: ArtifactRow[]; byCommit: ArtifactRow[] }> {
   const v = { organizationId, ...rangeOf(prefix), limit };
   const [byFingerprint, byCommit] = await Promise.all([inOrganization(db, v, 'fingerprint'), inOrganization(db, v, 'git_commit')]);
   return { byFingerprint: byFingerprint.map(artifactRowOf), byCommit: byCommit.map(artifactRowOf) };
@@ -79,7 +83,13 @@ export async function listArtifactPage(db: Db, organizationId: number, filter: A
 
 /** Whether any artifact of the organisation names this repository. */
 export async function hasRepository(db: Db, organizationId: number, repoName: string): Promise<boolean> {
-  const row = await db.selectFrom('artifacts').select('id').where('organization_id', '=', organizationId).where('repo_name', '=', repoName).limit(1).executeTakeFirst();
+  const row = await db
+    .selectFrom('artifacts')
+    .select('id')
+    .where('organization_id', '=', organizationId)
+    .where('repo_name', '=', repoName)
+    .limit(1)
+    .executeTakeFirst();
   return row !== undefined;
 }
 
