@@ -2,7 +2,7 @@
  * What the artifact reads add to stored artifacts: each one's state (from its trail's compliance)
  * and where its fingerprint runs and ran, for a whole answer at once.
  */
-import type { ArtifactRow, StoreUses } from '../store/types.ts';
+import type { ReadArtifactRow, StoreUses } from '../store/types.ts';
 import { artifactStateOf, type ArtifactState } from './artifact-state.ts';
 import { whereaboutsOf, type Whereabouts } from './artifact-whereabouts.ts';
 import { TrailEvaluator, trailEvaluatorUses } from './evaluate.ts';
@@ -10,19 +10,16 @@ import { TrailEvaluator, trailEvaluatorUses } from './evaluate.ts';
 /** The queries `artifactStates` uses. */
 export const artifactStatesUses = trailEvaluatorUses;
 
-/** Each artifact's state and why, in the order of `rows`; each trail is evaluated once. */
+/** Each artifact's state and why, in the order of `rows`; each trail is evaluated once, from the template the row names. */
 export async function artifactStates(
   store: StoreUses<typeof artifactStatesUses>,
   now: number,
-  rows: readonly ArtifactRow[],
+  rows: readonly ReadArtifactRow[],
 ): Promise<Array<{ state: ArtifactState; info: string }>> {
-  const trails = (await Promise.all([...new Set(rows.map((r) => r.trailId))].map((id) => store.getTrailById(id)))).filter((t) => t !== undefined);
+  const trails = [...new Map(rows.map((r) => [r.trailId, { id: r.trailId, effectiveTemplateSha256: r.effectiveTemplateSha256 }])).values()];
   const evaluated = await new TrailEvaluator(store, now).complianceOf(trails);
   const byTrail = new Map(trails.map((t, i) => [t.id, evaluated[i]!.compliance]));
-  return rows.map((r) => {
-    const compliance = byTrail.get(r.trailId);
-    return compliance ? artifactStateOf(compliance, r.templateReferenceName) : { state: 'INCOMPLETE', info: 'its trail was not found' };
-  });
+  return rows.map((r) => artifactStateOf(byTrail.get(r.trailId)!, r.templateReferenceName));
 }
 
 /** The queries `whereaboutsOfFingerprints` uses. */

@@ -3,18 +3,33 @@ import { artifactStates, artifactStatesUses, whereaboutsOfFingerprints, whereabo
 import { notFound } from '../http/errors.ts';
 import type { ViewContext } from '../http/links.ts';
 import { artifactView } from '../http/views/artifacts.ts';
-import type { ArtifactRow, StoreUses } from '../store/types.ts';
-import { requireFlow, requireFlowUses } from './lookup.ts';
+import { maxArtifactsRead } from '../store/queries/artifact-reads.ts';
+import type { ArtifactKey, ReadArtifactRow, StoreUses } from '../store/types.ts';
+import { requireFlow, requireFlowUses, requireOrganization } from './lookup.ts';
 
-export const requireFlowAndTrailUses = [...requireFlowUses, 'findTrail'] as const;
+export const findFlowArtifactsUses = [...requireFlowUses, 'findTrail', 'findFlowArtifacts'] as const;
 
-/** The flow, and the id of its trail named `trail` when one is: a 404 for either missing. */
-export async function requireFlowAndTrail(store: StoreUses<typeof requireFlowAndTrailUses>, org: string, flowName: string, trail: string | undefined) {
-  const { organization, flow } = await requireFlow(store, org, flowName);
-  if (trail === undefined) return { organization, flowId: Number(flow.id), trailId: undefined };
-  const found = await store.findTrail(organization.id, flowName, trail);
-  if (!found) throw notFound(`Trail '${trail}' not found in flow '${flowName}' of organization '${org}'`);
-  return { organization, flowId: Number(flow.id), trailId: found.id };
+/**
+ * The artifacts of the flow (and of its trail named `trail`) whose `key` starts with `prefix`,
+ * newest first; a 404 for a missing flow or trail. The flow is looked up only when nothing is
+ * found, as the artifacts' read names it: the common case is one query.
+ */
+export async function findFlowArtifacts(
+  store: StoreUses<typeof findFlowArtifactsUses>,
+  params: { org: string; flow_name: string },
+  match: { key: ArtifactKey; prefix: string; trail?: string },
+) {
+  const organization = await requireOrganization(store, params.org);
+  let trailId: number | undefined;
+  if (match.trail !== undefined) {
+    const found = await store.findTrail(organization.id, params.flow_name, match.trail);
+    if (!found) await requireFlow(store, params.org, params.flow_name);
+    if (!found) throw notFound(`Trail '${match.trail}' not found in flow '${params.flow_name}' of organization '${params.org}'`);
+    trailId = found.id;
+  }
+  const rows = await store.findFlowArtifacts(organization.id, params.flow_name, { key: match.key, prefix: match.prefix, trailId }, maxArtifactsRead);
+  if (!rows.length) await requireFlow(store, params.org, params.flow_name);
+  return { organization, rows };
 }
 
 export const artifactViewsUses = [...artifactStatesUses, ...whereaboutsUses, 'logIndexesOf'] as const;
@@ -24,7 +39,7 @@ export async function artifactViews(
   store: StoreUses<typeof artifactViewsUses>,
   now: number,
   organizationId: number,
-  rows: readonly ArtifactRow[],
+  rows: readonly ReadArtifactRow[],
   at: ViewContext,
 ) {
   const [states, where, leaves] = await Promise.all([

@@ -1,8 +1,7 @@
 import { getArtifactByFingerprint } from '@trailproof/schema';
 import { badRequest, notFound } from '../http/errors.ts';
 import { definePlugin } from '../plugin.ts';
-import { maxArtifactsRead } from '../store/queries/artifact-reads.ts';
-import { artifactViews, artifactViewsUses, requireFlowAndTrail, requireFlowAndTrailUses } from './artifact-lookup.ts';
+import { artifactViews, artifactViewsUses, findFlowArtifacts, findFlowArtifactsUses } from './artifact-lookup.ts';
 
 /**
  * GET /artifacts/{org}/{flow_name}/fingerprint/{fingerprint}: the latest report of the fingerprint
@@ -11,11 +10,9 @@ import { artifactViews, artifactViewsUses, requireFlowAndTrail, requireFlowAndTr
  */
 export const getArtifactByFingerprintPlugin = definePlugin({
   operation: getArtifactByFingerprint,
-  store: [...requireFlowAndTrailUses, 'findFlowArtifacts', ...artifactViewsUses],
+  store: [...findFlowArtifactsUses, ...artifactViewsUses],
   async handler({ params, query, store, now, apiBase }) {
-    const { organization, flowId, trailId } = await requireFlowAndTrail(store, params.org, params.flow_name, query.trail);
-    const match = { key: 'fingerprint' as const, prefix: params.fingerprint, trailId };
-    const rows = await store.findFlowArtifacts(organization.id, flowId, match, maxArtifactsRead);
+    const { organization, rows } = await findFlowArtifacts(store, params, { key: 'fingerprint', prefix: params.fingerprint, trail: query.trail });
     const where = `in flow '${params.flow_name}' belonging to organization '${params.org}'`;
     if (!rows.length) throw notFound(`Artifact with fingerprint '${params.fingerprint}' does not exist ${where}`);
     const fingerprints = new Set(rows.map((r) => r.fingerprint));

@@ -1,8 +1,7 @@
 import { getArtifactsByCommit } from '@trailproof/schema';
 import { notFound } from '../http/errors.ts';
 import { definePlugin } from '../plugin.ts';
-import { maxArtifactsRead } from '../store/queries/artifact-reads.ts';
-import { artifactViews, artifactViewsUses, requireFlowAndTrail, requireFlowAndTrailUses } from './artifact-lookup.ts';
+import { artifactViews, artifactViewsUses, findFlowArtifacts, findFlowArtifactsUses } from './artifact-lookup.ts';
 
 /**
  * GET /artifacts/{org}/{flow_name}/commit_sha/{commit_sha}: every artifact of the flow (or the
@@ -11,11 +10,9 @@ import { artifactViews, artifactViewsUses, requireFlowAndTrail, requireFlowAndTr
  */
 export const getArtifactsByCommitPlugin = definePlugin({
   operation: getArtifactsByCommit,
-  store: [...requireFlowAndTrailUses, 'findFlowArtifacts', ...artifactViewsUses],
+  store: [...findFlowArtifactsUses, ...artifactViewsUses],
   async handler({ params, query, store, now, apiBase }) {
-    const { organization, flowId, trailId } = await requireFlowAndTrail(store, params.org, params.flow_name, query.trail);
-    const match = { key: 'git_commit' as const, prefix: params.commit_sha, trailId };
-    const rows = await store.findFlowArtifacts(organization.id, flowId, match, maxArtifactsRead);
+    const { organization, rows } = await findFlowArtifacts(store, params, { key: 'git_commit', prefix: params.commit_sha, trail: query.trail });
     if (!rows.length) {
       throw notFound(`Artifact with commit '${params.commit_sha}' does not exist in flow '${params.flow_name}' belonging to organization '${params.org}'`);
     }

@@ -113,7 +113,7 @@ describe('artifact reads: every statement on an index', function () {
 
   it('by fingerprint or commit prefix in a flow, and a search of the organisation: a range of artifacts_org_fingerprint / artifacts_org_commit', async () => {
     for (const key of ['fingerprint', 'git_commit'] as const) {
-      const [plan] = await plansOf(() => findFlowArtifacts(db, 1, 1, { key, prefix: 'abcdef0' }, 100));
+      const [plan] = await plansOf(() => findFlowArtifacts(db, 1, 'app', { key, prefix: 'abcdef0' }, 100));
       noScan(plan!);
       expect(plan).to.contain(key === 'fingerprint' ? 'artifacts_org_fingerprint' : 'artifacts_org_commit');
     }

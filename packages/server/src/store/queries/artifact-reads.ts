@@ -14,34 +14,47 @@ export const maxArtifactsRead = 100;
 /** Which column a value is matched against. */
 export type ArtifactKey = 'fingerprint' | 'git_commit';
 
+/** A stored artifact with the template its trail is evaluated against (the trail's, else its flow's), so a read needs no lookup of the trail. */
+export type ReadArtifactRow = ArtifactRow & { effectiveTemplateSha256: string | null };
+
+/** The artifacts' rows with their trails' and flows' templates. */
+const readRowsQuery = (db: Db) => artifactRowsQuery(db).select(['t.template_sha256 as trail_template_sha256', 'f.template_sha256 as flow_template_sha256']);
+
+const readRowOf = (
+  r: Parameters<typeof artifactRowOf>[0] & { trail_template_sha256: string | null; flow_template_sha256: string | null },
+): ReadArtifactRow => ({
+  ...artifactRowOf(r),
+  effectiveTemplateSha256: r.trail_template_sha256 ?? r.flow_template_sha256,
+});
+
 /** `[from, to)` of the values starting with `prefix` (lower-case hex). */
 const rangeOf = (prefix: string) => ({ from: prefix, to: `${prefix}g` });
 
-const inFlow = compiledOnce((db, v: { organizationId: number; flowId: number; from: string; to: string; trailId?: number; limit: number }, key: ArtifactKey) =>
-  artifactRowsQuery(db)
+const inFlow = compiledOnce((db, v: { organizationId: number; flow: string; from: string; to: string; trailId?: number; limit: number }, key: ArtifactKey) =>
+  readRowsQuery(db)
     .where('r.organization_id', '=', v.organizationId)
     .where(`r.${key}`, '>=', v.from)
     .where(`r.${key}`, '<', v.to)
-    .where('r.flow_id', '=', v.flowId)
+    .where('f.name', '=', v.flow)
     .$if(v.trailId !== undefined, (qb) => qb.where('r.trail_id', '=', v.trailId!))
     .orderBy('r.id', 'desc')
     .limit(v.limit),
 );
 
-/** The artifacts of one flow (and one trail of it) whose fingerprint or commit starts with `prefix`, newest first. */
+/** The artifacts of the flow named `flow` (and one trail of it) whose fingerprint or commit starts with `prefix`, newest first. */
 export async function findFlowArtifacts(
   db: Db,
   organizationId: number,
-  flowId: number,
+  flow: string,
   match: { key: ArtifactKey; prefix: string; trailId?: number },
   limit: number,
-): Promise<ArtifactRow[]> {
-  const rows = await inFlow(db, { organizationId, flowId, ...rangeOf(match.prefix), trailId: match.trailId, limit }, match.key);
-  return rows.map(artifactRowOf);
+): Promise<ReadArtifactRow[]> {
+  const rows = await inFlow(db, { organizationId, flow, ...rangeOf(match.prefix), trailId: match.trailId, limit }, match.key);
+  return rows.map(readRowOf);
 }
 
 const inOrganization = compiledOnce((db, v: { organizationId: number; from: string; to: string; limit: number }, key: ArtifactKey) =>
-  artifactRowsQuery(db)
+  readRowsQuery(db)
     .where('r.organization_id', '=', v.organizationId)
     .where(`r.${key}`, '>=', v.from)
     .where(`r.${key}`, '<', v.to)
@@ -55,10 +68,10 @@ export async function searchArtifactRows(
   organizationId: number,
   prefix: string,
   limit: number,
-): Promise<{ byFingerprint: ArtifactRow[]; byCommit: ArtifactRow[] }> {
+): Promise<{ byFingerprint: ReadArtifactRow[]; byCommit: ReadArtifactRow[] }> {
   const v = { organizationId, ...rangeOf(prefix), limit };
   const [byFingerprint, byCommit] = await Promise.all([inOrganization(db, v, 'fingerprint'), inOrganization(db, v, 'git_commit')]);
-  return { byFingerprint: byFingerprint.map(artifactRowOf), byCommit: byCommit.map(artifactRowOf) };
+  return { byFingerprint: byFingerprint.map(readRowOf), byCommit: byCommit.map(readRowOf) };
 }
 
 /** What a list of artifacts is narrowed to: a flow or a repository (`repo_info.name`). */
@@ -68,8 +81,8 @@ export interface ArtifactListFilter {
 }
 
 /** A page of the organisation's artifacts, newest first (ties by id), from the index of the filter's column. */
-export async function listArtifactPage(db: Db, organizationId: number, filter: ArtifactListFilter, offset: number, limit: number): Promise<ArtifactRow[]> {
-  const rows = await artifactRowsQuery(db)
+export async function listArtifactPage(db: Db, organizationId: number, filter: ArtifactListFilter, offset: number, limit: number): Promise<ReadArtifactRow[]> {
+  const rows = await readRowsQuery(db)
     .where('r.organization_id', '=', organizationId)
     .$if(filter.flowId !== undefined, (qb) => qb.where('r.flow_id', '=', filter.flowId!))
     .$if(filter.repoName !== undefined, (qb) => qb.where('r.repo_name', '=', filter.repoName!))
@@ -78,7 +91,7 @@ export async function listArtifactPage(db: Db, organizationId: number, filter: A
     .limit(limit)
     .offset(offset)
     .execute();
-  return rows.map(artifactRowOf);
+  return rows.map(readRowOf);
 }
 
 /** Whether any artifact of the organisation names this repository. */
