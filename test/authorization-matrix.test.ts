@@ -83,24 +83,17 @@ describe('authorization matrix over every route', function () {
       json: { artifacts: [{ digests: { [marker]: sha(marker) }, creationTimestamp: 1_763_800_000 }] },
     });
     await seed('POST', `/api/v2/approvals/acme/${name}`, { json: { artifact_fingerprint: sha(marker), description: marker, src_commit_list: [] } });
-    // An artifact of the trail, for the artifact reads (stored as `attest artifact` stores it).
-    await server.store.appendArtifact({
-      organizationId: Number((await server.store.findOrganization('acme'))!.id),
-      flow: name,
-      trail: name,
-      fingerprint: sha(marker),
-      filename: marker,
-      templateReferenceName: 'app',
-      gitCommit: commit,
-      gitCommitInfo: null,
-      repoInfo: null,
-      buildUrl: 'https://ci.example/1',
-      commitUrl: 'https://git.example/1',
-      repoUrl: null,
-      externalUrls: null,
-      annotations: null,
-      createdBy: null,
-      at: Date.now() / 1000,
+    // An artifact of the trail, for the artifact reads.
+    await seed('POST', `/api/v2/artifacts/acme/${name}`, {
+      json: {
+        fingerprint: sha(marker),
+        filename: marker,
+        git_commit: commit,
+        build_url: 'https://ci.example/1',
+        commit_url: 'https://git.example/1',
+        template_reference_name: 'app',
+        trail_name: name,
+      },
     });
     const extra = await createToken(server.store, { org: 'acme' });
     await server.store.revokeToken(extra.id, Date.now() / 1000);

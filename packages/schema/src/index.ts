@@ -20,6 +20,7 @@ export { GitCommitInfo, JunitResult, Nullable, RepoInfo, Sha256Hex, sharedSchema
 export { createValidator, fieldErrors, type FieldErrors, type OperationValidators, type Validation } from './validator.ts';
 export { buildOpenApiDocument, type OpenApiOptions } from './openapi.ts';
 export { attestJunit } from './operations/attest-junit.ts';
+export { attestArtifact } from './operations/attest-artifact.ts';
 export { attestGeneric } from './operations/attest-generic.ts';
 export { AttestationName, attestationBody, attestationResponses, TrailPathParams } from './operations/attestation-input.ts';
 export { beginTrail } from './operations/begin-trail.ts';

@@ -3,6 +3,7 @@
  * without TypeBox, so a client (the action's bundle) can import the paths for a few bytes.
  */
 export const paths = {
+  attestArtifact: '/artifacts/{org}/{flow_name}',
   attestGeneric: '/attestations/{org}/{flow_name}/trail/{trail_name}/generic',
   attestJunit: '/attestations/{org}/{flow_name}/trail/{trail_name}/junit',
   beginTrail: '/trails/{org}/{flow_name}',

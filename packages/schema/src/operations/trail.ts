@@ -23,12 +23,21 @@ export const AttestationStatus = Type.Object(
 
 const complianceState = Type.Union([Type.Literal('COMPLIANT'), Type.Literal('NON-COMPLIANT')]);
 
+/** An artifact's state as Kosli shows it: INCOMPLETE while an attestation it needs is missing (and none fails). */
+export const ArtifactState = Type.Union([Type.Literal('COMPLIANT'), Type.Literal('NON-COMPLIANT'), Type.Literal('INCOMPLETE')]);
+
 export const ArtifactStatus = Type.Object(
   {
-    status: complianceState,
+    artifact_fingerprint: OrNull(
+      Type.String({ description: 'The latest artifact reported under this name; else the fingerprint its latest attestation carries' }),
+    ),
+    artifact_id: OrNull(Type.String({ description: 'The reported artifact; null while none is reported under this name' })),
+    status: ArtifactState,
     is_compliant: Type.Boolean(),
     unexpected: Type.Boolean({ description: 'true when the template does not name this artifact' }),
     attestations_statuses: Type.Array(Type.Ref(AttestationStatus)),
+    evaluated_at: EpochSeconds(),
+    flow_template_id: OrNull(Type.String()),
   },
   { $id: 'ArtifactStatus', additionalProperties: false },
 );

@@ -1,8 +1,8 @@
 /**
  * Evidence of every kind stored through the API, for the audit package's tests and benchmark:
  * trails (one begun twice), JUnit and generic attestations with and without attachments (one
- * attachment shared by two), a snapshot that deploys an attested artifact, an approval and its
- * review, and a second flow.
+ * attachment shared by two), an artifact reported and attested, a snapshot that deploys it, an
+ * approval and its review, and a second flow.
  */
 import { createHash } from 'node:crypto';
 
@@ -81,6 +81,20 @@ export async function storeStory(request: StoryRequest, options: { org?: string 
     { attestation_name: 'unit-tests', junit_results: [suite], description: 'unit' },
     { content: storyAttachments.junit, name: 'junit.xml' },
   );
+  await call('POST', '/artifacts/acme/backend', {
+    json: {
+      fingerprint: storyFingerprint,
+      filename: 'backend:1',
+      git_commit: '1'.repeat(40),
+      git_commit_info: { sha1: '1'.repeat(40), branch: 'main', author: 'Ada', message: 'build', timestamp: 1_763_800_000 },
+      build_url: 'https://ci.example.com/1',
+      commit_url: 'https://git.example.com/c/1',
+      repo_url: 'https://git.example.com/backend',
+      template_reference_name: 'backend',
+      trail_name: 't1',
+      annotations: { team: 'core' },
+    },
+  });
   await attest(
     'backend',
     't1',

@@ -10,6 +10,8 @@ import { TrailEvaluator } from '../domain/evaluate.ts';
 import { attestationView, trailSummary } from '../http/views/trails.ts';
 import { environmentHref, trailHref, type ViewContext } from '../http/links.ts';
 import { approvalFields } from '../http/views/approvals.ts';
+import { artifactView } from '../http/views/artifacts.ts';
+import { tableOf } from '../store/queries/chain.ts';
 import type { StoreUses } from '../store/types.ts';
 import { parseCheckpoint, parseNote, toBase64 } from '../transparency/index.ts';
 import { LEAF_LIST_PART, type LeafType, type Manifest, PACKAGE_FORMAT, type Selection, viewFileOf } from './package-format.ts';
@@ -42,6 +44,8 @@ export const exportPackageUses = [
   'listAttestations',
   'attestationFactsOfTrails',
   'approvalLogIndexes',
+  'artifactsOfTrails',
+  'artifactsByIds',
 ] as const;
 type ExportStore = StoreUses<typeof exportPackageUses>;
 
@@ -112,15 +116,15 @@ async function* records(store: ExportStore, log: AuditLog, size: number, options
       return inSelection(leaf, options.selection, (id) => approvalFlows.get(id));
     });
     const ids = (type: LeafType) => chosen.filter((l) => l.type === type && l.ref).map((l) => l.ref!.id);
-    const [trails, attestations, snapshots, approvals, reviews] = await Promise.all(
-      (['trail.begin', 'attestation', 'snapshot', 'approval', 'review'] as const).map((type) => store.auditRows(tableOf[type], ids(type))),
+    const [trails, attestations, artifacts, snapshots, approvals, reviews] = await Promise.all(
+      (['trail.begin', 'attestation', 'artifact', 'snapshot', 'approval', 'review'] as const).map((type) => store.auditRows(tableOf[type], ids(type))),
     );
-    const rows = { 'trail.begin': trails!, attestation: attestations!, snapshot: snapshots!, approval: approvals!, review: reviews! };
+    const rows = { 'trail.begin': trails!, attestation: attestations!, artifact: artifacts!, snapshot: snapshots!, approval: approvals!, review: reviews! };
     const latestBegins = await log.latestBegins(ids('trail.begin'));
     const views = await viewsOf(
       store,
       chosen,
-      { attestations: ids('attestation'), snapshots: ids('snapshot'), approvals: ids('approval'), reviews: rows.review },
+      { attestations: ids('attestation'), artifacts: ids('artifact'), snapshots: ids('snapshot'), approvals: ids('approval'), reviews: rows.review },
       at,
       now,
       options.organizationId,
@@ -154,8 +158,6 @@ async function* records(store: ExportStore, log: AuditLog, size: number, options
   }
 }
 
-const tableOf = { 'trail.begin': 'trails', attestation: 'attestations', snapshot: 'snapshots', approval: 'approvals', review: 'reviews' } as const;
-
 function readLeaf({ index, leaf }: { index: number; leaf: string }): Leaf | undefined {
   const record = JSON.parse(leaf) as Record<string, any>;
   if (!(record.type in viewFileOf)) return undefined;
@@ -173,13 +175,14 @@ interface View {
 async function viewsOf(
   store: ExportStore,
   _chosen: Leaf[],
-  ids: { attestations: number[]; snapshots: number[]; approvals: number[]; reviews: Map<number, Record<string, unknown>> },
+  ids: { attestations: number[]; artifacts: number[]; snapshots: number[]; approvals: number[]; reviews: Map<number, Record<string, unknown>> },
   at: ViewContext,
   now: number,
   organizationId: number,
 ): Promise<(leaf: Leaf) => Promise<View>> {
-  const [attestations, snapshotPlaces, approvalPlaces, tokens] = await Promise.all([
+  const [attestations, artifacts, snapshotPlaces, approvalPlaces, tokens] = await Promise.all([
     store.auditAttestations(ids.attestations),
+    store.artifactsByIds(ids.artifacts),
     store.auditSnapshotPlaces(ids.snapshots),
     store.auditApprovalPlaces(ids.approvals),
     store.auditTokenDescriptions([...ids.reviews.values()].flatMap((r) => (typeof r.created_by_token === 'string' ? [r.created_by_token] : []))),
@@ -199,6 +202,8 @@ async function viewsOf(
           attachmentSize: a.attachmentSize ?? undefined,
         };
       }
+      case 'artifact':
+        return { body: artifactView(artifacts.get(id)!, leaf.index) };
       case 'snapshot':
         return snapshotView(store, snapshotPlaces.get(id)!, at, leaf.index);
       case 'approval': {

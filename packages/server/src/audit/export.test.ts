@@ -85,7 +85,7 @@ describe(`audit package round trip and verify-checkpoint (${testBackend})`, func
   it('exports through the CLI (database) and the API, verifies offline, and names a flipped attachment, a changed record and a wrong key', async () => {
     const a = await serve('a', { TRAILPROOF_SIGNING_KEY: signerKey });
     await storeStory(storyRequest(a.server.url, a.token));
-    await checkpointOf(a, 12);
+    await checkpointOf(a, 13);
     const key = await keyOf(a);
     const fromDb = join(dir, 'from-db.tar.gz');
     const fromApi = join(dir, 'from-api.tar.gz');
@@ -102,15 +102,15 @@ describe(`audit package round trip and verify-checkpoint (${testBackend})`, func
     expect(verified.map((v) => [v.status, v.stdout])).to.deep.equal([
       [
         0,
-        'OK: 12 records and 2 attachments of acme are in audit.example.com/acme at size 12\ncomplete: the package holds every leaf of its selection (the whole log), checked against the signed tree\n',
+        'OK: 13 records and 2 attachments of acme are in audit.example.com/acme at size 13\ncomplete: the package holds every leaf of its selection (the whole log), checked against the signed tree\n',
       ],
       [
         0,
-        'OK: 12 records and 2 attachments of acme are in audit.example.com/acme at size 12\ncomplete: the package holds every leaf of its selection (the whole log), checked against the signed tree\n',
+        'OK: 13 records and 2 attachments of acme are in audit.example.com/acme at size 13\ncomplete: the package holds every leaf of its selection (the whole log), checked against the signed tree\n',
       ],
       [
         0,
-        'OK: 4 records and 2 attachments of acme are in audit.example.com/acme at size 12\ncomplete: the package holds every leaf of its selection (flow=backend trail=t1), checked against the signed tree\n',
+        'OK: 5 records and 2 attachments of acme are in audit.example.com/acme at size 13\ncomplete: the package holds every leaf of its selection (flow=backend trail=t1), checked against the signed tree\n',
       ],
     ]);
 
@@ -140,20 +140,20 @@ describe(`audit package round trip and verify-checkpoint (${testBackend})`, func
 
   it('verify-checkpoint accepts a true extension and finds a history rewritten (re-signed by the same key or a new one) or cut short', async () => {
     const a = servers[0]!;
-    const older = file('older', await checkpointOf(a, 12));
+    const older = file('older', await checkpointOf(a, 13));
     const key = await keyOf(a);
     await storyRequest(a.server.url, a.token)('PUT', '/api/v2/trails/acme/backend', { form: { data_json: JSON.stringify({ name: 't9' }) } });
-    const newer = file('newer', await checkpointOf(a, 13));
+    const newer = file('newer', await checkpointOf(a, 14));
     // An operator who rebuilds the database with a history of their own: the same key, or a new one.
     const rewritten = await serve('rewritten', { TRAILPROOF_SIGNING_KEY: signerKey });
     await storeStory(storyRequest(rewritten.server.url, rewritten.token), {});
     await storyRequest(rewritten.server.url, rewritten.token)('PUT', '/api/v2/trails/acme/backend', {
       form: { data_json: JSON.stringify({ name: 'forged' }) },
     });
-    const forged = file('forged', await checkpointOf(rewritten, 13));
+    const forged = file('forged', await checkpointOf(rewritten, 14));
     const resigned = await serve('resigned');
     await storeStory(storyRequest(resigned.server.url, resigned.token));
-    const newKey = file('new-key', await checkpointOf(resigned, 12));
+    const newKey = file('new-key', await checkpointOf(resigned, 13));
     const shorter = await serve('shorter', { TRAILPROOF_SIGNING_KEY: signerKey });
     await storyRequest(shorter.server.url, shorter.token)('PUT', '/api/v2/trails/acme/backend', { form: { data_json: JSON.stringify({ name: 't1' }) } });
     const cut = file('cut', await checkpointOf(shorter, 1));
@@ -164,7 +164,7 @@ describe(`audit package round trip and verify-checkpoint (${testBackend})`, func
       runTrailproof(['verify-checkpoint', older, newKey, '--key', key, ...online(resigned)]),
       runTrailproof(['verify-checkpoint', older, cut, '--key', key, ...online(shorter)]),
     ]);
-    expect([extension.status, extension.stdout]).to.deep.equal([0, 'OK: audit.example.com/acme at size 13 extends size 12\n']);
+    expect([extension.status, extension.stdout]).to.deep.equal([0, 'OK: audit.example.com/acme at size 14 extends size 13\n']);
     expect([sameKey.status, sameKey.stderr]).to.match(/^1,trailproof: FAILED \(consistency-old-root-mismatch\)/);
     expect([otherKey.status, otherKey.stderr]).to.match(/^1,trailproof: FAILED \(no-signature-by-key\)/);
     expect([truncated.status, truncated.stderr]).to.match(/^1,trailproof: FAILED \(size-order\)/);

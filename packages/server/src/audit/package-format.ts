@@ -17,6 +17,7 @@ export const LEAF_LIST_PART = 4096;
 export const viewFileOf = {
   'trail.begin': 'trail.json',
   attestation: 'attestation.json',
+  artifact: 'artifact.json',
   snapshot: 'snapshot.json',
   approval: 'approval.json',
   review: 'review.json',
@@ -27,6 +28,7 @@ export type LeafType = keyof typeof viewFileOf;
 export const tableOfLeaf: Record<LeafType, string> = {
   'trail.begin': 'trails',
   attestation: 'attestations',
+  artifact: 'artifacts',
   snapshot: 'snapshots',
   approval: 'approvals',
   review: 'reviews',

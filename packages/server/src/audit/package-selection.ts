@@ -22,7 +22,7 @@ export const describeSelection = (selection: Selection): string =>
     .join(' ') || 'the whole log';
 
 /**
- * Whether `leaf` is of the selection: its time, its trail (trail begins and attestations only),
+ * Whether `leaf` is of the selection: its time, its trail (trail begins, attestations and artifacts only),
  * its flow (snapshots belong to none; a review, to its approval's, which `approvalFlow` gives from
  * the approval's own leaf). A leaf of another type is of no selection but the whole log.
  */
@@ -31,12 +31,15 @@ export function inSelection(leaf: SelectableLeaf, selection: Selection, approval
   const at = Number(leaf.at);
   if (selection.since !== undefined && !(at >= selection.since)) return false;
   if (selection.until !== undefined && !(at <= selection.until)) return false;
-  if (selection.trail !== undefined && (data.trail !== selection.trail || (leaf.type !== 'trail.begin' && leaf.type !== 'attestation'))) return false;
+  if (selection.trail !== undefined && (data.trail !== selection.trail || !onTrail(leaf.type))) return false;
   if (selection.flow === undefined) return true;
   if (leaf.type === 'review') return approvalFlow(Number(data.approval_id)) === selection.flow;
-  if (leaf.type !== 'trail.begin' && leaf.type !== 'attestation' && leaf.type !== 'approval') return false;
+  if (!onTrail(leaf.type) && leaf.type !== 'approval') return false;
   return data.flow === selection.flow;
 }
+
+/** Whether a leaf's evidence is on a trail (its data names flow and trail). */
+const onTrail = (type: unknown) => type === 'trail.begin' || type === 'attestation' || type === 'artifact';
 
 /** An approval leaf's row id and flow, for `inSelection`'s reviews; undefined for any other leaf. */
 export function approvalOf(leaf: { type: unknown; ref?: unknown; data: unknown }): { id: number; flow: string } | undefined {

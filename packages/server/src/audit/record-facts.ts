@@ -42,6 +42,25 @@ const factsOf: Record<LeafType, (row: Json, data: Json) => Facts> = {
       ['attachment', attachment],
     ];
   },
+  artifact(row, data) {
+    return [
+      ['artifact_id', String(row.id)],
+      ['fingerprint', row.fingerprint],
+      ['filename', row.filename],
+      ['template_reference_name', row.template_reference_name],
+      ['flow_name', data.flow],
+      ['trail_name', data.trail],
+      ['git_commit', orNull(row.git_commit)],
+      ['git_commit_info', parsed(row.git_commit_info)],
+      ['repo_info', parsed(row.repo_info)],
+      ['build_url', row.build_url],
+      ['commit_url', row.commit_url],
+      ['repo_url', orNull(row.repo_url)],
+      ['external_urls', parsed(row.external_urls)],
+      ['annotations', parsed(row.annotations)],
+      ['created_at', Number(row.created_at)],
+    ];
+  },
   'trail.begin'(row, data) {
     return [
       ['name', row.name],
@@ -133,19 +152,24 @@ export function leafDataMismatch(type: LeafType, row: Json, data: Json): string 
           ['artifact_fingerprint', orNull(row.artifact_fingerprint)],
           ['attachment_sha256', orNull(row.attachment_sha256)],
         ]
-      : type === 'snapshot'
-        ? [['snapshot_index', Number(row.snapshot_index)]]
-        : type === 'approval'
-          ? [
-              ['release_number', Number(row.release_number)],
-              ['target_artifact', row.target_artifact],
-            ]
-          : type === 'review'
+      : type === 'artifact'
+        ? [
+            ['fingerprint', row.fingerprint],
+            ['template_reference_name', row.template_reference_name],
+          ]
+        : type === 'snapshot'
+          ? [['snapshot_index', Number(row.snapshot_index)]]
+          : type === 'approval'
             ? [
-                ['state', row.state],
-                ['approved_by', row.approved_by],
+                ['release_number', Number(row.release_number)],
+                ['target_artifact', row.target_artifact],
               ]
-            : [['trail', row.name]];
+            : type === 'review'
+              ? [
+                  ['state', row.state],
+                  ['approved_by', row.approved_by],
+                ]
+              : [['trail', row.name]];
   for (const [field, expected] of pairs) {
     if (field in data && canonicalJson(data[field]) !== canonicalJson(expected))
       return `the leaf's data.${field} is ${clip(canonicalJson(data[field]))}, the row's is ${clip(canonicalJson(expected))}`;

@@ -20,15 +20,27 @@ const compliance = (entries: ComplianceStatus['artifacts_statuses'], reasons: st
   evaluated_at: 1,
   flow_template_id: null,
 });
-const entry = (statuses: ReturnType<typeof attestation>[]) => ({
-  status: statuses.every((s) => s.is_compliant) ? ('COMPLIANT' as const) : ('NON-COMPLIANT' as const),
-  is_compliant: statuses.every((s) => s.is_compliant),
-  unexpected: false,
-  attestations_statuses: statuses,
-});
+/** An entry as evaluateCompliance makes it. */
+const entry = (statuses: ReturnType<typeof attestation>[]) => {
+  const status = statuses.some((s) => s.status === 'COMPLETE' && !s.is_compliant)
+    ? ('NON-COMPLIANT' as const)
+    : statuses.some((s) => s.status === 'MISSING')
+      ? ('INCOMPLETE' as const)
+      : ('COMPLIANT' as const);
+  return {
+    artifact_fingerprint: 'a'.repeat(64),
+    artifact_id: '1',
+    status,
+    is_compliant: status === 'COMPLIANT',
+    unexpected: false,
+    attestations_statuses: statuses,
+    evaluated_at: 1,
+    flow_template_id: null,
+  };
+};
 
 describe("an artifact's state from its trail's compliance", () => {
-  it('COMPLIANT, INCOMPLETE while only missing, NON-COMPLIANT once one made fails; the reasons that name it', () => {
+  it("its entry's state, with the reasons that name it", () => {
     expect(artifactStateOf(compliance({ backend: entry([attestation('COMPLETE', true)]) }), 'backend')).to.deep.equal({ state: 'COMPLIANT', info: '' });
     const missing = "artifact 'backend': attestation 'unit-tests' is missing";
     expect(artifactStateOf(compliance({ backend: entry([attestation('MISSING', false)]) }, [missing, 'trail: other']), 'backend')).to.deep.equal({

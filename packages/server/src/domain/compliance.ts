@@ -7,7 +7,11 @@
  *   non-compliant;
  * - attestations the template does not ask for still count: a non-compliant one makes the trail
  *   non-compliant too;
- * - without a template, the attestations made are all that counts.
+ * - without a template, the attestations made are all that counts;
+ * - an attestation counts for the template artifacts it names, else for the reported artifact
+ *   whose fingerprint it carries (in either order of arrival), else for the trail;
+ * - an artifact is NON-COMPLIANT when one of its attestations is not compliant, INCOMPLETE when
+ *   one it needs is missing, COMPLIANT otherwise (Kosli's states); the trail's verdict is as before.
  */
 import type { TemplateError, TemplateModel, TemplateRequirement } from './template.ts';
 
@@ -19,7 +23,32 @@ export interface AttestationFacts {
   compliant: boolean;
   /** Template artifact names it attests for; empty for a trail-level attestation. */
   targets: string[];
+  /** The artifact fingerprint it carries, if any: it binds to the trail's artifact with it. */
+  fingerprint?: string | null;
 }
+
+/** What compliance needs to know of an artifact reported to the trail. */
+export interface ReportedArtifact {
+  id: number;
+  fingerprint: string;
+  /** Its template name (`template_reference_name`). */
+  name: string;
+}
+
+/** One artifact's compliance in a trail, as Kosli's `ArtifactComplianceStatus` has it. */
+export interface ArtifactStatus {
+  /** The latest reported artifact of the name; else the fingerprint its latest attestation carries; else null. */
+  artifact_fingerprint: string | null;
+  artifact_id: string | null;
+  status: ArtifactState;
+  is_compliant: boolean;
+  unexpected: boolean;
+  attestations_statuses: AttestationStatus[];
+  evaluated_at: number;
+  flow_template_id: string | null;
+}
+
+export type ArtifactState = 'COMPLIANT' | 'NON-COMPLIANT' | 'INCOMPLETE';
 
 export interface AttestationStatus {
   attestation_name: string;
@@ -38,19 +67,28 @@ export interface ComplianceStatus {
   is_compliant: boolean;
   reasons: string[];
   attestations_statuses: AttestationStatus[];
-  artifacts_statuses: Record<string, { status: State; is_compliant: boolean; unexpected: boolean; attestations_statuses: AttestationStatus[] }>;
+  artifacts_statuses: Record<string, ArtifactStatus>;
   evaluated_at: number;
   flow_template_id: string | null;
 }
 
 const trailScope = '';
 const keyOf = (scope: string, name: string) => `${scope}\u0000${name}`;
-const scopesOf = (a: AttestationFacts) => (a.targets.length ? a.targets : [trailScope]);
+/** The template names of the reported artifacts, by fingerprint. */
+const namesByFingerprint = (artifacts: readonly ReportedArtifact[]) => new Map(artifacts.map((r) => [r.fingerprint, r.name]));
+
+/** Where an attestation counts: the artifacts it names, else the reported artifact of its fingerprint, else the trail. */
+const scopesOf = (a: AttestationFacts, byFingerprint: ReadonlyMap<string, string>): string[] => {
+  if (a.targets.length) return a.targets;
+  const bound = a.fingerprint ? byFingerprint.get(a.fingerprint) : undefined;
+  return [bound ?? trailScope];
+};
 
 /** The ids of the attestations that count: the latest of each name in each scope. */
-export function countingAttestations(attestations: readonly AttestationFacts[]): Map<string, AttestationFacts> {
+export function countingAttestations(attestations: readonly AttestationFacts[], artifacts: readonly ReportedArtifact[] = []): Map<string, AttestationFacts> {
+  const byFingerprint = namesByFingerprint(artifacts);
   const latest = new Map<string, AttestationFacts>();
-  for (const a of [...attestations].sort((x, y) => x.id - y.id)) for (const scope of scopesOf(a)) latest.set(keyOf(scope, a.name), a);
+  for (const a of [...attestations].sort((x, y) => x.id - y.id)) for (const scope of scopesOf(a, byFingerprint)) latest.set(keyOf(scope, a.name), a);
   return latest;
 }
 
@@ -63,8 +101,9 @@ export function evaluateCompliance(
   templateId: string | null,
   attestations: readonly AttestationFacts[],
   now: number,
+  artifacts: readonly ReportedArtifact[] = [],
 ): ComplianceStatus {
-  const latest = countingAttestations(attestations);
+  const latest = countingAttestations(attestations, artifacts);
   const used = new Set<string>();
   const reasons: string[] = [];
   const model = template instanceof Error ? null : template;
@@ -106,9 +145,18 @@ export function evaluateCompliance(
   };
 
   const attestationsStatuses = (model?.trail.attestations ?? []).map((r) => required(trailScope, r));
-  const artifacts: ComplianceStatus['artifacts_statuses'] = {};
+  const statuses: ComplianceStatus['artifacts_statuses'] = {};
   const artifactEntry = (name: string, unexpected: boolean) =>
-    (artifacts[name] ??= { status: 'COMPLIANT', is_compliant: true, unexpected, attestations_statuses: [] });
+    (statuses[name] ??= {
+      artifact_fingerprint: null,
+      artifact_id: null,
+      status: 'COMPLIANT',
+      is_compliant: true,
+      unexpected,
+      attestations_statuses: [],
+      evaluated_at: now,
+      flow_template_id: templateId,
+    });
   for (const artifact of model?.trail.artifacts ?? []) {
     artifactEntry(artifact.name, false).attestations_statuses.push(...artifact.attestations.map((r) => required(artifact.name, r)));
   }
@@ -119,9 +167,20 @@ export function evaluateCompliance(
     if (scope === trailScope) attestationsStatuses.push(extra(scope, found));
     else artifactEntry(scope, model !== null && !model.trail.artifacts.some((a) => a.name === scope)).attestations_statuses.push(extra(scope, found));
   }
-  for (const entry of Object.values(artifacts)) {
-    entry.is_compliant = entry.attestations_statuses.every((s) => s.is_compliant);
-    entry.status = entry.is_compliant ? 'COMPLIANT' : 'NON-COMPLIANT';
+  const unexpectedName = (name: string) => model !== null && !model.trail.artifacts.some((a) => a.name === name);
+  // Reported artifacts, oldest first: the latest of a name is the one its entry shows.
+  for (const r of [...artifacts].sort((x, y) => x.id - y.id)) {
+    const entry = artifactEntry(r.name, unexpectedName(r.name));
+    entry.artifact_fingerprint = r.fingerprint;
+    entry.artifact_id = String(r.id);
+  }
+  for (const [name, entry] of Object.entries(statuses)) {
+    // Attestations made before artifacts were reported (or without one) still say which artifact they were about.
+    if (entry.artifact_id === null) entry.artifact_fingerprint = latestFingerprintIn(latest, name);
+    const failed = entry.attestations_statuses.some((s) => s.status === 'COMPLETE' && !s.is_compliant);
+    const missing = entry.attestations_statuses.some((s) => s.status === 'MISSING');
+    entry.status = failed ? 'NON-COMPLIANT' : missing ? 'INCOMPLETE' : 'COMPLIANT';
+    entry.is_compliant = entry.status === 'COMPLIANT';
   }
 
   const compliant = reasons.length === 0;
@@ -130,10 +189,17 @@ export function evaluateCompliance(
     is_compliant: compliant,
     reasons,
     attestations_statuses: attestationsStatuses,
-    artifacts_statuses: artifacts,
+    artifacts_statuses: statuses,
     evaluated_at: now,
     flow_template_id: templateId,
   };
+}
+
+/** The fingerprint carried by the latest counting attestation of a scope, if any carries one. */
+function latestFingerprintIn(latest: ReadonlyMap<string, AttestationFacts>, scope: string): string | null {
+  let found: AttestationFacts | undefined;
+  for (const [key, a] of latest) if (key.startsWith(keyOf(scope, '')) && a.fingerprint && (!found || a.id > found.id)) found = a;
+  return found?.fingerprint ?? null;
 }
 
 function status(found: AttestationFacts, reason: string | null, unexpected: boolean): AttestationStatus {

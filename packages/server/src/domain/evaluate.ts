@@ -3,8 +3,8 @@
  * once per request (a report may ask about the same trail for many artifacts).
  */
 import { targetArtifactsOf } from '../store/queries/attestation-facts.ts';
-import type { AttestationRow, StoreUses } from '../store/types.ts';
-import { evaluateCompliance, type AttestationFacts, type ComplianceStatus } from './compliance.ts';
+import type { ArtifactRow, AttestationRow, StoreUses } from '../store/types.ts';
+import { evaluateCompliance, type AttestationFacts, type ComplianceStatus, type ReportedArtifact } from './compliance.ts';
 import { parseTemplate, TemplateError, type TemplateModel } from './template.ts';
 
 export interface LoadedTemplate {
@@ -20,18 +20,23 @@ export interface EvaluatedTrail {
   /** The attestations of the page asked for, with their data, oldest first. */
   attestations: AttestationRow[];
   template: LoadedTemplate | null;
+  /** The artifacts reported to the trail, oldest first. */
+  artifacts: ArtifactRow[];
 }
+
+/** What compliance needs of a stored artifact. */
+const reportedOf = (r: ArtifactRow): ReportedArtifact => ({ id: r.id, fingerprint: r.fingerprint, name: r.templateReferenceName });
 
 /** The facts compliance needs from a stored attestation. */
 export function factsOf(a: AttestationRow): AttestationFacts {
-  return { id: a.id, name: a.name, type: a.type, compliant: a.compliant, targets: targetArtifactsOf(a.data) };
+  return { id: a.id, name: a.name, type: a.type, compliant: a.compliant, targets: targetArtifactsOf(a.data), fingerprint: a.artifactFingerprint };
 }
 
 /** A trail's compliance and the template it was evaluated against, without its attestations (for lists). */
 export type EvaluatedCompliance = Pick<EvaluatedTrail, 'compliance' | 'template'>;
 
 /** The queries a `TrailEvaluator` uses, for a plugin's `store` list. */
-export const trailEvaluatorUses = ['getBlob', 'listAttestations', 'getTrailById', 'attestationFactsOfTrails'] as const;
+export const trailEvaluatorUses = ['getBlob', 'listAttestations', 'getTrailById', 'attestationFactsOfTrails', 'artifactsOfTrails'] as const;
 
 /** Per-request evaluator with caches; not meant to outlive the request (evidence keeps arriving). */
 export class TrailEvaluator {
@@ -70,13 +75,14 @@ export class TrailEvaluator {
    * attestations with their data (oldest first): a trail's data can be far more than one answer holds.
    */
   async evaluate(trail: { id: number; effectiveTemplateSha256: string | null }, page: { offset: number; limit: number }): Promise<EvaluatedTrail> {
-    const [facts, attestations, template] = await Promise.all([
+    const [facts, attestations, template, artifacts] = await Promise.all([
       this.store.attestationFactsOfTrails([trail.id]),
       this.store.listAttestations(trail.id, page),
       this.template(trail.effectiveTemplateSha256),
+      this.store.artifactsOfTrails([trail.id]),
     ]);
-    const compliance = evaluateCompliance(template?.model ?? null, template?.sha256 ?? null, facts, this.now);
-    return { compliance, facts, attestations, template };
+    const compliance = evaluateCompliance(template?.model ?? null, template?.sha256 ?? null, facts, this.now, artifacts.map(reportedOf));
+    return { compliance, facts, attestations, template, artifacts };
   }
 
   /**
@@ -86,16 +92,20 @@ export class TrailEvaluator {
   async complianceOf(
     trails: ReadonlyArray<{ id: number; effectiveTemplateSha256: string | null }>,
   ): Promise<Array<EvaluatedCompliance & { facts: AttestationFacts[] }>> {
-    const [facts, templates] = await Promise.all([
+    const [facts, templates, artifacts] = await Promise.all([
       this.store.attestationFactsOfTrails(trails.map((t) => t.id)),
       Promise.all(trails.map((t) => this.template(t.effectiveTemplateSha256))),
+      this.store.artifactsOfTrails(trails.map((t) => t.id)),
     ]);
     const byTrail = new Map<number, AttestationFacts[]>(trails.map((t) => [t.id, []]));
     for (const { trailId, ...fact } of facts) byTrail.get(trailId)?.push(fact);
+    const artifactsByTrail = new Map<number, ReportedArtifact[]>(trails.map((t) => [t.id, []]));
+    for (const r of artifacts) artifactsByTrail.get(r.trailId)?.push(reportedOf(r));
     return trails.map((trail, i) => {
       const template = templates[i]!;
       const facts = byTrail.get(trail.id)!;
-      return { compliance: evaluateCompliance(template?.model ?? null, template?.sha256 ?? null, facts, this.now), template, facts };
+      const compliance = evaluateCompliance(template?.model ?? null, template?.sha256 ?? null, facts, this.now, artifactsByTrail.get(trail.id));
+      return { compliance, template, facts };
     });
   }
 

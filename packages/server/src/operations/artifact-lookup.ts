@@ -2,7 +2,7 @@
 import { artifactStates, artifactStatesUses, whereaboutsOfFingerprints, whereaboutsUses } from '../domain/artifact-facts.ts';
 import { notFound } from '../http/errors.ts';
 import type { ViewContext } from '../http/links.ts';
-import { artifactView } from '../http/views/artifacts.ts';
+import { artifactReadView } from '../http/views/artifacts.ts';
 import { maxArtifactsRead } from '../store/queries/artifact-reads.ts';
 import type { ArtifactKey, ReadArtifactRow, StoreUses } from '../store/types.ts';
 import { requireFlow, requireFlowUses, requireOrganization } from './lookup.ts';
@@ -51,5 +51,5 @@ export async function artifactViews(
       rows.map((r) => r.id),
     ),
   ]);
-  return rows.map((r, i) => artifactView(r, states[i]!, at, leaves.get(r.id) ?? null, where.get(r.fingerprint)!));
+  return rows.map((r, i) => artifactReadView(r, states[i]!, at, leaves.get(r.id) ?? null, where.get(r.fingerprint)!));
 }

@@ -117,11 +117,11 @@ describe('attest generic: POST /attestations/{org}/{flow_name}/trail/{trail_name
     expect(await stored()).to.have.length(0);
   });
 
-  it('answers 404 for a trail that was not begun, 403 to a read-only token or another organisation', async () => {
+  it('begins a trail that was not begun on first use; answers 403 to a read-only token or another organisation', async () => {
     const data = { attestation_name: 'x', is_compliant: true };
-    const missing = await attest(data, {}, { to: path('nope') });
-    expect(missing.status).to.equal(404);
-    expect(missing.body.message).to.match(/begin/i);
+    const first = await attest(data, {}, { to: path('nope') });
+    expect(first.status).to.equal(201);
+    expect((await server.attestations('backend', 'nope')).map((a) => a.name)).to.deep.equal(['x']);
     expect((await attest(data, {}, { token: server.readToken })).status).to.equal(403);
     expect((await attest(data, {}, { token: server.otherToken })).status).to.equal(403);
     expect(await stored()).to.have.length(0);

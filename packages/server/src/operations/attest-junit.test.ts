@@ -99,15 +99,21 @@ describe('attest JUnit: POST /attestations/{org}/{flow_name}/trail/{trail_name}/
     expect(rows[0]!.id).to.be.below(rows[1]!.id);
   });
 
-  it('answers 404 telling to begin the trail first when the trail or the flow does not exist', async () => {
-    const data = { attestation_name: 'unit', junit_results: [suite()] };
-    for (const to of ['/api/v2/attestations/acme/backend/trail/no-such-trail/junit', '/api/v2/attestations/acme/no-such-flow/trail/build-1/junit']) {
-      const res = await attest(data, {}, to);
-      expect(res.status, to).to.equal(404);
-      assertMatchesContract(attestJunit, 404, res.body);
-      expect(res.body.message, to).to.match(/begin the trail first/);
+  it("makes the flow and the trail on first use, without a template, begun with the attestation's commit", async () => {
+    const commit = { sha1: 'a'.repeat(40), message: 'm', author: 'Ada', branch: 'main', timestamp: 1_700_000_000 };
+    const data = { attestation_name: 'unit', junit_results: [suite()], git_commit_info: commit };
+    for (const [flow, trail] of [
+      ['backend', 'no-such-trail'],
+      ['no-such-flow', 'build-1'],
+    ]) {
+      const res = await attest(data, {}, `/api/v2/attestations/acme/${flow}/trail/${trail}/junit`);
+      expect(res.status, `${flow}/${trail}`).to.equal(201);
+      expect((await server.attestations(flow!, trail!)).map((a) => a.name)).to.deep.equal(['unit']);
     }
-    expect(await server.store.findFlow(Number((await server.store.findOrganization('acme'))!.id), 'no-such-flow')).to.equal(undefined);
+    const organizationId = Number((await server.store.findOrganization('acme'))!.id);
+    const made = (await server.store.findTrail(organizationId, 'no-such-flow', 'build-1'))!;
+    expect(made.gitCommitInfo).to.deep.include({ sha1: 'a'.repeat(40) });
+    expect(made.effectiveTemplateSha256).to.equal(null);
     expect(await stored()).to.have.length(0);
   });
 

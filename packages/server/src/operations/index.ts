@@ -9,6 +9,7 @@ import { exportLogPlugin } from './export-log.ts';
 import type { Plugin } from '../plugin.ts';
 import { attestJunitPlugin } from './attest-junit.ts';
 import { attestGenericPlugin } from './attest-generic.ts';
+import { attestArtifactPlugin } from './attest-artifact.ts';
 import { beginTrailPlugin } from './begin-trail.ts';
 import { getApprovalPlugin } from './get-approval.ts';
 import { listApprovalsPlugin } from './list-approvals.ts';
@@ -41,6 +42,7 @@ const specPlugins = { attestJunitPlugin, beginTrailPlugin, listEnvironmentsPlugi
 /** The evidence model: flows and templates, attestations of other types, reading trails back, environments, their reports and events, writing approvals. */
 const evidence = {
   attestGenericPlugin,
+  attestArtifactPlugin,
   putFlowPlugin,
   putFlowTemplatePlugin,
   listFlowsPlugin,

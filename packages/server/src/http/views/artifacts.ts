@@ -1,9 +1,34 @@
-/** Artifacts as the API answers them: the fields `kosli get artifact`, `list artifacts` and `search` read, each present and typed. */
-import { pathOf, type ViewContext } from '../links.ts';
+/**
+ * Artifacts as the API shows them: the audit package's and the trail's view (`artifactView`), and
+ * what `kosli get artifact`, `list artifacts` and `search` read, each field present and typed.
+ */
 import { createdByName } from '../../domain/created-by.ts';
+import type { ArtifactRow } from '../../store/types.ts';
+import { pathOf, type ViewContext } from '../links.ts';
 import type { ArtifactState } from '../../domain/artifact-state.ts';
 import type { ArtifactHistoryEvent, Whereabouts } from '../../domain/artifact-whereabouts.ts';
-import type { ArtifactRow } from '../../store/types.ts';
+
+export function artifactView(r: ArtifactRow, logIndex: number | null) {
+  return {
+    artifact_id: String(r.id),
+    fingerprint: r.fingerprint,
+    filename: r.filename,
+    template_reference_name: r.templateReferenceName,
+    flow_name: r.flowName,
+    trail_name: r.trailName,
+    git_commit: r.gitCommit,
+    git_commit_info: r.gitCommitInfo,
+    repo_info: r.repoInfo,
+    build_url: r.buildUrl,
+    commit_url: r.commitUrl,
+    repo_url: r.repoUrl,
+    external_urls: r.externalUrls,
+    annotations: r.annotations,
+    created_at: r.createdAt,
+    created_by: createdByName(r.createdBy),
+    log_index: logIndex,
+  };
+}
 
 /** An artifact's state with why. */
 export interface StateOf {
@@ -66,7 +91,7 @@ const reported = (row: ArtifactRow): ArtifactHistoryEvent => ({
 const historyOf = (row: ArtifactRow, where: Whereabouts) => [reported(row), ...where.history].sort((a, b) => a.timestamp - b.timestamp);
 
 /** One artifact (`get artifact`): the list's fields, where it runs and ran, and its history. */
-export function artifactView(row: ArtifactRow, state: StateOf, at: ViewContext, logIndex: number | null, where: Whereabouts) {
+export function artifactReadView(row: ArtifactRow, state: StateOf, at: ViewContext, logIndex: number | null, where: Whereabouts) {
   return { ...artifactListItem(row, state, at, logIndex), running: where.running, exited: where.exited, history: historyOf(row, where) };
 }
 

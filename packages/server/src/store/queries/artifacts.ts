@@ -8,7 +8,7 @@ import { inListChunks, isSqlite, type Db } from '../database.ts';
 import { fromJson, toJson } from '../json.ts';
 import { inTransaction } from '../transactions.ts';
 import { appendEvidence, byToken, digestColumnsOf } from './chain.ts';
-import { findFlow } from './flows.ts';
+import { trailForEvidence } from './evidence-trails.ts';
 import { tokenRef, type TokenRef } from './provenance.ts';
 
 /** An artifact to store on a trail named by its organisation, flow and trail names; the body fields as `attestArtifact.go` sends them. */
@@ -59,15 +59,6 @@ export interface ArtifactRow {
   createdAt: number;
 }
 
-const trailOf = compiledOnce((db, v: { organizationId: number; flow: string; trail: string }) =>
-  db
-    .selectFrom('trails')
-    .innerJoin('flows', 'flows.id', 'trails.flow_id')
-    .select(['trails.id', 'trails.flow_id', 'trails.last_modified_at'])
-    .where('flows.organization_id', '=', v.organizationId)
-    .where('flows.name', '=', v.flow)
-    .where('trails.name', '=', v.trail),
-);
 /** On PostgreSQL the trail's row locked until COMMIT, as attestations lock it: artifacts and attestations of a trail take turns. */
 const lockTrail = compiledOnce((db, v: { id: number }) => db.selectFrom('trails').select('id').where('id', '=', v.id).forNoKeyUpdate());
 const touchTrail = compiledOnce((db, v: { id: number; at: number }) => db.updateTable('trails').set({ last_modified_at: v.at }).where('id', '=', v.id));
@@ -81,18 +72,18 @@ const existingOf = compiledOnce((db, v: { trailId: number; fingerprint: string }
  */
 export function appendArtifact(db: Db, a: ArtifactAppend): Promise<ArtifactAppendResult> {
   return inTransaction(db, async (trx) => {
-    const [trail] = await trailOf(trx, { organizationId: a.organizationId, flow: a.flow, trail: a.trail });
-    if (!trail) return { missing: (await findFlow(trx, a.organizationId, a.flow)) ? 'trail' : 'flow' };
-    const trailId = Number(trail.id);
+    const trail = await trailForEvidence(trx, { organizationId: a.organizationId, flow: a.flow, trail: a.trail });
+    if ('missing' in trail) return trail;
+    const trailId = trail.id;
     if (!isSqlite(trx)) await lockTrail(trx, { id: trailId });
     const [existing] = await existingOf(trx, { trailId, fingerprint: a.fingerprint });
     if (existing) return { id: Number(existing.id), trailId, created: false };
-    const at = Math.max(a.at, Number(trail.last_modified_at));
+    const at = Math.max(a.at, trail.lastModifiedAt);
     const row = await trx
       .insertInto('artifacts')
       .values({
         organization_id: a.organizationId,
-        flow_id: Number(trail.flow_id),
+        flow_id: trail.flowId,
         trail_id: trailId,
         fingerprint: a.fingerprint,
         filename: a.filename,
@@ -211,5 +202,13 @@ export async function artifactsOfTrails(db: Db, trailIds: readonly number[]): Pr
   return out.sort((x, y) => x.id - y.id);
 }
 
-export const reads = { artifactsByFingerprints, artifactsOfTrails };
+/** These artifacts, by id (the audit package's views). */
+export async function artifactsByIds(db: Db, ids: readonly number[]): Promise<Map<number, ArtifactRow>> {
+  const out = new Map<number, ArtifactRow>();
+  for (const chunk of inListChunks([...new Set(ids)]))
+    for (const r of await artifactRowsQuery(db).where('r.id', 'in', chunk).execute()) out.set(Number(r.id), artifactRowOf(r));
+  return out;
+}
+
+export const reads = { artifactsByFingerprints, artifactsOfTrails, artifactsByIds };
 export const writes = { appendArtifact };

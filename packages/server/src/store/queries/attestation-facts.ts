@@ -90,6 +90,7 @@ export interface AttestationFactsRow {
   type: string;
   compliant: boolean;
   targets: string[];
+  fingerprint: string | null;
 }
 
 /**
@@ -113,7 +114,7 @@ export async function attestationFactsOfTrails(db: Db, trailIds: readonly number
         : sql<string | null>`case when ${named} then data -> '$.target_artifacts' end`;
     const rows = await db
       .selectFrom('attestations')
-      .select(['id', 'trail_id', 'name', 'type', 'compliant'])
+      .select(['id', 'trail_id', 'name', 'type', 'compliant', 'artifact_fingerprint'])
       .select(targets.as('targets'))
       .where('trail_id', 'in', chunk)
       .orderBy('id')
@@ -126,6 +127,7 @@ export async function attestationFactsOfTrails(db: Db, trailIds: readonly number
         type: r.type,
         compliant: Number(r.compliant) === 1,
         targets: r.targets === null ? [] : targetArtifactsOf({ target_artifacts: JSON.parse(r.targets) }),
+        fingerprint: r.artifact_fingerprint,
       });
     }
   }

@@ -8,7 +8,7 @@ import { insertChunks, isSqlite, type Db } from '../database.ts';
 import { inTransaction } from '../transactions.ts';
 import { blobAddress, putBlobs } from './blobs.ts';
 import { appendEvidenceBatch, byToken, digestColumnsOf } from './chain.ts';
-import { findFlow } from './flows.ts';
+import { trailForEvidence } from './evidence-trails.ts';
 import { tokenRef, type TokenRef } from './provenance.ts';
 
 export interface AttestationInsert {
@@ -186,6 +186,11 @@ export interface AttestationAppend {
   /** The attestation's data as the JSON text to store. */
   dataJson: string;
   artifactFingerprint: string | null;
+  /**
+   * It names no template artifact, only `artifactFingerprint`: on a trail evaluated against a
+   * template that has no artifact with that fingerprint it is refused (`missing: 'artifact'`), as Kosli refuses it.
+   */
+  needsArtifact?: boolean;
   /** Stored content-addressed (once per content), named as the client sent it. */
   attachment: { content: Uint8Array; name: string } | null;
   compliant: boolean;
@@ -194,17 +199,11 @@ export interface AttestationAppend {
   at: number;
 }
 
-/** The stored attestation, or which of flow and trail does not exist (nothing stored). */
-export type AppendResult = { id: number; trailId: number } | { missing: 'flow' | 'trail' };
+/** The stored attestation, or which of flow, trail and the artifact it names does not exist (nothing stored). */
+export type AppendResult = { id: number; trailId: number } | { missing: 'flow' | 'trail' | 'artifact' };
 
-const trailIdOf = compiledOnce((db, v: { organizationId: number; flow: string; trail: string }) =>
-  db
-    .selectFrom('trails')
-    .innerJoin('flows', 'flows.id', 'trails.flow_id')
-    .select('trails.id')
-    .where('flows.organization_id', '=', v.organizationId)
-    .where('flows.name', '=', v.flow)
-    .where('trails.name', '=', v.trail),
+const artifactOnTrail = compiledOnce((db, v: { trailId: number; fingerprint: string }) =>
+  db.selectFrom('artifacts').select('id').where('trail_id', '=', v.trailId).where('fingerprint', '=', v.fingerprint),
 );
 
 /**
@@ -222,22 +221,24 @@ export async function appendAttestation(db: Db, a: AttestationAppend): Promise<A
 export function appendAttestations(db: Db, list: AttestationAppend[]): Promise<AppendResult[]> {
   return inTransaction(db, async (trx) => {
     // Each statement below serves the whole list: a batch costs a few round trips, not a few per attestation.
-    const trails = new Map<string, Promise<AppendResult>>();
+    const trails = new Map<string, ReturnType<typeof trailForEvidence>>();
     const trailOf = (a: AttestationAppend) => {
       const key = JSON.stringify([a.organizationId, a.flow, a.trail]);
       let found = trails.get(key);
       if (!found) {
-        found = (async (): Promise<AppendResult> => {
-          const [trail] = await trailIdOf(trx, { organizationId: a.organizationId, flow: a.flow, trail: a.trail });
-          if (trail) return { id: 0, trailId: Number(trail.id) };
-          return { missing: (await findFlow(trx, a.organizationId, a.flow)) ? 'trail' : 'flow' };
-        })();
+        found = trailForEvidence(trx, { organizationId: a.organizationId, flow: a.flow, trail: a.trail });
         trails.set(key, found);
       }
       return found;
     };
     const results: AppendResult[] = [];
-    for (const a of list) results.push(await trailOf(a));
+    for (const a of list) {
+      const trail = await trailOf(a);
+      if ('missing' in trail) results.push(trail);
+      else if (a.needsArtifact && trail.templated && !(await artifactOnTrail(trx, { trailId: trail.id, fingerprint: a.artifactFingerprint! })).length)
+        results.push({ missing: 'artifact' });
+      else results.push({ id: 0, trailId: trail.id });
+    }
     const found = list.flatMap((a, index) => {
       const result = results[index]!;
       return 'missing' in result ? [] : [{ index, trailId: result.trailId, a, attachmentSha256: a.attachment ? blobAddress(a.attachment.content) : null }];

@@ -21,6 +21,7 @@ import * as deployments from './deployments.ts';
 import * as environmentEvents from './environment-events.ts';
 import * as environmentList from './environment-list.ts';
 import * as environments from './environments.ts';
+import * as evidenceTrails from './evidence-trails.ts';
 import * as flows from './flows.ts';
 import * as health from './health.ts';
 import * as junitFailedCases from './junit-failed-cases.ts';
@@ -77,6 +78,7 @@ export const writeQueries = {
   ...tokens.writes,
   ...flows.writes,
   ...trails.writes,
+  ...evidenceTrails.writes,
   ...attestations.writes,
   ...artifacts.writes,
   ...environments.writes,
