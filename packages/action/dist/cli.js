@@ -1949,6 +1949,7 @@ import { resolve as resolve2 } from "node:path";
 
 // ../schema/src/paths.ts
 var paths = {
+  attestArtifact: "/artifacts/{org}/{flow_name}",
   attestGeneric: "/attestations/{org}/{flow_name}/trail/{trail_name}/generic",
   attestJunit: "/attestations/{org}/{flow_name}/trail/{trail_name}/junit",
   beginTrail: "/trails/{org}/{flow_name}",
