@@ -1,7 +1,7 @@
 import { search } from '@trailproof/schema';
 import { artifactStates, artifactStatesUses, whereaboutsOfFingerprints, whereaboutsUses } from '../domain/artifact-facts.ts';
 import { notFound } from '../http/errors.ts';
-import { searchArtifactView, unreportedSearchArtifact } from '../http/views/artifacts.ts';
+import { resolvedTo, searchArtifactView, unreportedSearchArtifact } from '../http/views/artifacts.ts';
 import { definePlugin } from '../plugin.ts';
 import { maxArtifactsRead } from '../store/queries/artifact-reads.ts';
 import { requireOrganization, requireOrganizationUses } from './lookup.ts';
@@ -32,18 +32,11 @@ export const searchPlugin = definePlugin({
       artifactStates(store, now, rows),
       whereaboutsOfFingerprints(store, organizationId, distinct([...rows.map((r) => r.fingerprint), ...unreported.map((d) => d.fingerprint)])),
     ]);
-    const type = fingerprints.length === 1 && !commits.length ? 'fingerprint' : commits.length === 1 && !fingerprints.length ? 'commit' : 'multiple';
     const at = { org: params.org, apiBase };
     const artifacts = [
       ...rows.map((r, i) => searchArtifactView(r, states[i]!, at, where.get(r.fingerprint)!)),
       ...unreported.map((d) => unreportedSearchArtifact(d.fingerprint, d.artifactName, where.get(d.fingerprint)!)),
     ];
-    const resolved = {
-      type,
-      full_match: fingerprints[0] ?? commits[0]!,
-      fingerprints: { type: 'fingerprint' as const, count: fingerprints.length, matches: fingerprints },
-      commits: { type: 'commit' as const, count: commits.length, matches: commits },
-    } as const;
-    return { status: 200, body: { resolved_to: resolved, artifacts } };
+    return { status: 200, body: { resolved_to: resolvedTo(fingerprints, commits), artifacts } };
   },
 });

@@ -138,3 +138,14 @@ export function unreportedSearchArtifact(fingerprint: string, name: string, wher
     history: where.history,
   };
 }
+
+/** What a search resolved to (`ResolvedToBody`): one fingerprint, one commit, or several of either. */
+export function resolvedTo(fingerprints: string[], commits: string[]) {
+  const type = fingerprints.length === 1 && !commits.length ? 'fingerprint' : commits.length === 1 && !fingerprints.length ? 'commit' : 'multiple';
+  return {
+    type: type as 'fingerprint' | 'commit' | 'multiple',
+    full_match: fingerprints[0] ?? commits[0] ?? '',
+    fingerprints: { type: 'fingerprint' as const, count: fingerprints.length, matches: fingerprints },
+    commits: { type: 'commit' as const, count: commits.length, matches: commits },
+  };
+}
