@@ -114,6 +114,10 @@ try {
     const { snapshotReports } = await import('./snapshots.ts');
     await timed('snapshot reports (SQLite)', () => snapshotReports({ quick }));
   }
+  if (wanted('artifacts')) {
+    const { artifactReads } = await import('./artifact-reads.ts');
+    await timed('artifact reads (SQLite)', () => artifactReads({ quick, suite: 'artifacts, SQLite', newDatabase: async (label) => join(tmp, `${label}.db`) }));
+  }
 } finally {
   rmSync(tmp, { recursive: true, force: true });
 }

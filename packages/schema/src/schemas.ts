@@ -15,6 +15,8 @@ export { VerifyResult } from './operations/verify-evidence.ts';
 export { Approval, ApprovalListItem, approvalShape, approvalStates, CommitWithArtifacts, Review } from './operations/approval.ts';
 export { CreateFlowInput, Flow, flowVisibilities, LegacyCreateFlowInput, Template, TemplateArtifact, TemplateAttestation } from './operations/flow.ts';
 export { ArtifactStatus, Attachment, AttestationStatus, AttestationView, JunitTotals, Trail, TrailComplianceStatus, TrailSummary } from './operations/trail.ts';
+export { Artifact, ArtifactEnvironment, ArtifactEvent, ArtifactListItem } from './operations/artifact.ts';
+export { SearchArtifact, SearchResolved } from './operations/search.ts';
 export { EnvironmentInput } from './operations/put-environment.ts';
 export { maxReportArtifacts, ReportResult } from './operations/environment-report.ts';
 export { Snapshot, SnapshotArtifact } from './operations/get-snapshot.ts';

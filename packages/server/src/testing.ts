@@ -172,6 +172,10 @@ const undoing: Record<string, { sqlite: readonly string[]; postgres: readonly st
   },
   // The table's triggers and indexes go with it.
   '0022_artifacts': { sqlite: ['drop table artifacts'], postgres: ['drop table artifacts'] },
+  '0025_artifact_reads': {
+    sqlite: ['drop index environment_events_fingerprint', 'drop index artifacts_org_created'],
+    postgres: ['drop index environment_events_fingerprint', 'drop index artifacts_org_created'],
+  },
 };
 
 /**

@@ -34,6 +34,10 @@ import { listEnvironmentEventsPlugin } from './list-environment-events.ts';
 import { requestApprovalPlugin } from './request-approval.ts';
 import { reviewApprovalPlugin } from './review-approval.ts';
 import { getApprovedArtifactCommitPlugin } from './get-approved-artifact-commit.ts';
+import { getArtifactByFingerprintPlugin } from './get-artifact-by-fingerprint.ts';
+import { getArtifactsByCommitPlugin } from './get-artifacts-by-commit.ts';
+import { listArtifactsPlugin } from './list-artifacts.ts';
+import { searchPlugin } from './search.ts';
 
 /** SPEC.md's six. */
 const specPlugins = { attestJunitPlugin, beginTrailPlugin, listEnvironmentsPlugin, listApprovalsPlugin, getApprovalPlugin, listDeploymentsPlugin };
@@ -61,6 +65,10 @@ const evidence = {
   requestApprovalPlugin,
   reviewApprovalPlugin,
   getApprovedArtifactCommitPlugin,
+  getArtifactByFingerprintPlugin,
+  getArtifactsByCommitPlugin,
+  listArtifactsPlugin,
+  searchPlugin,
 };
 
 /** The transparency log (our extension): its key, checkpoints and proofs. */

@@ -53,6 +53,7 @@ export type { AttestationFactsRow, FingerprintAttestation, JunitSuiteTotals } fr
 export type { BrokenLink, VerifyResult } from './queries/chain-verify.ts';
 export type { ArtifactDeployment, DeploymentFilter, DeploymentInsert, DeploymentListRow } from './queries/deployments.ts';
 export type { EnvironmentEventFilter, EnvironmentEventInsert, EnvironmentEventRecord } from './queries/environment-events.ts';
+export type { ArtifactKey, ArtifactListFilter, DeployedFingerprint, FingerprintEventRow, ReadArtifactRow } from './queries/artifact-reads.ts';
 export type { EnvironmentFilter, EnvironmentListRow } from './queries/environment-list.ts';
 export type { EnvironmentInput, EnvironmentNow, EnvironmentRecord, EnvironmentRow } from './queries/environments.ts';
 export type { ItemsView, Serialiser } from './views.ts';

@@ -7,6 +7,7 @@
  */
 import * as approvals from './approvals.ts';
 import * as artifactMatches from './artifact-matches.ts';
+import * as artifactReads from './artifact-reads.ts';
 import * as artifactApprovals from './artifact-approvals.ts';
 import * as artifacts from './artifacts.ts';
 import * as attestations from './attestations.ts';
@@ -63,6 +64,7 @@ export const readQueries = {
   ...deploymentDays.reads,
   ...artifactApprovals.reads,
   ...trailTemplates.reads,
+  ...artifactReads.reads,
   ...log.reads,
   ...logCheckpoints.reads,
   ...logEvidence.reads,

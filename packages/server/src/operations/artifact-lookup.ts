@@ -1,0 +1,55 @@
+/** Shared by the artifact reads: the flow (and trail) asked for, and artifacts as `get artifact` answers them. */
+import { artifactStates, artifactStatesUses, whereaboutsOfFingerprints, whereaboutsUses } from '../domain/artifact-facts.ts';
+import { notFound } from '../http/errors.ts';
+import type { ViewContext } from '../http/links.ts';
+import { artifactReadView } from '../http/views/artifacts.ts';
+import { maxArtifactsRead } from '../store/queries/artifact-reads.ts';
+import type { ArtifactKey, ReadArtifactRow, StoreUses } from '../store/types.ts';
+import { requireFlow, requireFlowUses, requireOrganization } from './lookup.ts';
+
+export const findFlowArtifactsUses = [...requireFlowUses, 'findTrail', 'findFlowArtifacts'] as const;
+
+/**
+ * The artifacts of the flow (and of its trail named `trail`) whose `key` starts with `prefix`,
+ * newest first; a 404 for a missing flow or trail. The flow is looked up only when nothing is
+ * found, as the artifacts' read names it: the common case is one query.
+ */
+export async function findFlowArtifacts(
+  store: StoreUses<typeof findFlowArtifactsUses>,
+  params: { org: string; flow_name: string },
+  match: { key: ArtifactKey; prefix: string; trail?: string },
+) {
+  const organization = await requireOrganization(store, params.org);
+  let trailId: number | undefined;
+  if (match.trail !== undefined) {
+    const found = await store.findTrail(organization.id, params.flow_name, match.trail);
+    if (!found) await requireFlow(store, params.org, params.flow_name);
+    if (!found) throw notFound(`Trail '${match.trail}' not found in flow '${params.flow_name}' of organization '${params.org}'`);
+    trailId = found.id;
+  }
+  const rows = await store.findFlowArtifacts(organization.id, params.flow_name, { key: match.key, prefix: match.prefix, trailId }, maxArtifactsRead);
+  if (!rows.length) await requireFlow(store, params.org, params.flow_name);
+  return { organization, rows };
+}
+
+export const artifactViewsUses = [...artifactStatesUses, ...whereaboutsUses, 'logIndexesOf'] as const;
+
+/** Each row as one artifact of `get artifact`: its state, log index, and where it runs and ran. */
+export async function artifactViews(
+  store: StoreUses<typeof artifactViewsUses>,
+  now: number,
+  organizationId: number,
+  rows: readonly ReadArtifactRow[],
+  at: ViewContext,
+) {
+  const [states, where, leaves] = await Promise.all([
+    artifactStates(store, now, rows),
+    whereaboutsOfFingerprints(store, organizationId, [...new Set(rows.map((r) => r.fingerprint))]),
+    store.logIndexesOf(
+      organizationId,
+      'artifacts',
+      rows.map((r) => r.id),
+    ),
+  ]);
+  return rows.map((r, i) => artifactReadView(r, states[i]!, at, leaves.get(r.id) ?? null, where.get(r.fingerprint)!));
+}

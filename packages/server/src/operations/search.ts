@@ -1,0 +1,42 @@
+import { search } from '@trailproof/schema';
+import { artifactStates, artifactStatesUses, whereaboutsOfFingerprints, whereaboutsUses } from '../domain/artifact-facts.ts';
+import { notFound } from '../http/errors.ts';
+import { resolvedTo, searchArtifactView, unreportedSearchArtifact } from '../http/views/artifacts.ts';
+import { definePlugin } from '../plugin.ts';
+import { maxArtifactsRead } from '../store/queries/artifact-reads.ts';
+import { requireOrganization, requireOrganizationUses } from './lookup.ts';
+
+const distinct = (values: readonly string[]) => [...new Set(values)];
+
+/**
+ * GET /search/{org}/sha/{search_value}: the organisation's artifacts whose fingerprint or commit
+ * starts with the value, as `kosli search` reads them, and fingerprints that only ran in its
+ * environments (no provenance). No match is Kosli's 404 "No matches for '…'.".
+ */
+export const searchPlugin = definePlugin({
+  operation: search,
+  store: [...requireOrganizationUses, 'searchArtifactRows', 'deployedFingerprints', ...artifactStatesUses, ...whereaboutsUses],
+  async handler({ params, store, now, apiBase }) {
+    const { id: organizationId } = await requireOrganization(store, params.org);
+    const value = params.search_value;
+    const [{ byFingerprint, byCommit }, deployed] = await Promise.all([
+      store.searchArtifactRows(organizationId, value, maxArtifactsRead),
+      store.deployedFingerprints(organizationId, value, maxArtifactsRead),
+    ]);
+    const fingerprints = distinct([...byFingerprint.map((r) => r.fingerprint), ...deployed.map((d) => d.fingerprint)]);
+    const commits = distinct(byCommit.map((r) => r.gitCommit ?? ''));
+    if (!fingerprints.length && !commits.length) throw notFound(`No matches for '${value}'.`);
+    const rows = [...new Map([...byFingerprint, ...byCommit].sort((a, b) => b.id - a.id).map((r) => [r.id, r])).values()];
+    const unreported = deployed.filter((d) => !rows.some((r) => r.fingerprint === d.fingerprint));
+    const [states, where] = await Promise.all([
+      artifactStates(store, now, rows),
+      whereaboutsOfFingerprints(store, organizationId, distinct([...rows.map((r) => r.fingerprint), ...unreported.map((d) => d.fingerprint)])),
+    ]);
+    const at = { org: params.org, apiBase };
+    const artifacts = [
+      ...rows.map((r, i) => searchArtifactView(r, states[i]!, at, where.get(r.fingerprint)!)),
+      ...unreported.map((d) => unreportedSearchArtifact(d.fingerprint, d.artifactName, where.get(d.fingerprint)!)),
+    ];
+    return { status: 200, body: { resolved_to: resolvedTo(fingerprints, commits), artifacts } };
+  },
+});

@@ -1,0 +1,137 @@
+// @database
+/**
+ * The artifact reads' statements are served by indexes on both databases: each statement they run
+ * is explained as it was sent (SQLite: EXPLAIN QUERY PLAN; PostgreSQL: EXPLAIN with sequential scans
+ * disabled, which still shows one where no index can serve), and none scans artifacts, deployments
+ * or environment events; a prefix is a range of the index.
+ */
+import { expect } from 'chai';
+import { createHash } from 'node:crypto';
+import { Kysely, PostgresDialect, sql, type CompiledQuery } from 'kysely';
+import pg from 'pg';
+import { BetterSqlite3, openTestStore } from '@trailproof/server/testing';
+import type { Store } from '@trailproof/server';
+import type { Database, Db } from '../database.ts';
+import { sqliteDialect } from '../sqlite/open.ts';
+import { deployedFingerprints, findFlowArtifacts, fingerprintWhereabouts, listArtifactPage, searchArtifactRows } from './artifact-reads.ts';
+
+type Explain = (query: CompiledQuery) => Promise<string>;
+
+describe('artifact reads: every statement on an index', function () {
+  this.timeout(60_000);
+  let store: Store;
+  let cleanup: () => void | Promise<void> = () => {};
+  let db: Db;
+  let explain: Explain;
+  let close: () => Promise<void>;
+  const sent: CompiledQuery[] = [];
+  const log = (event: { level: string; query: CompiledQuery }) => void sent.push(event.query);
+
+  before(async () => {
+    const opened = await openTestStore();
+    ({ store, cleanup } = opened);
+    const organizationId = Number((await store.ensureOrganization('acme', 1)).id);
+    const flow = await store.ensureFlow(organizationId, 'app', 1);
+    const trail = await store.upsertTrail(flow.id, { name: 't1' }, null, 1, null);
+    if (opened.schema === undefined) {
+      const raw = new BetterSqlite3(opened.location);
+      db = new Kysely<Database>({ dialect: sqliteDialect(raw), log });
+      explain = async (q) =>
+        raw
+          .prepare(`explain query plan ${q.sql}`)
+          .all(...(q.parameters as unknown[]))
+          .map((row) => (row as { detail: string }).detail)
+          .join('\n');
+      close = async () => {
+        await db.destroy();
+        raw.close();
+      };
+    } else {
+      const pool = new pg.Pool({ connectionString: opened.location, max: 1, options: `-c search_path=${opened.schema} -c enable_seqscan=off` });
+      db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log });
+      explain = async (q) => (await pool.query(`explain ${q.sql}`, q.parameters as unknown[])).rows.map((r) => r['QUERY PLAN']).join('\n');
+      close = () => db.destroy();
+    }
+    // Enough artifacts, with statistics, that a planner weighs its indexes by what they hold.
+    const rows = Array.from({ length: 2_000 }, (_, i) => ({
+      organization_id: organizationId,
+      flow_id: Number(flow.id),
+      trail_id: trail.id,
+      fingerprint: createHash('sha256').update(String(i)).digest('hex'),
+      filename: `app-${i}`,
+      template_reference_name: 'app',
+      git_commit: createHash('sha1').update(String(i)).digest('hex'),
+      repo_name: `acme/repo-${i % 50}`,
+      build_url: 'https://ci.example/1',
+      commit_url: 'https://git.example/c',
+      created_at: i,
+    }));
+    for (let i = 0; i < rows.length; i += 500)
+      await db
+        .insertInto('artifacts')
+        .values(rows.slice(i, i + 500))
+        .execute();
+    // And environments with events of many fingerprints.
+    for (let e = 0; e < 20; e++) {
+      const env = await store.upsertEnvironment(organizationId, { name: `env-${e}`, type: 'K8S', description: '' } as never, 1);
+      const events = Array.from({ length: 100 }, (_, i) => ({
+        environment_id: env.id,
+        snapshot_index: i + 1,
+        type: 'started',
+        artifact_name: 'app',
+        fingerprint: rows[(e * 100 + i) % rows.length]!.fingerprint,
+        instances_before: 0,
+        instances_after: 1,
+        trail_id: null,
+        repo_name: null,
+        artifact_compliant: null,
+        snapshot_compliant: null,
+        reported_at: i,
+      }));
+      await db.insertInto('environment_events').values(events).execute();
+    }
+    await sql`analyze`.execute(db);
+  });
+  after(async () => {
+    await close?.();
+    await store?.close();
+    await cleanup();
+  });
+
+  /** The plans of the statements `read` sends. */
+  const plansOf = async (read: () => Promise<unknown>) => {
+    sent.length = 0;
+    await read();
+    expect(sent.length).to.be.greaterThan(0);
+    return Promise.all(sent.map(explain));
+  };
+  const noScan = (plan: string) => {
+    // SQLite: "SCAN r" (no index); PostgreSQL: "Seq Scan on artifacts r".
+    expect(plan).not.to.match(/^\s*SCAN (r|ev|artifacts|deployments|environment_events)\b(?! USING (COVERING )?INDEX)/m);
+    expect(plan).not.to.match(/Seq Scan on (artifacts|deployments|environment_events)\b/);
+  };
+
+  it('by fingerprint or commit prefix in a flow, and a search of the organisation: a range of artifacts_org_fingerprint / artifacts_org_commit', async () => {
+    for (const key of ['fingerprint', 'git_commit'] as const) {
+      const [plan] = await plansOf(() => findFlowArtifacts(db, 1, 'app', { key, prefix: 'abcdef0' }, 100));
+      noScan(plan!);
+      expect(plan).to.contain(key === 'fingerprint' ? 'artifacts_org_fingerprint' : 'artifacts_org_commit');
+    }
+    const plans = await plansOf(() => searchArtifactRows(db, 1, 'abcdef0', 100));
+    expect(plans).to.have.length(2);
+    plans.forEach(noScan);
+    expect(plans.join('\n')).to.contain('artifacts_org_fingerprint').and.to.contain('artifacts_org_commit');
+  });
+
+  it("fingerprints seen running, a fingerprint's events and environments' latest snapshots, and each list page", async () => {
+    const [deployed] = await plansOf(() => deployedFingerprints(db, 1, 'abcdef0', 100));
+    noScan(deployed!);
+    expect(deployed).to.contain('deployments_org_fingerprint');
+    // The events' read finds an environment to ask the latest snapshot of only when there is an event; with none, one statement.
+    const [events] = await plansOf(() => fingerprintWhereabouts(db, 1, ['a'.repeat(64)]));
+    noScan(events!);
+    expect(events).to.contain('environment_events_fingerprint');
+    for (const filter of [{}, { flowId: 1 }, { repoName: 'acme/shop' }])
+      for (const plan of await plansOf(() => listArtifactPage(db, 1, filter, 0, 15))) noScan(plan);
+  });
+});

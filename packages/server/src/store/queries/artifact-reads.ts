@@ -1,0 +1,207 @@
+/**
+ * Reading artifacts (`kosli get artifact`, `list artifacts`, `search`): by fingerprint or commit,
+ * full or a prefix, from the indexes of migrations 0022 and 0025, and where each fingerprint runs
+ * and ran from the environments' events. A prefix is a range of an index (`[p, p + 'g')`: every
+ * value is lower-case hex), so no read scans an organisation's artifacts.
+ */
+import { compiledOnce } from '../compiled-once.ts';
+import { inListChunks, type Db } from '../database.ts';
+import { artifactRowOf, artifactRowsQuery, type ArtifactRow } from './artifacts.ts';
+
+/** The most rows a read of artifacts answers: a prefix may match many, a page asks for at most 100. */
+export const maxArtifactsRead = 100;
+
+/** Which column a value is matched against. */
+export type ArtifactKey = 'fingerprint' | 'git_commit';
+
+/** A stored artifact with the template its trail is evaluated against (the trail's, else its flow's), so a read needs no lookup of the trail. */
+export type ReadArtifactRow = ArtifactRow & { effectiveTemplateSha256: string | null };
+
+/** The artifacts' rows with their trails' and flows' templates. */
+const readRowsQuery = (db: Db) => artifactRowsQuery(db).select(['t.template_sha256 as trail_template_sha256', 'f.template_sha256 as flow_template_sha256']);
+
+const readRowOf = (
+  r: Parameters<typeof artifactRowOf>[0] & { trail_template_sha256: string | null; flow_template_sha256: string | null },
+): ReadArtifactRow => ({
+  ...artifactRowOf(r),
+  effectiveTemplateSha256: r.trail_template_sha256 ?? r.flow_template_sha256,
+});
+
+/** `[from, to)` of the values starting with `prefix` (lower-case hex). */
+const rangeOf = (prefix: string) => ({ from: prefix, to: `${prefix}g` });
+
+const inFlow = compiledOnce((db, v: { organizationId: number; flow: string; from: string; to: string; trailId?: number; limit: number }, key: ArtifactKey) =>
+  readRowsQuery(db)
+    .where('r.organization_id', '=', v.organizationId)
+    .where(`r.${key}`, '>=', v.from)
+    .where(`r.${key}`, '<', v.to)
+    .where('f.name', '=', v.flow)
+    .$if(v.trailId !== undefined, (qb) => qb.where('r.trail_id', '=', v.trailId!))
+    .orderBy('r.id', 'desc')
+    .limit(v.limit),
+);
+
+/** The artifacts of the flow named `flow` (and one trail of it) whose fingerprint or commit starts with `prefix`, newest first. */
+export async function findFlowArtifacts(
+  db: Db,
+  organizationId: number,
+  flow: string,
+  match: { key: ArtifactKey; prefix: string; trailId?: number },
+  limit: number,
+): Promise<ReadArtifactRow[]> {
+  const rows = await inFlow(db, { organizationId, flow, ...rangeOf(match.prefix), trailId: match.trailId, limit }, match.key);
+  return rows.map(readRowOf);
+}
+
+const inOrganization = compiledOnce((db, v: { organizationId: number; from: string; to: string; limit: number }, key: ArtifactKey) =>
+  readRowsQuery(db)
+    .where('r.organization_id', '=', v.organizationId)
+    .where(`r.${key}`, '>=', v.from)
+    .where(`r.${key}`, '<', v.to)
+    .orderBy('r.id', 'desc')
+    .limit(v.limit),
+);
+
+/** The organisation's artifacts whose fingerprint, or whose commit, starts with `prefix`, newest first: what a search finds. */
+export async function searchArtifactRows(
+  db: Db,
+  organizationId: number,
+  prefix: string,
+  limit: number,
+): Promise<{ byFingerprint: ReadArtifactRow[]; byCommit: ReadArtifactRow[] }> {
+  const v = { organizationId, ...rangeOf(prefix), limit };
+  const [byFingerprint, byCommit] = await Promise.all([inOrganization(db, v, 'fingerprint'), inOrganization(db, v, 'git_commit')]);
+  return { byFingerprint: byFingerprint.map(readRowOf), byCommit: byCommit.map(readRowOf) };
+}
+
+/** What a list of artifacts is narrowed to: a flow or a repository (`repo_info.name`). */
+export interface ArtifactListFilter {
+  flowId?: number;
+  repoName?: string;
+}
+
+/** A page of the organisation's artifacts, newest first (ties by id), from the index of the filter's column. */
+export async function listArtifactPage(db: Db, organizationId: number, filter: ArtifactListFilter, offset: number, limit: number): Promise<ReadArtifactRow[]> {
+  const rows = await readRowsQuery(db)
+    .where('r.organization_id', '=', organizationId)
+    .$if(filter.flowId !== undefined, (qb) => qb.where('r.flow_id', '=', filter.flowId!))
+    .$if(filter.repoName !== undefined, (qb) => qb.where('r.repo_name', '=', filter.repoName!))
+    .orderBy('r.created_at', 'desc')
+    .orderBy('r.id', 'desc')
+    .limit(limit)
+    .offset(offset)
+    .execute();
+  return rows.map(readRowOf);
+}
+
+/** Whether any artifact of the organisation names this repository. */
+export async function hasRepository(db: Db, organizationId: number, repoName: string): Promise<boolean> {
+  const row = await db
+    .selectFrom('artifacts')
+    .select('id')
+    .where('organization_id', '=', organizationId)
+    .where('repo_name', '=', repoName)
+    .limit(1)
+    .executeTakeFirst();
+  return row !== undefined;
+}
+
+/** A fingerprint seen running in an environment of the organisation, under the name it ran as. */
+export interface DeployedFingerprint {
+  fingerprint: string;
+  artifactName: string;
+}
+
+/** Fingerprints that started in the organisation's environments and start with `prefix` (one row each, by the deployments' index). */
+export async function deployedFingerprints(db: Db, organizationId: number, prefix: string, limit: number): Promise<DeployedFingerprint[]> {
+  const { from, to } = rangeOf(prefix);
+  const rows = await db
+    .selectFrom('deployments')
+    .select(['fingerprint', (eb) => eb.fn.min('artifact_name').as('artifact_name')])
+    .where('organization_id', '=', organizationId)
+    .where('fingerprint', '>=', from)
+    .where('fingerprint', '<', to)
+    .groupBy('fingerprint')
+    .orderBy('fingerprint')
+    .limit(limit)
+    .execute();
+  return rows.map((r) => ({ fingerprint: r.fingerprint, artifactName: String(r.artifact_name) }));
+}
+
+/** One environment event of a fingerprint, with its environment's name. */
+export interface FingerprintEventRow {
+  fingerprint: string;
+  environmentId: number;
+  environmentName: string;
+  type: 'started' | 'scaled' | 'exited';
+  snapshotIndex: number;
+  instancesBefore: number;
+  instancesAfter: number;
+  reportedAt: number;
+}
+
+/** The most events read for one request's fingerprints: the newest are kept. */
+export const maxFingerprintEvents = 2_000;
+
+const eventsOf = compiledOnce((db, v: { organizationId: number; fingerprints: string[]; limit: number }) =>
+  db
+    .selectFrom('environment_events as ev')
+    .innerJoin('environments as e', 'e.id', 'ev.environment_id')
+    .select([
+      'ev.fingerprint',
+      'ev.environment_id',
+      'e.name',
+      'ev.type',
+      'ev.snapshot_index',
+      'ev.instances_before',
+      'ev.instances_after',
+      'ev.reported_at',
+      'ev.id',
+    ])
+    .where('ev.fingerprint', 'in', v.fingerprints)
+    .where('e.organization_id', '=', v.organizationId)
+    .orderBy('ev.id', 'desc')
+    .limit(v.limit),
+);
+
+const latestOf = compiledOnce((db, v: { environmentIds: number[] }) =>
+  db
+    .selectFrom('snapshots')
+    .select(['environment_id', (eb) => eb.fn.max('snapshot_index').as('latest')])
+    .where('environment_id', 'in', v.environmentIds)
+    .groupBy('environment_id'),
+);
+
+/**
+ * The environment events of these fingerprints in the organisation's environments, oldest first
+ * (the newest `maxFingerprintEvents`), and the latest snapshot index of each environment named.
+ */
+export async function fingerprintWhereabouts(
+  db: Db,
+  organizationId: number,
+  fingerprints: readonly string[],
+): Promise<{ events: FingerprintEventRow[]; latestSnapshots: Map<number, number> }> {
+  const distinct = [...new Set(fingerprints)];
+  const rows = [];
+  for (const chunk of inListChunks(distinct)) rows.push(...(await eventsOf(db, { organizationId, fingerprints: chunk, limit: maxFingerprintEvents })));
+  rows.sort((a, b) => Number(a.id) - Number(b.id));
+  const events = rows.slice(-maxFingerprintEvents).map((r) => ({
+    fingerprint: r.fingerprint,
+    environmentId: Number(r.environment_id),
+    environmentName: r.name,
+    type: r.type as FingerprintEventRow['type'],
+    snapshotIndex: Number(r.snapshot_index),
+    instancesBefore: Number(r.instances_before),
+    instancesAfter: Number(r.instances_after),
+    reportedAt: Number(r.reported_at),
+  }));
+  const latestSnapshots = new Map<number, number>();
+  const environmentIds = [...new Set(events.map((e) => e.environmentId))];
+  for (const chunk of inListChunks(environmentIds)) {
+    for (const r of await latestOf(db, { environmentIds: chunk })) latestSnapshots.set(Number(r.environment_id), Number(r.latest));
+  }
+  return { events, latestSnapshots };
+}
+
+export const reads = { findFlowArtifacts, searchArtifactRows, listArtifactPage, hasRepository, deployedFingerprints, fingerprintWhereabouts };
+export const writes = {};
