@@ -21,6 +21,16 @@ export { createValidator, fieldErrors, type FieldErrors, type OperationValidator
 export { buildOpenApiDocument, type OpenApiOptions } from './openapi.ts';
 export { attestJunit } from './operations/attest-junit.ts';
 export { attestGeneric } from './operations/attest-generic.ts';
+export { attestPullRequest, gitProviders } from './operations/attest-pull-request.ts';
+export { attestCustom } from './operations/attest-custom.ts';
+export { attestationTypeLimits } from './operations/attestation-type.ts';
+export { createAttestationType } from './operations/create-attestation-type.ts';
+export { getAttestationType } from './operations/get-attestation-type.ts';
+export { listAttestationTypes } from './operations/list-attestation-types.ts';
+export { archiveAttestationType } from './operations/archive-attestation-type.ts';
+export { getAttestation } from './operations/get-attestation.ts';
+export { getTrailAttestation } from './operations/get-trail-attestation.ts';
+export type { AttestationDetailBody, AttestationTypeBody, CustomEvaluationBody } from './operations/attestation-detail.ts';
 export { AttestationName, attestationBody, attestationResponses, TrailPathParams } from './operations/attestation-input.ts';
 export { beginTrail } from './operations/begin-trail.ts';
 export { listEnvironments, defaultEnvironmentsPerPage, maxUnpagedEnvironments } from './operations/list-environments.ts';

@@ -9,6 +9,8 @@ import * as approvals from './approvals.ts';
 import * as artifactApprovals from './artifact-approvals.ts';
 import * as attestations from './attestations.ts';
 import * as attestationFacts from './attestation-facts.ts';
+import * as attestationTypes from './attestation-types.ts';
+import * as attestationReads from './attestation-reads.ts';
 import * as audit from './audit.ts';
 import * as badges from './badges.ts';
 import * as blobs from './blobs.ts';
@@ -63,6 +65,8 @@ export const readQueries = {
   ...logEvidence.reads,
   ...logVerify.reads,
   ...junitFailedCases.reads,
+  ...attestationTypes.reads,
+  ...attestationReads.reads,
 };
 
 /** Queries that write (and those that must run in the caller's transaction, such as row locks). */
@@ -87,6 +91,7 @@ export const writeQueries = {
   ...logEvidence.writes,
   ...logVerify.writes,
   ...junitFailedCases.writes,
+  ...attestationTypes.writes,
 };
 
 // A name in both would run in one mode or the other depending on spread order: refused at compile time.

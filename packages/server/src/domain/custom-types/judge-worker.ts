@@ -1,0 +1,149 @@
+/**
+ * The thread custom attestation types are judged on (see judge-thread.ts): compiles a type's JSON
+ * Schema with Ajv (compiled once per schema text), validates the data, runs each jq rule with
+ * jq-wasm, and says when each rule starts, so that the main thread can bound each one in time.
+ */
+import { parentPort } from 'node:worker_threads';
+import { Ajv, type AnySchema, type ValidateFunction } from 'ajv';
+import { Ajv2019 } from 'ajv/dist/2019.js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import { raw } from 'jq-wasm';
+import type { FromJudge, RuleResult, ToJudge } from './judge-messages.ts';
+
+const port = parentPort!;
+const post = (message: FromJudge) => port.postMessage(message);
+
+/** Schemas by their text: a type's schema is compiled once, not per attestation (kept few: a hostile org could upload many). */
+const compiled = new Map<string, ValidateFunction>();
+const engines = {
+  draft7: new Ajv({ strict: false, allErrors: true }),
+  2019: new Ajv2019({ strict: false, allErrors: true }),
+  2020: new Ajv2020({ strict: false, allErrors: true }),
+};
+
+function validatorOf(schemaText: string): ValidateFunction {
+  let validate = compiled.get(schemaText);
+  if (validate) return validate;
+  const schema = JSON.parse(schemaText) as AnySchema;
+  const dialect = typeof schema === 'object' && schema !== null && '$schema' in schema ? String(schema.$schema) : '';
+  const engine = dialect.includes('2020-12') ? engines[2020] : dialect.includes('2019-09') ? engines[2019] : engines.draft7;
+  // Compiled without keeping it by $id, so that two types with the same $id do not collide.
+  validate = engine.compile(typeof schema === 'object' && schema !== null ? { ...schema, $id: undefined } : schema);
+  if (compiled.size >= 32) compiled.delete(compiled.keys().next().value!);
+  compiled.set(schemaText, validate);
+  return validate;
+}
+
+const cut = (text: string, n = 1000) => (text.length > n ? `${text.slice(0, n)}…` : text);
+
+/** jq's outputs, one per line, as a verdict: `true` when every output is `true` (at least one). */
+const verdictOf = (lines: string[]) => ({ passed: lines.length > 0 && lines.every((l) => l === 'true'), output: cut(lines.join('\n')), error: null });
+
+/**
+ * Runs `program` on `data` (JSON text). The data goes in as `$data__` (--argjson): jq-wasm copies
+ * standard input a byte at a time (a 100 KB document took a second); an argument is parsed at once.
+ */
+async function runJq(data: string, program: string): Promise<{ output: string } | { error: string; aborted: boolean }> {
+  try {
+    return { output: (await raw('null', `$data__ | (${program}\n)`, ['-c', '--argjson', 'data__', data])).trim() };
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    // jq-wasm's engine aborts when it reaches its heap's bound (256 MiB): its memory is not to be trusted after that.
+    const aborted = message.includes('Aborted(');
+    return { error: aborted ? memoryBound : cut(message.trim()), aborted };
+  }
+}
+
+const memoryBound = 'the rule reached the memory bound (256 MiB)';
+
+async function runRule(data: string, rule: string): Promise<RuleResult & { aborted: boolean }> {
+  const run = await runJq(data, rule);
+  if ('error' in run) return { passed: false, output: null, error: run.error, aborted: run.aborted };
+  return { ...verdictOf(run.output === '' ? [] : run.output.split('\n')), aborted: false };
+}
+
+/**
+ * Every rule in one run of jq (each run costs a few milliseconds however small the data): each
+ * rule's outputs or its error, as one line. Undefined when that run did not give them all (a rule
+ * that halts jq, or a bound): the rules are then run one at a time.
+ */
+async function runTogether(data: string, rules: string[]): Promise<RuleResult[] | undefined> {
+  const program = `[${rules.map((r) => `(try ([(${r}\n)] | {o: map(tojson)}) catch {e: (. | tostring)})`).join(', ')}]`;
+  const run = await runJq(data, program);
+  // An engine that aborted is not to be used again: the thread ends, and the main thread runs the rules one at a time on a new one.
+  if ('error' in run && run.aborted) process.exit(0);
+  if ('error' in run) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(run.output);
+  } catch {
+    return undefined;
+  }
+  if (!Array.isArray(parsed) || parsed.length !== rules.length) return undefined;
+  return parsed.map((r: { o?: string[]; e?: string }) => (r.o ? verdictOf(r.o) : { passed: false, output: null, error: cut(`jq: error: ${String(r.e)}`) }));
+}
+
+async function handle(job: ToJudge): Promise<boolean> {
+  if (job.kind === 'check') {
+    const problems: string[] = [];
+    if (job.schema !== null) {
+      try {
+        validatorOf(job.schema);
+      } catch (error) {
+        problems.push(`type_schema is not a valid JSON Schema: ${cut(error instanceof Error ? error.message : String(error), 300)}`);
+      }
+    }
+    for (const [i, rule] of job.rules.entries()) {
+      post({ kind: 'rule', id: job.id, index: i });
+      // Compiled, not run: a rule in a branch never taken compiles in full and runs nothing.
+      const result = await runRule('null', `if false then (${rule}\n) else empty end`);
+      // jq's first line says what is wrong; the lines after it quote the wrapper around the rule.
+      if (result.error) problems.push(`rule ${i + 1} does not compile: ${result.error.split('\n')[0]!.replace(/ at <top-level>, line \d+:$/, '')}`);
+      if (result.aborted) return finish({ kind: 'checked', id: job.id, problems });
+    }
+    return finish({ kind: 'checked', id: job.id, problems });
+  }
+  const schemaErrors: string[] = [];
+  if (job.schema !== null) {
+    const validate = validatorOf(job.schema);
+    if (!validate(JSON.parse(job.data))) {
+      for (const e of (validate.errors ?? []).slice(0, 20)) schemaErrors.push(cut(`${e.instancePath || '/'} ${e.message ?? 'is not valid'}`, 300));
+    }
+  }
+  post({ kind: 'validated', id: job.id, schemaErrors });
+  if (!job.each && job.rules.length) {
+    post({ kind: 'together', id: job.id });
+    const together = await runTogether(job.data, job.rules);
+    if (together) return finish({ kind: 'judged', id: job.id, schemaErrors, rules: together });
+  }
+  const rules = [];
+  for (const [i, rule] of job.rules.entries()) {
+    post({ kind: 'rule', id: job.id, index: i });
+    const { aborted, ...result } = await runRule(job.data, rule);
+    post({ kind: 'ruled', id: job.id, index: i, result });
+    rules.push(result);
+    if (aborted) return finish({ kind: 'judged', id: job.id, schemaErrors, rules });
+  }
+  return finish({ kind: 'judged', id: job.id, schemaErrors, rules });
+}
+
+/** Posts the answer; false when the thread is to end after it (its jq engine aborted). */
+function finish(message: FromJudge): boolean {
+  post(message);
+  return !('rules' in message && message.rules.some((r) => r.error === memoryBound));
+}
+
+let queue = Promise.resolve();
+port.on('message', (job: ToJudge) => {
+  queue = queue.then(async () => {
+    let goOn = true;
+    try {
+      goOn = await handle(job);
+    } catch (error) {
+      post({ kind: 'failed', id: job.id, message: cut(error instanceof Error ? error.message : String(error), 300) });
+    }
+    if (!goOn) process.exit(0);
+  });
+});
+// Loads the engine before the first job, so that the job's time bound does not count it.
+void raw('null', '.').then(() => post({ kind: 'ready' }));
