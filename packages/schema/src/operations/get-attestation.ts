@@ -15,7 +15,7 @@ export const getAttestation = defineOperation({
   path: paths.getAttestation,
   access: 'read',
   params: Type.Object({ org: PathName('Organisation') }),
-  query: Type.Object({ attestation_id: Type.String({ pattern: '^[0-9]{1,15}$', description: 'An attestation_id of a trail' }) }),
+  query: Type.Object({ attestation_id: Type.String({ pattern: '^[0-9]{1,15}$', maxLength: 15, description: 'An attestation_id of a trail' }) }),
   body: undefined,
   responses: {
     200: { description: 'The attestation', schema: Type.Ref(AttestationDetails) },

@@ -11,7 +11,7 @@ import { canonicalJson, sha256 } from '../store/queries/chain.ts';
 import type { AttestationTypeDefinition, AttestationTypeVersionRow } from '../store/queries/attestation-types.ts';
 import type { StoreUses } from '../store/types.ts';
 
-/** Deepest nesting accepted in a schema or an attestation's data: deeper JSON is not a document but an attack on the parsers and their stacks. */
+/** Deepest nesting accepted in a type_schema file (data_json has its own bound): deeper JSON is not a schema but an attack on Ajv's compiler and its stack. */
 export const maxJsonDepth = 64;
 
 /** How deeply `value` nests (objects and arrays), counted without recursion so that any input is safe to measure. */
@@ -91,7 +91,6 @@ export async function latestVersionOf(
 
 /** How the version judges `data`: its schema errors and each rule's result. */
 export async function judgeData(version: AttestationTypeVersionRow, data: unknown): Promise<CustomEvaluationBody> {
-  if (jsonDepth(data) > maxJsonDepth) throw badRequest(`attestation_data nests deeper than ${maxJsonDepth} levels`, { attestation_data: 'too deeply nested' });
   const rules: string[] = version.evaluator ? (JSON.parse(version.evaluator) as { rules: string[] }).rules : [];
   const text = JSON.stringify(data ?? null);
   if (rules.length && Buffer.byteLength(text) > maxJudgedDataBytes) {
