@@ -29,7 +29,8 @@ describe('hostile clients: custom attestation types, jq rules and JSON Schemas',
       form: { data_json: JSON.stringify({ attestation_name: name, type_name: type, attestation_data: data }) },
     });
   const latest = async (name: string) => (await server.attestations('hostile', 'build-1')).filter((a) => a.name === name).at(-1)!;
-  const rulesOf = async (name: string) => ((await latest(name)).data as { evaluation: { rules: Array<{ passed: boolean; error: string | null }> } }).evaluation.rules;
+  const rulesOf = async (name: string) =>
+    ((await latest(name)).data as { evaluation: { rules: Array<{ passed: boolean; error: string | null }> } }).evaluation.rules;
 
   it('a rule that never ends: non-compliant, the rule named as past its time bound, the rules before it judged, health answering', async () => {
     expect((await createType({ name: 'forever', evaluator: { content_type: 'jq', rules: ['.ok', 'def f: f; f', '.ok'] } })).status).to.equal(201);
@@ -49,7 +50,9 @@ describe('hostile clients: custom attestation types, jq rules and JSON Schemas',
   });
 
   it('a rule that fills memory: non-compliant with the bound it hit, health answering', async () => {
-    expect((await createType({ name: 'greedy', evaluator: { content_type: 'jq', rules: ['[range(1e9) | tostring * 100] | length > 0'] } })).status).to.equal(201);
+    expect((await createType({ name: 'greedy', evaluator: { content_type: 'jq', rules: ['[range(1e9) | tostring * 100] | length > 0'] } })).status).to.equal(
+      201,
+    );
     const { result, slowestMs } = await whileProbingHealth(server, () => attest('greedy', {}, 'greedy'));
     expect(slowestMs, 'the slowest health probe (ms)').to.be.below(1000);
     expect(result.status).to.equal(201);
