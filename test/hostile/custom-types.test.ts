@@ -109,7 +109,7 @@ describe('hostile clients: custom attestation types, jq rules and JSON Schemas',
     const big = { blob: 'x'.repeat(900 * 1024) };
     const refused = await attest('plain', big, 'big');
     expect(refused.status).to.equal(400);
-    expect(refused.body.message).to.contain('at most 768 KiB');
+    expect(refused.body.message).to.contain('at most 640 KiB');
     expect((await createType({ name: 'free' })).status).to.equal(201);
     expect((await attest('free', big, 'big')).status).to.equal(201);
     expect((await latest('big')).compliant).to.equal(true);

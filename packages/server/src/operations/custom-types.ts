@@ -75,7 +75,7 @@ export async function readDefinition(data: DefinitionInput, schemaFile: Uploaded
 }
 
 /** Data larger than this goes to jq as an argument on its stack, which holds about 1 MiB: refused before it could crash the engine. */
-const maxJudgedDataBytes = 768 * 1024;
+const maxJudgedDataBytes = 640 * 1024;
 
 /** The latest version of the organisation's type, which judges new attestations (404 without one, 400 when archived). */
 export async function latestVersionOf(

@@ -3,11 +3,11 @@
  * Schema with Ajv (compiled once per schema text), validates the data, runs each jq rule with
  * jq-wasm, and says when each rule starts, so that the main thread can bound each one in time.
  */
+import { createRequire } from 'node:module';
 import { parentPort } from 'node:worker_threads';
 import { Ajv, type AnySchema, type ValidateFunction } from 'ajv';
 import { Ajv2019 } from 'ajv/dist/2019.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
-import { raw } from 'jq-wasm';
 import type { FromJudge, RuleResult, ToJudge } from './judge-messages.ts';
 
 const port = parentPort!;
@@ -34,6 +34,57 @@ function validatorOf(schemaText: string): ValidateFunction {
   return validate;
 }
 
+interface JqEngine {
+  raw(input: string, filter: string, flags: string[]): Promise<string>;
+}
+/** jq-wasm's Emscripten module factory: the package's own wrapper keeps one engine for ever. */
+const newModule = createRequire(import.meta.url)('jq-wasm/dist/build/jq.js') as (moduleArg?: object) => Promise<JqEngine>;
+let compiledJq: WebAssembly.Module | undefined;
+
+/** A new jq engine: the first compiles jq's WebAssembly (kept), the others only instantiate it (a few ms). */
+async function newEngine(): Promise<JqEngine> {
+  const module = compiledJq;
+  if (module) {
+    return newModule({
+      instantiateWasm(imports: WebAssembly.Imports, receive: (instance: WebAssembly.Instance, module: WebAssembly.Module) => void) {
+        const instance = new WebAssembly.Instance(module, imports);
+        receive(instance, module);
+        return instance.exports;
+      },
+    });
+  }
+  const instantiate = WebAssembly.instantiate;
+  WebAssembly.instantiate = (async (...args: Parameters<typeof instantiate>) => {
+    const made = await instantiate(...args);
+    if ('module' in made) compiledJq = made.module as WebAssembly.Module;
+    return made;
+  }) as typeof instantiate;
+  try {
+    return await newModule();
+  } finally {
+    WebAssembly.instantiate = instantiate;
+  }
+}
+
+/**
+ * Bytes of arguments one engine takes before a new one replaces it: each run leaves its arguments
+ * on jq's stack (about 1 MiB), and once past it the engine's memory is corrupt (after 8 runs of
+ * 100 KB it failed assertions or answered nonsense), so an engine never gets near it.
+ */
+const stackBudget = 512 * 1024;
+let engine: Promise<JqEngine> | undefined;
+let stackUsed = 0;
+
+async function jq(program: string, flags: string[]): Promise<string> {
+  const bytes = flags.reduce((n, f) => n + Buffer.byteLength(f) + 1, Buffer.byteLength(program) + 64);
+  if (!engine || (stackUsed > 0 && stackUsed + bytes > stackBudget)) {
+    engine = newEngine();
+    stackUsed = 0;
+  }
+  stackUsed += bytes;
+  return (await engine).raw('null', program, flags);
+}
+
 const cut = (text: string, n = 1000) => (text.length > n ? `${text.slice(0, n)}…` : text);
 
 /** jq's outputs, one per line, as a verdict: `true` when every output is `true` (at least one). */
@@ -45,12 +96,13 @@ const verdictOf = (lines: string[]) => ({ passed: lines.length > 0 && lines.ever
  */
 async function runJq(data: string, program: string): Promise<{ output: string } | { error: string; aborted: boolean }> {
   try {
-    return { output: (await raw('null', `$data__ | (${program}\n)`, ['-c', '--argjson', 'data__', data])).trim() };
+    return { output: (await jq(`$data__ | (${program}\n)`, ['-c', '--argjson', 'data__', data])).trim() };
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
-    // jq-wasm's engine aborts when it reaches its heap's bound (256 MiB): its memory is not to be trusted after that.
-    const aborted = message.includes('Aborted(');
-    return { error: aborted ? memoryBound : cut(message.trim()), aborted };
+    if (message.startsWith('jq: ')) return { error: cut(message.trim()), aborted: false };
+    // The engine aborted (its heap's bound is 256 MiB) or failed: its memory is not to be trusted, the next run gets a new one.
+    engine = undefined;
+    return { error: message.includes('Aborted(') ? memoryBound : `jq's engine failed: ${cut(message, 200)}`, aborted: true };
   }
 }
 
@@ -70,8 +122,6 @@ async function runRule(data: string, rule: string): Promise<RuleResult & { abort
 async function runTogether(data: string, rules: string[]): Promise<RuleResult[] | undefined> {
   const program = `[${rules.map((r) => `(try ([(${r}\n)] | {o: map(tojson)}) catch {e: (. | tostring)})`).join(', ')}]`;
   const run = await runJq(data, program);
-  // An engine that aborted is not to be used again: the thread ends, and the main thread runs the rules one at a time on a new one.
-  if ('error' in run && run.aborted) process.exit(0);
   if ('error' in run) return undefined;
   let parsed: unknown;
   try {
@@ -83,7 +133,7 @@ async function runTogether(data: string, rules: string[]): Promise<RuleResult[] 
   return parsed.map((r: { o?: string[]; e?: string }) => (r.o ? verdictOf(r.o) : { passed: false, output: null, error: cut(`jq: error: ${String(r.e)}`) }));
 }
 
-async function handle(job: ToJudge): Promise<boolean> {
+async function handle(job: ToJudge): Promise<void> {
   if (job.kind === 'check') {
     const problems: string[] = [];
     if (job.schema !== null) {
@@ -99,7 +149,6 @@ async function handle(job: ToJudge): Promise<boolean> {
       const result = await runRule('null', `if false then (${rule}\n) else empty end`);
       // jq's first line says what is wrong; the lines after it quote the wrapper around the rule.
       if (result.error) problems.push(`rule ${i + 1} does not compile: ${result.error.split('\n')[0]!.replace(/ at <top-level>, line \d+:$/, '')}`);
-      if (result.aborted) return finish({ kind: 'checked', id: job.id, problems });
     }
     return finish({ kind: 'checked', id: job.id, problems });
   }
@@ -119,31 +168,26 @@ async function handle(job: ToJudge): Promise<boolean> {
   const rules = [];
   for (const [i, rule] of job.rules.entries()) {
     post({ kind: 'rule', id: job.id, index: i });
-    const { aborted, ...result } = await runRule(job.data, rule);
+    const { aborted: _, ...result } = await runRule(job.data, rule);
     post({ kind: 'ruled', id: job.id, index: i, result });
     rules.push(result);
-    if (aborted) return finish({ kind: 'judged', id: job.id, schemaErrors, rules });
   }
   return finish({ kind: 'judged', id: job.id, schemaErrors, rules });
 }
 
-/** Posts the answer; false when the thread is to end after it (its jq engine aborted). */
-function finish(message: FromJudge): boolean {
+function finish(message: FromJudge): void {
   post(message);
-  return !('rules' in message && message.rules.some((r) => r.error === memoryBound));
 }
 
 let queue = Promise.resolve();
 port.on('message', (job: ToJudge) => {
   queue = queue.then(async () => {
-    let goOn = true;
     try {
-      goOn = await handle(job);
+      await handle(job);
     } catch (error) {
       post({ kind: 'failed', id: job.id, message: cut(error instanceof Error ? error.message : String(error), 300) });
     }
-    if (!goOn) process.exit(0);
   });
 });
 // Loads the engine before the first job, so that the job's time bound does not count it.
-void raw('null', '.').then(() => post({ kind: 'ready' }));
+void jq('.', []).then(() => post({ kind: 'ready' }));
