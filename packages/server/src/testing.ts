@@ -172,6 +172,10 @@ const undoing: Record<string, { sqlite: readonly string[]; postgres: readonly st
   },
   // The table's triggers and indexes go with it.
   '0022_artifacts': { sqlite: ['drop table artifacts'], postgres: ['drop table artifacts'] },
+  '0023_custom_attestation_types': {
+    sqlite: ['drop table custom_attestation_type_versions', 'drop table custom_attestation_types'],
+    postgres: ['drop table custom_attestation_type_versions', 'drop table custom_attestation_types'],
+  },
   '0025_artifact_reads': {
     sqlite: ['drop index environment_events_fingerprint', 'drop index artifacts_org_created'],
     postgres: ['drop index environment_events_fingerprint', 'drop index artifacts_org_created'],

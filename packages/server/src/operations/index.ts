@@ -10,6 +10,14 @@ import type { Plugin } from '../plugin.ts';
 import { attestJunitPlugin } from './attest-junit.ts';
 import { attestGenericPlugin } from './attest-generic.ts';
 import { attestArtifactPlugin } from './attest-artifact.ts';
+import { attestPullRequestPlugin } from './attest-pull-request.ts';
+import { attestCustomPlugin } from './attest-custom.ts';
+import { createAttestationTypePlugin } from './create-attestation-type.ts';
+import { getAttestationTypePlugin } from './get-attestation-type.ts';
+import { listAttestationTypesPlugin } from './list-attestation-types.ts';
+import { archiveAttestationTypePlugin } from './archive-attestation-type.ts';
+import { getAttestationPlugin } from './get-attestation.ts';
+import { getTrailAttestationPlugin } from './get-trail-attestation.ts';
 import { beginTrailPlugin } from './begin-trail.ts';
 import { getApprovalPlugin } from './get-approval.ts';
 import { listApprovalsPlugin } from './list-approvals.ts';
@@ -42,10 +50,18 @@ import { searchPlugin } from './search.ts';
 /** SPEC.md's six. */
 const specPlugins = { attestJunitPlugin, beginTrailPlugin, listEnvironmentsPlugin, listApprovalsPlugin, getApprovalPlugin, listDeploymentsPlugin };
 
-/** The evidence model: flows and templates, attestations of other types, reading trails back, environments, their reports and events, writing approvals. */
+/** The evidence model: flows and templates, attestations of other types and custom types, reading trails and attestations back, environments, their reports and events, writing approvals. */
 const evidence = {
   attestGenericPlugin,
   attestArtifactPlugin,
+  attestPullRequestPlugin,
+  attestCustomPlugin,
+  createAttestationTypePlugin,
+  getAttestationTypePlugin,
+  listAttestationTypesPlugin,
+  archiveAttestationTypePlugin,
+  getAttestationPlugin,
+  getTrailAttestationPlugin,
   putFlowPlugin,
   putFlowTemplatePlugin,
   listFlowsPlugin,

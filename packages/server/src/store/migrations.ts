@@ -27,6 +27,7 @@ import { m019_log_subtree_positions } from './migrations/0019-log-subtree-positi
 import { m020_junit_failed_cases } from './migrations/0020-junit-failed-cases.ts';
 import { m021_trails_organization } from './migrations/0021-trails-organization.ts';
 import { m022_artifacts } from './migrations/0022-artifacts.ts';
+import { m023_custom_attestation_types } from './migrations/0023-custom-attestation-types.ts';
 import { m025_artifact_reads } from './migrations/0025-artifact-reads.ts';
 
 export { appendOnlyTables } from './migrations/builder.ts';
@@ -55,6 +56,7 @@ export const migrations: Record<string, Builder> = {
   '0020_junit_failed_cases': m020_junit_failed_cases,
   '0021_trails_organization': m021_trails_organization,
   '0022_artifacts': m022_artifacts,
+  '0023_custom_attestation_types': m023_custom_attestation_types,
   '0025_artifact_reads': m025_artifact_reads,
 };
 

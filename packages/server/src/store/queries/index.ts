@@ -12,6 +12,8 @@ import * as artifactApprovals from './artifact-approvals.ts';
 import * as artifacts from './artifacts.ts';
 import * as attestations from './attestations.ts';
 import * as attestationFacts from './attestation-facts.ts';
+import * as attestationTypes from './attestation-types.ts';
+import * as attestationReads from './attestation-reads.ts';
 import * as audit from './audit.ts';
 import * as badges from './badges.ts';
 import * as blobs from './blobs.ts';
@@ -70,6 +72,8 @@ export const readQueries = {
   ...logEvidence.reads,
   ...logVerify.reads,
   ...junitFailedCases.reads,
+  ...attestationTypes.reads,
+  ...attestationReads.reads,
 };
 
 /** Queries that write (and those that must run in the caller's transaction, such as row locks). */
@@ -97,6 +101,7 @@ export const writeQueries = {
   ...logEvidence.writes,
   ...logVerify.writes,
   ...junitFailedCases.writes,
+  ...attestationTypes.writes,
 };
 
 // A name in both would run in one mode or the other depending on spread order: refused at compile time.

@@ -1,0 +1,39 @@
+import { expect } from 'chai';
+import { Judge, JudgeBusyError } from './judge-thread.ts';
+
+describe('custom types: the judge thread', function () {
+  this.timeout(60_000);
+
+  it('judges the schema and each rule: a rule passes only when every output is true, and jq errors name the rule', async () => {
+    const judge = new Judge();
+    try {
+      const judged = await judge.judge('{"type":"object","required":["n"]}', ['.n > 1', 'true, false', 'empty', 'error("no")', '.n > 1, .n > 0'], '{"n":2}');
+      expect(judged.schemaErrors).to.deep.equal([]);
+      expect(judged.rules.map((r) => r.passed)).to.deep.equal([true, false, false, false, true]);
+      expect(judged.rules[3]!.error).to.contain('no');
+      expect((await judge.judge('{"type":"object","required":["n"]}', [], '{}')).schemaErrors).to.deep.equal(["/ must have required property 'n'"]);
+    } finally {
+      await judge.close();
+    }
+  });
+
+  it('refuses a job past its queue as busy, and answers the jobs still waiting when it closes', async () => {
+    const judge = new Judge({ ruleMs: 2_000, startMs: 60_000, heapMiB: 64, queue: 1 });
+    const waiting = judge.judge(null, ['.'], 'true');
+    const refused = await judge.judge(null, ['.'], 'true').catch((e: unknown) => e);
+    expect(refused).to.be.instanceOf(JudgeBusyError);
+    await judge.close();
+    expect((await waiting).schemaErrors).to.deep.equal(['the data could not be judged: the server is stopping']);
+  });
+
+  it('says which rules do not compile without running any of them', async () => {
+    const judge = new Judge();
+    try {
+      expect(await judge.check('{"type":"object"}', ['.a', 'def f: f; f', '.a |'])).to.deep.equal([
+        "rule 3 does not compile: jq: error: syntax error, unexpected ')' (Unix shell quoting issues?)",
+      ]);
+    } finally {
+      await judge.close();
+    }
+  });
+});

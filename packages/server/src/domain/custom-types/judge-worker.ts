@@ -1,0 +1,193 @@
+/**
+ * The thread custom attestation types are judged on (see judge-thread.ts): compiles a type's JSON
+ * Schema with Ajv (compiled once per schema text), validates the data, runs each jq rule with
+ * jq-wasm, and says when each rule starts, so that the main thread can bound each one in time.
+ */
+import { createRequire } from 'node:module';
+import { parentPort } from 'node:worker_threads';
+import { Ajv, type AnySchema, type ValidateFunction } from 'ajv';
+import { Ajv2019 } from 'ajv/dist/2019.js';
+import { Ajv2020 } from 'ajv/dist/2020.js';
+import type { FromJudge, RuleResult, ToJudge } from './judge-messages.ts';
+
+const port = parentPort!;
+const post = (message: FromJudge) => port.postMessage(message);
+
+/** Schemas by their text: a type's schema is compiled once, not per attestation (kept few: a hostile org could upload many). */
+const compiled = new Map<string, ValidateFunction>();
+const engines = {
+  draft7: new Ajv({ strict: false, allErrors: true }),
+  2019: new Ajv2019({ strict: false, allErrors: true }),
+  2020: new Ajv2020({ strict: false, allErrors: true }),
+};
+
+function validatorOf(schemaText: string): ValidateFunction {
+  let validate = compiled.get(schemaText);
+  if (validate) return validate;
+  const schema = JSON.parse(schemaText) as AnySchema;
+  const dialect = typeof schema === 'object' && schema !== null && '$schema' in schema ? String(schema.$schema) : '';
+  const engine = dialect.includes('2020-12') ? engines[2020] : dialect.includes('2019-09') ? engines[2019] : engines.draft7;
+  // Compiled without keeping it by $id, so that two types with the same $id do not collide.
+  validate = engine.compile(typeof schema === 'object' && schema !== null ? { ...schema, $id: undefined } : schema);
+  if (compiled.size >= 32) compiled.delete(compiled.keys().next().value!);
+  compiled.set(schemaText, validate);
+  return validate;
+}
+
+interface JqEngine {
+  raw(input: string, filter: string, flags: string[]): Promise<string>;
+}
+/** jq-wasm's Emscripten module factory: the package's own wrapper keeps one engine for ever. */
+const newModule = createRequire(import.meta.url)('jq-wasm/dist/build/jq.js') as (moduleArg?: object) => Promise<JqEngine>;
+let compiledJq: WebAssembly.Module | undefined;
+
+/** A new jq engine: the first compiles jq's WebAssembly (kept), the others only instantiate it (a few ms). */
+async function newEngine(): Promise<JqEngine> {
+  const module = compiledJq;
+  if (module) {
+    return newModule({
+      instantiateWasm(imports: WebAssembly.Imports, receive: (instance: WebAssembly.Instance, module: WebAssembly.Module) => void) {
+        const instance = new WebAssembly.Instance(module, imports);
+        receive(instance, module);
+        return instance.exports;
+      },
+    });
+  }
+  const instantiate = WebAssembly.instantiate;
+  WebAssembly.instantiate = (async (...args: Parameters<typeof instantiate>) => {
+    const made = await instantiate(...args);
+    if ('module' in made) compiledJq = made.module as WebAssembly.Module;
+    return made;
+  }) as typeof instantiate;
+  try {
+    return await newModule();
+  } finally {
+    WebAssembly.instantiate = instantiate;
+  }
+}
+
+/**
+ * Bytes of arguments one engine takes before a new one replaces it: each run leaves its arguments
+ * on jq's stack (about 1 MiB), and once past it the engine's memory is corrupt (after 8 runs of
+ * 100 KB it failed assertions or answered nonsense), so an engine never gets near it.
+ */
+const stackBudget = 512 * 1024;
+let engine: Promise<JqEngine> | undefined;
+let stackUsed = 0;
+
+async function jq(program: string, flags: string[]): Promise<string> {
+  const bytes = flags.reduce((n, f) => n + Buffer.byteLength(f) + 1, Buffer.byteLength(program) + 64);
+  if (!engine || (stackUsed > 0 && stackUsed + bytes > stackBudget)) {
+    engine = newEngine();
+    stackUsed = 0;
+  }
+  stackUsed += bytes;
+  return (await engine).raw('null', program, flags);
+}
+
+const cut = (text: string, n = 1000) => (text.length > n ? `${text.slice(0, n)}…` : text);
+
+/** jq's outputs, one per line, as a verdict: `true` when every output is `true` (at least one). */
+const verdictOf = (lines: string[]) => ({ passed: lines.length > 0 && lines.every((l) => l === 'true'), output: cut(lines.join('\n')), error: null });
+
+/**
+ * Runs `program` on `data` (JSON text). The data goes in as `$data__` (--argjson): jq-wasm copies
+ * standard input a byte at a time (a 100 KB document took a second); an argument is parsed at once.
+ */
+async function runJq(data: string, program: string): Promise<{ output: string } | { error: string; aborted: boolean }> {
+  try {
+    return { output: (await jq(`$data__ | (${program}\n)`, ['-c', '--argjson', 'data__', data])).trim() };
+  } catch (error) {
+    const message = error instanceof Error ? error.message : String(error);
+    if (message.startsWith('jq: ')) return { error: cut(message.trim()), aborted: false };
+    // The engine aborted (its heap's bound is 256 MiB) or failed: its memory is not to be trusted, the next run gets a new one.
+    engine = undefined;
+    return { error: message.includes('Aborted(') ? memoryBound : `jq's engine failed: ${cut(message, 200)}`, aborted: true };
+  }
+}
+
+const memoryBound = 'the rule reached the memory bound (256 MiB)';
+
+async function runRule(data: string, rule: string): Promise<RuleResult & { aborted: boolean }> {
+  const run = await runJq(data, rule);
+  if ('error' in run) return { passed: false, output: null, error: run.error, aborted: run.aborted };
+  return { ...verdictOf(run.output === '' ? [] : run.output.split('\n')), aborted: false };
+}
+
+/**
+ * Every rule in one run of jq (each run costs a few milliseconds however small the data): each
+ * rule's outputs or its error, as one line. Undefined when that run did not give them all (a rule
+ * that halts jq, or a bound): the rules are then run one at a time.
+ */
+async function runTogether(data: string, rules: string[]): Promise<RuleResult[] | undefined> {
+  const program = `[${rules.map((r) => `(try ([(${r}\n)] | {o: map(tojson)}) catch {e: (. | tostring)})`).join(', ')}]`;
+  const run = await runJq(data, program);
+  if ('error' in run) return undefined;
+  let parsed: unknown;
+  try {
+    parsed = JSON.parse(run.output);
+  } catch {
+    return undefined;
+  }
+  if (!Array.isArray(parsed) || parsed.length !== rules.length) return undefined;
+  return parsed.map((r: { o?: string[]; e?: string }) => (r.o ? verdictOf(r.o) : { passed: false, output: null, error: cut(`jq: error: ${String(r.e)}`) }));
+}
+
+async function handle(job: ToJudge): Promise<void> {
+  if (job.kind === 'check') {
+    const problems: string[] = [];
+    if (job.schema !== null) {
+      try {
+        validatorOf(job.schema);
+      } catch (error) {
+        problems.push(`type_schema is not a valid JSON Schema: ${cut(error instanceof Error ? error.message : String(error), 300)}`);
+      }
+    }
+    for (const [i, rule] of job.rules.entries()) {
+      post({ kind: 'rule', id: job.id, index: i });
+      // Compiled, not run: a rule in a branch never taken compiles in full and runs nothing.
+      const result = await runRule('null', `if false then (${rule}\n) else empty end`);
+      // jq's first line says what is wrong; the lines after it quote the wrapper around the rule.
+      if (result.error) problems.push(`rule ${i + 1} does not compile: ${result.error.split('\n')[0]!.replace(/ at <top-level>, line \d+:$/, '')}`);
+    }
+    return finish({ kind: 'checked', id: job.id, problems });
+  }
+  const schemaErrors: string[] = [];
+  if (job.schema !== null) {
+    const validate = validatorOf(job.schema);
+    if (!validate(JSON.parse(job.data))) {
+      for (const e of (validate.errors ?? []).slice(0, 20)) schemaErrors.push(cut(`${e.instancePath || '/'} ${e.message ?? 'is not valid'}`, 300));
+    }
+  }
+  post({ kind: 'validated', id: job.id, schemaErrors });
+  if (!job.each && job.rules.length) {
+    post({ kind: 'together', id: job.id });
+    const together = await runTogether(job.data, job.rules);
+    if (together) return finish({ kind: 'judged', id: job.id, schemaErrors, rules: together });
+  }
+  const rules = [];
+  for (const [i, rule] of job.rules.entries()) {
+    post({ kind: 'rule', id: job.id, index: i });
+    const { aborted: _, ...result } = await runRule(job.data, rule);
+    post({ kind: 'ruled', id: job.id, index: i, result });
+    rules.push(result);
+  }
+  return finish({ kind: 'judged', id: job.id, schemaErrors, rules });
+}
+
+function finish(message: FromJudge): void {
+  post(message);
+}
+
+let queue = Promise.resolve();
+port.on('message', (job: ToJudge) => {
+  queue = queue.then(async () => {
+    try {
+      await handle(job);
+    } catch (error) {
+      post({ kind: 'failed', id: job.id, message: cut(error instanceof Error ? error.message : String(error), 300) });
+    }
+  });
+});
+// Loads the engine before the first job, so that the job's time bound does not count it.
+void jq('.', []).then(() => post({ kind: 'ready' }));
