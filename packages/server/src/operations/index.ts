@@ -30,11 +30,16 @@ import { listEnvironmentEventsPlugin } from './list-environment-events.ts';
 import { requestApprovalPlugin } from './request-approval.ts';
 import { reviewApprovalPlugin } from './review-approval.ts';
 import { getApprovedArtifactCommitPlugin } from './get-approved-artifact-commit.ts';
+import { putPolicyPlugin } from './put-policy.ts';
+import { getPolicyPlugin } from './get-policy.ts';
+import { listPoliciesPlugin } from './list-policies.ts';
+import { attachPoliciesPlugin, detachPoliciesPlugin } from './attach-policies.ts';
+import { tagResourcePlugin } from './tag-resource.ts';
 
 /** SPEC.md's six. */
 const specPlugins = { attestJunitPlugin, beginTrailPlugin, listEnvironmentsPlugin, listApprovalsPlugin, getApprovalPlugin, listDeploymentsPlugin };
 
-/** The evidence model: flows and templates, attestations of other types, reading trails back, environments, their reports and events, writing approvals. */
+/** The evidence model: flows and templates, attestations of other types, reading trails back, environments, their reports and events, writing approvals, policies and tags. */
 const evidence = {
   attestGenericPlugin,
   putFlowPlugin,
@@ -53,6 +58,12 @@ const evidence = {
   requestApprovalPlugin,
   reviewApprovalPlugin,
   getApprovedArtifactCommitPlugin,
+  putPolicyPlugin,
+  getPolicyPlugin,
+  listPoliciesPlugin,
+  attachPoliciesPlugin,
+  detachPoliciesPlugin,
+  tagResourcePlugin,
 };
 
 /** The transparency log (our extension): its key, checkpoints and proofs. */

@@ -26,6 +26,7 @@ import { m018_environment_badges } from './migrations/0018-environment-badges.ts
 import { m019_log_subtree_positions } from './migrations/0019-log-subtree-positions.ts';
 import { m020_junit_failed_cases } from './migrations/0020-junit-failed-cases.ts';
 import { m021_trails_organization } from './migrations/0021-trails-organization.ts';
+import { m024_policies } from './migrations/0024-policies.ts';
 
 export { appendOnlyTables } from './migrations/builder.ts';
 
@@ -52,6 +53,7 @@ export const migrations: Record<string, Builder> = {
   '0019_log_subtree_positions': m019_log_subtree_positions,
   '0020_junit_failed_cases': m020_junit_failed_cases,
   '0021_trails_organization': m021_trails_organization,
+  '0024_policies': m024_policies,
 };
 
 /**

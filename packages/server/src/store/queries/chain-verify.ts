@@ -43,7 +43,7 @@ async function verifyIn(db: Db, organizationId: number, orgName: string): Promis
   if ('broken' in walk) return walk.broken;
   const problems: BrokenLink[] = [];
   let unaccounted = await scanTrails(db, organizationId, walk, problems);
-  for (const table of ['attestations', 'snapshots', 'approvals', 'reviews'] as const) {
+  for (const table of ['attestations', 'snapshots', 'approvals', 'reviews', 'policy_versions'] as const) {
     const vouched = walk.vouched[table];
     for (let after = 0; ; ) {
       const rows = await ownedRows[table](db, organizationId, after, pageSize);
@@ -107,7 +107,7 @@ async function walkChain(db: Db, organizationId: number, orgName: string): Promi
   const walk: Walk = {
     records: 0,
     head: genesisHash,
-    vouched: { attestations: new Map(), snapshots: new Map(), approvals: new Map(), reviews: new Map() },
+    vouched: { attestations: new Map(), snapshots: new Map(), approvals: new Map(), reviews: new Map(), policy_versions: new Map() },
     latestBegin: new Map(),
     legacyBegins: new Set(),
   };
@@ -269,6 +269,16 @@ const ownedRows: Record<
       .where('flows.organization_id', '=', org)
       .where('reviews.id', '>', after)
       .orderBy('reviews.id')
+      .limit(limit)
+      .execute(),
+  policy_versions: (db, org, after, limit) =>
+    db
+      .selectFrom('policy_versions')
+      .innerJoin('policies', 'policies.id', 'policy_versions.policy_id')
+      .select(['policy_versions.id as id', 'policy_versions.created_at as at'])
+      .where('policies.organization_id', '=', org)
+      .where('policy_versions.id', '>', after)
+      .orderBy('policy_versions.id')
       .limit(limit)
       .execute(),
 };
