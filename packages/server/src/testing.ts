@@ -170,6 +170,11 @@ const undoing: Record<string, { sqlite: readonly string[]; postgres: readonly st
     sqlite: ['drop index trails_org_created', 'alter table trails drop column organization_id'],
     postgres: ['drop index trails_org_created', 'alter table trails drop column organization_id'],
   },
+  // Dropping a table drops its triggers too, on both databases.
+  '0024_policies': {
+    sqlite: ['drop table policy_versions', 'drop table policies', 'alter table flows drop column tags'],
+    postgres: ['drop table policy_versions', 'drop table policies', 'alter table flows drop column tags'],
+  },
 };
 
 /**

@@ -10,7 +10,7 @@ import { createGunzip, createGzip } from 'node:zlib';
 import tar from 'tar-stream';
 import { canonicalJson } from '../store/queries/chain.ts';
 import { generateNoteKey, inclusionProof, MemoryTree, parseSignerKey, signCheckpoint, toBase64 } from '../transparency/index.ts';
-import { LEAF_LIST_PART, type LeafType, type Manifest, PACKAGE_FORMAT, PackageVerificationError, type Selection } from './package-format.ts';
+import { LEAF_LIST_PART, type LeafType, type Manifest, PACKAGE_FORMAT, PackageVerificationError, type Selection, tableOfLeaf } from './package-format.ts';
 import { verifyPackage } from './verify-package.ts';
 import { type LeafListPart, type PackageRecord, writePackage } from './write-package.ts';
 
@@ -153,8 +153,6 @@ function evidence(): Evidence[] {
   return list;
 }
 
-const tableOf = { 'trail.begin': 'trails', attestation: 'attestations', snapshot: 'snapshots', approval: 'approvals', review: 'reviews' } as const;
-
 /**
  * A package of `evidence()` plus `extraLeaves` leaves after it (no time, so of no time selection),
  * and the key that checks it. Its selection is `since` the first leaf's time (every leaf of
@@ -172,7 +170,7 @@ export async function fixturePackage(
         org: 'acme',
         type: item.type,
         at: 1_700_000_000 + i,
-        ref: { table: tableOf[item.type], id: item.row.id },
+        ref: { table: tableOfLeaf[item.type], id: item.row.id },
         digest: sha256(canonicalJson(item.row)),
         data: item.data,
       }),

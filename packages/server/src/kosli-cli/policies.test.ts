@@ -11,7 +11,10 @@
 import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import { startTestServer, type TestServer } from '@trailproof/server/testing';
+import { Readable } from 'node:stream';
 import { whileProbingHealth } from '../../../../test/hostile/health-probe.ts';
+import { verifyPackage } from '../audit/verify-package.ts';
+import { outcome, rewritePackage } from '../audit/package-fixture.ts';
 import { cliSucceeds, goDecodeProblems, type GoFormItem, type GoType, sendAsCli, type CliCall } from './go-wire.ts';
 
 const fixture = (name: string) => readFileSync(new URL(`./fixtures/policy-files/${name}`, import.meta.url));
@@ -65,6 +68,18 @@ describe('Kosli CLI wire format: policies, attach and detach, tags', () => {
     const after = await server.request('GET', '/api/v2/verify/acme');
     expect(after.body.ok, JSON.stringify(after.body)).to.equal(true);
     expect(after.body.records).to.equal(before.body.records + 1);
+    // The audit package of a log that holds policy versions still verifies and proves itself complete.
+    await server.store.makeCheckpoints!();
+    const exported = await server.request('GET', '/api/v2/log/acme/export', { token: server.readToken });
+    const key = (await server.request('GET', '/api/v2/log/acme/key', { token: server.readToken })).body.verifier_key as string;
+    const verified = await verifyPackage(() => Readable.from([Buffer.from(exported.bytes)]), key);
+    expect([verified.checkpoint.size, verified.completeness.proven]).to.deep.equal([after.body.records, true]);
+    // A policy's YAML changed in the package is found offline.
+    const changed = await rewritePackage(Buffer.from(exported.bytes), (name, content) => {
+      if (!name.endsWith('/policy.json')) return content;
+      return Buffer.from(content.toString('utf8').replace('required: true', 'required: false'));
+    });
+    expect(await outcome(changed, key)).to.equal('record-mismatch records/0/policy.json');
   });
 
   it('an invalid policy is a 400 naming the field and line, and nothing is stored', async () => {
