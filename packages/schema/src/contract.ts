@@ -20,6 +20,8 @@ export interface FilePart {
 export interface MultipartBody<D extends TSchema = TSchema> {
   kind: 'multipart';
   data: D;
+  /** The JSON part's name: `data_json` unless the client names it otherwise (the CLI's policies send `payload`). */
+  dataField?: string;
   files: Record<string, FilePart>;
 }
 

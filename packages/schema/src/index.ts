@@ -63,6 +63,12 @@ export { downloadAttachment } from './operations/download-attachment.ts';
 export type { AttestationViewBody, TrailSummaryBody } from './operations/trail.ts';
 export { putEnvironment } from './operations/put-environment.ts';
 export { getEnvironment } from './operations/get-environment.ts';
+export { putPolicy } from './operations/put-policy.ts';
+export { getPolicy } from './operations/get-policy.ts';
+export { listPolicies } from './operations/list-policies.ts';
+export { attachPolicies, detachPolicies } from './operations/attach-policies.ts';
+export { tagResource, taggedResourceTypes } from './operations/tag-resource.ts';
+export { Policy, PolicyVersion } from './operations/policy.ts';
 export {
   maxReportArtifacts,
   reportAzureApps,

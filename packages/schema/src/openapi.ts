@@ -98,7 +98,8 @@ function requestBody(body: NonNullable<Operation['body']>): Json {
   if (body.kind === 'json') {
     return { required: true, content: { 'application/json': { schema: toOpenApi(body.data) } } };
   }
-  const properties: Json = { data_json: toOpenApi(body.data) };
+  const dataField = body.dataField ?? 'data_json';
+  const properties: Json = { [dataField]: toOpenApi(body.data) };
   for (const [name, file] of Object.entries(body.files)) {
     properties[name] = { type: 'string', contentMediaType: 'application/octet-stream', description: file.description, maxLength: file.maxBytes };
   }
@@ -106,8 +107,8 @@ function requestBody(body: NonNullable<Operation['body']>): Json {
     required: true,
     content: {
       'multipart/form-data': {
-        schema: { type: 'object', required: ['data_json'], properties },
-        encoding: { data_json: { contentType: 'application/json' } },
+        schema: { type: 'object', required: [dataField], properties },
+        encoding: { [dataField]: { contentType: 'application/json' } },
       },
     },
   };

@@ -176,6 +176,10 @@ const undoing: Record<string, { sqlite: readonly string[]; postgres: readonly st
     sqlite: ['drop table custom_attestation_type_versions', 'drop table custom_attestation_types'],
     postgres: ['drop table custom_attestation_type_versions', 'drop table custom_attestation_types'],
   },
+  '0024_policies': {
+    sqlite: ['drop table policy_versions', 'drop table policies', 'alter table flows drop column tags'],
+    postgres: ['drop table policy_versions', 'drop table policies', 'alter table flows drop column tags'],
+  },
   '0025_artifact_reads': {
     sqlite: ['drop index environment_events_fingerprint', 'drop index artifacts_org_created'],
     postgres: ['drop index environment_events_fingerprint', 'drop index artifacts_org_created'],

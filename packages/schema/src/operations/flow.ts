@@ -41,7 +41,7 @@ export const Flow = Type.Object(
     template_id: Type.Union([Type.String(), Type.Null()], { description: 'SHA-256 of the template YAML' }),
     repo_url: Type.Union([Type.String(), Type.Null()]),
     tags: Type.Record(Type.String(), Type.String(), {
-      description: "The flow's tags, key to value; always empty for now (the Kosli CLI reads them on every flow it lists)",
+      description: "The flow's tags, key to value, set by PATCH /tags (the Kosli CLI reads them on every flow it lists)",
     }),
     created_at: EpochSeconds(),
     last_modified_at: EpochSeconds(),

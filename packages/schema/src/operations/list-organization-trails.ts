@@ -28,7 +28,7 @@ export const listOrganizationTrails = defineOperation({
       Type.String({
         maxLength: limits.name,
         pattern: '^[^=]+=',
-        description: 'Only trails of flows with this tag (key=value); flows have no tags yet, so none matches',
+        description: 'Only trails of flows with this tag (key=value, set by PATCH /tags)',
       }),
     ),
     ...pageQuery({ minimum: 1, maximum: 100, default: 20 }),

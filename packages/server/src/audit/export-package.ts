@@ -117,15 +117,32 @@ async function* records(store: ExportStore, log: AuditLog, size: number, options
       return inSelection(leaf, options.selection, (id) => approvalFlows.get(id));
     });
     const ids = (type: LeafType) => chosen.filter((l) => l.type === type && l.ref).map((l) => l.ref!.id);
-    const [trails, attestations, artifacts, snapshots, approvals, reviews] = await Promise.all(
-      (['trail.begin', 'attestation', 'artifact', 'snapshot', 'approval', 'review'] as const).map((type) => store.auditRows(tableOf[type], ids(type))),
+    const [trails, attestations, artifacts, snapshots, approvals, reviews, policyVersions] = await Promise.all(
+      (['trail.begin', 'attestation', 'artifact', 'snapshot', 'approval', 'review', 'policy.version'] as const).map((type) =>
+        store.auditRows(tableOf[type], ids(type)),
+      ),
     );
-    const rows = { 'trail.begin': trails!, attestation: attestations!, artifact: artifacts!, snapshot: snapshots!, approval: approvals!, review: reviews! };
+    const rows = {
+      'trail.begin': trails!,
+      attestation: attestations!,
+      artifact: artifacts!,
+      snapshot: snapshots!,
+      approval: approvals!,
+      review: reviews!,
+      'policy.version': policyVersions!,
+    };
     const latestBegins = await log.latestBegins(ids('trail.begin'));
     const views = await viewsOf(
       store,
       chosen,
-      { attestations: ids('attestation'), artifacts: ids('artifact'), snapshots: ids('snapshot'), approvals: ids('approval'), reviews: rows.review },
+      {
+        attestations: ids('attestation'),
+        artifacts: ids('artifact'),
+        snapshots: ids('snapshot'),
+        approvals: ids('approval'),
+        reviews: rows.review,
+        policyVersions: rows['policy.version'],
+      },
       at,
       now,
       options.organizationId,
@@ -176,7 +193,14 @@ interface View {
 async function viewsOf(
   store: ExportStore,
   _chosen: Leaf[],
-  ids: { attestations: number[]; artifacts: number[]; snapshots: number[]; approvals: number[]; reviews: Map<number, Record<string, unknown>> },
+  ids: {
+    attestations: number[];
+    artifacts: number[];
+    snapshots: number[];
+    approvals: number[];
+    reviews: Map<number, Record<string, unknown>>;
+    policyVersions: Map<number, Record<string, unknown>>;
+  },
   at: ViewContext,
   now: number,
   organizationId: number,
@@ -186,7 +210,9 @@ async function viewsOf(
     store.artifactsByIds(ids.artifacts),
     store.auditSnapshotPlaces(ids.snapshots),
     store.auditApprovalPlaces(ids.approvals),
-    store.auditTokenDescriptions([...ids.reviews.values()].flatMap((r) => (typeof r.created_by_token === 'string' ? [r.created_by_token] : []))),
+    store.auditTokenDescriptions(
+      [...ids.reviews.values(), ...ids.policyVersions.values()].flatMap((r) => (typeof r.created_by_token === 'string' ? [r.created_by_token] : [])),
+    ),
   ]);
   const evaluator = new TrailEvaluator(store, now);
   return async (leaf) => {
@@ -215,6 +241,13 @@ async function viewsOf(
         const { id: _id, approval_id: _a, created_by_token: token, ...review } = ids.reviews.get(id)!;
         const by = typeof token === 'string' ? { tokenId: token, description: tokens.get(token) ?? null } : null;
         return { body: { ...review, created_by: createdByName(by), log_index: leaf.index } };
+      }
+      case 'policy.version': {
+        // GET policy's version, with the policy's name as the leaf gives it.
+        const { created_by_token: token, created_at, version, comment, policy_yaml, sha256 } = ids.policyVersions.get(id)!;
+        const by = typeof token === 'string' ? { tokenId: token, description: tokens.get(token) ?? null } : null;
+        const body = { name: leaf.data.policy, version: Number(version), comment, timestamp: Number(created_at), policy_yaml, sha256 };
+        return { body: { ...body, created_by: createdByName(by), log_index: leaf.index } };
       }
     }
   };

@@ -21,6 +21,7 @@ export const viewFileOf = {
   snapshot: 'snapshot.json',
   approval: 'approval.json',
   review: 'review.json',
+  'policy.version': 'policy.json',
 } as const;
 export type LeafType = keyof typeof viewFileOf;
 
@@ -32,6 +33,7 @@ export const tableOfLeaf: Record<LeafType, string> = {
   snapshot: 'snapshots',
   approval: 'approvals',
   review: 'reviews',
+  'policy.version': 'policy_versions',
 };
 
 /** Where each part sits in the archive (no leading folder, `/` separators). */
@@ -144,8 +146,9 @@ origin ${manifest.origin}, ${manifest.tree_size} leaves. Format ${PACKAGE_FORMAT
   base64 SHA-256 hashes, RFC 9162 section 2.1.3).
 - records/N/row.json: the stored row the leaf vouches for, as canonical JSON: its SHA-256 is
   the leaf's "digest".
-- records/N/trail.json, attestation.json, snapshot.json, approval.json, review.json: that
-  evidence as the API shows it; deployments.json beside a snapshot: the deployments it made.
+- records/N/trail.json, attestation.json, snapshot.json, approval.json, review.json,
+  policy.json: that evidence as the API shows it; deployments.json beside a snapshot: the
+  deployments it made.
 - attachments/SHA256: each attachment, byte for byte, named by its SHA-256.
 ${completenessText(manifest)}
 ## How to check it

@@ -106,6 +106,16 @@ const factsOf: Record<LeafType, (row: Json, data: Json) => Facts> = {
       ['timestamp', Number(row.timestamp)],
     ];
   },
+  'policy.version'(row, data) {
+    return [
+      ['name', data.policy],
+      ['version', Number(row.version)],
+      ['comment', row.comment],
+      ['timestamp', Number(row.created_at)],
+      ['policy_yaml', row.policy_yaml],
+      ['sha256', row.sha256],
+    ];
+  },
 };
 
 /** The view's value of `field`: `a.b` reads `b` of each item of the array `a`. */
@@ -169,7 +179,12 @@ export function leafDataMismatch(type: LeafType, row: Json, data: Json): string 
                   ['state', row.state],
                   ['approved_by', row.approved_by],
                 ]
-              : [['trail', row.name]];
+              : type === 'policy.version'
+                ? [
+                    ['version', Number(row.version)],
+                    ['sha256', row.sha256],
+                  ]
+                : [['trail', row.name]];
   for (const [field, expected] of pairs) {
     if (field in data && canonicalJson(data[field]) !== canonicalJson(expected))
       return `the leaf's data.${field} is ${clip(canonicalJson(data[field]))}, the row's is ${clip(canonicalJson(expected))}`;

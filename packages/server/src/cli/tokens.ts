@@ -210,6 +210,8 @@ function describeEvidence(e: TokenEvidence): { what: string; where: string; deta
         state: e.state,
         approved_by: e.approvedBy,
       };
+    case 'policy.version':
+      return { what: 'policy version', where: e.policy, detail: `v${e.version}`, policy: e.policy, version: e.version };
   }
 }
 

@@ -16,11 +16,11 @@ export const templateBounds = {
   depth: 16,
 } as const;
 
-/** The first bound a template's text crosses, with its line (1-based); undefined within bounds. */
-export function templateBoundProblem(text: string): { line: number; problem: string } | undefined {
+/** The first bound a template's (or a policy's, `what`) text crosses, with its line (1-based); undefined within bounds. */
+export function templateBoundProblem(text: string, what = 'template'): { line: number; problem: string } | undefined {
   // A string of n UTF-16 units takes at least n bytes of UTF-8: the count is only needed near the bound.
   if (text.length > templateBounds.bytes || (text.length * 3 > templateBounds.bytes && Buffer.byteLength(text) > templateBounds.bytes)) {
-    return { line: 1, problem: `a template may be at most ${templateBounds.bytes} bytes` };
+    return { line: 1, problem: `a ${what} may be at most ${templateBounds.bytes} bytes` };
   }
   let line = 1;
   let column = 0;
@@ -46,7 +46,7 @@ export function templateBoundProblem(text: string): { line: number; problem: str
     switch (type) {
       case 'anchor':
       case 'alias':
-        return { line, problem: 'anchors (&) and aliases (*) are not accepted in a template' };
+        return { line, problem: `anchors (&) and aliases (*) are not accepted in a ${what}` };
       case 'flow-map-start':
       case 'flow-seq-start':
         flowDepth++;
@@ -77,8 +77,8 @@ export function templateBoundProblem(text: string): { line: number; problem: str
       default:
         contentColumn ??= at;
     }
-    if (entries > templateBounds.entries) return { line, problem: `a template may have at most ${templateBounds.entries} keys and list entries` };
-    if (flowDepth + blocks.length > templateBounds.depth) return { line, problem: `a template may nest at most ${templateBounds.depth} levels` };
+    if (entries > templateBounds.entries) return { line, problem: `a ${what} may have at most ${templateBounds.entries} keys and list entries` };
+    if (flowDepth + blocks.length > templateBounds.depth) return { line, problem: `a ${what} may nest at most ${templateBounds.depth} levels` };
     const newline = token.lastIndexOf('\n');
     if (newline < 0) {
       column += token.length;

@@ -19,6 +19,7 @@ export interface ParsedMultipart {
 
 /** Middleware that parses the body for `body` and leaves `ctx.state.multipart`. */
 export function multipartParser(body: MultipartBody) {
+  const dataField = body.dataField ?? 'data_json';
   const fileNames = Object.keys(body.files);
   const maxFileBytes = Math.max(limits.dataJsonBytes, ...Object.values(body.files).map((f) => f.maxBytes));
   const upload = multer({
@@ -38,18 +39,18 @@ export function multipartParser(body: MultipartBody) {
     },
     // Checked as each file part begins, before its content is read.
     fileFilter: (_req, file, accept) => accept(fileNameProblem(file.fieldname, file.originalname) ?? null, true),
-    streamHandler: watchingStreamHandler(new Set(['data_json', ...fileNames])),
-  }).fields([{ name: 'data_json', maxCount: 1 }, ...fileNames.map((name) => ({ name, maxCount: 1 }))]);
+    streamHandler: watchingStreamHandler(new Set([dataField, ...fileNames])),
+  }).fields([{ name: dataField, maxCount: 1 }, ...fileNames.map((name) => ({ name, maxCount: 1 }))]);
 
   return async function parseMultipart(ctx: Context, next: Next) {
     if (!ctx.is('multipart/form-data')) {
-      throw new ApiError(415, 'Unsupported content type: send multipart/form-data with a data_json part');
+      throw new ApiError(415, `Unsupported content type: send multipart/form-data with a ${dataField} part`);
     }
     await upload(ctx, async () => {});
     const fields = (ctx.request as { body?: Record<string, unknown> }).body ?? {};
     const uploaded = ((ctx as { files?: Record<string, MulterFile[]> }).files ?? {}) as Record<string, MulterFile[]>;
 
-    const unknown = Object.keys(fields).filter((name) => name !== 'data_json');
+    const unknown = Object.keys(fields).filter((name) => name !== dataField);
     if (unknown.length) throw badRequest('Unknown form fields', Object.fromEntries(unknown.map((n) => [n, 'is not a known part'])));
 
     const watched = watchedParts(ctx.req)!;
@@ -68,14 +69,14 @@ export function multipartParser(body: MultipartBody) {
       files[name] = { fieldName: name, originalName: file.originalname, mimeType: file.mimetype, size: file.size, buffer: file.buffer };
     }
 
-    const dataFile = uploaded.data_json?.[0] ?? nameless.get('data_json');
-    if (dataFile && fields.data_json !== undefined) throw badRequest('data_json was sent twice', { data_json: 'send it once' });
+    const dataFile = uploaded[dataField]?.[0] ?? nameless.get(dataField);
+    if (dataFile && fields[dataField] !== undefined) throw badRequest(`${dataField} was sent twice`, { [dataField]: 'send it once' });
     if (dataFile && dataFile.size > limits.dataJsonBytes)
-      throw new ApiError(413, 'data_json is too large', { data_json: `may be at most ${limits.dataJsonBytes} bytes` });
-    const text = dataFile ? decodeUtf8(dataFile.buffer) : fields.data_json;
-    if (text === undefined) throw badRequest('The data_json part is required', { data_json: 'is required' });
-    if (typeof text !== 'string') throw badRequest('data_json was sent twice', { data_json: 'send it once' });
-    ctx.state.multipart = { data: parseJson(text), files } satisfies ParsedMultipart;
+      throw new ApiError(413, `${dataField} is too large`, { [dataField]: `may be at most ${limits.dataJsonBytes} bytes` });
+    const text = dataFile ? decodeUtf8(dataFile.buffer, dataField) : fields[dataField];
+    if (text === undefined) throw badRequest(`The ${dataField} part is required`, { [dataField]: 'is required' });
+    if (typeof text !== 'string') throw badRequest(`${dataField} was sent twice`, { [dataField]: 'send it once' });
+    ctx.state.multipart = { data: parseJson(text, dataField), files } satisfies ParsedMultipart;
     return next();
   };
 }

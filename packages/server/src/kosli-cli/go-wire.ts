@@ -54,7 +54,7 @@ export function goMultipart(items: readonly GoFormItem[]): { contentType: string
 }
 
 export interface CliCall {
-  method: 'GET' | 'PUT' | 'POST';
+  method: 'GET' | 'PUT' | 'POST' | 'PATCH' | 'DELETE';
   /** Path and query, as the CLI builds them (url.JoinPath or fmt.Sprintf). */
   path: string;
   token: string;

@@ -94,10 +94,21 @@ describe('Kosli CLI wire format: list trails', () => {
     expect(none.pagination).to.deep.include({ total: 0, page_count: 0 });
   });
 
-  it('--flow-tag: taken, and no trail matches (flows have no tags yet)', async () => {
+  it('--flow-tag: the trails of the flows with that tag (set as `kosli tag flow` sends it)', async () => {
+    const none = await list(listQuery({ flowTag: 'team=backend' }));
+    expect(none.data).to.deep.equal([]);
+    expect(none.pagination.total).to.equal(0);
+    const tag = await sendAsCli(server.url, {
+      method: 'PATCH',
+      path: '/api/v2/tags/acme/flow/shop',
+      token: server.token,
+      payload: { set_tags: { team: 'backend' }, remove_tags: [] },
+    });
+    expect(tag.status).to.equal(200);
     const tagged = await list(listQuery({ flowTag: 'team=backend' }));
-    expect(tagged.data).to.deep.equal([]);
-    expect(tagged.pagination.total).to.equal(0);
+    expect(tagged.data.map((t: { name: string }) => t.name)).to.deep.equal(['shop-2', 'shop-1']);
+    expect(tagged.pagination.total).to.equal(2);
+    expect((await list(listQuery({ flowTag: 'team=backend', flow: 'api' }))).data).to.deep.equal([]);
   });
 
   it('an unknown flow is a 404 naming it; another organisation 403; malformed values 400 by field', async () => {

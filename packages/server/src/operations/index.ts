@@ -46,11 +46,16 @@ import { getArtifactByFingerprintPlugin } from './get-artifact-by-fingerprint.ts
 import { getArtifactsByCommitPlugin } from './get-artifacts-by-commit.ts';
 import { listArtifactsPlugin } from './list-artifacts.ts';
 import { searchPlugin } from './search.ts';
+import { putPolicyPlugin } from './put-policy.ts';
+import { getPolicyPlugin } from './get-policy.ts';
+import { listPoliciesPlugin } from './list-policies.ts';
+import { attachPoliciesPlugin, detachPoliciesPlugin } from './attach-policies.ts';
+import { tagResourcePlugin } from './tag-resource.ts';
 
 /** SPEC.md's six. */
 const specPlugins = { attestJunitPlugin, beginTrailPlugin, listEnvironmentsPlugin, listApprovalsPlugin, getApprovalPlugin, listDeploymentsPlugin };
 
-/** The evidence model: flows and templates, attestations of other types and custom types, reading trails and attestations back, environments, their reports and events, writing approvals. */
+/** The evidence model: flows and templates, attestations of other types and custom types, reading trails and attestations back, environments, their reports and events, writing approvals, policies and tags. */
 const evidence = {
   attestGenericPlugin,
   attestArtifactPlugin,
@@ -85,6 +90,12 @@ const evidence = {
   getArtifactsByCommitPlugin,
   listArtifactsPlugin,
   searchPlugin,
+  putPolicyPlugin,
+  getPolicyPlugin,
+  listPoliciesPlugin,
+  attachPoliciesPlugin,
+  detachPoliciesPlugin,
+  tagResourcePlugin,
 };
 
 /** The transparency log (our extension): its key, checkpoints and proofs. */

@@ -8,24 +8,27 @@ import { requireFlow, requireFlowUses, requireOrganization } from './lookup.ts';
 
 /**
  * GET /trails/{org}: the trails of all the organisation's flows, newest first, as `kosli list
- * trails` asks for them. `flow_tag` matches no trail: flows have no tags yet.
+ * trails` asks for them; `flow_tag` (key=value) keeps the flows with that tag.
  */
 export const listOrganizationTrailsPlugin = definePlugin({
   operation: listOrganizationTrails,
-  store: [...requireFlowUses, 'listOrganizationTrailPage', ...trailEvaluatorUses],
+  store: [...requireFlowUses, 'listOrganizationTrailPage', 'listFlowRecords', ...trailEvaluatorUses],
   async handler({ params, query, store, now, apiBase, originalUrl }) {
     const found = query.flow ? await requireFlow(store, params.org, query.flow) : undefined;
     const organizationId = found ? found.organization.id : (await requireOrganization(store, params.org)).id;
     const flowId = found ? Number(found.flow.id) : undefined;
-    let page: { items: TrailWithTemplate[]; total: number } = { items: [], total: 0 };
-    if (query.flow_tag === undefined) {
-      page = await store.listOrganizationTrailPage(
-        organizationId,
-        { flowId, fingerprint: query.fingerprint },
-        (query.page - 1) * query.per_page,
-        query.per_page,
-      );
+    let flowIds: number[] | undefined;
+    if (query.flow_tag !== undefined) {
+      const [key, ...value] = query.flow_tag.split('=');
+      const tagged = (await store.listFlowRecords(organizationId)).filter((f) => f.tags[key!] === value.join('='));
+      flowIds = tagged.map((f) => f.id).filter((id) => flowId === undefined || id === flowId);
     }
+    const page: { items: TrailWithTemplate[]; total: number } = await store.listOrganizationTrailPage(
+      organizationId,
+      { flowId, flowIds, fingerprint: query.fingerprint },
+      (query.page - 1) * query.per_page,
+      query.per_page,
+    );
     const evaluated = await new TrailEvaluator(store, now).complianceOf(page.items);
     const data = page.items.map((trail, i) => trailSummary(trail, evaluated[i]!, { org: params.org, apiBase }));
     const totalPages = pageCount(page.total, query.per_page);

@@ -46,6 +46,8 @@ export interface FlowsTable {
   last_modified_at: number;
   /** Added by migration 0002. */
   repo_url: string | null;
+  /** JSON object of text values (migration 0024). */
+  tags: Generated<string>;
 }
 
 export interface TrailsTable {
@@ -248,7 +250,32 @@ export interface ConsoleSessionsTable {
   expires_at: number;
 }
 
+/** An environment policy by name (migration 0024); its content is in its versions. */
+export interface PoliciesTable {
+  id: Generated<number>;
+  organization_id: number;
+  name: string;
+  description: string;
+  /** `env`, the only type the Kosli CLI sends. */
+  type: string;
+  created_at: number;
+}
+
+/** One version of a policy: the YAML as uploaded and its SHA-256. Append-only, chained. */
+export interface PolicyVersionsTable {
+  id: Generated<number>;
+  policy_id: number;
+  version: number;
+  comment: string;
+  policy_yaml: string;
+  sha256: string;
+  created_by_token: string | null;
+  created_at: number;
+}
+
 export interface Database extends LogTables {
+  policies: PoliciesTable;
+  policy_versions: PolicyVersionsTable;
   organizations: OrganizationsTable;
   tokens: TokensTable;
   blobs: BlobsTable;

@@ -28,6 +28,7 @@ import { m020_junit_failed_cases } from './migrations/0020-junit-failed-cases.ts
 import { m021_trails_organization } from './migrations/0021-trails-organization.ts';
 import { m022_artifacts } from './migrations/0022-artifacts.ts';
 import { m023_custom_attestation_types } from './migrations/0023-custom-attestation-types.ts';
+import { m024_policies } from './migrations/0024-policies.ts';
 import { m025_artifact_reads } from './migrations/0025-artifact-reads.ts';
 
 export { appendOnlyTables } from './migrations/builder.ts';
@@ -57,6 +58,7 @@ export const migrations: Record<string, Builder> = {
   '0021_trails_organization': m021_trails_organization,
   '0022_artifacts': m022_artifacts,
   '0023_custom_attestation_types': m023_custom_attestation_types,
+  '0024_policies': m024_policies,
   '0025_artifact_reads': m025_artifact_reads,
 };
 

@@ -13,8 +13,8 @@ export async function flowView(flow: FlowRecord, org: string, evaluator: TrailEv
     template: template && !(template.model instanceof Error) ? templateView(template.model, template.content) : null,
     template_id: flow.templateSha256,
     repo_url: flow.repoUrl,
-    // Flows have no tags yet; the Kosli CLI's flow list reads the object on every flow unchecked.
-    tags: {},
+    // The Kosli CLI's flow list reads the object on every flow unchecked: always an object.
+    tags: flow.tags,
     created_at: flow.createdAt,
     last_modified_at: flow.lastModifiedAt,
   };

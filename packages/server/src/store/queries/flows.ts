@@ -63,6 +63,8 @@ export interface FlowRecord {
   visibility: string;
   templateSha256: string | null;
   repoUrl: string | null;
+  /** Set by PATCH /tags (migration 0024). */
+  tags: Record<string, string>;
   createdAt: number;
   lastModifiedAt: number;
 }
@@ -76,7 +78,7 @@ export interface FlowChanges {
   templateSha256?: string | null;
 }
 
-const columns = ['id', 'name', 'description', 'visibility', 'template_sha256', 'repo_url', 'created_at', 'last_modified_at'] as const;
+const columns = ['id', 'name', 'description', 'visibility', 'template_sha256', 'repo_url', 'tags', 'created_at', 'last_modified_at'] as const;
 type Row = {
   id: number;
   name: string;
@@ -84,6 +86,7 @@ type Row = {
   visibility: string;
   template_sha256: string | null;
   repo_url: string | null;
+  tags: string;
   created_at: number;
   last_modified_at: number;
 };
@@ -94,6 +97,7 @@ const toRecord = (r: Row): FlowRecord => ({
   visibility: r.visibility,
   templateSha256: r.template_sha256,
   repoUrl: r.repo_url,
+  tags: JSON.parse(r.tags),
   createdAt: Number(r.created_at),
   lastModifiedAt: Number(r.last_modified_at),
 });

@@ -33,8 +33,10 @@ import * as logCheckpoints from './log-checkpoints.ts';
 import * as logEvidence from './log-evidence.ts';
 import * as logVerify from './log-verify.ts';
 import * as organizations from './organizations.ts';
+import * as policies from './policies.ts';
 import * as provenance from './provenance.ts';
 import * as snapshots from './snapshots.ts';
+import * as tags from './tags.ts';
 import * as tokens from './tokens.ts';
 import * as trails from './trails.ts';
 import * as trailTemplates from './trail-templates.ts';
@@ -74,6 +76,7 @@ export const readQueries = {
   ...junitFailedCases.reads,
   ...attestationTypes.reads,
   ...attestationReads.reads,
+  ...policies.reads,
 };
 
 /** Queries that write (and those that must run in the caller's transaction, such as row locks). */
@@ -102,6 +105,8 @@ export const writeQueries = {
   ...logVerify.writes,
   ...junitFailedCases.writes,
   ...attestationTypes.writes,
+  ...policies.writes,
+  ...tags.writes,
 };
 
 // A name in both would run in one mode or the other depending on spread order: refused at compile time.

@@ -13,6 +13,7 @@ export type TokenEvidence = { at: number } & (
   | { kind: 'snapshot'; environment: string; snapshotIndex: number }
   | { kind: 'approval'; flow: string; releaseNumber: number }
   | { kind: 'review'; flow: string; releaseNumber: number; state: string; approvedBy: string }
+  | { kind: 'policy.version'; policy: string; version: number }
 );
 
 /** A token as evidence names it: its public id and the description it was created with. */
@@ -89,6 +90,8 @@ export async function evidenceOfToken(db: Db, tokenId: string): Promise<{ organi
         const approval = approvals.get(Number(data.approval_id)) ?? { flow: '?', releaseNumber: 0 };
         return { kind: type, at, ...approval, state: text('state'), approvedBy: text('approved_by') };
       }
+      case 'policy.version':
+        return { kind: type, at, policy: text('policy'), version: Number(data.version) };
     }
   });
   return { organization: token.name, items };

@@ -203,6 +203,8 @@ export async function listTrailPage(db: Db, flowId: number, offset: number, limi
 /** What an organisation's trail list is narrowed to: one flow, trails with an attestation of one artifact, or both. */
 export interface OrganizationTrailFilter {
   flowId?: number;
+  /** Only trails of these flows (those with a tag); empty matches none. */
+  flowIds?: readonly number[];
   fingerprint?: string;
 }
 
@@ -218,7 +220,8 @@ export async function listOrganizationTrailPage(
   offset: number,
   limit: number,
 ): Promise<{ items: TrailWithTemplate[]; total: number }> {
-  const { flowId, fingerprint } = filter;
+  const { flowId, flowIds, fingerprint } = filter;
+  if (flowIds && !flowIds.length) return { items: [], total: 0 };
   const withFingerprint = (fp: string) => db.selectFrom('attestations').select('attestations.trail_id').where('attestations.artifact_fingerprint', '=', fp);
   const { total } = await db
     .selectFrom('trails')
@@ -226,6 +229,7 @@ export async function listOrganizationTrailPage(
     .$if(flowId === undefined, (qb) => qb.where('trails.organization_id', '=', organizationId))
     .$if(flowId !== undefined, (qb) => qb.where('trails.flow_id', '=', flowId!))
     .$if(fingerprint !== undefined, (qb) => qb.where('trails.id', 'in', withFingerprint(fingerprint!)))
+    .$if(flowIds !== undefined, (qb) => qb.where('trails.flow_id', 'in', [...flowIds!]))
     .executeTakeFirstOrThrow();
   const rows = await trailsWithFlow(db)
     .select(trailColumns)
@@ -233,6 +237,7 @@ export async function listOrganizationTrailPage(
     .$if(flowId === undefined, (qb) => qb.where('trails.organization_id', '=', organizationId))
     .$if(flowId !== undefined, (qb) => qb.where('trails.flow_id', '=', flowId!))
     .$if(fingerprint !== undefined, (qb) => qb.where('trails.id', 'in', withFingerprint(fingerprint!)))
+    .$if(flowIds !== undefined, (qb) => qb.where('trails.flow_id', 'in', [...flowIds!]))
     .orderBy('trails.created_at', 'desc')
     .orderBy('trails.id', 'desc')
     .limit(limit)
