@@ -36,4 +36,26 @@ describe('custom types: the judge thread', function () {
       await judge.close();
     }
   });
+
+  it("judges 30 documents of 100 KB in a row alike: the engine does not wear out (jq-wasm kept each run's arguments and broke after about 8)", async () => {
+    const judge = new Judge();
+    const data = JSON.stringify({ name: 'scan', findings: Array.from({ length: 1_000 }, (_, i) => ({ id: i, severity: 'low', text: 'x'.repeat(64) })) });
+    expect(data.length).to.be.greaterThan(90_000);
+    try {
+      for (let run = 1; run <= 30; run++) {
+        const judged = await judge.judge(
+          '{"type":"object","required":["findings"]}',
+          ['.findings | length == 1000', '[.findings[] | select(.severity == "high")] | length == 0', '.name == "scan"'],
+          data,
+        );
+        expect({ run, schemaErrors: judged.schemaErrors, passed: judged.rules.map((r) => r.passed) }).to.deep.equal({
+          run,
+          schemaErrors: [],
+          passed: [true, true, true],
+        });
+      }
+    } finally {
+      await judge.close();
+    }
+  });
 });
