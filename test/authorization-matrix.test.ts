@@ -34,6 +34,8 @@ function pathFor(operation: Operation, org: string, missing = false): string {
         snapshot_index: '99',
         snapshot_expression: '99',
         attestation_id: '999999',
+        attestation_name: 'no-such-attestation',
+        policy_name: 'no-such-policy',
       }
     : {
         org,
@@ -47,6 +49,8 @@ function pathFor(operation: Operation, org: string, missing = false): string {
         fingerprint: sha(marker),
         commit_sha: commit,
         search_value: sha(marker),
+        attestation_name: 'unit',
+        policy_name: name,
       };
   return '/api/v2' + operation.path.replace(/\{(\w+)\}/g, (_, name: string) => values[name] ?? 'x') + (requiredQueries[operation.id] ?? '');
 }
@@ -56,6 +60,7 @@ const requiredQueries: Record<string, string> = {
   getLogInclusionProof: '?index=0&tree_size=1',
   getLogConsistencyProof: '?from=0&to=1',
   diffSnapshots: `?snappish1=${name}&snappish2=${name}`,
+  // getAttestation's `?attestation_id=`: the seeded attestation's id, read back in `before`.
 };
 
 function bodyFor(operation: Operation) {
@@ -101,6 +106,18 @@ describe('authorization matrix over every route', function () {
         trail_name: name,
       },
     });
+    // A policy, for the policy reads.
+    await seed('PUT', '/api/v2/policies/acme', {
+      form: {
+        payload: JSON.stringify({ name, description: marker, comment: '', type: 'env' }),
+        policy_file: {
+          content: '_schema: https://kosli.com/schemas/policy/environment/v1\nartifacts:\n  provenance:\n    required: true\n',
+          name: 'policy.yml',
+        },
+      },
+    });
+    const trail = await server.request('GET', `/api/v2/trails/acme/${name}/${name}`, {});
+    requiredQueries.getAttestation = `?attestation_id=${trail.body.attestations[0].attestation_id}`;
     const extra = await createToken(server.store, { org: 'acme' });
     await server.store.revokeToken(extra.id, Date.now() / 1000);
     revoked = extra.token;

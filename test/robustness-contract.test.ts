@@ -37,7 +37,8 @@ function encode(v: DataViolation, raw: boolean): { bytes: Buffer; rawFault: bool
 
 function violatingRequest(operation: Operation, contract: OperationViolations): fc.Arbitrary<Violating> {
   const body = operation.body!;
-  const root = body.kind === 'json' ? 'body' : 'data_json';
+  const dataPart = body.kind === 'json' ? 'body' : (body.dataField ?? 'data_json');
+  const root = dataPart;
   const data: Array<fc.Arbitrary<DataViolation>> = [
     ...Object.values(contract.schema)
       .filter((list) => list.length)
@@ -55,7 +56,7 @@ function violatingRequest(operation: Operation, contract: OperationViolations): 
     const sent =
       body.kind === 'json'
         ? { body: bytes, type: 'application/json' }
-        : multipart([{ name: 'data_json', content: bytes, ...(asFile ? { filename: 'data.json' } : {}) }]);
+        : multipart([{ name: dataPart, content: bytes, ...(asFile ? { filename: 'data.json' } : {}) }]);
     return {
       operation: operation.id,
       request: build(operation, {}, '', sent, `${v.why}${rawFault ? ' (raw bytes)' : ''}`),
@@ -76,36 +77,36 @@ function violatingRequest(operation: Operation, contract: OperationViolations): 
     ...(field ? { field } : {}),
   });
   const duplicated = fc.constantFrom(
-    parts('duplicated-parts', 'data_json', 'data_json field twice', [part('data_json', valid), part('data_json', valid)]),
-    parts('duplicated-parts', 'data_json', 'data_json file twice', [part('data_json', valid, 'a.json'), part('data_json', valid, 'b.json')]),
-    parts('duplicated-parts', 'data_json', 'data_json as field and file', [part('data_json', valid), part('data_json', valid, 'a.json')]),
+    parts('duplicated-parts', dataPart, 'data_json field twice', [part(dataPart, valid), part(dataPart, valid)]),
+    parts('duplicated-parts', dataPart, 'data_json file twice', [part(dataPart, valid, 'a.json'), part(dataPart, valid, 'b.json')]),
+    parts('duplicated-parts', dataPart, 'data_json as field and file', [part(dataPart, valid), part(dataPart, valid, 'a.json')]),
     ...files.flatMap((name) => [
-      parts('duplicated-parts', name, `${name} twice`, [part('data_json', valid), part(name, 'one', 'a.txt'), part(name, 'two', 'b.txt')]),
-      parts('duplicated-parts', name, `${name} twice, the same bytes`, [part(name, 'same', 'a.txt'), part('data_json', valid), part(name, 'same', 'a.txt')]),
+      parts('duplicated-parts', name, `${name} twice`, [part(dataPart, valid), part(name, 'one', 'a.txt'), part(name, 'two', 'b.txt')]),
+      parts('duplicated-parts', name, `${name} twice, the same bytes`, [part(name, 'same', 'a.txt'), part(dataPart, valid), part(name, 'same', 'a.txt')]),
     ]),
   );
   const empty = fc.constantFrom(
-    parts('empty-parts', 'data_json', 'empty data_json field', [part('data_json', '')]),
-    parts('empty-parts', 'data_json', 'empty data_json file', [part('data_json', '', 'data.json')]),
-    parts('empty-parts', 'data_json', 'empty data_json, then the real one', [part('data_json', ''), part('data_json', valid)]),
-    parts('empty-parts', undefined, 'empty part without a name', [part('', ''), part('data_json', valid)]),
-    parts('empty-parts', undefined, 'part with no headers', [{ name: '', content: '', rawHeaders: '' }, part('data_json', valid)]),
+    parts('empty-parts', dataPart, 'empty data_json field', [part(dataPart, '')]),
+    parts('empty-parts', dataPart, 'empty data_json file', [part(dataPart, '', 'data.json')]),
+    parts('empty-parts', dataPart, 'empty data_json, then the real one', [part(dataPart, ''), part(dataPart, valid)]),
+    parts('empty-parts', undefined, 'empty part without a name', [part('', ''), part(dataPart, valid)]),
+    parts('empty-parts', undefined, 'part with no headers', [{ name: '', content: '', rawHeaders: '' }, part(dataPart, valid)]),
     // Refused at the first part, which the server names, before the empty data_json is read.
     parts('empty-parts', 'part 1', 'part without Content-Disposition', [
       { name: '', content: valid, rawHeaders: 'Content-Type: application/json\r\n' },
-      part('data_json', ''),
+      part(dataPart, ''),
     ]),
-    parts('empty-parts', 'other', 'empty unknown field', [part('data_json', valid), part('other', '')]),
-    ...files.map((name) => parts('empty-parts', 'data_json', `empty ${name} without data_json`, [part(name, '', 'empty.txt')])),
+    parts('empty-parts', 'other', 'empty unknown field', [part(dataPart, valid), part('other', '')]),
+    ...files.map((name) => parts('empty-parts', dataPart, `empty ${name} without data_json`, [part(name, '', 'empty.txt')])),
   );
   // A NUL in a file name: raw in the header (busboy refuses the header) or RFC 5987-encoded (decoded into the name).
   const fileName = fc
     .tuple(fc.constantFrom(...files), fc.constantFrom('a%00b.xml', '%00', 'x.xml%00'))
     .chain(([name, encoded]) =>
       fc.constantFrom(
-        parts('nul-character', undefined, `${name} file name with a raw NUL`, [part('data_json', valid), part(name, 'content', decodeURIComponent(encoded))]),
+        parts('nul-character', undefined, `${name} file name with a raw NUL`, [part(dataPart, valid), part(name, 'content', decodeURIComponent(encoded))]),
         parts('nul-character', name, `${name} file name*=utf-8''${encoded}`, [
-          part('data_json', valid),
+          part(dataPart, valid),
           { name, content: 'content', rawHeaders: `Content-Disposition: form-data; name="${name}"; filename*=utf-8''${encoded}\r\n` },
         ]),
       ),
