@@ -6,9 +6,9 @@
  */
 import { load } from './support/load.ts';
 import { log, runCli, startBaseline, startServer, type Running } from './support/processes.ts';
-import { round, type Figure } from './support/report.ts';
+import type { Figure } from './support/report.ts';
 import { commitOf, fingerprintOf, flowOf, seedArtifacts } from './support/seed-artifacts.ts';
-import { rotate, turnRatios } from './support/turns.ts';
+import { readFigures, rotate } from './support/turns.ts';
 
 const connections = 16;
 
@@ -51,38 +51,7 @@ export async function artifactReads(o: { quick: boolean; suite: string; newDatab
       log(
         `  ${q.name}: ${ours.rps.toFixed(0)} req/s (baseline ${base.rps.toFixed(0)}), p50 ${ours.p50} ms, p99 ${ours.p99} ms (baseline ${base.p50} / ${base.p99} ms)`,
       );
-      const ratio = round(ours.rps / base.rps, 2);
-      const failed = ours.non2xx + ours.errors;
-      figures.push(
-        {
-          suite: o.suite,
-          name: `${q.name}: throughput`,
-          value: round(ours.rps),
-          unit: 'req/s',
-          baseline: round(base.rps),
-          ratio,
-          target: '>= 0.7 of baseline',
-          pass: ratio !== null && ratio >= 0.7 && failed === 0,
-          note: [
-            failed ? `${failed} failed requests` : undefined,
-            turnRatios(ours, base),
-            `CPU ${ours.cpu ?? '?'} us per request (baseline ${base.cpu ?? '?'} us)`,
-          ]
-            .filter(Boolean)
-            .join('; '),
-        },
-        {
-          suite: o.suite,
-          name: `${q.name}: p99 latency`,
-          value: ours.p99,
-          unit: 'ms',
-          baseline: base.p99,
-          ratio: null,
-          target: '< 20 ms',
-          pass: ours.p99 < 20,
-          note: `p50 ${ours.p50} ms (baseline ${base.p50} ms)`,
-        },
-      );
+      figures.push(...readFigures(o.suite, q.name, ours, base, `CPU ${ours.cpu ?? '?'} us per request (baseline ${base.cpu ?? '?'} us)`));
     }
     return figures;
   } finally {

@@ -8,7 +8,7 @@ import { isDeepStrictEqual } from 'node:util';
 import { isPostgresUrl } from '@trailproof/server/internals';
 import { readPathQueries } from './support/read-queries.ts';
 import { load, type LoadResult } from './support/load.ts';
-import { rotate, turnRatios, type Side } from './support/turns.ts';
+import { readFigures, rotate, type Side } from './support/turns.ts';
 import { log, runCli, startBaseline, startServer, type Running } from './support/processes.ts';
 import { round, type Figure } from './support/report.ts';
 import { seedPostgres, seedSqlite } from './support/seed.ts';
@@ -103,36 +103,11 @@ export async function readPath(o: ReadPathOptions): Promise<Figure[]> {
       log(
         `  ${q.name}: ${ours.rps.toFixed(0)} req/s (baseline ${base.rps.toFixed(0)}), p50 ${ours.p50} ms, p99 ${ours.p99} ms (baseline ${base.p50} / ${base.p99} ms)`,
       );
-      const ratio = round(ours.rps / base.rps, 2);
-      const failed = ours.non2xx + ours.errors;
       const cpuNote =
         ours.cpu === null
           ? undefined
           : `CPU ${ours.cpu} us per request (baseline ${base.cpu ?? '?'} us)${isPostgresUrl(main) ? ", PostgreSQL's own not included" : ''}`;
-      figures.push(
-        {
-          suite,
-          name: `${q.name}: throughput`,
-          value: round(ours.rps),
-          unit: 'req/s',
-          baseline: round(base.rps),
-          ratio,
-          target: '>= 0.7 of baseline',
-          pass: ratio !== null && ratio >= 0.7 && failed === 0,
-          note: [failed ? `${failed} failed requests` : undefined, turnRatios(ours, base), cpuNote].filter(Boolean).join('; '),
-        },
-        {
-          suite,
-          name: `${q.name}: p99 latency`,
-          value: ours.p99,
-          unit: 'ms',
-          baseline: base.p99,
-          ratio: null,
-          target: '< 20 ms',
-          pass: ours.p99 < 20,
-          note: `p50 ${ours.p50} ms (baseline ${base.p50} ms)`,
-        },
-      );
+      figures.push(...readFigures(suite, q.name, ours, base, cpuNote));
     }
     figures.push({
       suite,

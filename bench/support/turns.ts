@@ -5,7 +5,7 @@
  */
 import type { LoadResult } from './load.ts';
 import { cpuCounter, perRequest, type Running } from './processes.ts';
-import { round } from './report.ts';
+import { round, type Figure } from './report.ts';
 
 /** One side of a comparison: its processes (for their CPU time) and how to load them for some seconds. */
 export interface Side {
@@ -68,4 +68,37 @@ function combineRounds(results: LoadResult[]): LoadResult {
     non2xx: sum((r) => r.non2xx),
     errors: sum((r) => r.errors),
   };
+}
+
+/**
+ * A read measured against the same statements in a bare handler, as its two figures: throughput
+ * (at least 0.7 of the baseline's, no request failed) and p99 latency (under 20 ms).
+ */
+export function readFigures(suite: string, name: string, ours: Measured, base: Measured, cpuNote: string | undefined): Figure[] {
+  const ratio = round(ours.rps / base.rps, 2);
+  const failed = ours.non2xx + ours.errors;
+  return [
+    {
+      suite,
+      name: `${name}: throughput`,
+      value: round(ours.rps),
+      unit: 'req/s',
+      baseline: round(base.rps),
+      ratio,
+      target: '>= 0.7 of baseline',
+      pass: ratio !== null && ratio >= 0.7 && failed === 0,
+      note: [failed ? `${failed} failed requests` : undefined, turnRatios(ours, base), cpuNote].filter(Boolean).join('; '),
+    },
+    {
+      suite,
+      name: `${name}: p99 latency`,
+      value: ours.p99,
+      unit: 'ms',
+      baseline: base.p99,
+      ratio: null,
+      target: '< 20 ms',
+      pass: ours.p99 < 20,
+      note: `p50 ${ours.p50} ms (baseline ${base.p50} ms)`,
+    },
+  ];
 }
