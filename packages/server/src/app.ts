@@ -100,13 +100,13 @@ export function createApp(options: AppOptions): Koa {
     if (ctx.body == null && ctx.status === 404 && !ctx.state.clientClosed) throw new ApiError(404, `No such route: ${ctx.method} ${ctx.path}`);
   });
   if (options.badges !== false) {
-    const badges = { store: options.store, auth: options.auth, logger, failedAuthLimit };
+    const badges = { store, auth: options.auth, logger, failedAuthLimit };
     app.use(loadedOnFirstRequest('/badges', async () => (await import('./badges/badges.ts')).createBadges(badges).routes()));
   }
   app.use(router.routes());
   app.use(router.allowedMethods());
   if (options.console !== false) {
-    const ui = { ...options.console, store: options.store, auth: options.auth, logger, apiPrefix: options.prefix, failedAuthLimit };
+    const ui = { ...options.console, store, auth: options.auth, logger, apiPrefix: options.prefix, failedAuthLimit };
     const home = options.console?.prefix ?? '/ui';
     app.use(loadedOnFirstRequest(home, async () => (await import('./console/index.ts')).createConsole(ui).routes()));
     app.use(async (ctx, next) => {

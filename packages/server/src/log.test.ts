@@ -91,4 +91,23 @@ describe('the request log', () => {
     const requestLine = lines.findIndex((l) => l.msg === 'request' && l.request_id === 'req-list');
     expect(lines.findIndex((l) => l.msg === 'store call' && l.request_id === 'req-list')).to.be.lessThan(requestLine);
   });
+
+  it("at debug, the console's and the badges' store calls too: they use the store the API's routes use", async () => {
+    const { logger, lines } = keptLogger('debug');
+    server = await startTestServer({ server: { logger } });
+    const signedIn = await fetch(`${server.url}/ui/sign-in`, {
+      method: 'POST',
+      redirect: 'manual',
+      headers: { origin: server.url, 'content-type': 'application/x-www-form-urlencoded', 'x-request-id': 'req-sign-in' },
+      body: new URLSearchParams({ token: server.readToken }),
+    });
+    const cookie = signedIn.headers.get('set-cookie')!.split(';')[0]!;
+    expect((await fetch(`${server.url}/ui/acme`, { headers: { cookie, 'x-request-id': 'req-page' } })).status).to.equal(200);
+    const badge = await fetch(`${server.url}/badges/acme/flows/app.svg`, { headers: { 'x-request-id': 'req-badge' } });
+    await badge.arrayBuffer();
+    const of = (id: string) => lines.filter((l) => l.msg === 'store call' && l.request_id === id).map((l) => l.call);
+    expect(of('req-sign-in'), 'sign-in checks the token in the store').to.include('findToken');
+    expect(of('req-page'), 'the page reads through the logged store').to.not.be.empty;
+    expect(of('req-badge'), 'the badge reads through the logged store').to.not.be.empty;
+  });
 });
