@@ -36,24 +36,21 @@ export interface AttestationRow extends Omit<AttestationInsert, 'at' | 'where' |
 }
 
 type AttestationValues = Omit<AttestationInsert, 'data' | 'where' | 'compliant'> & { dataJson: string; compliant: number };
+/** An attestation's row as inserted, column by column. */
+const columnsOf = (r: AttestationValues) => ({
+  trail_id: r.trailId,
+  name: r.name,
+  type: r.type,
+  data: r.dataJson,
+  artifact_fingerprint: r.artifactFingerprint,
+  attachment_sha256: r.attachmentSha256,
+  attachment_name: r.attachmentName,
+  compliant: r.compliant,
+  created_by_token: r.createdBy,
+  created_at: r.at,
+});
 const insertAttestationRowsOnce = compiledOnce((db, v: { rows: AttestationValues[] }) =>
-  db
-    .insertInto('attestations')
-    .values(
-      v.rows.map((r) => ({
-        trail_id: r.trailId,
-        name: r.name,
-        type: r.type,
-        data: r.dataJson,
-        artifact_fingerprint: r.artifactFingerprint,
-        attachment_sha256: r.attachmentSha256,
-        attachment_name: r.attachmentName,
-        compliant: r.compliant,
-        created_by_token: r.createdBy,
-        created_at: r.at,
-      })),
-    )
-    .returning(digestColumnsOf('attestations')),
+  db.insertInto('attestations').values(v.rows.map(columnsOf)).returning(digestColumnsOf('attestations')),
 );
 /** A trail's `last_modified_at`; with `lock`, its row locked until COMMIT (as the update that follows would lock it). */
 const lockTrail = compiledOnce((db, v: { id: number }, o: { lock: boolean }) => {
@@ -62,29 +59,24 @@ const lockTrail = compiledOnce((db, v: { id: number }, o: { lock: boolean }) => 
 });
 const touchTrail = compiledOnce((db, v: { id: number; at: number }) => db.updateTable('trails').set({ last_modified_at: v.at }).where('id', '=', v.id));
 
-/** What tells stored attestation rows apart, but for their data (compared only between rows alike in all this). */
-const rowKey = (r: {
-  trail_id: unknown;
-  name: unknown;
-  type: unknown;
-  artifact_fingerprint: unknown;
-  attachment_sha256: unknown;
-  attachment_name: unknown;
-  compliant: unknown;
-  created_by_token: unknown;
-  created_at: unknown;
-}) =>
-  JSON.stringify([
-    Number(r.trail_id),
-    r.name,
-    r.type,
-    r.artifact_fingerprint,
-    r.attachment_sha256,
-    r.attachment_name,
-    Number(r.compliant),
-    r.created_by_token,
-    Number(r.created_at),
-  ]);
+/** What tells stored attestation rows apart but for their data: every column inserted but `data` (rows alike in all of them are compared by data). */
+const keyColumns = [
+  'trail_id',
+  'name',
+  'type',
+  'artifact_fingerprint',
+  'attachment_sha256',
+  'attachment_name',
+  'compliant',
+  'created_by_token',
+  'created_at',
+] as const satisfies ReadonlyArray<Exclude<keyof ReturnType<typeof columnsOf>, 'data'>>;
+// A column added to `columnsOf` but not to the key fails the type check here.
+const keyIsComplete: Exclude<keyof ReturnType<typeof columnsOf>, 'data' | (typeof keyColumns)[number]> extends never ? true : never = true;
+void keyIsComplete;
+/** Columns PostgreSQL may answer as strings (bigint). */
+const numericColumns: ReadonlySet<string> = new Set(['trail_id', 'compliant', 'created_at']);
+const rowKey = (r: Record<(typeof keyColumns)[number], unknown>) => JSON.stringify(keyColumns.map((c) => (numericColumns.has(c) ? Number(r[c]) : r[c])));
 
 /**
  * Stores attestations on trails already found: locks each trail's row (PostgreSQL, until COMMIT),
@@ -135,20 +127,7 @@ async function insertAttestationRows(
     }
   }
   const rows = values.map((v) => {
-    const alike =
-      returned.get(
-        rowKey({
-          trail_id: v.trailId,
-          name: v.name,
-          type: v.type,
-          artifact_fingerprint: v.artifactFingerprint,
-          attachment_sha256: v.attachmentSha256,
-          attachment_name: v.attachmentName,
-          compliant: v.compliant,
-          created_by_token: v.createdBy,
-          created_at: v.at,
-        }),
-      ) ?? [];
+    const alike = returned.get(rowKey(columnsOf(v))) ?? [];
     const index = alike.findIndex((row) => row.data === v.dataJson);
     if (index < 0) throw new Error('the attestation insert did not return every row');
     return alike.splice(index, 1)[0]!;
