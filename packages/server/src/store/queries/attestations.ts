@@ -7,7 +7,7 @@ import { compiledOnce } from '../compiled-once.ts';
 import { insertChunks, isSqlite, type Db } from '../database.ts';
 import { inTransaction } from '../transactions.ts';
 import { blobAddress, putBlobs } from './blobs.ts';
-import { appendEvidenceBatch, byToken, digestColumnsOf } from './chain.ts';
+import { appendEvidenceBatch, byToken, type digestColumns, digestColumnsOf } from './chain.ts';
 import { trailForEvidence } from './evidence-trails.ts';
 import { tokenRef, type TokenRef } from './provenance.ts';
 
@@ -59,24 +59,15 @@ const lockTrail = compiledOnce((db, v: { id: number }, o: { lock: boolean }) => 
 });
 const touchTrail = compiledOnce((db, v: { id: number; at: number }) => db.updateTable('trails').set({ last_modified_at: v.at }).where('id', '=', v.id));
 
-/** What tells stored attestation rows apart but for their data: every column inserted but `data` (rows alike in all of them are compared by data). */
-const keyColumns = [
-  'trail_id',
-  'name',
-  'type',
-  'artifact_fingerprint',
-  'attachment_sha256',
-  'attachment_name',
-  'compliant',
-  'created_by_token',
-  'created_at',
-] as const satisfies ReadonlyArray<Exclude<keyof ReturnType<typeof columnsOf>, 'data'>>;
-// A column added to `columnsOf` but not to the key fails the type check here.
-const keyIsComplete: Exclude<keyof ReturnType<typeof columnsOf>, 'data' | (typeof keyColumns)[number]> extends never ? true : never = true;
+/** What tells stored attestation rows apart but for their data: every column the chain digests but `id` and `data` (rows alike in all of them are compared by data). */
+type KeyColumn = Exclude<(typeof digestColumns.attestations)[number], 'id' | 'data'>;
+const keyColumns = digestColumnsOf('attestations').filter((c): c is KeyColumn => c !== 'id' && c !== 'data');
+// A column inserted but not digested (so not in the key) fails the type check here.
+const keyIsComplete: Exclude<keyof ReturnType<typeof columnsOf>, 'data' | KeyColumn> extends never ? true : never = true;
 void keyIsComplete;
 /** Columns PostgreSQL may answer as strings (bigint). */
 const numericColumns: ReadonlySet<string> = new Set(['trail_id', 'compliant', 'created_at']);
-const rowKey = (r: Record<(typeof keyColumns)[number], unknown>) => JSON.stringify(keyColumns.map((c) => (numericColumns.has(c) ? Number(r[c]) : r[c])));
+const rowKey = (r: Record<KeyColumn, unknown>) => JSON.stringify(keyColumns.map((c) => (numericColumns.has(c) ? Number(r[c]) : r[c])));
 
 /**
  * Stores attestations on trails already found: locks each trail's row (PostgreSQL, until COMMIT),
