@@ -4,7 +4,7 @@
  * flow `shop`'s template asks for a pull request on the trail and, of artifact `api`, a JUnit
  * report and a `custom:scan`. Trail t1 (commit C1) reports `api` (FA) and `web` (FW), attests a pull
  * request (found), api's tests (passing, by fingerprint) and api's scan (critical: 2, failing the
- * rule `.critical == 0`, by name). prod runs FA; staging ran FA and no longer does; FX ran in prod
+ * rule `.critical == 0`, by name). FL is reported to a flow and trail of the longest names. prod runs FA; staging ran FA and no longer does; FX ran in prod
  * but no flow reported it. Another organisation (`globex`) has an artifact of its own (FG).
  */
 import { createHash } from 'node:crypto';
@@ -15,6 +15,7 @@ export const FA = sha('api:1');
 export const FW = sha('web:1');
 export const FX = sha('rogue:1');
 export const FG = sha('globex:1');
+export const FL = sha('long:1');
 export const C1 = sha('commit:1').slice(0, 40);
 
 export const script = '<script>alert(1)</script>';
@@ -92,6 +93,19 @@ export async function playArtifactStory(server: Pick<TestServer, 'request' | 'ot
       },
     });
   await artifact(FA, 'api', apiName);
+  // To a flow and trail made on first use, of the longest name the API takes.
+  await call('POST', `/artifacts/acme/${longFlow}`, {
+    json: {
+      fingerprint: FL,
+      filename: apiName,
+      git_commit: null,
+      git_commit_info: null,
+      build_url: jsUrl,
+      commit_url: jsUrl,
+      template_reference_name: 'long',
+      trail_name: longFlow,
+    },
+  });
   await artifact(FW, 'web', `web ${script}`);
   const attest = (kind: string, data: Record<string, unknown>) =>
     call('POST', `/attestations/acme/shop/trail/t1/${kind}`, { form: { data_json: JSON.stringify(data) } });

@@ -9,7 +9,7 @@
 import { expect } from 'chai';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { startTestServer, type TestServer } from '@trailproof/server/testing';
-import { C1, FA, FW, FX, apiName, playArtifactStory } from '../../../../test/support/artifact-story.ts';
+import { C1, FA, FL, FW, FX, apiName, longFlow, playArtifactStory } from '../../../../test/support/artifact-story.ts';
 
 const chromiumPath = process.env.TRAILPROOF_CHROMIUM ?? '/usr/bin/chromium';
 
@@ -117,6 +117,25 @@ describe('the artifact page and search in a browser', function () {
     expect(await page.inputValue('main input[name=q]')).to.have.length(64);
     await assertInert();
     expect(dialogs).to.deep.equal([]);
+  });
+
+  it('keeps an artifact of the longest names and a 256-character name within the window', async () => {
+    await page.setViewportSize({ width: 1280, height: 900 });
+    for (const path of [`/ui/acme/artifacts/${FA}`, `/ui/acme/flows/${longFlow}/artifacts/${FL}`]) {
+      await page.goto(server.url + path);
+      const wide = await page.evaluate(() =>
+        Array.from(document.querySelectorAll('main *'))
+          .filter((e) => e.getBoundingClientRect().right > 1280)
+          .map((e) => `${e.tagName}.${e.className}`)
+          .slice(0, 8),
+      );
+      expect(wide, path).to.deep.equal([]);
+      expect(await page.evaluate(() => document.documentElement.scrollWidth), path).to.be.at.most(1280);
+      await assertInert();
+    }
+    expect(await page.innerText('main'))
+      .to.contain(longFlow)
+      .and.contain('not given');
   });
 
   it("links from an environment's running artifacts to their pages, reported or not", async () => {

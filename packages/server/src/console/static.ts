@@ -63,6 +63,7 @@ button.copy { font: inherit; font-size: .8rem; margin-left: .4rem; padding: 0 .5
 .kind ul { margin: .2rem 0; padding-left: 1.2rem; }
 .why { color: var(--bad); font-weight: 600; }
 [dir=auto] { unicode-bidi: isolate; }
+table.wrap td, .crumbs { overflow-wrap: anywhere; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 `;
 

@@ -132,7 +132,7 @@ function WhatItIs({ input, facts }: { input: PageInput; facts: ArtifactFacts }) 
       {others.length ? (
         <>
           <h3>Also reported ({others.length})</h3>
-          <table>
+          <table class="wrap">
             <thead>
               <tr>
                 <th scope="col">Flow / trail</th>
@@ -229,7 +229,7 @@ function WhereItRuns({ input, facts }: { input: PageInput; facts: ArtifactFacts 
     <section aria-labelledby="where">
       <h2 id="where">Where it runs and ran</h2>
       {running.length || exited.length ? (
-        <table>
+        <table class="wrap">
           <thead>
             <tr>
               <th scope="col">Environment</th>
@@ -290,7 +290,7 @@ function History({ input, facts }: { input: PageInput; facts: ArtifactFacts }) {
   return (
     <section aria-labelledby="history">
       <h2 id="history">History ({facts.history.length})</h2>
-      <table>
+      <table class="wrap">
         <thead>
           <tr>
             <th scope="col">When</th>

@@ -77,7 +77,7 @@ export const searchPage = definePage({
               <p class="summary" data-testid="matches">
                 {fingerprints.size} artifacts match{cut ? ` (the first ${maxArtifactsRead} of each kind of match are shown)` : ''}.
               </p>
-              <table>
+              <table class="wrap">
                 <thead>
                   <tr>
                     <th scope="col">Artifact</th>

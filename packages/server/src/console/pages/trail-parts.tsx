@@ -30,7 +30,7 @@ export function TrailArtifacts({
   const newest = [...artifacts].reverse().slice(0, artifactsShown);
   return (
     <>
-      <table>
+      <table class="wrap">
         <thead>
           <tr>
             <th scope="col">Artifact</th>
