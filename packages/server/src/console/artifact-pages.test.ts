@@ -98,7 +98,7 @@ describe('console pages: artifacts, search, attestation kinds', function () {
     expect((await page('/ui/acme')).html).to.contain('action="/ui/acme/search"');
   });
 
-  it('links: the trail, environment and deployment pages link each artifact to its page', async () => {
+  it('links: the trail, environment, deployment and overview pages link each artifact to its page', async () => {
     const href = `href="/ui/acme/artifacts/${FA}"`;
     const trail = await page('/ui/acme/flows/shop/trails/t1');
     expect(trail.html).to.contain(`href="/ui/acme/flows/shop/artifacts/${FA}"`).and.contain(href);
@@ -108,6 +108,7 @@ describe('console pages: artifacts, search, attestation kinds', function () {
       .and.contain(`href="/ui/acme/artifacts/${FX}"`);
     expect((await page('/ui/acme/environments/prod?snapshot=1')).html).to.contain(href);
     expect((await page('/ui/acme/deployments')).html).to.contain(href);
+    expect((await page('/ui/acme')).html).to.contain(href);
   });
 
   // Its report, prod's start, staging's start and exit, and 1,000 in churn: 1,004 rows, 21 pages.
