@@ -82,7 +82,9 @@ describe('console pages: environment, deployments, approvals, integrity', functi
   });
 
   it('approvals: the list of a flow and one approval with every review, hostile review text shown as text', async () => {
-    const list = textOf((await page('/ui/acme/flows/app/approvals')).html);
+    const listHtml = (await page('/ui/acme/flows/app/approvals')).html;
+    expect(listHtml).to.contain(`href="/ui/acme/artifacts/${sha('api:1')}"`);
+    const list = textOf(listHtml);
     expect(list)
       .to.contain('Approvals of app')
       .and.match(/#1 ✓ APPROVED api [0-9a-f]{12} prod 2/);
@@ -91,6 +93,8 @@ describe('console pages: environment, deployments, approvals, integrity', functi
     expect(text).to.contain('Approval #1 of app ✓ APPROVED').and.contain(sha('api:1')).and.contain('Reviews (2)');
     expect(text).to.contain('alice alice: <script>alert(1)</script>').and.contain('bob bob: <script>alert(1)</script>');
     expect(one.html).not.to.contain('<script>').and.not.to.contain('href="javascript:');
+    // The approved artifact links to its page, from the list and from the approval.
+    expect(one.html).to.contain(`href="/ui/acme/artifacts/${sha('api:1')}"`);
     expect((await page('/ui/acme/flows/app/approvals/7')).status).to.equal(404);
     expect((await page('/ui/acme/flows/app/approvals/x')).status).to.equal(404);
   });

@@ -21,7 +21,7 @@ import { createPageCache } from './page-cache.ts';
 import { consolePages } from './routes.ts';
 import { ProblemPage, SignInPage } from './pages/sign-in.tsx';
 import { assertSameOrigin, closeSession, currentSession, defaultSessionTtlSeconds, openSession, readForm, type Session } from './sessions.ts';
-import { consoleCss } from './static.ts';
+import { consoleCss, consoleJs } from './static.ts';
 
 export interface ConsoleOptions {
   store: Store;
@@ -101,6 +101,12 @@ export function createConsole(options: ConsoleOptions): Router {
     ctx.body = consoleCss;
   });
 
+  router.get('/static/console.js', (ctx) => {
+    ctx.type = 'text/javascript; charset=utf-8';
+    ctx.set('Cache-Control', 'public, max-age=31536000, immutable');
+    ctx.body = consoleJs;
+  });
+
   router.get('/', async (ctx) => {
     const session = await currentSession(ctx, store, baseOf(ctx));
     ctx.redirect(session ? `${baseOf(ctx)}/${encodeURIComponent(session.principal.org)}` : `${baseOf(ctx)}/sign-in`);
@@ -172,6 +178,12 @@ export function createConsole(options: ConsoleOptions): Router {
         apiBase: `${ctx.protocol}://${ctx.host}${base.slice(0, base.length - prefix.length)}${apiPrefix}`,
       };
       const result = await page.render(input);
+      if ('redirect' in result) {
+        // Only to a page of the console itself: a page builds the address from its own links.
+        if (!result.redirect.startsWith(`${base}/`)) throw new Error(`A console page redirects under the console only: '${result.redirect}'`);
+        ctx.status = 303;
+        return ctx.redirect(result.redirect);
+      }
       if ('download' in result) {
         const { bytes, name, sha256 } = result.download;
         ctx.type = 'application/octet-stream';

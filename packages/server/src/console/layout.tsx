@@ -7,6 +7,9 @@ import type { ComponentChildren, VNode } from 'preact';
 import { render } from 'preact-render-to-string';
 import { consoleCssVersion } from './static.ts';
 
+/** The most characters the search box takes: a SHA-256 fingerprint is 64, a commit SHA 40 (or 64). */
+export const searchMaxLength = 64;
+
 export interface LayoutProps {
   title: string;
   /** The console's path as the browser sees it. */
@@ -41,6 +44,22 @@ export function Layout({ title, base, org, children }: LayoutProps) {
           ) : (
             <nav aria-label="Console" />
           )}
+          {org ? (
+            <form class="search" aria-label="Search" method="get" action={`${home}/search`}>
+              <label class="visually-hidden" for="search">
+                Find an artifact by commit SHA or fingerprint
+              </label>
+              <input
+                id="search"
+                name="q"
+                type="search"
+                maxlength={searchMaxLength}
+                placeholder="Commit SHA or fingerprint"
+                autocomplete="off"
+                spellcheck={false}
+              />
+            </form>
+          ) : null}
           {org ? (
             <form method="post" action={`${base}/sign-out`}>
               <button type="submit">Sign out</button>

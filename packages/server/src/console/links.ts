@@ -22,6 +22,16 @@ export const trailPageHref = (at: LinkBase, flow: string, trail: string) => orgH
 /** The page of an environment. */
 export const environmentPageHref = (at: LinkBase, env: string) => orgHref(at, 'environments', env);
 
+/**
+ * The page of an artifact by its fingerprint: every report of it in the organisation, or only
+ * those of `flow` (the API's `html_url`: `/{org}/flows/{flow}/artifacts/{fingerprint}`).
+ */
+export const artifactPageHref = (at: LinkBase, fingerprint: string, flow?: string) =>
+  flow === undefined ? orgHref(at, 'artifacts', fingerprint) : orgHref(at, 'flows', flow, 'artifacts', fingerprint);
+
+/** The search page's address for a value. */
+export const searchHref = (at: LinkBase, value: string) => `${orgHref(at, 'search')}?q=${encodeURIComponent(value)}`;
+
 /** `url` with `changes` applied to its query (undefined removes a parameter); `page` goes back to 1 unless set. */
 export function withQuery(url: string, changes: Record<string, string | number | undefined>): string {
   const parsed = new URL(url, 'http://x');

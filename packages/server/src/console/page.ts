@@ -31,8 +31,11 @@ export interface PageInput {
   apiBase: string;
 }
 
-/** A page's answer: HTML content for the layout, or a file to download. */
-export type PageResult = { title: string; content: VNode; status?: number } | { download: { bytes: Uint8Array; name: string; sha256: string } };
+/** A page's answer: HTML content for the layout, a file to download, or another console page to go to (303: a search with one match). */
+export type PageResult =
+  | { title: string; content: VNode; status?: number }
+  | { download: { bytes: Uint8Array; name: string; sha256: string } }
+  | { redirect: string };
 
 export interface Page {
   /** Under the console's prefix, in @koa/router's syntax: `/:org/flows/:flow`. */

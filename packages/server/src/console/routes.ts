@@ -10,6 +10,8 @@ import { environmentPage } from './pages/environment.tsx';
 import { deploymentsPage } from './pages/deployments.tsx';
 import { approvalPage, approvalsPage } from './pages/approvals.tsx';
 import { integrityPage } from './pages/integrity.tsx';
+import { artifactPage, flowArtifactPage } from './pages/artifact.tsx';
+import { searchPage } from './pages/search.tsx';
 
 export const consolePages: readonly Page[] = [
   overviewPage,
@@ -21,4 +23,7 @@ export const consolePages: readonly Page[] = [
   approvalsPage,
   approvalPage,
   integrityPage,
+  artifactPage,
+  flowArtifactPage,
+  searchPage,
 ];

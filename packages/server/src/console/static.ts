@@ -57,8 +57,33 @@ form.filters label { display: grid; gap: .15rem; font-size: .85rem; color: var(-
 form.filters input, form.filters select, form.filters button { font: inherit; padding: .3rem .5rem; border: 1px solid var(--line); border-radius: 6px; }
 form.filters button, a.button { background: #1f883d; color: #fff; border: 0; border-radius: 6px; padding: .4rem .9rem; text-decoration: none; display: inline-block; }
 code.fingerprint { word-break: break-all; }
+header.top form.search input { font: inherit; width: 16rem; max-width: 50vw; padding: .2rem .5rem; border: 1px solid #8c959f; border-radius: 6px; }
+button.copy { font: inherit; font-size: .8rem; margin-left: .4rem; padding: 0 .5rem; border: 1px solid var(--line); border-radius: 6px; background: var(--panel); color: var(--fg); cursor: pointer; }
+.kind { margin: .4rem 0; }
+.kind ul { margin: .2rem 0; padding-left: 1.2rem; }
+.why { color: var(--bad); font-weight: 600; }
+[dir=auto] { unicode-bidi: isolate; }
+table.wrap td, .crumbs { overflow-wrap: anywhere; }
 .visually-hidden { position: absolute; width: 1px; height: 1px; overflow: hidden; clip: rect(0 0 0 0); white-space: nowrap; }
 `;
+
+/**
+ * The console's one script, served from `/ui/static/console.js` (the Content-Security-Policy
+ * allows no inline script): a button with `data-copy` copies that text. Pages work without it.
+ */
+export const consoleJs = `document.addEventListener('click', function (event) {
+  var button = event.target instanceof Element ? event.target.closest('button[data-copy]') : null;
+  if (!button || !navigator.clipboard) return;
+  navigator.clipboard.writeText(button.getAttribute('data-copy') || '').then(function () {
+    button.textContent = 'Copied';
+  }, function () {
+    button.textContent = 'Copy failed';
+  });
+});
+`;
+
+/** The script's address with its content hash. */
+export const consoleJsVersion = createHash('sha256').update(consoleJs).digest('hex').slice(0, 12);
 
 /** The stylesheet's address with its content hash, so that a changed one is fetched anew. */
 export const consoleCssVersion = createHash('sha256').update(consoleCss).digest('hex').slice(0, 12);

@@ -6,7 +6,7 @@
  */
 import type { DeploymentFilter, DeploymentListRow } from '../../store/index.ts';
 import { itemsView } from '../../store/views.ts';
-import { environmentPageHref, type LinkBase, trailPageHref } from '../links.ts';
+import { artifactPageHref, environmentPageHref, type LinkBase, trailPageHref } from '../links.ts';
 import { html, type Markup } from '../markup.ts';
 import type { PageInput } from '../page.ts';
 import { timeMarkup } from './time.tsx';
@@ -43,7 +43,7 @@ export function deploymentRowsHtml(rows: readonly DeploymentListRow[], c: Deploy
         ? html`<a href="${trailPageHref(at, r.flow_name, r.trail_name)}">${r.flow_name}/${r.trail_name}</a>`
         : html`<span class="muted">no trail attested it</span>`;
     out +=
-      html`<tr><td>${timeMarkup(Number(r.deployed_at), c.now)}</td><td>${r.artifact_name}</td><td><code title="${r.fingerprint}">${r.fingerprint.slice(0, 12)}</code></td><td>${env.link}</td><td><a href="${env.href}?snapshot=${index}">#${index}</a></td><td>${trail}</td></tr>`
+      html`<tr><td>${timeMarkup(Number(r.deployed_at), c.now)}</td><td>${r.artifact_name}</td><td><a href="${artifactPageHref(at, r.fingerprint)}"><code title="${r.fingerprint}">${r.fingerprint.slice(0, 12)}</code></a></td><td>${env.link}</td><td><a href="${env.href}?snapshot=${index}">#${index}</a></td><td>${trail}</td></tr>`
         .text;
   }
   return out;

@@ -6,7 +6,7 @@ import type { ApprovalRecord } from '../../store/index.ts';
 import { Compliance } from '../components/compliance.tsx';
 import { Empty } from '../components/empty.tsx';
 import { Time } from '../components/time.tsx';
-import { environmentPageHref, flowHref, orgHref, queryNumber, safeUrl, withQuery } from '../links.ts';
+import { artifactPageHref, environmentPageHref, flowHref, orgHref, queryNumber, safeUrl, withQuery } from '../links.ts';
 import { definePage, type PageInput } from '../page.ts';
 
 /** An approval's state in words with a mark: APPROVED ✓, UNAPPROVED ✗, PENDING –. */
@@ -78,7 +78,10 @@ export const approvalsPage = definePage({
                       <ApprovalState state={approval.state} />
                     </td>
                     <td>
-                      {approval.artifact_name} <code title={approval.target_artifact}>{approval.target_artifact.slice(0, 12)}</code>
+                      {approval.artifact_name}{' '}
+                      <a href={artifactPageHref(input, approval.target_artifact)}>
+                        <code title={approval.target_artifact}>{approval.target_artifact.slice(0, 12)}</code>
+                      </a>
                     </td>
                     <td>
                       {approval.environment ? (
@@ -185,7 +188,9 @@ export const approvalPage = definePage({
             <dd>{approval.artifact_name}</dd>
             <dt>Fingerprint</dt>
             <dd>
-              <code>{approval.target_artifact}</code>
+              <a href={artifactPageHref(input, approval.target_artifact)}>
+                <code>{approval.target_artifact}</code>
+              </a>
             </dd>
             <dt>Since</dt>
             <dd>

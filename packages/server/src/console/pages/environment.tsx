@@ -15,7 +15,7 @@ import { DeploymentTable, readDeployments, snapshotPageHref } from '../component
 import { Empty } from '../components/empty.tsx';
 import { Pager } from '../components/table.tsx';
 import { Time, timeMarkup } from '../components/time.tsx';
-import { environmentPageHref, orgHref, queryNumber, trailPageHref } from '../links.ts';
+import { artifactPageHref, environmentPageHref, orgHref, queryNumber, trailPageHref } from '../links.ts';
 import { html } from '../markup.ts';
 import { definePage } from '../page.ts';
 
@@ -149,7 +149,7 @@ export const environmentPage = definePage({
                       const approvalCell = approval
                         ? html`<a href="${orgHref(input, 'flows', approval.flowName, 'approvals', approval.releaseNumber)}">${approval.flowName} #${approval.releaseNumber} (${approval.state.toLowerCase()})</a>`
                         : html`<span class="muted">none</span>`;
-                      return html`<tr data-artifact="${artifact.name}"><td>${artifact.name}</td><td><code class="fingerprint">${artifact.fingerprint}</code></td><td class="num">${artifact.instance_count}</td><td>${timeMarkup(artifact.creation_timestamp, now)}</td><td>${compliance}</td><td>${trail}</td><td>${approvalCell}</td></tr>`;
+                      return html`<tr data-artifact="${artifact.name}"><td>${artifact.name}</td><td><a href="${artifactPageHref(input, artifact.fingerprint)}"><code class="fingerprint">${artifact.fingerprint}</code></a></td><td class="num">${artifact.instance_count}</td><td>${timeMarkup(artifact.creation_timestamp, now)}</td><td>${compliance}</td><td>${trail}</td><td>${approvalCell}</td></tr>`;
                     })}`.text,
                   }}
                 />
@@ -186,7 +186,7 @@ export const environmentPage = definePage({
                       const trail = event.trail
                         ? html`<a href="${trailPageHref(input, event.trail.flowName, event.trail.name)}">${event.trail.flowName}/${event.trail.name}</a>`
                         : html`<span class="muted">none</span>`;
-                      return html`<tr class="event-${event.type}"><td><a href="${snapshotPageHref(input, environment.name, event.snapshotIndex)}">#${event.snapshotIndex}</a></td><td>${timeMarkup(event.reportedAt, now)}</td><td><strong>${event.type}</strong> <span class="rel">${describeChange(event)}</span></td><td>${event.artifactName}</td><td><code title="${event.fingerprint}">${event.fingerprint.slice(0, 12)}</code></td><td>${trail}</td></tr>`;
+                      return html`<tr class="event-${event.type}"><td><a href="${snapshotPageHref(input, environment.name, event.snapshotIndex)}">#${event.snapshotIndex}</a></td><td>${timeMarkup(event.reportedAt, now)}</td><td><strong>${event.type}</strong> <span class="rel">${describeChange(event)}</span></td><td>${event.artifactName}</td><td><a href="${artifactPageHref(input, event.fingerprint)}"><code title="${event.fingerprint}">${event.fingerprint.slice(0, 12)}</code></a></td><td>${trail}</td></tr>`;
                     })}`.text,
                   }}
                 />

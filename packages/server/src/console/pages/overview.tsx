@@ -12,7 +12,7 @@ import { Compliance } from '../components/compliance.tsx';
 import { actionStep, Empty } from '../components/empty.tsx';
 import { Pager } from '../components/table.tsx';
 import { Time } from '../components/time.tsx';
-import { environmentPageHref, flowHref, queryNumber, trailPageHref } from '../links.ts';
+import { artifactPageHref, environmentPageHref, flowHref, queryNumber, trailPageHref } from '../links.ts';
 import { definePage, type PageInput } from '../page.ts';
 import { trailOfDeployment } from './deployment-links.ts';
 
@@ -167,7 +167,7 @@ export const overviewPage = definePage({
                           </td>
                           <td>{d.artifact_name}</td>
                           <td class="mono" title={d.fingerprint}>
-                            {d.fingerprint.slice(0, 12)}
+                            <a href={artifactPageHref(input, d.fingerprint)}>{d.fingerprint.slice(0, 12)}</a>
                           </td>
                           <td>
                             {trail ? (

@@ -4,11 +4,77 @@ import { Compliance } from '../components/compliance.tsx';
 import { Facts, factText, MaybeLink } from '../components/git.tsx';
 import { Time } from '../components/time.tsx';
 import type { FailedCases } from '../junit-cases.ts';
+import { artifactStateOf } from '../../domain/artifact-state.ts';
+import type { ComplianceStatus } from '../../domain/compliance.ts';
+import type { ArtifactRow, AttestationRow } from '../../store/types.ts';
+import { AttestationKindView } from '../components/attestation-kinds.tsx';
+import { artifactPageHref, type LinkBase } from '../links.ts';
+import { StateBadge } from '../components/compliance.tsx';
+
+/** Artifacts of a trail a page lists. */
+const artifactsShown = 100;
+
+/** The artifacts reported to the trail, newest first, each linked to its page with its state in the trail. */
+export function TrailArtifacts({
+  at,
+  artifacts,
+  compliance,
+  now,
+}: {
+  at: LinkBase;
+  artifacts: readonly ArtifactRow[];
+  compliance: ComplianceStatus;
+  now: number;
+}) {
+  if (!artifacts.length) return <p class="muted">No artifact was reported to this trail.</p>;
+  const newest = [...artifacts].reverse().slice(0, artifactsShown);
+  return (
+    <>
+      <table class="wrap">
+        <thead>
+          <tr>
+            <th scope="col">Artifact</th>
+            <th scope="col">Fingerprint</th>
+            <th scope="col">Reported</th>
+            <th scope="col">State</th>
+          </tr>
+        </thead>
+        <tbody>
+          {newest.map((r) => (
+            <tr data-artifact={r.templateReferenceName}>
+              <td>
+                <a href={artifactPageHref(at, r.fingerprint, r.flowName)}>
+                  <bdi>{r.templateReferenceName || r.filename}</bdi>
+                </a>
+                {r.templateReferenceName && r.filename !== r.templateReferenceName ? (
+                  <span class="muted">
+                    {' '}
+                    (<bdi>{r.filename}</bdi>)
+                  </span>
+                ) : null}
+              </td>
+              <td>
+                <code title={r.fingerprint}>{r.fingerprint.slice(0, 12)}</code>
+              </td>
+              <td>
+                <Time at={r.createdAt} now={now} />
+              </td>
+              <td>
+                <StateBadge state={artifactStateOf(compliance, r.templateReferenceName).state} />
+              </td>
+            </tr>
+          ))}
+        </tbody>
+      </table>
+      {artifacts.length > artifactsShown ? <p class="muted">And {artifacts.length - artifactsShown} older ones.</p> : null}
+    </>
+  );
+}
 
 type Status = TrailSummaryBody['compliance_status']['attestations_statuses'][number];
 
 /** One row per requirement and per attestation outside the template, trail-level first, then by artifact. */
-export function Expectations({ compliance }: { compliance: TrailSummaryBody['compliance_status'] }) {
+export function Expectations({ compliance, why }: { compliance: TrailSummaryBody['compliance_status']; why?: ReadonlyMap<string, string> }) {
   const rows: Array<{ scope: string; status: Status }> = [
     ...compliance.attestations_statuses.map((status) => ({ scope: 'trail', status })),
     ...Object.entries(compliance.artifacts_statuses).flatMap(([artifact, entry]) =>
@@ -38,7 +104,10 @@ export function Expectations({ compliance }: { compliance: TrailSummaryBody['com
             <td>
               <Compliance compliant={status.is_compliant} />
             </td>
-            <td>{status.reason ?? ''}</td>
+            <td>
+              {status.reason ?? ''}
+              {status.attestation_id && why?.get(status.attestation_id) ? `: ${why.get(status.attestation_id)}` : ''}
+            </td>
           </tr>
         ))}
       </tbody>
@@ -47,7 +116,23 @@ export function Expectations({ compliance }: { compliance: TrailSummaryBody['com
 }
 
 /** An attestation with everything it carries; `download` is the console's link to its attachment. */
-export function AttestationDetails({ a, now, download, failed }: { a: AttestationViewBody; now: number; download?: string; failed?: FailedCases }) {
+export function AttestationDetails({
+  a,
+  row,
+  artifactHref,
+  now,
+  download,
+  failed,
+}: {
+  a: AttestationViewBody;
+  /** The attestation as stored, for its kind's view (attestation-kinds.tsx). */
+  row?: AttestationRow;
+  /** The page of the artifact it carries the fingerprint of. */
+  artifactHref?: string;
+  now: number;
+  download?: string;
+  failed?: FailedCases;
+}) {
   return (
     <article id={`attestation-${a.attestation_id}`}>
       <h3>
@@ -68,7 +153,7 @@ export function AttestationDetails({ a, now, download, failed }: { a: Attestatio
         {a.artifact_fingerprint ? (
           <>
             <dt>artifact fingerprint</dt>
-            <dd class="mono">{a.artifact_fingerprint}</dd>
+            <dd class="mono">{artifactHref ? <a href={artifactHref}>{a.artifact_fingerprint}</a> : a.artifact_fingerprint}</dd>
           </>
         ) : null}
         {a.target_artifacts.length ? (
@@ -108,6 +193,7 @@ export function AttestationDetails({ a, now, download, failed }: { a: Attestatio
           </>
         ) : null}
       </dl>
+      {row ? <AttestationKindView a={row} now={now} /> : null}
       {a.junit_results && a.totals ? <JunitResults a={a} failed={failed} /> : null}
       {a.git_commit_info ? (
         <>

@@ -15,9 +15,10 @@ import { Facts, MaybeLink } from '../components/git.tsx';
 import { Pager } from '../components/table.tsx';
 import { Time } from '../components/time.tsx';
 import { failedCasesOfReports } from '../kept-failed-cases.ts';
-import { environmentPageHref, flowHref, orgHref, queryNumber, trailPageHref } from '../links.ts';
+import { artifactPageHref, environmentPageHref, flowHref, orgHref, queryNumber, trailPageHref } from '../links.ts';
 import { definePage } from '../page.ts';
-import { AttestationDetails, Expectations } from './trail-parts.tsx';
+import { whyNotCompliant } from '../components/attestation-kinds.tsx';
+import { AttestationDetails, Expectations, TrailArtifacts } from './trail-parts.tsx';
 
 /** Reports read for their failed cases per page: the latest JUnit attestations that failed, at most this many. */
 const reportsRead = 5;
@@ -48,6 +49,14 @@ export const trailPage = definePage({
     const fingerprints = [...new Set(view.attestations.map((a) => a.artifact_fingerprint).filter((f): f is string => !!f))];
     const deployments = await store.deploymentsOfFingerprints(org.id, fingerprints, 20);
     const git = view.git_commit_info as Record<string, unknown> | null;
+    // The stored attestations of the page, for each kind's view and why one is not compliant.
+    const rows = new Map(evaluated.attestations.map((a) => [String(a.id), a]));
+    const why = new Map(
+      [...rows].flatMap(([id, a]) => {
+        const reason = whyNotCompliant({ a, now });
+        return reason ? [[id, reason] as const] : [];
+      }),
+    );
 
     return {
       title: `${trail.name} · ${trail.flowName}`,
@@ -77,7 +86,12 @@ export const trailPage = definePage({
               <p>Every attestation that counts is present and compliant.</p>
             )}
             <h3>Expected by the template, and attested</h3>
-            <Expectations compliance={view.compliance_status} />
+            <Expectations compliance={view.compliance_status} why={why} />
+          </section>
+
+          <section aria-labelledby="artifacts">
+            <h2 id="artifacts">Artifacts ({evaluated.artifacts.length})</h2>
+            <TrailArtifacts at={input} artifacts={evaluated.artifacts} compliance={evaluated.compliance} now={now} />
           </section>
 
           <section aria-labelledby="attestations">
@@ -86,6 +100,10 @@ export const trailPage = definePage({
               view.attestations.map((a) => (
                 <AttestationDetails
                   a={a}
+                  row={rows.get(a.attestation_id)}
+                  artifactHref={
+                    a.artifact_fingerprint && /^[0-9a-f]{64}$/.test(a.artifact_fingerprint) ? artifactPageHref(input, a.artifact_fingerprint) : undefined
+                  }
                   now={now}
                   download={a.attachment ? downloadOf(a.attestation_id) : undefined}
                   failed={failedReports.includes(a) ? failed.get(a.attachment!.sha256) : undefined}
@@ -151,7 +169,7 @@ export const trailPage = definePage({
                       <td class="num">#{d.snapshotIndex}</td>
                       <td>{d.artifactName}</td>
                       <td class="mono" title={d.fingerprint}>
-                        {d.fingerprint.slice(0, 12)}
+                        <a href={artifactPageHref(input, d.fingerprint)}>{d.fingerprint.slice(0, 12)}</a>
                       </td>
                     </tr>
                   ))}

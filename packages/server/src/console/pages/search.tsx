@@ -1,0 +1,142 @@
+/**
+ * The search box's answer (`?q=`): a commit SHA or a fingerprint, whole or a prefix of at least 7
+ * hexadecimal characters, matched as the API's search matches it (`GET /search/{org}/sha/{value}`).
+ * One artifact found opens its page; several are listed; none says so.
+ */
+import { artifactStates } from '../../domain/artifact-facts.ts';
+import { maxArtifactsRead } from '../../store/queries/artifact-reads.ts';
+import { searchMaxLength } from '../layout.tsx';
+import { artifactPageHref, orgHref, trailPageHref } from '../links.ts';
+import { definePage, type PageInput } from '../page.ts';
+import { Time } from '../components/time.tsx';
+import { StateBadge } from '../components/compliance.tsx';
+
+const searchable = /^[0-9a-f]{7,64}$/;
+
+function Form({ input, value }: { input: PageInput; value: string }) {
+  return (
+    <form class="filters" method="get" action={orgHref(input, 'search')}>
+      <label>
+        Commit SHA or fingerprint (7 to 64 hexadecimal characters)
+        <input name="q" type="search" value={value} maxlength={searchMaxLength} />
+      </label>
+      <button type="submit">Search</button>
+    </form>
+  );
+}
+
+export const searchPage = definePage({
+  path: '/:org/search',
+  async render(input) {
+    const { store, org } = input;
+    const asked = input.query.get('q') ?? '';
+    const value = asked.trim().toLowerCase();
+    // What was typed is shown back cut to the box's length: the query string may hold far more.
+    const shown = asked.slice(0, searchMaxLength);
+    if (!searchable.test(value)) {
+      return {
+        title: 'Search',
+        status: value === '' ? 200 : 400,
+        content: (
+          <>
+            <h1>Find an artifact</h1>
+            {value === '' ? null : (
+              <p class="error-box" role="alert">
+                Search takes a commit SHA or a fingerprint: 7 to 64 hexadecimal characters, not "<bdi>{shown}</bdi>"{asked.length > searchMaxLength ? '…' : ''}.
+              </p>
+            )}
+            <Form input={input} value={shown} />
+          </>
+        ),
+      };
+    }
+    const [{ byFingerprint, byCommit }, deployed] = await Promise.all([
+      store.searchArtifactRows(org.id, value, maxArtifactsRead),
+      store.deployedFingerprints(org.id, value, maxArtifactsRead),
+    ]);
+    const rows = [...new Map([...byFingerprint, ...byCommit].sort((a, b) => b.id - a.id).map((r) => [r.id, r])).values()];
+    const fingerprints = new Set([...rows.map((r) => r.fingerprint), ...deployed.map((d) => d.fingerprint)]);
+    if (fingerprints.size === 1) return { redirect: artifactPageHref(input, [...fingerprints][0]!) };
+    const unreported = deployed.filter((d) => !rows.some((r) => r.fingerprint === d.fingerprint));
+    const states = await artifactStates(store, input.now, rows);
+    const cut = byFingerprint.length >= maxArtifactsRead || byCommit.length >= maxArtifactsRead || deployed.length >= maxArtifactsRead;
+    return {
+      title: `Search ${value}`,
+      content: (
+        <>
+          <h1>
+            Artifacts matching <code>{value}</code>
+          </h1>
+          <Form input={input} value={value} />
+          {fingerprints.size === 0 ? (
+            <p class="empty" data-testid="no-match">
+              No artifact of {org.name} has a commit or a fingerprint starting with {value}.
+            </p>
+          ) : (
+            <>
+              <p class="summary" data-testid="matches">
+                {fingerprints.size} artifacts match{cut ? ` (the first ${maxArtifactsRead} of each kind of match are shown)` : ''}.
+              </p>
+              <table class="wrap">
+                <thead>
+                  <tr>
+                    <th scope="col">Artifact</th>
+                    <th scope="col">Fingerprint</th>
+                    <th scope="col">Commit</th>
+                    <th scope="col">Flow / trail</th>
+                    <th scope="col">Reported</th>
+                    <th scope="col">State</th>
+                  </tr>
+                </thead>
+                <tbody>
+                  {rows.map((r, i) => (
+                    <tr>
+                      <td>
+                        <a href={artifactPageHref(input, r.fingerprint, r.flowName)}>
+                          <bdi>{r.templateReferenceName || r.filename}</bdi>
+                        </a>
+                      </td>
+                      <td>
+                        <code title={r.fingerprint}>{r.fingerprint.slice(0, 12)}</code>
+                      </td>
+                      <td>{r.gitCommit ? <code title={r.gitCommit}>{r.gitCommit.slice(0, 7)}</code> : <span class="muted">–</span>}</td>
+                      <td>
+                        <a href={trailPageHref(input, r.flowName, r.trailName)}>
+                          <bdi>{r.flowName}</bdi>/<bdi>{r.trailName}</bdi>
+                        </a>
+                      </td>
+                      <td>
+                        <Time at={r.createdAt} now={input.now} />
+                      </td>
+                      <td>
+                        <StateBadge state={states[i]!.state} />
+                      </td>
+                    </tr>
+                  ))}
+                  {unreported.map((d) => (
+                    <tr>
+                      <td>
+                        <a href={artifactPageHref(input, d.fingerprint)}>
+                          <bdi>{d.artifactName}</bdi>
+                        </a>
+                      </td>
+                      <td>
+                        <code title={d.fingerprint}>{d.fingerprint.slice(0, 12)}</code>
+                      </td>
+                      <td colSpan={3} class="muted">
+                        never reported by a flow: only seen running
+                      </td>
+                      <td>
+                        <StateBadge state={null} />
+                      </td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </>
+          )}
+        </>
+      ),
+    };
+  },
+});
