@@ -195,6 +195,11 @@ describe('Kosli CLI wire format: attest artifact and binding', function () {
       [{ ...good, template_reference_name: 'a.b' }, 'template_reference_name'],
       [{ ...good, annotations: { 'foo.bar': 'x' } }, 'annotations'],
       [{ ...good, unknown: 1 }, 'unknown'],
+      // Without a commit (the CLI always sends one, read from the repository): list artifacts slices `git_commit[:7]`.
+      [{ ...good, git_commit: null }, 'git_commit'],
+      [{ ...good, git_commit: '' }, 'git_commit'],
+      [{ ...good, git_commit: commit.slice(0, 6) }, 'git_commit'],
+      [{ ...good, git_commit: undefined }, 'git_commit'],
     ] as const) {
       const answer = await attestArtifact('shop', bad);
       expect(answer.status, field).to.equal(400);
