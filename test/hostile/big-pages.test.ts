@@ -1,8 +1,9 @@
 // @database
 /**
- * Artifact reads that carry what clients sent (issue 46, item 8, for artifacts): an artifact may
- * carry 100 external URLs of 2 KB, 100 annotations and a 16 KB commit message, about 240 KB, and
- * list artifacts, get artifact by commit and search answer up to 100 of them: 24 MB in one answer.
+ * Lists that carry what clients sent (issue 46, item 8, beyond a trail's attestations): an artifact
+ * may carry 100 external URLs of 2 KB, 100 annotations and a 16 KB commit message, about 240 KB, and
+ * list artifacts, get artifact by commit and search answer up to 100 of them: 24 MB in one answer; a
+ * trail may carry 1 MB of user_data, and list trails answers up to 100: 100 MB.
  * Each is written an artifact per turn of the event loop (the pages keep their numbers: `kosli list
  * artifacts` pages by number), so health answers meanwhile. The server is a child process and the
  * answer is read as bytes while probing: parsing 24 MB of JSON on the test's own event loop would
@@ -15,6 +16,8 @@ import { startChildServer, type ChildServer } from './child-server.ts';
 import { untilReady, whileProbingHealth } from './health-probe.ts';
 
 const count = 100;
+/** Trails of 1 MB of user_data each: a page of 50 (50 MB), to keep the setup short. */
+const trails = 50;
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 const commit = createHash('sha1').update('big artifacts').digest('hex');
 
@@ -35,7 +38,7 @@ function bigArtifact(i: number) {
   };
 }
 
-describe('hostile clients: pages of big artifacts', function () {
+describe('hostile clients: pages of big artifacts and trails', function () {
   this.timeout(240_000);
   let server: ChildServer;
   before(async () => {
@@ -43,6 +46,12 @@ describe('hostile clients: pages of big artifacts', function () {
     await untilReady(server);
     for (let i = 0; i < count; i++) {
       const res = await call(server.url, server.token, 'POST', '/api/v2/artifacts/acme/big', { json: bigArtifact(i) });
+      expect(res.status, JSON.stringify(res.body).slice(0, 300)).to.equal(201);
+    }
+    for (let i = 0; i < trails; i++) {
+      const form = new FormData();
+      form.append('data_json', JSON.stringify({ name: `fat-${i}`, user_data: { filler: 'x'.repeat(1_000_000), i } }));
+      const res = await call(server.url, server.token, 'PUT', '/api/v2/trails/acme/fat', { form });
       expect(res.status, JSON.stringify(res.body).slice(0, 300)).to.equal(201);
     }
   });
@@ -58,6 +67,8 @@ describe('hostile clients: pages of big artifacts', function () {
     ['list artifacts, 100 a page', '/api/v2/artifacts/acme?flow_name=big&page=1&per_page=100'],
     ['get artifact by commit', `/api/v2/artifacts/acme/big/commit_sha/${commit}`],
     ['search by commit', `/api/v2/search/acme/sha/${commit}`],
+    ['list trails of a flow, 50 of 1 MB', '/api/v2/trails/acme/fat?per_page=100'],
+    ['list trails of the organisation, by flow', '/api/v2/trails/acme?flow=fat&per_page=100'],
   ] as const) {
     it(`${what}: while health answers within 1 s`, async () => {
       const { result, slowestMs } = await whileProbingHealth(server, () => fetchBytes(path));
@@ -66,6 +77,12 @@ describe('hostile clients: pages of big artifacts', function () {
       expect(slowestMs, 'the slowest health probe (ms)').to.be.below(1000);
       // Every artifact answered whole, with what it was reported with.
       const json = JSON.parse(result.bytes.toString('utf8'));
+      if (path.startsWith('/api/v2/trails/')) {
+        expect(json.data.map((t: { user_data: { i: number } }) => t.user_data.i).sort((a: number, b: number) => a - b)).to.deep.equal(
+          Array.from({ length: trails }, (_, i) => i),
+        );
+        return;
+      }
       const artifacts = Array.isArray(json) ? json : json.artifacts;
       expect(artifacts).to.have.length(count);
       if (!path.includes('/search/')) for (const a of artifacts) expect(Object.keys(a.external_urls)).to.have.length(100);
