@@ -1,6 +1,6 @@
 import { getArtifactsByCommit } from '@trailproof/schema';
 import { notFound } from '../http/errors.ts';
-import { jsonArrayInSlices } from '../http/sliced-json.ts';
+import { jsonStreamInSlices } from '../http/sliced-json.ts';
 import { definePlugin } from '../plugin.ts';
 import { artifactViews, artifactViewsUses, findFlowArtifacts, findFlowArtifactsUses } from './artifact-lookup.ts';
 
@@ -18,6 +18,7 @@ export const getArtifactsByCommitPlugin = definePlugin({
       throw notFound(`Artifact with commit '${params.commit_sha}' does not exist in flow '${params.flow_name}' belonging to organization '${params.org}'`);
     }
     // Up to 100 artifacts of about 240 KB each: written an artifact per turn of the event loop.
-    return { status: 200 as const, json: await jsonArrayInSlices(await artifactViews(store, now, organization.id, rows, { org: params.org, apiBase })) };
+    const views = await artifactViews(store, now, organization.id, rows, { org: params.org, apiBase });
+    return { status: 200 as const, stream: jsonStreamInSlices(views), contentType: 'application/json' };
   },
 });

@@ -2,7 +2,7 @@ import { listOrganizationTrails } from '@trailproof/schema';
 import { TrailEvaluator, trailEvaluatorUses } from '../domain/evaluate.ts';
 import { trailSummary } from '../http/views/trails.ts';
 import { pageCount, pageLinks } from '../http/links.ts';
-import { jsonInSlices } from '../http/sliced-json.ts';
+import { jsonStreamInSlices } from '../http/sliced-json.ts';
 import { definePlugin } from '../plugin.ts';
 import type { TrailWithTemplate } from '../store/types.ts';
 import { requireFlow, requireFlowUses, requireOrganization } from './lookup.ts';
@@ -39,6 +39,6 @@ export const listOrganizationTrailsPlugin = definePlugin({
       pagination: { total: page.total, page: query.page, per_page: query.per_page, page_count: totalPages },
       _links: pageLinks(originalUrl, query.page, totalPages),
     };
-    return { status: 200 as const, json: await jsonInSlices(body, 'data') };
+    return { status: 200 as const, stream: jsonStreamInSlices(body, 'data'), contentType: 'application/json' };
   },
 });

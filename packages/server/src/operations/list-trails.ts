@@ -2,7 +2,7 @@ import { listTrails } from '@trailproof/schema';
 import { TrailEvaluator, trailEvaluatorUses } from '../domain/evaluate.ts';
 import { trailSummary } from '../http/views/trails.ts';
 import { pageCount, pageLinks } from '../http/links.ts';
-import { jsonInSlices } from '../http/sliced-json.ts';
+import { jsonStreamInSlices } from '../http/sliced-json.ts';
 import { definePlugin } from '../plugin.ts';
 import { requireFlow, requireFlowUses } from './lookup.ts';
 
@@ -24,6 +24,6 @@ export const listTrailsPlugin = definePlugin({
       pagination: { total, page: query.page, per_page: query.per_page, page_count: totalPages },
       _links: pageLinks(originalUrl, query.page, totalPages),
     };
-    return { status: 200 as const, json: await jsonInSlices(body, 'data') };
+    return { status: 200 as const, stream: jsonStreamInSlices(body, 'data'), contentType: 'application/json' };
   },
 });
