@@ -3,7 +3,9 @@
  * Reads that grow with what is stored (issue 30, item 2): a trail whose attestations carry 1 MB
  * of data each answered them all at once (102 MB for 100; a 500 past 512 MB, so acknowledged
  * evidence could no longer be read). Its attestations now come a page at a time, every one of
- * them reachable through the page links, and health answers meanwhile.
+ * them reachable through the page links, and health answers meanwhile. A page of 20 of 1 MB each
+ * was still 20 MB in one answer (issue 46, item 8: health waited 2.6 s): a page now also stops
+ * before its data passes 4 MiB, and its next link continues from where it stopped.
  */
 import { expect } from 'chai';
 import { getTrail } from '@trailproof/schema';
@@ -31,28 +33,52 @@ describe('hostile clients: reading a trail of big attestations', function () {
   });
   after(() => server.close());
 
-  it('answers a page of 20 (about 20 MB, not 45), while health answers within 1 s', async () => {
+  it('answers a page bounded by bytes (4 of 1 MB, not 20: under 5 MB, not 20), with the offset to continue from, while health answers within 1 s', async () => {
     const { result, slowestMs } = await whileProbingHealth(server, () => server.request('GET', '/api/v2/trails/acme/app/big'));
+    console.log(`      trail page of 1 MB attestations: the slowest health probe took ${slowestMs.toFixed(0)} ms`);
     expect(slowestMs, 'the slowest health probe (ms)').to.be.below(1000);
     expect(result.status).to.equal(200);
-    expect(result.bytes.length).to.be.below(21 * 1024 * 1024);
-    expect(result.body.attestations).to.have.length(20);
-    expect(result.body.attestations_pagination).to.deep.include({ total: attestationCount, page: 1, per_page: 20, page_count: 3 });
-    expect(result.body.attestations_pagination._links.next).to.deep.equal({ href: '/api/v2/trails/acme/app/big?page=2' });
+    expect(result.bytes.length).to.be.below(5 * 1024 * 1024);
+    expect(result.body.attestations.map((a: { attestation_name: string }) => a.attestation_name)).to.deep.equal(['check-0', 'check-1', 'check-2', 'check-3']);
+    expect(result.body.attestations_pagination).to.deep.include({ total: attestationCount, page: 1, per_page: 20, page_count: 3, offset: 0, next_offset: 4 });
+    // The page stopped early: its next link continues where it stopped, not at page 2 (which would skip 16).
+    expect(result.body.attestations_pagination._links.next).to.deep.equal({ href: '/api/v2/trails/acme/app/big?offset=4' });
     // The compliance status still covers every attestation, not only the page's.
     expect(result.body.compliance_status.attestations_statuses).to.have.length(attestationCount);
     assertMatchesContract(getTrail, 200, result.body);
   });
 
-  it('every stored attestation is reachable by following the page links, oldest first, each once', async () => {
-    const seen: string[] = [];
-    for (let href: string | undefined = '/api/v2/trails/acme/app/big?per_page=7'; href; ) {
-      const page = await server.request('GET', href);
-      expect(page.status).to.equal(200);
-      seen.push(...page.body.attestations.map((a: { attestation_name: string }) => a.attestation_name));
-      href = page.body.attestations_pagination._links.next?.href;
+  it('every stored attestation is reachable by following the next links, oldest first, each once, within 5 MB an answer', async () => {
+    for (const first of ['/api/v2/trails/acme/app/big?per_page=7', '/api/v2/trails/acme/app/big?page=2&per_page=3']) {
+      const seen: string[] = [];
+      for (let href: string | undefined = first; href; ) {
+        const page = await server.request('GET', href);
+        expect(page.status).to.equal(200);
+        expect(page.bytes.length).to.be.below(5 * 1024 * 1024);
+        seen.push(...page.body.attestations.map((a: { attestation_name: string }) => a.attestation_name));
+        href = page.body.attestations_pagination._links.next?.href;
+      }
+      const from = first.includes('page=2') ? 3 : 0;
+      expect(seen, first).to.deep.equal(Array.from({ length: attestationCount - from }, (_, i) => `check-${i + from}`));
     }
-    expect(seen).to.deep.equal(Array.from({ length: attestationCount }, (_, i) => `check-${i}`));
+  });
+
+  it('a page from an offset holds what is left; get attestation (by name) answers the newest within the budget, while health answers within 1 s', async () => {
+    const one = await server.request('GET', '/api/v2/trails/acme/app/big?offset=44&per_page=20');
+    expect(one.body.attestations).to.have.length(1);
+    expect(one.body.attestations_pagination).to.deep.include({ offset: 44, next_offset: null, page: 3 });
+    expect(one.body.attestations_pagination._links.next).to.equal(null);
+    for (let i = 0; i < 6; i++) {
+      const data = JSON.stringify({ attestation_name: 'again', is_compliant: true, user_data: { filler: 'x'.repeat(1_000_000), i } });
+      const res = await server.request('POST', '/api/v2/attestations/acme/app/trail/big/generic', { form: { data_json: data } });
+      expect(res.status).to.equal(201);
+    }
+    const { result, slowestMs } = await whileProbingHealth(server, () => server.request('GET', '/api/v2/attestations/acme/app/trail/big/again'));
+    expect(slowestMs, 'the slowest health probe (ms)').to.be.below(1000);
+    expect(result.status, JSON.stringify(result.body).slice(0, 300)).to.equal(200);
+    expect(result.bytes.length).to.be.below(5 * 1024 * 1024);
+    // The newest four of the six, oldest first (100 of 1 MB each were 100 MB in one answer).
+    expect(result.body.map((a: { attestation_data?: unknown; user_data?: { i: number } }) => a.user_data?.i)).to.deep.equal([2, 3, 4, 5]);
   });
 
   it('refuses a page larger than 20 with a 400 naming per_page; a page past the end is empty', async () => {
@@ -62,7 +88,7 @@ describe('hostile clients: reading a trail of big attestations', function () {
     const past = await server.request('GET', '/api/v2/trails/acme/app/big?page=9');
     expect(past.status).to.equal(200);
     expect(past.body.attestations).to.deep.equal([]);
-    expect(past.body.attestations_pagination).to.deep.include({ total: attestationCount, page: 9, page_count: 3 });
+    expect(past.body.attestations_pagination).to.deep.include({ total: attestationCount + 6, page: 9, page_count: 3, next_offset: null });
   });
 });
 

@@ -60,7 +60,7 @@ export { listArtifacts } from './operations/list-artifacts.ts';
 export { search } from './operations/search.ts';
 export { artifactStates } from './operations/artifact.ts';
 export { downloadAttachment } from './operations/download-attachment.ts';
-export type { AttestationViewBody, TrailSummaryBody } from './operations/trail.ts';
+export type { AttestationViewBody, TrailEventBody, TrailSummaryBody } from './operations/trail.ts';
 export { putEnvironment } from './operations/put-environment.ts';
 export { getEnvironment } from './operations/get-environment.ts';
 export { putPolicy } from './operations/put-policy.ts';

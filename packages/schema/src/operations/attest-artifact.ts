@@ -15,7 +15,12 @@ export const AttestArtifactInput = Type.Object(
   {
     fingerprint: Sha256Hex,
     filename: ShortText({ minLength: 1, description: 'The artifact as the CLI names it (`--display-name`, else the file or image name)' }),
-    git_commit: Nullable(Type.String({ maxLength: 64, pattern: '^([a-f0-9]{7,64})?$', description: 'The commit it was built from (empty: none)' })),
+    git_commit: Type.String({
+      maxLength: 64,
+      pattern: '^[a-f0-9]{7,64}$',
+      description:
+        'The commit it was built from: required, as the CLI always sends it (it reads the commit from the repository); `kosli list artifacts` prints its first 7 characters',
+    }),
     git_commit_info: Nullable(Type.Ref(GitCommitInfo)),
     repo_info: Nullable(Type.Ref(RepoInfo)),
     build_url: Url({ description: 'The CI run that built it' }),

@@ -10,7 +10,9 @@ import { AttestationDetail, attestationDetailSchemas } from './attestation-detai
 export const getTrailAttestation = defineOperation({
   id: 'getTrailAttestation',
   summary: 'Get the attestations of a name on a trail',
-  description: 'Every attestation of that name on the trail, oldest first (the latest is the one that counts), the newest 100 at most.',
+  description:
+    'Every attestation of that name on the trail, oldest first (the latest is the one that counts): the newest 100 at most, and no more ' +
+    'than 4 MiB of their data (the newest one at least); older ones are read by id.',
   tags: ['Attestations'],
   method: 'GET',
   path: paths.getTrailAttestation,

@@ -26,13 +26,16 @@ const complianceState = Type.Union([Type.Literal('COMPLIANT'), Type.Literal('NON
 /** An artifact's state as Kosli shows it: INCOMPLETE while an attestation it needs is missing (and none fails). */
 export const ArtifactState = Type.Union([Type.Literal('COMPLIANT'), Type.Literal('NON-COMPLIANT'), Type.Literal('INCOMPLETE')]);
 
+/** A trail's entry for one template name: MISSING while no artifact is reported under it (a failing attestation still makes it NON-COMPLIANT). */
+export const ArtifactEntryState = Type.Union([Type.Literal('COMPLIANT'), Type.Literal('NON-COMPLIANT'), Type.Literal('INCOMPLETE'), Type.Literal('MISSING')]);
+
 export const ArtifactStatus = Type.Object(
   {
     artifact_fingerprint: OrNull(
       Type.String({ description: 'The latest artifact reported under this name; else the fingerprint its latest attestation carries' }),
     ),
     artifact_id: OrNull(Type.String({ description: 'The reported artifact; null while none is reported under this name' })),
-    status: ArtifactState,
+    status: ArtifactEntryState,
     is_compliant: Type.Boolean(),
     unexpected: Type.Boolean({ description: 'true when the template does not name this artifact' }),
     attestations_statuses: Type.Array(Type.Ref(AttestationStatus)),
@@ -133,15 +136,54 @@ export const AttestationsPagination = Type.Object(
     page: Type.Integer({ minimum: 1 }),
     per_page: Type.Integer({ minimum: 1 }),
     page_count: Type.Integer({ minimum: 0 }),
+    offset: Type.Integer({ minimum: 0, description: 'Where this page starts among the attestations (0: the oldest)' }),
+    next_offset: OrNull(
+      Type.Integer({
+        minimum: 1,
+        description:
+          'Where the next page starts (`offset=`); null after the last. A page stops early when its data would pass 4 MiB, and `_links.next` then continues from here',
+      }),
+    ),
     _links: Type.Ref(PageLinks),
   },
   { $id: 'AttestationsPagination', additionalProperties: false },
+);
+
+const eventType = Type.Union(
+  [
+    'trail_reported',
+    'trail_attestation_reported',
+    'trail_attestation_for_artifact_reported',
+    'artifact_creation_reported',
+    'artifact_attestation_reported',
+  ].map((t) => Type.Literal(t)),
+);
+
+/** What happened on the trail, as Kosli's `events` tell it (`kosli get trail` prints them): the fields of each type, as its printer reads them. */
+export const TrailEvent = Type.Object(
+  {
+    type: eventType,
+    timestamp: EpochSeconds(),
+    git_commit_info: OrNull(Type.Ref(GitCommitInfo)),
+    attestation_type: Type.Optional(Type.String()),
+    attestation_id: Type.Optional(Type.String()),
+    is_compliant: Type.Optional(Type.Boolean()),
+    template_reference_name: Type.Optional(Type.String({ description: "The attestation's name; an artifact's template name" })),
+    target_artifact: Type.Optional(Type.String({ description: 'The template artifact an attestation is for' })),
+    artifact_fingerprint: Type.Optional(Type.String()),
+    artifact_name: Type.Optional(Type.String({ description: "The artifact's file or image name (`filename`)" })),
+    artifact_id: Type.Optional(Type.String()),
+    git_commit: Type.Optional(Type.String()),
+  },
+  { $id: 'TrailEvent', additionalProperties: false },
 );
 
 /** One trail with a page of the attestations stored on it, oldest first. */
 export const Trail = Type.Object(
   {
     ...trailFields,
+    events: Type.Array(Type.Ref(TrailEvent), { description: 'Oldest first; the newest 1,000 when there are more (`events_total`)' }),
+    events_total: Type.Integer({ minimum: 0 }),
     log_index: logIndex("The leaf of the trail's latest begin in the organisation's transparency log"),
     attestations: Type.Array(Type.Ref(AttestationView)),
     attestations_pagination: Type.Ref(AttestationsPagination),
@@ -162,8 +204,10 @@ export const trailSchemas = [
   AttestationView,
   TrailSummary,
   AttestationsPagination,
+  TrailEvent,
   Trail,
 ];
 
 export type TrailSummaryBody = Static<typeof TrailSummary>;
 export type AttestationViewBody = Static<typeof AttestationView>;
+export type TrailEventBody = Static<typeof TrailEvent>;

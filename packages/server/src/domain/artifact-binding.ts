@@ -27,5 +27,7 @@ export function bindsTo(a: BindingFacts, artifact: Pick<ArtifactRow, 'fingerprin
 }
 
 /** An artifact's state in its trail's compliance (its name's entry); COMPLIANT when the trail says nothing of it. */
-export const artifactState = (compliance: ComplianceStatus, artifact: Pick<ArtifactRow, 'templateReferenceName'>): ArtifactState =>
-  compliance.artifacts_statuses[artifact.templateReferenceName]?.status ?? 'COMPLIANT';
+export const artifactState = (compliance: ComplianceStatus, artifact: Pick<ArtifactRow, 'templateReferenceName'>): ArtifactState => {
+  const status = compliance.artifacts_statuses[artifact.templateReferenceName]?.status ?? 'COMPLIANT';
+  return status === 'MISSING' ? 'INCOMPLETE' : status;
+};

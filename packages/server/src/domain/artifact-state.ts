@@ -13,5 +13,6 @@ export function artifactStateOf(compliance: ComplianceStatus, templateReferenceN
   const mine = entry ? compliance.reasons.filter((r) => r.startsWith(`artifact '${templateReferenceName}'`)) : compliance.reasons;
   const info = mine.join('; ');
   if (!entry) return { state: compliance.is_compliant ? 'COMPLIANT' : 'NON-COMPLIANT', info };
-  return { state: entry.status, info };
+  // A reported artifact's entry is never MISSING (it names the artifact); were it so, evidence is still awaited.
+  return { state: entry.status === 'MISSING' ? 'INCOMPLETE' : entry.status, info };
 }

@@ -29,7 +29,28 @@ describe('trail compliance', () => {
       ['jira', 'COMPLETE', true, false],
       ['review', 'COMPLETE', true, false],
     ]);
-    expect(result.artifacts_statuses.backend).to.deep.include({ status: 'COMPLIANT', is_compliant: true, unexpected: false });
+    // Not reported yet: MISSING, as Kosli shows it; the trail's verdict does not change.
+    expect(result.artifacts_statuses.backend).to.deep.include({ status: 'MISSING', is_compliant: false, unexpected: false });
+    const reported = evaluateCompliance(
+      template,
+      'abc',
+      [made('jira', 'jira', true), made('review', 'generic', true), made('unit', 'junit', true, ['backend'])],
+      100,
+      [{ id: 7, fingerprint: 'f'.repeat(64), name: 'backend' }],
+    );
+    expect(reported.artifacts_statuses.backend).to.deep.include({ status: 'COMPLIANT', is_compliant: true, artifact_id: '7' });
+  });
+
+  it('a template artifact not reported is MISSING, unless an attestation of it fails; once reported, INCOMPLETE until its evidence is there', () => {
+    const artifact = [{ id: 9, fingerprint: 'a'.repeat(64), name: 'backend' }];
+    const trail = [made('jira', 'jira', true), made('review', 'generic', true)];
+    const missing = evaluateCompliance(template, 'abc', trail, 1);
+    expect(missing.artifacts_statuses.backend).to.deep.include({ status: 'MISSING', artifact_fingerprint: null, artifact_id: null });
+    expect(missing.artifacts_statuses.backend!.attestations_statuses.map((s) => s.status)).to.deep.equal(['MISSING']);
+    expect(evaluateCompliance(template, 'abc', [...trail, made('unit', 'junit', false, ['backend'])], 1).artifacts_statuses.backend!.status).to.equal(
+      'NON-COMPLIANT',
+    );
+    expect(evaluateCompliance(template, 'abc', trail, 1, artifact).artifacts_statuses.backend).to.deep.include({ status: 'INCOMPLETE', artifact_id: '9' });
   });
 
   it('names what is missing, failing or of the wrong type', () => {
@@ -74,7 +95,7 @@ describe('trail compliance', () => {
     const result = evaluateCompliance(template, null, [...base, made('lint', 'generic', false), made('scan', 'snyk', true, ['frontend'])], 1);
     expect(result.reasons).to.deep.equal(["attestation 'lint' (not in the template) is not compliant"]);
     expect(result.attestations_statuses.find((s) => s.attestation_name === 'lint')).to.deep.include({ unexpected: true, is_compliant: false });
-    expect(result.artifacts_statuses.frontend).to.deep.include({ unexpected: true, status: 'COMPLIANT' });
+    expect(result.artifacts_statuses.frontend).to.deep.include({ unexpected: true, status: 'MISSING' });
   });
 
   it('without a template, the attestations made are what counts', () => {

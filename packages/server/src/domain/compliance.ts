@@ -10,8 +10,9 @@
  * - without a template, the attestations made are all that counts;
  * - an attestation counts for the template artifacts it names, else for the reported artifact
  *   whose fingerprint it carries (in either order of arrival), else for the trail;
- * - an artifact is NON-COMPLIANT when one of its attestations is not compliant, INCOMPLETE when
- *   one it needs is missing, COMPLIANT otherwise (Kosli's states); the trail's verdict is as before.
+ * - an artifact is NON-COMPLIANT when one of its attestations is not compliant, else MISSING while
+ *   none is reported under its name, INCOMPLETE when an attestation it needs is missing, COMPLIANT
+ *   otherwise (Kosli's states); the trail's verdict is as before.
  */
 import type { TemplateError, TemplateModel, TemplateRequirement } from './template.ts';
 
@@ -25,6 +26,8 @@ export interface AttestationFacts {
   targets: string[];
   /** The artifact fingerprint it carries, if any: it binds to the trail's artifact with it. */
   fingerprint?: string | null;
+  /** When it was made (epoch seconds), where known: compliance does not need it, a trail's events do. */
+  createdAt?: number;
 }
 
 /** What compliance needs to know of an artifact reported to the trail. */
@@ -40,7 +43,7 @@ export interface ArtifactStatus {
   /** The latest reported artifact of the name; else the fingerprint its latest attestation carries; else null. */
   artifact_fingerprint: string | null;
   artifact_id: string | null;
-  status: ArtifactState;
+  status: ArtifactEntryState;
   is_compliant: boolean;
   unexpected: boolean;
   attestations_statuses: AttestationStatus[];
@@ -49,6 +52,8 @@ export interface ArtifactStatus {
 }
 
 export type ArtifactState = 'COMPLIANT' | 'NON-COMPLIANT' | 'INCOMPLETE';
+/** A trail's entry for a template name: MISSING while no artifact is reported under it (Kosli's `ArtifactComplianceStatus`). */
+export type ArtifactEntryState = ArtifactState | 'MISSING';
 
 export interface AttestationStatus {
   attestation_name: string;
@@ -179,7 +184,8 @@ export function evaluateCompliance(
     if (entry.artifact_id === null) entry.artifact_fingerprint = latestFingerprintIn(latest, name);
     const failed = entry.attestations_statuses.some((s) => s.status === 'COMPLETE' && !s.is_compliant);
     const missing = entry.attestations_statuses.some((s) => s.status === 'MISSING');
-    entry.status = failed ? 'NON-COMPLIANT' : missing ? 'INCOMPLETE' : 'COMPLIANT';
+    // A failure is news even before the artifact is reported; otherwise an unreported artifact is what is missing.
+    entry.status = failed ? 'NON-COMPLIANT' : entry.artifact_id === null ? 'MISSING' : missing ? 'INCOMPLETE' : 'COMPLIANT';
     entry.is_compliant = entry.status === 'COMPLIANT';
   }
 

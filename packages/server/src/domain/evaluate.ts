@@ -29,7 +29,15 @@ const reportedOf = (r: ArtifactRow): ReportedArtifact => ({ id: r.id, fingerprin
 
 /** The facts compliance needs from a stored attestation. */
 export function factsOf(a: AttestationRow): AttestationFacts {
-  return { id: a.id, name: a.name, type: a.type, compliant: a.compliant, targets: targetArtifactsOf(a.data), fingerprint: a.artifactFingerprint };
+  return {
+    id: a.id,
+    name: a.name,
+    type: a.type,
+    compliant: a.compliant,
+    targets: targetArtifactsOf(a.data),
+    fingerprint: a.artifactFingerprint,
+    createdAt: a.createdAt,
+  };
 }
 
 /** A trail's compliance and the template it was evaluated against, without its attestations (for lists). */

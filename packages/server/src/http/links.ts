@@ -90,3 +90,23 @@ export function pageBody(figures: PageFigures, key: string, itemsJson: string, l
   const head = JSON.stringify(figures);
   return `${head.slice(0, -1)},${JSON.stringify(key)}:${itemsJson},"_links":${JSON.stringify(links)}}`;
 }
+
+/** The request's path and query without the parameter `name`. */
+export function withoutParam(originalUrl: string, name: string): string {
+  const url = new URL(originalUrl, 'http://x');
+  url.searchParams.delete(name);
+  return url.pathname + url.search;
+}
+
+/**
+ * Links for a page that starts at an item (`offset`) rather than at a page number, or that stopped
+ * early (bounded by bytes): `next` continues at `nextOffset`; first, prev and last are page numbers.
+ */
+export function offsetPageLinks(originalUrl: string, page: number, totalPages: number, nextOffset: number | null): PageLinks {
+  const paged = withoutParam(originalUrl, 'offset');
+  const links = pageLinks(paged, page, totalPages);
+  const next = new URL(withoutParam(paged, 'page'), 'http://x');
+  next.searchParams.append('offset', String(nextOffset));
+  const self = new URL(originalUrl, 'http://x');
+  return { ...links, self: { href: self.pathname + self.search }, next: nextOffset === null ? null : { href: next.pathname + next.search } };
+}

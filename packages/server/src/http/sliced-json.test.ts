@@ -1,5 +1,6 @@
 import { expect } from 'chai';
-import { jsonInSlices } from './sliced-json.ts';
+import { text } from 'node:stream/consumers';
+import { jsonInSlices, jsonStreamInSlices } from './sliced-json.ts';
 
 describe('jsonInSlices', () => {
   it('writes what JSON.stringify writes, undefined members left out', async () => {
@@ -21,5 +22,15 @@ describe('jsonInSlices', () => {
     running = false;
     // Another callback waiting for the event loop ran between the items, not only after the last.
     expect(turns, 'turns of the event loop while writing 20 items').to.be.at.least(19);
+  });
+});
+
+describe('jsonStreamInSlices', () => {
+  it('streams what JSON.stringify writes, of an object around its list or of an array', async () => {
+    const value = { a: 1, gone: undefined, items: [{ x: 'é"\n' }, null, [1, 2]], b: { c: [] } };
+    expect(await text(jsonStreamInSlices(value, 'items'))).to.equal(JSON.stringify(value));
+    expect(await text(jsonStreamInSlices({ gone: undefined, items: [] }, 'items'))).to.equal('{"items":[]}');
+    expect(await text(jsonStreamInSlices([{ a: 1 }, 'b', null]))).to.equal('[{"a":1},"b",null]');
+    expect(await text(jsonStreamInSlices([]))).to.equal('[]');
   });
 });

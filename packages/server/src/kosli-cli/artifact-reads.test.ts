@@ -14,7 +14,7 @@
 import { createHash } from 'node:crypto';
 import { expect } from 'chai';
 import { startTestServer, type TestServer } from '@trailproof/server/testing';
-import { goDecodeProblems, goQuery, sendAsCli, type CliCall, type GoType } from './go-wire.ts';
+import { goDecodeProblems, goQuery, goSliceTo, sendAsCli, type CliCall, type GoType } from './go-wire.ts';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 const sha1 = (text: string) => createHash('sha1').update(text).digest('hex');
@@ -215,7 +215,9 @@ describe('Kosli CLI wire format: get artifact, list artifacts, search', () => {
     const byFlow = await get(query([['flow_name', 'shop']]));
     expect(goDecodeProblems(byFlow.json, [listedAsRead])).to.deep.equal([]);
     expect(byFlow.json.map((a: { filename: string }) => a.filename)).to.deep.equal(['twin-b', 'twin-a', 'shop:2', 'shop:1']);
-    for (const a of byFlow.json) expect(a.git_commit).to.have.length.of.at.least(7);
+    // printArtifactsListAsTable's `git_commit.(string)[:7]`: every artifact has a commit (attest artifact requires one).
+    for (const a of byFlow.json) expect(goSliceTo(a.git_commit, 7)).to.equal(a.git_commit.slice(0, 7));
+    expect(() => goSliceTo('', 7)).to.throw('slice bounds out of range [:7] with length 0');
     const paged = await get(
       `/api/v2/artifacts/acme?${goQuery([
         ['page', '2'],
@@ -284,4 +286,48 @@ describe('Kosli CLI wire format: get artifact, list artifacts, search', () => {
     // Read tokens read.
     await get(`/api/v2/search/acme/sha/${commitA}`, 200, server.readToken);
   });
+
+  /** One printer's reads, field by field: a field missing or of another type panics that table (or fails search's decoding). */
+  const printers: Array<{ printer: string; path: string; pick: (json: any) => unknown[]; reads: Record<string, GoType> }> = [
+    {
+      printer: 'get artifact (printArtifactsJsonAsTable)',
+      path: `/api/v2/artifacts/acme/shop/fingerprint/${backend1}`,
+      pick: (json) => [json],
+      reads: artifactAsRead as Record<string, GoType>,
+    },
+    {
+      printer: 'get artifact by commit (an array)',
+      path: `/api/v2/artifacts/acme/shop/commit_sha/${commitB}`,
+      pick: (json) => json,
+      reads: artifactAsRead as Record<string, GoType>,
+    },
+    {
+      printer: 'list artifacts (printArtifactsListAsTable)',
+      path: `/api/v2/artifacts/acme?${goQuery([
+        ['page', '1'],
+        ['per_page', '15'],
+      ])}`,
+      pick: (json) => json,
+      reads: listedAsRead as Record<string, GoType>,
+    },
+    {
+      printer: 'search (SearchResponse)',
+      path: `/api/v2/search/acme/sha/${commitA}`,
+      pick: (json) => json.artifacts,
+      reads: (searchAsRead as { artifacts: Record<string, GoType>[] }).artifacts[0]!,
+    },
+  ];
+  for (const { printer, path, pick, reads } of printers) {
+    for (const [field, type] of Object.entries(reads)) {
+      it(`${printer} reads \`${field}\` as ${JSON.stringify(type)}: present and of that type on every item`, async () => {
+        const items = pick((await get(path)).json);
+        expect(items).to.not.deep.equal([]);
+        for (const item of items) expect(goDecodeProblems(item, { [field]: type }), field).to.deep.equal([]);
+        // The check is no formality: the item without the field would not decode (unless the printer tests it for nil).
+        const without = { ...(items[0] as object), [field]: undefined };
+        const optional = typeof type === 'string' && type.endsWith('?');
+        expect(goDecodeProblems(without, { [field]: type }).length > 0, field).to.equal(!optional);
+      });
+    }
+  }
 });

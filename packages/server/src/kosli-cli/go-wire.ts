@@ -190,3 +190,13 @@ export function goPathEscape(text: string): string {
     return /[A-Za-z0-9\-_.~$&+:=@]/.test(c) ? c : `%${b.toString(16).toUpperCase().padStart(2, '0')}`;
   }).join('');
 }
+
+/**
+ * Go's `s[:end]` on a string: the bytes before `end`, or the panic a shorter string makes
+ * (`kosli list artifacts` prints `artifact["git_commit"].(string)[:7]` without a check).
+ */
+export function goSliceTo(value: string, end: number): string {
+  const bytes = Buffer.from(value, 'utf8');
+  if (end > bytes.length) throw new Error(`panic: runtime error: slice bounds out of range [:${end}] with length ${bytes.length}`);
+  return bytes.subarray(0, end).toString('utf8');
+}

@@ -1,5 +1,6 @@
 import { getArtifactsByCommit } from '@trailproof/schema';
 import { notFound } from '../http/errors.ts';
+import { jsonStreamInSlices } from '../http/sliced-json.ts';
 import { definePlugin } from '../plugin.ts';
 import { artifactViews, artifactViewsUses, findFlowArtifacts, findFlowArtifactsUses } from './artifact-lookup.ts';
 
@@ -16,6 +17,8 @@ export const getArtifactsByCommitPlugin = definePlugin({
     if (!rows.length) {
       throw notFound(`Artifact with commit '${params.commit_sha}' does not exist in flow '${params.flow_name}' belonging to organization '${params.org}'`);
     }
-    return { status: 200, body: await artifactViews(store, now, organization.id, rows, { org: params.org, apiBase }) };
+    // Up to 100 artifacts of about 240 KB each: written an artifact per turn of the event loop.
+    const views = await artifactViews(store, now, organization.id, rows, { org: params.org, apiBase });
+    return { status: 200 as const, stream: jsonStreamInSlices(views), contentType: 'application/json' };
   },
 });

@@ -1,6 +1,7 @@
 import { listArtifacts } from '@trailproof/schema';
 import { artifactStates, artifactStatesUses } from '../domain/artifact-facts.ts';
 import { notFound } from '../http/errors.ts';
+import { jsonStreamInSlices } from '../http/sliced-json.ts';
 import { artifactListItem } from '../http/views/artifacts.ts';
 import { definePlugin } from '../plugin.ts';
 import { requireOrganization, requireOrganizationUses } from './lookup.ts';
@@ -30,6 +31,9 @@ export const listArtifactsPlugin = definePlugin({
         rows.map((r) => r.id),
       ),
     ]);
-    return { status: 200, body: rows.map((r, i) => artifactListItem(r, states[i]!, { org: params.org, apiBase }, leaves.get(r.id) ?? null)) };
+    const items = rows.map((r, i) => artifactListItem(r, states[i]!, { org: params.org, apiBase }, leaves.get(r.id) ?? null));
+    // Up to 100 artifacts of about 240 KB each at the contract's bounds: written an artifact per turn of
+    // the event loop, the page kept whole (the CLI pages by number).
+    return { status: 200 as const, stream: jsonStreamInSlices(items), contentType: 'application/json' };
   },
 });

@@ -2,6 +2,7 @@ import { listOrganizationTrails } from '@trailproof/schema';
 import { TrailEvaluator, trailEvaluatorUses } from '../domain/evaluate.ts';
 import { trailSummary } from '../http/views/trails.ts';
 import { pageCount, pageLinks } from '../http/links.ts';
+import { jsonStreamInSlices } from '../http/sliced-json.ts';
 import { definePlugin } from '../plugin.ts';
 import type { TrailWithTemplate } from '../store/types.ts';
 import { requireFlow, requireFlowUses, requireOrganization } from './lookup.ts';
@@ -32,13 +33,12 @@ export const listOrganizationTrailsPlugin = definePlugin({
     const evaluated = await new TrailEvaluator(store, now).complianceOf(page.items);
     const data = page.items.map((trail, i) => trailSummary(trail, evaluated[i]!, { org: params.org, apiBase }));
     const totalPages = pageCount(page.total, query.per_page);
-    return {
-      status: 200,
-      body: {
-        data,
-        pagination: { total: page.total, page: query.page, per_page: query.per_page, page_count: totalPages },
-        _links: pageLinks(originalUrl, query.page, totalPages),
-      },
+    // Up to 100 trails, each with up to 1 MB of user_data: written a trail per turn of the event loop.
+    const body = {
+      data,
+      pagination: { total: page.total, page: query.page, per_page: query.per_page, page_count: totalPages },
+      _links: pageLinks(originalUrl, query.page, totalPages),
     };
+    return { status: 200 as const, stream: jsonStreamInSlices(body, 'data'), contentType: 'application/json' };
   },
 });

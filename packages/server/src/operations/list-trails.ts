@@ -2,6 +2,7 @@ import { listTrails } from '@trailproof/schema';
 import { TrailEvaluator, trailEvaluatorUses } from '../domain/evaluate.ts';
 import { trailSummary } from '../http/views/trails.ts';
 import { pageCount, pageLinks } from '../http/links.ts';
+import { jsonStreamInSlices } from '../http/sliced-json.ts';
 import { definePlugin } from '../plugin.ts';
 import { requireFlow, requireFlowUses } from './lookup.ts';
 
@@ -17,13 +18,12 @@ export const listTrailsPlugin = definePlugin({
     const evaluated = await evaluator.complianceOf(items);
     const data = items.map((trail, i) => trailSummary(trail, evaluated[i]!, { org: params.org, apiBase }));
     const totalPages = pageCount(total, query.per_page);
-    return {
-      status: 200,
-      body: {
-        data,
-        pagination: { total, page: query.page, per_page: query.per_page, page_count: totalPages },
-        _links: pageLinks(originalUrl, query.page, totalPages),
-      },
+    // Up to 100 trails, each with up to 1 MB of user_data: written a trail per turn of the event loop.
+    const body = {
+      data,
+      pagination: { total, page: query.page, per_page: query.per_page, page_count: totalPages },
+      _links: pageLinks(originalUrl, query.page, totalPages),
     };
+    return { status: 200 as const, stream: jsonStreamInSlices(body, 'data'), contentType: 'application/json' };
   },
 });

@@ -1,12 +1,13 @@
 /** A trail as the API answers it: its stored fields, its attestations and its compliance status. */
 import type { AttestationViewBody, TrailSummaryBody } from '@trailproof/schema';
-import { pageCount, pageLinks, pathOf, trailHref, type ViewContext } from '../links.ts';
+import { offsetPageLinks, pageCount, pageLinks, pathOf, trailHref, type ViewContext } from '../links.ts';
 import { targetArtifactsOf } from '../../store/queries/attestation-facts.ts';
 import type { AttestationRow, TrailRow } from '../../store/types.ts';
 import { countingAttestations } from '../../domain/compliance.ts';
 import { createdByName } from '../../domain/created-by.ts';
 import type { EvaluatedCompliance, EvaluatedTrail } from '../../domain/evaluate.ts';
 import { templateView } from '../../domain/template.ts';
+import { trailEvents } from './trail-events.ts';
 
 type Summary = TrailSummaryBody;
 type Attestation = AttestationViewBody;
@@ -45,23 +46,42 @@ export interface TrailLeaves {
   attestations: ReadonlyMap<number, number>;
 }
 
-/** The trail: the summary, a page of its attestations (oldest first), and where that page sits among them. */
-export function trailView(
-  trail: TrailRow,
-  evaluated: EvaluatedTrail,
-  at: ViewContext,
-  page: { page: number; per_page: number; originalUrl: string },
-  leaves: TrailLeaves,
-) {
+/** Which page of a trail's attestations was asked for: by number, or from an item (`offset`, which wins). */
+export interface TrailPage {
+  page: number;
+  per_page: number;
+  offset?: number;
+  originalUrl: string;
+}
+
+/** The trail: the summary, its events, a page of its attestations (oldest first), and where that page sits among them. */
+export function trailView(trail: TrailRow, evaluated: EvaluatedTrail, at: ViewContext, page: TrailPage, leaves: TrailLeaves) {
   const counting = new Set([...countingAttestations(evaluated.facts).values()].map((a) => a.id));
   const base = trailHref(at, trail.flowName, trail.name);
   const total = evaluated.facts.length;
   const pages = pageCount(total, page.per_page);
+  const offset = page.offset ?? (page.page - 1) * page.per_page;
+  const end = offset + evaluated.attestations.length;
+  const nextOffset = end < total && evaluated.attestations.length ? end : null;
+  // A page asked for by number and not cut short by bytes keeps the page-number links.
+  const aligned = page.offset === undefined && (evaluated.attestations.length === page.per_page || nextOffset === null);
+  const current = page.offset === undefined ? page.page : Math.floor(offset / page.per_page) + 1;
+  const { events, total: eventsTotal } = trailEvents(trail, evaluated.facts, evaluated.artifacts);
   return {
     ...trailSummary(trail, evaluated, at),
+    events,
+    events_total: eventsTotal,
     log_index: leaves.trail,
     attestations: evaluated.attestations.map((a) => attestationView(a, counting.has(a.id), base, leaves.attestations.get(a.id) ?? null)),
-    attestations_pagination: { total, page: page.page, per_page: page.per_page, page_count: pages, _links: pageLinks(page.originalUrl, page.page, pages) },
+    attestations_pagination: {
+      total,
+      page: current,
+      per_page: page.per_page,
+      page_count: pages,
+      offset,
+      next_offset: nextOffset,
+      _links: aligned ? pageLinks(page.originalUrl, current, pages) : offsetPageLinks(page.originalUrl, current, pages, nextOffset),
+    },
   };
 }
 

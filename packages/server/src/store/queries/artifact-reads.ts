@@ -27,11 +27,36 @@ const readRowOf = (
   effectiveTemplateSha256: r.trail_template_sha256 ?? r.flow_template_sha256,
 });
 
+/** Artifacts a page reads in one statement: each may carry 100 URLs of 2 KB and 100 annotations. */
+const artifactsPerRead = 10;
+
+/**
+ * The artifacts of `ids`, in that order, read ten at a time with a turn of the event loop between:
+ * 100 at the contract's bounds are 24 MB, which one statement would read and parse in one step.
+ */
+async function artifactsOfIds(db: Db, ids: readonly number[]): Promise<ReadArtifactRow[]> {
+  const out: ReadArtifactRow[] = [];
+  for (let i = 0; i < ids.length; i += artifactsPerRead) {
+    const chunk = ids.slice(i, i + artifactsPerRead);
+    const rows = await readRowsQuery(db).where('r.id', 'in', chunk).execute();
+    const byId = new Map(rows.map((r) => [Number(r.id), r]));
+    for (const id of chunk) {
+      const row = byId.get(id);
+      if (row) out.push(readRowOf(row));
+    }
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  return out;
+}
+
 /** `[from, to)` of the values starting with `prefix` (lower-case hex). */
 const rangeOf = (prefix: string) => ({ from: prefix, to: `${prefix}g` });
 
 const inFlow = compiledOnce((db, v: { organizationId: number; flow: string; from: string; to: string; trailId?: number; limit: number }, key: ArtifactKey) =>
-  readRowsQuery(db)
+  db
+    .selectFrom('artifacts as r')
+    .innerJoin('flows as f', 'f.id', 'r.flow_id')
+    .select('r.id')
     .where('r.organization_id', '=', v.organizationId)
     .where(`r.${key}`, '>=', v.from)
     .where(`r.${key}`, '<', v.to)
@@ -50,7 +75,10 @@ export async function findFlowArtifacts(
   limit: number,
 ): Promise<ReadArtifactRow[]> {
   const rows = await inFlow(db, { organizationId, flow, ...rangeOf(match.prefix), trailId: match.trailId, limit }, match.key);
-  return rows.map(readRowOf);
+  return artifactsOfIds(
+    db,
+    rows.map((r) => Number(r.id)),
+  );
 }
 
 const inOrganization = compiledOnce((db, v: { organizationId: number; from: string; to: string; limit: number }, key: ArtifactKey) =>
@@ -82,7 +110,9 @@ export interface ArtifactListFilter {
 
 /** A page of the organisation's artifacts, newest first (ties by id), from the index of the filter's column. */
 export async function listArtifactPage(db: Db, organizationId: number, filter: ArtifactListFilter, offset: number, limit: number): Promise<ReadArtifactRow[]> {
-  const rows = await readRowsQuery(db)
+  const rows = await db
+    .selectFrom('artifacts as r')
+    .select('r.id')
     .where('r.organization_id', '=', organizationId)
     .$if(filter.flowId !== undefined, (qb) => qb.where('r.flow_id', '=', filter.flowId!))
     .$if(filter.repoName !== undefined, (qb) => qb.where('r.repo_name', '=', filter.repoName!))
@@ -91,7 +121,10 @@ export async function listArtifactPage(db: Db, organizationId: number, filter: A
     .limit(limit)
     .offset(offset)
     .execute();
-  return rows.map(readRowOf);
+  return artifactsOfIds(
+    db,
+    rows.map((r) => Number(r.id)),
+  );
 }
 
 /** Whether any artifact of the organisation names this repository. */

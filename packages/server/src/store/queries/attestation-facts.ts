@@ -94,6 +94,8 @@ export interface AttestationFactsRow {
   compliant: boolean;
   targets: string[];
   fingerprint: string | null;
+  /** When it was made (epoch seconds): a trail's events are told in time. */
+  createdAt: number;
 }
 
 /**
@@ -117,7 +119,7 @@ export async function attestationFactsOfTrails(db: Db, trailIds: readonly number
         : sql<string | null>`case when ${named} then data -> '$.target_artifacts' end`;
     const rows = await db
       .selectFrom('attestations')
-      .select(['id', 'trail_id', 'name', 'type', 'compliant', 'artifact_fingerprint'])
+      .select(['id', 'trail_id', 'name', 'type', 'compliant', 'artifact_fingerprint', 'created_at'])
       .select(targets.as('targets'))
       .where('trail_id', 'in', chunk)
       .orderBy('id')
@@ -131,6 +133,7 @@ export async function attestationFactsOfTrails(db: Db, trailIds: readonly number
         compliant: Number(r.compliant) === 1,
         targets: r.targets === null ? [] : targetArtifactsOf({ target_artifacts: JSON.parse(r.targets) }),
         fingerprint: r.artifact_fingerprint,
+        createdAt: Number(r.created_at),
       });
     }
   }

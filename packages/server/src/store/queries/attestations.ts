@@ -3,6 +3,7 @@
  * trail as whole rows. What else is read of them (by fingerprint, the compliance facts of trails,
  * JUnit totals) is in attestation-facts.ts.
  */
+import { sql } from 'kysely';
 import { compiledOnce } from '../compiled-once.ts';
 import { insertChunks, isSqlite, type Db } from '../database.ts';
 import { inTransaction } from '../transactions.ts';
@@ -287,5 +288,26 @@ export async function listAttestations(db: Db, trailId: number, page?: { offset:
   return rows.map(attestationRowOf);
 }
 
-export const reads = { listAttestations };
+/**
+ * The size in bytes of the data of each attestation a page would hold, in the page's order: how a
+ * read bounds its answer by bytes before it reads any data (octet_length reads no text).
+ */
+export async function attestationDataSizes(
+  db: Db,
+  trailId: number,
+  page: { offset: number; limit: number; name?: string; newestFirst?: boolean },
+): Promise<number[]> {
+  const rows = await db
+    .selectFrom('attestations')
+    .select(sql<number | string>`octet_length(data)`.as('bytes'))
+    .where('trail_id', '=', trailId)
+    .$if(page.name !== undefined, (q) => q.where('name', '=', page.name!))
+    .orderBy('id', page.newestFirst ? 'desc' : 'asc')
+    .limit(page.limit)
+    .offset(page.offset)
+    .execute();
+  return rows.map((r) => Number(r.bytes));
+}
+
+export const reads = { listAttestations, attestationDataSizes };
 export const writes = { appendAttestation };

@@ -182,6 +182,28 @@ export const toTrail = (r: TrailSelect): TrailWithTemplate => ({
   lastModifiedAt: Number(r.last_modified_at),
 });
 
+/** Trails a page reads in one statement: each may carry 1 MB of user_data (and 200 KB of external URLs). */
+const trailsPerRead = 5;
+
+/**
+ * The trails of `ids`, in that order, read a few at a time with a turn of the event loop between:
+ * 100 trails at the contract's bounds are 100 MB, which one statement would read and parse in one step.
+ */
+async function trailsOfIds(db: Db, ids: readonly number[]): Promise<TrailWithTemplate[]> {
+  const out: TrailWithTemplate[] = [];
+  for (let i = 0; i < ids.length; i += trailsPerRead) {
+    const chunk = ids.slice(i, i + trailsPerRead);
+    const rows = await trailsWithFlow(db).select(trailColumns).where('trails.id', 'in', chunk).execute();
+    const byId = new Map(rows.map((r) => [Number(r.id), r]));
+    for (const id of chunk) {
+      const row = byId.get(id);
+      if (row) out.push(toTrail(row));
+    }
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  return out;
+}
+
 /** A page of a flow's trails, newest first. */
 export async function listTrailPage(db: Db, flowId: number, offset: number, limit: number): Promise<{ items: TrailWithTemplate[]; total: number }> {
   const { total } = await db
@@ -189,15 +211,22 @@ export async function listTrailPage(db: Db, flowId: number, offset: number, limi
     .select((eb) => eb.fn.countAll<number>().as('total'))
     .where('flow_id', '=', flowId)
     .executeTakeFirstOrThrow();
-  const rows = await trailsWithFlow(db)
-    .select(trailColumns)
+  const rows = await db
+    .selectFrom('trails')
+    .select('trails.id')
     .where('trails.flow_id', '=', flowId)
     .orderBy('trails.created_at', 'desc')
     .orderBy('trails.id', 'desc')
     .limit(limit)
     .offset(offset)
     .execute();
-  return { total: Number(total), items: rows.map(toTrail) };
+  return {
+    total: Number(total),
+    items: await trailsOfIds(
+      db,
+      rows.map((r) => Number(r.id)),
+    ),
+  };
 }
 
 /** What an organisation's trail list is narrowed to: one flow, trails with an attestation of one artifact, or both. */
@@ -231,8 +260,9 @@ export async function listOrganizationTrailPage(
     .$if(fingerprint !== undefined, (qb) => qb.where('trails.id', 'in', withFingerprint(fingerprint!)))
     .$if(flowIds !== undefined, (qb) => qb.where('trails.flow_id', 'in', [...flowIds!]))
     .executeTakeFirstOrThrow();
-  const rows = await trailsWithFlow(db)
-    .select(trailColumns)
+  const rows = await db
+    .selectFrom('trails')
+    .select('trails.id')
     // A flow is of one organisation: its own index then serves the page.
     .$if(flowId === undefined, (qb) => qb.where('trails.organization_id', '=', organizationId))
     .$if(flowId !== undefined, (qb) => qb.where('trails.flow_id', '=', flowId!))
@@ -243,7 +273,13 @@ export async function listOrganizationTrailPage(
     .limit(limit)
     .offset(offset)
     .execute();
-  return { total: Number(total), items: rows.map(toTrail) };
+  return {
+    total: Number(total),
+    items: await trailsOfIds(
+      db,
+      rows.map((r) => Number(r.id)),
+    ),
+  };
 }
 
 /** A trail by organisation, flow and trail name, with its effective template. */
