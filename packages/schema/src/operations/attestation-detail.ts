@@ -3,6 +3,9 @@ import { Type, type Static } from '@sinclair/typebox';
 import { AttestationView } from './trail.ts';
 import { type AttestationType, JqEvaluator } from './attestation-type.ts';
 import { PullRequestEvidence } from './attest-pull-request.ts';
+import { SnykResults, SnykRunResult } from './attest-snyk.ts';
+import { SonarResults } from './attest-sonar.ts';
+import { JiraIssue } from './attest-jira.ts';
 
 /** How a custom type's version judged the data: the schema's errors and each rule's result. */
 export const CustomEvaluation = Type.Object(
@@ -36,13 +39,26 @@ export const AttestationDetail = Type.Object(
     type_name: Type.Optional(Type.String()),
     attestation_data: Type.Optional(Type.Unknown()),
     evaluation: Type.Optional(Type.Ref(CustomEvaluation)),
+    snyk_results: Type.Optional(Type.Ref(SnykResults)),
+    sonar_results: Type.Optional(Type.Ref(SonarResults)),
+    jira_results: Type.Optional(Type.Array(Type.Ref(JiraIssue))),
   },
   { $id: 'AttestationDetail', additionalProperties: false },
 );
 
 export const AttestationDetails = Type.Object({ data: Type.Array(Type.Ref(AttestationDetail)) }, { $id: 'AttestationDetails', additionalProperties: false });
 
-export const attestationDetailSchemas = [JqEvaluator, PullRequestEvidence, CustomEvaluation, AttestationDetail, AttestationDetails];
+export const attestationDetailSchemas = [
+  JqEvaluator,
+  PullRequestEvidence,
+  CustomEvaluation,
+  SnykRunResult,
+  SnykResults,
+  SonarResults,
+  JiraIssue,
+  AttestationDetail,
+  AttestationDetails,
+];
 
 export type AttestationDetailBody = Static<typeof AttestationDetail>;
 export type CustomEvaluationBody = Static<typeof CustomEvaluation>;

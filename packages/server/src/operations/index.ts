@@ -12,6 +12,9 @@ import { attestGenericPlugin } from './attest-generic.ts';
 import { attestArtifactPlugin } from './attest-artifact.ts';
 import { attestPullRequestPlugin } from './attest-pull-request.ts';
 import { attestCustomPlugin } from './attest-custom.ts';
+import { attestSnykPlugin } from './attest-snyk.ts';
+import { attestSonarPlugin } from './attest-sonar.ts';
+import { attestJiraPlugin } from './attest-jira.ts';
 import { createAttestationTypePlugin } from './create-attestation-type.ts';
 import { getAttestationTypePlugin } from './get-attestation-type.ts';
 import { listAttestationTypesPlugin } from './list-attestation-types.ts';
@@ -61,6 +64,9 @@ const evidence = {
   attestArtifactPlugin,
   attestPullRequestPlugin,
   attestCustomPlugin,
+  attestSnykPlugin,
+  attestSonarPlugin,
+  attestJiraPlugin,
   createAttestationTypePlugin,
   getAttestationTypePlugin,
   listAttestationTypesPlugin,

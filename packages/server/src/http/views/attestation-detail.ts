@@ -4,9 +4,18 @@ import type { AttestationRow } from '../../store/types.ts';
 import { trailHref, type ViewContext } from '../links.ts';
 import { attestationView } from './trails.ts';
 
+/** The fields of its data each built-in type reads back as sent (`evaluate trail` hands them to the policy). */
+const sentFields: Partial<Record<string, readonly (keyof AttestationDetailBody)[]>> = {
+  snyk: ['snyk_results'],
+  sonar: ['sonar_results'],
+  jira: ['jira_results'],
+};
+
 /** The fields a type adds (what `kosli evaluate trail` hands to the policy), from the data as stored. */
 function typeFields(a: AttestationRow): Partial<AttestationDetailBody> {
   const data = (a.data ?? {}) as Record<string, unknown>;
+  const sent = sentFields[a.type];
+  if (sent) return Object.fromEntries(sent.filter((k) => data[k] !== undefined).map((k) => [k, data[k]]));
   if (a.type === 'pull_request')
     return { git_provider: String(data.git_provider), pull_requests: (data.pull_requests ?? []) as AttestationDetailBody['pull_requests'] };
   if (a.type.startsWith('custom:')) {
