@@ -27,6 +27,8 @@ export { attestCustom } from './operations/attest-custom.ts';
 export { attestSnyk } from './operations/attest-snyk.ts';
 export { attestSonar } from './operations/attest-sonar.ts';
 export { attestJira } from './operations/attest-jira.ts';
+export { attestDecision } from './operations/attest-decision.ts';
+export { attestOverride } from './operations/attest-override.ts';
 export { attestationTypeLimits } from './operations/attestation-type.ts';
 export { createAttestationType } from './operations/create-attestation-type.ts';
 export { getAttestationType } from './operations/get-attestation-type.ts';

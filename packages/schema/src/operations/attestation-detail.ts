@@ -42,6 +42,12 @@ export const AttestationDetail = Type.Object(
     snyk_results: Type.Optional(Type.Ref(SnykResults)),
     sonar_results: Type.Optional(Type.Ref(SonarResults)),
     jira_results: Type.Optional(Type.Array(Type.Ref(JiraIssue))),
+    control: Type.Optional(Type.String({ description: "A decision's control" })),
+    reason: Type.Optional(Type.String({ description: "An override's reason" })),
+    new_compliance_status: Type.Optional(Type.Boolean()),
+    original_attestation_type: Type.Optional(Type.String()),
+    overridden_attestation_id: Type.Optional(Type.String({ description: 'The attestation an override overrode' })),
+    overridden_compliance: Type.Optional(Type.Boolean({ description: 'Its verdict before the override' })),
   },
   { $id: 'AttestationDetail', additionalProperties: false },
 );

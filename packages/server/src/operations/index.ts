@@ -15,6 +15,8 @@ import { attestCustomPlugin } from './attest-custom.ts';
 import { attestSnykPlugin } from './attest-snyk.ts';
 import { attestSonarPlugin } from './attest-sonar.ts';
 import { attestJiraPlugin } from './attest-jira.ts';
+import { attestDecisionPlugin } from './attest-decision.ts';
+import { attestOverridePlugin } from './attest-override.ts';
 import { createAttestationTypePlugin } from './create-attestation-type.ts';
 import { getAttestationTypePlugin } from './get-attestation-type.ts';
 import { listAttestationTypesPlugin } from './list-attestation-types.ts';
@@ -67,6 +69,8 @@ const evidence = {
   attestSnykPlugin,
   attestSonarPlugin,
   attestJiraPlugin,
+  attestDecisionPlugin,
+  attestOverridePlugin,
   createAttestationTypePlugin,
   getAttestationTypePlugin,
   listAttestationTypesPlugin,
