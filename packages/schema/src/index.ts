@@ -27,7 +27,7 @@ export { attestCustom } from './operations/attest-custom.ts';
 export { attestSnyk } from './operations/attest-snyk.ts';
 export { attestSonar } from './operations/attest-sonar.ts';
 export { attestJira } from './operations/attest-jira.ts';
-export { attestDecision } from './operations/attest-decision.ts';
+export { attestSystem } from './operations/attest-system.ts';
 export { attestOverride } from './operations/attest-override.ts';
 export { attestationTypeLimits } from './operations/attestation-type.ts';
 export { createAttestationType } from './operations/create-attestation-type.ts';

@@ -45,7 +45,8 @@ export function createValidator(operations: readonly Operation[]): (operationId:
   const ajv = () => {
     if (instance) return instance;
     // `verbose` keeps the offending value on each error, so a message can name it ('foo?$bar' ...).
-    const built = new Ajv({ allErrors: true, strict: false, useDefaults: true, coerceTypes: false, verbose: true });
+    // `discriminator`: a body that names its type (`type_name`) is checked against that type alone, and its errors are that type's.
+    const built = new Ajv({ allErrors: true, strict: false, useDefaults: true, coerceTypes: false, verbose: true, discriminator: true });
     for (const schema of registered.values()) built.addSchema(schema);
     return (instance = built);
   };

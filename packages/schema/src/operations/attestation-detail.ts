@@ -48,6 +48,15 @@ export const AttestationDetail = Type.Object(
     original_attestation_type: Type.Optional(Type.String()),
     overridden_attestation_id: Type.Optional(Type.String({ description: 'The attestation an override overrode' })),
     overridden_compliance: Type.Optional(Type.Boolean({ description: 'Its verdict before the override' })),
+    sbom_verification: Type.Optional(
+      Type.Object({
+        read: Type.Boolean(),
+        format: Type.Union([Type.String(), Type.Null()]),
+        package_count: Type.Union([Type.Integer(), Type.Null()]),
+        reason: Type.Union([Type.String(), Type.Null()]),
+        differences: Type.Array(Type.String()),
+      }),
+    ),
   },
   { $id: 'AttestationDetail', additionalProperties: false },
 );

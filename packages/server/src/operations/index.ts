@@ -15,7 +15,7 @@ import { attestCustomPlugin } from './attest-custom.ts';
 import { attestSnykPlugin } from './attest-snyk.ts';
 import { attestSonarPlugin } from './attest-sonar.ts';
 import { attestJiraPlugin } from './attest-jira.ts';
-import { attestDecisionPlugin } from './attest-decision.ts';
+import { attestSystemPlugin } from './attest-system.ts';
 import { attestOverridePlugin } from './attest-override.ts';
 import { createAttestationTypePlugin } from './create-attestation-type.ts';
 import { getAttestationTypePlugin } from './get-attestation-type.ts';
@@ -69,7 +69,7 @@ const evidence = {
   attestSnykPlugin,
   attestSonarPlugin,
   attestJiraPlugin,
-  attestDecisionPlugin,
+  attestSystemPlugin,
   attestOverridePlugin,
   createAttestationTypePlugin,
   getAttestationTypePlugin,

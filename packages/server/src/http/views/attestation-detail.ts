@@ -11,6 +11,7 @@ const sentFields: Partial<Record<string, readonly (keyof AttestationDetailBody)[
   sonar: ['sonar_results'],
   jira: ['jira_results'],
   decision: ['type_name', 'control', 'attestation_data'],
+  sbom: ['type_name', 'attestation_data', 'sbom_verification'],
 };
 const overrideFields = ['reason', 'new_compliance_status', 'original_attestation_type', 'overridden_attestation_id', 'overridden_compliance'] as const;
 
