@@ -36,6 +36,7 @@ export { listAttestationTypes } from './operations/list-attestation-types.ts';
 export { archiveAttestationType } from './operations/archive-attestation-type.ts';
 export { getAttestation } from './operations/get-attestation.ts';
 export { getTrailAttestation } from './operations/get-trail-attestation.ts';
+export { getArtifactAttestation } from './operations/get-artifact-attestation.ts';
 export type { AttestationDetailBody, AttestationTypeBody, CustomEvaluationBody } from './operations/attestation-detail.ts';
 export { AttestationName, attestationBody, attestationResponses, TrailPathParams } from './operations/attestation-input.ts';
 export { beginTrail } from './operations/begin-trail.ts';

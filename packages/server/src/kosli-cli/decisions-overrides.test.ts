@@ -116,6 +116,45 @@ describe('Kosli CLI wire format: attest decision and attest override', function 
     expect(api.attestations_statuses[0]).to.deep.include({ attestation_name: 'scan', attestation_type: 'snyk', is_compliant: true });
   });
 
+  it('get attestation NAME --fingerprint: the attestations of the name about the artifact (its template name or its fingerprint), as getAttestation.go decodes them', async () => {
+    const fingerprint = 'a'.repeat(64);
+    // `kosli attest artifact` (attestArtifact.go's payload) reports it as the template's `api`.
+    await send(
+      {
+        method: 'POST',
+        path: '/api/v2/artifacts/acme/gated',
+        payload: {
+          fingerprint,
+          filename: 'api.tgz',
+          git_commit: sha,
+          build_url: 'https://ci.example/1',
+          commit_url: `https://github.com/acme/shop/commit/${sha}`,
+          template_reference_name: 'api',
+          trail_name: sha,
+        },
+      },
+      201,
+    );
+    await multipart('snyk', { ...common('scan'), artifact_fingerprint: fingerprint, snyk_results: { ...emptySnyk, results: [] } }, 201);
+    const read = await send({ method: 'GET', path: `/api/v2/attestations/acme/gated/artifact/${fingerprint}/scan` }, 200);
+    expect(goDecodeProblems(read.json, [GoAttestation])).to.deep.equal([]);
+    expect(read.json.map((a: { attestation_type: string; is_compliant: boolean }) => [a.attestation_type, a.is_compliant])).to.deep.equal([
+      ['snyk', false],
+      ['override:snyk', true],
+      ['snyk', true],
+    ]);
+    await send({ method: 'GET', path: `/api/v2/attestations/acme/gated/artifact/${fingerprint}/review` }, 404);
+    await send({ method: 'GET', path: `/api/v2/attestations/acme/gated/artifact/${'b'.repeat(64)}/scan` }, 404);
+    await send({ method: 'GET', path: `/api/v2/attestations/acme/no-such-flow/artifact/${fingerprint}/scan` }, 404);
+    await send({ method: 'GET', path: `/api/v2/attestations/acme/gated/artifact/xyz/scan` }, 400);
+    const foreign = await sendAsCli(server.url, {
+      method: 'GET',
+      path: `/api/v2/attestations/acme/gated/artifact/${fingerprint}/scan`,
+      token: server.otherToken,
+    });
+    expect(foreign.status).to.be.oneOf([401, 403]);
+  });
+
   it('attest override refuses what it cannot name: another type (400), no such attestation or trail (404), no reason (400); nothing stored', async () => {
     const before = (await server.attestations('gated', sha)).length;
     const body = { ...common('review'), reason: 'r', new_compliance_status: true, original_attestation_type: 'junit' };

@@ -23,6 +23,7 @@ import { listAttestationTypesPlugin } from './list-attestation-types.ts';
 import { archiveAttestationTypePlugin } from './archive-attestation-type.ts';
 import { getAttestationPlugin } from './get-attestation.ts';
 import { getTrailAttestationPlugin } from './get-trail-attestation.ts';
+import { getArtifactAttestationPlugin } from './get-artifact-attestation.ts';
 import { beginTrailPlugin } from './begin-trail.ts';
 import { getApprovalPlugin } from './get-approval.ts';
 import { listApprovalsPlugin } from './list-approvals.ts';
@@ -77,6 +78,7 @@ const evidence = {
   archiveAttestationTypePlugin,
   getAttestationPlugin,
   getTrailAttestationPlugin,
+  getArtifactAttestationPlugin,
   putFlowPlugin,
   putFlowTemplatePlugin,
   listFlowsPlugin,
