@@ -9,6 +9,7 @@ export const OverriddenType = Type.String({
   maxLength: 160,
   pattern: '^(?:generic|junit|pull_request|snyk|sonar|jira|decision|sbom|custom:[A-Za-z0-9][A-Za-z0-9._~-]*)$',
   description: 'The type of the attestation overridden',
+  examples: ['generic', 'custom:coverage'],
 });
 
 /** `OverrideAttestationPayload` (cmd/kosli/attestOverride.go, hidden since cli#873): the common fields, why, and the verdict it gives. */

@@ -26,7 +26,7 @@ const SbomSubject = Type.Object(
 /** `SbomAttestationData` (cmd/kosli/attestSbom.go, CLI v2.41, cli#1168): the format, the file's SHA-256 and `sbom.Document`. */
 export const SbomAttestationData = Type.Object(
   {
-    format: Type.String({ pattern: '^(?:cyclonedx-[0-9]+\\.[0-9]+|spdx-[0-9]+\\.[0-9]+)$', maxLength: 32, description: '`cyclonedx-1.6`, `spdx-2.3`, ...' }),
+    format: Type.String({ pattern: '^(?:cyclonedx-[0-9]+\\.[0-9]+|spdx-[0-9]+\\.[0-9]+)$', maxLength: 32, examples: ['cyclonedx-1.6', 'spdx-2.3'] }),
     original_fingerprint: Sha256Hex,
     document: Type.Union([
       Type.Object(
