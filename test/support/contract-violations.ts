@@ -19,6 +19,8 @@ interface Schema {
   $ref?: string;
   type?: string;
   anyOf?: Schema[];
+  /** With a `discriminator` (attestSystem's `type_name`): a value is one of the branches; the first stands for them all. */
+  oneOf?: Schema[];
   const?: unknown;
   enum?: unknown[];
   properties?: Record<string, Schema>;
@@ -27,6 +29,8 @@ interface Schema {
   additionalProperties?: boolean | Schema;
   items?: Schema;
   pattern?: string;
+  /** Values the schema gives as examples: tried first where no stock text fits its pattern. */
+  examples?: unknown[];
   minLength?: number;
   maxLength?: number;
   minimum?: number;
@@ -77,7 +81,8 @@ export function contractViolations(operations: readonly Operation[]): Map<string
   const named = new Map<string, Schema>();
   for (const s of [...sharedSchemas, ...operations.flatMap((o) => o.schemas ?? [])] as Schema[]) if (s.$id) named.set(s.$id, s);
   const validators = createValidator(operations);
-  const resolve = (s: Schema): Schema => (s.$ref ? resolve(named.get(s.$ref) ?? fail(`unresolved $ref ${s.$ref}`)) : s);
+  const resolve = (s: Schema): Schema =>
+    s.$ref ? resolve(named.get(s.$ref) ?? fail(`unresolved $ref ${s.$ref}`)) : s.oneOf ? resolve(s.oneOf[0] ?? fail('an empty oneOf')) : s;
 
   const out = new Map<string, OperationViolations>();
   for (const operation of operations) {
@@ -157,7 +162,8 @@ function build(schema: Schema, path: string[], slots: Slot[], resolve: (s: Schem
 function exampleText(s: Schema, path: string[]): string {
   const fits = (text: string) =>
     text.length >= (s.minLength ?? 0) && text.length <= (s.maxLength ?? Infinity) && (!s.pattern || new RegExp(s.pattern, 'u').test(text));
-  return ['abc', 'a'.repeat(64), 'b'.repeat(40), 'https://example.com/x'].find(fits) ?? fail(`no example text for ${path.join('.')}`);
+  const given = (s.examples ?? []).filter((e): e is string => typeof e === 'string');
+  return ['abc', 'a'.repeat(64), 'b'.repeat(40), 'https://example.com/x', ...given].find(fits) ?? fail(`no example text for ${path.join('.')}`);
 }
 
 /** Values one step over the slot's bounds, still well inside the body limit. */

@@ -18,6 +18,8 @@ export const limits = {
   dataJsonBytes: 1024 * 1024,
   /** `junit_results` entries in one attestation. */
   junitResults: 10_000,
+  /** Findings of one scanner run (Snyk's vulnerabilities of a severity, Sonar's conditions, Jira's issues). */
+  findings: 10_000,
   /** Items of small arrays (parents, target_artifacts, policies, tags, repeated query values). */
   smallArray: 100,
   /** Keys of free-form JSON objects (user_data, tags, annotations, external_urls). */

@@ -45,7 +45,8 @@ export function createValidator(operations: readonly Operation[]): (operationId:
   const ajv = () => {
     if (instance) return instance;
     // `verbose` keeps the offending value on each error, so a message can name it ('foo?$bar' ...).
-    const built = new Ajv({ allErrors: true, strict: false, useDefaults: true, coerceTypes: false, verbose: true });
+    // `discriminator`: a body that names its type (`type_name`) is checked against that type alone, and its errors are that type's.
+    const built = new Ajv({ allErrors: true, strict: false, useDefaults: true, coerceTypes: false, verbose: true, discriminator: true });
     for (const schema of registered.values()) built.addSchema(schema);
     return (instance = built);
   };
@@ -101,6 +102,11 @@ export function fieldErrors(errors: readonly ErrorObject[], prefix: string): Fie
     let message = error.keyword === 'not' ? 'is not an allowed value' : (error.message ?? 'is invalid');
     if (error.keyword === 'required') segments.push(String(error.params.missingProperty)), (message = 'is required');
     if (error.keyword === 'additionalProperties') segments.push(String(error.params.additionalProperty)), (message = 'is not a known field');
+    // A discriminator's tag (`type_name`) that is not text or names no branch: the tag is the field at fault.
+    if (error.keyword === 'discriminator') {
+      segments.push(String(error.params.tag));
+      message = error.params.error === 'mapping' ? 'is not a known type' : 'must be text naming the type';
+    }
     if (error.keyword === 'enum' || (error.keyword === 'const' && error.params.allowedValue !== undefined)) {
       const allowed = error.params.allowedValues ?? [error.params.allowedValue];
       message = `must be one of: ${allowed.join(', ')}`;

@@ -89,11 +89,23 @@ const scopesOf = (a: AttestationFacts, byFingerprint: ReadonlyMap<string, string
   return [bound ?? trailScope];
 };
 
-/** The ids of the attestations that count: the latest of each name in each scope. */
+/** How an override's type starts: `override:<the type of what it overrides>`. */
+export const overridePrefix = 'override:';
+
+/**
+ * The type an attestation stands as: an override (`override:snyk`) stands in for the attestation it
+ * overrode, so a template or policy asking for a `snyk` attestation of the name is answered by it.
+ */
+export const evidenceType = (type: string) => (type.startsWith(overridePrefix) ? type.slice(overridePrefix.length) : type);
+
+/** The ids of the attestations that count: the latest of each name in each scope (an override, the latest, counts in place of what it overrode). */
 export function countingAttestations(attestations: readonly AttestationFacts[], artifacts: readonly ReportedArtifact[] = []): Map<string, AttestationFacts> {
   const byFingerprint = namesByFingerprint(artifacts);
   const latest = new Map<string, AttestationFacts>();
-  for (const a of [...attestations].sort((x, y) => x.id - y.id)) for (const scope of scopesOf(a, byFingerprint)) latest.set(keyOf(scope, a.name), a);
+  for (const a of [...attestations].sort((x, y) => x.id - y.id)) {
+    const standing = a.type.startsWith(overridePrefix) ? { ...a, type: evidenceType(a.type) } : a;
+    for (const scope of scopesOf(a, byFingerprint)) latest.set(keyOf(scope, a.name), standing);
+  }
   return latest;
 }
 

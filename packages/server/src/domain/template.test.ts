@@ -67,7 +67,7 @@ describe('flow templates (YAML, version 1)', () => {
     expect(problem('version: 1\ntrail:\n  attestations:\n  - name: unit\n')).to.deep.equal({ line: 4, message: 'trail.attestations[0].type is required' });
     expect(problem('version: 1\ntrail:\n  attestations:\n  - name: unit\n    type: junit\n  - name: lint\n    type: eslint\n')).to.deep.equal({
       line: 7,
-      message: "trail.attestations[1].type 'eslint' is not a known type (*, generic, jira, junit, pull_request, snyk, sonar, custom:<name>)",
+      message: "trail.attestations[1].type 'eslint' is not a known type (*, generic, jira, junit, pull_request, snyk, sonar, decision, sbom, custom:<name>)",
     });
     expect(problem('version: 1\ntrail:\n  artifacts:\n  - name: app\n    attestations:\n    - name: bad name\n      type: junit\n')).to.deep.equal({
       line: 6,

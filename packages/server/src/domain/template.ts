@@ -35,7 +35,7 @@ export class TemplateError extends Error {
 
 const namePattern = /^[a-zA-Z0-9\-_,]+$/;
 /** The reference's types, `*` for any type, and `custom:<name>` for custom attestation types. */
-const typePattern = /^(?:\*|generic|jira|junit|pull_request|snyk|sonar|custom:[A-Za-z0-9][A-Za-z0-9_.-]*)$/;
+const typePattern = /^(?:\*|generic|jira|junit|pull_request|snyk|sonar|decision|sbom|custom:[A-Za-z0-9][A-Za-z0-9_.~-]*)$/;
 
 /** Parses and validates a template; throws `TemplateError` naming the first problem and its line. */
 export function parseTemplate(text: string): TemplateModel {
@@ -93,7 +93,7 @@ export function parseTemplate(text: string): TemplateModel {
         `${at}.type`,
         line,
         typePattern,
-        'a known type (*, generic, jira, junit, pull_request, snyk, sonar, custom:<name>)',
+        'a known type (*, generic, jira, junit, pull_request, snyk, sonar, decision, sbom, custom:<name>)',
       );
       if (seen.has(name)) throw new TemplateError(line, `${at}.name '${name}' appears twice in ${path}`);
       seen.add(name);

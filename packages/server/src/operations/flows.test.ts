@@ -49,10 +49,11 @@ describe('flows: PUT /flows/{org}, PUT /flows/{org}/template_file, GET /flows/{o
     const bad = await putWithTemplate({ name: 'backend' }, 'version: 1\ntrail:\n  attestations:\n  - name: unit-tests\n    type: unit\n');
     expect(bad.status).to.equal(400);
     expect(bad.body.message).to.equal(
-      "Invalid template: line 5: trail.attestations[0].type 'unit' is not a known type (*, generic, jira, junit, pull_request, snyk, sonar, custom:<name>)",
+      "Invalid template: line 5: trail.attestations[0].type 'unit' is not a known type (*, generic, jira, junit, pull_request, snyk, sonar, decision, sbom, custom:<name>)",
     );
     expect(bad.body.errors).to.deep.equal({
-      template_file: "line 5: trail.attestations[0].type 'unit' is not a known type (*, generic, jira, junit, pull_request, snyk, sonar, custom:<name>)",
+      template_file:
+        "line 5: trail.attestations[0].type 'unit' is not a known type (*, generic, jira, junit, pull_request, snyk, sonar, decision, sbom, custom:<name>)",
     });
     expect((await server.request('GET', '/api/v2/flows/acme/backend')).status).to.equal(404);
 

@@ -12,12 +12,18 @@ import { attestGenericPlugin } from './attest-generic.ts';
 import { attestArtifactPlugin } from './attest-artifact.ts';
 import { attestPullRequestPlugin } from './attest-pull-request.ts';
 import { attestCustomPlugin } from './attest-custom.ts';
+import { attestSnykPlugin } from './attest-snyk.ts';
+import { attestSonarPlugin } from './attest-sonar.ts';
+import { attestJiraPlugin } from './attest-jira.ts';
+import { attestSystemPlugin } from './attest-system.ts';
+import { attestOverridePlugin } from './attest-override.ts';
 import { createAttestationTypePlugin } from './create-attestation-type.ts';
 import { getAttestationTypePlugin } from './get-attestation-type.ts';
 import { listAttestationTypesPlugin } from './list-attestation-types.ts';
 import { archiveAttestationTypePlugin } from './archive-attestation-type.ts';
 import { getAttestationPlugin } from './get-attestation.ts';
 import { getTrailAttestationPlugin } from './get-trail-attestation.ts';
+import { getArtifactAttestationPlugin } from './get-artifact-attestation.ts';
 import { beginTrailPlugin } from './begin-trail.ts';
 import { getApprovalPlugin } from './get-approval.ts';
 import { listApprovalsPlugin } from './list-approvals.ts';
@@ -61,12 +67,18 @@ const evidence = {
   attestArtifactPlugin,
   attestPullRequestPlugin,
   attestCustomPlugin,
+  attestSnykPlugin,
+  attestSonarPlugin,
+  attestJiraPlugin,
+  attestSystemPlugin,
+  attestOverridePlugin,
   createAttestationTypePlugin,
   getAttestationTypePlugin,
   listAttestationTypesPlugin,
   archiveAttestationTypePlugin,
   getAttestationPlugin,
   getTrailAttestationPlugin,
+  getArtifactAttestationPlugin,
   putFlowPlugin,
   putFlowTemplatePlugin,
   listFlowsPlugin,

@@ -1,0 +1,46 @@
+import { attestOverride } from '@trailproof/schema';
+import { evidenceType, overridePrefix } from '../domain/compliance.ts';
+import { badRequest, notFound } from '../http/errors.ts';
+import { definePlugin } from '../plugin.ts';
+import { targetArtifactsOf } from '../store/queries/attestation-facts.ts';
+import type { AttestationRow } from '../store/types.ts';
+import { storeAttestation, storeAttestationUses } from './attest.ts';
+import { attestedBy } from './attest-request.ts';
+import { requireTrail, requireTrailUses } from './lookup.ts';
+
+/** Attestations of the name looked through for the one overridden (the newest first). */
+const lookedThrough = 100;
+
+/** Whether `a` is in the override's scope: for the same template artifact, else the same fingerprint, else trail-level. */
+function sameScope(a: AttestationRow, targets: readonly string[], fingerprint: string | null): boolean {
+  const theirs = targetArtifactsOf(a.data);
+  if (targets.length) return theirs.some((t) => targets.includes(t));
+  if (fingerprint) return theirs.length === 0 && a.artifactFingerprint === fingerprint;
+  return theirs.length === 0 && a.artifactFingerprint === null;
+}
+
+/**
+ * POST /attestations/{org}/{flow_name}/trail/{trail_name}/override (`kosli attest override`): a new
+ * verdict for the latest attestation of the name in its scope, stored as evidence of its own
+ * (`override:<type>`, naming the id it overrode) so both stay in the chain; the override counts in its place.
+ */
+export const attestOverridePlugin = definePlugin({
+  operation: attestOverride,
+  store: [...storeAttestationUses, ...requireTrailUses, 'attestationsNamed'],
+  async handler(request) {
+    const { params, data, store } = request;
+    const { trail } = await requireTrail(store, params.org, params.flow_name, params.trail_name);
+    const named = await store.attestationsNamed(trail.id, data.attestation_name, lookedThrough);
+    const original = named.reverse().find((a) => sameScope(a, targetArtifactsOf(data), data.artifact_fingerprint ?? null));
+    if (!original) throw notFound(`Attestation '${data.attestation_name}' not found in trail '${params.trail_name}': nothing to override`);
+    if (evidenceType(original.type) !== data.original_attestation_type) {
+      throw badRequest(`Attestation '${data.attestation_name}' is of type '${evidenceType(original.type)}', not '${data.original_attestation_type}'`, {
+        original_attestation_type: `must be '${evidenceType(original.type)}'`,
+      });
+    }
+    const record = { ...data, overridden_attestation_id: String(original.id), overridden_compliance: original.compliant };
+    const type = `${overridePrefix}${data.original_attestation_type}`;
+    await storeAttestation(store, { ...attestedBy(request), type, data: record, compliant: data.new_compliance_status });
+    return { status: 201, body: `attestation '${data.attestation_name}' was overridden in trail '${params.trail_name}'` };
+  },
+});
