@@ -49,6 +49,7 @@ import { searchPlugin } from './search.ts';
 import { putPolicyPlugin } from './put-policy.ts';
 import { getPolicyPlugin } from './get-policy.ts';
 import { listPoliciesPlugin } from './list-policies.ts';
+import { assertArtifactPlugin } from './assert-artifact.ts';
 import { attachPoliciesPlugin, detachPoliciesPlugin } from './attach-policies.ts';
 import { tagResourcePlugin } from './tag-resource.ts';
 
@@ -93,6 +94,7 @@ const evidence = {
   putPolicyPlugin,
   getPolicyPlugin,
   listPoliciesPlugin,
+  assertArtifactPlugin,
   attachPoliciesPlugin,
   detachPoliciesPlugin,
   tagResourcePlugin,

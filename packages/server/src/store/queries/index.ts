@@ -35,6 +35,7 @@ import * as logVerify from './log-verify.ts';
 import * as organizations from './organizations.ts';
 import * as policies from './policies.ts';
 import * as policyFacts from './policy-facts.ts';
+import * as verdicts from './verdicts.ts';
 import * as provenance from './provenance.ts';
 import * as snapshots from './snapshots.ts';
 import * as tags from './tags.ts';
@@ -79,6 +80,7 @@ export const readQueries = {
   ...attestationReads.reads,
   ...policies.reads,
   ...policyFacts.reads,
+  ...verdicts.reads,
 };
 
 /** Queries that write (and those that must run in the caller's transaction, such as row locks). */
@@ -109,6 +111,7 @@ export const writeQueries = {
   ...attestationTypes.writes,
   ...policies.writes,
   ...policyFacts.writes,
+  ...verdicts.writes,
   ...tags.writes,
 };
 

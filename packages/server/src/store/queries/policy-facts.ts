@@ -49,5 +49,41 @@ export async function decisionControlsOf(db: Db, trailIds: readonly number[]): P
   return out;
 }
 
-export const reads = { policyArtifactRows, decisionControlsOf };
+/** The latest version of a policy, as a verdict names it. */
+export interface LatestPolicyVersion {
+  /** The version's row (its chain record's `ref`). */
+  id: number;
+  name: string;
+  version: number;
+  yaml: string;
+  sha256: string;
+}
+
+/** The latest version of each of the organisation's policies named (those that exist), in no particular order. */
+export async function latestPolicyVersions(db: Db, organizationId: number, names: readonly string[]): Promise<LatestPolicyVersion[]> {
+  const out: LatestPolicyVersion[] = [];
+  for (const chunk of inListChunks([...new Set(names)])) {
+    const rows = await db
+      .selectFrom('policy_versions as v')
+      .innerJoin('policies as p', 'p.id', 'v.policy_id')
+      .select(['v.id', 'p.name', 'v.version', 'v.policy_yaml', 'v.sha256'])
+      .where('p.organization_id', '=', organizationId)
+      .where('p.name', 'in', chunk)
+      .where((eb) =>
+        eb(
+          'v.version',
+          '=',
+          eb
+            .selectFrom('policy_versions as w')
+            .select((w) => w.fn.max('w.version').as('m'))
+            .whereRef('w.policy_id', '=', 'p.id'),
+        ),
+      )
+      .execute();
+    for (const r of rows) out.push({ id: Number(r.id), name: r.name, version: Number(r.version), yaml: r.policy_yaml, sha256: r.sha256 });
+  }
+  return out;
+}
+
+export const reads = { policyArtifactRows, decisionControlsOf, latestPolicyVersions };
 export const writes = {};
