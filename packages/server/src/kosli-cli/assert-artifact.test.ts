@@ -13,6 +13,9 @@ import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import { startTestServer, type TestServer } from '@trailproof/server/testing';
 import { whileProbingHealth } from '../../../../test/hostile/health-probe.ts';
+import { verifyPackage } from '../audit/verify-package.ts';
+import { opener, outcome, rewritePackage } from '../audit/package-fixture.ts';
+import { canonicalJson } from '../store/queries/chain.ts';
 import { goDecodeProblems, goQuery, type GoType, sendAsCli, type CliCall } from './go-wire.ts';
 
 const fixture = (name: string) => readFileSync(new URL(`./fixtures/policy-files/${name}`, import.meta.url));
@@ -318,5 +321,136 @@ describe('Kosli CLI wire format: assert artifact', function () {
         expect(slowestMs).to.be.below(1000);
       });
     }
+  });
+});
+
+describe('assert verdicts re-derived offline by verify-package', function () {
+  this.timeout(120_000);
+  let server: TestServer;
+  const cli = (call: Omit<CliCall, 'token'>) => sendAsCli(server.url, { token: server.token, ...call });
+  const policyV1 = `${header}artifacts:\n  attestations:\n    - name: unit\n      type: generic\n`;
+  const policyV2 = `${header}artifacts:\n  attestations:\n    - name: unit\n      type: generic\n    - name: sbom\n      type: generic\n`;
+  const putPolicy = (yaml: string) =>
+    cli({
+      method: 'PUT',
+      path: '/api/v2/policies/acme',
+      form: [
+        { type: 'field', name: 'payload', content: { name: 'gate', description: '', comment: '', type: 'env' } },
+        { type: 'file', name: 'policy_file', filename: 'gate.yml', bytes: Buffer.from(yaml) },
+      ],
+    });
+  const assert = async (fingerprint: string) => (await cli({ method: 'GET', path: `/api/v2/asserts/acme/fingerprint/${fingerprint}?policy_name=gate` })).json;
+  const exported = async () => {
+    await server.store.makeCheckpoints!();
+    const bytes = Buffer.from((await server.request('GET', '/api/v2/log/acme/export', { token: server.readToken })).bytes);
+    const key = (await server.request('GET', '/api/v2/log/acme/key', { token: server.readToken })).body.verifier_key as string;
+    return { bytes, key };
+  };
+  /** Each verdict.json of a package, by leaf index. */
+  const verdictsIn = async (bytes: Buffer) => {
+    const found = new Map<number, any>();
+    await rewritePackage(bytes, (name, content) => {
+      const m = /^records\/(\d+)\/verdict\.json$/.exec(name);
+      if (m) found.set(Number(m[1]), JSON.parse(content.toString('utf8')));
+      return content;
+    });
+    return found;
+  };
+  /** A verdict written to the log as the server writes one: what a forger with the server's database writes. */
+  const forge = async (verdict: unknown) => {
+    const org = await server.store.findOrganization('acme');
+    const text = canonicalJson(verdict);
+    return server.store.transaction((tx) =>
+      tx.recordVerdict({
+        organizationId: Number(org!.id),
+        fingerprint: fp('a'),
+        verdict: text,
+        compliant: (verdict as any).compliant,
+        createdBy: null,
+        at: 1_764_000_000,
+      }),
+    );
+  };
+
+  beforeEach(async () => {
+    server = await startTestServer();
+    await cli({ method: 'PUT', path: '/api/v2/trails/acme/app', form: [{ type: 'field', name: 'data_json', content: { name: 't1' } }] });
+    for (const [f, name] of [
+      [fp('a'), 'app-a'],
+      [fp('b'), 'app-b'],
+    ] as const)
+      await cli({
+        method: 'POST',
+        path: '/api/v2/artifacts/acme/app',
+        payload: { fingerprint: f, filename: name, build_url: 'https://ci/1', commit_url: 'https://git/c', template_reference_name: name, trail_name: 't1' },
+      });
+    await cli({
+      method: 'POST',
+      path: '/api/v2/attestations/acme/app/trail/t1/generic',
+      form: [{ type: 'field', name: 'data_json', content: { artifact_fingerprint: fp('a'), attestation_name: 'unit', is_compliant: true } }],
+    });
+    expect((await putPolicy(policyV1)).status).to.equal(201);
+  });
+  afterEach(() => server.close());
+
+  it('an honest package: every verdict, compliant or not, follows from the policy YAML and the records it names', async () => {
+    expect((await assert(fp('a'))).compliant).to.equal(true);
+    expect((await assert(fp('b'))).compliant).to.equal(false);
+    const { bytes, key } = await exported();
+    const verified = await verifyPackage(opener(bytes), key);
+    expect([verified.verdicts, verified.completeness.proven]).to.deep.equal([2, true]);
+    const [verdict] = [...(await verdictsIn(bytes)).values()];
+    expect(verdict.verdict.inputs.attestations).to.have.length(1);
+    expect(verdict.verdict.policies[0]).to.include({ name: 'gate', version: 1 });
+  });
+
+  it('a verdict with its result flipped is named, though the server signed it', async () => {
+    const honest = await assert(fp('a'));
+    const { bytes } = await exported();
+    const verdict = (await verdictsIn(bytes)).get(honest.log_index)!.verdict;
+    const flipped = {
+      ...verdict,
+      compliant: false,
+      policy_evaluations: verdict.policy_evaluations.map((e: any) => ({ ...e, compliant: false, status: 'NON-COMPLIANT' })),
+    };
+    const forged = await forge(flipped);
+    const again = await exported();
+    expect(await outcome(again.bytes, again.key)).to.equal(`verdict-mismatch records/${forged}/row.json`);
+    const error = await verifyPackage(opener(again.bytes), again.key).catch((e) => e);
+    expect(error.message).to.match(
+      new RegExp(`verdict ${forged} does not follow from its evidence: its result is non-compliant, its evidence gives compliant`),
+    );
+    expect(error.message).to.not.match(new RegExp(`verdict ${honest.log_index} `));
+  });
+
+  it('a policy changed after the verdict: the old verdict still names (and follows from) v1; one claiming v2 for what v1 judged is named', async () => {
+    const before = await assert(fp('a'));
+    expect((await putPolicy(policyV2)).status).to.equal(200);
+    const after = await assert(fp('a'));
+    expect([before.compliant, after.compliant, after.policy_evaluations[0].policy_version]).to.deep.equal([true, false, 2]);
+    const { bytes, key } = await exported();
+    expect(await outcome(bytes, key)).to.equal('verified');
+    const verdicts = await verdictsIn(bytes);
+    const v1 = verdicts.get(before.log_index)!.verdict;
+    const v2 = verdicts.get(after.log_index)!.verdict;
+    // v1's judgement presented as made under v2 (the version the package holds for it now).
+    const claimed = { ...v1, policies: v2.policies, inputs: { ...v1.inputs, policy_versions: v2.inputs.policy_versions } };
+    const forged = await forge(claimed);
+    const again = await exported();
+    expect(await outcome(again.bytes, again.key)).to.equal(`verdict-mismatch records/${forged}/row.json`);
+    const error = await verifyPackage(opener(again.bytes), again.key).catch((e) => e);
+    expect(error.message).to.match(
+      new RegExp(`verdict ${forged} does not follow from its evidence: its result is compliant, its evidence gives non-compliant`),
+    );
+  });
+
+  it('an input record removed from the package: the verdict that read it is named, before the gap is', async () => {
+    const honest = await assert(fp('a'));
+    const { bytes, key } = await exported();
+    const attestation = (await verdictsIn(bytes)).get(honest.log_index)!.verdict.inputs.attestations[0];
+    const removed = await rewritePackage(bytes, (name, content) => (name.startsWith(`records/${attestation}/`) ? undefined : content));
+    expect(await outcome(removed, key)).to.equal(`verdict-mismatch records/${honest.log_index}/row.json`);
+    const error = await verifyPackage(opener(removed), key).catch((e) => e);
+    expect(error.message).to.match(new RegExp(`attestation 'unit' in trail 't1' of flow 'app' is record ${attestation}, which the package does not hold`));
   });
 });
