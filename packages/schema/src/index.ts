@@ -72,6 +72,7 @@ export { getEnvironment } from './operations/get-environment.ts';
 export { putPolicy } from './operations/put-policy.ts';
 export { getPolicy } from './operations/get-policy.ts';
 export { listPolicies } from './operations/list-policies.ts';
+export { assertArtifact } from './operations/assert-artifact.ts';
 export { attachPolicies, detachPolicies } from './operations/attach-policies.ts';
 export { tagResource, taggedResourceTypes } from './operations/tag-resource.ts';
 export { Policy, PolicyVersion } from './operations/policy.ts';

@@ -184,6 +184,7 @@ const undoing: Record<string, { sqlite: readonly string[]; postgres: readonly st
     sqlite: ['drop index environment_events_fingerprint', 'drop index artifacts_org_created'],
     postgres: ['drop index environment_events_fingerprint', 'drop index artifacts_org_created'],
   },
+  '0026_verdicts': { sqlite: ['drop table verdicts'], postgres: ['drop table verdicts'] },
 };
 
 /**

@@ -117,8 +117,8 @@ async function* records(store: ExportStore, log: AuditLog, size: number, options
       return inSelection(leaf, options.selection, (id) => approvalFlows.get(id));
     });
     const ids = (type: LeafType) => chosen.filter((l) => l.type === type && l.ref).map((l) => l.ref!.id);
-    const [trails, attestations, artifacts, snapshots, approvals, reviews, policyVersions] = await Promise.all(
-      (['trail.begin', 'attestation', 'artifact', 'snapshot', 'approval', 'review', 'policy.version'] as const).map((type) =>
+    const [trails, attestations, artifacts, snapshots, approvals, reviews, policyVersions, verdicts] = await Promise.all(
+      (['trail.begin', 'attestation', 'artifact', 'snapshot', 'approval', 'review', 'policy.version', 'verdict'] as const).map((type) =>
         store.auditRows(tableOf[type], ids(type)),
       ),
     );
@@ -130,6 +130,7 @@ async function* records(store: ExportStore, log: AuditLog, size: number, options
       approval: approvals!,
       review: reviews!,
       'policy.version': policyVersions!,
+      verdict: verdicts!,
     };
     const latestBegins = await log.latestBegins(ids('trail.begin'));
     const views = await viewsOf(
@@ -142,6 +143,7 @@ async function* records(store: ExportStore, log: AuditLog, size: number, options
         approvals: ids('approval'),
         reviews: rows.review,
         policyVersions: rows['policy.version'],
+        verdicts: rows.verdict,
       },
       at,
       now,
@@ -200,6 +202,7 @@ async function viewsOf(
     approvals: number[];
     reviews: Map<number, Record<string, unknown>>;
     policyVersions: Map<number, Record<string, unknown>>;
+    verdicts: Map<number, Record<string, unknown>>;
   },
   at: ViewContext,
   now: number,
@@ -248,6 +251,12 @@ async function viewsOf(
         const by = typeof token === 'string' ? { tokenId: token, description: tokens.get(token) ?? null } : null;
         const body = { name: leaf.data.policy, version: Number(version), comment, timestamp: Number(created_at), policy_yaml, sha256 };
         return { body: { ...body, created_by: createdByName(by), log_index: leaf.index } };
+      }
+      case 'verdict': {
+        // The verdict as recorded (domain/verdict.ts), which verify-package judges again.
+        const { fingerprint, compliant, verdict, created_at } = ids.verdicts.get(id)!;
+        const body = { fingerprint, compliant: Boolean(Number(compliant)), created_at: Number(created_at), verdict: JSON.parse(String(verdict)) };
+        return { body: { ...body, log_index: leaf.index } };
       }
     }
   };

@@ -21,6 +21,8 @@ import {
   viewFileOf,
 } from './package-format.ts';
 import { leafDataMismatch, viewMismatch } from './record-facts.ts';
+import { isWholeLog } from './package-selection.ts';
+import { type NamedRecord, rederiveVerdict } from '../domain/verdict.ts';
 
 const fail = (reason: PackageReason, path: string, message: string): never => {
   throw new PackageVerificationError(reason, path, message);
@@ -53,6 +55,10 @@ export class PackageBody {
   /** Attachments attestations name: SHA-256 → the view's size and the path that names it. */
   private readonly named = new Map<string, { size: number | undefined; path: string }>();
   private records = 0;
+  /** What verdicts may name of the records read (attestations and artifacts without their data), by leaf index. */
+  private readonly inputs = new Map<number, NamedRecord>();
+  /** Verdicts read, judged again once every record is read (a verdict may come before what it names). */
+  private readonly verdicts: Array<{ index: number; row: Record<string, unknown> }> = [];
 
   constructor(
     private readonly checkpoint: Checkpoint,
@@ -95,15 +101,49 @@ export class PackageBody {
     this.advance(record);
   }
 
-  finish(): { records: number; attachments: number } {
+  finish(): { records: number; attachments: number; verdicts: number } {
     this.flush();
+    const verdicts = this.rederiveVerdicts();
     for (const [sha256, { path }] of this.named) {
       if (!this.hashed.has(sha256))
         fail('attachment-missing', path, `names the attachment ${sha256}, which the package does not hold (${paths.attachment(sha256)})`);
     }
     for (const sha256 of this.hashed.keys())
       if (!this.named.has(sha256)) fail('outside-selection', paths.attachment(sha256), "is an attachment no record's row names");
-    return { records: this.records, attachments: this.hashed.size };
+    return { records: this.records, attachments: this.hashed.size, verdicts };
+  }
+
+  /**
+   * Judges every verdict again from the records it names (domain/verdict.ts), and names every one
+   * that does not follow. In a package of part of the log a verdict whose evidence is outside it
+   * is not judged; in one of the whole log every record it names must be there. Answers how many were judged.
+   */
+  private rederiveVerdicts(): number {
+    const whole = isWholeLog(this.manifest.selection);
+    const failures: Array<{ index: number; reason: string }> = [];
+    let judged = 0;
+    for (const { index, row } of this.verdicts) {
+      const text = String(row.verdict);
+      let parsed: unknown;
+      try {
+        parsed = JSON.parse(text);
+      } catch {
+        parsed = undefined;
+      }
+      const named = (i: number) => this.inputs.get(i);
+      const digest = createHash('sha256').update(text).digest('hex');
+      let reason = digest === row.verdict_sha256 ? rederiveVerdict(parsed, named) : `its text hashes to ${digest}, not to its verdict_sha256`;
+      if (reason?.includes('which the package does not hold') && !whole) reason = undefined;
+      else judged++;
+      if (reason) failures.push({ index, reason });
+    }
+    if (failures.length)
+      fail(
+        'verdict-mismatch',
+        paths.row(failures[0]!.index),
+        failures.map((f) => `verdict ${f.index} does not follow from its evidence: ${f.reason}`).join('; '),
+      );
+    return judged;
   }
 
   private flush(): void {
@@ -157,11 +197,26 @@ export class PackageBody {
       fail('row-mismatch', rowPath, `is ${String(ref.table)}#${String(row.id)}, the leaf vouches for ${String(ref.table)}#${String(ref.id)}`);
     const contradiction = leafDataMismatch(record.type, row, dataOf(record));
     if (contradiction) fail('row-mismatch', rowPath, contradiction);
+    this.keepForVerdicts(index, record, row);
     if (record.type === 'attestation' && typeof row.attachment_sha256 === 'string' && !this.named.has(row.attachment_sha256)) {
       this.named.set(row.attachment_sha256, { size: undefined, path: rowPath });
       this.checkSize(row.attachment_sha256);
     }
     return row;
+  }
+
+  private keepForVerdicts(index: number, record: LeafRecord, row: Record<string, unknown>): void {
+    const data = dataOf(record);
+    if (record.type === 'verdict') this.verdicts.push({ index, row });
+    else if (record.type === 'policy.version') this.inputs.set(index, { type: record.type, data, row });
+    else if (record.type === 'attestation' || record.type === 'artifact') {
+      const { name, type, compliant, artifact_fingerprint, fingerprint } = row;
+      this.inputs.set(index, {
+        type: record.type,
+        data: { flow: data.flow, trail: data.trail },
+        row: { name, type, compliant, artifact_fingerprint, fingerprint },
+      });
+    }
   }
 
   private checkView(index: number, file: RecordFile, bytes: Buffer, row: Record<string, unknown>, record: LeafRecord): void {

@@ -22,6 +22,7 @@ export const viewFileOf = {
   approval: 'approval.json',
   review: 'review.json',
   'policy.version': 'policy.json',
+  verdict: 'verdict.json',
 } as const;
 export type LeafType = keyof typeof viewFileOf;
 
@@ -34,6 +35,7 @@ export const tableOfLeaf: Record<LeafType, string> = {
   approval: 'approvals',
   review: 'reviews',
   'policy.version': 'policy_versions',
+  verdict: 'verdicts',
 };
 
 /** Where each part sits in the archive (no leading folder, `/` separators). */
@@ -89,6 +91,7 @@ export type PackageReason =
   | 'leaf-malformed' // a leaf is not a record of the organisation's log at its index
   | 'row-mismatch' // a stored row does not hash to the digest its leaf holds, or is another row than the leaf names
   | 'record-mismatch' // the evidence as the API shows it says something its row or leaf does not
+  | 'verdict-mismatch' // a verdict does not follow from the policy versions and evidence it names
   | 'package-incomplete' // a leaf of the selection is not in the package, or the leaf list misses a part
   | 'outside-selection' // a record, or an attachment, is not of the selection the manifest names
   | 'leaf-list-mismatch'; // the leaf list does not lead to the checkpoint's root

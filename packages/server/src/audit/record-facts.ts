@@ -106,6 +106,14 @@ const factsOf: Record<LeafType, (row: Json, data: Json) => Facts> = {
       ['timestamp', Number(row.timestamp)],
     ];
   },
+  verdict(row) {
+    return [
+      ['fingerprint', row.fingerprint],
+      ['compliant', Boolean(Number(row.compliant))],
+      ['created_at', Number(row.created_at)],
+      ['verdict', parsed(row.verdict)],
+    ];
+  },
   'policy.version'(row, data) {
     return [
       ['name', data.policy],
@@ -184,7 +192,13 @@ export function leafDataMismatch(type: LeafType, row: Json, data: Json): string 
                     ['version', Number(row.version)],
                     ['sha256', row.sha256],
                   ]
-                : [['trail', row.name]];
+                : type === 'verdict'
+                  ? [
+                      ['fingerprint', row.fingerprint],
+                      ['compliant', Boolean(Number(row.compliant))],
+                      ['verdict_sha256', row.verdict_sha256],
+                    ]
+                  : [['trail', row.name]];
   for (const [field, expected] of pairs) {
     if (field in data && canonicalJson(data[field]) !== canonicalJson(expected))
       return `the leaf's data.${field} is ${clip(canonicalJson(data[field]))}, the row's is ${clip(canonicalJson(expected))}`;

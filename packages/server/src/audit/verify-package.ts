@@ -20,6 +20,8 @@ export interface PackageVerified {
   readonly checkpoint: Checkpoint;
   readonly records: number;
   readonly attachments: number;
+  /** Verdicts judged again from the policy versions and evidence they name, each found to follow from them. */
+  readonly verdicts: number;
   /** Whether the package's own `key` file is the key it was checked with. */
   readonly packageKeyMatches: boolean;
   /** Whether every leaf of the selection is proven present, and what is not proven. */

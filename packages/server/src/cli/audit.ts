@@ -39,7 +39,7 @@ export const verifyPackageCommand = defineCommand({
     try {
       const verified = await verifyPackage(() => createReadStream(file), key);
       process.stdout.write(
-        `OK: ${verified.records} records and ${verified.attachments} attachments of ${verified.manifest.organization} are in ${verified.checkpoint.origin} at size ${verified.checkpoint.size}\n`,
+        `OK: ${verified.records} records and ${verified.attachments} attachments of ${verified.manifest.organization} are in ${verified.checkpoint.origin} at size ${verified.checkpoint.size}${verified.verdicts ? `; ${verified.verdicts} verdicts judged again from their evidence, each the same` : ''}\n`,
       );
       const selection = describeSelection(verified.manifest.selection);
       if (verified.completeness.proven)

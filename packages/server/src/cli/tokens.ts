@@ -212,6 +212,14 @@ function describeEvidence(e: TokenEvidence): { what: string; where: string; deta
       };
     case 'policy.version':
       return { what: 'policy version', where: e.policy, detail: `v${e.version}`, policy: e.policy, version: e.version };
+    case 'verdict':
+      return {
+        what: 'assert verdict',
+        where: e.fingerprint,
+        detail: e.compliant ? 'compliant' : 'non-compliant',
+        fingerprint: e.fingerprint,
+        compliant: e.compliant,
+      };
   }
 }
 

@@ -55,6 +55,7 @@ import { searchPlugin } from './search.ts';
 import { putPolicyPlugin } from './put-policy.ts';
 import { getPolicyPlugin } from './get-policy.ts';
 import { listPoliciesPlugin } from './list-policies.ts';
+import { assertArtifactPlugin } from './assert-artifact.ts';
 import { attachPoliciesPlugin, detachPoliciesPlugin } from './attach-policies.ts';
 import { tagResourcePlugin } from './tag-resource.ts';
 
@@ -105,6 +106,7 @@ const evidence = {
   putPolicyPlugin,
   getPolicyPlugin,
   listPoliciesPlugin,
+  assertArtifactPlugin,
   attachPoliciesPlugin,
   detachPoliciesPlugin,
   tagResourcePlugin,

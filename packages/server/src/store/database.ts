@@ -273,7 +273,20 @@ export interface PolicyVersionsTable {
   created_at: number;
 }
 
+/** A verdict of `assert artifact` (migration 0026): its canonical JSON, once per distinct text in an organisation. */
+export interface VerdictsTable {
+  id: Generated<number>;
+  organization_id: number;
+  fingerprint: string;
+  verdict: string;
+  verdict_sha256: string;
+  compliant: number;
+  created_by_token: string | null;
+  created_at: number;
+}
+
 export interface Database extends LogTables {
+  verdicts: VerdictsTable;
   policies: PoliciesTable;
   policy_versions: PolicyVersionsTable;
   organizations: OrganizationsTable;

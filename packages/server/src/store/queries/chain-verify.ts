@@ -43,7 +43,7 @@ async function verifyIn(db: Db, organizationId: number, orgName: string): Promis
   if ('broken' in walk) return walk.broken;
   const problems: BrokenLink[] = [];
   let unaccounted = await scanTrails(db, organizationId, walk, problems);
-  for (const table of ['attestations', 'artifacts', 'snapshots', 'approvals', 'reviews', 'policy_versions'] as const) {
+  for (const table of ['attestations', 'artifacts', 'snapshots', 'approvals', 'reviews', 'policy_versions', 'verdicts'] as const) {
     const vouched = walk.vouched[table];
     for (let after = 0; ; ) {
       const rows = await ownedRows[table](db, organizationId, after, pageSize);
@@ -107,7 +107,15 @@ async function walkChain(db: Db, organizationId: number, orgName: string): Promi
   const walk: Walk = {
     records: 0,
     head: genesisHash,
-    vouched: { attestations: new Map(), artifacts: new Map(), snapshots: new Map(), approvals: new Map(), reviews: new Map(), policy_versions: new Map() },
+    vouched: {
+      attestations: new Map(),
+      artifacts: new Map(),
+      snapshots: new Map(),
+      approvals: new Map(),
+      reviews: new Map(),
+      policy_versions: new Map(),
+      verdicts: new Map(),
+    },
     latestBegin: new Map(),
     legacyBegins: new Set(),
   };
@@ -259,6 +267,7 @@ const ownedRows: Record<Exclude<DigestTable, 'trails'>, OwnedPage> = {
     ['flows', 'flows.id', 'approvals.flow_id'],
   ]),
   policy_versions: ownedPage('policy_versions', 'created_at', 'policies.organization_id', [['policies', 'policies.id', 'policy_versions.policy_id']]),
+  verdicts: ownedPage('verdicts', 'created_at', 'verdicts.organization_id', []),
 };
 
 export const reads = { verifyChain };

@@ -16,7 +16,7 @@ import { insertChunks, type Db } from '../database.ts';
 import { compiledOnce } from '../compiled-once.ts';
 import { appendLeaves } from './log.ts';
 
-export type EvidenceType = 'trail.begin' | 'attestation' | 'artifact' | 'snapshot' | 'approval' | 'review' | 'policy.version';
+export type EvidenceType = 'trail.begin' | 'attestation' | 'artifact' | 'snapshot' | 'approval' | 'review' | 'policy.version' | 'verdict';
 
 /**
  * The rows a chain record can point at, with the columns its digest covers (the row as stored).
@@ -92,6 +92,7 @@ export const digestColumns = {
   ],
   reviews: ['id', 'approval_id', 'state', 'comment', 'approved_by', 'approval_url', 'timestamp', 'created_by_token'],
   policy_versions: ['id', 'policy_id', 'version', 'comment', 'policy_yaml', 'sha256', 'created_by_token', 'created_at'],
+  verdicts: ['id', 'organization_id', 'fingerprint', 'verdict', 'verdict_sha256', 'compliant', 'created_by_token', 'created_at'],
 } as const;
 export type DigestTable = keyof typeof digestColumns;
 
@@ -107,6 +108,7 @@ export const tableOf: Record<EvidenceType, DigestTable> = {
   approval: 'approvals',
   review: 'reviews',
   'policy.version': 'policy_versions',
+  verdict: 'verdicts',
 };
 
 export const genesisHash = '0'.repeat(64);

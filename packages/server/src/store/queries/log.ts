@@ -125,7 +125,7 @@ export async function logLeaves(db: Db, organizationId: number, fromIndex: numbe
 }
 
 /** The rows a chain record can name; trails have one leaf per begin (the latest is returned). */
-export type LoggedTable = 'trails' | 'attestations' | 'artifacts' | 'snapshots' | 'approvals' | 'reviews';
+export type LoggedTable = 'trails' | 'attestations' | 'artifacts' | 'snapshots' | 'approvals' | 'reviews' | 'policy_versions' | 'verdicts';
 
 /**
  * The leaf index of each of these rows of `table` (the latest leaf naming it), through the index

@@ -14,6 +14,7 @@ export type TokenEvidence = { at: number } & (
   | { kind: 'approval'; flow: string; releaseNumber: number }
   | { kind: 'review'; flow: string; releaseNumber: number; state: string; approvedBy: string }
   | { kind: 'policy.version'; policy: string; version: number }
+  | { kind: 'verdict'; fingerprint: string; compliant: boolean }
 );
 
 /** A token as evidence names it: its public id and the description it was created with. */
@@ -92,6 +93,8 @@ export async function evidenceOfToken(db: Db, tokenId: string): Promise<{ organi
       }
       case 'policy.version':
         return { kind: type, at, policy: text('policy'), version: Number(data.version) };
+      case 'verdict':
+        return { kind: type, at, fingerprint: text('fingerprint'), compliant: data.compliant === true };
     }
   });
   return { organization: token.name, items };

@@ -1,0 +1,164 @@
+/**
+ * `kosli assert artifact`: the artifact judged against an environment's attached policies, named
+ * policies, or (neither) the templates of the flows it was reported in, as `assertArtifact.go`
+ * prints and decodes the answer. A verdict against policies is also a record in the
+ * organisation's log (domain/verdict.ts), answered with its `log_index`.
+ */
+import { canonicalJson } from '../store/queries/chain.ts';
+import { ApiError, badRequest, notFound } from '../http/errors.ts';
+import type { ViewContext } from '../http/links.ts';
+import { artifactPageHref } from '../http/views/artifacts.ts';
+import type { LatestPolicyVersion, StoreUses } from '../store/types.ts';
+import type { AttestationStatus } from './compliance.ts';
+import { artifactStateOf } from './artifact-state.ts';
+import { parsePolicy, PolicyError, type PolicyModel } from './policy.ts';
+import { PolicyExpressionError } from './policy-expression.ts';
+import { evaluatePolicy } from './policy-evaluate.ts';
+import { gatherPolicyFacts, policyFactsUses, type GatheredPolicyFacts, type ReportFacts } from './policy-facts.ts';
+import { verdictOf, type Verdict, type VerdictEvaluation } from './verdict.ts';
+
+export const assertArtifactUses = [...policyFactsUses, 'latestPolicyVersions', 'logIndexesOf', 'fingerprintWhereabouts', 'findVerdictLeaf'] as const;
+
+export interface AssertRequest {
+  org: { id: number; name: string };
+  fingerprint: string;
+  flow?: string;
+  /** The environment and its attached policies (environment scope). */
+  environment?: { name: string; policies: readonly string[] };
+  /** Named policies (policy scope). */
+  policies?: readonly string[];
+}
+
+/** How a verdict is kept: `record` writes it (once per distinct verdict) and answers its leaf. */
+export type RecordVerdict = (verdict: Verdict, text: string) => Promise<number | null>;
+
+/** Parsed policies by the SHA-256 of their YAML: a version never changes, so each is parsed once (up to a bound). */
+const parsed = new Map<string, PolicyModel>();
+function modelOf(p: LatestPolicyVersion): PolicyModel {
+  let model = parsed.get(p.sha256);
+  if (!model) {
+    model = parsePolicy(p.yaml);
+    if (parsed.size >= 1000) parsed.delete(parsed.keys().next().value!);
+    parsed.set(p.sha256, model);
+  }
+  return model;
+}
+
+/** The artifact's compliance in one trail, as the CLI prints each flow. */
+function flowOf(report: ReportFacts) {
+  const { artifact, compliance } = report;
+  const { state } = artifactStateOf(compliance, artifact.templateReferenceName);
+  const own = compliance.artifacts_statuses[artifact.templateReferenceName]?.attestations_statuses ?? [];
+  const statuses: AttestationStatus[] = [...compliance.attestations_statuses, ...own];
+  return {
+    flow: artifact.flowName,
+    trail: artifact.trailName,
+    artifact_name: artifact.templateReferenceName,
+    compliance_status: { status: state, is_compliant: state === 'COMPLIANT', attestations_statuses: statuses },
+  };
+}
+
+/** Judges the artifact as `assert artifact` asks; `record` keeps a verdict against policies. */
+export async function assertArtifact(store: StoreUses<typeof assertArtifactUses>, now: number, at: ViewContext, r: AssertRequest, record: RecordVerdict) {
+  const names = r.environment ? [...r.environment.policies] : r.policies ? [...new Set(r.policies)] : undefined;
+  const [gathered, versions] = await Promise.all([
+    gatherPolicyFacts(store, now, r.org.id, [r.fingerprint], { flow: r.flow }).then((m) => m.get(r.fingerprint)!),
+    names?.length ? store.latestPolicyVersions(r.org.id, names) : Promise.resolve([]),
+  ]);
+  const byName = new Map(versions.map((v) => [v.name, v]));
+  const missing = names?.find((n) => !byName.has(n));
+  if (missing) throw notFound(`Policy '${missing}' does not exist in organization '${r.org.name}'`);
+  await requireKnown(store, r, gathered, names !== undefined);
+  const reports = [...gathered.reports].reverse(); // oldest first, as the CLI lists flows
+  const flows = reports.map(flowOf);
+  const base = {
+    scope: r.environment ? 'environment' : names ? 'policy' : 'flow',
+    environment: r.environment?.name ?? null,
+    fingerprint: r.fingerprint,
+    html_url: artifactPageHref(at, reports[0]?.artifact.flowName ?? r.flow ?? '', r.fingerprint),
+    flows,
+  } as const;
+  if (!names) return { compliant: flows.every((f) => f.compliance_status.is_compliant), ...base, policy_evaluations: [], log_index: null };
+
+  const policies = names.map((n) => byName.get(n)!);
+  const policy_evaluations: VerdictEvaluation[] = policies.map((p) => ({
+    policy_name: p.name,
+    policy_version: p.version,
+    policy_sha256: p.sha256,
+    ...judge(p, gathered),
+  }));
+  const compliant = policy_evaluations.every((e) => e.compliant);
+  const verdict = await verdictFor(store, r, gathered, policies, policy_evaluations, compliant);
+  const text = canonicalJson(verdict);
+  const log_index = (await store.findVerdictLeaf(r.org.id, text)) ?? (await record(verdict, text));
+  return { compliant, ...base, policy_evaluations, log_index };
+}
+
+/** An artifact no flow reported is judged (no provenance) only where environments ran it; else it is not found. */
+async function requireKnown(store: StoreUses<typeof assertArtifactUses>, r: AssertRequest, gathered: GatheredPolicyFacts, byPolicies: boolean) {
+  if (gathered.reports.length) return;
+  if (byPolicies && r.flow === undefined && (await store.fingerprintWhereabouts(r.org.id, [r.fingerprint])).events.length) return;
+  const where = r.flow === undefined ? `in organization '${r.org.name}'` : `in flow '${r.flow}' belonging to organization '${r.org.name}'`;
+  throw notFound(`Artifact with fingerprint '${r.fingerprint}' does not exist ${where}`);
+}
+
+function judge(p: LatestPolicyVersion, gathered: GatheredPolicyFacts) {
+  try {
+    return evaluatePolicy(modelOf(p), gathered.facts);
+  } catch (error) {
+    if (error instanceof PolicyExpressionError || error instanceof PolicyError)
+      throw badRequest(`Policy '${p.name}' v${p.version} cannot be evaluated: ${error.message}`);
+    throw error;
+  }
+}
+
+/** The verdict record: the facts with the leaves of the records they came from. */
+async function verdictFor(
+  store: StoreUses<typeof assertArtifactUses>,
+  r: AssertRequest,
+  gathered: GatheredPolicyFacts,
+  policies: LatestPolicyVersion[],
+  policy_evaluations: VerdictEvaluation[],
+  compliant: boolean,
+): Promise<Verdict> {
+  const [artifactLeaves, attestationLeaves, policyLeaves] = await Promise.all([
+    store.logIndexesOf(
+      r.org.id,
+      'artifacts',
+      gathered.reports.map((x) => x.artifact.id),
+    ),
+    store.logIndexesOf(
+      r.org.id,
+      'attestations',
+      gathered.reports.flatMap((x) => x.attestationIds),
+    ),
+    store.logIndexesOf(
+      r.org.id,
+      'policy_versions',
+      policies.map((p) => p.id),
+    ),
+  ]);
+  const leaf = (leaves: Map<number, number>, id: number) => {
+    const index = leaves.get(id);
+    if (index === undefined) throw new ApiError(500, 'evidence without its log record');
+    return index;
+  };
+  return verdictOf({
+    fingerprint: r.fingerprint,
+    scope: r.environment ? 'environment' : 'policy',
+    environment: r.environment?.name ?? null,
+    flow: r.flow ?? null,
+    policies: policies.map((p) => ({ name: p.name, version: p.version, sha256: p.sha256, log_index: leaf(policyLeaves, p.id) })),
+    artifact: gathered.facts.artifact,
+    trails: gathered.facts.trails.map((t, i) => {
+      const report = gathered.reports[i]!;
+      return {
+        ...t,
+        artifact_log_index: leaf(artifactLeaves, report.artifact.id),
+        attestations: t.attestations.map((a, j) => ({ ...a, log_index: leaf(attestationLeaves, report.attestationIds[j]!) })),
+      };
+    }),
+    compliant,
+    policy_evaluations,
+  });
+}

@@ -1,0 +1,43 @@
+import { assertArtifact } from '@trailproof/schema';
+import { assertArtifact as judge, assertArtifactUses } from '../domain/assert-artifact.ts';
+import { badRequest, notFound } from '../http/errors.ts';
+import { definePlugin } from '../plugin.ts';
+import { requireOrganization, requireOrganizationUses } from './lookup.ts';
+
+/**
+ * GET /asserts/{org}/fingerprint/{fingerprint} (`kosli assert artifact`): the verdict against an
+ * environment's policies, named policies, or the flows' templates; against policies it is also
+ * recorded (once per distinct verdict) in the organisation's log and answered with its leaf.
+ */
+export const assertArtifactPlugin = definePlugin({
+  operation: assertArtifact,
+  store: [...requireOrganizationUses, 'findEnvironment', ...assertArtifactUses],
+  transaction: ['recordVerdict'],
+  async handler({ params, query, principal, store, now, apiBase }) {
+    if (query.environment_name !== undefined && query.policy_name?.length)
+      throw badRequest('environment_name and policy_name are mutually exclusive', { environment_name: 'give environment_name or policy_name, not both' });
+    const org = await requireOrganization(store, params.org);
+    const found = query.environment_name === undefined ? undefined : await store.findEnvironment(org.id, params.org, query.environment_name);
+    if (query.environment_name !== undefined && !found)
+      throw notFound(`Environment named '${query.environment_name}' does not exist for organization '${params.org}'`);
+    const request = {
+      org,
+      fingerprint: params.fingerprint,
+      flow: query.flow_name,
+      environment: found && { name: found.name, policies: found.policies },
+      policies: query.policy_name?.length ? query.policy_name : undefined,
+    };
+    const record = (verdict: { compliant: boolean }, text: string) =>
+      store.transaction((tx) =>
+        tx.recordVerdict({
+          organizationId: org.id,
+          fingerprint: params.fingerprint,
+          verdict: text,
+          compliant: verdict.compliant,
+          createdBy: principal.tokenId,
+          at: now,
+        }),
+      );
+    return { status: 200, body: (await judge(store, now, { org: params.org, apiBase }, request, record)) as never };
+  },
+});

@@ -1,0 +1,89 @@
+/**
+ * What a policy is judged on, read in batches (domain/policy-facts.ts): every report of a set of
+ * fingerprints in an organisation (optionally one flow) with its flow's tags and templates, and
+ * the control each `decision` attestation of some trails decides. Bound lists are chunked below
+ * SQLite's variable limit; both databases.
+ */
+import { PostgresAdapter, sql } from 'kysely';
+import { inListChunks, type Db } from '../database.ts';
+import { fromJson } from '../json.ts';
+import { readRowOf, readRowsQuery, type ReadArtifactRow } from './artifact-reads.ts';
+
+/** A report of a fingerprint, with the tags of its flow. */
+export type PolicyArtifactRow = ReadArtifactRow & { flowTags: Record<string, string> };
+
+/** Every report of `fingerprints` in the organisation (in the flow named `flow` if given), newest first. */
+export async function policyArtifactRows(db: Db, organizationId: number, fingerprints: readonly string[], flow?: string): Promise<PolicyArtifactRow[]> {
+  const out: PolicyArtifactRow[] = [];
+  for (const chunk of inListChunks([...new Set(fingerprints)])) {
+    const rows = await readRowsQuery(db)
+      .select('f.tags as flow_tags')
+      .where('r.organization_id', '=', organizationId)
+      .where('r.fingerprint', 'in', chunk)
+      .$if(flow !== undefined, (q) => q.where('f.name', '=', flow!))
+      .execute();
+    for (const r of rows) out.push({ ...readRowOf(r), flowTags: stringTags(fromJson(r.flow_tags, {})) });
+  }
+  return out.sort((x, y) => y.id - x.id);
+}
+
+/** A tags object with its string values (tags are strings; anything else is left out). */
+const stringTags = (tags: unknown): Record<string, string> =>
+  Object.fromEntries(Object.entries(tags && typeof tags === 'object' ? tags : {}).filter((e): e is [string, string] => typeof e[1] === 'string'));
+
+/** Per `decision` attestation of these trails, the control it decides (its data's `control`, as `kosli attest decision` sends it). */
+export async function decisionControlsOf(db: Db, trailIds: readonly number[]): Promise<Map<number, string>> {
+  const out = new Map<number, string>();
+  const control =
+    db.getExecutor().adapter instanceof PostgresAdapter ? sql<string | null>`(data::json ->> 'control')` : sql<string | null>`data ->> '$.control'`;
+  for (const chunk of inListChunks([...new Set(trailIds)])) {
+    const rows = await db
+      .selectFrom('attestations')
+      .select('id')
+      .select(control.as('control'))
+      .where('trail_id', 'in', chunk)
+      .where('type', '=', 'decision')
+      .execute();
+    for (const r of rows) if (typeof r.control === 'string') out.set(Number(r.id), r.control);
+  }
+  return out;
+}
+
+/** The latest version of a policy, as a verdict names it. */
+export interface LatestPolicyVersion {
+  /** The version's row (its chain record's `ref`). */
+  id: number;
+  name: string;
+  version: number;
+  yaml: string;
+  sha256: string;
+}
+
+/** The latest version of each of the organisation's policies named (those that exist), in no particular order. */
+export async function latestPolicyVersions(db: Db, organizationId: number, names: readonly string[]): Promise<LatestPolicyVersion[]> {
+  const out: LatestPolicyVersion[] = [];
+  for (const chunk of inListChunks([...new Set(names)])) {
+    const rows = await db
+      .selectFrom('policy_versions as v')
+      .innerJoin('policies as p', 'p.id', 'v.policy_id')
+      .select(['v.id', 'p.name', 'v.version', 'v.policy_yaml', 'v.sha256'])
+      .where('p.organization_id', '=', organizationId)
+      .where('p.name', 'in', chunk)
+      .where((eb) =>
+        eb(
+          'v.version',
+          '=',
+          eb
+            .selectFrom('policy_versions as w')
+            .select((w) => w.fn.max('w.version').as('m'))
+            .whereRef('w.policy_id', '=', 'p.id'),
+        ),
+      )
+      .execute();
+    for (const r of rows) out.push({ id: Number(r.id), name: r.name, version: Number(r.version), yaml: r.policy_yaml, sha256: r.sha256 });
+  }
+  return out;
+}
+
+export const reads = { policyArtifactRows, decisionControlsOf, latestPolicyVersions };
+export const writes = {};
