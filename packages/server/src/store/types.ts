@@ -71,3 +71,4 @@ export type { CheckpointRecord } from './queries/log-checkpoints.ts';
 export type { LogVerifyOptions, LogVerifyResult } from './queries/log-verify.ts';
 export type { LogOptions } from './log-store.ts';
 export type { LogSigning } from './log-signing.ts';
+export type { PolicyArtifactRow } from './queries/policy-facts.ts';

@@ -18,9 +18,10 @@ export type ArtifactKey = 'fingerprint' | 'git_commit';
 export type ReadArtifactRow = ArtifactRow & { effectiveTemplateSha256: string | null };
 
 /** The artifacts' rows with their trails' and flows' templates. */
-const readRowsQuery = (db: Db) => artifactRowsQuery(db).select(['t.template_sha256 as trail_template_sha256', 'f.template_sha256 as flow_template_sha256']);
+export const readRowsQuery = (db: Db) =>
+  artifactRowsQuery(db).select(['t.template_sha256 as trail_template_sha256', 'f.template_sha256 as flow_template_sha256']);
 
-const readRowOf = (
+export const readRowOf = (
   r: Parameters<typeof artifactRowOf>[0] & { trail_template_sha256: string | null; flow_template_sha256: string | null },
 ): ReadArtifactRow => ({
   ...artifactRowOf(r),

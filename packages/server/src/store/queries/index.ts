@@ -34,6 +34,7 @@ import * as logEvidence from './log-evidence.ts';
 import * as logVerify from './log-verify.ts';
 import * as organizations from './organizations.ts';
 import * as policies from './policies.ts';
+import * as policyFacts from './policy-facts.ts';
 import * as provenance from './provenance.ts';
 import * as snapshots from './snapshots.ts';
 import * as tags from './tags.ts';
@@ -77,6 +78,7 @@ export const readQueries = {
   ...attestationTypes.reads,
   ...attestationReads.reads,
   ...policies.reads,
+  ...policyFacts.reads,
 };
 
 /** Queries that write (and those that must run in the caller's transaction, such as row locks). */
@@ -106,6 +108,7 @@ export const writeQueries = {
   ...junitFailedCases.writes,
   ...attestationTypes.writes,
   ...policies.writes,
+  ...policyFacts.writes,
   ...tags.writes,
 };
 

@@ -1,0 +1,104 @@
+/**
+ * Gathering what environment policies judge (`PolicyFacts`, policy-evaluate.ts) for many
+ * fingerprints at once, from a fixed number of batched reads whatever their count: the reports
+ * of the fingerprints, the facts of their trails' attestations (with the trails' compliance, one
+ * evaluation per trail), and the controls of their `decision` attestations.
+ */
+import type { PolicyArtifactRow, StoreUses } from '../store/types.ts';
+import type { AttestationFacts, ComplianceStatus } from './compliance.ts';
+import { TrailEvaluator, trailEvaluatorUses } from './evaluate.ts';
+import type { AttestationFact, PolicyFacts, TrailFact } from './policy-evaluate.ts';
+
+/** The queries `gatherPolicyFacts` uses, for a plugin's `store` list. */
+export const policyFactsUses = [...trailEvaluatorUses, 'policyArtifactRows', 'decisionControlsOf'] as const;
+
+/** One report of the fingerprint (one trail it was reported in), with what was read of it. */
+export interface ReportFacts {
+  artifact: PolicyArtifactRow;
+  /** Its trail's compliance against the trail's template (or its flow's), now. */
+  compliance: ComplianceStatus;
+  /** The ids of the attestations its `TrailFact` lists, in the same order. */
+  attestationIds: number[];
+}
+
+/** What the policies of one fingerprint are judged on, and the evidence it came from. */
+export interface GatheredPolicyFacts {
+  facts: PolicyFacts;
+  /** Every report of the fingerprint read, newest first (`facts.trails` in the same order); empty: no provenance. */
+  reports: ReportFacts[];
+}
+
+/**
+ * The `PolicyFacts` of each of `fingerprints` in the organisation, keyed by fingerprint; every
+ * fingerprint asked for has an entry, with no trails when no flow reported it (no provenance).
+ *
+ * - `options.flow`: only the reports in the flow of that name (`assert artifact --flow`).
+ * - `options.names`: the artifact's name (`artifact.name` in expressions) where the caller knows
+ *   it (a snapshot's pod image); else the filename of its latest report; else ''.
+ *
+ * Each trail the fingerprint was reported in gives one `TrailFact`: its flow's name and tags,
+ * its compliance (as `get trail` answers it) and the attestations on the artifact and on the
+ * trail, the latest of each name (on the artifact: those naming its template name in
+ * `target_artifacts`, or carrying its fingerprint; on the trail: those carrying neither a target
+ * nor a fingerprint), each with its type, compliance and, for `decision`, its control.
+ *
+ * The reads are batched (a few queries for any number of fingerprints, each bound list chunked
+ * below SQLite's variable limit), on both databases. `now` is the time compliance is judged at.
+ */
+export async function gatherPolicyFacts(
+  store: StoreUses<typeof policyFactsUses>,
+  now: number,
+  organizationId: number,
+  fingerprints: readonly string[],
+  options: { flow?: string; names?: ReadonlyMap<string, string> } = {},
+): Promise<Map<string, GatheredPolicyFacts>> {
+  const rows = fingerprints.length ? await store.policyArtifactRows(organizationId, fingerprints, options.flow) : [];
+  const trails = [...new Map(rows.map((r) => [r.trailId, { id: r.trailId, effectiveTemplateSha256: r.effectiveTemplateSha256 }])).values()];
+  const [evaluated, controls] = await Promise.all([
+    new TrailEvaluator(store, now).complianceOf(trails),
+    trails.length ? store.decisionControlsOf(trails.map((t) => t.id)) : new Map<number, string>(),
+  ]);
+  const byTrail = new Map(trails.map((t, i) => [t.id, evaluated[i]!]));
+  const reportsOf = new Map<string, ReportFacts[]>();
+  for (const row of rows) {
+    const { compliance, facts } = byTrail.get(row.trailId)!;
+    const counted = countedFor(row, facts);
+    reportsOf.set(row.fingerprint, [...(reportsOf.get(row.fingerprint) ?? []), { artifact: row, compliance, attestationIds: counted.map((a) => a.id) }]);
+  }
+  const attestations = new Map([...byTrail.values()].flatMap((e) => e.facts.map((f) => [f.id, f] as const)));
+  const out = new Map<string, GatheredPolicyFacts>();
+  for (const fingerprint of new Set(fingerprints)) {
+    const reports = reportsOf.get(fingerprint) ?? [];
+    const name = options.names?.get(fingerprint) ?? reports[0]?.artifact.filename ?? '';
+    const trailFacts = reports.map(
+      (r): TrailFact => ({
+        flow: { name: r.artifact.flowName, tags: r.artifact.flowTags },
+        trail: { name: r.artifact.trailName, compliant: r.compliance.is_compliant },
+        attestations: r.attestationIds.map((id) => factOf(attestations.get(id)!, controls.get(id))),
+      }),
+    );
+    out.set(fingerprint, { facts: { artifact: { name, fingerprint }, trails: trailFacts }, reports });
+  }
+  return out;
+}
+
+/** Whether an attestation of the artifact's trail is about it (its template name or fingerprint), about the trail, or about another artifact. */
+function scopeOf(a: AttestationFacts, artifact: PolicyArtifactRow): 'artifact' | 'trail' | undefined {
+  if (a.targets.length) return a.targets.includes(artifact.templateReferenceName) ? 'artifact' : undefined;
+  if (a.fingerprint) return a.fingerprint === artifact.fingerprint ? 'artifact' : undefined;
+  return 'trail';
+}
+
+/** The attestations of the trail that count for the artifact: the latest of each name, on it or on the trail, oldest first. */
+function countedFor(artifact: PolicyArtifactRow, facts: readonly AttestationFacts[]): AttestationFacts[] {
+  const latest = new Map<string, AttestationFacts>();
+  for (const a of [...facts].sort((x, y) => x.id - y.id)) if (scopeOf(a, artifact)) latest.set(a.name, a);
+  return [...latest.values()].sort((x, y) => x.id - y.id);
+}
+
+const factOf = (a: AttestationFacts, control: string | undefined): AttestationFact => ({
+  name: a.name,
+  type: a.type,
+  compliant: a.compliant,
+  ...(a.type === 'decision' ? { for_control: control ?? null } : {}),
+});
