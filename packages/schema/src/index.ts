@@ -69,6 +69,8 @@ export { listPolicies } from './operations/list-policies.ts';
 export { attachPolicies, detachPolicies } from './operations/attach-policies.ts';
 export { tagResource, taggedResourceTypes } from './operations/tag-resource.ts';
 export { Policy, PolicyVersion } from './operations/policy.ts';
+export { putAllowlist, listAllowlists } from './operations/allowlist.ts';
+export { createControl, getControl, listControls } from './operations/control.ts';
 export {
   maxReportArtifacts,
   reportAzureApps,

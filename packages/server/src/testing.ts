@@ -184,6 +184,10 @@ const undoing: Record<string, { sqlite: readonly string[]; postgres: readonly st
     sqlite: ['drop index environment_events_fingerprint', 'drop index artifacts_org_created'],
     postgres: ['drop index environment_events_fingerprint', 'drop index artifacts_org_created'],
   },
+  '0027_allowlists_controls': {
+    sqlite: ['drop table allowlist_entries', 'drop table controls', 'alter table snapshots drop column compliant'],
+    postgres: ['drop table allowlist_entries', 'drop table controls', 'alter table snapshots drop column compliant'],
+  },
 };
 
 /**

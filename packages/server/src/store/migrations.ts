@@ -30,6 +30,7 @@ import { m022_artifacts } from './migrations/0022-artifacts.ts';
 import { m023_custom_attestation_types } from './migrations/0023-custom-attestation-types.ts';
 import { m024_policies } from './migrations/0024-policies.ts';
 import { m025_artifact_reads } from './migrations/0025-artifact-reads.ts';
+import { m027_allowlists_controls } from './migrations/0027-allowlists-controls.ts';
 
 export { appendOnlyTables } from './migrations/builder.ts';
 
@@ -60,6 +61,7 @@ export const migrations: Record<string, Builder> = {
   '0023_custom_attestation_types': m023_custom_attestation_types,
   '0024_policies': m024_policies,
   '0025_artifact_reads': m025_artifact_reads,
+  '0027_allowlists_controls': m027_allowlists_controls,
 };
 
 /**
