@@ -36,6 +36,7 @@ function pathFor(operation: Operation, org: string, missing = false): string {
         attestation_id: '999999',
         attestation_name: 'no-such-attestation',
         policy_name: 'no-such-policy',
+        identifier: 'no-such-control',
       }
     : {
         org,
@@ -51,6 +52,7 @@ function pathFor(operation: Operation, org: string, missing = false): string {
         search_value: sha(marker),
         attestation_name: 'unit',
         policy_name: name,
+        identifier: name,
       };
   return '/api/v2' + operation.path.replace(/\{(\w+)\}/g, (_, name: string) => values[name] ?? 'x') + (requiredQueries[operation.id] ?? '');
 }
@@ -116,6 +118,8 @@ describe('authorization matrix over every route', function () {
         },
       },
     });
+    // A control, for the control read.
+    await seed('POST', '/api/v2/controls/acme', { json: { identifier: name, name: marker } });
     const trail = await server.request('GET', `/api/v2/trails/acme/${name}/${name}`, {});
     requiredQueries.getAttestation = `?attestation_id=${trail.body.attestations[0].attestation_id}`;
     const extra = await createToken(server.store, { org: 'acme' });

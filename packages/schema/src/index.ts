@@ -76,6 +76,8 @@ export { assertArtifact } from './operations/assert-artifact.ts';
 export { attachPolicies, detachPolicies } from './operations/attach-policies.ts';
 export { tagResource, taggedResourceTypes } from './operations/tag-resource.ts';
 export { Policy, PolicyVersion } from './operations/policy.ts';
+export { putAllowlist, listAllowlists } from './operations/allowlist.ts';
+export { createControl, getControl, listControls } from './operations/control.ts';
 export {
   maxReportArtifacts,
   reportAzureApps,

@@ -185,6 +185,10 @@ const undoing: Record<string, { sqlite: readonly string[]; postgres: readonly st
     postgres: ['drop index environment_events_fingerprint', 'drop index artifacts_org_created'],
   },
   '0026_verdicts': { sqlite: ['drop table verdicts'], postgres: ['drop table verdicts'] },
+  '0027_allowlists_controls': {
+    sqlite: ['drop table allowlist_entries', 'drop table controls', 'alter table snapshots drop column compliant'],
+    postgres: ['drop table allowlist_entries', 'drop table controls', 'alter table snapshots drop column compliant'],
+  },
 };
 
 /**

@@ -14,7 +14,10 @@ export const KosliSnapshotArtifact = Type.Object(
     trail_name: Type.String({ description: 'The trail it was matched to (its latest compliant one, else its latest); empty when none' }),
     git_commit: Type.String({ description: "That trail's git commit; empty when unknown" }),
     commit_url: Type.String({ description: 'Empty when unknown' }),
-    compliant: Type.Boolean({ description: 'Whether a trail that attested it is compliant now' }),
+    compliant: Type.Boolean({
+      description:
+        'Compliant now: allow-listed in the environment, else passed by every attached policy, else (none attached) vouched for by a compliant trail',
+    }),
     deployments: Type.Array(Type.Integer(), { description: 'Not kept per artifact; always empty' }),
     creationTimestamp: Type.Array(EpochSeconds(), {
       description: 'One start time per instance (its length is the number of instances): the earliest start, as snapshots keep it',
@@ -53,7 +56,9 @@ export const KosliSnapshot = Type.Object(
       { compliant: Type.Integer({ minimum: 0 }), non_compliant: Type.Integer({ minimum: 0 }) },
       { additionalProperties: false },
     ),
-    applied_policies: Type.Array(Type.Unknown(), { description: 'Environment policies are not kept; always empty' }),
+    applied_policies: Type.Array(Type.Object({ name: Type.String(), version: Type.Integer(), sha256: Type.String() }), {
+      description: 'The policies attached, each its latest version: every running artifact is judged by all of them (none: by provenance)',
+    }),
     artifacts: Type.Array(Type.Ref(KosliSnapshotArtifact)),
     _links: Type.Object({ environment: Type.Object({ href: Type.String() }), snapshot: Type.Object({ href: Type.String() }) }, { additionalProperties: false }),
   },

@@ -8,7 +8,8 @@
 import type { RunningArtifact, StorePart } from '../store/types.ts';
 import { TrailEvaluator, trailEvaluatorUses } from './evaluate.ts';
 import { changesBetween } from './events.ts';
-import { fingerprintEvidence, fingerprintEvidenceUses, sameRunning } from './running.ts';
+import { sameRunning } from './running.ts';
+import { judgeRunning, judgeRunningUses } from './snapshot-judgement.ts';
 
 /** What `applyEnvironmentReport` uses of the store, for its plugins' declarations. */
 export const applyEnvironmentReportUses = {
@@ -21,7 +22,7 @@ export const applyEnvironmentReportUses = {
     'insertDeployments',
     'insertEnvironmentEvents',
     'recordReport',
-    ...fingerprintEvidenceUses,
+    ...judgeRunningUses,
     ...trailEvaluatorUses,
   ],
 } as const;
@@ -58,14 +59,18 @@ export function applyEnvironmentReport(store: ReportStore, report: EnvironmentRe
     const at = Math.max(report.now, latest?.createdAt ?? 0, environment.last_reported_at ?? 0);
     const changed = !latest || !sameRunning(latest.artifacts, report.running, environment.include_scaling);
     // What ran before too: an artifact that exits is linked to its trail like one that starts.
-    const fingerprints = [...report.running, ...(changed ? (latest?.artifacts ?? []) : [])].map((a) => a.fingerprint);
-    const evidence = await fingerprintEvidence(tx, new TrailEvaluator(tx, at), report.organizationId, fingerprints);
-    const state = report.running.every((a) => evidence.get(a.fingerprint)?.compliant === true);
+    const { evidence, compliant: state } = await judgeRunning(tx, new TrailEvaluator(tx, at), {
+      organizationId: report.organizationId,
+      environment,
+      running: report.running,
+      others: changed ? (latest?.artifacts ?? []) : [],
+      now: at,
+    });
     let index = latest?.index ?? 0;
     const deployed: string[] = [];
     if (changed) {
       index += 1;
-      await tx.insertSnapshot(environment.id, index, report.running, at, report.tokenId);
+      await tx.insertSnapshot(environment.id, index, report.running, at, report.tokenId, state);
       // Fingerprints running before, and those already deployed by this report (one artifact may run under two names).
       const seen = new Set(latest?.artifacts.map((a) => a.fingerprint));
       const rows = [];

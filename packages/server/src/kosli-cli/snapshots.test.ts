@@ -13,6 +13,7 @@
 import { createHash } from 'node:crypto';
 import { expect } from 'chai';
 import { startTestServer, type TestServer } from '@trailproof/server/testing';
+import { countingStore } from '../../../../test/support/counting-store.ts';
 import { fleetArtifact, fleetImage } from '../../../../test/support/fleet.ts';
 import { matchRunning } from '../operations/snapshot-lookup.ts';
 import { goDecodeProblems, goPathEscape, goQuery, nullable, sendAsCli, type CliCall, type GoType } from './go-wire.ts';
@@ -493,17 +494,7 @@ describe('Kosli CLI wire format: a 1,000-pod K8S snapshot matched to reported ar
   });
 
   it('matches in a batch: five store calls for 600 fingerprints of 50 trails, not one per pod or per trail', async () => {
-    const calls: string[] = [];
-    const counted = new Proxy(server.store, {
-      get(target, name, receiver) {
-        const value = Reflect.get(target, name, receiver);
-        if (typeof value !== 'function') return value;
-        return (...args: unknown[]) => {
-          calls.push(String(name));
-          return value.apply(target, args);
-        };
-      },
-    });
+    const { store: counted, calls } = countingStore(server.store);
     const organizationId = Number((await server.store.findOrganization('acme'))!.id);
     const fingerprints = Array.from({ length: 1000 }, (_, i) => fingerprint(image(i % images)));
     const matched = await matchRunning(counted, organizationId, fingerprints, Date.now() / 1000);

@@ -1,11 +1,13 @@
 import { attachPolicies, detachPolicies } from '@trailproof/schema';
+import { TrailEvaluator } from '../domain/evaluate.ts';
+import { judgeRunning, judgeRunningUses } from '../domain/snapshot-judgement.ts';
 import { badRequest, notFound } from '../http/errors.ts';
 import { definePlugin } from '../plugin.ts';
 import type { StorePart } from '../store/types.ts';
 import { requireEnvironment, requireEnvironmentUses } from './lookup.ts';
 
 const store = [...requireEnvironmentUses, 'findPolicies'] as const;
-const transaction = ['setEnvironmentPolicies', 'getSnapshot', 'insertSnapshot'] as const;
+const transaction = ['setEnvironmentPolicies', 'getSnapshot', 'insertSnapshot', ...judgeRunningUses] as const;
 type ChangeStore = StorePart<(typeof store)[number], (typeof transaction)[number]>;
 
 interface Change {
@@ -19,7 +21,8 @@ interface Change {
 
 /**
  * Attaches or detaches policies; the latest snapshot is taken again as a new one, since the
- * reference says a change of policies makes a new snapshot (with the compliance it gives).
+ * reference says a change of policies makes a new snapshot, judged by the policies now attached
+ * (its compliance and the environment's state are recorded with it).
  */
 async function changePolicies(store: ChangeStore, c: Change): Promise<{ status: 200; body: string }> {
   const { organization, environment } = await requireEnvironment(store, c.org, c.env);
@@ -34,9 +37,18 @@ async function changePolicies(store: ChangeStore, c: Change): Promise<{ status: 
   // Attaching what is attached already changes nothing: no new snapshot for a re-run CI job.
   if (policies.length !== current.length || policies.some((p, i) => p !== current[i]))
     await store.transaction(async (tx) => {
-      await tx.setEnvironmentPolicies(environment.id, policies, c.now);
       const latest = await tx.getSnapshot(environment.id, -1);
-      if (latest) await tx.insertSnapshot(environment.id, latest.index + 1, latest.artifacts, c.now, c.by);
+      // Judged by the policies it makes attached; the environment's state follows (shown by get environment).
+      const judged = latest
+        ? await judgeRunning(tx, new TrailEvaluator(tx, c.now), {
+            organizationId: organization.id,
+            environment: { id: environment.id, policies },
+            running: latest.artifacts,
+            now: c.now,
+          })
+        : undefined;
+      await tx.setEnvironmentPolicies(environment.id, policies, c.now, judged?.compliant);
+      if (latest) await tx.insertSnapshot(environment.id, latest.index + 1, latest.artifacts, c.now, c.by, judged!.compliant);
     });
   const verb = c.attach ? 'attached to' : 'detached from';
   return { status: 200, body: `policies [${c.names.join(', ')}] ${verb} environment '${c.env}'` };

@@ -1,15 +1,21 @@
 import { getSnapshotByExpression } from '@trailproof/schema';
+import { TrailEvaluator } from '../domain/evaluate.ts';
+import { judgeRunning, judgeRunningUses } from '../domain/snapshot-judgement.ts';
 import { parseSnapshotRef, snapshotRefRule } from '../domain/snappish.ts';
 import { badRequest } from '../http/errors.ts';
 import { kosliSnapshotView } from '../http/views/kosli-snapshot.ts';
 import { definePlugin } from '../plugin.ts';
 import { requireEnvironment, requireEnvironmentUses } from './lookup.ts';
-import { matchRunning, matchRunningUses, requireSnapshot, requireSnapshotUses } from './snapshot-lookup.ts';
+import { requireSnapshot, requireSnapshotUses } from './snapshot-lookup.ts';
 
-/** GET /snapshots/{org}/{env_name}/{snapshot_expression}: what `kosli get snapshot` and `assert snapshot` call. */
+/**
+ * GET /snapshots/{org}/{env_name}/{snapshot_expression}: what `kosli get snapshot` and `assert
+ * snapshot` call (the latter exits 1 unless `compliant`). Judged now, by the policies attached now
+ * (domain/snapshot-judgement.ts): evidence attested after the report counts, as a gate wants.
+ */
 export const getSnapshotByExpressionPlugin = definePlugin({
   operation: getSnapshotByExpression,
-  store: [...requireEnvironmentUses, ...requireSnapshotUses, 'listSnapshotSummaries', ...matchRunningUses],
+  store: [...requireEnvironmentUses, ...requireSnapshotUses, 'listSnapshotSummaries', ...judgeRunningUses],
   async handler({ params, store, now, apiBase }) {
     const ref = parseSnapshotRef(params.snapshot_expression, now);
     if (!ref) throw badRequest(`Invalid snapshot expression '${params.snapshot_expression}'`, { 'path.snapshot_expression': snapshotRefRule });
@@ -20,10 +26,16 @@ export const getSnapshotByExpressionPlugin = definePlugin({
       snapshot.index > 1 ? store.getSnapshot(environment.id, snapshot.index - 1) : undefined,
       store.listSnapshotSummaries(environment.id, one),
     ]);
-    const fingerprints = [...snapshot.artifacts, ...(previous?.artifacts ?? [])].map((a) => a.fingerprint);
-    const matches = await matchRunning(store, organization.id, fingerprints, now);
+    const judged = await judgeRunning(store, new TrailEvaluator(store, now), {
+      organizationId: organization.id,
+      environment,
+      running: snapshot.artifacts,
+      others: previous?.artifacts ?? [],
+      now,
+    });
     const nextAt = summary.items[0]?.to ?? null;
-    const body = kosliSnapshotView({ org: params.org, apiBase }, { environment, snapshot, previous, nextAt, matches });
+    const context = { environment, snapshot, previous, nextAt, matches: judged.evidence, applied: judged.applied };
+    const body = kosliSnapshotView({ org: params.org, apiBase }, context);
     return { status: 200, body };
   },
 });

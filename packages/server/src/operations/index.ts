@@ -58,6 +58,11 @@ import { listPoliciesPlugin } from './list-policies.ts';
 import { assertArtifactPlugin } from './assert-artifact.ts';
 import { attachPoliciesPlugin, detachPoliciesPlugin } from './attach-policies.ts';
 import { tagResourcePlugin } from './tag-resource.ts';
+import { putAllowlistPlugin } from './put-allowlist.ts';
+import { listAllowlistsPlugin } from './list-allowlists.ts';
+import { createControlPlugin } from './create-control.ts';
+import { getControlPlugin } from './get-control.ts';
+import { listControlsPlugin } from './list-controls.ts';
 
 /** SPEC.md's six. */
 const specPlugins = { attestJunitPlugin, beginTrailPlugin, listEnvironmentsPlugin, listApprovalsPlugin, getApprovalPlugin, listDeploymentsPlugin };
@@ -110,6 +115,11 @@ const evidence = {
   attachPoliciesPlugin,
   detachPoliciesPlugin,
   tagResourcePlugin,
+  putAllowlistPlugin,
+  listAllowlistsPlugin,
+  createControlPlugin,
+  getControlPlugin,
+  listControlsPlugin,
 };
 
 /** The transparency log (our extension): its key, checkpoints and proofs. */

@@ -146,6 +146,8 @@ export interface SnapshotsTable {
   /** The id of the token that reported it; null before migration 0015. */
   created_by_token: string | null;
   created_at: number;
+  /** 1 or 0: compliant when made, by the environment's policies then (migration 0027); null before. */
+  compliant: number | null;
 }
 
 export interface DeploymentsTable {
@@ -285,8 +287,33 @@ export interface VerdictsTable {
   created_at: number;
 }
 
+/** An artifact allowed in an environment (migration 0027); append-only. */
+export interface AllowlistEntriesTable {
+  id: Generated<number>;
+  organization_id: number;
+  environment_id: number;
+  fingerprint: string;
+  artifact_name: string;
+  description: string;
+  created_by_token: string | null;
+  created_at: number;
+}
+
+/** A control by its identifier (migration 0027), named by decisions and policies' `for_control` rules. */
+export interface ControlsTable {
+  id: Generated<number>;
+  organization_id: number;
+  identifier: string;
+  name: string;
+  description: string | null;
+  created_by_token: string | null;
+  created_at: number;
+}
+
 export interface Database extends LogTables {
   verdicts: VerdictsTable;
+  allowlist_entries: AllowlistEntriesTable;
+  controls: ControlsTable;
   policies: PoliciesTable;
   policy_versions: PolicyVersionsTable;
   organizations: OrganizationsTable;

@@ -31,6 +31,7 @@ import { m023_custom_attestation_types } from './migrations/0023-custom-attestat
 import { m024_policies } from './migrations/0024-policies.ts';
 import { m025_artifact_reads } from './migrations/0025-artifact-reads.ts';
 import { m026_verdicts } from './migrations/0026-verdicts.ts';
+import { m027_allowlists_controls } from './migrations/0027-allowlists-controls.ts';
 
 export { appendOnlyTables } from './migrations/builder.ts';
 
@@ -62,6 +63,7 @@ export const migrations: Record<string, Builder> = {
   '0024_policies': m024_policies,
   '0025_artifact_reads': m025_artifact_reads,
   '0026_verdicts': m026_verdicts,
+  '0027_allowlists_controls': m027_allowlists_controls,
 };
 
 /**

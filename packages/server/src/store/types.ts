@@ -72,3 +72,5 @@ export type { LogVerifyOptions, LogVerifyResult } from './queries/log-verify.ts'
 export type { LogOptions } from './log-store.ts';
 export type { LogSigning } from './log-signing.ts';
 export type { LatestPolicyVersion, PolicyArtifactRow } from './queries/policy-facts.ts';
+export type { PolicyRecord } from './queries/policies.ts';
+export type { ControlRecord } from './queries/controls.ts';

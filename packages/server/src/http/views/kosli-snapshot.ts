@@ -5,6 +5,7 @@
  */
 import { createdByName } from '../../domain/created-by.ts';
 import { artifactKey, type FingerprintEvidence } from '../../domain/running.ts';
+import type { AppliedPolicy } from '../../domain/snapshot-judgement.ts';
 import type { RunningArtifact, SnapshotRecord } from '../../store/types.ts';
 import { environmentHref, trailHref, type ViewContext } from '../links.ts';
 
@@ -16,6 +17,8 @@ export interface SnapshotInContext {
   /** When the next snapshot replaced it; null for the latest. */
   nextAt: number | null;
   matches: ReadonlyMap<string, FingerprintEvidence>;
+  /** The policies it was judged by (none: judged by provenance alone). */
+  applied?: readonly AppliedPolicy[];
 }
 
 /** The matched trail's fields of one artifact, empty strings when no trail attested it. */
@@ -92,7 +95,7 @@ export function kosliSnapshotView(at: ViewContext, s: SnapshotInContext) {
     is_latest: s.nextAt === null,
     next_snapshot_timestamp: s.nextAt,
     artifact_compliance_count: { compliant: compliantCount, non_compliant: s.snapshot.artifacts.length - compliantCount },
-    applied_policies: [],
+    applied_policies: (s.applied ?? []).map((p) => ({ ...p })),
     artifacts,
     _links: { environment: { href: environmentLink }, snapshot: { href: `${environmentLink}/snapshots/${s.snapshot.index}` } },
   };

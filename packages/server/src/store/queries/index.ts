@@ -5,6 +5,7 @@
  * write batch (see store/registry.ts). A new query goes into its resource's module and into that
  * module's `reads` or `writes`; a new module is added to both lists below.
  */
+import * as allowlists from './allowlists.ts';
 import * as approvals from './approvals.ts';
 import * as artifactMatches from './artifact-matches.ts';
 import * as artifactReads from './artifact-reads.ts';
@@ -19,6 +20,7 @@ import * as badges from './badges.ts';
 import * as blobs from './blobs.ts';
 import * as chainVerify from './chain-verify.ts';
 import * as consoleSessions from './console-sessions.ts';
+import * as controls from './controls.ts';
 import * as deploymentDays from './deployment-days.ts';
 import * as deployments from './deployments.ts';
 import * as environmentEvents from './environment-events.ts';
@@ -81,6 +83,8 @@ export const readQueries = {
   ...policies.reads,
   ...policyFacts.reads,
   ...verdicts.reads,
+  ...allowlists.reads,
+  ...controls.reads,
 };
 
 /** Queries that write (and those that must run in the caller's transaction, such as row locks). */
@@ -112,6 +116,8 @@ export const writeQueries = {
   ...policies.writes,
   ...policyFacts.writes,
   ...verdicts.writes,
+  ...allowlists.writes,
+  ...controls.writes,
   ...tags.writes,
 };
 

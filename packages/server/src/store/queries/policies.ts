@@ -128,11 +128,11 @@ async function environmentsUsingPolicies(db: Db, organizationId: number): Promis
   return out;
 }
 
-/** Sets the environment's attached policies. */
-export async function setEnvironmentPolicies(db: Db, environmentId: number, policies: readonly string[], at: number): Promise<void> {
+/** Sets the environment's attached policies, and its state when judged again by them (`state`; undefined keeps it). */
+export async function setEnvironmentPolicies(db: Db, environmentId: number, policies: readonly string[], at: number, state?: boolean): Promise<void> {
   await db
     .updateTable('environments')
-    .set({ policies: JSON.stringify(policies), last_modified_at: at })
+    .set({ policies: JSON.stringify(policies), last_modified_at: at, ...(state === undefined ? {} : { state: state ? 1 : 0 }) })
     .where('id', '=', environmentId)
     .execute();
 }

@@ -65,11 +65,20 @@ export function insertSnapshot(
   artifacts: RunningArtifact[],
   at: number,
   createdBy: string | null,
+  /** Its compliance when made (domain/snapshot-judgement.ts), shown by the lists. */
+  compliant?: boolean,
 ): Promise<void> {
   return inTransaction(db, async (trx) => {
     const row = await trx
       .insertInto('snapshots')
-      .values({ environment_id: environmentId, snapshot_index: index, artifacts: JSON.stringify(artifacts), created_by_token: createdBy, created_at: at })
+      .values({
+        environment_id: environmentId,
+        snapshot_index: index,
+        artifacts: JSON.stringify(artifacts),
+        created_by_token: createdBy,
+        created_at: at,
+        compliant: compliant === undefined ? null : compliant ? 1 : 0,
+      })
       .returning('id')
       .executeTakeFirstOrThrow();
     const env = await trx.selectFrom('environments').select(['organization_id', 'name']).where('id', '=', environmentId).executeTakeFirstOrThrow();
@@ -114,8 +123,9 @@ export interface SnapshotSummary {
   /** When the next snapshot was made; null for the latest. */
   to: number | null;
   /**
-   * The environment's state at its report, as its events recorded it; null when they did not
-   * (events of snapshots kept before migration 0012). A snapshot without events ran nothing: true.
+   * Its compliance when made (migration 0027 on), else the environment's state at its report as
+   * its events recorded it; null when they did not (events of snapshots kept before migration
+   * 0012). A snapshot without either ran nothing: true.
    */
   compliant: boolean | null;
 }
@@ -140,7 +150,12 @@ export async function listSnapshotSummaries(db: Db, environmentId: number, r: Sn
     inRange(db, environmentId, r)
       .select((eb) => eb.fn.countAll<number>().as('total'))
       .executeTakeFirstOrThrow(),
-    inRange(db, environmentId, r).select(['s.snapshot_index', 's.created_at']).orderBy('s.snapshot_index', direction).limit(r.limit).offset(r.offset).execute(),
+    inRange(db, environmentId, r)
+      .select(['s.snapshot_index', 's.created_at', 's.compliant'])
+      .orderBy('s.snapshot_index', direction)
+      .limit(r.limit)
+      .offset(r.offset)
+      .execute(),
   ]);
   const indexes = rows.map((row) => Number(row.snapshot_index));
   if (!indexes.length) return { total: Number(counted.total), items: [] };
@@ -169,7 +184,9 @@ export async function listSnapshotSummaries(db: Db, environmentId: number, r: Sn
     total: Number(counted.total),
     items: rows.map((row) => {
       const index = Number(row.snapshot_index);
-      return { index, from: Number(row.created_at), to: nextAt.get(index) ?? null, compliant: stateOf.has(index) ? stateOf.get(index)! : true };
+      const recorded = row.compliant === null ? undefined : Number(row.compliant) === 1;
+      const compliant = recorded ?? (stateOf.has(index) ? stateOf.get(index)! : true);
+      return { index, from: Number(row.created_at), to: nextAt.get(index) ?? null, compliant };
     }),
   };
 }
