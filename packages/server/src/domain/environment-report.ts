@@ -9,6 +9,7 @@ import type { RunningArtifact, StorePart } from '../store/types.ts';
 import { TrailEvaluator, trailEvaluatorUses } from './evaluate.ts';
 import { changesBetween } from './events.ts';
 import { fingerprintEvidence, fingerprintEvidenceUses, sameRunning } from './running.ts';
+import { nextTurn } from '../support/turns.ts';
 
 /** What `applyEnvironmentReport` uses of the store, for its plugins' declarations. */
 export const applyEnvironmentReportUses = {
@@ -61,11 +62,14 @@ export function applyEnvironmentReport(store: ReportStore, report: EnvironmentRe
     const fingerprints = [...report.running, ...(changed ? (latest?.artifacts ?? []) : [])].map((a) => a.fingerprint);
     const evidence = await fingerprintEvidence(tx, new TrailEvaluator(tx, at), report.organizationId, fingerprints);
     const state = report.running.every((a) => evidence.get(a.fingerprint)?.compliant === true);
+    // Each step below takes tens of ms for thousands of artifacts: the event loop runs between them.
+    await nextTurn();
     let index = latest?.index ?? 0;
     const deployed: string[] = [];
     if (changed) {
       index += 1;
       await tx.insertSnapshot(environment.id, index, report.running, at, report.tokenId);
+      await nextTurn();
       // Fingerprints running before, and those already deployed by this report (one artifact may run under two names).
       const seen = new Set(latest?.artifacts.map((a) => a.fingerprint));
       const rows = [];
@@ -87,6 +91,7 @@ export function applyEnvironmentReport(store: ReportStore, report: EnvironmentRe
         });
       }
       await tx.insertDeployments(rows);
+      await nextTurn();
       await tx.insertEnvironmentEvents(
         changesBetween(latest?.artifacts, report.running).map((change) => {
           const known = evidence.get(change.fingerprint);
