@@ -10,6 +10,7 @@ import { TrailEvaluator, trailEvaluatorUses } from './evaluate.ts';
 import { changesBetween } from './events.ts';
 import { sameRunning } from './running.ts';
 import { judgeRunning, judgeRunningUses } from './snapshot-judgement.ts';
+import { nextTurn } from '../support/turns.ts';
 
 /** What `applyEnvironmentReport` uses of the store, for its plugins' declarations. */
 export const applyEnvironmentReportUses = {
@@ -66,11 +67,14 @@ export function applyEnvironmentReport(store: ReportStore, report: EnvironmentRe
       others: changed ? (latest?.artifacts ?? []) : [],
       now: at,
     });
+    // Each step below takes tens of ms for thousands of artifacts: the event loop runs between them.
+    await nextTurn();
     let index = latest?.index ?? 0;
     const deployed: string[] = [];
     if (changed) {
       index += 1;
       await tx.insertSnapshot(environment.id, index, report.running, at, report.tokenId, state);
+      await nextTurn();
       // Fingerprints running before, and those already deployed by this report (one artifact may run under two names).
       const seen = new Set(latest?.artifacts.map((a) => a.fingerprint));
       const rows = [];
@@ -92,6 +96,7 @@ export function applyEnvironmentReport(store: ReportStore, report: EnvironmentRe
         });
       }
       await tx.insertDeployments(rows);
+      await nextTurn();
       await tx.insertEnvironmentEvents(
         changesBetween(latest?.artifacts, report.running).map((change) => {
           const known = evidence.get(change.fingerprint);

@@ -11,6 +11,7 @@ import { badRequest, notFound } from '../http/errors.ts';
 import { definePlugin, type Plugin } from '../plugin.ts';
 import { environmentHref } from '../http/links.ts';
 import { requireOrganization, requireOrganizationUses } from './lookup.ts';
+import { nextTurn } from '../support/turns.ts';
 
 type ReportOperation = (typeof reportOperations)[ReportType];
 
@@ -21,12 +22,15 @@ function reportPlugin(type: ReportType): Plugin<ReportOperation> {
     transaction: applyEnvironmentReportUses.transaction,
     async handler({ params, data, principal, store, now, apiBase }) {
       const organization = await requireOrganization(store, params.org);
+      const running = runningArtifacts(data.artifacts);
+      // Grouping 5,000 artifacts takes tens of ms, as does each step of the transaction after it.
+      await nextTurn();
       const result = await applyEnvironmentReport(store, {
         organizationId: organization.id,
         orgName: params.org,
         envName: params.env_name,
         type,
-        running: runningArtifacts(data.artifacts),
+        running,
         tokenId: principal.tokenId,
         now,
       });

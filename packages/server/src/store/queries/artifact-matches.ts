@@ -5,6 +5,7 @@
  */
 import { compiledOnce } from '../compiled-once.ts';
 import { inListChunks, type Db } from '../database.ts';
+import { eachChunkInTurn } from '../../support/turns.ts';
 
 export interface ArtifactMatchRow {
   id: number;
@@ -31,7 +32,8 @@ const matchesOf = compiledOnce((db, v: { organizationId: number; fingerprints: s
 /** The organisation's artifacts with any of `fingerprints`, newest first: one statement per 500. */
 export async function artifactMatchesOf(db: Db, organizationId: number, fingerprints: readonly string[]): Promise<ArtifactMatchRow[]> {
   const out: ArtifactMatchRow[] = [];
-  for (const chunk of inListChunks([...new Set(fingerprints)])) {
+  // A turn of the event loop between statements: building each of 500 values took tens of ms (a report of 5,000).
+  await eachChunkInTurn(inListChunks([...new Set(fingerprints)]), async (chunk) => {
     for (const r of await matchesOf(db, { organizationId, fingerprints: chunk })) {
       out.push({
         id: Number(r.id),
@@ -44,7 +46,7 @@ export async function artifactMatchesOf(db: Db, organizationId: number, fingerpr
         commitUrl: r.commit_url,
       });
     }
-  }
+  });
   return out.sort((x, y) => y.id - x.id);
 }
 

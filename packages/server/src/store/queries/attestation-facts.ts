@@ -7,6 +7,7 @@
 import { PostgresAdapter, sql } from 'kysely';
 import { compiledOnce } from '../compiled-once.ts';
 import { inListChunks, type Db } from '../database.ts';
+import { eachChunkInTurn } from '../../support/turns.ts';
 import { fromJson } from '../json.ts';
 
 /** One attestation that carries a fingerprint, and where it was made. */
@@ -40,7 +41,8 @@ const fingerprintAttestations = compiledOnce((db, v: { organizationId: number; f
 export async function attestationsOfFingerprints(db: Db, organizationId: number, fingerprints: readonly string[]): Promise<FingerprintAttestation[]> {
   if (!fingerprints.length) return [];
   const out: FingerprintAttestation[] = [];
-  for (const chunk of inListChunks(fingerprints)) {
+  // A turn of the event loop between statements (see artifactMatchesOf).
+  await eachChunkInTurn(inListChunks(fingerprints), async (chunk) => {
     const rows = await fingerprintAttestations(db, { organizationId, fingerprints: chunk });
     for (const r of rows) {
       out.push({
@@ -53,7 +55,7 @@ export async function attestationsOfFingerprints(db: Db, organizationId: number,
         commitSha: r.commit_sha,
       });
     }
-  }
+  });
   return out.sort((a, b) => b.attestationId - a.attestationId);
 }
 

@@ -2,6 +2,7 @@
 import type { EnvironmentEventType } from '@trailproof/schema';
 import { compiledOnce } from '../compiled-once.ts';
 import { insertChunks, type Db } from '../database.ts';
+import { eachChunkInTurn } from '../../support/turns.ts';
 import { inTransaction } from '../transactions.ts';
 
 export interface EnvironmentEventInsert {
@@ -46,7 +47,8 @@ const fromFlag = (value: number | null) => (value === null ? null : Number(value
 export function insertEnvironmentEvents(db: Db, events: readonly EnvironmentEventInsert[]): Promise<void> {
   if (!events.length) return Promise.resolve();
   return inTransaction(db, async (trx) => {
-    for (const chunk of insertChunks(events)) await insertEventRows(trx, chunk);
+    // A turn of the event loop between statements (see insertDeployments).
+    await eachChunkInTurn(insertChunks(events), (chunk) => insertEventRows(trx, chunk));
   });
 }
 
