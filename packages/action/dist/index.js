@@ -2495,8 +2495,14 @@ var paths = {
   attestJunit: "/attestations/{org}/{flow_name}/trail/{trail_name}/junit",
   attestPullRequest: "/attestations/{org}/{flow_name}/trail/{trail_name}/pull_request",
   attestCustom: "/attestations/{org}/{flow_name}/trail/{trail_name}/custom",
+  attestSnyk: "/attestations/{org}/{flow_name}/trail/{trail_name}/snyk",
+  attestSonar: "/attestations/{org}/{flow_name}/trail/{trail_name}/sonar",
+  attestJira: "/attestations/{org}/{flow_name}/trail/{trail_name}/jira",
+  attestSystem: "/attestations/{org}/{flow_name}/trail/{trail_name}/system",
+  attestOverride: "/attestations/{org}/{flow_name}/trail/{trail_name}/override",
   getAttestation: "/attestations/{org}",
   getTrailAttestation: "/attestations/{org}/{flow_name}/trail/{trail_name}/{attestation_name}",
+  getArtifactAttestation: "/attestations/{org}/{flow_name}/artifact/{fingerprint}/{attestation_name}",
   createAttestationType: "/custom-attestation-types/{org}",
   listAttestationTypes: "/custom-attestation-types/{org}",
   getAttestationType: "/custom-attestation-types/{org}/{type_name}",
@@ -2567,6 +2573,8 @@ var limits = {
   dataJsonBytes: 1024 * 1024,
   /** `junit_results` entries in one attestation. */
   junitResults: 1e4,
+  /** Findings of one scanner run (Snyk's vulnerabilities of a severity, Sonar's conditions, Jira's issues). */
+  findings: 1e4,
   /** Items of small arrays (parents, target_artifacts, policies, tags, repeated query values). */
   smallArray: 100,
   /** Keys of free-form JSON objects (user_data, tags, annotations, external_urls). */

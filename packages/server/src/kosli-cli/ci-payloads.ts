@@ -82,3 +82,18 @@ export function commitInfo(sha1: string, ci: Ci): Record<string, unknown> {
 
 /** The values `--repo-provider` takes beyond what CIs fill in (`repoProviderList`). */
 export const flagOnlyProviders = ['bitbucket', 'bitbucket_dc', 'azure-devops', 'git', 'subversion'] as const;
+
+/** `kosli create flow NAME --template-file template.yml` (createFlow.go's `newFlowForm`): the flow's data_json and the template file. */
+export const flowWithTemplateForm = (name: string, templateYaml: string) => [
+  { type: 'field' as const, name: 'data_json', content: { name, description: '', visibility: 'private' } },
+  { type: 'file' as const, name: 'template_file', filename: 'template.yml', bytes: Buffer.from(templateYaml) },
+];
+
+/** What getAttestation.go's `printAttestationsAsTable` reads of each attestation without a check (`Attestation`). */
+export const goAttestationFields = {
+  attestation_name: 'string',
+  attestation_type: 'string',
+  is_compliant: 'bool',
+  created_at: 'float64',
+  html_url: 'string',
+} as const;

@@ -9,11 +9,11 @@
  */
 import { expect } from 'chai';
 import { startTestServer, type TestServer } from '@trailproof/server/testing';
-import { commitInfo, repoInfoIn } from './ci-payloads.ts';
+import { commitInfo, flowWithTemplateForm, goAttestationFields, repoInfoIn } from './ci-payloads.ts';
 import { goDecodeProblems, sendAsCli, type CliCall, type GoType } from './go-wire.ts';
 
 const sha = '0615f4e3d2c1b0a98f3c1e0b9a7d6c5b4a392817';
-const GoAttestation: GoType = { attestation_name: 'string', attestation_type: 'string', is_compliant: 'bool', created_at: 'float64', html_url: 'string' };
+const GoAttestation: GoType = goAttestationFields;
 const template =
   'version: 1\ntrail:\n  attestations:\n  - name: review\n    type: generic\n  - name: gate\n    type: decision\n' +
   '  artifacts:\n  - name: api\n    attestations:\n    - name: scan\n      type: snyk\n';
@@ -27,10 +27,7 @@ describe('Kosli CLI wire format: attest decision and attest override', function 
       {
         method: 'PUT',
         path: '/api/v2/flows/acme/template_file',
-        form: [
-          { type: 'field', name: 'data_json', content: { name: 'gated', description: '', visibility: 'private' } },
-          { type: 'file', name: 'template_file', filename: 'template.yml', bytes: Buffer.from(template) },
-        ],
+        form: flowWithTemplateForm('gated', template),
       },
       201,
     );

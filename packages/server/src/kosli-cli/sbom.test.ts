@@ -13,13 +13,13 @@ import { gzipSync } from 'node:zlib';
 import { expect } from 'chai';
 import { startTestServer, type TestServer } from '@trailproof/server/testing';
 import { whileProbingHealth } from '../../../../test/hostile/health-probe.ts';
-import { commitInfo, repoInfoIn } from './ci-payloads.ts';
+import { commitInfo, flowWithTemplateForm, goAttestationFields, repoInfoIn } from './ci-payloads.ts';
 import { goDecodeProblems, sendAsCli, type GoType } from './go-wire.ts';
 
 const sha = '5b4a3928170615f4e3d2c1b0a98f3c1e0b9a7d6c';
 const fixture = (name: string) => readFileSync(new URL(`./fixtures/sbom/${name}`, import.meta.url));
 const sha256 = (bytes: Uint8Array) => createHash('sha256').update(bytes).digest('hex');
-const GoAttestation: GoType = { attestation_name: 'string', attestation_type: 'string', is_compliant: 'bool', created_at: 'float64', html_url: 'string' };
+const GoAttestation: GoType = goAttestationFields;
 const imageDigest = '9f86d081884c7d659a2feaa0c55ad015a3bf4f1b2b0b822cd15d6c15b0f00a08';
 
 /** What internal/sbom makes of each fixture (ProcessSBOM), as the CLI sends it. */
@@ -204,10 +204,7 @@ describe('Kosli CLI wire format: attest sbom, and templates asking for every typ
       method: 'PUT',
       path: '/api/v2/flows/acme/template_file',
       token: server.token,
-      form: [
-        { type: 'field', name: 'data_json', content: { name: 'every-type', description: '', visibility: 'private' } },
-        { type: 'file', name: 'template_file', filename: 'template.yml', bytes: Buffer.from(template) },
-      ],
+      form: flowWithTemplateForm('every-type', template),
     });
     expect(put.status, put.text).to.equal(201);
     const begun = await sendAsCli(server.url, {

@@ -13,13 +13,13 @@ import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import { startTestServer, type TestServer } from '@trailproof/server/testing';
 import { whileProbingHealth } from '../../../../test/hostile/health-probe.ts';
-import { commitInfo, repoInfoIn } from './ci-payloads.ts';
+import { commitInfo, goAttestationFields, repoInfoIn } from './ci-payloads.ts';
 import { snykResultsOf, sonarResultsOf } from './cli-scanners.ts';
 import { goDecodeProblems, sendAsCli, type GoFormItem, type GoType } from './go-wire.ts';
 
 const sha = '3c1e0b9a7d6c5b4a3928170615f4e3d2c1b0a98f';
 const sarif = (name: string) => readFileSync(new URL(`./fixtures/snyk/${name}`, import.meta.url));
-const GoAttestation: GoType = { attestation_name: 'string', attestation_type: 'string', is_compliant: 'bool', created_at: 'float64', html_url: 'string' };
+const GoAttestation: GoType = goAttestationFields;
 
 describe('Kosli CLI wire format: attest snyk, sonar and jira', function () {
   this.timeout(60_000);
