@@ -31,12 +31,25 @@ const record = (value: unknown): Record<string, unknown> =>
 const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
 const str = (value: unknown): string => (typeof value === 'string' ? value : typeof value === 'number' ? String(value) : '');
 
+const cut = (text: string, length: number) =>
+  length <= maxJsonShown
+    ? text
+    : `${text.slice(0, maxJsonShown)}\n… ${length - maxJsonShown} more characters (GET /attestations/{org}?attestation_id= reads them all)`;
+
 /** A JSON value as indented text, cut at `maxJsonShown` characters with how much was left out. */
 export function shownJson(value: unknown): string {
   const text = JSON.stringify(value, null, 2) ?? 'null';
-  return text.length <= maxJsonShown
-    ? text
-    : `${text.slice(0, maxJsonShown)}\n… ${text.length - maxJsonShown} more characters (GET /attestations/{org}?attestation_id= reads them all)`;
+  return cut(text, text.length);
+}
+
+/**
+ * A custom attestation's document: from its whole data (`attestation_data`), or from a glance
+ * (store `attestationGlances`: its first characters as stored and its length), indented when whole.
+ */
+function shownDocument(data: Record<string, unknown>): string {
+  if (typeof data.attestation_data_text !== 'string') return shownJson(data.attestation_data ?? null);
+  const length = Number(data.attestation_data_length) || data.attestation_data_text.length;
+  return length <= maxJsonShown ? shownJson(JSON.parse(data.attestation_data_text)) : cut(data.attestation_data_text, length);
 }
 
 function ExternalLink({ href, children }: { href: unknown; children: string }) {
@@ -174,7 +187,7 @@ const custom: AttestationKind = {
           </table>
         ) : null}
         <h4>Data</h4>
-        <pre dir="auto">{shownJson(data.attestation_data ?? null)}</pre>
+        <pre dir="auto">{shownDocument(data)}</pre>
       </div>
     );
   },

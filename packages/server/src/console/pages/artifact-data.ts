@@ -13,9 +13,11 @@ import { TrailEvaluator } from '../../domain/evaluate.ts';
 import { notFound } from '../../http/errors.ts';
 import { requireFlow } from '../../operations/lookup.ts';
 import { maxArtifactsRead, maxFingerprintEvents } from '../../store/queries/artifact-reads.ts';
-import type { AttestationRow, ReadArtifactRow, Store } from '../../store/index.ts';
+import type { ReadArtifactRow, Store } from '../../store/index.ts';
+import type { AttestationGlance } from '../../store/queries/attestation-reads.ts';
+import { maxJsonShown } from '../components/attestation-kinds.tsx';
 
-/** Attestations of the artifact read with their data (the ones that count); earlier ones are listed by name. */
+/** Attestations of the artifact read for their kinds' views (the ones that count); earlier ones are listed by name. */
 export const maxAttestationsRead = 25;
 
 export interface ArtifactReport {
@@ -32,8 +34,8 @@ export interface ArtifactFacts {
   ranAs: string | null;
   /** The newest report's entry in its trail's compliance (by template name), if it has one. */
   entry: ArtifactStatus | null;
-  /** The attestations that count for it, with their data, by id (at most `maxAttestationsRead`). */
-  counting: Map<number, AttestationRow>;
+  /** The attestations that count for it, by id (at most `maxAttestationsRead`), glanced at: what their kinds' views read. */
+  counting: Map<number, AttestationGlance>;
   /** Its trail's other attestations about it (superseded by a later one of the same name), newest first. */
   earlier: AttestationFacts[];
   where: Whereabouts;
@@ -74,8 +76,8 @@ export async function readArtifact(store: Store, org: { id: number; name: string
   const trail = newest ? byTrail.get(newest.trailId)! : undefined;
   const entry = newest && trail ? (trail.compliance.artifacts_statuses[newest.templateReferenceName] ?? null) : null;
   const countingIds = (entry?.attestations_statuses ?? []).flatMap((s) => (s.attestation_id ? [Number(s.attestation_id)] : [])).slice(0, maxAttestationsRead);
-  const found = await Promise.all(countingIds.map((id) => store.attestationOfOrganization(org.id, id)));
-  const counting = new Map(found.flatMap((f) => (f ? [[f.attestation.id, f.attestation] as const] : [])));
+  const glances = await store.attestationGlances(org.id, countingIds, maxJsonShown);
+  const counting = new Map(glances.map((g) => [g.id, g]));
   const earlier = newest && trail ? trail.facts.filter((f) => isAbout(f, newest) && !countingIds.includes(f.id)).reverse() : [];
 
   const reported = rows.map((r) => ({

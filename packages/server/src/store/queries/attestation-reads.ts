@@ -1,4 +1,5 @@
 /** Attestations read back one at a time: by id within an organisation (`kosli evaluate trail`), and by name on a trail (`kosli get attestation`). */
+import { PostgresAdapter, sql } from 'kysely';
 import type { Db } from '../database.ts';
 import { attestationRowOf, attestationRowsQuery, type AttestationRow } from './attestations.ts';
 
@@ -31,5 +32,57 @@ export async function attestationsNamed(db: Db, trailId: number, name: string, l
   return rows.map(attestationRowOf).reverse();
 }
 
-export const reads = { attestationOfOrganization, attestationsNamed };
+/**
+ * An attestation as a page shows it by its kind, without its whole data: the fields a kind's view
+ * reads (`type_name`, `git_provider`, `pull_requests`, `evaluation`, `junit_results`) and the
+ * first characters of its `attestation_data` as stored JSON text, with that text's length.
+ */
+export interface AttestationGlance {
+  id: number;
+  type: string;
+  compliant: boolean;
+  createdAt: number;
+  data: Record<string, unknown> & { attestation_data_text?: string; attestation_data_length?: number };
+}
+
+/** The fields of the data a glance reads whole (each bounded by the attestation's own limits). */
+const glancedFields = ['type_name', 'git_provider', 'pull_requests', 'evaluation', 'junit_results'] as const;
+
+/**
+ * Glances at the organisation's attestations of these ids (of other organisations none): the data
+ * is looked into by the database (a reader thread with SQLite), so a document of hundreds of
+ * kilobytes is neither copied out nor parsed on the event loop; `attestation_data` only as its
+ * first `shownChars` characters.
+ */
+export async function attestationGlances(db: Db, organizationId: number, ids: readonly number[], shownChars: number): Promise<AttestationGlance[]> {
+  if (!ids.length) return [];
+  const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
+  const field = (name: string) =>
+    postgres ? sql<string | null>`(a.data::json -> ${sql.lit(name)})::text` : sql<string | null>`a.data -> ${sql.lit(`$.${name}`)}`;
+  const document = field('attestation_data');
+  const rows = await db
+    .selectFrom('attestations as a')
+    .innerJoin('trails as t', 't.id', 'a.trail_id')
+    .innerJoin('flows as f', 'f.id', 't.flow_id')
+    .select(['a.id', 'a.type', 'a.compliant', 'a.created_at'])
+    .select(glancedFields.map((name) => field(name).as(name)))
+    .select([sql<string | null>`substr(${document}, 1, ${shownChars})`.as('document_text'), sql<number | null>`length(${document})`.as('document_length')])
+    .where('f.organization_id', '=', organizationId)
+    .where('a.id', 'in', [...ids])
+    .execute();
+  return rows.map((r) => {
+    const data: AttestationGlance['data'] = {};
+    for (const name of glancedFields) {
+      const text = (r as Record<string, unknown>)[name];
+      if (typeof text === 'string') data[name] = JSON.parse(text);
+    }
+    if (r.document_text !== null) {
+      data.attestation_data_text = r.document_text;
+      data.attestation_data_length = Number(r.document_length);
+    }
+    return { id: Number(r.id), type: r.type, compliant: Number(r.compliant) === 1, createdAt: Number(r.created_at), data };
+  });
+}
+
+export const reads = { attestationOfOrganization, attestationsNamed, attestationGlances };
 export const writes = {};
