@@ -88,4 +88,21 @@ describe('hostile clients: pages of big artifacts and trails', function () {
       if (!path.includes('/search/')) for (const a of artifacts) expect(Object.keys(a.external_urls)).to.have.length(100);
     });
   }
+
+  it('a client that goes away in the middle of a streamed page ends nothing: the server answers on', async () => {
+    for (let i = 0; i < 5; i++) {
+      const aborted = new AbortController();
+      const response = await fetch(`${server.url}/api/v2/trails/acme/fat?per_page=100`, {
+        headers: { authorization: `Bearer ${server.token}` },
+        signal: aborted.signal,
+      });
+      const reader = response.body!.getReader();
+      await reader.read();
+      aborted.abort();
+      await reader.read().catch(() => undefined);
+    }
+    const health = await fetch(`${server.url}/api/v2/health`);
+    expect(health.status).to.equal(200);
+    expect(server.child.exitCode).to.equal(null);
+  });
 });

@@ -6,6 +6,7 @@
  */
 import { compiledOnce } from '../compiled-once.ts';
 import { inListChunks, type Db } from '../database.ts';
+import { rowsOfIds } from '../rows-of-ids.ts';
 import { artifactRowOf, artifactRowsQuery, type ArtifactRow } from './artifacts.ts';
 
 /** The most rows a read of artifacts answers: a prefix may match many, a page asks for at most 100. */
@@ -31,24 +32,9 @@ export const readRowOf = (
 /** Artifacts a page reads in one statement: each may carry 100 URLs of 2 KB and 100 annotations. */
 const artifactsPerRead = 10;
 
-/**
- * The artifacts of `ids`, in that order, read ten at a time with a turn of the event loop between:
- * 100 at the contract's bounds are 24 MB, which one statement would read and parse in one step.
- */
-async function artifactsOfIds(db: Db, ids: readonly number[]): Promise<ReadArtifactRow[]> {
-  const out: ReadArtifactRow[] = [];
-  for (let i = 0; i < ids.length; i += artifactsPerRead) {
-    const chunk = ids.slice(i, i + artifactsPerRead);
-    const rows = await readRowsQuery(db).where('r.id', 'in', chunk).execute();
-    const byId = new Map(rows.map((r) => [Number(r.id), r]));
-    for (const id of chunk) {
-      const row = byId.get(id);
-      if (row) out.push(readRowOf(row));
-    }
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-  return out;
-}
+/** The artifacts of `ids`, in that order, ten a statement (see rows-of-ids.ts). */
+const artifactsOfIds = (db: Db, ids: readonly number[]) =>
+  rowsOfIds(ids, artifactsPerRead, (chunk) => readRowsQuery(db).where('r.id', 'in', chunk).execute(), readRowOf);
 
 /** `[from, to)` of the values starting with `prefix` (lower-case hex). */
 const rangeOf = (prefix: string) => ({ from: prefix, to: `${prefix}g` });

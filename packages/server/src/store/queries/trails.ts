@@ -1,6 +1,7 @@
 /** Trails: begun (created or updated) by CI runs, read back one by name or id, or a flow's page. */
 import type { Db } from '../database.ts';
 import { fromJson, toJson } from '../json.ts';
+import { rowsOfIds } from '../rows-of-ids.ts';
 import { inTransaction } from '../transactions.ts';
 import { appendEvidence, byToken } from './chain.ts';
 import { tokenRef, type TokenRef } from './provenance.ts';
@@ -185,24 +186,9 @@ export const toTrail = (r: TrailSelect): TrailWithTemplate => ({
 /** Trails a page reads in one statement: each may carry 1 MB of user_data (and 200 KB of external URLs). */
 const trailsPerRead = 5;
 
-/**
- * The trails of `ids`, in that order, read a few at a time with a turn of the event loop between:
- * 100 trails at the contract's bounds are 100 MB, which one statement would read and parse in one step.
- */
-async function trailsOfIds(db: Db, ids: readonly number[]): Promise<TrailWithTemplate[]> {
-  const out: TrailWithTemplate[] = [];
-  for (let i = 0; i < ids.length; i += trailsPerRead) {
-    const chunk = ids.slice(i, i + trailsPerRead);
-    const rows = await trailsWithFlow(db).select(trailColumns).where('trails.id', 'in', chunk).execute();
-    const byId = new Map(rows.map((r) => [Number(r.id), r]));
-    for (const id of chunk) {
-      const row = byId.get(id);
-      if (row) out.push(toTrail(row));
-    }
-    await new Promise((resolve) => setImmediate(resolve));
-  }
-  return out;
-}
+/** The trails of `ids`, in that order, five a statement (see rows-of-ids.ts). */
+const trailsOfIds = (db: Db, ids: readonly number[]) =>
+  rowsOfIds(ids, trailsPerRead, (chunk) => trailsWithFlow(db).select(trailColumns).where('trails.id', 'in', chunk).execute(), toTrail);
 
 /** A page of a flow's trails, newest first. */
 export async function listTrailPage(db: Db, flowId: number, offset: number, limit: number): Promise<{ items: TrailWithTemplate[]; total: number }> {
