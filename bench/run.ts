@@ -113,6 +113,8 @@ try {
   if (wanted('snapshots')) {
     const { snapshotReports } = await import('./snapshots.ts');
     await timed('snapshot reports (SQLite)', () => snapshotReports({ quick }));
+    const { snapshotJudgement } = await import('./snapshot-policies.ts');
+    await timed('snapshot judgement (SQLite)', () => snapshotJudgement({ quick }));
   }
   if (wanted('artifacts')) {
     const { artifactReads } = await import('./artifact-reads.ts');

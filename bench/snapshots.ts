@@ -27,7 +27,7 @@ const image = fleetImage;
 const fingerprint = sha256Of;
 
 /** The report's body, and where in it the last pod's fingerprint takes a 16-digit counter (48 zeros before it). */
-function reportBody(dir: string): { file: string; stampAt: number } {
+export function reportBody(dir: string): { file: string; stampAt: number } {
   const pods = Array.from({ length: 1000 }, (_, i) => ({
     podName: `pod-${i}`,
     namespace: 'bench',
@@ -42,7 +42,7 @@ function reportBody(dir: string): { file: string; stampAt: number } {
 }
 
 /** Environment, trails (even ones compliant) and artifacts on a side's server and database. */
-async function seed(server: Running, location: string, token: string): Promise<void> {
+export async function seed(server: Running, location: string, token: string): Promise<void> {
   const call = async (method: string, path: string, body: BodyInit, json = false) => {
     const headers: Record<string, string> = { authorization: `Bearer ${token}`, ...(json ? { 'content-type': 'application/json' } : {}) };
     const answer = await fetch(server.url + path, { method, headers, body });

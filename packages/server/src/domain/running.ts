@@ -85,7 +85,7 @@ export interface FingerprintEvidence {
 /** The queries `fingerprintEvidence` uses (beside its evaluator's). */
 export const fingerprintEvidenceUses = ['artifactMatchesOf', 'attestationsOfFingerprints', 'effectiveTemplatesOf'] as const;
 
-const fromArtifact = (a: ArtifactMatchRow): ArtifactMatch => ({
+export const fromArtifact = (a: ArtifactMatchRow): ArtifactMatch => ({
   trailId: a.trailId,
   flowName: a.flowName,
   trailName: a.trailName,
@@ -94,7 +94,7 @@ const fromArtifact = (a: ArtifactMatchRow): ArtifactMatch => ({
   commitUrl: a.commitUrl || null,
   artifactId: a.id,
 });
-const fromAttestation = (a: FingerprintAttestation): ArtifactMatch => ({
+export const fromAttestation = (a: FingerprintAttestation): ArtifactMatch => ({
   trailId: a.trailId,
   flowName: a.flowName,
   trailName: a.trailName,
@@ -109,7 +109,7 @@ const fromAttestation = (a: FingerprintAttestation): ArtifactMatch => ({
  * its name) by its own state and the trail's own attestations, so that another artifact's failure
  * does not fail it; any other match by its trail's verdict.
  */
-function isCompliant(compliance: ComplianceStatus, artifactId: number | null): boolean {
+export function isCompliant(compliance: ComplianceStatus, artifactId: number | null): boolean {
   const entry = artifactId === null ? undefined : Object.values(compliance.artifacts_statuses).find((e) => e.artifact_id === String(artifactId));
   if (!entry) return compliance.is_compliant;
   return entry.is_compliant && compliance.attestations_statuses.every((s) => s.status === 'COMPLETE' && s.is_compliant);

@@ -11,6 +11,7 @@
 import { createHash } from 'node:crypto';
 import { expect } from 'chai';
 import { startTestServer, type TestServer } from '@trailproof/server/testing';
+import { signInTo } from '../../../../test/support/console-story.ts';
 import { countingStore } from '../../../../test/support/counting-store.ts';
 import { fleetArtifact, fleetImage } from '../../../../test/support/fleet.ts';
 import { TrailEvaluator } from '../domain/evaluate.ts';
@@ -210,6 +211,13 @@ describe('Kosli CLI wire format: snapshot compliance from the attached policies,
     expect(verdicts(judged)).to.deep.equal({ 'shop:1': true, 'api:1': false, 'old:1': true, 'web:1': false });
     expect(judged.applied_policies.map((p: { name: string; version: number }) => [p.name, p.version])).to.deep.equal([['prod-rules', 1]]);
     expect(judged.artifact_compliance_count).to.deep.equal({ compliant: 2, non_compliant: 2 });
+    // The console's environment page judges the same: old:1 shows as shop:1 does, api:1 not.
+    const cookie = await signInTo(server, server.readToken);
+    const html = await (await fetch(`${server.url}/ui/acme/environments/prod`, { headers: { cookie } })).text();
+    const rowOf = (name: string) => new RegExp(`<tr data-artifact="${image(name)}">.*?</tr>`).exec(html)?.[0] ?? '';
+    // The page's compliant label (its wording predates policies): old:1 is compliant by its waiver, api:1 not.
+    expect([rowOf('shop:1'), rowOf('old:1')].map((row) => row.includes('ATTESTED BY A COMPLIANT TRAIL'))).to.deep.equal([true, true]);
+    expect(rowOf('api:1')).to.include('NO COMPLIANT TRAIL');
 
     // The allow-list lets web:1 pass; api:1 stops running: the next report is compliant.
     expect((await h.allow('prod', 'web:1')).status).to.equal(201);
@@ -307,18 +315,18 @@ describe('Snapshot compliance from policies: a 1,000-pod snapshot against three 
     expect(list.json[0].compliant).to.equal(false);
   });
 
-  it('judges in batches: the same store calls for 600 fingerprints as for 6', async () => {
-    const count = async (n: number) => {
+  it('judges in batches: the same store calls for 600 fingerprints as for 6 (reported and not)', async () => {
+    const count = async (images: number[]) => {
       const { store: counted, calls } = countingStore(server.store);
       const organizationId = Number((await server.store.findOrganization('acme'))!.id);
       const environment = (await server.store.findEnvironment(organizationId, 'acme', 'fleet'))!;
       const now = Date.now() / 1000;
-      const running = Array.from({ length: n }, (_, k) => ({ name: image(fleetImage(k)), fingerprint: fingerprint(fleetImage(k)) }));
+      const running = images.map((k) => ({ name: image(fleetImage(k)), fingerprint: fingerprint(fleetImage(k)) }));
       const judged = await judgeRunning(counted, new TrailEvaluator(counted, now), { organizationId, environment, running, now });
       expect(judged.evidence.get(fingerprint(fleetImage(2)))?.compliant).to.equal(true);
       expect(judged.evidence.get(fingerprint(fleetImage(3)))?.compliant).to.equal(false);
       return calls.length;
     };
-    expect(await count(600)).to.equal(await count(6));
+    expect(await count(Array.from({ length: 600 }, (_, k) => k))).to.equal(await count([0, 1, 2, 3, 560, 599]));
   });
 });

@@ -5,7 +5,8 @@
  */
 import { describeChange } from '../../domain/events.ts';
 import { TrailEvaluator } from '../../domain/evaluate.ts';
-import { fingerprintEvidence, type ArtifactMatch } from '../../domain/running.ts';
+import type { ArtifactMatch } from '../../domain/running.ts';
+import { judgeRunning } from '../../domain/snapshot-judgement.ts';
 import { notFound } from '../../http/errors.ts';
 import { requireEnvironment } from '../../operations/lookup.ts';
 import { defaultWindowSeconds } from '../../operations/list-deployments.ts';
@@ -26,10 +27,17 @@ type Judged = Map<string, { trail: ArtifactMatch; compliant: boolean }>;
 
 /**
  * For each matched fingerprint: the trail a person should open (the newest compliant one, else
- * the newest) and whether it is compliant, all judged in one batch (domain/running.ts).
+ * the newest) and whether it is compliant by the environment's rule (its policies, its
+ * allow-list, else provenance: domain/snapshot-judgement.ts), all judged in one batch.
  */
-async function attestingTrails(store: Store, organizationId: number, fingerprints: string[], now: number): Promise<Judged> {
-  const evidence = await fingerprintEvidence(store, new TrailEvaluator(store, now), organizationId, fingerprints);
+async function attestingTrails(
+  store: Store,
+  organizationId: number,
+  environment: { id: number; policies: string[] },
+  running: readonly { name: string; fingerprint: string }[],
+  now: number,
+): Promise<Judged> {
+  const { evidence } = await judgeRunning(store, new TrailEvaluator(store, now), { organizationId, environment, running, now });
   const out: Judged = new Map();
   for (const [fingerprint, known] of evidence) {
     if (known.match) out.set(fingerprint, { trail: known.match, compliant: known.compliant });
@@ -42,7 +50,7 @@ async function attestingTrails(store: Store, organizationId: number, fingerprint
  * snapshot, the trails that attested what ran then as judged, the approvals covering them and a
  * page of the timeline. Remembered until the next commit (page-cache.ts): all of it is a
  * function of what is stored, a verdict too (the time only dates it), and a page of an
- * environment asks the same again and again. The API's snapshot judges nothing (docs/internals.md).
+ * environment asks the same again and again.
  * The latest deployments are not in it: their window moves with the time.
  */
 async function readEnvironment(store: Store, orgName: string, organizationId: number, envName: string, asked: number, page: number) {
@@ -52,7 +60,7 @@ async function readEnvironment(store: Store, orgName: string, organizationId: nu
   if (asked && !snapshot) throw notFound(`Environment '${environment.name}' has no snapshot ${asked}.`);
   const fingerprints = (snapshot?.artifacts ?? []).map((a) => a.fingerprint);
   const [trails, approvals, events] = await Promise.all([
-    attestingTrails(store, organizationId, fingerprints, Date.now() / 1000),
+    attestingTrails(store, organizationId, environment, snapshot?.artifacts ?? [], Date.now() / 1000),
     store.approvalsOfFingerprints(organizationId, fingerprints),
     store.listEnvironmentEvents(environment.id, { oldestFirst: false, offset: (page - 1) * eventsPerPage, limit: eventsPerPage }),
   ]);
