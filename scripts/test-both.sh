@@ -1,13 +1,28 @@
 #!/usr/bin/env bash
 # The SQLite and the PostgreSQL passes of the suite at once: each keeps about one core busy, so on
 # a machine with two or more they finish in about the time of one (see docs/performance.md, CI).
-# Each line is prefixed with its pass; the exit status is the first failing pass's. Which test files
-# each pass runs: scripts/test-files.sh.
+# Each line is prefixed with its pass, and each pass ends with the seconds it took; the exit status
+# is the first failing pass's. Which test files each pass runs: scripts/test-files.sh.
 set -uo pipefail
 cd "$(dirname "$0")/.."
-(set -o pipefail; pnpm test:sqlite 2>&1 | sed -u 's/^/[sqlite] /') &
+
+# Tests start `trailproof` children from the built packages (test/support/processes.ts builds them
+# once per test process when the sources changed): built here first, so that the two passes do not
+# both write dist/ at once.
+pnpm build || exit $?
+
+# pass NAME COMMAND...: COMMAND's lines prefixed with [NAME], then how long it took.
+pass() {
+  local name=$1 started=$SECONDS code=0
+  shift
+  (set -o pipefail; "$@" 2>&1 | sed -u "s/^/[$name] /") || code=$?
+  echo "[$name] pass took $((SECONDS - started)) s (exit status $code)"
+  return "$code"
+}
+
+pass sqlite pnpm test:sqlite &
 sqlite=$!
-(set -o pipefail; pnpm test:postgres 2>&1 | sed -u 's/^/[postgres] /') &
+pass postgres pnpm test:postgres &
 postgres=$!
 status=0
 wait "$sqlite" || status=$?

@@ -1,14 +1,14 @@
 /**
- * Runs the `trailproof` command from its sources (packages/server/src/cli/main.ts) as a child
- * process with no database, port or host inherited: what the cli*.test.ts files beside main.ts share.
+ * Runs the `trailproof` command as a child process with no database, port or host inherited: what
+ * the cli*.test.ts files beside main.ts share. The built command (bin/trailproof.js on dist/, built
+ * once per test process, processes.ts) unless a test asks for the sources through tsx's loader.
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { createChildDatabase, type ChildDatabase } from './child-database.ts';
-import { runProcess } from './processes.ts';
+import { buildPackages, runProcess, trailproofBin } from './processes.ts';
 
 /** The repository's root folder, where the children run. */
 export const root = fileURLToPath(new URL('../../', import.meta.url));
@@ -20,9 +20,16 @@ function childEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
   return { ...rest, ...extra };
 }
 
-/** Runs `trailproof ARGS` to completion without blocking this process (its keep-alive connections stay current). */
-export function run(args: string[], env: NodeJS.ProcessEnv = {}) {
-  return runProcess(process.execPath, ['--import', 'tsx', cli, ...args], { cwd: root, env: childEnv(env) });
+/** The environment of a built child: childEnv without NODE_OPTIONS (the tests' `--conditions=source`). */
+function builtChildEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const { NODE_OPTIONS: _n, ...environment } = childEnv(extra);
+  return environment;
+}
+
+/** Runs the built `trailproof ARGS` to completion without blocking this process (its keep-alive connections stay current). */
+export async function run(args: string[], env: NodeJS.ProcessEnv = {}) {
+  await buildPackages();
+  return runProcess(process.execPath, [trailproofBin, ...args], { cwd: root, env: builtChildEnv(env) });
 }
 
 /** A `serve` child process and what it has logged. */
@@ -34,11 +41,11 @@ export interface Serving {
   exited: Promise<number | null>;
 }
 
-/** Starts `serve` through tsx's loader (as the tests run everything), or `installed`: the package's bin/trailproof.js with no loader, as installed. */
-export async function serve(args: string[], env: NodeJS.ProcessEnv = {}, how: 'tsx' | 'installed' = 'tsx'): Promise<Serving> {
-  const command = how === 'tsx' ? ['--import', 'tsx', cli, 'serve', ...args] : ['packages/server/bin/trailproof.js', 'serve', ...args];
-  const { NODE_OPTIONS: _n, ...environment } = childEnv(env);
-  const child = spawn(process.execPath, command, { cwd: root, env: how === 'tsx' ? childEnv(env) : environment, stdio: ['ignore', 'pipe', 'pipe'] });
+/** Starts `serve`: `installed` (the default), the package's bin/trailproof.js with no loader, as installed; `tsx`, the sources through tsx's loader. */
+export async function serve(args: string[], env: NodeJS.ProcessEnv = {}, how: 'tsx' | 'installed' = 'installed'): Promise<Serving> {
+  if (how === 'installed') await buildPackages();
+  const command = how === 'tsx' ? ['--import', 'tsx', cli, 'serve', ...args] : [trailproofBin, 'serve', ...args];
+  const child = spawn(process.execPath, command, { cwd: root, env: how === 'tsx' ? childEnv(env) : builtChildEnv(env), stdio: ['ignore', 'pipe', 'pipe'] });
   const lines: Array<Record<string, any>> = [];
   let stderr = '';
   child.stderr!.on('data', (chunk) => (stderr += chunk));
@@ -88,8 +95,15 @@ export function commandFixture(onEach: (place: CommandTestPlace) => void) {
     onEach({ dir: database.dir, db: database.location, file: database.file });
   });
   afterEach(async () => {
-    for (const child of children.splice(0)) if (child.exitCode === null && child.signalCode === null) child.kill('SIGKILL');
-    await sleep(100); // killed servers release their connections before the database is dropped
+    // Killed servers release their connections before the database is dropped: waited for, not slept for.
+    await Promise.all(
+      children.splice(0).map((child) => {
+        if (child.exitCode !== null || child.signalCode !== null) return;
+        const exited = new Promise((resolve) => child.once('exit', resolve));
+        child.kill('SIGKILL');
+        return exited;
+      }),
+    );
     await database?.remove();
     database = undefined;
   });

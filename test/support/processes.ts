@@ -1,13 +1,41 @@
 /**
  * Runs the real `trailproof` command as child processes, the way an operator would: servers on
- * ephemeral loopback ports, tokens from `token create`.
+ * ephemeral loopback ports, tokens from `token create`. The command is the built one
+ * (packages/server/bin/trailproof.js on dist/, built once per test process when the sources
+ * changed): through the TypeScript loader each child spent seconds of CPU compiling and resolving
+ * the sources before it listened, and the suite starts hundreds of them (issue 47).
  */
 import { spawn, type ChildProcess } from 'node:child_process';
 import { createInterface } from 'node:readline';
 import { fileURLToPath } from 'node:url';
 import pg from 'pg';
 
-const cli = fileURLToPath(new URL('../../packages/server/src/cli/main.ts', import.meta.url));
+/** The repository's root folder. */
+export const repositoryRoot = fileURLToPath(new URL('../../', import.meta.url));
+/** The installed command's entry: dist/cli/main.js with plain node. */
+export const trailproofBin = fileURLToPath(new URL('../../packages/server/bin/trailproof.js', import.meta.url));
+
+let built: Promise<void> | null = null;
+
+/**
+ * Builds the packages to JavaScript (`pnpm build`, tsc -b: incremental, about a second when
+ * nothing changed), once per test process, so that the children run what the sources say.
+ */
+export function buildPackages(): Promise<void> {
+  built ??= runProcess('pnpm', ['build'], { cwd: repositoryRoot, env: builtEnv() }).then((result) => {
+    if (result.status !== 0) throw new Error(`pnpm build exited ${result.status}: ${result.stdout}${result.stderr}`);
+  });
+  return built;
+}
+
+/**
+ * process.env and `extra`, without NODE_OPTIONS (which carries the tests' `--conditions=source`,
+ * test/support/sources.cjs): node then loads dist/ and nothing else.
+ */
+export function builtEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
+  const { NODE_OPTIONS: _options, ...environment } = process.env;
+  return { ...environment, ...extra };
+}
 
 export interface ServerProcess {
   url: string;
@@ -46,9 +74,10 @@ export function runProcess(command: string, args: string[], options: { cwd?: str
   });
 }
 
-/** Runs `trailproof ARGS` to completion, whatever its exit status. */
-export function runTrailproof(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Finished> {
-  return runProcess(process.execPath, ['--import', 'tsx', cli, ...args], { env: { ...process.env, ...env } });
+/** Runs the built `trailproof ARGS` to completion, whatever its exit status. */
+export async function runTrailproof(args: string[], env: NodeJS.ProcessEnv = {}): Promise<Finished> {
+  await buildPackages();
+  return runProcess(process.execPath, [trailproofBin, ...args], { env: builtEnv(env) });
 }
 
 /** Runs `trailproof ARGS` to completion and returns its stdout; throws on a non-zero exit. */
@@ -60,15 +89,21 @@ export async function runCli(args: string[], env: NodeJS.ProcessEnv = {}): Promi
 
 /**
  * Starts `trailproof serve ARGS --port 0` and waits for its "listening" log line (`listeners` of
- * them: one a worker with `--workers`). From the TypeScript source by default; `command` (node's
- * arguments before `serve`) and `baseEnv` start another build of it (the benchmarks' dist/).
+ * them: one a worker with `--workers`). The built command by default; `command` (node's
+ * arguments before `serve`) and `baseEnv` start another build of it (the benchmarks' copy).
  */
 export async function startServerProcess(
   args: string[],
   env: NodeJS.ProcessEnv = {},
   listeners = 1,
-  { command = ['--import', 'tsx', cli], baseEnv = process.env }: { command?: string[]; baseEnv?: NodeJS.ProcessEnv } = {},
+  { command, baseEnv }: { command?: string[]; baseEnv?: NodeJS.ProcessEnv } = {},
 ): Promise<ServerProcess> {
+  if (!command) {
+    await buildPackages();
+    command = [trailproofBin];
+    baseEnv ??= builtEnv();
+  }
+  baseEnv ??= process.env;
   const child = spawn(process.execPath, [...command, 'serve', '--port', '0', '--host', '127.0.0.1', ...args], {
     env: { ...baseEnv, ...env },
     stdio: ['ignore', 'pipe', 'pipe'],

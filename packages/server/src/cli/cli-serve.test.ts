@@ -2,9 +2,8 @@
 /** `trailproof serve`: the installed command, its JSON log, LOG_LEVEL, the console at /ui and the SQLite size cap. */
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { setTimeout as sleep } from 'node:timers/promises';
 import { expect } from 'chai';
-import { testBackend } from '@trailproof/server/testing';
+import { testBackend, waitUntil } from '@trailproof/server/testing';
 import { call, commandFixture, root, run } from '../../../../test/support/cli-command.ts';
 
 describe('the trailproof command', function () {
@@ -44,7 +43,8 @@ describe('the trailproof command', function () {
     expect(s.url).not.to.match(/:0$/);
 
     expect((await call(s.url, token, 'GET', '/api/v2/environments/acme?per_page=5')).status).to.equal(200);
-    await sleep(200);
+    // The request's log line comes after its answer: waited for, not slept for (200 ms was short at load 20).
+    expect(await waitUntil(() => s.lines.some((l) => l.msg === 'request'), 30_000), 'a request log line').to.equal(true);
     const requests = s.lines.filter((l) => l.msg === 'request');
     expect(requests).to.have.length(1);
     expect(requests[0]).to.include({ level: 'info', method: 'GET', path: '/api/v2/environments/acme', status: 200 });
@@ -56,7 +56,7 @@ describe('the trailproof command', function () {
     expect(log).not.to.contain('per_page'); // the path is logged without the query
 
     expect((await call(s.url, 'tp_nope', 'GET', '/api/v2/environments/acme')).status).to.equal(401);
-    await sleep(200);
+    expect(await waitUntil(() => s.lines.filter((l) => l.msg === 'request').length >= 2, 30_000), 'a second request log line').to.equal(true);
     expect(s.lines.filter((l) => l.msg === 'request').map((l) => l.status)).to.deep.equal([200, 401]);
   });
 
@@ -68,7 +68,7 @@ describe('the trailproof command', function () {
     const s = await start(['--database', url.toString(), '--port', '0'], { LOG_LEVEL: 'debug' });
     expect(s.lines[0]).to.include({ msg: 'listening', backend: 'postgres', database: `${url.host}${url.pathname}` });
     expect((await fetch(`${s.url}/readyz`)).status).to.equal(200);
-    await sleep(200);
+    expect(await waitUntil(() => s.lines.some((l) => l.msg === 'store call'), 30_000), 'a debug store call line').to.equal(true);
     const log = s.lines.map((l) => JSON.stringify(l)).join('\n');
     expect(log).to.contain('store call');
     expect(log).not.to.contain('pa@ss').and.not.to.contain('pa%40ss').and.not.to.contain('Xyzzy');

@@ -5,15 +5,17 @@ import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { expect } from 'chai';
 import { openSqliteStore } from '@trailproof/server';
-import { runProcess } from '../../../../test/support/processes.ts';
+import { buildPackages, runProcess, trailproofBin } from '../../../../test/support/processes.ts';
 import { logOptionsFromEnvironment } from './transparency-log.ts';
 import { UsageError } from './common.ts';
 import { generateNoteKey, parseVerifierKey } from '../transparency/index.ts';
 
 const root = fileURLToPath(new URL('../../../../', import.meta.url));
-const trailproof = (args: string[], env: NodeJS.ProcessEnv = {}) => {
-  const { DATABASE_URL: _d, TRAILPROOF_DB: _t, TRAILPROOF_SIGNING_KEY: _k, TRAILPROOF_SIGNING_KEY_FILE: _f, ...rest } = process.env;
-  return runProcess(process.execPath, ['--import', 'tsx', 'packages/server/src/cli/main.ts', ...args], { cwd: root, env: { ...rest, ...env } });
+/** The built command (processes.ts), with no database or signing key inherited. */
+const trailproof = async (args: string[], env: NodeJS.ProcessEnv = {}) => {
+  await buildPackages();
+  const { DATABASE_URL: _d, TRAILPROOF_DB: _t, TRAILPROOF_SIGNING_KEY: _k, TRAILPROOF_SIGNING_KEY_FILE: _f, NODE_OPTIONS: _n, ...rest } = process.env;
+  return runProcess(process.execPath, [trailproofBin, ...args], { cwd: root, env: { ...rest, ...env } });
 };
 
 describe('trailproof key show and the log settings', function () {
