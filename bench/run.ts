@@ -2,7 +2,7 @@
  * `pnpm bench`: every benchmark against its baseline measured in the same run; writes
  * bench/results/latest.md and latest.json.
  *
- *   pnpm bench [-- --quick] [-- --only write|read|junit|postgres|ui|log|audit|startup|artifacts|snapshots|custom]
+ *   pnpm bench [-- --quick] [-- --only write|read|junit|postgres|ui|log|audit|startup|artifacts|snapshots|custom|asserts]
  *
  * --quick: short runs and smaller data, for smoke-testing (its figures are not the targets').
  */
@@ -15,7 +15,7 @@ import { parseArgs } from 'node:util';
 import { log, track } from './support/processes.ts';
 import { measuredCommit, writeReport, type Figure } from './support/report.ts';
 
-const suites = ['write', 'read', 'junit', 'postgres', 'ui', 'log', 'audit', 'startup', 'artifacts', 'snapshots', 'custom'] as const;
+const suites = ['write', 'read', 'junit', 'postgres', 'ui', 'log', 'audit', 'startup', 'artifacts', 'snapshots', 'custom', 'asserts'] as const;
 const { values } = parseArgs({ args: process.argv.slice(2).filter((a) => a !== '--'), options: { quick: { type: 'boolean' }, only: { type: 'string' } } });
 const quick = values.quick ?? false;
 if (values.only !== undefined && !suites.includes(values.only as never)) throw new Error(`--only takes one of ${suites.join(', ')}`);
@@ -119,6 +119,10 @@ try {
   if (wanted('artifacts')) {
     const { artifactReads } = await import('./artifact-reads.ts');
     await timed('artifact reads (SQLite)', () => artifactReads({ quick, suite: 'artifacts, SQLite', newDatabase: async (label) => join(tmp, `${label}.db`) }));
+  }
+  if (wanted('asserts')) {
+    const { asserts } = await import('./asserts.ts');
+    await timed('assert artifact (SQLite, in process)', () => asserts({ quick }));
   }
   if (wanted('custom')) {
     const { customTypes } = await import('./custom-types.ts');

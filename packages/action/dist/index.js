@@ -2533,6 +2533,7 @@ var paths = {
   putPolicy: "/policies/{org}",
   getPolicy: "/policies/{org}/{policy_name}",
   listPolicies: "/policies/{org}",
+  assertArtifact: "/asserts/{org}/fingerprint/{fingerprint}",
   attachPolicies: "/environments/{org}/{env_name}/policies",
   detachPolicies: "/environments/{org}/{env_name}/policies",
   tagResource: "/tags/{org}/{resource_type}/{resource_name}",

@@ -17,7 +17,7 @@ import { evaluatePolicy } from './policy-evaluate.ts';
 import { gatherPolicyFacts, policyFactsUses, type GatheredPolicyFacts, type ReportFacts } from './policy-facts.ts';
 import { verdictOf, type Verdict, type VerdictEvaluation } from './verdict.ts';
 
-export const assertArtifactUses = [...policyFactsUses, 'latestPolicyVersions', 'logIndexesOf', 'fingerprintWhereabouts', 'findVerdictLeaf'] as const;
+export const assertArtifactUses = [...policyFactsUses, 'latestPolicyVersions', 'logIndexesOf', 'fingerprintWhereabouts'] as const;
 
 export interface AssertRequest {
   org: { id: number; name: string };
@@ -29,7 +29,7 @@ export interface AssertRequest {
   policies?: readonly string[];
 }
 
-/** How a verdict is kept: `record` writes it (once per distinct verdict) and answers its leaf. */
+/** How a verdict is kept: its leaf in the log, the existing record's when the same verdict was recorded before (null: not recorded). */
 export type RecordVerdict = (verdict: Verdict, text: string) => Promise<number | null>;
 
 /** Parsed policies by the SHA-256 of their YAML: a version never changes, so each is parsed once (up to a bound). */
@@ -90,7 +90,7 @@ export async function assertArtifact(store: StoreUses<typeof assertArtifactUses>
   const compliant = policy_evaluations.every((e) => e.compliant);
   const verdict = await verdictFor(store, r, gathered, policies, policy_evaluations, compliant);
   const text = canonicalJson(verdict);
-  const log_index = (await store.findVerdictLeaf(r.org.id, text)) ?? (await record(verdict, text));
+  const log_index = await record(verdict, text);
   return { compliant, ...base, policy_evaluations, log_index };
 }
 

@@ -11,7 +11,7 @@ import { requireOrganization, requireOrganizationUses } from './lookup.ts';
  */
 export const assertArtifactPlugin = definePlugin({
   operation: assertArtifact,
-  store: [...requireOrganizationUses, 'findEnvironment', ...assertArtifactUses],
+  store: [...requireOrganizationUses, 'findEnvironment', 'findVerdictLeaf', ...assertArtifactUses],
   transaction: ['recordVerdict'],
   async handler({ params, query, principal, store, now, apiBase }) {
     if (query.environment_name !== undefined && query.policy_name?.length)
@@ -27,7 +27,9 @@ export const assertArtifactPlugin = definePlugin({
       environment: found && { name: found.name, policies: found.policies },
       policies: query.policy_name?.length ? query.policy_name : undefined,
     };
-    const record = (verdict: { compliant: boolean }, text: string) =>
+    // Once per distinct verdict: the same judgement of the same evidence reads its record instead of writing another.
+    const record = async (verdict: { compliant: boolean }, text: string) =>
+      (await store.findVerdictLeaf(org.id, text)) ??
       store.transaction((tx) =>
         tx.recordVerdict({
           organizationId: org.id,

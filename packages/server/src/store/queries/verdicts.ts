@@ -3,7 +3,6 @@
  * text in an organisation, so that asserting again what was judged already (the same evidence,
  * policy versions and outcome) reads its record instead of writing another.
  */
-import { compiledOnce } from '../compiled-once.ts';
 import type { Db } from '../database.ts';
 import { inTransaction } from '../transactions.ts';
 import { appendEvidence, byToken, digestColumnsOf, sha256 } from './chain.ts';
@@ -19,15 +18,32 @@ export interface VerdictInput {
   at: number;
 }
 
-const byDigest = compiledOnce((db, v: { organizationId: number; sha256: string }) =>
-  db.selectFrom('verdicts').select('id').where('organization_id', '=', v.organizationId).where('verdict_sha256', '=', v.sha256),
-);
+/**
+ * Leaves of verdicts found, per database and organisation: a verdict's row and its record are
+ * append-only, so once found its leaf never changes (a process's own memory, bounded; every
+ * process finds its own).
+ */
+const known = new WeakMap<object, Map<string, number>>();
+const knownMax = 10_000;
 
 /** The leaf of the verdict with this text in the organisation, if it was recorded. */
 export async function findVerdictLeaf(db: Db, organizationId: number, verdict: string): Promise<number | undefined> {
-  const row = await byDigest(db, { organizationId, sha256: sha256(verdict) }).then((rows) => rows[0]);
+  const key = `${organizationId}:${sha256(verdict)}`;
+  const cache = known.get(db) ?? known.set(db, new Map()).get(db)!;
+  const cached = cache.get(key);
+  if (cached !== undefined) return cached;
+  const row = await db
+    .selectFrom('verdicts')
+    .select('id')
+    .where('organization_id', '=', organizationId)
+    .where('verdict_sha256', '=', key.slice(key.indexOf(':') + 1))
+    .executeTakeFirst();
   if (!row) return undefined;
-  return (await logIndexesOf(db, organizationId, 'verdicts', [Number(row.id)])).get(Number(row.id));
+  const leaf = (await logIndexesOf(db, organizationId, 'verdicts', [Number(row.id)])).get(Number(row.id));
+  if (leaf === undefined) return undefined;
+  if (cache.size >= knownMax) cache.delete(cache.keys().next().value!);
+  cache.set(key, leaf);
+  return leaf;
 }
 
 /** Records the verdict with its chain record, unless its text is recorded already; answers its leaf either way. */
