@@ -33,7 +33,7 @@ describe('hostile clients: the artifact page over 25 custom documents of 600 KiB
       json: {
         fingerprint,
         filename: 'big',
-        git_commit: null,
+        git_commit: 'a'.repeat(40),
         git_commit_info: null,
         build_url: 'https://ci.example.com/1',
         commit_url: 'https://git.example.com/c',

@@ -98,7 +98,8 @@ export async function playArtifactStory(server: Pick<TestServer, 'request' | 'ot
     json: {
       fingerprint: FL,
       filename: apiName,
-      git_commit: null,
+      // A commit of its own: search by C1 finds the shop's two artifacts only.
+      git_commit: sha('commit:long').slice(0, 40),
       git_commit_info: null,
       build_url: jsUrl,
       commit_url: jsUrl,
