@@ -38,7 +38,10 @@ describe('input limits in every schema', () => {
       for (const [key, property] of Object.entries((schema.properties ?? {}) as Record<string, TSchema>))
         problems.push(...unbounded(property, `${path}.${key}`, seen));
       const open = schema.additionalProperties !== false || schema.patternProperties !== undefined;
-      if (open && schema.properties === undefined && schema.maxProperties === undefined) problems.push(`${path}: free-form object without maxProperties`);
+      // An object chosen among branches (oneOf/anyOf) is bounded by them, checked above.
+      const branched = schema.oneOf !== undefined || schema.anyOf !== undefined;
+      if (open && !branched && schema.properties === undefined && schema.maxProperties === undefined)
+        problems.push(`${path}: free-form object without maxProperties`);
       for (const [pattern, value] of Object.entries((schema.patternProperties ?? {}) as Record<string, TSchema>))
         problems.push(...unbounded(value, `${path}{${pattern}}`, seen));
       if (typeof schema.additionalProperties === 'object') problems.push(...unbounded(schema.additionalProperties as TSchema, `${path}{*}`, seen));

@@ -12,7 +12,10 @@ export const JiraIssue = Type.Object(
     issue_url: Url(),
     issue_exists: Type.Boolean(),
     // go-jira's IssueFields: whatever fields `--jira-issue-fields` asked for (`*all`: every field, custom ones too).
-    issue_fields: Type.Optional(Type.Union([Type.Record(Type.String({ maxLength: limits.shortText }), Type.Unknown()), Type.Null()])),
+    // At most as many fields as findings: `*all` asks for every field, custom ones too.
+    issue_fields: Type.Optional(
+      Type.Union([Type.Record(Type.String({ maxLength: limits.shortText }), Type.Unknown(), { maxProperties: limits.findings }), Type.Null()]),
+    ),
   },
   { $id: 'JiraIssue', additionalProperties: false },
 );

@@ -174,6 +174,7 @@ describe('Kosli CLI wire format: snapshot compliance from the attached policies,
         payload: {
           fingerprint: fingerprint(name),
           filename: name,
+          git_commit: 'c'.repeat(40),
           build_url: 'https://ci.example/1',
           commit_url: '',
           template_reference_name: 'app',
