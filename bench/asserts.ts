@@ -15,7 +15,7 @@
 import { performance } from 'node:perf_hooks';
 import { parseArgs } from 'node:util';
 import { openTestStore } from '@trailproof/server/testing';
-import { assertArtifact } from '../packages/server/src/domain/assert-artifact.ts';
+import { assertArtifact } from '../packages/server/src/operations/assert-judgement.ts';
 import { gatherPolicyFacts } from '../packages/server/src/domain/policy-facts.ts';
 import { canonicalJson } from '../packages/server/src/store/queries/chain.ts';
 import type { Store } from '../packages/server/src/store/types.ts';

@@ -1,5 +1,5 @@
 import { assertArtifact } from '@trailproof/schema';
-import { assertArtifact as judge, assertArtifactUses } from '../domain/assert-artifact.ts';
+import { assertArtifact as judge, assertArtifactUses } from './assert-judgement.ts';
 import { badRequest, notFound } from '../http/errors.ts';
 import { definePlugin } from '../plugin.ts';
 import { requireOrganization, requireOrganizationUses } from './lookup.ts';

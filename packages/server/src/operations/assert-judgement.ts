@@ -1,5 +1,5 @@
 /**
- * `kosli assert artifact`: the artifact judged against an environment's attached policies, named
+ * `kosli assert artifact` (the plugin's work, kept apart for its size and the benchmark): the artifact judged against an environment's attached policies, named
  * policies, or (neither) the templates of the flows it was reported in, as `assertArtifact.go`
  * prints and decodes the answer. A verdict against policies is also a record in the
  * organisation's log (domain/verdict.ts), answered with its `log_index`.
@@ -9,13 +9,13 @@ import { ApiError, badRequest, notFound } from '../http/errors.ts';
 import type { ViewContext } from '../http/links.ts';
 import { artifactPageHref } from '../http/views/artifacts.ts';
 import type { LatestPolicyVersion, StoreUses } from '../store/types.ts';
-import type { AttestationStatus } from './compliance.ts';
-import { artifactStateOf } from './artifact-state.ts';
-import { parsePolicy, PolicyError, type PolicyModel } from './policy.ts';
-import { PolicyExpressionError } from './policy-expression.ts';
-import { evaluatePolicy } from './policy-evaluate.ts';
-import { gatherPolicyFacts, policyFactsUses, type GatheredPolicyFacts, type ReportFacts } from './policy-facts.ts';
-import { verdictOf, type Verdict, type VerdictEvaluation } from './verdict.ts';
+import type { AttestationStatus } from '../domain/compliance.ts';
+import { artifactStateOf } from '../domain/artifact-state.ts';
+import { parsePolicy, PolicyError, type PolicyModel } from '../domain/policy.ts';
+import { PolicyExpressionError } from '../domain/policy-expression.ts';
+import { evaluatePolicy } from '../domain/policy-evaluate.ts';
+import { gatherPolicyFacts, policyFactsUses, type GatheredPolicyFacts, type ReportFacts } from '../domain/policy-facts.ts';
+import { verdictOf, type Verdict, type VerdictEvaluation } from '../domain/verdict.ts';
 
 export const assertArtifactUses = [...policyFactsUses, 'latestPolicyVersions', 'logIndexesOf', 'fingerprintWhereabouts'] as const;
 
