@@ -102,7 +102,15 @@ describe('Kosli CLI wire format: assert artifact', function () {
       {
         method: 'POST',
         path: `/api/v2/artifacts/acme/${flow}`,
-        payload: { fingerprint, filename: name, git_commit: 'c'.repeat(40), build_url: 'https://ci/1', commit_url: 'https://git/c', template_reference_name: 'cli', trail_name: trail },
+        payload: {
+          fingerprint,
+          filename: name,
+          git_commit: 'c'.repeat(40),
+          build_url: 'https://ci/1',
+          commit_url: 'https://git/c',
+          template_reference_name: 'cli',
+          trail_name: trail,
+        },
       },
       201,
     );
@@ -382,7 +390,15 @@ describe('assert verdicts re-derived offline by verify-package', function () {
       await cli({
         method: 'POST',
         path: '/api/v2/artifacts/acme/app',
-        payload: { fingerprint: f, filename: name, git_commit: 'c'.repeat(40), build_url: 'https://ci/1', commit_url: 'https://git/c', template_reference_name: name, trail_name: 't1' },
+        payload: {
+          fingerprint: f,
+          filename: name,
+          git_commit: 'c'.repeat(40),
+          build_url: 'https://ci/1',
+          commit_url: 'https://git/c',
+          template_reference_name: name,
+          trail_name: 't1',
+        },
       });
     await cli({
       method: 'POST',
