@@ -17,6 +17,8 @@ export const FX = sha('rogue:1');
 export const FG = sha('globex:1');
 export const FL = sha('long:1');
 export const C1 = sha('commit:1').slice(0, 40);
+/** The commit of the long-named flow's artifact. */
+export const CL = sha('commit:long').slice(0, 40);
 
 export const script = '<script>alert(1)</script>';
 export const img = '"><img src=x onerror=alert(1)>';
@@ -99,7 +101,7 @@ export async function playArtifactStory(server: Pick<TestServer, 'request' | 'ot
       fingerprint: FL,
       filename: apiName,
       // A commit of its own: search by C1 finds the shop's two artifacts only.
-      git_commit: sha('commit:long').slice(0, 40),
+      git_commit: CL,
       git_commit_info: null,
       build_url: jsUrl,
       commit_url: jsUrl,

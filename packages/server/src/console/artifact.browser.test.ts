@@ -9,7 +9,7 @@
 import { expect } from 'chai';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { startTestServer, type TestServer } from '@trailproof/server/testing';
-import { C1, FA, FL, FW, FX, apiName, longFlow, playArtifactStory } from '../../../../test/support/artifact-story.ts';
+import { C1, CL, FA, FL, FW, FX, apiName, longFlow, playArtifactStory } from '../../../../test/support/artifact-story.ts';
 
 const chromiumPath = process.env.TRAILPROOF_CHROMIUM ?? '/usr/bin/chromium';
 
@@ -135,7 +135,7 @@ describe('the artifact page and search in a browser', function () {
     }
     expect(await page.innerText('main'))
       .to.contain(longFlow)
-      .and.contain('not given');
+      .and.contain(CL.slice(0, 7));
   });
 
   it("links from an environment's running artifacts to their pages, reported or not", async () => {
