@@ -17,6 +17,12 @@ const evilNumber = fc.constantFrom('abc', '0', '1.5', '-0', '9999999999999999999
 /** A query value that the schema of `name` refuses. */
 function evilQueryValue(schema: { type?: string; anyOf?: unknown[]; items?: { anyOf?: unknown[]; $ref?: string } }) {
   if (schema.type === 'integer' || schema.type === 'number') return fc.constantFrom('abc', '-5', '99999999999999999999999', '1e400', 'NaN', '', '1.5.2', '--1');
+  // A union with a free-text branch (`tag`: one value or many) refuses only what is too long.
+  const freeText = (b: unknown) => {
+    const branch = b as { type?: string; enum?: unknown; const?: unknown; pattern?: unknown };
+    return branch.type === 'string' && branch.enum === undefined && branch.const === undefined && branch.pattern === undefined;
+  };
+  if (schema.anyOf?.some(freeText)) return fc.integer({ min: 300, max: 4000 }).map((n) => 'q'.repeat(n));
   if (schema.anyOf || schema.items?.anyOf || schema.items?.$ref) return fc.string({ minLength: 1, maxLength: 20 }).map((s) => `not-a-value-${s}`);
   return fc.integer({ min: 300, max: 4000 }).map((n) => 'q'.repeat(n));
 }
