@@ -87,13 +87,11 @@ const rethrow = (error: unknown): never => {
   throw asStoreError(error);
 };
 
-const wrapped = new WeakSet<object>();
-
 /** `methods` with each function's failures turned into `StoreError`s (`asStoreError`). */
 export function withStoreErrors<T extends object>(methods: T): T {
   const out: Record<string, unknown> = { ...(methods as Record<string, unknown>) };
   for (const [name, value] of Object.entries(methods)) {
-    if (typeof value !== 'function' || wrapped.has(value)) continue;
+    if (typeof value !== 'function') continue;
     const method = (...args: unknown[]) => {
       try {
         const result = (value as (...a: unknown[]) => unknown)(...args);
@@ -102,7 +100,6 @@ export function withStoreErrors<T extends object>(methods: T): T {
         return rethrow(error);
       }
     };
-    wrapped.add(method);
     out[name] = method;
   }
   return out as T;

@@ -1,8 +1,9 @@
 /**
  * Binds the queries (store/queries/) to a database: reads to the read connection, writes to
  * the writer, and all of them to the transaction inside `transaction`. Which is which comes from
- * each query module's own `reads` and `writes`. The engines (store/sqlite/, store/postgres/)
- * build on `createStore` and replace the methods they run their own way. Every method throws the
+ * each query module's own `reads` and `writes`. The engines (store/sqlite/store.ts,
+ * store/postgres/store.ts) start from `baseStore` and name what they run their own way in one
+ * table each, which `assembleStore` puts in place; every method of the result throws the
  * driver's errors as `StoreError`s (store/errors.ts).
  */
 import type { Kysely } from 'kysely';
@@ -32,19 +33,23 @@ function bind(db: Db, reader: Db = db): Queries {
   return out as Queries;
 }
 
-/** Wraps a migrated Kysely instance as a store. */
-export function createStore(
-  db: Kysely<Database>,
-  dialect: DialectName,
-  extra: Pick<Store, 'backup'> &
-    Partial<Pick<Store, 'verifyChain'>> & { runTransaction?: <T>(work: (trx: Db) => Promise<T>) => Promise<T>; reader?: Kysely<Database> } = {},
-): Store {
-  const { runTransaction = (work) => db.transaction().execute(work), reader, ...rest } = extra;
+/** How an engine runs the base's transactions and reads (both optional: one Kysely instance for all). */
+export interface BaseOptions {
+  runTransaction?: <T>(work: (trx: Db) => Promise<T>) => Promise<T>;
+  reader?: Kysely<Database>;
+}
+
+/**
+ * What every engine starts from: the queries bound to `db` (reads to `reader`), organisations
+ * remembered, a transaction and a close. Its errors are not yet `StoreError`s: `assembleStore`
+ * wraps the finished store once.
+ */
+export function baseStore(db: Kysely<Database>, dialect: DialectName, options: BaseOptions = {}): Store {
+  const { runTransaction = (work) => db.transaction().execute(work), reader } = options;
   const top = bind(db, reader ?? db);
-  return withStoreErrors<Store>({
+  return {
     ...top,
     findOrganization: rememberOrganizations(top.findOrganization),
-    ...rest,
     dialect,
     transaction: (work) => runTransaction((trx) => work(withStoreErrors(bind(trx)))),
     // The reader first: SQLite's last connection to close copies the WAL into the file and removes
@@ -53,7 +58,30 @@ export function createStore(
       await reader?.destroy();
       await db.destroy();
     }),
-  });
+  };
+}
+
+const overriddenNames = new WeakMap<Store, readonly string[]>();
+
+/**
+ * The store of an engine: `base` with each member its `overrides` table names in its place (the
+ * table is the one list of what an engine runs its own way), every method's failures wrapped once
+ * as `StoreError`s, and a health check that fails once the store is closing.
+ */
+export function assembleStore(base: Store, overrides: Partial<Store>): Store {
+  const store = closedForChecks(withStoreErrors<Store>({ ...base, ...overrides }));
+  overriddenNames.set(store, Object.keys(overrides).sort());
+  return store;
+}
+
+/** The members the engine's table replaced in `store` (sorted): what the engine runs its own way. */
+export function overriddenBy(store: Store): readonly string[] {
+  return overriddenNames.get(store) ?? [];
+}
+
+/** A store of the queries alone, on a migrated Kysely instance (the CLI's reads and exports): nothing overridden. */
+export function createStore(db: Kysely<Database>, dialect: DialectName): Store {
+  return assembleStore(baseStore(db, dialect), {});
 }
 
 /**
@@ -61,7 +89,7 @@ export function createStore(
  * that never ran a query able to open itself again, and PostgreSQL's health check connection,
  * unused until the first check, then answered for a closed store (and reopened a pool).
  */
-export function closedForChecks(store: Store): Store {
+function closedForChecks(store: Store): Store {
   let closed = false;
   return {
     ...store,

@@ -5,8 +5,7 @@
 import { batchedWrites } from '../batched-writes.ts';
 import { checkDatabase } from '../queries/health.ts';
 import { appendAttestations } from '../queries/attestations.ts';
-import { withStoreErrors } from '../errors.ts';
-import { closedForChecks, createStore, migrated, once } from '../registry.ts';
+import { assembleStore, baseStore, migrated, once } from '../registry.ts';
 import { writeBatchListeners } from '../write-batches.ts';
 import { rememberTokensUntilChange } from '../remembered.ts';
 import type { Store } from '../types.ts';
@@ -25,7 +24,7 @@ export async function openPostgresStore(url: string, options: PostgresOptions & 
   await migrated(db, 'postgres', options.schema);
   // Checkpoints are signed after the commits that may have grown a tree (log-store.ts).
   const log = await startLog(db, options.log);
-  const store = createStore(db, 'postgres', {
+  const base = baseStore(db, 'postgres', {
     runTransaction: async (work) => {
       const result = await db.transaction().execute(work);
       log.changed();
@@ -51,26 +50,25 @@ export async function openPostgresStore(url: string, options: PostgresOptions & 
         tokenChanges.changed();
       }
     };
-  return closedForChecks(
-    withStoreErrors<Store>({
-      ...store,
-      findToken: rememberTokensUntilChange(store.findToken, tokenChanges.version),
-      // This process's own changes apply to its next request without waiting for the notification.
-      insertToken: thenForget(store.insertToken),
-      revokeToken: thenForget(store.revokeToken),
-      appendAttestation: attestations.write,
-      onWriteBatch: batches.subscribe,
-      poolUse: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: pool.options.max }),
-      logSigning: log.logSigning,
-      makeCheckpoints: log.makeCheckpoints,
-      checkDatabase: () => checkDatabase(health),
-      close: once(async () => {
-        await tokenChanges.close();
-        await attestations.drained();
-        await log.close();
-        await health.destroy();
-        await store.close();
-      }),
+  /** What PostgreSQL runs its own way; every other member is the base's query on the pool (registry.ts). */
+  const overrides = {
+    appendAttestation: attestations.write,
+    findToken: rememberTokensUntilChange(base.findToken, tokenChanges.version),
+    // This process's own changes apply to its next request without waiting for the notification.
+    insertToken: thenForget(base.insertToken),
+    revokeToken: thenForget(base.revokeToken),
+    onWriteBatch: batches.subscribe,
+    poolUse: () => ({ total: pool.totalCount, idle: pool.idleCount, waiting: pool.waitingCount, max: pool.options.max }),
+    logSigning: log.logSigning,
+    makeCheckpoints: log.makeCheckpoints,
+    checkDatabase: () => checkDatabase(health),
+    close: once(async () => {
+      await tokenChanges.close();
+      await attestations.drained();
+      await log.close();
+      await health.destroy();
+      await base.close();
     }),
-  );
+  } satisfies Partial<Store>;
+  return assembleStore(base, overrides);
 }

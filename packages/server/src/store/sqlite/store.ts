@@ -5,15 +5,15 @@
  */
 import { availableParallelism } from 'node:os';
 import type { Queries, Store } from '../types.ts';
-import { StoreError, withStoreErrors } from '../errors.ts';
-import { closedForChecks, createStore, migrated, once } from '../registry.ts';
+import { StoreError } from '../errors.ts';
+import { assembleStore, baseStore, migrated, once } from '../registry.ts';
 import { writeBatchListeners } from '../write-batches.ts';
 import { oncePerTurn, rememberTokensUntilChange } from '../remembered.ts';
 import { verifyChainOnThread } from './chain-verify-thread.ts';
 import { startCheckpointer, walAutocheckpoint } from './checkpoint.ts';
 import { groupCommit } from './group-commit.ts';
 import { openSqlite, type SqliteOptions } from './open.ts';
-import { readerProcedures } from './reader-procedures.ts';
+import type { ReaderProcedures } from './reader-procedures.ts';
 import { startReaderThreads, type ReaderThreads } from './reader-threads.ts';
 import { lockedDriver, startWriterThread } from './writer-thread.ts';
 import { startLog, type LogOptions, type StartedLog } from '../log-store.ts';
@@ -57,55 +57,63 @@ export async function openSqliteStore(file: string, options: SqliteOptions & { l
     });
   }
   const writerStarted = options.threadsInBackground ? startedInBackground(writer.ready(), readers.ready()) : null;
-  const store = createStore(db, 'sqlite', {
-    reader,
-    // The whole database in one step of SQLite's backup API: a step copies from one consistent read
-    // of the source, while copied a few pages per step the copy starts over whenever the server (or
-    // another process) commits in between, which under continuous writes may be forever.
-    backup: async (target) => {
-      await raw.backup(target, { progress: () => 0x7fffffff });
-    },
+  // One writer, one fsync per commit: concurrent transactions share commits (see group-commit.ts).
+  const base = baseStore(db, 'sqlite', { reader, runTransaction: groupCommit(db, { afterCommit: (batch) => (committed(), transactionBatches(batch)) }) });
+  const onThread = onReaderThreads(base, readers);
+  // Every proof request's reads, as prepared statements; a tree's size read again only after a commit.
+  const logReads = logReadsOn(readerRaw, committedVersion);
+  /** What SQLite runs its own way; every other member is the base's query on the read or write connection (registry.ts). */
+  const overrides = {
+    // The lists, on a reader thread (reader-procedures.ts).
+    listDeployments: onThread('listDeployments'),
+    deploymentsPerDay: onThread('deploymentsPerDay'),
+    listEnvironments: onThread('listEnvironments'),
+    listApprovals: onThread('listApprovals'),
+    listAttestations: onThread('listAttestations'),
+    attestationFactsOfTrails: onThread('attestationFactsOfTrails'),
+    junitResultsOf: onThread('junitResultsOf'),
+    logSize: logReads.logSize,
+    logLeaves: logReads.logLeaves,
+    inclusionProofOf: logReads.inclusionProofOf,
+    consistencyProofOf: logReads.consistencyProofOf,
+    appendAttestation: writer.appendAttestation,
+    findToken: rememberTokensUntilChange(base.findToken, committedVersion),
+    // A console session ends by a commit too (sign-out, its token revoked); its expiry is checked per request.
+    findConsoleSession: rememberTokensUntilChange(base.findConsoleSession, committedVersion),
     // Verification reads the whole chain and every evidence row in one read transaction: on a
     // thread and connection of its own, so that the server's other requests do not wait for it.
     verifyChain: (organizationId: number, orgName: string) => verifyChainOnThread(file, organizationId, orgName),
-    // One writer, one fsync per commit: concurrent transactions share commits (see group-commit.ts).
-    runTransaction: groupCommit(db, { afterCommit: (batch) => (committed(), transactionBatches(batch)) }),
-  });
-  return closedForChecks(
-    withStoreErrors<Store>({
-      ...store,
-      onWriteBatch: batches.subscribe,
-      logSigning: log.logSigning,
-      makeCheckpoints: log.makeCheckpoints,
-      appendAttestation: writer.appendAttestation,
-      ...onReaderThreads(store, readers),
-      // Every proof request's reads, as prepared statements; a tree's size read again only after a commit.
-      ...logReadsOn(readerRaw, committedVersion),
-      findToken: rememberTokensUntilChange(store.findToken, committedVersion),
-      // A console session ends by a commit too (sign-out, its token revoked); its expiry is checked per request.
-      findConsoleSession: rememberTokensUntilChange(store.findConsoleSession, committedVersion),
-      committedVersion,
-      // A file moved, deleted or replaced under the server takes no more writes (the writer's own check, sqlite.ts): not ready.
-      checkDatabase: async () => {
-        writerStarted?.();
-        unmoved();
-        await store.checkDatabase();
-      },
-      close: once(async () => {
-        // Before the writer thread stops: a checkpoint made meanwhile would wait for it.
-        await log?.close();
-        await readers.close();
-        await writer.close();
-        await checkpointer?.close();
-        // The read connection before the writer's: SQLite's last connection to close copies the WAL
-        // into the file and removes it, which a read-only connection cannot do (the WAL stayed).
-        readerRaw.close();
-        await store.close();
-        // Kysely closes a connection only if it ever ran a query: one that never did kept the file open.
-        raw.close();
-      }),
+    // The whole database in one step of SQLite's backup API: a step copies from one consistent read
+    // of the source, while copied a few pages per step the copy starts over whenever the server (or
+    // another process) commits in between, which under continuous writes may be forever.
+    backup: async (target: string) => {
+      await raw.backup(target, { progress: () => 0x7fffffff });
+    },
+    onWriteBatch: batches.subscribe,
+    logSigning: log.logSigning,
+    makeCheckpoints: log.makeCheckpoints,
+    committedVersion,
+    // A file moved, deleted or replaced under the server takes no more writes (the writer's own check, sqlite.ts): not ready.
+    checkDatabase: async () => {
+      writerStarted?.();
+      unmoved();
+      await base.checkDatabase();
+    },
+    close: once(async () => {
+      // Before the writer thread stops: a checkpoint made meanwhile would wait for it.
+      await log?.close();
+      await readers.close();
+      await writer.close();
+      await checkpointer?.close();
+      // The read connection before the writer's: SQLite's last connection to close copies the WAL
+      // into the file and removes it, which a read-only connection cannot do (the WAL stayed).
+      readerRaw.close();
+      await base.close();
+      // Kysely closes a connection only if it ever ran a query: one that never did kept the file open.
+      raw.close();
     }),
-  );
+  } satisfies Partial<Store> & Record<keyof ReaderProcedures, unknown>;
+  return assembleStore(base, overrides);
 }
 
 /**
@@ -131,14 +139,12 @@ function startedInBackground(writer: Promise<unknown>, readers: Promise<unknown>
  */
 const defaultReaderThreads = Math.min(2, availableParallelism());
 
-/** The store's lists, run on a reader thread when one is ready and on the store's reader otherwise. */
-function onReaderThreads(store: Queries, readers: ReaderThreads): Pick<Queries, keyof typeof readerProcedures> {
-  const out: Record<string, unknown> = {};
-  for (const name of Object.keys(readerProcedures) as Array<keyof typeof readerProcedures>) {
+/** A list `name` of the store's, run on a reader thread when one is ready and on the store's reader otherwise. */
+function onReaderThreads(store: Queries, readers: ReaderThreads) {
+  return <K extends keyof ReaderProcedures>(name: K): Queries[K] => {
     const inProcess = store[name] as (...args: unknown[]) => unknown;
-    out[name] = (...args: unknown[]) => readers.run(name, args as never) ?? inProcess(...args);
-  }
-  return out as Pick<Queries, keyof typeof readerProcedures>;
+    return ((...args: unknown[]) => readers.run(name, args as never) ?? inProcess(...args)) as Queries[K];
+  };
 }
 
 /** `openSqliteStore` was given no file: the server's connections and threads each open the file. */
