@@ -5,8 +5,9 @@
  * registry for every other dependency), and `npx trailproof` there creates a token and serves a
  * begun trail and an attestation. better-sqlite3 is the workspace's copy, already compiled by
  * `pnpm install` (an npm override, installed without install scripts, which would compile it in
- * place again): the compile is what `pnpm install` proves already (docs/decisions.md). Skipped with TRAILPROOF_TEST_PACKED=skip (CI's second Node version) and
- * in the PostgreSQL pass: the package's files do not depend on the database.
+ * place again): the compile is what `pnpm install` proves already (docs/decisions.md). Skipped
+ * with TRAILPROOF_TEST_PACKED=skip (CI's second Node version) and in the PostgreSQL pass: the
+ * package's files do not depend on the database.
  */
 import { spawn } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
