@@ -40,6 +40,8 @@ export function Layout({ title, base, org, children }: LayoutProps) {
               <a href={home}>{org}</a>
               <a href={`${home}/deployments`}>Deployments</a>
               <a href={`${home}/integrity`}>Integrity</a>
+              <a href={`${home}/policies`}>Policies</a>
+              <a href={`${home}/verdicts`}>Verdicts</a>
             </nav>
           ) : (
             <nav aria-label="Console" />

@@ -12,6 +12,9 @@ import { approvalPage, approvalsPage } from './pages/approvals.tsx';
 import { integrityPage } from './pages/integrity.tsx';
 import { artifactPage, flowArtifactPage } from './pages/artifact.tsx';
 import { searchPage } from './pages/search.tsx';
+import { policiesPage, policyPage } from './pages/policies.tsx';
+import { verdictPage, verdictsPage } from './pages/verdicts.tsx';
+import { logEntryPage } from './pages/log-entry.tsx';
 
 export const consolePages: readonly Page[] = [
   overviewPage,
@@ -26,4 +29,9 @@ export const consolePages: readonly Page[] = [
   artifactPage,
   flowArtifactPage,
   searchPage,
+  policiesPage,
+  policyPage,
+  verdictsPage,
+  verdictPage,
+  logEntryPage,
 ];
