@@ -23,6 +23,10 @@ export function describeRule(rule: RuleDefinition): string {
   if (rule.type === 'provenance') return rule.definition.required ? 'provenance required: a flow reported the artifact' : 'provenance not required';
   if (rule.type === 'trail-compliance')
     return rule.definition.required ? 'trail compliance required: a trail of the artifact is compliant' : 'trail compliance not required';
+  if (rule.type === 'four-eyes')
+    return rule.definition.required
+      ? 'four eyes required: the commit is in a pull request approved by someone other than each of its authors'
+      : 'four eyes not required';
   const d = rule.definition;
   const what = `${d.type === '*' ? 'an attestation of any type' : `a ${d.type} attestation`} ${d.name === '*' ? 'of any name' : `named '${d.name}'`}`;
   return `${what}${d.must_be_compliant ? ', compliant' : ''}${d.for_control ? `, for control '${d.for_control}'` : ''}`;
@@ -35,11 +39,15 @@ const outcomes: Record<Resolution['type'], string> = {
   non_compliant_in_trail: 'the trail is not compliant',
   missing_attestation: 'no matching attestation',
   non_compliant_attestation: 'a matching attestation is not compliant',
+  missing_pull_request: 'no pull request has the commit',
+  self_approved: 'no pull request with the commit is approved by someone other than its authors',
 };
 
-/** The attestations of the resolution's trail that an attestation rule matched: the evidence it was satisfied or failed by. */
+/** The attestations of the resolution's trail that an attestation rule matched (for four eyes, its pull request attestations): the evidence it was satisfied or failed by. */
 function matchedEvidence(rule: RuleDefinition, trail: VerdictTrail | undefined) {
-  if (!trail || rule.type !== 'attestation') return [];
+  if (!trail) return [];
+  if (rule.type === 'four-eyes') return trail.attestations.filter((a) => a.pull_requests !== undefined);
+  if (rule.type !== 'attestation') return [];
   const d = rule.definition;
   return trail.attestations.filter(
     (a) => (d.name === '*' || d.name === a.name) && (d.type === '*' || d.type === a.type) && (d.for_control === null || a.for_control === d.for_control),
@@ -47,7 +55,7 @@ function matchedEvidence(rule: RuleDefinition, trail: VerdictTrail | undefined) 
 }
 
 function Reason({ at, verdict, rule, resolution }: { at: LinkBase; verdict: Verdict; rule: RuleDefinition; resolution: Resolution }) {
-  const { flow_name, trail_name, exception, condition, for_control, commit } = resolution.context as Resolution['context'] & { commit?: string };
+  const { flow_name, trail_name, exception, condition, for_control, commit } = resolution.context;
   const trail = verdict.trails.find((t) => t.flow.name === flow_name && t.trail.name === trail_name);
   const evidence = matchedEvidence(rule, trail);
   return (
