@@ -134,7 +134,11 @@ export function rederiveVerdict(verdict: unknown, recordAt: (index: number) => N
           return `record ${a.log_index} is not an attestation of ${where} about this artifact or its trail`;
         if (row.name !== a.name || row.type !== a.type || Boolean(Number(row.compliant)) !== a.compliant)
           return `attestation '${a.name}' is ${a.type}, ${a.compliant ? 'compliant' : 'non-compliant'} in the verdict but record ${a.log_index} says ${String(row.type)}, ${Number(row.compliant) ? 'compliant' : 'non-compliant'}`;
-        if ((a.pull_requests !== undefined || fourEyes) && row.type === 'pull_request' && canonicalJson(a.pull_requests ?? null) !== canonicalJson(row.pull_requests ?? null))
+        if (
+          (a.pull_requests !== undefined || fourEyes) &&
+          row.type === 'pull_request' &&
+          canonicalJson(a.pull_requests ?? null) !== canonicalJson(row.pull_requests ?? null)
+        )
           return `the pull requests of attestation '${a.name}' in ${where} are not those of record ${a.log_index}`;
       }
     }

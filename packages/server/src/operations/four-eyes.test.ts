@@ -66,7 +66,16 @@ describe('four eyes: a commit in a pull request approved by someone other than i
         state: 'MERGED',
         author: story.pr.author,
         approvers: story.pr.approvers,
-        commits: [{ sha1: story.commit, message: 'change', author: `${story.pr.commitAuthor} <x@example.com>`, author_username: story.pr.commitAuthor, timestamp: 1, branch: 'b' }],
+        commits: [
+          {
+            sha1: story.commit,
+            message: 'change',
+            author: `${story.pr.commitAuthor} <x@example.com>`,
+            author_username: story.pr.commitAuthor,
+            timestamp: 1,
+            branch: 'b',
+          },
+        ],
       };
       const data = { attestation_name: 'pr', git_provider: 'github', pull_requests: [pr], artifact_fingerprint: fp(trail) };
       await call('POST', `/attestations/acme/app/trail/${trail}/pull_request`, { form: { data_json: JSON.stringify(data) } });
@@ -77,7 +86,7 @@ describe('four eyes: a commit in a pull request approved by someone other than i
   });
   after(() => server?.close());
 
-  it('is a Trailproof key beside Kosli\'s: parsed with its exceptions, absent from Kosli\'s files, and an unknown key under it named', () => {
+  it("is a Trailproof key beside Kosli's: parsed with its exceptions, absent from Kosli's files, and an unknown key under it named", () => {
     expect(parsePolicy(fourEyesPolicy).trailproof?.['four-eyes']).to.include({ required: true });
     const kosli = parsePolicy(`${kosliHeader}artifacts:\n  provenance:\n    required: true\n`);
     expect(kosli).to.not.have.property('trailproof');
@@ -100,7 +109,9 @@ describe('four eyes: a commit in a pull request approved by someone other than i
     const other = await assert('other-approved');
     expect(other.compliant).to.equal(true);
     expect(fourEyesOf(other)).to.deep.include({ ignored: false, satisfied: true });
-    expect(fourEyesOf(other).resolutions).to.deep.equal([{ type: 'rule_satisfied', context: { flow_name: 'app', trail_name: 'other-approved', commit: commit('a') } }]);
+    expect(fourEyesOf(other).resolutions).to.deep.equal([
+      { type: 'rule_satisfied', context: { flow_name: 'app', trail_name: 'other-approved', commit: commit('a') } },
+    ]);
     const expected: Array<[Story, string]> = [
       ['author-approved', 'self_approved'],
       ['approver-authored', 'self_approved'],
@@ -110,7 +121,10 @@ describe('four eyes: a commit in a pull request approved by someone other than i
     for (const [story, reason] of expected) {
       const answer = await assert(story);
       expect(answer.compliant, story).to.equal(false);
-      expect(fourEyesOf(answer).resolutions.map((r: any) => r.type), story).to.deep.equal([reason]);
+      expect(
+        fourEyesOf(answer).resolutions.map((r: any) => r.type),
+        story,
+      ).to.deep.equal([reason]);
       expect(answer.log_index, story).to.be.a('number');
     }
   });
@@ -156,11 +170,20 @@ describe('four eyes: a commit in a pull request approved by someone other than i
     const org = await server.store.findOrganization('acme');
     const text = canonicalJson(forged);
     const index = await server.store.transaction((tx) =>
-      tx.recordVerdict({ organizationId: Number(org!.id), fingerprint: fp('author-approved'), verdict: text, compliant: true, createdBy: null, at: 1_764_000_000 }),
+      tx.recordVerdict({
+        organizationId: Number(org!.id),
+        fingerprint: fp('author-approved'),
+        verdict: text,
+        compliant: true,
+        createdBy: null,
+        at: 1_764_000_000,
+      }),
     );
     const again = await exported();
     expect(await outcome(again.bytes, again.key)).to.equal(`verdict-mismatch records/${index}/row.json`);
     const error = await verifyPackage(opener(again.bytes), again.key).catch((e) => e);
-    expect(error.message).to.match(new RegExp(`verdict ${index} does not follow from its evidence: the pull requests of attestation 'pr' in trail 'author-approved'`));
+    expect(error.message).to.match(
+      new RegExp(`verdict ${index} does not follow from its evidence: the pull requests of attestation 'pr' in trail 'author-approved'`),
+    );
   });
 });
