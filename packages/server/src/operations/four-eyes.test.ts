@@ -15,6 +15,7 @@ import { parsePolicy, PolicyError } from '../domain/policy.ts';
 import { evaluatePolicy } from '../domain/policy-evaluate.ts';
 import { factsOfVerdict } from '../domain/verdict.ts';
 import { canonicalJson } from '../store/queries/chain.ts';
+import { signInTo, textOf } from '../../../../test/support/console-story.ts';
 
 const fp = (name: string) => createHash('sha256').update(name).digest('hex');
 const commit = (c: string) => c.repeat(40);
@@ -127,6 +128,21 @@ describe('four eyes: a commit in a pull request approved by someone other than i
       ).to.deep.equal([reason]);
       expect(answer.log_index, story).to.be.a('number');
     }
+  });
+
+  it("the console's verdict page says why four eyes failed, with the commit and the pull request attestation it read", async () => {
+    await assert('author-approved');
+    const org = await server.store.findOrganization('acme');
+    const [row] = (await server.store.listVerdicts(Number(org!.id), { fingerprint: fp('author-approved'), offset: 0, limit: 1 })).items;
+    const cookie = await signInTo(server, server.readToken);
+    const page = await fetch(`${server.url}/ui/acme/verdicts/${row!.id}`, { headers: { cookie } });
+    expect(page.status).to.equal(200);
+    const text = textOf(await page.text());
+    expect(text)
+      .to.contain('four eyes required: the commit is in a pull request approved by someone other than each of its authors ✗ FAILED')
+      .and.contain(`no pull request with the commit is approved by someone other than its authors in app/author-approved`)
+      .and.contain(`commit ${commit('b')}`)
+      .and.match(/pull_request 'pr' compliant \( ?log #\d+ ?\)/);
   });
 
   it('a snapshot judged by an environment with the policy: the other-approved artifact passes, the author-approved one does not', async () => {
