@@ -4,7 +4,12 @@ import { rowsOfIds } from './rows-of-ids.ts';
 
 describe('rowsOfIds', () => {
   it('answers in the order of the ids, leaving out ids without a row', async () => {
-    const rows = await rowsOfIds([3, 1, 2], 2, async (chunk) => chunk.filter((id) => id !== 1).map((id) => ({ id: String(id) })), (r) => Number(r.id));
+    const rows = await rowsOfIds(
+      [3, 1, 2],
+      2,
+      async (chunk) => chunk.filter((id) => id !== 1).map((id) => ({ id: String(id) })),
+      (r) => Number(r.id),
+    );
     expect(rows).to.deep.equal([3, 2]);
   });
 
