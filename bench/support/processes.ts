@@ -124,7 +124,7 @@ export async function startBaseline(script: string, args: string[] = []): Promis
   const child = track(spawn(process.execPath, ['--import', 'tsx', file, ...args], { stdio: ['ignore', 'pipe', 'inherit'] }));
   const exited = new Promise<void>((resolve) => child.once('exit', () => resolve()));
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`${script} did not start in 30 s`)), 30_000);
+    const timer = setTimeout(() => reject(new Error(`${script} did not start in 120 s`)), 120_000);
     void exited.then(() => reject(new Error(`${script} exited ${child.exitCode} before listening`)));
     createInterface({ input: child.stdout! }).once('line', (line) => {
       clearTimeout(timer);

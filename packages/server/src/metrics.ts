@@ -87,7 +87,7 @@ export function metricsMiddleware(mode: Exclude<MetricsMode, 'off'>, auth: Authe
 }
 
 /**
- * The store's write batches as histograms by writer (`attestations`, `transactions`; see
+ * The store's write batches as histograms by writer (`attestations`, `artifacts`, `transactions`; see
  * store/write-batches.ts), and the PostgreSQL pool's connections as gauges read at each scrape.
  */
 function storeMetrics(store: Pick<Store, 'onWriteBatch' | 'poolUse'>, registry: Registry): void {

@@ -9,33 +9,30 @@ import { beginTrailOnFirstUse } from './attest.ts';
  */
 export const attestArtifactPlugin = definePlugin({
   operation: attestArtifact,
-  store: [...requireOrganizationUses, 'beginOnFirstUse'],
-  // In the store's transaction: on SQLite concurrent reports then share one commit (group-commit.ts).
-  transaction: ['appendArtifact'],
+  // Reports that arrive together share a transaction, a chain append and a commit (SQLite's writer thread, PostgreSQL's batched writes).
+  store: [...requireOrganizationUses, 'beginOnFirstUse', 'appendArtifact'],
   async handler({ params, data, principal, store, now }) {
     const organization = await requireOrganization(store, params.org);
     const where = { flow: params.flow_name, trail: data.trail_name, createdBy: principal.tokenId, now };
     const append = () =>
-      store.transaction((tx) =>
-        tx.appendArtifact({
-          organizationId: organization.id,
-          flow: params.flow_name,
-          trail: data.trail_name,
-          fingerprint: data.fingerprint,
-          filename: data.filename,
-          templateReferenceName: data.template_reference_name,
-          gitCommit: data.git_commit || null,
-          gitCommitInfo: data.git_commit_info ?? null,
-          repoInfo: data.repo_info ?? null,
-          buildUrl: data.build_url,
-          commitUrl: data.commit_url,
-          repoUrl: data.repo_url || null,
-          externalUrls: data.external_urls ?? null,
-          annotations: data.annotations ?? null,
-          createdBy: principal.tokenId,
-          at: now,
-        }),
-      );
+      store.appendArtifact({
+        organizationId: organization.id,
+        flow: params.flow_name,
+        trail: data.trail_name,
+        fingerprint: data.fingerprint,
+        filename: data.filename,
+        templateReferenceName: data.template_reference_name,
+        gitCommit: data.git_commit || null,
+        gitCommitInfo: data.git_commit_info ?? null,
+        repoInfo: data.repo_info ?? null,
+        buildUrl: data.build_url,
+        commitUrl: data.commit_url,
+        repoUrl: data.repo_url || null,
+        externalUrls: data.external_urls ?? null,
+        annotations: data.annotations ?? null,
+        createdBy: principal.tokenId,
+        at: now,
+      });
     let stored = await append();
     if ('missing' in stored) {
       await beginTrailOnFirstUse(store, organization.id, where, {

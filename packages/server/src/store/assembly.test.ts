@@ -11,6 +11,7 @@ import { assembleStore, overriddenBy } from './registry.ts';
 
 const overridden: Record<Store['dialect'], string[]> = {
   sqlite: [
+    'appendArtifact',
     'appendAttestation',
     'attestationFactsOfTrails',
     'backup',
@@ -35,6 +36,7 @@ const overridden: Record<Store['dialect'], string[]> = {
     'verifyChain',
   ],
   postgres: [
+    'appendArtifact',
     'appendAttestation',
     'checkDatabase',
     'close',

@@ -17,11 +17,11 @@ export interface BatchTiming {
 }
 
 /**
- * Which writer wrote the batch: `attestations` (attestations stored together: SQLite's writer
- * thread, PostgreSQL's batched writes) or `transactions` (SQLite's group commit of the store's
- * other transactions).
+ * Which writer wrote the batch: `attestations` or `artifacts` (each stored together: SQLite's
+ * writer thread, PostgreSQL's batched writes) or `transactions` (SQLite's group commit of the
+ * store's other transactions).
  */
-export type BatchWriter = 'attestations' | 'transactions';
+export type BatchWriter = 'attestations' | 'artifacts' | 'transactions';
 
 export interface WriteBatch extends BatchTiming {
   writer: BatchWriter;

@@ -4,6 +4,7 @@
  */
 import { batchedWrites } from '../batched-writes.ts';
 import { checkDatabase } from '../queries/health.ts';
+import { appendArtifacts } from '../queries/artifacts.ts';
 import { appendAttestations } from '../queries/attestations.ts';
 import { assembleStore, baseStore, migrated, once } from '../registry.ts';
 import { writeBatchListeners } from '../write-batches.ts';
@@ -39,6 +40,9 @@ export async function openPostgresStore(url: string, options: PostgresOptions & 
   const batches = writeBatchListeners();
   const attestationBatches = batches.emitter('attestations');
   const attestations = batchedWrites(db, appendAttestations, { afterCommit: (batch) => (log.changed(), attestationBatches(batch)) });
+  // Artifacts the same way: one transaction, one lock of the chain and one chain append for those arriving together.
+  const artifactBatches = batches.emitter('artifacts');
+  const artifacts = batchedWrites(db, appendArtifacts, { afterCommit: (batch) => (log.changed(), artifactBatches(batch)) });
   // Tokens are remembered until PostgreSQL says the tokens table changed (token-changes.ts).
   const tokenChanges = listenForTokenChanges(url, { connectionTimeoutMs: options.connectionTimeoutMs });
   const thenForget =
@@ -53,6 +57,7 @@ export async function openPostgresStore(url: string, options: PostgresOptions & 
   /** What PostgreSQL runs its own way; every other member is the base's query on the pool (registry.ts). */
   const overrides = {
     appendAttestation: attestations.write,
+    appendArtifact: artifacts.write,
     findToken: rememberTokensUntilChange(base.findToken, tokenChanges.version),
     // This process's own changes apply to its next request without waiting for the notification.
     insertToken: thenForget(base.insertToken),

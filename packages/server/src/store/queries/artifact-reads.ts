@@ -32,9 +32,11 @@ export const readRowOf = (
 /** Artifacts a page reads in one statement: each may carry 100 URLs of 2 KB and 100 annotations. */
 const artifactsPerRead = 10;
 
+// Compiled once per number of ids: built anew, the query's building and compiling cost a read of one artifact more than its statement.
+const rowsOfChunk = compiledOnce((db, v: { ids: number[] }) => readRowsQuery(db).where('r.id', 'in', v.ids));
+
 /** The artifacts of `ids`, in that order, ten a statement (see rows-of-ids.ts). */
-const artifactsOfIds = (db: Db, ids: readonly number[]) =>
-  rowsOfIds(ids, artifactsPerRead, (chunk) => readRowsQuery(db).where('r.id', 'in', chunk).execute(), readRowOf);
+const artifactsOfIds = (db: Db, ids: readonly number[]) => rowsOfIds(ids, artifactsPerRead, (chunk) => rowsOfChunk(db, { ids: chunk }), readRowOf);
 
 /** `[from, to)` of the values starting with `prefix` (lower-case hex). */
 const rangeOf = (prefix: string) => ({ from: prefix, to: `${prefix}g` });
@@ -132,19 +134,21 @@ export interface DeployedFingerprint {
   artifactName: string;
 }
 
-/** Fingerprints that started in the organisation's environments and start with `prefix` (one row each, by the deployments' index). */
-export async function deployedFingerprints(db: Db, organizationId: number, prefix: string, limit: number): Promise<DeployedFingerprint[]> {
-  const { from, to } = rangeOf(prefix);
-  const rows = await db
+const deployedIn = compiledOnce((db, v: { organizationId: number; from: string; to: string; limit: number }) =>
+  db
     .selectFrom('deployments')
     .select(['fingerprint', (eb) => eb.fn.min('artifact_name').as('artifact_name')])
-    .where('organization_id', '=', organizationId)
-    .where('fingerprint', '>=', from)
-    .where('fingerprint', '<', to)
+    .where('organization_id', '=', v.organizationId)
+    .where('fingerprint', '>=', v.from)
+    .where('fingerprint', '<', v.to)
     .groupBy('fingerprint')
     .orderBy('fingerprint')
-    .limit(limit)
-    .execute();
+    .limit(v.limit),
+);
+
+/** Fingerprints that started in the organisation's environments and start with `prefix` (one row each, by the deployments' index). */
+export async function deployedFingerprints(db: Db, organizationId: number, prefix: string, limit: number): Promise<DeployedFingerprint[]> {
+  const rows = await deployedIn(db, { organizationId, ...rangeOf(prefix), limit });
   return rows.map((r) => ({ fingerprint: r.fingerprint, artifactName: String(r.artifact_name) }));
 }
 

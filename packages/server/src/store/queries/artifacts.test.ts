@@ -70,6 +70,34 @@ describe('artifacts store', function () {
     expect(await store.artifactsByFingerprints(organizationId, [fp('a')])).to.deep.equal([]);
   });
 
+  it('stores reports that arrive together in one batch: a fingerprint sent twice to a trail once, a missing trail failing alone, each chained', async () => {
+    const batches: Array<{ writer: string; size: number }> = [];
+    const unsubscribe = store.onWriteBatch!((batch) => batches.push({ writer: batch.writer, size: batch.size }));
+    const results = await Promise.all([
+      store.appendArtifact(artifact({ at: 9 })),
+      store.appendArtifact(artifact({ filename: 'again.tgz' })),
+      store.appendArtifact(artifact({ trail: 'nope' })),
+      store.appendArtifact(artifact({ trail: 't2', fingerprint: fp('b') })),
+      store.appendArtifact(artifact({ fingerprint: fp('c'), at: 2 })),
+    ]);
+    unsubscribe();
+    const [first, again, missing, other, later] = results as Array<{ id: number; trailId: number; created: boolean }>;
+    expect(again).to.deep.equal({ ...first, created: false });
+    expect(missing).to.deep.equal({ missing: 'trail' });
+    expect([first!.created, other!.created, later!.created]).to.deep.equal([true, true, true]);
+    expect(batches.filter((b) => b.writer === 'artifacts')).to.deep.equal([{ writer: 'artifacts', size: 5 }]);
+    const stored = await store.artifactsByFingerprints(organizationId, [fp('a'), fp('b'), fp('c')]);
+    expect(stored.map((r) => [r.trailName, r.filename, r.createdAt])).to.have.deep.members([
+      ['t1', 'app.tgz', 9],
+      ['t2', 'app.tgz', 5],
+      // Not before the trail's latest evidence, as an attestation's time.
+      ['t1', 'app.tgz', 9],
+    ]);
+    expect(await store.verifyChain(organizationId, 'acme')).to.include({ ok: true, records: 5 });
+    const leaves = await store.logIndexesOf(organizationId, 'artifacts', [first!.id, other!.id, later!.id]);
+    expect([leaves.get(first!.id), leaves.get(other!.id), leaves.get(later!.id)]).to.deep.equal([2, 3, 4]);
+  });
+
   it('keeps another organisation out', async () => {
     await store.appendArtifact(artifact());
     const other = Number((await store.ensureOrganization('other', 1)).id);

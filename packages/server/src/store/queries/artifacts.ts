@@ -7,7 +7,7 @@ import { compiledOnce } from '../compiled-once.ts';
 import { inListChunks, isSqlite, type Db } from '../database.ts';
 import { fromJson, toJson } from '../json.ts';
 import { inTransaction } from '../transactions.ts';
-import { appendEvidence, byToken, digestColumnsOf } from './chain.ts';
+import { appendEvidenceBatch, byToken, digestColumnsOf } from './chain.ts';
 import { trailForEvidence } from './evidence-trails.ts';
 import { tokenRef, type TokenRef } from './provenance.ts';
 
@@ -70,57 +70,98 @@ const existingOf = compiledOnce((db, v: { trailId: number; fingerprint: string }
  * Finds the trail and stores the artifact and its chain record in one transaction; a fingerprint
  * the trail has already is not stored again. Plain values in and out (SQLite's writer thread).
  */
-export function appendArtifact(db: Db, a: ArtifactAppend): Promise<ArtifactAppendResult> {
+export async function appendArtifact(db: Db, a: ArtifactAppend): Promise<ArtifactAppendResult> {
+  return (await appendArtifacts(db, [a]))[0]!;
+}
+
+/**
+ * `appendArtifact` for several, in one transaction with one chain append (the batches of
+ * `batchedWrites`, as attestations are stored): trails found once each and locked in id order
+ * (before the organisation, as attestations take them), each artifact's time at least its
+ * trail's latest, and a fingerprint given twice for one trail stored once. A missing trail fails
+ * only its own artifact.
+ */
+export function appendArtifacts(db: Db, list: ArtifactAppend[]): Promise<ArtifactAppendResult[]> {
   return inTransaction(db, async (trx) => {
-    const trail = await trailForEvidence(trx, { organizationId: a.organizationId, flow: a.flow, trail: a.trail });
-    if ('missing' in trail) return trail;
-    const trailId = trail.id;
-    if (!isSqlite(trx)) await lockTrail(trx, { id: trailId });
-    const [existing] = await existingOf(trx, { trailId, fingerprint: a.fingerprint });
-    if (existing) return { id: Number(existing.id), trailId, created: false };
-    const at = Math.max(a.at, trail.lastModifiedAt);
-    const row = await trx
-      .insertInto('artifacts')
-      .values({
-        organization_id: a.organizationId,
-        flow_id: trail.flowId,
-        trail_id: trailId,
-        fingerprint: a.fingerprint,
-        filename: a.filename,
-        template_reference_name: a.templateReferenceName,
-        git_commit: a.gitCommit,
-        git_commit_info: toJson(a.gitCommitInfo),
-        repo_info: toJson(a.repoInfo),
-        repo_name: typeof a.repoInfo?.name === 'string' ? a.repoInfo.name : null,
-        build_url: a.buildUrl,
-        commit_url: a.commitUrl,
-        repo_url: a.repoUrl,
-        external_urls: toJson(a.externalUrls),
-        annotations: toJson(a.annotations),
-        created_by_token: a.createdBy,
-        created_at: at,
-      })
-      .returning(digestColumnsOf('artifacts'))
-      .executeTakeFirstOrThrow();
-    await touchTrail(trx, { id: trailId, at });
-    await appendEvidence(trx, {
-      organizationId: a.organizationId,
-      type: 'artifact',
-      at,
-      ref: { table: 'artifacts', id: Number(row.id) },
-      row,
-      data: {
-        flow: a.flow,
-        trail: a.trail,
-        fingerprint: a.fingerprint,
-        filename: a.filename,
-        template_reference_name: a.templateReferenceName,
-        git_commit: a.gitCommit,
-        ...byToken(a.createdBy),
-      },
-    });
-    return { id: Number(row.id), trailId, created: true };
+    const trails = new Map<string, Awaited<ReturnType<typeof trailForEvidence>>>();
+    const keyOf = (a: ArtifactAppend) => JSON.stringify([a.organizationId, a.flow, a.trail]);
+    for (const a of list)
+      if (!trails.has(keyOf(a))) trails.set(keyOf(a), await trailForEvidence(trx, { organizationId: a.organizationId, flow: a.flow, trail: a.trail }));
+    const since = new Map<number, number>();
+    for (const trail of [...trails.values()].sort((x, y) => ('id' in x ? x.id : 0) - ('id' in y ? y.id : 0))) {
+      if ('missing' in trail) continue;
+      if (!isSqlite(trx)) await lockTrail(trx, { id: trail.id });
+      since.set(trail.id, trail.lastModifiedAt);
+    }
+    const stored = new Map<string, number>();
+    const results: ArtifactAppendResult[] = [];
+    const evidence: Parameters<typeof appendEvidenceBatch>[1] = [];
+    for (const a of list) {
+      const trail = trails.get(keyOf(a))!;
+      if ('missing' in trail) {
+        results.push(trail);
+        continue;
+      }
+      const trailId = trail.id;
+      const sameKey = JSON.stringify([trailId, a.fingerprint]);
+      const existing = stored.get(sameKey) ?? Number((await existingOf(trx, { trailId, fingerprint: a.fingerprint }))[0]?.id ?? 0);
+      if (existing) {
+        results.push({ id: existing, trailId, created: false });
+        continue;
+      }
+      const at = Math.max(a.at, since.get(trailId)!);
+      since.set(trailId, at);
+      const row = await insertArtifact(trx, a, trail.flowId, trailId, at);
+      stored.set(sameKey, Number(row.id));
+      results.push({ id: Number(row.id), trailId, created: true });
+      evidence.push({
+        organizationId: a.organizationId,
+        type: 'artifact',
+        at,
+        ref: { table: 'artifacts', id: Number(row.id) },
+        row,
+        data: {
+          flow: a.flow,
+          trail: a.trail,
+          fingerprint: a.fingerprint,
+          filename: a.filename,
+          template_reference_name: a.templateReferenceName,
+          git_commit: a.gitCommit,
+          ...byToken(a.createdBy),
+        },
+      });
+    }
+    for (const [id, at] of [...since].sort(([x], [y]) => x - y)) await touchTrail(trx, { id, at });
+    if (evidence.length) await appendEvidenceBatch(trx, evidence);
+    return results;
   });
+}
+
+/** Stores one artifact's row, returning its digest columns for its chain record. */
+function insertArtifact(trx: Db, a: ArtifactAppend, flowId: number, trailId: number, at: number) {
+  return trx
+    .insertInto('artifacts')
+    .values({
+      organization_id: a.organizationId,
+      flow_id: flowId,
+      trail_id: trailId,
+      fingerprint: a.fingerprint,
+      filename: a.filename,
+      template_reference_name: a.templateReferenceName,
+      git_commit: a.gitCommit,
+      git_commit_info: toJson(a.gitCommitInfo),
+      repo_info: toJson(a.repoInfo),
+      repo_name: typeof a.repoInfo?.name === 'string' ? a.repoInfo.name : null,
+      build_url: a.buildUrl,
+      commit_url: a.commitUrl,
+      repo_url: a.repoUrl,
+      external_urls: toJson(a.externalUrls),
+      annotations: toJson(a.annotations),
+      created_by_token: a.createdBy,
+      created_at: at,
+    })
+    .returning(digestColumnsOf('artifacts'))
+    .executeTakeFirstOrThrow();
 }
 
 /** The artifacts' columns an `ArtifactRow` is made of, with flow, trail and token joined. */

@@ -133,24 +133,25 @@ export type LoggedTable = 'trails' | 'attestations' | 'artifacts' | 'snapshots' 
  */
 export async function logIndexesOf(db: Db, organizationId: number, table: LoggedTable, ids: readonly number[]): Promise<Map<number, number>> {
   const out = new Map<number, number>();
-  if (!ids.length) return out;
-  const postgres = isPostgres(db);
-  const refTable = postgres ? sql`(record::jsonb #>> '{ref,table}')` : sql`json_extract(record, '$.ref.table')`;
-  const refId = postgres ? sql`((record::jsonb #>> '{ref,id}')::bigint)` : sql`json_extract(record, '$.ref.id')`;
   for (let i = 0; i < ids.length; i += 500) {
-    const chunk = ids.slice(i, i + 500);
-    const rows = await db
-      .selectFrom('evidence_log')
-      .select([sql<number>`${refId}`.as('ref_id'), (eb) => eb.fn.max('seq').as('seq')])
-      .where('organization_id', '=', organizationId)
-      .where(sql<boolean>`${refTable} = ${table}`)
-      .where(sql<boolean>`${refId} in (${sql.join(chunk)})`)
-      .groupBy(sql`${refId}`)
-      .execute();
-    for (const row of rows) out.set(Number(row.ref_id), Number(row.seq) - 1);
+    for (const row of await latestLeavesOf(db, { organizationId, table, ids: ids.slice(i, i + 500) })) out.set(Number(row.ref_id), Number(row.seq) - 1);
   }
   return out;
 }
+
+// Compiled once per dialect and number of ids: every artifact read asks it, and building it anew cost more than its statement.
+const latestLeavesOf = compiledOnce((db, v: { organizationId: number; table: LoggedTable; ids: number[] }) => {
+  const postgres = isPostgres(db);
+  const refTable = postgres ? sql`(record::jsonb #>> '{ref,table}')` : sql`json_extract(record, '$.ref.table')`;
+  const refId = postgres ? sql`((record::jsonb #>> '{ref,id}')::bigint)` : sql`json_extract(record, '$.ref.id')`;
+  return db
+    .selectFrom('evidence_log')
+    .select([sql<number>`${refId}`.as('ref_id'), (eb) => eb.fn.max('seq').as('seq')])
+    .where('organization_id', '=', v.organizationId)
+    .where(sql<boolean>`${refTable} = ${v.table}`)
+    .where(sql<boolean>`${refId} in (${sql.join(v.ids)})`)
+    .groupBy(sql`${refId}`);
+});
 
 const isPostgres = (db: Db) => db.getExecutor().adapter instanceof PostgresAdapter;
 const selectSize = compiledOnce((db, v: { organizationId: number }) =>

@@ -27,7 +27,7 @@ export async function openSqliteStore(file: string, options: SqliteOptions & { l
   if (file === ':memory:' || file === '') throw new InMemoryDatabaseError();
   let checkpointer: ReturnType<typeof startCheckpointer> = null;
   const batches = writeBatchListeners();
-  const attestationBatches = batches.emitter('attestations');
+  const workerBatches = { attestations: batches.emitter('attestations'), artifacts: batches.emitter('artifacts') };
   const transactionBatches = batches.emitter('transactions');
   let log: StartedLog | undefined;
   // After each commit: the WAL checkpointer copies it, the log signs the trees it grew (log-store.ts).
@@ -35,7 +35,7 @@ export async function openSqliteStore(file: string, options: SqliteOptions & { l
     checkpointer?.committed();
     log?.changed();
   };
-  const writer = startWriterThread(file, { ...options, afterCommit: (batch) => (committed(), attestationBatches(batch)), walAutocheckpoint });
+  const writer = startWriterThread(file, { ...options, afterCommit: (batch, writer) => (committed(), workerBatches[writer](batch)), walAutocheckpoint });
   const readers = startReaderThreads(file, options.readerThreads ?? defaultReaderThreads);
   const { db, reader, raw, readerRaw, unmoved } = openSqlite(file, {
     ...options,
@@ -77,6 +77,7 @@ export async function openSqliteStore(file: string, options: SqliteOptions & { l
     inclusionProofOf: logReads.inclusionProofOf,
     consistencyProofOf: logReads.consistencyProofOf,
     appendAttestation: writer.appendAttestation,
+    appendArtifact: writer.appendArtifact,
     findToken: rememberTokensUntilChange(base.findToken, committedVersion),
     // A console session ends by a commit too (sign-out, its token revoked); its expiry is checked per request.
     findConsoleSession: rememberTokensUntilChange(base.findConsoleSession, committedVersion),

@@ -7,6 +7,7 @@ import { parentPort, workerData } from 'node:worker_threads';
 import { asBuffer } from '../../support/buffers.ts';
 import { batchedWrites } from '../batched-writes.ts';
 import { openSqliteWriter, type SqliteOptions } from './open.ts';
+import { appendArtifacts } from '../queries/artifacts.ts';
 import { appendAttestations } from '../queries/attestations.ts';
 import { batchedPost, toErrorShape, unbatched, type MessageBatch } from './threads.ts';
 import { lockedDriver, turns, type FromWriter, type ToWriter, type WriterProcedures } from './writer-thread.ts';
@@ -26,7 +27,9 @@ const post = (message: FromWriter) => answers.post(message);
 const lock = turns();
 const { db, raw } = openSqliteWriter(file, { synchronous, maxSizeBytes, wrapDriver: (driver) => lockedDriver(driver, lock) });
 if (walAutocheckpoint) raw.pragma(`wal_autocheckpoint = ${walAutocheckpoint}`);
-const attestations = batchedWrites(db, appendAttestations, { afterCommit: (batch) => post({ kind: 'committed', batch }) });
+const attestations = batchedWrites(db, appendAttestations, { afterCommit: (batch) => post({ kind: 'committed', writer: 'attestations', batch }) });
+// Artifacts as attestations: those that arrive together share a transaction, a chain append and a COMMIT.
+const artifacts = batchedWrites(db, appendArtifacts, { afterCommit: (batch) => post({ kind: 'committed', writer: 'artifacts', batch }) });
 
 const procedures: WriterProcedures = {
   appendAttestation: (input) =>
@@ -34,6 +37,7 @@ const procedures: WriterProcedures = {
       ...input,
       attachment: input.attachment ? { ...input.attachment, content: asBuffer(input.attachment.content) } : null,
     }),
+  appendArtifact: (input) => artifacts.write(input),
 };
 
 let running = 0;

@@ -12,7 +12,9 @@
  */
 import type { Worker } from 'node:worker_threads';
 import type { Driver } from 'kysely';
+import type { ArtifactAppend, ArtifactAppendResult } from '../queries/artifacts.ts';
 import type { AppendResult, AttestationAppend } from '../queries/attestations.ts';
+import type { BatchWriter } from '../write-batches.ts';
 import type { BatchTiming } from '../write-batches.ts';
 import { overrideDriver, type SqliteOptions } from './open.ts';
 import { siblingModule, startModuleWorker, unbatched, workerJobs, type ErrorShape, type MessageBatch } from './threads.ts';
@@ -20,6 +22,7 @@ import { siblingModule, startModuleWorker, unbatched, workerJobs, type ErrorShap
 /** What the worker runs: store queries that take and return plain values (they cross threads). */
 export interface WriterProcedures {
   appendAttestation(input: AttestationAppend): Promise<AppendResult>;
+  appendArtifact(input: ArtifactAppend): Promise<ArtifactAppendResult>;
 }
 
 /** Messages to the worker. */
@@ -35,7 +38,7 @@ export type FromWriter =
   | { kind: 'done'; id: number; value: unknown }
   | { kind: 'failed'; id: number; error: ErrorShape }
   | { kind: 'paused'; id: number }
-  | { kind: 'committed'; batch: BatchTiming }
+  | { kind: 'committed'; writer: Exclude<BatchWriter, 'transactions'>; batch: BatchTiming }
   /** A rejection nothing handled: the worker's state is unknown. */
   | { kind: 'fatal' };
 
@@ -88,8 +91,8 @@ export interface WriterThread extends WriterProcedures {
 }
 
 export interface WriterThreadOptions extends SqliteOptions {
-  /** Called after each COMMIT of the worker (the WAL checkpointer copies what it wrote; the metrics observe its timing). */
-  afterCommit?: (batch: BatchTiming) => void;
+  /** Called after each COMMIT of the worker (the WAL checkpointer copies what it wrote; the metrics observe its timing, by what it wrote). */
+  afterCommit?: (batch: BatchTiming, writer: Exclude<BatchWriter, 'transactions'>) => void;
   /** WAL pages after which the worker's connection checkpoints itself (see checkpoint.ts). */
   walAutocheckpoint?: number;
 }
@@ -118,7 +121,7 @@ export function startWriterThread(file: string, options: WriterThreadOptions = {
     const jobs = workerJobs(thread, { batched: true });
     thread.on('message', (received: FromWriter | MessageBatch) => {
       for (const message of unbatched(received)) {
-        if (message.kind === 'committed') options.afterCommit?.(message.batch);
+        if (message.kind === 'committed') options.afterCommit?.(message.batch, message.writer);
         // A worker in an unknown state is stopped before its jobs are failed, so that none of them
         // commits after its client was told it failed (the exit handler fails them).
         else if (message.kind === 'fatal') return void thread.terminate();
@@ -151,6 +154,7 @@ export function startWriterThread(file: string, options: WriterThreadOptions = {
       const args = [{ ...input, attachment: input.attachment && content ? { ...input.attachment, content } : null }];
       return request((id) => ({ kind: 'run', id, procedure: 'appendAttestation', args }), content ? [content.buffer] : []);
     },
+    appendArtifact: (input) => request((id) => ({ kind: 'run', id, procedure: 'appendArtifact', args: [input] })),
     ready: () => request((id) => ({ kind: 'ping', id })),
     async pause() {
       // No worker, no writes of its own to wait for (one started meanwhile waits in its busy handler, off the event loop).
