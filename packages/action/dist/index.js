@@ -7970,13 +7970,13 @@ var RerunMerger = class {
   }
 };
 
-// src/junit/internal-sax.ts
+// ../junit/src/internal-sax.ts
 import { TextDecoder as TextDecoder2 } from "node:util";
 
-// src/junit/internal-builder.ts
+// ../junit/src/internal-builder.ts
 import { basename as basename4 } from "node:path";
 
-// src/junit/internal-strings.ts
+// ../junit/src/internal-strings.ts
 function detach(s) {
   return s.length < 13 ? s : (" " + s).slice(1);
 }
@@ -7986,7 +7986,7 @@ function cut(s, max) {
   return s.slice(0, last >= 55296 && last <= 56319 ? max - 1 : max);
 }
 
-// src/junit/internal-time.ts
+// ../junit/src/internal-time.ts
 var PLAIN = /^(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 var COMMA_GROUPS = /^[1-9]\d{0,2}(?:,\d{3})+(?:\.\d*)?$/;
 var DOT_GROUPS_COMMA_DECIMAL = /^[1-9]\d{0,2}(?:\.\d{3})+,\d*$/;
@@ -8121,7 +8121,7 @@ function parseTimestamp(raw) {
   return days * 86400 + clock - zone;
 }
 
-// src/junit/internal-case.ts
+// ../junit/src/internal-case.ts
 var SKIP_STATUSES = /* @__PURE__ */ new Set(["disabled", "skipped", "skip", "notrun", "ignored", "ignore", "notexecuted", "pending", "excluded"]);
 var RESULT_RANK = /* @__PURE__ */ new Map([
   ["flakyFailure", 1],
@@ -8147,18 +8147,20 @@ function startCase(attrs) {
     hasFlaky: false,
     rank: 0,
     message: void 0,
+    type: void 0,
     parts: [],
     length: 0
   };
 }
-function markResult(c, rank, message, maxDetails) {
+function markResult(c, rank, attrs, maxDetails) {
   if (rank === 1) c.hasFlaky = true;
   else if (rank === 2) c.hasSkipped = true;
   else if (rank === 3) c.hasFailure = true;
   else c.hasError = true;
   if (rank <= c.rank) return false;
   c.rank = rank;
-  c.message = message ? detach(cut(message, maxDetails)) : void 0;
+  c.message = attrs.message ? detach(cut(attrs.message, maxDetails)) : void 0;
+  c.type = attrs.type ? detach(cut(attrs.type, maxDetails)) : void 0;
   c.parts = [];
   c.length = 0;
   return true;
@@ -8176,6 +8178,7 @@ function finishCase(c, outcome, flaky, suiteName, maxDetails, intern) {
   const line = c.line !== void 0 && /^\s*[1-9][0-9]{0,8}\s*$/.test(c.line) ? Number(c.line) : void 0;
   if (line !== void 0) kase.line = line;
   if (decided && c.message !== void 0) kase.message = c.message;
+  if (decided && c.type !== void 0) kase.type = c.type;
   if (decided) {
     const details = c.parts.join("").trimEnd();
     if (details !== "") kase.details = detach(details);
@@ -8183,7 +8186,7 @@ function finishCase(c, outcome, flaky, suiteName, maxDetails, intern) {
   return kase;
 }
 
-// src/junit/internal-suite.ts
+// ../junit/src/internal-suite.ts
 function startContainer(isRoot, attrs, parent, display) {
   if (parent && !isRoot) parent.hasNestedSuite = true;
   const declared = {};
@@ -8264,7 +8267,7 @@ function closeDeclared(c, parent) {
   };
 }
 
-// src/junit/types.ts
+// ../junit/src/types.ts
 var JunitReadError = class extends Error {
   constructor(message, file, kind, line, column) {
     super(message);
@@ -8280,9 +8283,10 @@ var JunitReadError = class extends Error {
   name = "JunitReadError";
 };
 
-// src/junit/internal-builder.ts
+// ../junit/src/internal-builder.ts
 var MAX_DEPTH = 1e4;
 var MUTED = /* @__PURE__ */ new Set(["system-out", "system-err"]);
+var noAttributes = {};
 var CaseHandlerError = class extends Error {
   constructor(error2) {
     super("onCase failed");
@@ -8409,7 +8413,7 @@ var ReportBuilder = class {
       return;
     }
     const wanted = this.wantsDetails;
-    if (markResult(c, rank, wanted ? attrs.message : void 0, this.maxDetails)) this.collecting = wanted ? c : null;
+    if (markResult(c, rank, wanted ? attrs : noAttributes, this.maxDetails)) this.collecting = wanted ? c : null;
     this.frames.push("result");
   }
   closeResult() {
@@ -8442,7 +8446,7 @@ var ReportBuilder = class {
   }
 };
 
-// src/junit/internal-encoding.ts
+// ../junit/src/internal-encoding.ts
 var SNIFF_BYTES = 1024;
 var ALIASES = /* @__PURE__ */ new Map([
   ["latin9", "iso-8859-15"],
@@ -8497,10 +8501,10 @@ function sniffEncoding(head, complete) {
   return { kind: "decode", encoding: label };
 }
 
-// src/junit/internal-feeder.ts
+// ../junit/src/internal-feeder.ts
 var import_saxes = __toESM(require_saxes(), 1);
 
-// src/junit/internal-attributes.ts
+// ../junit/src/internal-attributes.ts
 var MAX_ATTRIBUTES = 1e4;
 var READ_ATTRIBUTES = [
   "name",
@@ -8509,6 +8513,7 @@ var READ_ATTRIBUTES = [
   "timestamp",
   "status",
   "message",
+  "type",
   "tests",
   "failures",
   "errors",
@@ -8517,7 +8522,7 @@ var READ_ATTRIBUTES = [
   "line"
 ];
 
-// src/junit/internal-xml-errors.ts
+// ../junit/src/internal-xml-errors.ts
 var S_ENTITY = 14;
 var S_COMMENT = 17;
 var S_CDATA = 20;
@@ -8566,7 +8571,7 @@ function explainXmlError(reason, parser) {
   }
 }
 
-// src/junit/internal-feeder.ts
+// ../junit/src/internal-feeder.ts
 var SLICE = 64 * 1024;
 var MIN_BUFFER_CAP = 64 * 1024;
 function bufferCap(options) {
@@ -8660,7 +8665,7 @@ var Feeder = class {
   }
 };
 
-// src/junit/internal-file.ts
+// ../junit/src/internal-file.ts
 import { closeSync, createReadStream as createReadStream2, fstatSync, openSync, readSync } from "node:fs";
 var WHOLE_FILE_BYTES = 1024 * 1024;
 var CHUNK = 64 * 1024;
@@ -8688,7 +8693,7 @@ function openFile(path6) {
   }
 }
 
-// src/junit/internal-plain.ts
+// ../junit/src/internal-plain.ts
 var S = "[ \\t\\n]";
 var NAME = "[A-Za-z_:][A-Za-z0-9_:.-]*";
 var DECLARATION = new RegExp(
@@ -8892,7 +8897,7 @@ function readPlain(xml, file, options, cap) {
   return builder.finish();
 }
 
-// src/junit/internal-sax.ts
+// ../junit/src/internal-sax.ts
 var DEFAULT_MAX_DETAILS = 4096;
 var DEFAULT_MAX_FAILURES = 100;
 function count(name, value, fallback) {
@@ -9009,7 +9014,7 @@ async function readFile2(path6, options) {
   return read(source);
 }
 
-// src/junit/index.ts
+// ../junit/src/index.ts
 function readJunitFile(path6, options) {
   return readFile2(path6, options);
 }
