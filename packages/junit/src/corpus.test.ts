@@ -1,5 +1,5 @@
 /**
- * Conformance of the JUnit reader against the real-world corpus in `packages/action/test/corpus/`.
+ * Conformance of the JUnit reader against the real-world corpus in `packages/junit/test/corpus/`.
  * That folder's README.md gives the files' origin, licence and expectation format.
  */
 import { expect } from 'chai';
