@@ -1,5 +1,5 @@
 /**
- * JUnit reader: our streaming reader (`readJunitFile` from @trailproof/action/junit) against
+ * JUnit reader: our streaming reader (`readJunitFile` from @trailproof/junit) against
  * fast-xml-parser and xml2js (whole file in memory, as the popular JUnit actions read reports)
  * on a generated ~200MB Surefire-style report, a ~20MB one and 10,000 small files. Each reader
  * on each input runs in its own process (bundled with esbuild and run by plain `node`, as the

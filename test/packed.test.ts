@@ -1,6 +1,6 @@
 // @database
 /**
- * The published route: `pnpm pack` makes the tarballs of @trailproof/schema and
+ * The published route: `pnpm pack` makes the tarballs of @trailproof/schema, @trailproof/junit and
  * @trailproof/server, npm installs them into an empty folder outside the repository (from the
  * registry for every other dependency), and `npx trailproof` there creates a token and serves a
  * begun trail and an attestation. better-sqlite3 is the workspace's copy, already compiled by
@@ -34,13 +34,17 @@ describe('the packed packages, installed with npm outside the repository', funct
   it('npx trailproof creates a token and serves a begun trail and an attestation', async () => {
     expect(dir.startsWith(repositoryRoot)).to.equal(false);
     const packs = join(dir, 'packs');
-    for (const name of ['schema', 'server']) {
+    for (const name of ['schema', 'junit', 'server']) {
       const packed = await runProcess('pnpm', ['pack', '--pack-destination', packs], { cwd: join(repositoryRoot, 'packages', name), env: builtEnv() });
       expect(packed.status, packed.stdout + packed.stderr).to.equal(0);
     }
     const tarballs = readdirSync(packs).map((file) => join(packs, file));
     const { version } = JSON.parse(readFileSync(join(repositoryRoot, 'packages/server/package.json'), 'utf8')) as { version: string };
-    expect(tarballs.map((file) => file.slice(packs.length + 1)).sort()).to.deep.equal([`trailproof-schema-${version}.tgz`, `trailproof-server-${version}.tgz`]);
+    expect(tarballs.map((file) => file.slice(packs.length + 1)).sort()).to.deep.equal([
+      `trailproof-junit-${version}.tgz`,
+      `trailproof-schema-${version}.tgz`,
+      `trailproof-server-${version}.tgz`,
+    ]);
 
     const app = join(dir, 'app');
     mkdirSync(app);

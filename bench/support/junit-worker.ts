@@ -12,7 +12,7 @@ import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { join } from 'node:path';
 import { XMLParser } from 'fast-xml-parser';
 import { parseStringPromise } from 'xml2js';
-import { readJunitFile } from '@trailproof/action/junit';
+import { readJunitFile } from '@trailproof/junit';
 
 const [reader, input] = process.argv.slice(2) as [string, string];
 const files = statSync(input).isDirectory()

@@ -6,20 +6,26 @@ var __getOwnPropDesc = Object.getOwnPropertyDescriptor;
 var __getOwnPropNames = Object.getOwnPropertyNames;
 var __getProtoOf = Object.getPrototypeOf;
 var __hasOwnProp = Object.prototype.hasOwnProperty;
-var __commonJS = (cb, mod) => function __require() {
+var __require = /* @__PURE__ */ ((x) => typeof require !== "undefined" ? require : typeof Proxy !== "undefined" ? new Proxy(x, {
+  get: (a, b) => (typeof require !== "undefined" ? require : a)[b]
+}) : x)(function(x) {
+  if (typeof require !== "undefined") return require.apply(this, arguments);
+  throw Error('Dynamic require of "' + x + '" is not supported');
+});
+var __commonJS = (cb, mod) => function __require2() {
   try {
     return mod || (0, cb[__getOwnPropNames(cb)[0]])((mod = { exports: {} }).exports, mod), mod.exports;
   } catch (e) {
     throw mod = 0, e;
   }
 };
-var __copyProps = (to2, from, except, desc) => {
+var __copyProps = (to, from, except, desc) => {
   if (from && typeof from === "object" || typeof from === "function") {
     for (let key of __getOwnPropNames(from))
-      if (!__hasOwnProp.call(to2, key) && key !== except)
-        __defProp(to2, key, { get: () => from[key], enumerable: !(desc = __getOwnPropDesc(from, key)) || desc.enumerable });
+      if (!__hasOwnProp.call(to, key) && key !== except)
+        __defProp(to, key, { get: () => from[key], enumerable: !(desc = __getOwnPropDesc(from, key)) || desc.enumerable });
   }
-  return to2;
+  return to;
 };
 var __toESM = (mod, isNodeMode, target) => (target = mod != null ? __create(__getProtoOf(mod)) : {}, __copyProps(
   // If the importer is in node compatibility mode or this is not an ESM
@@ -29,6 +35,2432 @@ var __toESM = (mod, isNodeMode, target) => (target = mod != null ? __create(__ge
   isNodeMode || !mod || !mod.__esModule ? __defProp(target, "default", { value: mod, enumerable: true }) : target,
   mod
 ));
+
+// ../../node_modules/.pnpm/events-universal@1.0.1/node_modules/events-universal/default.js
+var require_default = __commonJS({
+  "../../node_modules/.pnpm/events-universal@1.0.1/node_modules/events-universal/default.js"(exports, module) {
+    module.exports = __require("events");
+  }
+});
+
+// ../../node_modules/.pnpm/fast-fifo@1.3.2/node_modules/fast-fifo/fixed-size.js
+var require_fixed_size = __commonJS({
+  "../../node_modules/.pnpm/fast-fifo@1.3.2/node_modules/fast-fifo/fixed-size.js"(exports, module) {
+    module.exports = class FixedFIFO {
+      constructor(hwm) {
+        if (!(hwm > 0) || (hwm - 1 & hwm) !== 0) throw new Error("Max size for a FixedFIFO should be a power of two");
+        this.buffer = new Array(hwm);
+        this.mask = hwm - 1;
+        this.top = 0;
+        this.btm = 0;
+        this.next = null;
+      }
+      clear() {
+        this.top = this.btm = 0;
+        this.next = null;
+        this.buffer.fill(void 0);
+      }
+      push(data) {
+        if (this.buffer[this.top] !== void 0) return false;
+        this.buffer[this.top] = data;
+        this.top = this.top + 1 & this.mask;
+        return true;
+      }
+      shift() {
+        const last = this.buffer[this.btm];
+        if (last === void 0) return void 0;
+        this.buffer[this.btm] = void 0;
+        this.btm = this.btm + 1 & this.mask;
+        return last;
+      }
+      peek() {
+        return this.buffer[this.btm];
+      }
+      isEmpty() {
+        return this.buffer[this.btm] === void 0;
+      }
+    };
+  }
+});
+
+// ../../node_modules/.pnpm/fast-fifo@1.3.2/node_modules/fast-fifo/index.js
+var require_fast_fifo = __commonJS({
+  "../../node_modules/.pnpm/fast-fifo@1.3.2/node_modules/fast-fifo/index.js"(exports, module) {
+    var FixedFIFO = require_fixed_size();
+    module.exports = class FastFIFO {
+      constructor(hwm) {
+        this.hwm = hwm || 16;
+        this.head = new FixedFIFO(this.hwm);
+        this.tail = this.head;
+        this.length = 0;
+      }
+      clear() {
+        this.head = this.tail;
+        this.head.clear();
+        this.length = 0;
+      }
+      push(val) {
+        this.length++;
+        if (!this.head.push(val)) {
+          const prev = this.head;
+          this.head = prev.next = new FixedFIFO(2 * this.head.buffer.length);
+          this.head.push(val);
+        }
+      }
+      shift() {
+        if (this.length !== 0) this.length--;
+        const val = this.tail.shift();
+        if (val === void 0 && this.tail.next) {
+          const next = this.tail.next;
+          this.tail.next = null;
+          this.tail = next;
+          return this.tail.shift();
+        }
+        return val;
+      }
+      peek() {
+        const val = this.tail.peek();
+        if (val === void 0 && this.tail.next) return this.tail.next.peek();
+        return val;
+      }
+      isEmpty() {
+        return this.length === 0;
+      }
+    };
+  }
+});
+
+// ../../node_modules/.pnpm/b4a@1.9.0/node_modules/b4a/index.js
+var require_b4a = __commonJS({
+  "../../node_modules/.pnpm/b4a@1.9.0/node_modules/b4a/index.js"(exports, module) {
+    function isBuffer(value) {
+      return Buffer.isBuffer(value) || value instanceof Uint8Array;
+    }
+    function isEncoding(encoding) {
+      return Buffer.isEncoding(encoding);
+    }
+    function alloc(size, fill2, encoding) {
+      return Buffer.alloc(size, fill2, encoding);
+    }
+    function allocUnsafe(size) {
+      return Buffer.allocUnsafe(size);
+    }
+    function allocUnsafeSlow(size) {
+      return Buffer.allocUnsafeSlow(size);
+    }
+    function byteLength(string, encoding) {
+      return Buffer.byteLength(string, encoding);
+    }
+    function compare(a, b) {
+      return Buffer.compare(a, b);
+    }
+    function concat2(buffers, totalLength) {
+      return Buffer.concat(buffers, totalLength);
+    }
+    function copy(source, target, targetStart, start, end) {
+      return toBuffer(source).copy(target, targetStart, start, end);
+    }
+    function equals(a, b) {
+      return toBuffer(a).equals(b);
+    }
+    function fill(buffer, value, offset, end, encoding) {
+      return toBuffer(buffer).fill(value, offset, end, encoding);
+    }
+    function from(value, encodingOrOffset, length) {
+      return Buffer.from(value, encodingOrOffset, length);
+    }
+    function includes(buffer, value, byteOffset, encoding) {
+      return toBuffer(buffer).includes(value, byteOffset, encoding);
+    }
+    function indexOf(buffer, value, byfeOffset, encoding) {
+      return toBuffer(buffer).indexOf(value, byfeOffset, encoding);
+    }
+    function lastIndexOf(buffer, value, byteOffset, encoding) {
+      return toBuffer(buffer).lastIndexOf(value, byteOffset, encoding);
+    }
+    function swap16(buffer) {
+      return toBuffer(buffer).swap16();
+    }
+    function swap32(buffer) {
+      return toBuffer(buffer).swap32();
+    }
+    function swap64(buffer) {
+      return toBuffer(buffer).swap64();
+    }
+    function toBuffer(buffer) {
+      if (Buffer.isBuffer(buffer)) return buffer;
+      return Buffer.from(buffer.buffer, buffer.byteOffset, buffer.byteLength);
+    }
+    function toString(buffer, encoding, start, end) {
+      return toBuffer(buffer).toString(encoding, start, end);
+    }
+    function toHex(buffer, start, end) {
+      return toBuffer(buffer).toString("hex", start, end);
+    }
+    function write(buffer, string, offset, length, encoding) {
+      return toBuffer(buffer).write(string, offset, length, encoding);
+    }
+    function readDoubleBE(buffer, offset) {
+      return toBuffer(buffer).readDoubleBE(offset);
+    }
+    function readDoubleLE(buffer, offset) {
+      return toBuffer(buffer).readDoubleLE(offset);
+    }
+    function readFloatBE(buffer, offset) {
+      return toBuffer(buffer).readFloatBE(offset);
+    }
+    function readFloatLE(buffer, offset) {
+      return toBuffer(buffer).readFloatLE(offset);
+    }
+    function readInt32BE(buffer, offset) {
+      return toBuffer(buffer).readInt32BE(offset);
+    }
+    function readInt32LE(buffer, offset) {
+      return toBuffer(buffer).readInt32LE(offset);
+    }
+    function readUInt32BE(buffer, offset) {
+      return toBuffer(buffer).readUInt32BE(offset);
+    }
+    function readUInt32LE(buffer, offset) {
+      return toBuffer(buffer).readUInt32LE(offset);
+    }
+    function writeDoubleBE(buffer, value, offset) {
+      return toBuffer(buffer).writeDoubleBE(value, offset);
+    }
+    function writeDoubleLE(buffer, value, offset) {
+      return toBuffer(buffer).writeDoubleLE(value, offset);
+    }
+    function writeFloatBE(buffer, value, offset) {
+      return toBuffer(buffer).writeFloatBE(value, offset);
+    }
+    function writeFloatLE(buffer, value, offset) {
+      return toBuffer(buffer).writeFloatLE(value, offset);
+    }
+    function writeInt32BE(buffer, value, offset) {
+      return toBuffer(buffer).writeInt32BE(value, offset);
+    }
+    function writeInt32LE(buffer, value, offset) {
+      return toBuffer(buffer).writeInt32LE(value, offset);
+    }
+    function writeUInt32BE(buffer, value, offset) {
+      return toBuffer(buffer).writeUInt32BE(value, offset);
+    }
+    function writeUInt32LE(buffer, value, offset) {
+      return toBuffer(buffer).writeUInt32LE(value, offset);
+    }
+    module.exports = {
+      isBuffer,
+      isEncoding,
+      alloc,
+      allocUnsafe,
+      allocUnsafeSlow,
+      byteLength,
+      compare,
+      concat: concat2,
+      copy,
+      equals,
+      fill,
+      from,
+      includes,
+      indexOf,
+      lastIndexOf,
+      swap16,
+      swap32,
+      swap64,
+      toBuffer,
+      toString,
+      toHex,
+      write,
+      readDoubleBE,
+      readDoubleLE,
+      readFloatBE,
+      readFloatLE,
+      readInt32BE,
+      readInt32LE,
+      readUInt32BE,
+      readUInt32LE,
+      writeDoubleBE,
+      writeDoubleLE,
+      writeFloatBE,
+      writeFloatLE,
+      writeInt32BE,
+      writeInt32LE,
+      writeUInt32BE,
+      writeUInt32LE
+    };
+  }
+});
+
+// ../../node_modules/.pnpm/text-decoder@1.2.7/node_modules/text-decoder/lib/pass-through-decoder.js
+var require_pass_through_decoder = __commonJS({
+  "../../node_modules/.pnpm/text-decoder@1.2.7/node_modules/text-decoder/lib/pass-through-decoder.js"(exports, module) {
+    var b4a = require_b4a();
+    module.exports = class PassThroughDecoder {
+      constructor(encoding) {
+        this.encoding = encoding;
+      }
+      get remaining() {
+        return 0;
+      }
+      decode(data) {
+        return b4a.toString(data, this.encoding);
+      }
+      flush() {
+        return "";
+      }
+    };
+  }
+});
+
+// ../../node_modules/.pnpm/text-decoder@1.2.7/node_modules/text-decoder/lib/utf8-decoder.js
+var require_utf8_decoder = __commonJS({
+  "../../node_modules/.pnpm/text-decoder@1.2.7/node_modules/text-decoder/lib/utf8-decoder.js"(exports, module) {
+    var b4a = require_b4a();
+    module.exports = class UTF8Decoder {
+      constructor() {
+        this._reset();
+      }
+      get remaining() {
+        return this.bytesSeen;
+      }
+      decode(data) {
+        if (data.byteLength === 0) return "";
+        if (this.bytesNeeded === 0 && trailingIncomplete(data, 0) === 0) {
+          this.bytesSeen = trailingBytesSeen(data);
+          return b4a.toString(data, "utf8");
+        }
+        let result = "";
+        let start = 0;
+        if (this.bytesNeeded > 0) {
+          while (start < data.byteLength) {
+            const byte = data[start];
+            if (byte < this.lowerBoundary || byte > this.upperBoundary) {
+              result += "�";
+              this._reset();
+              break;
+            }
+            this.lowerBoundary = 128;
+            this.upperBoundary = 191;
+            this.codePoint = this.codePoint << 6 | byte & 63;
+            this.bytesSeen++;
+            start++;
+            if (this.bytesSeen === this.bytesNeeded) {
+              result += String.fromCodePoint(this.codePoint);
+              this._reset();
+              break;
+            }
+          }
+          if (this.bytesNeeded > 0) return result;
+        }
+        const trailing = trailingIncomplete(data, start);
+        const end = data.byteLength - trailing;
+        if (end > start) result += b4a.toString(data, "utf8", start, end);
+        for (let i = end; i < data.byteLength; i++) {
+          const byte = data[i];
+          if (this.bytesNeeded === 0) {
+            if (byte <= 127) {
+              this.bytesSeen = 0;
+              result += String.fromCharCode(byte);
+            } else if (byte >= 194 && byte <= 223) {
+              this.bytesNeeded = 2;
+              this.bytesSeen = 1;
+              this.codePoint = byte & 31;
+            } else if (byte >= 224 && byte <= 239) {
+              if (byte === 224) this.lowerBoundary = 160;
+              else if (byte === 237) this.upperBoundary = 159;
+              this.bytesNeeded = 3;
+              this.bytesSeen = 1;
+              this.codePoint = byte & 15;
+            } else if (byte >= 240 && byte <= 244) {
+              if (byte === 240) this.lowerBoundary = 144;
+              else if (byte === 244) this.upperBoundary = 143;
+              this.bytesNeeded = 4;
+              this.bytesSeen = 1;
+              this.codePoint = byte & 7;
+            } else {
+              this.bytesSeen = 1;
+              result += "�";
+            }
+            continue;
+          }
+          if (byte < this.lowerBoundary || byte > this.upperBoundary) {
+            result += "�";
+            i--;
+            this._reset();
+            continue;
+          }
+          this.lowerBoundary = 128;
+          this.upperBoundary = 191;
+          this.codePoint = this.codePoint << 6 | byte & 63;
+          this.bytesSeen++;
+          if (this.bytesSeen === this.bytesNeeded) {
+            result += String.fromCodePoint(this.codePoint);
+            this._reset();
+          }
+        }
+        return result;
+      }
+      flush() {
+        const result = this.bytesNeeded > 0 ? "�" : "";
+        this._reset();
+        return result;
+      }
+      _reset() {
+        this.codePoint = 0;
+        this.bytesNeeded = 0;
+        this.bytesSeen = 0;
+        this.lowerBoundary = 128;
+        this.upperBoundary = 191;
+      }
+    };
+    function trailingIncomplete(data, start) {
+      const len = data.byteLength;
+      if (len <= start) return 0;
+      const limit = Math.max(start, len - 4);
+      let i = len - 1;
+      while (i > limit && (data[i] & 192) === 128) i--;
+      if (i < start) return 0;
+      const byte = data[i];
+      let needed;
+      if (byte <= 127) return 0;
+      if (byte >= 194 && byte <= 223) needed = 2;
+      else if (byte >= 224 && byte <= 239) needed = 3;
+      else if (byte >= 240 && byte <= 244) needed = 4;
+      else return 0;
+      const available = len - i;
+      return available < needed ? available : 0;
+    }
+    function trailingBytesSeen(data) {
+      const len = data.byteLength;
+      if (len === 0) return 0;
+      const last = data[len - 1];
+      if (last <= 127) return 0;
+      if ((last & 192) !== 128) return 1;
+      const limit = Math.max(0, len - 4);
+      let i = len - 2;
+      while (i >= limit && (data[i] & 192) === 128) i--;
+      if (i < 0) return 1;
+      const first = data[i];
+      let needed;
+      if (first >= 194 && first <= 223) needed = 2;
+      else if (first >= 224 && first <= 239) needed = 3;
+      else if (first >= 240 && first <= 244) needed = 4;
+      else return 1;
+      if (len - i !== needed) return 1;
+      if (needed >= 3) {
+        const second = data[i + 1];
+        if (first === 224 && second < 160) return 1;
+        if (first === 237 && second > 159) return 1;
+        if (first === 240 && second < 144) return 1;
+        if (first === 244 && second > 143) return 1;
+      }
+      return 0;
+    }
+  }
+});
+
+// ../../node_modules/.pnpm/text-decoder@1.2.7/node_modules/text-decoder/index.js
+var require_text_decoder = __commonJS({
+  "../../node_modules/.pnpm/text-decoder@1.2.7/node_modules/text-decoder/index.js"(exports, module) {
+    var PassThroughDecoder = require_pass_through_decoder();
+    var UTF8Decoder = require_utf8_decoder();
+    module.exports = class TextDecoder {
+      constructor(encoding = "utf8") {
+        this.encoding = normalizeEncoding(encoding);
+        switch (this.encoding) {
+          case "utf8":
+            this.decoder = new UTF8Decoder();
+            break;
+          case "utf16le":
+          case "base64":
+            throw new Error("Unsupported encoding: " + this.encoding);
+          default:
+            this.decoder = new PassThroughDecoder(this.encoding);
+        }
+      }
+      get remaining() {
+        return this.decoder.remaining;
+      }
+      push(data) {
+        if (typeof data === "string") return data;
+        return this.decoder.decode(data);
+      }
+      // For Node.js compatibility
+      write(data) {
+        return this.push(data);
+      }
+      end(data) {
+        let result = "";
+        if (data) result = this.push(data);
+        result += this.decoder.flush();
+        return result;
+      }
+    };
+    function normalizeEncoding(encoding) {
+      encoding = encoding.toLowerCase();
+      switch (encoding) {
+        case "utf8":
+        case "utf-8":
+          return "utf8";
+        case "ucs2":
+        case "ucs-2":
+        case "utf16le":
+        case "utf-16le":
+          return "utf16le";
+        case "latin1":
+        case "binary":
+          return "latin1";
+        case "base64":
+        case "ascii":
+        case "hex":
+          return encoding;
+        default:
+          throw new Error("Unknown encoding: " + encoding);
+      }
+    }
+  }
+});
+
+// ../../node_modules/.pnpm/streamx@2.28.1/node_modules/streamx/lib/errors.js
+var require_errors = __commonJS({
+  "../../node_modules/.pnpm/streamx@2.28.1/node_modules/streamx/lib/errors.js"(exports, module) {
+    module.exports = class StreamError extends Error {
+      constructor(msg, code, fn = StreamError) {
+        super(msg);
+        this.code = code;
+        if (Error.captureStackTrace) {
+          Error.captureStackTrace(this, fn);
+        }
+      }
+      static isStreamDestroyed(err) {
+        return err && err.code === "STREAM_DESTROYED";
+      }
+      static isPrematureClose(err) {
+        return err && err.code === "PREMATURE_CLOSE";
+      }
+      static isAborted(err) {
+        return err && err.code === "ABORTED";
+      }
+      static isBadArgument(err) {
+        return err && err.code === "BAD_ARGUMENT";
+      }
+      get name() {
+        return "StreamError";
+      }
+      static STREAM_DESTROYED() {
+        return new StreamError("Stream was destroyed", "STREAM_DESTROYED", StreamError.STREAM_DESTROYED);
+      }
+      static PREMATURE_CLOSE(msg = "Premature close") {
+        return new StreamError(msg, "PREMATURE_CLOSE", StreamError.PREMATURE_CLOSE);
+      }
+      static ABORTED() {
+        return new StreamError("Stream aborted", "ABORTED", StreamError.ABORTED);
+      }
+      static BAD_ARGUMENT(msg = "Bad argument") {
+        return new StreamError(msg, "BAD_ARGUMENT", StreamError.BAD_ARGUMENT);
+      }
+    };
+  }
+});
+
+// ../../node_modules/.pnpm/streamx@2.28.1/node_modules/streamx/index.js
+var require_streamx = __commonJS({
+  "../../node_modules/.pnpm/streamx@2.28.1/node_modules/streamx/index.js"(exports, module) {
+    var { EventEmitter } = require_default();
+    var FIFO = require_fast_fifo();
+    var TextDecoder3 = require_text_decoder();
+    var StreamError = require_errors();
+    var qmt = typeof queueMicrotask === "undefined" ? (fn) => global.process.nextTick(fn) : queueMicrotask;
+    var MAX = (1 << 29) - 1;
+    var OPENING = 1;
+    var PREDESTROYING = 2;
+    var DESTROYING = 4;
+    var DESTROYED = 8;
+    var NOT_OPENING = MAX ^ OPENING;
+    var NOT_PREDESTROYING = MAX ^ PREDESTROYING;
+    var READ_ACTIVE = 1 << 4;
+    var READ_UPDATING = 2 << 4;
+    var READ_PRIMARY = 4 << 4;
+    var READ_QUEUED = 8 << 4;
+    var READ_RESUMED = 16 << 4;
+    var READ_PIPE_DRAINED = 32 << 4;
+    var READ_ENDING = 64 << 4;
+    var READ_EMIT_DATA = 128 << 4;
+    var READ_EMIT_READABLE = 256 << 4;
+    var READ_EMITTED_READABLE = 512 << 4;
+    var READ_DONE = 1024 << 4;
+    var READ_NEXT_TICK = 2048 << 4;
+    var READ_NEEDS_PUSH = 4096 << 4;
+    var READ_READ_AHEAD = 8192 << 4;
+    var READ_FLOWING = READ_RESUMED | READ_PIPE_DRAINED;
+    var READ_ACTIVE_AND_NEEDS_PUSH = READ_ACTIVE | READ_NEEDS_PUSH;
+    var READ_PRIMARY_AND_ACTIVE = READ_PRIMARY | READ_ACTIVE;
+    var READ_EMIT_READABLE_AND_QUEUED = READ_EMIT_READABLE | READ_QUEUED;
+    var READ_RESUMED_READ_AHEAD = READ_RESUMED | READ_READ_AHEAD;
+    var READ_NOT_ACTIVE = MAX ^ READ_ACTIVE;
+    var READ_NON_PRIMARY = MAX ^ READ_PRIMARY;
+    var READ_NON_PRIMARY_AND_PUSHED = MAX ^ (READ_PRIMARY | READ_NEEDS_PUSH);
+    var READ_PUSHED = MAX ^ READ_NEEDS_PUSH;
+    var READ_PAUSED = MAX ^ READ_RESUMED;
+    var READ_NOT_QUEUED = MAX ^ (READ_QUEUED | READ_EMITTED_READABLE);
+    var READ_NOT_ENDING = MAX ^ READ_ENDING;
+    var READ_PIPE_NOT_DRAINED = MAX ^ READ_FLOWING;
+    var READ_NOT_NEXT_TICK = MAX ^ READ_NEXT_TICK;
+    var READ_NOT_UPDATING = MAX ^ READ_UPDATING;
+    var READ_NO_READ_AHEAD = MAX ^ READ_READ_AHEAD;
+    var READ_PAUSED_NO_READ_AHEAD = MAX ^ READ_RESUMED_READ_AHEAD;
+    var WRITE_ACTIVE = 1 << 18;
+    var WRITE_UPDATING = 2 << 18;
+    var WRITE_PRIMARY = 4 << 18;
+    var WRITE_QUEUED = 8 << 18;
+    var WRITE_UNDRAINED = 16 << 18;
+    var WRITE_DONE = 32 << 18;
+    var WRITE_EMIT_DRAIN = 64 << 18;
+    var WRITE_NEXT_TICK = 128 << 18;
+    var WRITE_WRITING = 256 << 18;
+    var WRITE_FINISHING = 512 << 18;
+    var WRITE_CORKED = 1024 << 18;
+    var WRITE_NOT_ACTIVE = MAX ^ (WRITE_ACTIVE | WRITE_WRITING);
+    var WRITE_NON_PRIMARY = MAX ^ WRITE_PRIMARY;
+    var WRITE_NOT_FINISHING = MAX ^ (WRITE_ACTIVE | WRITE_FINISHING);
+    var WRITE_DRAINED = MAX ^ WRITE_UNDRAINED;
+    var WRITE_NOT_QUEUED = MAX ^ WRITE_QUEUED;
+    var WRITE_NOT_NEXT_TICK = MAX ^ WRITE_NEXT_TICK;
+    var WRITE_NOT_UPDATING = MAX ^ WRITE_UPDATING;
+    var WRITE_NOT_CORKED = MAX ^ WRITE_CORKED;
+    var ACTIVE = READ_ACTIVE | WRITE_ACTIVE;
+    var NOT_ACTIVE = MAX ^ ACTIVE;
+    var DONE = READ_DONE | WRITE_DONE;
+    var DESTROY_STATUS = DESTROYING | DESTROYED | PREDESTROYING;
+    var OPEN_STATUS = DESTROY_STATUS | OPENING;
+    var AUTO_DESTROY = DESTROY_STATUS | DONE;
+    var NON_PRIMARY = WRITE_NON_PRIMARY & READ_NON_PRIMARY;
+    var ACTIVE_OR_TICKING = WRITE_NEXT_TICK | READ_NEXT_TICK;
+    var TICKING = ACTIVE_OR_TICKING & NOT_ACTIVE;
+    var IS_OPENING = OPEN_STATUS | TICKING;
+    var READ_PRIMARY_STATUS = OPEN_STATUS | READ_ENDING | READ_DONE;
+    var READ_STATUS = OPEN_STATUS | READ_DONE | READ_QUEUED;
+    var READ_ENDING_STATUS = OPEN_STATUS | READ_ENDING | READ_QUEUED;
+    var READ_READABLE_STATUS = OPEN_STATUS | READ_EMIT_READABLE | READ_QUEUED | READ_EMITTED_READABLE;
+    var SHOULD_NOT_READ = OPEN_STATUS | READ_ACTIVE | READ_ENDING | READ_DONE | READ_NEEDS_PUSH | READ_READ_AHEAD;
+    var READ_BACKPRESSURE_STATUS = DESTROY_STATUS | READ_ENDING | READ_DONE;
+    var READ_UPDATE_SYNC_STATUS = READ_UPDATING | OPEN_STATUS | READ_NEXT_TICK | READ_PRIMARY;
+    var READ_NEXT_TICK_OR_OPENING = READ_NEXT_TICK | OPENING;
+    var WRITE_PRIMARY_STATUS = OPEN_STATUS | WRITE_FINISHING | WRITE_DONE;
+    var WRITE_QUEUED_AND_UNDRAINED = WRITE_QUEUED | WRITE_UNDRAINED;
+    var WRITE_QUEUED_AND_ACTIVE = WRITE_QUEUED | WRITE_ACTIVE;
+    var WRITE_DRAIN_STATUS = WRITE_QUEUED | WRITE_UNDRAINED | OPEN_STATUS | WRITE_ACTIVE;
+    var WRITE_STATUS = OPEN_STATUS | WRITE_ACTIVE | WRITE_QUEUED | WRITE_CORKED;
+    var WRITE_PRIMARY_AND_ACTIVE = WRITE_PRIMARY | WRITE_ACTIVE;
+    var WRITE_ACTIVE_AND_WRITING = WRITE_ACTIVE | WRITE_WRITING;
+    var WRITE_FINISHING_STATUS = OPEN_STATUS | WRITE_FINISHING | WRITE_QUEUED_AND_ACTIVE | WRITE_DONE;
+    var WRITE_BACKPRESSURE_STATUS = WRITE_UNDRAINED | DESTROY_STATUS | WRITE_FINISHING | WRITE_DONE;
+    var WRITE_UPDATE_SYNC_STATUS = WRITE_UPDATING | OPEN_STATUS | WRITE_NEXT_TICK | WRITE_PRIMARY;
+    var WRITE_DROP_DATA = WRITE_FINISHING | WRITE_DONE | DESTROY_STATUS;
+    var asyncIterator = Symbol.asyncIterator || /* @__PURE__ */ Symbol("asyncIterator");
+    var WritableState = class {
+      constructor(stream, { highWaterMark = 16384, map = null, mapWritable, byteLength, byteLengthWritable } = {}) {
+        this.stream = stream;
+        this.queue = new FIFO();
+        this.highWaterMark = highWaterMark;
+        this.buffered = 0;
+        this.error = null;
+        this.pipeline = null;
+        this.drains = null;
+        this.byteLength = byteLengthWritable || byteLength || defaultByteLength;
+        this.map = mapWritable || map;
+        this.afterWrite = afterWrite.bind(this);
+        this.afterUpdateNextTick = updateWriteNT.bind(this);
+      }
+      get ending() {
+        return (this.stream._duplexState & WRITE_FINISHING) !== 0;
+      }
+      get ended() {
+        return (this.stream._duplexState & WRITE_DONE) !== 0;
+      }
+      push(data) {
+        if ((this.stream._duplexState & WRITE_DROP_DATA) !== 0) return false;
+        if (this.map !== null) data = this.map(data);
+        this.buffered += this.byteLength(data);
+        this.queue.push(data);
+        if (this.buffered < this.highWaterMark) {
+          this.stream._duplexState |= WRITE_QUEUED;
+          return true;
+        }
+        this.stream._duplexState |= WRITE_QUEUED_AND_UNDRAINED;
+        return false;
+      }
+      shift() {
+        const data = this.queue.shift();
+        this.buffered -= this.byteLength(data);
+        if (this.buffered === 0) this.stream._duplexState &= WRITE_NOT_QUEUED;
+        return data;
+      }
+      end(data) {
+        if (typeof data === "function") {
+          this.stream.once("finish", data);
+        } else if (data !== void 0 && data !== null) {
+          this.push(data);
+        }
+        this.stream._duplexState = (this.stream._duplexState | WRITE_FINISHING) & WRITE_NON_PRIMARY;
+      }
+      autoBatch(data, cb) {
+        const buffer = [];
+        const stream = this.stream;
+        buffer.push(data);
+        while ((stream._duplexState & WRITE_STATUS) === WRITE_QUEUED_AND_ACTIVE) {
+          buffer.push(stream._writableState.shift());
+        }
+        if ((stream._duplexState & OPEN_STATUS) !== 0) return cb(null);
+        stream._writev(buffer, cb);
+      }
+      update() {
+        const stream = this.stream;
+        stream._duplexState |= WRITE_UPDATING;
+        do {
+          while ((stream._duplexState & WRITE_STATUS) === WRITE_QUEUED) {
+            const data = this.shift();
+            stream._duplexState |= WRITE_ACTIVE_AND_WRITING;
+            stream._write(data, this.afterWrite);
+          }
+          if ((stream._duplexState & WRITE_PRIMARY_AND_ACTIVE) === 0) this.updateNonPrimary();
+        } while (this.continueUpdate() === true);
+        stream._duplexState &= WRITE_NOT_UPDATING;
+      }
+      updateNonPrimary() {
+        const stream = this.stream;
+        if ((stream._duplexState & WRITE_FINISHING_STATUS) === WRITE_FINISHING) {
+          stream._duplexState = stream._duplexState | WRITE_ACTIVE;
+          stream._final(afterFinal.bind(this));
+          return;
+        }
+        if ((stream._duplexState & DESTROY_STATUS) === DESTROYING) {
+          if ((stream._duplexState & ACTIVE_OR_TICKING) === 0) {
+            stream._duplexState |= ACTIVE;
+            stream._destroy(afterDestroy.bind(this));
+          }
+          return;
+        }
+        if ((stream._duplexState & IS_OPENING) === OPENING) {
+          stream._duplexState = (stream._duplexState | ACTIVE) & NOT_OPENING;
+          stream._open(afterOpen.bind(this));
+        }
+      }
+      continueUpdate() {
+        if ((this.stream._duplexState & WRITE_NEXT_TICK) === 0) return false;
+        this.stream._duplexState &= WRITE_NOT_NEXT_TICK;
+        return true;
+      }
+      updateCallback() {
+        if ((this.stream._duplexState & WRITE_UPDATE_SYNC_STATUS) === WRITE_PRIMARY) {
+          this.update();
+        } else {
+          this.updateNextTick();
+        }
+      }
+      updateNextTick() {
+        if ((this.stream._duplexState & WRITE_NEXT_TICK) !== 0) return;
+        this.stream._duplexState |= WRITE_NEXT_TICK;
+        if ((this.stream._duplexState & WRITE_UPDATING) === 0) qmt(this.afterUpdateNextTick);
+      }
+    };
+    var ReadableState = class {
+      constructor(stream, { highWaterMark = 16384, map = null, mapReadable, byteLength, byteLengthReadable } = {}) {
+        this.stream = stream;
+        this.queue = new FIFO();
+        this.highWaterMark = highWaterMark === 0 ? 1 : highWaterMark;
+        this.buffered = 0;
+        this.readAhead = highWaterMark > 0;
+        this.error = null;
+        this.pipeline = null;
+        this.byteLength = byteLengthReadable || byteLength || defaultByteLength;
+        this.map = mapReadable || map;
+        this.pipeTo = null;
+        this.afterRead = afterRead.bind(this);
+        this.afterUpdateNextTick = updateReadNT.bind(this);
+      }
+      get ending() {
+        return (this.stream._duplexState & READ_ENDING) !== 0;
+      }
+      get ended() {
+        return (this.stream._duplexState & READ_DONE) !== 0;
+      }
+      pipe(pipeTo, cb) {
+        if (this.pipeTo !== null) throw StreamError.BAD_ARGUMENT("Can only pipe to one destination");
+        if (typeof cb !== "function") cb = null;
+        this.stream._duplexState |= READ_PIPE_DRAINED;
+        this.pipeTo = pipeTo;
+        this.pipeline = new Pipeline(this.stream, pipeTo, cb);
+        if (cb) this.stream.on("error", noop);
+        if (isStreamx(pipeTo)) {
+          pipeTo._writableState.pipeline = this.pipeline;
+          if (cb) pipeTo.on("error", noop);
+          pipeTo.on("finish", this.pipeline.finished.bind(this.pipeline));
+        } else {
+          const onerror = this.pipeline.done.bind(this.pipeline, pipeTo);
+          const onclose = this.pipeline.done.bind(this.pipeline, pipeTo, null);
+          pipeTo.on("error", onerror);
+          pipeTo.on("close", onclose);
+          pipeTo.on("finish", this.pipeline.finished.bind(this.pipeline));
+        }
+        pipeTo.on("drain", afterDrain.bind(this));
+        this.stream.emit("piping", pipeTo);
+        pipeTo.emit("pipe", this.stream);
+      }
+      push(data) {
+        const stream = this.stream;
+        if (data === null) {
+          this.highWaterMark = 0;
+          stream._duplexState = (stream._duplexState | READ_ENDING) & READ_NON_PRIMARY_AND_PUSHED;
+          return false;
+        }
+        if (this.map !== null) {
+          data = this.map(data);
+          if (data === null) {
+            stream._duplexState &= READ_PUSHED;
+            return this.buffered < this.highWaterMark;
+          }
+        }
+        this.buffered += this.byteLength(data);
+        this.queue.push(data);
+        stream._duplexState = (stream._duplexState | READ_QUEUED) & READ_PUSHED;
+        return this.buffered < this.highWaterMark;
+      }
+      shift() {
+        const data = this.queue.shift();
+        this.buffered -= this.byteLength(data);
+        if (this.buffered === 0) {
+          this.stream._duplexState &= READ_NOT_QUEUED;
+        }
+        return data;
+      }
+      unshift(data) {
+        const pending = [this.map !== null ? this.map(data) : data];
+        while (this.buffered > 0) pending.push(this.shift());
+        for (let i = 0; i < pending.length - 1; i++) {
+          const data2 = pending[i];
+          this.buffered += this.byteLength(data2);
+          this.queue.push(data2);
+        }
+        this.push(pending[pending.length - 1]);
+      }
+      read() {
+        const stream = this.stream;
+        if ((stream._duplexState & READ_STATUS) === READ_QUEUED) {
+          const data = this.shift();
+          if (this.pipeTo !== null && this.pipeTo.write(data) === false) {
+            stream._duplexState &= READ_PIPE_NOT_DRAINED;
+          }
+          if ((stream._duplexState & READ_EMIT_DATA) !== 0) {
+            stream.emit("data", data);
+          }
+          return data;
+        }
+        if (this.readAhead === false) {
+          stream._duplexState |= READ_READ_AHEAD;
+          this.updateNextTick();
+        }
+        return null;
+      }
+      drain() {
+        const stream = this.stream;
+        while ((stream._duplexState & READ_STATUS) === READ_QUEUED && (stream._duplexState & READ_FLOWING) !== 0) {
+          const data = this.shift();
+          if (this.pipeTo !== null && this.pipeTo.write(data) === false) {
+            stream._duplexState &= READ_PIPE_NOT_DRAINED;
+          }
+          if ((stream._duplexState & READ_EMIT_DATA) !== 0) {
+            stream.emit("data", data);
+          }
+        }
+      }
+      update() {
+        const stream = this.stream;
+        stream._duplexState |= READ_UPDATING;
+        do {
+          this.drain();
+          while (this.buffered < this.highWaterMark && (stream._duplexState & SHOULD_NOT_READ) === READ_READ_AHEAD) {
+            stream._duplexState |= READ_ACTIVE_AND_NEEDS_PUSH;
+            stream._read(this.afterRead);
+            this.drain();
+          }
+          if ((stream._duplexState & READ_READABLE_STATUS) === READ_EMIT_READABLE_AND_QUEUED) {
+            stream._duplexState |= READ_EMITTED_READABLE;
+            stream.emit("readable");
+          }
+          if ((stream._duplexState & READ_PRIMARY_AND_ACTIVE) === 0) {
+            this.updateNonPrimary();
+          }
+        } while (this.continueUpdate() === true);
+        stream._duplexState &= READ_NOT_UPDATING;
+      }
+      updateNonPrimary() {
+        const stream = this.stream;
+        if ((stream._duplexState & READ_ENDING_STATUS) === READ_ENDING) {
+          stream._duplexState = (stream._duplexState | READ_DONE) & READ_NOT_ENDING;
+          stream.emit("end");
+          if ((stream._duplexState & AUTO_DESTROY) === DONE) {
+            stream._duplexState |= DESTROYING;
+          }
+          if (this.pipeTo !== null) {
+            this.pipeTo.end();
+          }
+        }
+        if ((stream._duplexState & DESTROY_STATUS) === DESTROYING) {
+          if ((stream._duplexState & ACTIVE_OR_TICKING) === 0) {
+            stream._duplexState |= ACTIVE;
+            stream._destroy(afterDestroy.bind(this));
+          }
+          return;
+        }
+        if ((stream._duplexState & IS_OPENING) === OPENING) {
+          stream._duplexState = (stream._duplexState | ACTIVE) & NOT_OPENING;
+          stream._open(afterOpen.bind(this));
+        }
+      }
+      continueUpdate() {
+        if ((this.stream._duplexState & READ_NEXT_TICK) === 0) return false;
+        this.stream._duplexState &= READ_NOT_NEXT_TICK;
+        return true;
+      }
+      updateCallback() {
+        if ((this.stream._duplexState & READ_UPDATE_SYNC_STATUS) === READ_PRIMARY) {
+          this.update();
+        } else {
+          this.updateNextTick();
+        }
+      }
+      updateNextTickIfOpen() {
+        if ((this.stream._duplexState & READ_NEXT_TICK_OR_OPENING) !== 0) return;
+        this.stream._duplexState |= READ_NEXT_TICK;
+        if ((this.stream._duplexState & READ_UPDATING) === 0) qmt(this.afterUpdateNextTick);
+      }
+      updateNextTick() {
+        if ((this.stream._duplexState & READ_NEXT_TICK) !== 0) return;
+        this.stream._duplexState |= READ_NEXT_TICK;
+        if ((this.stream._duplexState & READ_UPDATING) === 0) qmt(this.afterUpdateNextTick);
+      }
+    };
+    var TransformState = class {
+      constructor(stream) {
+        this.data = null;
+        this.afterTransform = afterTransform.bind(stream);
+        this.afterFinal = null;
+      }
+    };
+    var Pipeline = class {
+      constructor(src, dst, cb) {
+        this.from = src;
+        this.to = dst;
+        this.afterPipe = cb;
+        this.error = null;
+        this.pipeToFinished = false;
+      }
+      finished() {
+        this.pipeToFinished = true;
+      }
+      done(stream, err) {
+        if (err) this.error = err;
+        if (stream === this.to) {
+          this.to = null;
+          if (this.from !== null) {
+            if ((this.from._duplexState & READ_DONE) === 0 || !this.pipeToFinished) {
+              this.from.destroy(this.error || StreamError.PREMATURE_CLOSE("Writable stream closed"));
+            }
+            return;
+          }
+        }
+        if (stream === this.from) {
+          this.from = null;
+          if (this.to !== null) {
+            if ((stream._duplexState & READ_DONE) === 0) {
+              this.to.destroy(this.error || StreamError.PREMATURE_CLOSE("Readable stream closed"));
+            }
+            return;
+          }
+        }
+        if (this.afterPipe !== null) this.afterPipe(this.error);
+        this.to = this.from = this.afterPipe = null;
+      }
+    };
+    function afterDrain() {
+      this.stream._duplexState |= READ_PIPE_DRAINED;
+      this.updateCallback();
+    }
+    function afterFinal(err) {
+      const stream = this.stream;
+      if (err) stream.destroy(err);
+      if ((stream._duplexState & DESTROY_STATUS) === 0) {
+        stream._duplexState |= WRITE_DONE;
+        stream.emit("finish");
+      }
+      if ((stream._duplexState & AUTO_DESTROY) === DONE) {
+        stream._duplexState |= DESTROYING;
+      }
+      stream._duplexState &= WRITE_NOT_FINISHING;
+      if ((stream._duplexState & WRITE_UPDATING) === 0) {
+        this.update();
+      } else {
+        this.updateNextTick();
+      }
+    }
+    function afterDestroy(err) {
+      const stream = this.stream;
+      if (!err && !StreamError.isStreamDestroyed(this.error)) err = this.error;
+      if (err) stream.emit("error", err);
+      stream._duplexState |= DESTROYED;
+      stream.emit("close");
+      const rs = stream._readableState;
+      const ws = stream._writableState;
+      if (rs !== null && rs.pipeline !== null) {
+        rs.pipeline.done(stream, err);
+      }
+      if (ws !== null) {
+        while (ws.drains !== null && ws.drains.length > 0) {
+          ws.drains.shift().resolve(false);
+        }
+        if (ws.pipeline !== null) {
+          ws.pipeline.done(stream, err);
+        }
+      }
+    }
+    function afterWrite(err) {
+      const stream = this.stream;
+      if (err) stream.destroy(err);
+      stream._duplexState &= WRITE_NOT_ACTIVE;
+      if (this.drains !== null) tickDrains(this.drains);
+      if ((stream._duplexState & WRITE_DRAIN_STATUS) === WRITE_UNDRAINED) {
+        stream._duplexState &= WRITE_DRAINED;
+        if ((stream._duplexState & WRITE_EMIT_DRAIN) === WRITE_EMIT_DRAIN) {
+          stream.emit("drain");
+        }
+      }
+      this.updateCallback();
+    }
+    function afterRead(err) {
+      if (err) this.stream.destroy(err);
+      this.stream._duplexState &= READ_NOT_ACTIVE;
+      if (this.readAhead === false && (this.stream._duplexState & READ_RESUMED) === 0) {
+        this.stream._duplexState &= READ_NO_READ_AHEAD;
+      }
+      this.updateCallback();
+    }
+    function updateReadNT() {
+      if ((this.stream._duplexState & READ_UPDATING) === 0) {
+        this.stream._duplexState &= READ_NOT_NEXT_TICK;
+        this.update();
+      }
+    }
+    function updateWriteNT() {
+      if ((this.stream._duplexState & WRITE_UPDATING) === 0) {
+        this.stream._duplexState &= WRITE_NOT_NEXT_TICK;
+        this.update();
+      }
+    }
+    function tickDrains(drains) {
+      for (let i = 0; i < drains.length; i++) {
+        if (--drains[i].writes === 0) {
+          drains.shift().resolve(true);
+          i--;
+        }
+      }
+    }
+    function afterOpen(err) {
+      const stream = this.stream;
+      if (err) stream.destroy(err);
+      if ((stream._duplexState & DESTROYING) === 0) {
+        if ((stream._duplexState & READ_PRIMARY_STATUS) === 0) {
+          stream._duplexState |= READ_PRIMARY;
+        }
+        if ((stream._duplexState & WRITE_PRIMARY_STATUS) === 0) {
+          stream._duplexState |= WRITE_PRIMARY;
+        }
+        stream.emit("open");
+      }
+      stream._duplexState &= NOT_ACTIVE;
+      if (stream._writableState !== null) {
+        stream._writableState.updateCallback();
+      }
+      if (stream._readableState !== null) {
+        stream._readableState.updateCallback();
+      }
+    }
+    function afterTransform(err, data) {
+      if (data !== void 0 && data !== null) this.push(data);
+      this._writableState.afterWrite(err);
+    }
+    function newListener(name) {
+      if (this._readableState !== null) {
+        if (name === "data") {
+          this._duplexState |= READ_EMIT_DATA | READ_RESUMED_READ_AHEAD;
+          this._readableState.updateNextTick();
+        }
+        if (name === "readable") {
+          this._duplexState |= READ_EMIT_READABLE;
+          this._readableState.updateNextTick();
+        }
+      }
+      if (this._writableState !== null) {
+        if (name === "drain") {
+          this._duplexState |= WRITE_EMIT_DRAIN;
+          this._writableState.updateNextTick();
+        }
+      }
+    }
+    var Stream = class extends EventEmitter {
+      constructor(opts) {
+        super();
+        this._duplexState = 0;
+        this._readableState = null;
+        this._writableState = null;
+        if (opts) {
+          if (opts.open) this._open = opts.open;
+          if (opts.destroy) this._destroy = opts.destroy;
+          if (opts.predestroy) this._predestroy = opts.predestroy;
+          if (opts.signal) opts.signal.addEventListener("abort", abort.bind(this));
+        }
+        this.on("newListener", newListener);
+      }
+      _open(cb) {
+        cb(null);
+      }
+      _destroy(cb) {
+        cb(null);
+      }
+      _predestroy() {
+      }
+      get readable() {
+        return this._readableState !== null ? true : void 0;
+      }
+      get writable() {
+        return this._writableState !== null ? true : void 0;
+      }
+      get destroyed() {
+        return (this._duplexState & DESTROYED) !== 0;
+      }
+      get destroying() {
+        return (this._duplexState & DESTROY_STATUS) !== 0;
+      }
+      destroy(err) {
+        if ((this._duplexState & DESTROY_STATUS) === 0) {
+          if (!err) err = StreamError.STREAM_DESTROYED();
+          this._duplexState = (this._duplexState | DESTROYING) & NON_PRIMARY;
+          if (this._readableState !== null) {
+            this._readableState.highWaterMark = 0;
+            this._readableState.error = err;
+          }
+          if (this._writableState !== null) {
+            this._writableState.highWaterMark = 0;
+            this._writableState.error = err;
+          }
+          this._duplexState |= PREDESTROYING;
+          this._predestroy();
+          this._duplexState &= NOT_PREDESTROYING;
+          if (this._readableState !== null) {
+            this._readableState.updateNextTick();
+          }
+          if (this._writableState !== null) {
+            this._writableState.updateNextTick();
+          }
+        }
+      }
+    };
+    var Readable2 = class _Readable extends Stream {
+      constructor(opts) {
+        super(opts);
+        this._duplexState |= OPENING | WRITE_DONE | READ_READ_AHEAD;
+        this._readableState = new ReadableState(this, opts);
+        if (opts) {
+          if (this._readableState.readAhead === false) this._duplexState &= READ_NO_READ_AHEAD;
+          if (opts.read) this._read = opts.read;
+          if (opts.eagerOpen) this._readableState.updateNextTick();
+          if (opts.encoding) this.setEncoding(opts.encoding);
+        }
+      }
+      static deferred(fn, opts) {
+        const out = new PassThrough(opts);
+        fn().then((src) => {
+          if (src === null) return out.end();
+          if (out.destroying) return;
+          pipeline2(src, out, noop);
+        }).catch((err) => out.destroy(err));
+        return out;
+      }
+      setEncoding(encoding) {
+        const dec = new TextDecoder3(encoding);
+        const map = this._readableState.map || echo;
+        this._readableState.map = mapOrSkip;
+        return this;
+        function mapOrSkip(data) {
+          const next = dec.push(data);
+          return next === "" && (data.byteLength !== 0 || dec.remaining > 0) ? null : map(next);
+        }
+      }
+      _read(cb) {
+        cb(null);
+      }
+      pipe(dest, cb) {
+        this._readableState.updateNextTick();
+        this._readableState.pipe(dest, cb);
+        return dest;
+      }
+      read() {
+        this._readableState.updateNextTick();
+        return this._readableState.read();
+      }
+      push(data) {
+        this._readableState.updateNextTickIfOpen();
+        return this._readableState.push(data);
+      }
+      unshift(data) {
+        this._readableState.updateNextTickIfOpen();
+        return this._readableState.unshift(data);
+      }
+      resume() {
+        this._duplexState |= READ_RESUMED_READ_AHEAD;
+        this._readableState.updateNextTick();
+        return this;
+      }
+      pause() {
+        this._duplexState &= this._readableState.readAhead === false ? READ_PAUSED_NO_READ_AHEAD : READ_PAUSED;
+        return this;
+      }
+      static _fromAsyncIterator(ite, opts) {
+        let destroy;
+        const rs = new _Readable({
+          ...opts,
+          read(cb) {
+            ite.next().then(push).then(cb.bind(null, null)).catch(cb);
+          },
+          predestroy() {
+            destroy = ite.return();
+          },
+          destroy(cb) {
+            if (!destroy) return cb(null);
+            destroy.then(cb.bind(null, null)).catch(cb);
+          }
+        });
+        return rs;
+        function push(data) {
+          if (data.done) rs.push(null);
+          else rs.push(data.value);
+        }
+      }
+      static from(data, opts) {
+        if (isReadStreamx(data)) return data;
+        if (data[asyncIterator]) return this._fromAsyncIterator(data[asyncIterator](), opts);
+        if (!Array.isArray(data)) data = data === void 0 ? [] : [data];
+        let i = 0;
+        return new _Readable({
+          ...opts,
+          read(cb) {
+            this.push(i === data.length ? null : data[i++]);
+            cb(null);
+          }
+        });
+      }
+      static isBackpressured(rs) {
+        return (rs._duplexState & READ_BACKPRESSURE_STATUS) !== 0 || rs._readableState.buffered >= rs._readableState.highWaterMark;
+      }
+      static isPaused(rs) {
+        return (rs._duplexState & READ_RESUMED) === 0;
+      }
+      [asyncIterator]() {
+        const stream = this;
+        let error2 = null;
+        let promiseResolve = null;
+        let promiseReject = null;
+        this.on("error", (err) => {
+          error2 = err;
+        });
+        this.on("readable", onreadable);
+        this.on("close", onclose);
+        return {
+          [asyncIterator]() {
+            return this;
+          },
+          next() {
+            return new Promise(function(resolve5, reject) {
+              promiseResolve = resolve5;
+              promiseReject = reject;
+              const data = stream.read();
+              if (data !== null) ondata(data);
+              else if ((stream._duplexState & DESTROYED) !== 0) ondata(null);
+            });
+          },
+          return() {
+            return destroy(null);
+          },
+          throw(err) {
+            return destroy(err);
+          }
+        };
+        function onreadable() {
+          if (promiseResolve !== null) ondata(stream.read());
+        }
+        function onclose() {
+          if (promiseResolve !== null) ondata(null);
+        }
+        function ondata(data) {
+          if (promiseReject === null) return;
+          if (error2) {
+            promiseReject(error2);
+          } else if (data === null && (stream._duplexState & READ_DONE) === 0) {
+            promiseReject(StreamError.STREAM_DESTROYED());
+          } else {
+            promiseResolve({ value: data, done: data === null });
+          }
+          promiseReject = promiseResolve = null;
+        }
+        function destroy(err) {
+          stream.destroy(err);
+          return new Promise((resolve5, reject) => {
+            if (stream._duplexState & DESTROYED) return resolve5({ value: void 0, done: true });
+            stream.once("close", function() {
+              if (err) reject(err);
+              else resolve5({ value: void 0, done: true });
+            });
+          });
+        }
+      }
+    };
+    var Writable = class extends Stream {
+      constructor(opts) {
+        super(opts);
+        this._duplexState |= OPENING | READ_DONE;
+        this._writableState = new WritableState(this, opts);
+        if (opts) {
+          if (opts.writev) this._writev = opts.writev;
+          if (opts.write) this._write = opts.write;
+          if (opts.final) this._final = opts.final;
+          if (opts.eagerOpen) this._writableState.updateNextTick();
+        }
+      }
+      cork() {
+        this._duplexState |= WRITE_CORKED;
+      }
+      uncork() {
+        this._duplexState &= WRITE_NOT_CORKED;
+        this._writableState.updateNextTick();
+      }
+      _writev(batch, cb) {
+        cb(null);
+      }
+      _write(data, cb) {
+        this._writableState.autoBatch(data, cb);
+      }
+      _final(cb) {
+        cb(null);
+      }
+      static isBackpressured(ws) {
+        return (ws._duplexState & WRITE_BACKPRESSURE_STATUS) !== 0;
+      }
+      static drained(ws) {
+        if (ws.destroyed) return Promise.resolve(false);
+        const state = ws._writableState;
+        const pending = isWritev(ws) ? Math.min(1, state.queue.length) : state.queue.length;
+        const writes = pending + (ws._duplexState & WRITE_WRITING ? 1 : 0);
+        if (writes === 0) return Promise.resolve(true);
+        if (state.drains === null) state.drains = [];
+        return new Promise((resolve5) => {
+          state.drains.push({ writes, resolve: resolve5 });
+        });
+      }
+      write(data) {
+        this._writableState.updateNextTick();
+        return this._writableState.push(data);
+      }
+      end(data) {
+        this._writableState.updateNextTick();
+        this._writableState.end(data);
+        return this;
+      }
+    };
+    var Duplex = class extends Readable2 {
+      // and Writable
+      constructor(opts) {
+        super(opts);
+        this._duplexState = OPENING | this._duplexState & READ_READ_AHEAD;
+        this._writableState = new WritableState(this, opts);
+        if (opts) {
+          if (opts.writev) this._writev = opts.writev;
+          if (opts.write) this._write = opts.write;
+          if (opts.final) this._final = opts.final;
+        }
+      }
+      cork() {
+        this._duplexState |= WRITE_CORKED;
+      }
+      uncork() {
+        this._duplexState &= WRITE_NOT_CORKED;
+        this._writableState.updateNextTick();
+      }
+      _writev(batch, cb) {
+        cb(null);
+      }
+      _write(data, cb) {
+        this._writableState.autoBatch(data, cb);
+      }
+      _final(cb) {
+        cb(null);
+      }
+      write(data) {
+        this._writableState.updateNextTick();
+        return this._writableState.push(data);
+      }
+      end(data) {
+        this._writableState.updateNextTick();
+        this._writableState.end(data);
+        return this;
+      }
+    };
+    var Transform = class extends Duplex {
+      constructor(opts) {
+        super(opts);
+        this._transformState = new TransformState(this);
+        if (opts) {
+          if (opts.transform) this._transform = opts.transform;
+          if (opts.flush) this._flush = opts.flush;
+        }
+      }
+      _write(data, cb) {
+        if (this._readableState.buffered >= this._readableState.highWaterMark) {
+          this._transformState.data = data;
+        } else {
+          this._transform(data, this._transformState.afterTransform);
+        }
+      }
+      _read(cb) {
+        if (this._transformState.data !== null) {
+          const data = this._transformState.data;
+          this._transformState.data = null;
+          cb(null);
+          this._transform(data, this._transformState.afterTransform);
+        } else {
+          cb(null);
+        }
+      }
+      destroy(err) {
+        super.destroy(err);
+        if (this._transformState.data !== null) {
+          this._transformState.data = null;
+          this._transformState.afterTransform();
+        }
+      }
+      _transform(data, cb) {
+        cb(null, data);
+      }
+      _flush(cb) {
+        cb(null);
+      }
+      _final(cb) {
+        this._transformState.afterFinal = cb;
+        this._flush(transformAfterFlush.bind(this));
+      }
+    };
+    var PassThrough = class extends Transform {
+    };
+    function transformAfterFlush(err, data) {
+      const cb = this._transformState.afterFinal;
+      if (err) return cb(err);
+      if (data !== null && data !== void 0) this.push(data);
+      this.push(null);
+      cb(null);
+    }
+    function pipelinePromise(...streams) {
+      return new Promise((resolve5, reject) => {
+        return pipeline2(...streams, (err) => {
+          if (err) return reject(err);
+          resolve5();
+        });
+      });
+    }
+    function pipeline2(stream, ...streams) {
+      const all = Array.isArray(stream) ? [...stream, ...streams] : [stream, ...streams];
+      const done = all.length && typeof all[all.length - 1] === "function" ? all.pop() : null;
+      if (all.length < 2) throw StreamError.BAD_ARGUMENT("Pipeline requires at least 2 streams");
+      let src = all[0];
+      let dest = null;
+      let error2 = null;
+      for (let i = 1; i < all.length; i++) {
+        dest = all[i];
+        if (isStreamx(src)) {
+          src.pipe(dest, onerror);
+        } else {
+          errorHandle(src, true, i > 1, onerror);
+          src.pipe(dest);
+        }
+        src = dest;
+      }
+      if (done) {
+        let fin = false;
+        const autoDestroy = isStreamx(dest) || !!(dest._writableState && dest._writableState.autoDestroy);
+        dest.on("error", (err) => {
+          if (error2 === null) error2 = err;
+        });
+        dest.on("finish", () => {
+          fin = true;
+          if (!autoDestroy) done(error2);
+        });
+        if (autoDestroy) {
+          dest.on("close", () => done(error2 || (fin ? null : StreamError.PREMATURE_CLOSE())));
+        }
+      }
+      return dest;
+      function errorHandle(s, rd, wr, onerror2) {
+        s.on("error", onerror2);
+        s.on("close", onclose);
+        function onclose() {
+          if (rd && s._readableState && !s._readableState.ended) {
+            return onerror2(StreamError.PREMATURE_CLOSE());
+          }
+          if (wr && s._writableState && !s._writableState.ended) {
+            return onerror2(StreamError.PREMATURE_CLOSE());
+          }
+        }
+      }
+      function onerror(err) {
+        if (!err || error2) return;
+        error2 = err;
+        for (const s of all) {
+          s.destroy(err);
+        }
+      }
+    }
+    function echo(s) {
+      return s;
+    }
+    function isStream(stream) {
+      return !!stream._readableState || !!stream._writableState;
+    }
+    function isStreamx(stream) {
+      return typeof stream._duplexState === "number" && isStream(stream);
+    }
+    function isEnding(stream) {
+      return !!stream._readableState && stream._readableState.ending;
+    }
+    function isEnded(stream) {
+      return !!stream._readableState && stream._readableState.ended;
+    }
+    function isFinishing(stream) {
+      return !!stream._writableState && stream._writableState.ending;
+    }
+    function isFinished(stream) {
+      return !!stream._writableState && stream._writableState.ended;
+    }
+    function getStreamError(stream, opts = {}) {
+      const err = stream._readableState && stream._readableState.error || stream._writableState && stream._writableState.error;
+      return !opts.all && StreamError.isStreamDestroyed(err) ? null : err;
+    }
+    function isReadStreamx(stream) {
+      return isStreamx(stream) && stream.readable;
+    }
+    function isDisturbed(stream) {
+      return (stream._duplexState & OPENING) !== OPENING || (stream._duplexState & DESTROYING) === DESTROYING || (stream._duplexState & ACTIVE_OR_TICKING) !== 0;
+    }
+    function isTypedArray(data) {
+      return typeof data === "object" && data !== null && typeof data.byteLength === "number";
+    }
+    function defaultByteLength(data) {
+      return isTypedArray(data) ? data.byteLength : 1024;
+    }
+    function noop() {
+    }
+    function abort() {
+      this.destroy(StreamError.ABORTED());
+    }
+    function isWritev(s) {
+      return s._writev !== Writable.prototype._writev && s._writev !== Duplex.prototype._writev;
+    }
+    module.exports = {
+      pipeline: pipeline2,
+      pipelinePromise,
+      isStream,
+      isStreamx,
+      isEnding,
+      isEnded,
+      isFinishing,
+      isFinished,
+      isDisturbed,
+      getStreamError,
+      Stream,
+      Writable,
+      Readable: Readable2,
+      Duplex,
+      Transform,
+      // Export PassThrough for compatibility with Node.js core's stream module
+      PassThrough
+    };
+  }
+});
+
+// ../../node_modules/.pnpm/tar-stream@3.2.2_bare-buffer@3.7.3/node_modules/tar-stream/headers.js
+var require_headers = __commonJS({
+  "../../node_modules/.pnpm/tar-stream@3.2.2_bare-buffer@3.7.3/node_modules/tar-stream/headers.js"(exports) {
+    var b4a = require_b4a();
+    var ZEROS = "0000000000000000000";
+    var SEVENS = "7777777777777777777";
+    var ZERO_OFFSET = "0".charCodeAt(0);
+    var USTAR_MAGIC = b4a.from([117, 115, 116, 97, 114, 0]);
+    var USTAR_VER = b4a.from([ZERO_OFFSET, ZERO_OFFSET]);
+    var GNU_MAGIC = b4a.from([117, 115, 116, 97, 114, 32]);
+    var GNU_VER = b4a.from([32, 0]);
+    var MASK = 4095;
+    var MAGIC_OFFSET = 257;
+    var VERSION_OFFSET = 263;
+    exports.decodeLongPath = function decodeLongPath(buf, encoding) {
+      return decodeStr(buf, 0, buf.length, encoding);
+    };
+    exports.encodePax = function encodePax(opts) {
+      let result = "";
+      if (opts.name) result += addLength(" path=" + opts.name + "\n");
+      if (opts.linkname) result += addLength(" linkpath=" + opts.linkname + "\n");
+      const pax = opts.pax;
+      if (pax) {
+        for (const key in pax) {
+          result += addLength(" " + key + "=" + pax[key] + "\n");
+        }
+      }
+      return b4a.from(result);
+    };
+    exports.decodePax = function decodePax(buf) {
+      const result = {};
+      while (buf.length) {
+        let i = 0;
+        while (i < buf.length && buf[i] !== 32) i++;
+        const len = parseInt(b4a.toString(buf.subarray(0, i)), 10);
+        if (!len) return result;
+        const b = b4a.toString(buf.subarray(i + 1, len - 1));
+        const keyIndex = b.indexOf("=");
+        if (keyIndex === -1) return result;
+        result[b.slice(0, keyIndex)] = b.slice(keyIndex + 1);
+        buf = buf.subarray(len);
+      }
+      return result;
+    };
+    exports.encode = function encode(opts) {
+      const buf = b4a.alloc(512);
+      let name = opts.name;
+      let prefix = "";
+      if (opts.typeflag === 5 && name[name.length - 1] !== "/") name += "/";
+      if (b4a.byteLength(name) !== name.length) return null;
+      while (b4a.byteLength(name) > 100) {
+        const i = name.indexOf("/");
+        if (i === -1) return null;
+        prefix += prefix ? "/" + name.slice(0, i) : name.slice(0, i);
+        name = name.slice(i + 1);
+      }
+      if (b4a.byteLength(name) > 100 || b4a.byteLength(prefix) > 155) return null;
+      if (opts.linkname && b4a.byteLength(opts.linkname) > 100) return null;
+      b4a.write(buf, name);
+      b4a.write(buf, encodeOct(opts.mode & MASK, 6), 100);
+      b4a.write(buf, encodeOct(opts.uid, 6), 108);
+      b4a.write(buf, encodeOct(opts.gid, 6), 116);
+      encodeSize(opts.size, buf, 124);
+      b4a.write(buf, encodeOct(opts.mtime.getTime() / 1e3 | 0, 11), 136);
+      buf[156] = ZERO_OFFSET + toTypeflag(opts.type);
+      if (opts.linkname) b4a.write(buf, opts.linkname, 157);
+      b4a.copy(USTAR_MAGIC, buf, MAGIC_OFFSET);
+      b4a.copy(USTAR_VER, buf, VERSION_OFFSET);
+      if (opts.uname) b4a.write(buf, opts.uname, 265);
+      if (opts.gname) b4a.write(buf, opts.gname, 297);
+      b4a.write(buf, encodeOct(opts.devmajor || 0, 6), 329);
+      b4a.write(buf, encodeOct(opts.devminor || 0, 6), 337);
+      if (prefix) b4a.write(buf, prefix, 345);
+      b4a.write(buf, encodeOct(cksum(buf), 6), 148);
+      return buf;
+    };
+    exports.decode = function decode(buf, filenameEncoding, allowUnknownFormat) {
+      let typeflag = buf[156] === 0 ? 0 : buf[156] - ZERO_OFFSET;
+      let name = decodeStr(buf, 0, 100, filenameEncoding);
+      const mode = decodeOct(buf, 100, 8);
+      const uid = decodeOct(buf, 108, 8);
+      const gid = decodeOct(buf, 116, 8);
+      const size = decodeOct(buf, 124, 12);
+      const mtime = decodeOct(buf, 136, 12);
+      const type = toType(typeflag);
+      const linkname = buf[157] === 0 ? null : decodeStr(buf, 157, 100, filenameEncoding);
+      const uname = decodeStr(buf, 265, 32);
+      const gname = decodeStr(buf, 297, 32);
+      const devmajor = decodeOct(buf, 329, 8);
+      const devminor = decodeOct(buf, 337, 8);
+      const c = cksum(buf);
+      if (c === 8 * 32) return null;
+      if (c !== decodeOct(buf, 148, 8)) throw new Error("Invalid tar header. Maybe the tar is corrupted or it needs to be gunzipped?");
+      if (isUSTAR(buf)) {
+        if (buf[345]) name = decodeStr(buf, 345, 155, filenameEncoding) + "/" + name;
+      } else if (isGNU(buf)) {
+      } else {
+        if (!allowUnknownFormat) {
+          throw new Error("Invalid tar header: unknown format.");
+        }
+      }
+      if (typeflag === 0 && name && name[name.length - 1] === "/") typeflag = 5;
+      return {
+        name,
+        mode,
+        uid,
+        gid,
+        size,
+        byteOffset: 0,
+        mtime: new Date(1e3 * mtime),
+        type,
+        linkname,
+        uname,
+        gname,
+        devmajor,
+        devminor,
+        pax: null
+      };
+    };
+    function isUSTAR(buf) {
+      return b4a.equals(USTAR_MAGIC, buf.subarray(MAGIC_OFFSET, MAGIC_OFFSET + 6));
+    }
+    function isGNU(buf) {
+      return b4a.equals(GNU_MAGIC, buf.subarray(MAGIC_OFFSET, MAGIC_OFFSET + 6)) && b4a.equals(GNU_VER, buf.subarray(VERSION_OFFSET, VERSION_OFFSET + 2));
+    }
+    function clamp(index, len, defaultValue) {
+      if (typeof index !== "number") return defaultValue;
+      index = ~~index;
+      if (index >= len) return len;
+      if (index >= 0) return index;
+      index += len;
+      if (index >= 0) return index;
+      return 0;
+    }
+    function toType(flag) {
+      switch (flag) {
+        case 0:
+          return "file";
+        case 1:
+          return "link";
+        case 2:
+          return "symlink";
+        case 3:
+          return "character-device";
+        case 4:
+          return "block-device";
+        case 5:
+          return "directory";
+        case 6:
+          return "fifo";
+        case 7:
+          return "contiguous-file";
+        case 72:
+          return "pax-header";
+        case 55:
+          return "pax-global-header";
+        case 27:
+          return "gnu-long-link-path";
+        case 28:
+        case 30:
+          return "gnu-long-path";
+      }
+      return null;
+    }
+    function toTypeflag(flag) {
+      switch (flag) {
+        case "file":
+          return 0;
+        case "link":
+          return 1;
+        case "symlink":
+          return 2;
+        case "character-device":
+          return 3;
+        case "block-device":
+          return 4;
+        case "directory":
+          return 5;
+        case "fifo":
+          return 6;
+        case "contiguous-file":
+          return 7;
+        case "pax-header":
+          return 72;
+      }
+      return 0;
+    }
+    function indexOf(block, num, offset, end) {
+      for (; offset < end; offset++) {
+        if (block[offset] === num) return offset;
+      }
+      return end;
+    }
+    function cksum(block) {
+      let sum = 8 * 32;
+      for (let i = 0; i < 148; i++) sum += block[i];
+      for (let j = 156; j < 512; j++) sum += block[j];
+      return sum;
+    }
+    function encodeOct(val, n) {
+      val = val.toString(8);
+      if (val.length > n) return SEVENS.slice(0, n) + " ";
+      return ZEROS.slice(0, n - val.length) + val + " ";
+    }
+    function encodeSizeBin(num, buf, off) {
+      buf[off] = 128;
+      for (let i = 11; i > 0; i--) {
+        buf[off + i] = num & 255;
+        num = Math.floor(num / 256);
+      }
+    }
+    function encodeSize(num, buf, off) {
+      if (num.toString(8).length > 11) {
+        encodeSizeBin(num, buf, off);
+      } else {
+        b4a.write(buf, encodeOct(num, 11), off);
+      }
+    }
+    function parse256(buf) {
+      let positive;
+      if (buf[0] === 128) positive = true;
+      else if (buf[0] === 255) positive = false;
+      else return null;
+      const tuple = [];
+      let i;
+      for (i = buf.length - 1; i > 0; i--) {
+        const byte = buf[i];
+        if (positive) tuple.push(byte);
+        else tuple.push(255 - byte);
+      }
+      let sum = 0;
+      const l = tuple.length;
+      for (i = 0; i < l; i++) {
+        sum += tuple[i] * Math.pow(256, i);
+      }
+      return positive ? sum : -1 * sum;
+    }
+    function decodeOct(val, offset, length) {
+      val = val.subarray(offset, offset + length);
+      offset = 0;
+      if (val[offset] & 128) {
+        return parse256(val);
+      } else {
+        while (offset < val.length && val[offset] === 32) offset++;
+        const end = clamp(indexOf(val, 32, offset, val.length), val.length, val.length);
+        while (offset < end && val[offset] === 0) offset++;
+        if (end === offset) return 0;
+        return parseInt(b4a.toString(val.subarray(offset, end)), 8);
+      }
+    }
+    function decodeStr(val, offset, length, encoding) {
+      return b4a.toString(val.subarray(offset, indexOf(val, 0, offset, offset + length)), encoding);
+    }
+    function addLength(str) {
+      const len = b4a.byteLength(str);
+      let digits = Math.floor(Math.log(len) / Math.log(10)) + 1;
+      if (len + digits >= Math.pow(10, digits)) digits++;
+      return len + digits + str;
+    }
+  }
+});
+
+// ../../node_modules/.pnpm/tar-stream@3.2.2_bare-buffer@3.7.3/node_modules/tar-stream/extract.js
+var require_extract = __commonJS({
+  "../../node_modules/.pnpm/tar-stream@3.2.2_bare-buffer@3.7.3/node_modules/tar-stream/extract.js"(exports, module) {
+    var { Writable, Readable: Readable2, getStreamError } = require_streamx();
+    var FIFO = require_fast_fifo();
+    var b4a = require_b4a();
+    var headers = require_headers();
+    var EMPTY = b4a.alloc(0);
+    var MAX_HEADER_SIZE = 4 * 1024 * 1024;
+    var BufferList = class {
+      constructor() {
+        this.buffered = 0;
+        this.shifted = 0;
+        this.queue = new FIFO();
+        this._offset = 0;
+      }
+      push(buffer) {
+        this.buffered += buffer.byteLength;
+        this.queue.push(buffer);
+      }
+      shiftFirst(size) {
+        return this.buffered === 0 ? null : this._next(size);
+      }
+      shift(size) {
+        if (size > this.buffered) return null;
+        if (size === 0) return EMPTY;
+        let chunk = this._next(size);
+        if (size === chunk.byteLength) return chunk;
+        const chunks = [chunk];
+        while ((size -= chunk.byteLength) > 0) {
+          chunk = this._next(size);
+          chunks.push(chunk);
+        }
+        return b4a.concat(chunks);
+      }
+      _next(size) {
+        const buf = this.queue.peek();
+        const rem = buf.byteLength - this._offset;
+        if (size >= rem) {
+          const sub = this._offset ? buf.subarray(this._offset, buf.byteLength) : buf;
+          this.queue.shift();
+          this._offset = 0;
+          this.buffered -= rem;
+          this.shifted += rem;
+          return sub;
+        }
+        this.buffered -= size;
+        this.shifted += size;
+        return buf.subarray(this._offset, this._offset += size);
+      }
+    };
+    var Source = class extends Readable2 {
+      constructor(self, header, offset) {
+        super();
+        this.header = header;
+        this.offset = offset;
+        this._parent = self;
+      }
+      _read(cb) {
+        if (this.header.size === 0) {
+          this.push(null);
+        }
+        if (this._parent._stream === this) {
+          this._parent._update();
+        }
+        cb(null);
+      }
+      _predestroy() {
+        this._parent.destroy(getStreamError(this));
+      }
+      _detach() {
+        if (this._parent._stream === this) {
+          this._parent._stream = null;
+          this._parent._missing = overflow(this.header.size);
+          this._parent._update();
+        }
+      }
+      _destroy(cb) {
+        this._detach();
+        cb(null);
+      }
+    };
+    var Extract = class extends Writable {
+      constructor(opts) {
+        super(opts);
+        if (!opts) opts = {};
+        this._buffer = new BufferList();
+        this._offset = 0;
+        this._header = null;
+        this._stream = null;
+        this._missing = 0;
+        this._longHeader = false;
+        this._callback = noop;
+        this._locked = false;
+        this._finished = false;
+        this._pax = null;
+        this._paxGlobal = null;
+        this._gnuLongPath = null;
+        this._gnuLongLinkPath = null;
+        this._filenameEncoding = opts.filenameEncoding || "utf-8";
+        this._allowUnknownFormat = !!opts.allowUnknownFormat;
+        this._unlockBound = this._unlock.bind(this);
+      }
+      _unlock(err) {
+        this._locked = false;
+        if (err) {
+          this.destroy(err);
+          this._continueWrite(err);
+          return;
+        }
+        this._update();
+      }
+      _consumeHeader() {
+        if (this._locked) return false;
+        this._offset = this._buffer.shifted;
+        try {
+          this._header = headers.decode(this._buffer.shift(512), this._filenameEncoding, this._allowUnknownFormat);
+        } catch (err) {
+          this._continueWrite(err);
+          return false;
+        }
+        if (!this._header) return true;
+        this._header.byteOffset = this._buffer.shifted;
+        switch (this._header.type) {
+          case "gnu-long-path":
+          case "gnu-long-link-path":
+          case "pax-global-header":
+          case "pax-header":
+            this._longHeader = true;
+            this._missing = this._header.size;
+            if (this._missing > MAX_HEADER_SIZE) {
+              this._continueWrite(new Error("Header exceeds max size"));
+              return false;
+            }
+            return true;
+        }
+        this._locked = true;
+        this._applyLongHeaders();
+        if (!(this._header.size >= 0)) {
+          this._continueWrite(new Error("Invalid header"));
+          return false;
+        }
+        if (this._header.size === 0 || this._header.type === "directory") {
+          this.emit("entry", this._header, this._createStream(), this._unlockBound);
+          return true;
+        }
+        this._stream = this._createStream();
+        this._missing = this._header.size;
+        this.emit("entry", this._header, this._stream, this._unlockBound);
+        return true;
+      }
+      _applyLongHeaders() {
+        if (this._gnuLongPath) {
+          this._header.name = this._gnuLongPath;
+          this._gnuLongPath = null;
+        }
+        if (this._gnuLongLinkPath) {
+          this._header.linkname = this._gnuLongLinkPath;
+          this._gnuLongLinkPath = null;
+        }
+        if (this._pax) {
+          if (this._pax.path) this._header.name = this._pax.path;
+          if (this._pax.linkpath) this._header.linkname = this._pax.linkpath;
+          if (this._pax.size) this._header.size = parseInt(this._pax.size, 10);
+          this._header.pax = this._pax;
+          this._pax = null;
+        }
+      }
+      _decodeLongHeader(buf) {
+        switch (this._header.type) {
+          case "gnu-long-path":
+            this._gnuLongPath = headers.decodeLongPath(buf, this._filenameEncoding);
+            break;
+          case "gnu-long-link-path":
+            this._gnuLongLinkPath = headers.decodeLongPath(buf, this._filenameEncoding);
+            break;
+          case "pax-global-header":
+            this._paxGlobal = headers.decodePax(buf);
+            break;
+          case "pax-header":
+            this._pax = this._paxGlobal === null ? headers.decodePax(buf) : Object.assign({}, this._paxGlobal, headers.decodePax(buf));
+            break;
+        }
+      }
+      _consumeLongHeader() {
+        this._longHeader = false;
+        this._missing = overflow(this._header.size);
+        const buf = this._buffer.shift(this._header.size);
+        try {
+          this._decodeLongHeader(buf);
+        } catch (err) {
+          this._continueWrite(err);
+          return false;
+        }
+        return true;
+      }
+      _consumeStream() {
+        const buf = this._buffer.shiftFirst(this._missing);
+        if (buf === null) return false;
+        this._missing -= buf.byteLength;
+        const drained = this._stream.push(buf);
+        if (this._missing === 0) {
+          this._stream.push(null);
+          if (drained) this._stream._detach();
+          return drained && this._locked === false;
+        }
+        return drained;
+      }
+      _createStream() {
+        return new Source(this, this._header, this._offset);
+      }
+      _update() {
+        while (this._buffer.buffered > 0 && !this.destroying) {
+          if (this._missing > 0) {
+            if (this._stream !== null) {
+              if (this._consumeStream() === false) return;
+              continue;
+            }
+            if (this._longHeader === true) {
+              if (this._missing > this._buffer.buffered) break;
+              if (this._consumeLongHeader() === false) return false;
+              continue;
+            }
+            const ignore = this._buffer.shiftFirst(this._missing);
+            if (ignore !== null) this._missing -= ignore.byteLength;
+            continue;
+          }
+          if (this._buffer.buffered < 512) break;
+          if (this._stream !== null || this._consumeHeader() === false) return;
+        }
+        this._continueWrite(null);
+      }
+      _continueWrite(err) {
+        const cb = this._callback;
+        this._callback = noop;
+        cb(err);
+      }
+      _write(data, cb) {
+        this._callback = cb;
+        this._buffer.push(data);
+        this._update();
+      }
+      _final(cb) {
+        this._finished = this._missing === 0 && this._buffer.buffered === 0;
+        cb(this._finished ? null : new Error("Unexpected end of data"));
+      }
+      _predestroy() {
+        this._continueWrite(null);
+      }
+      _destroy(cb) {
+        if (this._stream) this._stream.destroy(getStreamError(this));
+        cb(null);
+      }
+      [Symbol.asyncIterator]() {
+        let error2 = null;
+        let promiseResolve = null;
+        let promiseReject = null;
+        let entryStream = null;
+        let entryCallback = null;
+        const extract = this;
+        this.on("entry", onentry);
+        this.on("error", (err) => {
+          error2 = err;
+        });
+        this.on("close", onclose);
+        return {
+          [Symbol.asyncIterator]() {
+            return this;
+          },
+          next() {
+            return new Promise(onnext);
+          },
+          return() {
+            return destroy(null);
+          },
+          throw(err) {
+            return destroy(err);
+          }
+        };
+        function consumeCallback(err) {
+          if (!entryCallback) return;
+          const cb = entryCallback;
+          entryCallback = null;
+          cb(err);
+        }
+        function onnext(resolve5, reject) {
+          if (error2) {
+            return reject(error2);
+          }
+          if (entryStream) {
+            resolve5({ value: entryStream, done: false });
+            entryStream = null;
+            return;
+          }
+          promiseResolve = resolve5;
+          promiseReject = reject;
+          consumeCallback(null);
+          if (extract._finished && promiseResolve) {
+            promiseResolve({ value: void 0, done: true });
+            promiseResolve = promiseReject = null;
+          }
+        }
+        function onentry(header, stream, callback) {
+          entryCallback = callback;
+          stream.on("error", noop);
+          if (promiseResolve) {
+            promiseResolve({ value: stream, done: false });
+            promiseResolve = promiseReject = null;
+          } else {
+            entryStream = stream;
+          }
+        }
+        function onclose() {
+          consumeCallback(error2);
+          if (!promiseResolve) return;
+          if (error2) promiseReject(error2);
+          else promiseResolve({ value: void 0, done: true });
+          promiseResolve = promiseReject = null;
+        }
+        function destroy(err) {
+          extract.destroy(err);
+          consumeCallback(err);
+          return new Promise((resolve5, reject) => {
+            if (extract.destroyed) return resolve5({ value: void 0, done: true });
+            extract.once("close", function() {
+              if (err) reject(err);
+              else resolve5({ value: void 0, done: true });
+            });
+          });
+        }
+      }
+    };
+    module.exports = function extract(opts) {
+      return new Extract(opts);
+    };
+    function noop() {
+    }
+    function overflow(size) {
+      size &= 511;
+      return size && 512 - size;
+    }
+  }
+});
+
+// ../../node_modules/.pnpm/tar-stream@3.2.2_bare-buffer@3.7.3/node_modules/tar-stream/constants.js
+var require_constants = __commonJS({
+  "../../node_modules/.pnpm/tar-stream@3.2.2_bare-buffer@3.7.3/node_modules/tar-stream/constants.js"(exports, module) {
+    var constants3 = {
+      // just for envs without fs
+      S_IFMT: 61440,
+      S_IFDIR: 16384,
+      S_IFCHR: 8192,
+      S_IFBLK: 24576,
+      S_IFIFO: 4096,
+      S_IFLNK: 40960
+    };
+    try {
+      module.exports = __require("fs").constants || constants3;
+    } catch {
+      module.exports = constants3;
+    }
+  }
+});
+
+// ../../node_modules/.pnpm/tar-stream@3.2.2_bare-buffer@3.7.3/node_modules/tar-stream/pack.js
+var require_pack = __commonJS({
+  "../../node_modules/.pnpm/tar-stream@3.2.2_bare-buffer@3.7.3/node_modules/tar-stream/pack.js"(exports, module) {
+    var { Readable: Readable2, Writable, getStreamError } = require_streamx();
+    var b4a = require_b4a();
+    var constants3 = require_constants();
+    var headers = require_headers();
+    var DMODE = 493;
+    var FMODE = 420;
+    var END_OF_TAR = b4a.alloc(1024);
+    var Sink = class extends Writable {
+      constructor(pack, header, callback) {
+        super({ mapWritable, eagerOpen: true });
+        this.written = 0;
+        this.header = header;
+        this._callback = callback;
+        this._linkname = null;
+        this._isLinkname = header.type === "symlink" && !header.linkname;
+        this._isVoid = header.type !== "file" && header.type !== "contiguous-file";
+        this._finished = false;
+        this._pack = pack;
+        this._openCallback = null;
+        if (this._pack._stream === null) this._pack._stream = this;
+        else this._pack._pending.push(this);
+      }
+      _open(cb) {
+        this._openCallback = cb;
+        if (this._pack._stream === this) this._continueOpen();
+      }
+      _continuePack(err) {
+        if (this._callback === null) return;
+        const callback = this._callback;
+        this._callback = null;
+        callback(err);
+      }
+      _continueOpen() {
+        if (this._pack._stream === null) this._pack._stream = this;
+        const cb = this._openCallback;
+        this._openCallback = null;
+        if (cb === null) return;
+        if (this._pack.destroying) return cb(new Error("pack stream destroyed"));
+        if (this._pack._finalized) return cb(new Error("pack stream is already finalized"));
+        this._pack._stream = this;
+        if (!this._isLinkname) {
+          this._pack._encode(this.header);
+        }
+        if (this._isVoid) {
+          this._finish();
+          this._continuePack(null);
+        }
+        cb(null);
+      }
+      _write(data, cb) {
+        if (this._isLinkname) {
+          this._linkname = this._linkname ? b4a.concat([this._linkname, data]) : data;
+          return cb(null);
+        }
+        if (this._isVoid) {
+          if (data.byteLength > 0) {
+            return cb(new Error("No body allowed for this entry"));
+          }
+          return cb();
+        }
+        this.written += data.byteLength;
+        if (this._pack.push(data)) return cb();
+        this._pack._drain = cb;
+      }
+      _finish() {
+        if (this._finished) return;
+        this._finished = true;
+        if (this._isLinkname) {
+          this.header.linkname = this._linkname ? b4a.toString(this._linkname, "utf-8") : "";
+          this._pack._encode(this.header);
+        }
+        overflow(this._pack, this.header.size);
+        this._pack._done(this);
+      }
+      _final(cb) {
+        if (this.written !== this.header.size) {
+          return cb(new Error("Size mismatch"));
+        }
+        this._finish();
+        cb(null);
+      }
+      _getError() {
+        return getStreamError(this) || new Error("tar entry destroyed");
+      }
+      _predestroy() {
+        this._pack.destroy(this._getError());
+      }
+      _destroy(cb) {
+        this._pack._done(this);
+        this._continuePack(this._finished ? null : this._getError());
+        cb();
+      }
+    };
+    var Pack = class extends Readable2 {
+      constructor(opts) {
+        super(opts);
+        this._drain = noop;
+        this._finalized = false;
+        this._finalizing = false;
+        this._pending = [];
+        this._stream = null;
+      }
+      entry(header, buffer, callback) {
+        if (this._finalized || this.destroying) throw new Error("already finalized or destroyed");
+        if (typeof buffer === "function") {
+          callback = buffer;
+          buffer = null;
+        }
+        if (!callback) callback = noop;
+        if (!header.size || header.type === "symlink") header.size = 0;
+        if (!header.type) header.type = modeToType(header.mode);
+        if (!header.mode) header.mode = header.type === "directory" ? DMODE : FMODE;
+        if (!header.uid) header.uid = 0;
+        if (!header.gid) header.gid = 0;
+        if (!header.mtime) header.mtime = /* @__PURE__ */ new Date();
+        if (typeof buffer === "string") buffer = b4a.from(buffer);
+        const sink = new Sink(this, header, callback);
+        if (b4a.isBuffer(buffer)) {
+          header.size = buffer.byteLength;
+          sink.write(buffer);
+          sink.end();
+          return sink;
+        }
+        if (sink._isVoid) {
+          return sink;
+        }
+        return sink;
+      }
+      finalize() {
+        if (this._stream || this._pending.length > 0) {
+          this._finalizing = true;
+          return;
+        }
+        if (this._finalized) return;
+        this._finalized = true;
+        this.push(END_OF_TAR);
+        this.push(null);
+      }
+      _done(stream) {
+        if (stream !== this._stream) return;
+        this._stream = null;
+        if (this._finalizing) this.finalize();
+        if (this._pending.length) this._pending.shift()._continueOpen();
+      }
+      _encode(header) {
+        if (!header.pax) {
+          const buf = headers.encode(header);
+          if (buf) {
+            this.push(buf);
+            return;
+          }
+        }
+        this._encodePax(header);
+      }
+      _encodePax(header) {
+        const paxHeader = headers.encodePax({
+          name: header.name,
+          linkname: header.linkname,
+          pax: header.pax
+        });
+        const newHeader = {
+          name: "PaxHeader",
+          mode: header.mode,
+          uid: header.uid,
+          gid: header.gid,
+          size: paxHeader.byteLength,
+          mtime: header.mtime,
+          type: "pax-header",
+          linkname: header.linkname && "PaxHeader",
+          uname: header.uname,
+          gname: header.gname,
+          devmajor: header.devmajor,
+          devminor: header.devminor
+        };
+        this.push(headers.encode(newHeader));
+        this.push(paxHeader);
+        overflow(this, paxHeader.byteLength);
+        newHeader.size = header.size;
+        newHeader.type = header.type;
+        this.push(headers.encode(newHeader));
+      }
+      _doDrain() {
+        const drain = this._drain;
+        this._drain = noop;
+        drain();
+      }
+      _predestroy() {
+        const err = getStreamError(this);
+        if (this._stream) this._stream.destroy(err);
+        while (this._pending.length) {
+          const stream = this._pending.shift();
+          stream.destroy(err);
+          stream._continueOpen();
+        }
+        this._doDrain();
+      }
+      _read(cb) {
+        this._doDrain();
+        cb();
+      }
+    };
+    module.exports = function pack(opts) {
+      return new Pack(opts);
+    };
+    function modeToType(mode) {
+      switch (mode & constants3.S_IFMT) {
+        case constants3.S_IFBLK:
+          return "block-device";
+        case constants3.S_IFCHR:
+          return "character-device";
+        case constants3.S_IFDIR:
+          return "directory";
+        case constants3.S_IFIFO:
+          return "fifo";
+        case constants3.S_IFLNK:
+          return "symlink";
+      }
+      return "file";
+    }
+    function noop() {
+    }
+    function overflow(self, size) {
+      size &= 511;
+      if (size) self.push(END_OF_TAR.subarray(0, 512 - size));
+    }
+    function mapWritable(buf) {
+      return b4a.isBuffer(buf) ? buf : b4a.from(buf);
+    }
+  }
+});
+
+// ../../node_modules/.pnpm/tar-stream@3.2.2_bare-buffer@3.7.3/node_modules/tar-stream/index.js
+var require_tar_stream = __commonJS({
+  "../../node_modules/.pnpm/tar-stream@3.2.2_bare-buffer@3.7.3/node_modules/tar-stream/index.js"(exports) {
+    exports.extract = require_extract();
+    exports.pack = require_pack();
+  }
+});
 
 // ../../node_modules/.pnpm/xmlchars@2.2.0/node_modules/xmlchars/xml/1.0/ed5.js
 var require_ed5 = __commonJS({
@@ -877,9 +3309,9 @@ var require_saxes = __commonJS({
         }
       }
       sDoctypeQuote() {
-        const q2 = this.q;
-        if (this.captureToChar(q2)) {
-          this.text += String.fromCodePoint(q2);
+        const q = this.q;
+        if (this.captureToChar(q)) {
+          this.text += String.fromCodePoint(q);
           this.q = null;
           this.state = S_DOCTYPE;
         }
@@ -900,9 +3332,9 @@ var require_saxes = __commonJS({
         }
       }
       sDTDQuoted() {
-        const q2 = this.q;
-        if (this.captureToChar(q2)) {
-          this.text += String.fromCodePoint(q2);
+        const q = this.q;
+        if (this.captureToChar(q)) {
+          this.text += String.fromCodePoint(q);
           this.state = S_DTD;
           this.q = null;
         }
@@ -1456,11 +3888,11 @@ var require_saxes = __commonJS({
         }
       }
       sAttribValueQuoted() {
-        const { q: q2, chunk } = this;
+        const { q, chunk } = this;
         let { i: start } = this;
         while (true) {
           switch (this.getCode()) {
-            case q2:
+            case q:
               this.pushAttrib(this.name, this.text + chunk.slice(start, this.prevI));
               this.name = this.text = "";
               this.q = null;
@@ -2002,11 +4434,11 @@ var Command = class {
     return cmdStr;
   }
 };
-function escapeData(s3) {
-  return toCommandValue(s3).replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
+function escapeData(s) {
+  return toCommandValue(s).replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A");
 }
-function escapeProperty(s3) {
-  return toCommandValue(s3).replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A").replace(/:/g, "%3A").replace(/,/g, "%2C");
+function escapeProperty(s) {
+  return toCommandValue(s).replace(/%/g, "%25").replace(/\r/g, "%0D").replace(/\n/g, "%0A").replace(/:/g, "%3A").replace(/,/g, "%2C");
 }
 
 // ../../node_modules/.pnpm/@actions+core@3.0.1/node_modules/@actions/core/lib/file-command.js
@@ -2043,13 +4475,13 @@ import * as os4 from "os";
 // ../../node_modules/.pnpm/@actions+core@3.0.1/node_modules/@actions/core/lib/summary.js
 import { EOL as EOL3 } from "os";
 import { constants, promises } from "fs";
-var __awaiter = function(thisArg, _arguments, P2, generator) {
+var __awaiter = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P2 ? value : new P2(function(resolve5) {
+    return value instanceof P ? value : new P(function(resolve5) {
       resolve5(value);
     });
   }
-  return new (P2 || (P2 = Promise))(function(resolve5, reject) {
+  return new (P || (P = Promise))(function(resolve5, reject) {
     function fulfilled(value) {
       try {
         step(generator.next(value));
@@ -2394,7 +4826,7 @@ var maxMessage = 4e3;
 var stackLines = 12;
 var shorten = (text, max) => text.length > max ? `${text.slice(0, max - 1)}…` : text;
 function caseTitle(c) {
-  const parts = [c.suiteName, c.className !== c.suiteName ? c.className : "", c.name].filter((p2, i, all) => p2 !== "" && (i === 0 || p2 !== all[i - 1]));
+  const parts = [c.suiteName, c.className !== c.suiteName ? c.className : "", c.name].filter((p, i, all) => p !== "" && (i === 0 || p !== all[i - 1]));
   return parts.join(" › ");
 }
 function annotationsFor(failures, max, workspace) {
@@ -2436,7 +4868,7 @@ var Locator = class {
     const java = JAVA_FRAME.exec(text);
     if (java) {
       const dir = java[1].split(".").slice(0, -1).join("/");
-      const file = this.sourceRoots().map((root) => join(root, dir, java[2])).find((f2) => existsSync2(join(this.workspace, f2)));
+      const file = this.sourceRoots().map((root) => join(root, dir, java[2])).find((f) => existsSync2(join(this.workspace, f)));
       return file ? { file: file.split(sep).join("/"), line: Number(java[3]) } : void 0;
     }
     const path6 = PATH_FRAME.exec(text);
@@ -2467,7 +4899,7 @@ var Locator = class {
       this.modules = ["", ...dirs];
     }
     const roots = ["src/test/java", "src/main/java", "src/test/kotlin", "src/main/kotlin", "src/it/java", ""];
-    return this.modules.flatMap((m2) => roots.map((r) => join(m2, r)));
+    return this.modules.flatMap((m) => roots.map((r) => join(m, r)));
   }
   /** A Go package's directory in the workspace, from its import path and the module in go.mod. */
   goPackageDir(importPath) {
@@ -2555,7 +4987,7 @@ var paths = {
   exportLog: "/log/{org}/export"
 };
 function fillPath(template, params) {
-  return template.replace(/\{([a-z_]+)\}/g, (_2, name) => {
+  return template.replace(/\{([a-z_]+)\}/g, (_, name) => {
     const value = params[name];
     if (value === void 0) throw new Error(`No value for {${name}} in ${template}`);
     return encodeURIComponent(String(value));
@@ -2593,2986 +5025,20 @@ var AttestationNamePattern = "^[a-zA-Z0-9\\-_,]+$";
 var Sha256Pattern = "^[a-f0-9]{64}$";
 
 // src/attachment.ts
+import { createReadStream } from "node:fs";
 import { readFile, stat as stat2 } from "node:fs/promises";
 import { basename, relative as relative2 } from "node:path";
-
-// ../../node_modules/.pnpm/tar@7.5.23/node_modules/tar/dist/esm/index.min.js
-import Qr from "events";
-import I from "fs";
-import { EventEmitter as Di } from "node:events";
-import Cs from "node:stream";
-import { StringDecoder as Hr } from "node:string_decoder";
-import cr from "node:path";
-import Kt from "node:fs";
-import { dirname as Fn, parse as kn } from "path";
-import { EventEmitter as Dn } from "events";
-import zi from "assert";
-import { Buffer as Ot } from "buffer";
-import * as Ps from "zlib";
-import en from "zlib";
-import { posix as Zt } from "node:path";
-import { basename as _n } from "node:path";
-import mi from "fs";
-import X from "fs";
-import js from "path";
-import { win32 as Pn } from "node:path";
-import ar from "path";
-import Br from "node:fs";
-import co from "node:assert";
-import { randomBytes as Mr } from "node:crypto";
-import u from "node:fs";
-import R from "node:path";
-import pr from "fs";
-import wi from "node:fs";
-import we from "node:path";
-import k from "node:fs";
-import ro from "node:fs/promises";
-import Si from "node:path";
-import { join as xr } from "node:path";
-import v from "node:fs";
-import Pr from "node:path";
-var zr = Object.defineProperty;
-var Ur = (s3, t) => {
-  for (var e in t) zr(s3, e, { get: t[e], enumerable: true });
-};
-var Ds = typeof process == "object" && process ? process : { stdout: null, stderr: null };
-var Wr = (s3) => !!s3 && typeof s3 == "object" && (s3 instanceof A || s3 instanceof Cs || Gr(s3) || Zr(s3));
-var Gr = (s3) => !!s3 && typeof s3 == "object" && s3 instanceof Di && typeof s3.pipe == "function" && s3.pipe !== Cs.Writable.prototype.pipe;
-var Zr = (s3) => !!s3 && typeof s3 == "object" && s3 instanceof Di && typeof s3.write == "function" && typeof s3.end == "function";
-var Q = /* @__PURE__ */ Symbol("EOF");
-var J = /* @__PURE__ */ Symbol("maybeEmitEnd");
-var nt = /* @__PURE__ */ Symbol("emittedEnd");
-var De = /* @__PURE__ */ Symbol("emittingEnd");
-var qt = /* @__PURE__ */ Symbol("emittedError");
-var Ne = /* @__PURE__ */ Symbol("closed");
-var Ns = /* @__PURE__ */ Symbol("read");
-var Ae = /* @__PURE__ */ Symbol("flush");
-var As = /* @__PURE__ */ Symbol("flushChunk");
-var z = /* @__PURE__ */ Symbol("encoding");
-var Mt = /* @__PURE__ */ Symbol("decoder");
-var g = /* @__PURE__ */ Symbol("flowing");
-var Qt = /* @__PURE__ */ Symbol("paused");
-var Bt = /* @__PURE__ */ Symbol("resume");
-var b = /* @__PURE__ */ Symbol("buffer");
-var N = /* @__PURE__ */ Symbol("pipes");
-var _ = /* @__PURE__ */ Symbol("bufferLength");
-var bi = /* @__PURE__ */ Symbol("bufferPush");
-var Ie = /* @__PURE__ */ Symbol("bufferShift");
-var L = /* @__PURE__ */ Symbol("objectMode");
-var S = /* @__PURE__ */ Symbol("destroyed");
-var _i = /* @__PURE__ */ Symbol("error");
-var Oi = /* @__PURE__ */ Symbol("emitData");
-var Is = /* @__PURE__ */ Symbol("emitEnd");
-var Ti = /* @__PURE__ */ Symbol("emitEnd2");
-var Z = /* @__PURE__ */ Symbol("async");
-var xi = /* @__PURE__ */ Symbol("abort");
-var Ce = /* @__PURE__ */ Symbol("aborted");
-var Jt = /* @__PURE__ */ Symbol("signal");
-var Rt = /* @__PURE__ */ Symbol("dataListeners");
-var C = /* @__PURE__ */ Symbol("discarded");
-var jt = (s3) => Promise.resolve().then(s3);
-var Yr = (s3) => s3();
-var Kr = (s3) => s3 === "end" || s3 === "finish" || s3 === "prefinish";
-var Vr = (s3) => s3 instanceof ArrayBuffer || !!s3 && typeof s3 == "object" && s3.constructor && s3.constructor.name === "ArrayBuffer" && s3.byteLength >= 0;
-var $r = (s3) => !Buffer.isBuffer(s3) && ArrayBuffer.isView(s3);
-var Fe = class {
-  src;
-  dest;
-  opts;
-  ondrain;
-  constructor(t, e, i) {
-    this.src = t, this.dest = e, this.opts = i, this.ondrain = () => t[Bt](), this.dest.on("drain", this.ondrain);
-  }
-  unpipe() {
-    this.dest.removeListener("drain", this.ondrain);
-  }
-  proxyErrors(t) {
-  }
-  end() {
-    this.unpipe(), this.opts.end && this.dest.end();
-  }
-};
-var Li = class extends Fe {
-  unpipe() {
-    this.src.removeListener("error", this.proxyErrors), super.unpipe();
-  }
-  constructor(t, e, i) {
-    super(t, e, i), this.proxyErrors = (r) => this.dest.emit("error", r), t.on("error", this.proxyErrors);
-  }
-};
-var Xr = (s3) => !!s3.objectMode;
-var qr = (s3) => !s3.objectMode && !!s3.encoding && s3.encoding !== "buffer";
-var A = class extends Di {
-  [g] = false;
-  [Qt] = false;
-  [N] = [];
-  [b] = [];
-  [L];
-  [z];
-  [Z];
-  [Mt];
-  [Q] = false;
-  [nt] = false;
-  [De] = false;
-  [Ne] = false;
-  [qt] = null;
-  [_] = 0;
-  [S] = false;
-  [Jt];
-  [Ce] = false;
-  [Rt] = 0;
-  [C] = false;
-  writable = true;
-  readable = true;
-  constructor(...t) {
-    let e = t[0] || {};
-    if (super(), e.objectMode && typeof e.encoding == "string") throw new TypeError("Encoding and objectMode may not be used together");
-    Xr(e) ? (this[L] = true, this[z] = null) : qr(e) ? (this[z] = e.encoding, this[L] = false) : (this[L] = false, this[z] = null), this[Z] = !!e.async, this[Mt] = this[z] ? new Hr(this[z]) : null, e && e.debugExposeBuffer === true && Object.defineProperty(this, "buffer", { get: () => this[b] }), e && e.debugExposePipes === true && Object.defineProperty(this, "pipes", { get: () => this[N] });
-    let { signal: i } = e;
-    i && (this[Jt] = i, i.aborted ? this[xi]() : i.addEventListener("abort", () => this[xi]()));
-  }
-  get bufferLength() {
-    return this[_];
-  }
-  get encoding() {
-    return this[z];
-  }
-  set encoding(t) {
-    throw new Error("Encoding must be set at instantiation time");
-  }
-  setEncoding(t) {
-    throw new Error("Encoding must be set at instantiation time");
-  }
-  get objectMode() {
-    return this[L];
-  }
-  set objectMode(t) {
-    throw new Error("objectMode must be set at instantiation time");
-  }
-  get async() {
-    return this[Z];
-  }
-  set async(t) {
-    this[Z] = this[Z] || !!t;
-  }
-  [xi]() {
-    this[Ce] = true, this.emit("abort", this[Jt]?.reason), this.destroy(this[Jt]?.reason);
-  }
-  get aborted() {
-    return this[Ce];
-  }
-  set aborted(t) {
-  }
-  write(t, e, i) {
-    if (this[Ce]) return false;
-    if (this[Q]) throw new Error("write after end");
-    if (this[S]) return this.emit("error", Object.assign(new Error("Cannot call write after a stream was destroyed"), { code: "ERR_STREAM_DESTROYED" })), true;
-    typeof e == "function" && (i = e, e = "utf8"), e || (e = "utf8");
-    let r = this[Z] ? jt : Yr;
-    if (!this[L] && !Buffer.isBuffer(t)) {
-      if ($r(t)) t = Buffer.from(t.buffer, t.byteOffset, t.byteLength);
-      else if (Vr(t)) t = Buffer.from(t);
-      else if (typeof t != "string") throw new Error("Non-contiguous data written to non-objectMode stream");
-    }
-    return this[L] ? (this[g] && this[_] !== 0 && this[Ae](true), this[g] ? this.emit("data", t) : this[bi](t), this[_] !== 0 && this.emit("readable"), i && r(i), this[g]) : t.length ? (typeof t == "string" && !(e === this[z] && !this[Mt]?.lastNeed) && (t = Buffer.from(t, e)), Buffer.isBuffer(t) && this[z] && (t = this[Mt].write(t)), this[g] && this[_] !== 0 && this[Ae](true), this[g] ? this.emit("data", t) : this[bi](t), this[_] !== 0 && this.emit("readable"), i && r(i), this[g]) : (this[_] !== 0 && this.emit("readable"), i && r(i), this[g]);
-  }
-  read(t) {
-    if (this[S]) return null;
-    if (this[C] = false, this[_] === 0 || t === 0 || t && t > this[_]) return this[J](), null;
-    this[L] && (t = null), this[b].length > 1 && !this[L] && (this[b] = [this[z] ? this[b].join("") : Buffer.concat(this[b], this[_])]);
-    let e = this[Ns](t || null, this[b][0]);
-    return this[J](), e;
-  }
-  [Ns](t, e) {
-    if (this[L]) this[Ie]();
-    else {
-      let i = e;
-      t === i.length || t === null ? this[Ie]() : typeof i == "string" ? (this[b][0] = i.slice(t), e = i.slice(0, t), this[_] -= t) : (this[b][0] = i.subarray(t), e = i.subarray(0, t), this[_] -= t);
-    }
-    return this.emit("data", e), !this[b].length && !this[Q] && this.emit("drain"), e;
-  }
-  end(t, e, i) {
-    return typeof t == "function" && (i = t, t = void 0), typeof e == "function" && (i = e, e = "utf8"), t !== void 0 && this.write(t, e), i && this.once("end", i), this[Q] = true, this.writable = false, (this[g] || !this[Qt]) && this[J](), this;
-  }
-  [Bt]() {
-    this[S] || (!this[Rt] && !this[N].length && (this[C] = true), this[Qt] = false, this[g] = true, this.emit("resume"), this[b].length ? this[Ae]() : this[Q] ? this[J]() : this.emit("drain"));
-  }
-  resume() {
-    return this[Bt]();
-  }
-  pause() {
-    this[g] = false, this[Qt] = true, this[C] = false;
-  }
-  get destroyed() {
-    return this[S];
-  }
-  get flowing() {
-    return this[g];
-  }
-  get paused() {
-    return this[Qt];
-  }
-  [bi](t) {
-    this[L] ? this[_] += 1 : this[_] += t.length, this[b].push(t);
-  }
-  [Ie]() {
-    return this[L] ? this[_] -= 1 : this[_] -= this[b][0].length, this[b].shift();
-  }
-  [Ae](t = false) {
-    do
-      ;
-    while (this[As](this[Ie]()) && this[b].length);
-    !t && !this[b].length && !this[Q] && this.emit("drain");
-  }
-  [As](t) {
-    return this.emit("data", t), this[g];
-  }
-  pipe(t, e) {
-    if (this[S]) return t;
-    this[C] = false;
-    let i = this[nt];
-    return e = e || {}, t === Ds.stdout || t === Ds.stderr ? e.end = false : e.end = e.end !== false, e.proxyErrors = !!e.proxyErrors, i ? e.end && t.end() : (this[N].push(e.proxyErrors ? new Li(this, t, e) : new Fe(this, t, e)), this[Z] ? jt(() => this[Bt]()) : this[Bt]()), t;
-  }
-  unpipe(t) {
-    let e = this[N].find((i) => i.dest === t);
-    e && (this[N].length === 1 ? (this[g] && this[Rt] === 0 && (this[g] = false), this[N] = []) : this[N].splice(this[N].indexOf(e), 1), e.unpipe());
-  }
-  addListener(t, e) {
-    return this.on(t, e);
-  }
-  on(t, e) {
-    let i = super.on(t, e);
-    if (t === "data") this[C] = false, this[Rt]++, !this[N].length && !this[g] && this[Bt]();
-    else if (t === "readable" && this[_] !== 0) super.emit("readable");
-    else if (Kr(t) && this[nt]) super.emit(t), this.removeAllListeners(t);
-    else if (t === "error" && this[qt]) {
-      let r = e;
-      this[Z] ? jt(() => r.call(this, this[qt])) : r.call(this, this[qt]);
-    }
-    return i;
-  }
-  removeListener(t, e) {
-    return this.off(t, e);
-  }
-  off(t, e) {
-    let i = super.off(t, e);
-    return t === "data" && (this[Rt] = this.listeners("data").length, this[Rt] === 0 && !this[C] && !this[N].length && (this[g] = false)), i;
-  }
-  removeAllListeners(t) {
-    let e = super.removeAllListeners(t);
-    return (t === "data" || t === void 0) && (this[Rt] = 0, !this[C] && !this[N].length && (this[g] = false)), e;
-  }
-  get emittedEnd() {
-    return this[nt];
-  }
-  [J]() {
-    !this[De] && !this[nt] && !this[S] && this[b].length === 0 && this[Q] && (this[De] = true, this.emit("end"), this.emit("prefinish"), this.emit("finish"), this[Ne] && this.emit("close"), this[De] = false);
-  }
-  emit(t, ...e) {
-    let i = e[0];
-    if (t !== "error" && t !== "close" && t !== S && this[S]) return false;
-    if (t === "data") return !this[L] && !i ? false : this[Z] ? (jt(() => this[Oi](i)), true) : this[Oi](i);
-    if (t === "end") return this[Is]();
-    if (t === "close") {
-      if (this[Ne] = true, !this[nt] && !this[S]) return false;
-      let n = super.emit("close");
-      return this.removeAllListeners("close"), n;
-    } else if (t === "error") {
-      this[qt] = i, super.emit(_i, i);
-      let n = !this[Jt] || this.listeners("error").length ? super.emit("error", i) : false;
-      return this[J](), n;
-    } else if (t === "resume") {
-      let n = super.emit("resume");
-      return this[J](), n;
-    } else if (t === "finish" || t === "prefinish") {
-      let n = super.emit(t);
-      return this.removeAllListeners(t), n;
-    }
-    let r = super.emit(t, ...e);
-    return this[J](), r;
-  }
-  [Oi](t) {
-    for (let i of this[N]) i.dest.write(t) === false && this.pause();
-    let e = this[C] ? false : super.emit("data", t);
-    return this[J](), e;
-  }
-  [Is]() {
-    return this[nt] ? false : (this[nt] = true, this.readable = false, this[Z] ? (jt(() => this[Ti]()), true) : this[Ti]());
-  }
-  [Ti]() {
-    if (this[Mt]) {
-      let e = this[Mt].end();
-      if (e) {
-        for (let i of this[N]) i.dest.write(e);
-        this[C] || super.emit("data", e);
-      }
-    }
-    for (let e of this[N]) e.end();
-    let t = super.emit("end");
-    return this.removeAllListeners("end"), t;
-  }
-  async collect() {
-    let t = Object.assign([], { dataLength: 0 });
-    this[L] || (t.dataLength = 0);
-    let e = this.promise();
-    return this.on("data", (i) => {
-      t.push(i), this[L] || (t.dataLength += i.length);
-    }), await e, t;
-  }
-  async concat() {
-    if (this[L]) throw new Error("cannot concat in objectMode");
-    let t = await this.collect();
-    return this[z] ? t.join("") : Buffer.concat(t, t.dataLength);
-  }
-  async promise() {
-    return new Promise((t, e) => {
-      this.on(S, () => e(new Error("stream destroyed"))), this.on("error", (i) => e(i)), this.on("end", () => t());
-    });
-  }
-  [Symbol.asyncIterator]() {
-    this[C] = false;
-    let t = false, e = async () => (this.pause(), t = true, { value: void 0, done: true });
-    return { next: () => {
-      if (t) return e();
-      let r = this.read();
-      if (r !== null) return Promise.resolve({ done: false, value: r });
-      if (this[Q]) return e();
-      let n, o, h = (d) => {
-        this.off("data", a), this.off("end", l), this.off(S, c), e(), o(d);
-      }, a = (d) => {
-        this.off("error", h), this.off("end", l), this.off(S, c), this.pause(), n({ value: d, done: !!this[Q] });
-      }, l = () => {
-        this.off("error", h), this.off("data", a), this.off(S, c), e(), n({ done: true, value: void 0 });
-      }, c = () => h(new Error("stream destroyed"));
-      return new Promise((d, y) => {
-        o = y, n = d, this.once(S, c), this.once("error", h), this.once("end", l), this.once("data", a);
-      });
-    }, throw: e, return: e, [Symbol.asyncIterator]() {
-      return this;
-    }, [Symbol.asyncDispose]: async () => {
-    } };
-  }
-  [Symbol.iterator]() {
-    this[C] = false;
-    let t = false, e = () => (this.pause(), this.off(_i, e), this.off(S, e), this.off("end", e), t = true, { done: true, value: void 0 }), i = () => {
-      if (t) return e();
-      let r = this.read();
-      return r === null ? e() : { done: false, value: r };
-    };
-    return this.once("end", e), this.once(_i, e), this.once(S, e), { next: i, throw: e, return: e, [Symbol.iterator]() {
-      return this;
-    }, [Symbol.dispose]: () => {
-    } };
-  }
-  destroy(t) {
-    if (this[S]) return t ? this.emit("error", t) : this.emit(S), this;
-    this[S] = true, this[C] = true, this[b].length = 0, this[_] = 0;
-    let e = this;
-    return typeof e.close == "function" && !this[Ne] && e.close(), t ? this.emit("error", t) : this.emit(S), this;
-  }
-  static get isStream() {
-    return Wr;
-  }
-};
-var Jr = I.writev;
-var ht = /* @__PURE__ */ Symbol("_autoClose");
-var H = /* @__PURE__ */ Symbol("_close");
-var te = /* @__PURE__ */ Symbol("_ended");
-var m = /* @__PURE__ */ Symbol("_fd");
-var Ni = /* @__PURE__ */ Symbol("_finished");
-var tt = /* @__PURE__ */ Symbol("_flags");
-var Ai = /* @__PURE__ */ Symbol("_flush");
-var ki = /* @__PURE__ */ Symbol("_handleChunk");
-var vi = /* @__PURE__ */ Symbol("_makeBuf");
-var ie = /* @__PURE__ */ Symbol("_mode");
-var ke = /* @__PURE__ */ Symbol("_needDrain");
-var Ut = /* @__PURE__ */ Symbol("_onerror");
-var Ht = /* @__PURE__ */ Symbol("_onopen");
-var Ii = /* @__PURE__ */ Symbol("_onread");
-var Pt = /* @__PURE__ */ Symbol("_onwrite");
-var at = /* @__PURE__ */ Symbol("_open");
-var U = /* @__PURE__ */ Symbol("_path");
-var ot = /* @__PURE__ */ Symbol("_pos");
-var Y = /* @__PURE__ */ Symbol("_queue");
-var zt = /* @__PURE__ */ Symbol("_read");
-var Ci = /* @__PURE__ */ Symbol("_readSize");
-var j = /* @__PURE__ */ Symbol("_reading");
-var ee = /* @__PURE__ */ Symbol("_remain");
-var Fi = /* @__PURE__ */ Symbol("_size");
-var ve = /* @__PURE__ */ Symbol("_write");
-var gt = /* @__PURE__ */ Symbol("_writing");
-var Me = /* @__PURE__ */ Symbol("_defaultFlag");
-var bt = /* @__PURE__ */ Symbol("_errored");
-var _t = class extends A {
-  [bt] = false;
-  [m];
-  [U];
-  [Ci];
-  [j] = false;
-  [Fi];
-  [ee];
-  [ht];
-  constructor(t, e) {
-    if (e = e || {}, super(e), this.readable = true, this.writable = false, typeof t != "string") throw new TypeError("path must be a string");
-    this[bt] = false, this[m] = typeof e.fd == "number" ? e.fd : void 0, this[U] = t, this[Ci] = e.readSize || 16 * 1024 * 1024, this[j] = false, this[Fi] = typeof e.size == "number" ? e.size : 1 / 0, this[ee] = this[Fi], this[ht] = typeof e.autoClose == "boolean" ? e.autoClose : true, typeof this[m] == "number" ? this[zt]() : this[at]();
-  }
-  get fd() {
-    return this[m];
-  }
-  get path() {
-    return this[U];
-  }
-  write() {
-    throw new TypeError("this is a readable stream");
-  }
-  end() {
-    throw new TypeError("this is a readable stream");
-  }
-  [at]() {
-    I.open(this[U], "r", (t, e) => this[Ht](t, e));
-  }
-  [Ht](t, e) {
-    t ? this[Ut](t) : (this[m] = e, this.emit("open", e), this[zt]());
-  }
-  [vi]() {
-    return Buffer.allocUnsafe(Math.min(this[Ci], this[ee]));
-  }
-  [zt]() {
-    if (!this[j]) {
-      this[j] = true;
-      let t = this[vi]();
-      if (t.length === 0) return process.nextTick(() => this[Ii](null, 0, t));
-      I.read(this[m], t, 0, t.length, null, (e, i, r) => this[Ii](e, i, r));
-    }
-  }
-  [Ii](t, e, i) {
-    this[j] = false, t ? this[Ut](t) : this[ki](e, i) && this[zt]();
-  }
-  [H]() {
-    if (this[ht] && typeof this[m] == "number") {
-      let t = this[m];
-      this[m] = void 0, I.close(t, (e) => e ? this.emit("error", e) : this.emit("close"));
-    }
-  }
-  [Ut](t) {
-    this[j] = true, this[H](), this.emit("error", t);
-  }
-  [ki](t, e) {
-    let i = false;
-    return this[ee] -= t, t > 0 && (i = super.write(t < e.length ? e.subarray(0, t) : e)), (t === 0 || this[ee] <= 0) && (i = false, this[H](), super.end()), i;
-  }
-  emit(t, ...e) {
-    switch (t) {
-      case "prefinish":
-      case "finish":
-        return false;
-      case "drain":
-        return typeof this[m] == "number" && this[zt](), false;
-      case "error":
-        return this[bt] ? false : (this[bt] = true, super.emit(t, ...e));
-      default:
-        return super.emit(t, ...e);
-    }
-  }
-};
-var Be = class extends _t {
-  [at]() {
-    let t = true;
-    try {
-      this[Ht](null, I.openSync(this[U], "r")), t = false;
-    } finally {
-      t && this[H]();
-    }
-  }
-  [zt]() {
-    let t = true;
-    try {
-      if (!this[j]) {
-        this[j] = true;
-        do {
-          let e = this[vi](), i = e.length === 0 ? 0 : I.readSync(this[m], e, 0, e.length, null);
-          if (!this[ki](i, e)) break;
-        } while (true);
-        this[j] = false;
-      }
-      t = false;
-    } finally {
-      t && this[H]();
-    }
-  }
-  [H]() {
-    if (this[ht] && typeof this[m] == "number") {
-      let t = this[m];
-      this[m] = void 0, I.closeSync(t), this.emit("close");
-    }
-  }
-};
-var et = class extends Qr {
-  readable = false;
-  writable = true;
-  [bt] = false;
-  [gt] = false;
-  [te] = false;
-  [Y] = [];
-  [ke] = false;
-  [U];
-  [ie];
-  [ht];
-  [m];
-  [Me];
-  [tt];
-  [Ni] = false;
-  [ot];
-  constructor(t, e) {
-    e = e || {}, super(e), this[U] = t, this[m] = typeof e.fd == "number" ? e.fd : void 0, this[ie] = e.mode === void 0 ? 438 : e.mode, this[ot] = typeof e.start == "number" ? e.start : void 0, this[ht] = typeof e.autoClose == "boolean" ? e.autoClose : true;
-    let i = this[ot] !== void 0 ? "r+" : "w";
-    this[Me] = e.flags === void 0, this[tt] = e.flags === void 0 ? i : e.flags, this[m] === void 0 && this[at]();
-  }
-  emit(t, ...e) {
-    if (t === "error") {
-      if (this[bt]) return false;
-      this[bt] = true;
-    }
-    return super.emit(t, ...e);
-  }
-  get fd() {
-    return this[m];
-  }
-  get path() {
-    return this[U];
-  }
-  [Ut](t) {
-    this[H](), this[gt] = true, this.emit("error", t);
-  }
-  [at]() {
-    I.open(this[U], this[tt], this[ie], (t, e) => this[Ht](t, e));
-  }
-  [Ht](t, e) {
-    this[Me] && this[tt] === "r+" && t && t.code === "ENOENT" ? (this[tt] = "w", this[at]()) : t ? this[Ut](t) : (this[m] = e, this.emit("open", e), this[gt] || this[Ai]());
-  }
-  end(t, e) {
-    return t && this.write(t, e), this[te] = true, !this[gt] && !this[Y].length && typeof this[m] == "number" && this[Pt](null, 0), this;
-  }
-  write(t, e) {
-    return typeof t == "string" && (t = Buffer.from(t, e)), this[te] ? (this.emit("error", new Error("write() after end()")), false) : this[m] === void 0 || this[gt] || this[Y].length ? (this[Y].push(t), this[ke] = true, false) : (this[gt] = true, this[ve](t), true);
-  }
-  [ve](t) {
-    I.write(this[m], t, 0, t.length, this[ot], (e, i) => this[Pt](e, i));
-  }
-  [Pt](t, e) {
-    t ? this[Ut](t) : (this[ot] !== void 0 && typeof e == "number" && (this[ot] += e), this[Y].length ? this[Ai]() : (this[gt] = false, this[te] && !this[Ni] ? (this[Ni] = true, this[H](), this.emit("finish")) : this[ke] && (this[ke] = false, this.emit("drain"))));
-  }
-  [Ai]() {
-    if (this[Y].length === 0) this[te] && this[Pt](null, 0);
-    else if (this[Y].length === 1) this[ve](this[Y].pop());
-    else {
-      let t = this[Y];
-      this[Y] = [], Jr(this[m], t, this[ot], (e, i) => this[Pt](e, i));
-    }
-  }
-  [H]() {
-    if (this[ht] && typeof this[m] == "number") {
-      let t = this[m];
-      this[m] = void 0, I.close(t, (e) => e ? this.emit("error", e) : this.emit("close"));
-    }
-  }
-};
-var Wt = class extends et {
-  [at]() {
-    let t;
-    if (this[Me] && this[tt] === "r+") try {
-      t = I.openSync(this[U], this[tt], this[ie]);
-    } catch (e) {
-      if (e?.code === "ENOENT") return this[tt] = "w", this[at]();
-      throw e;
-    }
-    else t = I.openSync(this[U], this[tt], this[ie]);
-    this[Ht](null, t);
-  }
-  [H]() {
-    if (this[ht] && typeof this[m] == "number") {
-      let t = this[m];
-      this[m] = void 0, I.closeSync(t), this.emit("close");
-    }
-  }
-  [ve](t) {
-    let e = true;
-    try {
-      this[Pt](null, I.writeSync(this[m], t, 0, t.length, this[ot])), e = false;
-    } finally {
-      if (e) try {
-        this[H]();
-      } catch {
-      }
-    }
-  }
-};
-var jr = /* @__PURE__ */ new Map([["C", "cwd"], ["f", "file"], ["z", "gzip"], ["P", "preservePaths"], ["U", "unlink"], ["strip-components", "strip"], ["stripComponents", "strip"], ["keep-newer", "newer"], ["keepNewer", "newer"], ["keep-newer-files", "newer"], ["keepNewerFiles", "newer"], ["k", "keep"], ["keep-existing", "keep"], ["keepExisting", "keep"], ["m", "noMtime"], ["no-mtime", "noMtime"], ["p", "preserveOwner"], ["L", "follow"], ["h", "follow"], ["onentry", "onReadEntry"]]);
-var Fs = (s3) => !!s3.sync && !!s3.file;
-var ks = (s3) => !s3.sync && !!s3.file;
-var vs = (s3) => !!s3.sync && !s3.file;
-var Ms = (s3) => !s3.sync && !s3.file;
-var Bs = (s3) => !!s3.file;
-var tn = (s3) => {
-  let t = jr.get(s3);
-  return t || s3;
-};
-var se = (s3 = {}) => {
-  if (!s3) return {};
-  let t = {};
-  for (let [e, i] of Object.entries(s3)) {
-    let r = tn(e);
-    t[r] = i;
-  }
-  return t.chmod === void 0 && t.noChmod === false && (t.chmod = true), delete t.noChmod, t;
-};
-var K = (s3, t, e, i, r) => Object.assign((n = [], o, h) => {
-  Array.isArray(n) && (o = n, n = {}), typeof o == "function" && (h = o, o = void 0), o = o ? Array.from(o) : [];
-  let a = se(n);
-  if (r?.(a, o), Fs(a)) {
-    if (typeof h == "function") throw new TypeError("callback not supported for sync tar functions");
-    return s3(a, o);
-  } else if (ks(a)) {
-    let l = t(a, o);
-    return h ? l.then(() => h(), h) : l;
-  } else if (vs(a)) {
-    if (typeof h == "function") throw new TypeError("callback not supported for sync tar functions");
-    return e(a, o);
-  } else if (Ms(a)) {
-    if (typeof h == "function") throw new TypeError("callback only supported with file option");
-    return i(a, o);
-  }
-  throw new Error("impossible options??");
-}, { syncFile: s3, asyncFile: t, syncNoFile: e, asyncNoFile: i, validate: r });
-var sn = en.constants || { ZLIB_VERNUM: 4736 };
-var M = Object.freeze(Object.assign(/* @__PURE__ */ Object.create(null), { Z_NO_FLUSH: 0, Z_PARTIAL_FLUSH: 1, Z_SYNC_FLUSH: 2, Z_FULL_FLUSH: 3, Z_FINISH: 4, Z_BLOCK: 5, Z_OK: 0, Z_STREAM_END: 1, Z_NEED_DICT: 2, Z_ERRNO: -1, Z_STREAM_ERROR: -2, Z_DATA_ERROR: -3, Z_MEM_ERROR: -4, Z_BUF_ERROR: -5, Z_VERSION_ERROR: -6, Z_NO_COMPRESSION: 0, Z_BEST_SPEED: 1, Z_BEST_COMPRESSION: 9, Z_DEFAULT_COMPRESSION: -1, Z_FILTERED: 1, Z_HUFFMAN_ONLY: 2, Z_RLE: 3, Z_FIXED: 4, Z_DEFAULT_STRATEGY: 0, DEFLATE: 1, INFLATE: 2, GZIP: 3, GUNZIP: 4, DEFLATERAW: 5, INFLATERAW: 6, UNZIP: 7, BROTLI_DECODE: 8, BROTLI_ENCODE: 9, Z_MIN_WINDOWBITS: 8, Z_MAX_WINDOWBITS: 15, Z_DEFAULT_WINDOWBITS: 15, Z_MIN_CHUNK: 64, Z_MAX_CHUNK: 1 / 0, Z_DEFAULT_CHUNK: 16384, Z_MIN_MEMLEVEL: 1, Z_MAX_MEMLEVEL: 9, Z_DEFAULT_MEMLEVEL: 8, Z_MIN_LEVEL: -1, Z_MAX_LEVEL: 9, Z_DEFAULT_LEVEL: -1, BROTLI_OPERATION_PROCESS: 0, BROTLI_OPERATION_FLUSH: 1, BROTLI_OPERATION_FINISH: 2, BROTLI_OPERATION_EMIT_METADATA: 3, BROTLI_MODE_GENERIC: 0, BROTLI_MODE_TEXT: 1, BROTLI_MODE_FONT: 2, BROTLI_DEFAULT_MODE: 0, BROTLI_MIN_QUALITY: 0, BROTLI_MAX_QUALITY: 11, BROTLI_DEFAULT_QUALITY: 11, BROTLI_MIN_WINDOW_BITS: 10, BROTLI_MAX_WINDOW_BITS: 24, BROTLI_LARGE_MAX_WINDOW_BITS: 30, BROTLI_DEFAULT_WINDOW: 22, BROTLI_MIN_INPUT_BLOCK_BITS: 16, BROTLI_MAX_INPUT_BLOCK_BITS: 24, BROTLI_PARAM_MODE: 0, BROTLI_PARAM_QUALITY: 1, BROTLI_PARAM_LGWIN: 2, BROTLI_PARAM_LGBLOCK: 3, BROTLI_PARAM_DISABLE_LITERAL_CONTEXT_MODELING: 4, BROTLI_PARAM_SIZE_HINT: 5, BROTLI_PARAM_LARGE_WINDOW: 6, BROTLI_PARAM_NPOSTFIX: 7, BROTLI_PARAM_NDIRECT: 8, BROTLI_DECODER_RESULT_ERROR: 0, BROTLI_DECODER_RESULT_SUCCESS: 1, BROTLI_DECODER_RESULT_NEEDS_MORE_INPUT: 2, BROTLI_DECODER_RESULT_NEEDS_MORE_OUTPUT: 3, BROTLI_DECODER_PARAM_DISABLE_RING_BUFFER_REALLOCATION: 0, BROTLI_DECODER_PARAM_LARGE_WINDOW: 1, BROTLI_DECODER_NO_ERROR: 0, BROTLI_DECODER_SUCCESS: 1, BROTLI_DECODER_NEEDS_MORE_INPUT: 2, BROTLI_DECODER_NEEDS_MORE_OUTPUT: 3, BROTLI_DECODER_ERROR_FORMAT_EXUBERANT_NIBBLE: -1, BROTLI_DECODER_ERROR_FORMAT_RESERVED: -2, BROTLI_DECODER_ERROR_FORMAT_EXUBERANT_META_NIBBLE: -3, BROTLI_DECODER_ERROR_FORMAT_SIMPLE_HUFFMAN_ALPHABET: -4, BROTLI_DECODER_ERROR_FORMAT_SIMPLE_HUFFMAN_SAME: -5, BROTLI_DECODER_ERROR_FORMAT_CL_SPACE: -6, BROTLI_DECODER_ERROR_FORMAT_HUFFMAN_SPACE: -7, BROTLI_DECODER_ERROR_FORMAT_CONTEXT_MAP_REPEAT: -8, BROTLI_DECODER_ERROR_FORMAT_BLOCK_LENGTH_1: -9, BROTLI_DECODER_ERROR_FORMAT_BLOCK_LENGTH_2: -10, BROTLI_DECODER_ERROR_FORMAT_TRANSFORM: -11, BROTLI_DECODER_ERROR_FORMAT_DICTIONARY: -12, BROTLI_DECODER_ERROR_FORMAT_WINDOW_BITS: -13, BROTLI_DECODER_ERROR_FORMAT_PADDING_1: -14, BROTLI_DECODER_ERROR_FORMAT_PADDING_2: -15, BROTLI_DECODER_ERROR_FORMAT_DISTANCE: -16, BROTLI_DECODER_ERROR_DICTIONARY_NOT_SET: -19, BROTLI_DECODER_ERROR_INVALID_ARGUMENTS: -20, BROTLI_DECODER_ERROR_ALLOC_CONTEXT_MODES: -21, BROTLI_DECODER_ERROR_ALLOC_TREE_GROUPS: -22, BROTLI_DECODER_ERROR_ALLOC_CONTEXT_MAP: -25, BROTLI_DECODER_ERROR_ALLOC_RING_BUFFER_1: -26, BROTLI_DECODER_ERROR_ALLOC_RING_BUFFER_2: -27, BROTLI_DECODER_ERROR_ALLOC_BLOCK_TYPE_TREES: -30, BROTLI_DECODER_ERROR_UNREACHABLE: -31 }, sn));
-var rn = Ot.concat;
-var zs = Object.getOwnPropertyDescriptor(Ot, "concat");
-var nn = (s3) => s3;
-var Bi = zs?.writable === true || zs?.set !== void 0 ? (s3) => {
-  Ot.concat = s3 ? nn : rn;
-} : (s3) => {
-};
-var Tt = /* @__PURE__ */ Symbol("_superWrite");
-var Gt = class extends Error {
-  code;
-  errno;
-  constructor(t, e) {
-    super("zlib: " + t.message, { cause: t }), this.code = t.code, this.errno = t.errno, this.code || (this.code = "ZLIB_ERROR"), this.message = "zlib: " + t.message, Error.captureStackTrace(this, e ?? this.constructor);
-  }
-  get name() {
-    return "ZlibError";
-  }
-};
-var Pi = /* @__PURE__ */ Symbol("flushFlag");
-var re = class extends A {
-  #t = false;
-  #i = false;
-  #s;
-  #n;
-  #r;
-  #e;
-  #o;
-  get sawError() {
-    return this.#t;
-  }
-  get handle() {
-    return this.#e;
-  }
-  get flushFlag() {
-    return this.#s;
-  }
-  constructor(t, e) {
-    if (!t || typeof t != "object") throw new TypeError("invalid options for ZlibBase constructor");
-    if (super(t), this.#s = t.flush ?? 0, this.#n = t.finishFlush ?? 0, this.#r = t.fullFlushFlag ?? 0, typeof Ps[e] != "function") throw new TypeError("Compression method not supported: " + e);
-    try {
-      this.#e = new Ps[e](t);
-    } catch (i) {
-      throw new Gt(i, this.constructor);
-    }
-    this.#o = (i) => {
-      this.#t || (this.#t = true, this.close(), this.emit("error", i));
-    }, this.#e?.on("error", (i) => this.#o(new Gt(i))), this.once("end", () => this.close);
-  }
-  close() {
-    this.#e && (this.#e.close(), this.#e = void 0, this.emit("close"));
-  }
-  reset() {
-    if (!this.#t) return zi(this.#e, "zlib binding closed"), this.#e.reset?.();
-  }
-  flush(t) {
-    this.ended || (typeof t != "number" && (t = this.#r), this.write(Object.assign(Ot.alloc(0), { [Pi]: t })));
-  }
-  end(t, e, i) {
-    return typeof t == "function" && (i = t, e = void 0, t = void 0), typeof e == "function" && (i = e, e = void 0), t && (e ? this.write(t, e) : this.write(t)), this.flush(this.#n), this.#i = true, super.end(i);
-  }
-  get ended() {
-    return this.#i;
-  }
-  [Tt](t) {
-    return super.write(t);
-  }
-  write(t, e, i) {
-    if (typeof e == "function" && (i = e, e = "utf8"), typeof t == "string" && (t = Ot.from(t, e)), this.#t) return;
-    zi(this.#e, "zlib binding closed");
-    let r = this.#e._handle, n = r.close;
-    r.close = () => {
-    };
-    let o = this.#e.close;
-    this.#e.close = () => {
-    }, Bi(true);
-    let h;
-    try {
-      let l = typeof t[Pi] == "number" ? t[Pi] : this.#s;
-      h = this.#e._processChunk(t, l), Bi(false);
-    } catch (l) {
-      Bi(false), this.#o(new Gt(l, this.write));
-    } finally {
-      this.#e && (this.#e._handle = r, r.close = n, this.#e.close = o, this.#e.removeAllListeners("error"));
-    }
-    this.#e && this.#e.on("error", (l) => this.#o(new Gt(l, this.write)));
-    let a;
-    if (h) if (Array.isArray(h) && h.length > 0) {
-      let l = h[0];
-      a = this[Tt](Ot.from(l));
-      for (let c = 1; c < h.length; c++) a = this[Tt](h[c]);
-    } else a = this[Tt](Ot.from(h));
-    return i && i(), a;
-  }
-};
-var Pe = class extends re {
-  #t;
-  #i;
-  constructor(t, e) {
-    t = t || {}, t.flush = t.flush || M.Z_NO_FLUSH, t.finishFlush = t.finishFlush || M.Z_FINISH, t.fullFlushFlag = M.Z_FULL_FLUSH, super(t, e), this.#t = t.level, this.#i = t.strategy;
-  }
-  params(t, e) {
-    if (!this.sawError) {
-      if (!this.handle) throw new Error("cannot switch params when binding is closed");
-      if (!this.handle.params) throw new Error("not supported in this implementation");
-      if (this.#t !== t || this.#i !== e) {
-        this.flush(M.Z_SYNC_FLUSH), zi(this.handle, "zlib binding closed");
-        let i = this.handle.flush;
-        this.handle.flush = (r, n) => {
-          typeof r == "function" && (n = r, r = this.flushFlag), this.flush(r), n?.();
-        };
-        try {
-          this.handle.params(t, e);
-        } finally {
-          this.handle.flush = i;
-        }
-        this.handle && (this.#t = t, this.#i = e);
-      }
-    }
-  }
-};
-var ze = class extends Pe {
-  #t;
-  constructor(t) {
-    super(t, "Gzip"), this.#t = t && !!t.portable;
-  }
-  [Tt](t) {
-    return this.#t ? (this.#t = false, t[9] = 255, super[Tt](t)) : super[Tt](t);
-  }
-};
-var Ue = class extends Pe {
-  constructor(t) {
-    super(t, "Unzip");
-  }
-};
-var He = class extends re {
-  constructor(t, e) {
-    t = t || {}, t.flush = t.flush || M.BROTLI_OPERATION_PROCESS, t.finishFlush = t.finishFlush || M.BROTLI_OPERATION_FINISH, t.fullFlushFlag = M.BROTLI_OPERATION_FLUSH, super(t, e);
-  }
-};
-var We = class extends He {
-  constructor(t) {
-    super(t, "BrotliCompress");
-  }
-};
-var Ge = class extends He {
-  constructor(t) {
-    super(t, "BrotliDecompress");
-  }
-};
-var Ze = class extends re {
-  constructor(t, e) {
-    t = t || {}, t.flush = t.flush || M.ZSTD_e_continue, t.finishFlush = t.finishFlush || M.ZSTD_e_end, t.fullFlushFlag = M.ZSTD_e_flush, super(t, e);
-  }
-};
-var Ye = class extends Ze {
-  constructor(t) {
-    super(t, "ZstdCompress");
-  }
-};
-var Ke = class extends Ze {
-  constructor(t) {
-    super(t, "ZstdDecompress");
-  }
-};
-var Us = (s3, t) => {
-  if (Number.isSafeInteger(s3)) s3 < 0 ? an(s3, t) : hn(s3, t);
-  else throw Error("cannot encode number outside of javascript safe integer range");
-  return t;
-};
-var hn = (s3, t) => {
-  t[0] = 128;
-  for (var e = t.length; e > 1; e--) t[e - 1] = s3 & 255, s3 = Math.floor(s3 / 256);
-};
-var an = (s3, t) => {
-  t[0] = 255;
-  var e = false;
-  s3 = s3 * -1;
-  for (var i = t.length; i > 1; i--) {
-    var r = s3 & 255;
-    s3 = Math.floor(s3 / 256), e ? t[i - 1] = Ws(r) : r === 0 ? t[i - 1] = 0 : (e = true, t[i - 1] = Gs(r));
-  }
-};
-var Hs = (s3) => {
-  let t = s3[0], e = t === 128 ? cn(s3.subarray(1, s3.length)) : t === 255 ? ln(s3) : null;
-  if (e === null) throw Error("invalid base256 encoding");
-  if (!Number.isSafeInteger(e)) throw Error("parsed number outside of javascript safe integer range");
-  return e;
-};
-var ln = (s3) => {
-  for (var t = s3.length, e = 0, i = false, r = t - 1; r > -1; r--) {
-    var n = Number(s3[r]), o;
-    i ? o = Ws(n) : n === 0 ? o = n : (i = true, o = Gs(n)), o !== 0 && (e -= o * Math.pow(256, t - r - 1));
-  }
-  return e;
-};
-var cn = (s3) => {
-  for (var t = s3.length, e = 0, i = t - 1; i > -1; i--) {
-    var r = Number(s3[i]);
-    r !== 0 && (e += r * Math.pow(256, t - i - 1));
-  }
-  return e;
-};
-var Ws = (s3) => (255 ^ s3) & 255;
-var Gs = (s3) => (255 ^ s3) + 1 & 255;
-var Hi = {};
-Ur(Hi, { code: () => Ve, isCode: () => ne, isName: () => dn, name: () => oe, normalFsTypes: () => Ui });
-var ne = (s3) => oe.has(s3);
-var dn = (s3) => Ve.has(s3);
-var Ui = /* @__PURE__ */ new Set(["0", "", "1", "2", "3", "4", "5", "6", "7", "D"]);
-var oe = /* @__PURE__ */ new Map([["0", "File"], ["", "OldFile"], ["1", "Link"], ["2", "SymbolicLink"], ["3", "CharacterDevice"], ["4", "BlockDevice"], ["5", "Directory"], ["6", "FIFO"], ["7", "ContiguousFile"], ["g", "GlobalExtendedHeader"], ["x", "ExtendedHeader"], ["A", "SolarisACL"], ["D", "GNUDumpDir"], ["I", "Inode"], ["K", "NextFileHasLongLinkpath"], ["L", "NextFileHasLongPath"], ["M", "ContinuationFile"], ["N", "OldGnuLongPath"], ["S", "SparseFile"], ["V", "TapeVolumeHeader"], ["X", "OldExtendedHeader"]]);
-var Ve = new Map(Array.from(oe).map((s3) => [s3[1], s3[0]]));
-var un = (s3) => s3 === void 0 || s3 < 0 ? void 0 : s3;
-var F = class {
-  cksumValid = false;
-  needPax = false;
-  nullBlock = false;
-  block;
-  path;
-  mode;
-  uid;
-  gid;
-  size;
-  cksum;
-  #t = "Unsupported";
-  linkpath;
-  uname;
-  gname;
-  devmaj = 0;
-  devmin = 0;
-  atime;
-  ctime;
-  mtime;
-  charset;
-  comment;
-  constructor(t, e = 0, i, r) {
-    Buffer.isBuffer(t) ? this.decode(t, e || 0, i, r) : t && this.#i(t);
-  }
-  decode(t, e, i, r) {
-    if (e || (e = 0), !t || !(t.length >= e + 512)) throw new Error("need 512 bytes for header");
-    let n = xt(t, e + 156, 1), o = Ui.has(n), h = o ? i : void 0, a = o ? r : void 0;
-    if (this.path = h?.path ?? xt(t, e, 100), this.mode = h?.mode ?? a?.mode ?? lt(t, e + 100, 8), this.uid = h?.uid ?? a?.uid ?? lt(t, e + 108, 8), this.gid = h?.gid ?? a?.gid ?? lt(t, e + 116, 8), this.size = un(h?.size ?? a?.size ?? lt(t, e + 124, 12)), this.mtime = h?.mtime ?? a?.mtime ?? Wi(t, e + 136, 12), this.cksum = lt(t, e + 148, 12), a && this.#i(a, true), h && this.#i(h), ne(n) && (this.#t = n || "0"), this.#t === "0" && this.path.slice(-1) === "/" && (this.#t = "5"), this.#t === "5" && (this.size = 0), this.linkpath = xt(t, e + 157, 100), t.subarray(e + 257, e + 265).toString() === "ustar\x0000") if (this.uname = h?.uname ?? a?.uname ?? xt(t, e + 265, 32), this.gname = h?.gname ?? a?.gname ?? xt(t, e + 297, 32), this.devmaj = h?.devmaj ?? a?.devmaj ?? lt(t, e + 329, 8) ?? 0, this.devmin = h?.devmin ?? a?.devmin ?? lt(t, e + 337, 8) ?? 0, t[e + 475] !== 0) {
-      let c = xt(t, e + 345, 155);
-      this.path = c + "/" + this.path;
-    } else {
-      let c = xt(t, e + 345, 130);
-      c && (this.path = c + "/" + this.path), this.atime = i?.atime ?? r?.atime ?? Wi(t, e + 476, 12), this.ctime = i?.ctime ?? r?.ctime ?? Wi(t, e + 488, 12);
-    }
-    let l = 256;
-    for (let c = e; c < e + 148; c++) l += t[c];
-    for (let c = e + 156; c < e + 512; c++) l += t[c];
-    this.cksumValid = l === this.cksum, this.cksum === void 0 && l === 256 && (this.nullBlock = true);
-  }
-  #i(t, e = false) {
-    Object.assign(this, Object.fromEntries(Object.entries(t).filter(([i, r]) => !(r == null || i === "size" && Number(r) < 0 || i === "path" && e || i === "linkpath" && e || i === "global"))));
-  }
-  encode(t, e = 0) {
-    if (t || (t = this.block = Buffer.alloc(512)), this.#t === "Unsupported" && (this.#t = "0"), !(t.length >= e + 512)) throw new Error("need 512 bytes for header");
-    let i = this.ctime || this.atime ? 130 : 155, r = mn(this.path || "", i), n = r[0], o = r[1];
-    this.needPax = !!r[2], this.needPax = Lt(t, e, 100, n) || this.needPax, this.needPax = ct(t, e + 100, 8, this.mode) || this.needPax, this.needPax = ct(t, e + 108, 8, this.uid) || this.needPax, this.needPax = ct(t, e + 116, 8, this.gid) || this.needPax, this.needPax = ct(t, e + 124, 12, this.size) || this.needPax, this.needPax = Gi(t, e + 136, 12, this.mtime) || this.needPax, t[e + 156] = Number(this.#t.codePointAt(0)), this.needPax = Lt(t, e + 157, 100, this.linkpath) || this.needPax, t.write("ustar\x0000", e + 257, 8), this.needPax = Lt(t, e + 265, 32, this.uname) || this.needPax, this.needPax = Lt(t, e + 297, 32, this.gname) || this.needPax, this.needPax = ct(t, e + 329, 8, this.devmaj) || this.needPax, this.needPax = ct(t, e + 337, 8, this.devmin) || this.needPax, this.needPax = Lt(t, e + 345, i, o) || this.needPax, t[e + 475] !== 0 ? this.needPax = Lt(t, e + 345, 155, o) || this.needPax : (this.needPax = Lt(t, e + 345, 130, o) || this.needPax, this.needPax = Gi(t, e + 476, 12, this.atime) || this.needPax, this.needPax = Gi(t, e + 488, 12, this.ctime) || this.needPax);
-    let h = 256;
-    for (let a = e; a < e + 148; a++) h += t[a];
-    for (let a = e + 156; a < e + 512; a++) h += t[a];
-    return this.cksum = h, ct(t, e + 148, 8, this.cksum), this.cksumValid = true, this.needPax;
-  }
-  get type() {
-    return this.#t === "Unsupported" ? this.#t : oe.get(this.#t);
-  }
-  get typeKey() {
-    return this.#t;
-  }
-  set type(t) {
-    let e = String(Ve.get(t));
-    if (ne(e) || e === "Unsupported") this.#t = e;
-    else if (ne(t)) this.#t = t;
-    else throw new TypeError("invalid entry type: " + t);
-  }
-};
-var mn = (s3, t) => {
-  let i = s3, r = "", n, o = Zt.parse(s3).root || ".";
-  if (Buffer.byteLength(i) < 100) n = [i, r, false];
-  else {
-    r = Zt.dirname(i), i = Zt.basename(i);
-    do
-      Buffer.byteLength(i) <= 100 && Buffer.byteLength(r) <= t ? n = [i, r, false] : Buffer.byteLength(i) > 100 && Buffer.byteLength(r) <= t ? n = [i.slice(0, 99), r, true] : (i = Zt.join(Zt.basename(r), i), r = Zt.dirname(r));
-    while (r !== o && n === void 0);
-    n || (n = [s3.slice(0, 99), "", true]);
-  }
-  return n;
-};
-var xt = (s3, t, e) => s3.subarray(t, t + e).toString("utf8").replace(/\0.*/, "");
-var Wi = (s3, t, e) => pn(lt(s3, t, e));
-var pn = (s3) => s3 === void 0 ? void 0 : new Date(s3 * 1e3);
-var lt = (s3, t, e) => Number(s3[t]) & 128 ? Hs(s3.subarray(t, t + e)) : wn(s3, t, e);
-var En = (s3) => isNaN(s3) ? void 0 : s3;
-var wn = (s3, t, e) => En(parseInt(s3.subarray(t, t + e).toString("utf8").replace(/\0.*$/, "").trim(), 8));
-var Sn = { 12: 8589934591, 8: 2097151 };
-var ct = (s3, t, e, i) => i === void 0 ? false : i > Sn[e] || i < 0 ? (Us(i, s3.subarray(t, t + e)), true) : (yn(s3, t, e, i), false);
-var yn = (s3, t, e, i) => s3.write(Rn(i, e), t, e, "ascii");
-var Rn = (s3, t) => gn(Math.floor(s3).toString(8), t);
-var gn = (s3, t) => (s3.length === t - 1 ? s3 : new Array(t - s3.length - 1).join("0") + s3 + " ") + "\0";
-var Gi = (s3, t, e, i) => i === void 0 ? false : ct(s3, t, e, i.getTime() / 1e3);
-var bn = new Array(156).join("\0");
-var Lt = (s3, t, e, i) => i === void 0 ? false : (s3.write(i + bn, t, e, "utf8"), i.length !== Buffer.byteLength(i) || i.length > e);
-var ft = class s {
-  atime;
-  mtime;
-  ctime;
-  charset;
-  comment;
-  gid;
-  uid;
-  gname;
-  uname;
-  linkpath;
-  dev;
-  ino;
-  nlink;
-  path;
-  size;
-  mode;
-  global;
-  constructor(t, e = false) {
-    this.atime = t.atime, this.charset = t.charset, this.comment = t.comment, this.ctime = t.ctime, this.dev = t.dev, this.gid = t.gid, this.global = e, this.gname = t.gname, this.ino = t.ino, this.linkpath = t.linkpath, this.mtime = t.mtime, this.nlink = t.nlink, this.path = t.path, this.size = t.size, this.uid = t.uid, this.uname = t.uname;
-  }
-  encode() {
-    let t = this.encodeBody();
-    if (t === "") return Buffer.allocUnsafe(0);
-    let e = Buffer.byteLength(t), i = 512 * Math.ceil(1 + e / 512), r = Buffer.allocUnsafe(i);
-    for (let n = 0; n < 512; n++) r[n] = 0;
-    new F({ path: ("PaxHeader/" + _n(this.path ?? "")).slice(0, 99), mode: this.mode || 420, uid: this.uid, gid: this.gid, size: e, mtime: this.mtime, type: this.global ? "GlobalExtendedHeader" : "ExtendedHeader", linkpath: "", uname: this.uname || "", gname: this.gname || "", devmaj: 0, devmin: 0, atime: this.atime, ctime: this.ctime }).encode(r), r.write(t, 512, e, "utf8");
-    for (let n = e + 512; n < r.length; n++) r[n] = 0;
-    return r;
-  }
-  encodeBody() {
-    return this.encodeField("path") + this.encodeField("ctime") + this.encodeField("atime") + this.encodeField("dev") + this.encodeField("ino") + this.encodeField("nlink") + this.encodeField("charset") + this.encodeField("comment") + this.encodeField("gid") + this.encodeField("gname") + this.encodeField("linkpath") + this.encodeField("mtime") + this.encodeField("size") + this.encodeField("uid") + this.encodeField("uname");
-  }
-  encodeField(t) {
-    if (this[t] === void 0) return "";
-    let e = this[t], i = e instanceof Date ? e.getTime() / 1e3 : e, r = " " + (t === "dev" || t === "ino" || t === "nlink" ? "SCHILY." : "") + t + "=" + i + `
-`, n = Buffer.byteLength(r), o = Math.floor(Math.log(n) / Math.log(10)) + 1;
-    return n + o >= Math.pow(10, o) && (o += 1), o + n + r;
-  }
-  static parse(t, e, i = false) {
-    return new s(On(Tn(t), e), i);
-  }
-};
-var On = (s3, t) => t ? Object.assign({}, t, s3) : s3;
-var Tn = (s3) => s3.replace(/\n$/, "").split(`
-`).reduce(xn, /* @__PURE__ */ Object.create(null));
-var xn = (s3, t) => {
-  let e = parseInt(t, 10);
-  if (e !== Buffer.byteLength(t) + 1) return s3;
-  t = t.slice((e + " ").length);
-  let i = t.split("="), r = i.shift();
-  if (!r) return s3;
-  let n = r.replace(/^SCHILY\.(dev|ino|nlink)/, "$1"), o = i.join("=").replace(/\0.*/, "");
-  switch (n) {
-    case "path":
-    case "linkpath":
-    case "type":
-    case "charset":
-    case "comment":
-    case "gname":
-    case "uname":
-      s3[n] = o;
-      break;
-    case "ctime":
-    case "atime":
-    case "mtime":
-      s3[n] = new Date(Number(o) * 1e3);
-      break;
-    case "size":
-      let h = +o;
-      h >= 0 && (s3[n] = h);
-      break;
-    case "gid":
-    case "uid":
-    case "dev":
-    case "ino":
-    case "nlink":
-    case "mode":
-      s3[n] = +o;
-      break;
-  }
-  return s3;
-};
-var Ln = process.env.TESTING_TAR_FAKE_PLATFORM || process.platform;
-var f = Ln !== "win32" ? (s3) => String(s3) : (s3) => String(s3).replaceAll(/\\/g, "/");
-var $e = class extends A {
-  extended;
-  globalExtended;
-  header;
-  startBlockSize;
-  blockRemain;
-  remain;
-  type;
-  meta = false;
-  ignore = false;
-  path;
-  mode;
-  uid;
-  gid;
-  uname;
-  gname;
-  size = 0;
-  mtime;
-  atime;
-  ctime;
-  linkpath;
-  dev;
-  ino;
-  nlink;
-  invalid = false;
-  absolute;
-  unsupported = false;
-  constructor(t, e, i) {
-    switch (super({}), this.pause(), this.extended = e, this.globalExtended = i, this.header = t, this.remain = t.size ?? 0, this.startBlockSize = 512 * Math.ceil(this.remain / 512), this.blockRemain = this.startBlockSize, this.type = t.type, this.type) {
-      case "File":
-      case "OldFile":
-      case "Link":
-      case "SymbolicLink":
-      case "CharacterDevice":
-      case "BlockDevice":
-      case "Directory":
-      case "FIFO":
-      case "ContiguousFile":
-      case "GNUDumpDir":
-        break;
-      case "NextFileHasLongLinkpath":
-      case "NextFileHasLongPath":
-      case "OldGnuLongPath":
-      case "GlobalExtendedHeader":
-      case "ExtendedHeader":
-      case "OldExtendedHeader":
-        this.meta = true;
-        break;
-      default:
-        this.ignore = true;
-    }
-    if (!t.path) throw new Error("no path provided for tar.ReadEntry");
-    this.path = f(t.path), this.mode = t.mode, this.mode && (this.mode = this.mode & 4095), this.uid = t.uid, this.gid = t.gid, this.uname = t.uname, this.gname = t.gname, this.size = this.remain, this.mtime = t.mtime, this.atime = t.atime, this.ctime = t.ctime, this.linkpath = t.linkpath ? f(t.linkpath) : void 0, this.uname = t.uname, this.gname = t.gname, e && this.#t(e), i && this.#t(i, true);
-  }
-  write(t) {
-    let e = t.length;
-    if (e > this.blockRemain) throw new Error("writing more to entry than is appropriate");
-    let i = this.remain, r = this.blockRemain;
-    return this.remain = Math.max(0, i - e), this.blockRemain = Math.max(0, r - e), this.ignore ? true : i >= e ? super.write(t) : super.write(t.subarray(0, i));
-  }
-  #t(t, e = false) {
-    t.path && (t.path = f(t.path)), t.linkpath && (t.linkpath = f(t.linkpath)), Object.assign(this, Object.fromEntries(Object.entries(t).filter(([i, r]) => !(r == null || i === "path" && e))));
-  }
-};
-var Dt = (s3, t, e, i = {}) => {
-  s3.file && (i.file = s3.file), s3.cwd && (i.cwd = s3.cwd), i.code = e instanceof Error && e.code || t, i.tarCode = t, !s3.strict && i.recoverable !== false ? (e instanceof Error && (i = Object.assign(e, i), e = e.message), s3.emit("warn", t, e, i)) : e instanceof Error ? s3.emit("error", Object.assign(e, i)) : s3.emit("error", Object.assign(new Error(`${t}: ${e}`), i));
-};
-var Nn = 1024 * 1024;
-var Xi = Buffer.from([31, 139]);
-var qi = Buffer.from([40, 181, 47, 253]);
-var An = Math.max(Xi.length, qi.length);
-var B = /* @__PURE__ */ Symbol("state");
-var Nt = /* @__PURE__ */ Symbol("writeEntry");
-var it = /* @__PURE__ */ Symbol("readEntry");
-var Zi = /* @__PURE__ */ Symbol("nextEntry");
-var Zs = /* @__PURE__ */ Symbol("processEntry");
-var V = /* @__PURE__ */ Symbol("extendedHeader");
-var he = /* @__PURE__ */ Symbol("globalExtendedHeader");
-var dt = /* @__PURE__ */ Symbol("meta");
-var Ys = /* @__PURE__ */ Symbol("emitMeta");
-var p = /* @__PURE__ */ Symbol("buffer");
-var st = /* @__PURE__ */ Symbol("queue");
-var ut = /* @__PURE__ */ Symbol("ended");
-var Yi = /* @__PURE__ */ Symbol("emittedEnd");
-var At = /* @__PURE__ */ Symbol("emit");
-var w = /* @__PURE__ */ Symbol("unzip");
-var Xe = /* @__PURE__ */ Symbol("consumeChunk");
-var qe = /* @__PURE__ */ Symbol("consumeChunkSub");
-var Ki = /* @__PURE__ */ Symbol("consumeBody");
-var Ks = /* @__PURE__ */ Symbol("consumeMeta");
-var Vs = /* @__PURE__ */ Symbol("consumeHeader");
-var ae = /* @__PURE__ */ Symbol("consuming");
-var Vi = /* @__PURE__ */ Symbol("bufferConcat");
-var Qe = /* @__PURE__ */ Symbol("maybeEnd");
-var Yt = /* @__PURE__ */ Symbol("writing");
-var $ = /* @__PURE__ */ Symbol("aborted");
-var Je = /* @__PURE__ */ Symbol("onDone");
-var It = /* @__PURE__ */ Symbol("sawValidEntry");
-var je = /* @__PURE__ */ Symbol("sawNullBlock");
-var ti = /* @__PURE__ */ Symbol("sawEOF");
-var $s = /* @__PURE__ */ Symbol("closeStream");
-var In = 1e3;
-var le = /* @__PURE__ */ Symbol("compressedBytesRead");
-var $i = /* @__PURE__ */ Symbol("decompressedBytesRead");
-var Xs = /* @__PURE__ */ Symbol("checkDecompressionRatio");
-var Cn = () => true;
-var rt = class extends Dn {
-  file;
-  strict;
-  maxMetaEntrySize;
-  filter;
-  brotli;
-  zstd;
-  maxDecompressionRatio;
-  writable = true;
-  readable = false;
-  [st] = [];
-  [p];
-  [it];
-  [Nt];
-  [B] = "begin";
-  [dt] = "";
-  [V];
-  [he];
-  [ut] = false;
-  [w];
-  [$] = false;
-  [It];
-  [je] = false;
-  [ti] = false;
-  [Yt] = false;
-  [ae] = false;
-  [Yi] = false;
-  [le] = 0;
-  [$i] = 0;
-  constructor(t = {}) {
-    super(), this.file = t.file || "", this.on(Je, () => {
-      (this[B] === "begin" || this[It] === false) && this.warn("TAR_BAD_ARCHIVE", "Unrecognized archive format");
-    }), t.ondone ? this.on(Je, t.ondone) : this.on(Je, () => {
-      this.emit("prefinish"), this.emit("finish"), this.emit("end");
-    }), this.strict = !!t.strict, this.maxDecompressionRatio = typeof t.maxDecompressionRatio == "number" ? t.maxDecompressionRatio : In, this.maxMetaEntrySize = t.maxMetaEntrySize || Nn, this.filter = typeof t.filter == "function" ? t.filter : Cn;
-    let e = t.file && (t.file.endsWith(".tar.br") || t.file.endsWith(".tbr"));
-    this.brotli = !(t.gzip || t.zstd) && t.brotli !== void 0 ? t.brotli : e ? void 0 : false;
-    let i = t.file && (t.file.endsWith(".tar.zst") || t.file.endsWith(".tzst"));
-    this.zstd = !(t.gzip || t.brotli) && t.zstd !== void 0 ? t.zstd : i ? true : void 0, this.on("end", () => this[$s]()), typeof t.onwarn == "function" && this.on("warn", t.onwarn), typeof t.onReadEntry == "function" && this.on("entry", t.onReadEntry);
-  }
-  warn(t, e, i = {}) {
-    Dt(this, t, e, i);
-  }
-  [Vs](t, e) {
-    this[It] === void 0 && (this[It] = false);
-    let i;
-    try {
-      i = new F(t, e, this[V], this[he]);
-    } catch (r) {
-      return this.warn("TAR_ENTRY_INVALID", r);
-    }
-    if (i.nullBlock) this[je] ? (this[ti] = true, this[B] === "begin" && (this[B] = "header"), this[At]("eof")) : (this[je] = true, this[At]("nullBlock"));
-    else if (this[je] = false, !i.cksumValid) this.warn("TAR_ENTRY_INVALID", "checksum failure", { header: i });
-    else if (!i.path) this.warn("TAR_ENTRY_INVALID", "path is required", { header: i });
-    else {
-      let r = i.type;
-      if (/^(Symbolic)?Link$/.test(r) && !i.linkpath) this.warn("TAR_ENTRY_INVALID", "linkpath required", { header: i });
-      else if (!/^(Symbolic)?Link$/.test(r) && !/^(Global)?ExtendedHeader$/.test(r) && i.linkpath) this.warn("TAR_ENTRY_INVALID", "linkpath forbidden", { header: i });
-      else {
-        let n = this[Nt] = new $e(i, this[V], this[he]);
-        if (!this[It]) if (n.remain) {
-          let o = () => {
-            n.invalid || (this[It] = true);
-          };
-          n.on("end", o);
-        } else this[It] = true;
-        n.meta ? n.size > this.maxMetaEntrySize ? (n.ignore = true, this[At]("ignoredEntry", n), this[B] = "ignore", n.resume()) : n.size > 0 && (this[dt] = "", n.on("data", (o) => this[dt] += o), this[B] = "meta") : (this[V] = void 0, n.ignore = n.ignore || !this.filter(n.path, n), n.ignore ? (this[At]("ignoredEntry", n), this[B] = n.remain ? "ignore" : "header", n.resume()) : (n.remain ? this[B] = "body" : (this[B] = "header", n.end()), this[it] ? this[st].push(n) : (this[st].push(n), this[Zi]())));
-      }
-    }
-  }
-  [$s]() {
-    queueMicrotask(() => this.emit("close"));
-  }
-  [Zs](t) {
-    let e = true;
-    if (!t) this[it] = void 0, e = false;
-    else if (Array.isArray(t)) {
-      let [i, ...r] = t;
-      this.emit(i, ...r);
-    } else this[it] = t, this.emit("entry", t), t.emittedEnd || (t.on("end", () => this[Zi]()), e = false);
-    return e;
-  }
-  [Zi]() {
-    do
-      ;
-    while (this[Zs](this[st].shift()));
-    if (this[st].length === 0) {
-      let t = this[it];
-      !t || t.flowing || t.size === t.remain ? this[Yt] || this.emit("drain") : t.once("drain", () => this.emit("drain"));
-    }
-  }
-  [Ki](t, e) {
-    let i = this[Nt];
-    if (!i) throw new Error("attempt to consume body without entry??");
-    let r = i.blockRemain ?? 0, n = r >= t.length && e === 0 ? t : t.subarray(e, e + r);
-    return i.write(n), i.blockRemain || (this[B] = "header", this[Nt] = void 0, i.end()), n.length;
-  }
-  [Ks](t, e) {
-    let i = this[Nt], r = this[Ki](t, e);
-    return !this[Nt] && i && this[Ys](i), r;
-  }
-  [At](t, e, i) {
-    this[st].length === 0 && !this[it] ? this.emit(t, e, i) : this[st].push([t, e, i]);
-  }
-  [Ys](t) {
-    switch (this[At]("meta", this[dt]), t.type) {
-      case "ExtendedHeader":
-      case "OldExtendedHeader":
-        this[V] = ft.parse(this[dt], this[V], false);
-        break;
-      case "GlobalExtendedHeader":
-        this[he] = ft.parse(this[dt], this[he], true);
-        break;
-      case "NextFileHasLongPath":
-      case "OldGnuLongPath": {
-        let e = this[V] ?? /* @__PURE__ */ Object.create(null);
-        this[V] = e, e.path = this[dt].replace(/\0.*/, "");
-        break;
-      }
-      case "NextFileHasLongLinkpath": {
-        let e = this[V] || /* @__PURE__ */ Object.create(null);
-        this[V] = e, e.linkpath = this[dt].replace(/\0.*/, "");
-        break;
-      }
-      default:
-        throw new Error("unknown meta: " + t.type);
-    }
-  }
-  abort(t) {
-    if (!this[$]) {
-      if (this[w]) {
-        let e = this[w];
-        e.write = () => true, e.end = () => e, e.emit = () => false, e.destroy?.();
-      }
-      this[$] = true, this.emit("abort", t), this.warn("TAR_ABORT", t, { recoverable: false });
-    }
-  }
-  [Xs](t) {
-    this[$i] += t.length;
-    let e = this[$i] / this[le];
-    return e > this.maxDecompressionRatio ? (this.abort(new Error(`max decompression ratio exceeded: ${e.toFixed(2)} > ${this.maxDecompressionRatio}`)), false) : true;
-  }
-  write(t, e, i) {
-    if (typeof e == "function" && (i = e, e = void 0), typeof t == "string" && (t = Buffer.from(t, typeof e == "string" ? e : "utf8")), this[$]) return i?.(), false;
-    if ((this[w] === void 0 || this.brotli === void 0 && this[w] === false) && t) {
-      if (this[p] && (t = Buffer.concat([this[p], t]), this[p] = void 0), t.length < An) return this[p] = t, i?.(), true;
-      for (let a = 0; this[w] === void 0 && a < Xi.length; a++) t[a] !== Xi[a] && (this[w] = false);
-      let o = false;
-      if (this[w] === false && this.zstd !== false) {
-        o = true;
-        for (let a = 0; a < qi.length; a++) if (t[a] !== qi[a]) {
-          o = false;
-          break;
-        }
-      }
-      let h = this.brotli === void 0 && !o;
-      if (this[w] === false && h) if (t.length < 512) if (this[ut]) this.brotli = true;
-      else return this[p] = t, i?.(), true;
-      else try {
-        new F(t.subarray(0, 512)), this.brotli = false;
-      } catch {
-        this.brotli = true;
-      }
-      if (this[w] === void 0 || this[w] === false && (this.brotli || o)) {
-        let a = this[ut];
-        this[ut] = false, this[w] = this[w] === void 0 ? new Ue({}) : o ? new Ke({}) : new Ge({}), this[w].on("data", (c) => {
-          this[Xs](c) && this[Xe](c);
-        }), this[w].on("error", (c) => {
-          this[$] || this.abort(c);
-        }), this[w].on("end", () => {
-          this[ut] = true, this[Xe]();
-        }), this[Yt] = true, this[le] += t.length;
-        let l = !!this[w][a ? "end" : "write"](t);
-        return this[Yt] = false, i?.(), l;
-      }
-    }
-    this[Yt] = true, this[w] ? (this[le] += t.length, this[w].write(t)) : this[Xe](t), this[Yt] = false;
-    let n = this[st].length > 0 ? false : this[it] ? this[it].flowing : true;
-    return !n && this[st].length === 0 && this[it]?.once("drain", () => this.emit("drain")), i?.(), n;
-  }
-  [Vi](t) {
-    t && !this[$] && (this[p] = this[p] ? Buffer.concat([this[p], t]) : t);
-  }
-  [Qe]() {
-    if (this[ut] && !this[Yi] && !this[$] && !this[ae]) {
-      this[Yi] = true;
-      let t = this[Nt];
-      if (t?.blockRemain) {
-        let e = this[p] ? this[p].length : 0;
-        this.warn("TAR_BAD_ARCHIVE", `Truncated input (needed ${t.blockRemain} more bytes, only ${e} available)`, { entry: t }), this[p] && t.write(this[p]), t.end();
-      }
-      this[At](Je);
-    }
-  }
-  [Xe](t) {
-    if (this[ae] && t) this[Vi](t);
-    else if (!t && !this[p]) this[Qe]();
-    else if (t) {
-      if (this[ae] = true, this[p]) {
-        this[Vi](t);
-        let e = this[p];
-        this[p] = void 0, this[qe](e);
-      } else this[qe](t);
-      for (; this[p] && this[p]?.length >= 512 && !this[$] && !this[ti]; ) {
-        let e = this[p];
-        this[p] = void 0, this[qe](e);
-      }
-      this[ae] = false;
-    }
-    (!this[p] || this[ut]) && this[Qe]();
-  }
-  [qe](t) {
-    let e = 0, i = t.length;
-    for (; e + 512 <= i && !this[$] && !this[ti]; ) switch (this[B]) {
-      case "begin":
-      case "header":
-        this[Vs](t, e), e += 512;
-        break;
-      case "ignore":
-      case "body":
-        e += this[Ki](t, e);
-        break;
-      case "meta":
-        e += this[Ks](t, e);
-        break;
-      default:
-        throw new Error("invalid state: " + this[B]);
-    }
-    e < i && (this[p] = this[p] ? Buffer.concat([t.subarray(e), this[p]]) : t.subarray(e));
-  }
-  end(t, e, i) {
-    return typeof t == "function" && (i = t, e = void 0, t = void 0), typeof e == "function" && (i = e, e = void 0), typeof t == "string" && (t = Buffer.from(t, e)), i && this.once("finish", i), this[$] || (this[w] ? (t && (this[le] += t.length, this[w].write(t)), this[w].end()) : (this[ut] = true, (this.brotli === void 0 || this.zstd === void 0) && (t = t || Buffer.alloc(0)), t && this.write(t), this[Qe]())), this;
-  }
-};
-var mt = (s3) => {
-  let t = s3.length - 1, e = -1;
-  for (; t > -1 && s3.charAt(t) === "/"; ) e = t, t--;
-  return e === -1 ? s3 : s3.slice(0, e);
-};
-var vn = (s3) => {
-  let t = s3.onReadEntry;
-  s3.onReadEntry = t ? (e) => {
-    t(e), e.resume();
-  } : (e) => e.resume();
-};
-var Qi = (s3, t) => {
-  let e = new Map(t.map((o) => [mt(o), true])), i = s3.filter, r = 100, n = (o, h = "", a = 0) => {
-    if (a >= r) return e.set(o, false), false;
-    let l = h || kn(o).root || ".", c;
-    if (o === l) c = false;
-    else {
-      let d = e.get(o);
-      c = d !== void 0 ? d : n(Fn(o), l, a + 1);
-    }
-    return e.set(o, c), c;
-  };
-  s3.filter = i ? (o, h) => i(o, h) && n(mt(o)) : (o) => n(mt(o));
-};
-var Mn = (s3) => {
-  let t = new rt(s3), e = s3.file, i;
-  try {
-    i = Kt.openSync(e, "r");
-    let r = Kt.fstatSync(i), n = s3.maxReadSize || 16 * 1024 * 1024;
-    if (r.size < n) {
-      let o = Buffer.allocUnsafe(r.size), h = Kt.readSync(i, o, 0, r.size, 0);
-      t.end(h === o.byteLength ? o : o.subarray(0, h));
-    } else {
-      let o = 0, h = Buffer.allocUnsafe(n);
-      for (; o < r.size; ) {
-        let a = Kt.readSync(i, h, 0, n, o);
-        if (a === 0) break;
-        o += a, t.write(h.subarray(0, a));
-      }
-      t.end();
-    }
-  } finally {
-    if (typeof i == "number") try {
-      Kt.closeSync(i);
-    } catch {
-    }
-  }
-};
-var Bn = (s3, t) => {
-  let e = new rt(s3), i = s3.maxReadSize || 16 * 1024 * 1024, r = s3.file;
-  return new Promise((o, h) => {
-    e.on("error", h), e.on("end", o), Kt.stat(r, (a, l) => {
-      if (a) h(a);
-      else {
-        let c = new _t(r, { readSize: i, size: l.size });
-        c.on("error", h), c.pipe(e);
-      }
-    });
-  });
-};
-var Ct = K(Mn, Bn, (s3) => new rt(s3), (s3) => new rt(s3), (s3, t) => {
-  t?.length && Qi(s3, t), s3.noResume || vn(s3);
-});
-var Ji = (s3, t, e) => (s3 &= 4095, e && (s3 = (s3 | 384) & -19), t && (s3 & 256 && (s3 |= 64), s3 & 32 && (s3 |= 8), s3 & 4 && (s3 |= 1)), s3);
-var { isAbsolute: zn, parse: qs } = Pn;
-var ce = (s3) => {
-  let t = "", e = qs(s3);
-  for (; zn(s3) || e.root; ) {
-    let i = s3.charAt(0) === "/" && s3.slice(0, 4) !== "//?/" ? "/" : e.root;
-    s3 = s3.slice(i.length), t += i, e = qs(s3);
-  }
-  return [t, s3];
-};
-var ei = ["|", "<", ">", "?", ":"];
-var ji = ei.map((s3) => String.fromCodePoint(61440 + Number(s3.codePointAt(0))));
-var Un = new Map(ei.map((s3, t) => [s3, ji[t]]));
-var Hn = new Map(ji.map((s3, t) => [s3, ei[t]]));
-var ts = (s3) => ei.reduce((t, e) => t.split(e).join(Un.get(e)), s3);
-var Qs = (s3) => ji.reduce((t, e) => t.split(e).join(Hn.get(e)), s3);
-var rr = (s3, t) => t ? (s3 = f(s3).replace(/^\.(\/|$)/, ""), mt(t) + "/" + s3) : f(s3);
-var Wn = 16 * 1024 * 1024;
-var tr = /* @__PURE__ */ Symbol("process");
-var er = /* @__PURE__ */ Symbol("file");
-var ir = /* @__PURE__ */ Symbol("directory");
-var is = /* @__PURE__ */ Symbol("symlink");
-var sr = /* @__PURE__ */ Symbol("hardlink");
-var fe = /* @__PURE__ */ Symbol("header");
-var ii = /* @__PURE__ */ Symbol("read");
-var ss = /* @__PURE__ */ Symbol("lstat");
-var si = /* @__PURE__ */ Symbol("onlstat");
-var rs = /* @__PURE__ */ Symbol("onread");
-var ns = /* @__PURE__ */ Symbol("onreadlink");
-var os5 = /* @__PURE__ */ Symbol("openfile");
-var hs = /* @__PURE__ */ Symbol("onopenfile");
-var pt = /* @__PURE__ */ Symbol("close");
-var ri = /* @__PURE__ */ Symbol("mode");
-var as = /* @__PURE__ */ Symbol("awaitDrain");
-var es = /* @__PURE__ */ Symbol("ondrain");
-var q = /* @__PURE__ */ Symbol("prefix");
-var de = class extends A {
-  path;
-  portable;
-  myuid = process.getuid && process.getuid() || 0;
-  myuser = process.env.USER || "";
-  maxReadSize;
-  linkCache;
-  statCache;
-  preservePaths;
-  cwd;
-  strict;
-  mtime;
-  noPax;
-  noMtime;
-  prefix;
-  fd;
-  blockLen = 0;
-  blockRemain = 0;
-  buf;
-  pos = 0;
-  remain = 0;
-  length = 0;
-  offset = 0;
-  win32;
-  absolute;
-  header;
-  type;
-  linkpath;
-  stat;
-  onWriteEntry;
-  #t = false;
-  constructor(t, e = {}) {
-    let i = se(e);
-    super(), this.path = f(t), this.portable = !!i.portable, this.maxReadSize = i.maxReadSize || Wn, this.linkCache = i.linkCache || /* @__PURE__ */ new Map(), this.statCache = i.statCache || /* @__PURE__ */ new Map(), this.preservePaths = !!i.preservePaths, this.cwd = f(i.cwd || process.cwd()), this.strict = !!i.strict, this.noPax = !!i.noPax, this.noMtime = !!i.noMtime, this.mtime = i.mtime, this.prefix = i.prefix ? f(i.prefix) : void 0, this.onWriteEntry = i.onWriteEntry, typeof i.onwarn == "function" && this.on("warn", i.onwarn);
-    let r = false;
-    if (!this.preservePaths) {
-      let [o, h] = ce(this.path);
-      o && typeof h == "string" && (this.path = h, r = o);
-    }
-    this.win32 = !!i.win32 || process.platform === "win32", this.win32 && (this.path = Qs(this.path.replaceAll(/\\/g, "/")), t = t.replaceAll(/\\/g, "/")), this.absolute = f(i.absolute || js.resolve(this.cwd, t)), this.path === "" && (this.path = "./"), r && this.warn("TAR_ENTRY_INFO", `stripping ${r} from absolute path`, { entry: this, path: r + this.path });
-    let n = this.statCache.get(this.absolute);
-    n ? this[si](n) : this[ss]();
-  }
-  warn(t, e, i = {}) {
-    return Dt(this, t, e, i);
-  }
-  emit(t, ...e) {
-    return t === "error" && (this.#t = true), super.emit(t, ...e);
-  }
-  [ss]() {
-    X.lstat(this.absolute, (t, e) => {
-      if (t) return this.emit("error", t);
-      this[si](e);
-    });
-  }
-  [si](t) {
-    this.statCache.set(this.absolute, t), this.stat = t, t.isFile() || (t.size = 0), this.type = Gn(t), this.emit("stat", t), this[tr]();
-  }
-  [tr]() {
-    switch (this.type) {
-      case "File":
-        return this[er]();
-      case "Directory":
-        return this[ir]();
-      case "SymbolicLink":
-        return this[is]();
-      default:
-        return this.end();
-    }
-  }
-  [ri](t) {
-    return Ji(t, this.type === "Directory", this.portable);
-  }
-  [q](t) {
-    return rr(t, this.prefix);
-  }
-  [fe]() {
-    if (!this.stat) throw new Error("cannot write header before stat");
-    this.type === "Directory" && this.portable && (this.noMtime = true), this.onWriteEntry?.(this), this.header = new F({ path: this[q](this.path), linkpath: this.type === "Link" && this.linkpath !== void 0 ? this[q](this.linkpath) : this.linkpath, mode: this[ri](this.stat.mode), uid: this.portable ? void 0 : this.stat.uid, gid: this.portable ? void 0 : this.stat.gid, size: this.stat.size, mtime: this.noMtime ? void 0 : this.mtime || this.stat.mtime, type: this.type === "Unsupported" ? void 0 : this.type, uname: this.portable ? void 0 : this.stat.uid === this.myuid ? this.myuser : "", atime: this.portable ? void 0 : this.stat.atime, ctime: this.portable ? void 0 : this.stat.ctime }), this.header.encode() && !this.noPax && super.write(new ft({ atime: this.portable ? void 0 : this.header.atime, ctime: this.portable ? void 0 : this.header.ctime, gid: this.portable ? void 0 : this.header.gid, mtime: this.noMtime ? void 0 : this.mtime || this.header.mtime, path: this[q](this.path), linkpath: this.type === "Link" && this.linkpath !== void 0 ? this[q](this.linkpath) : this.linkpath, size: this.header.size, uid: this.portable ? void 0 : this.header.uid, uname: this.portable ? void 0 : this.header.uname, dev: this.portable ? void 0 : this.stat.dev, ino: this.portable ? void 0 : this.stat.ino, nlink: this.portable ? void 0 : this.stat.nlink }).encode());
-    let t = this.header?.block;
-    if (!t) throw new Error("failed to encode header");
-    super.write(t);
-  }
-  [ir]() {
-    if (!this.stat) throw new Error("cannot create directory entry without stat");
-    this.path.slice(-1) !== "/" && (this.path += "/"), this.stat.size = 0, this[fe](), this.end();
-  }
-  [is]() {
-    X.readlink(this.absolute, (t, e) => {
-      if (t) return this.emit("error", t);
-      this[ns](e);
-    });
-  }
-  [ns](t) {
-    this.linkpath = f(t), this[fe](), this.end();
-  }
-  [sr](t) {
-    if (!this.stat) throw new Error("cannot create link entry without stat");
-    this.type = "Link", this.linkpath = f(js.relative(this.cwd, t)), this.stat.size = 0, this[fe](), this.end();
-  }
-  [er]() {
-    if (!this.stat) throw new Error("cannot create file entry without stat");
-    if (this.stat.nlink > 1) {
-      let t = `${this.stat.dev}:${this.stat.ino}`, e = this.linkCache.get(t);
-      if (e?.indexOf(this.cwd) === 0) return this[sr](e);
-      this.linkCache.set(t, this.absolute);
-    }
-    if (this[fe](), this.stat.size === 0) return this.end();
-    this[os5]();
-  }
-  [os5]() {
-    X.open(this.absolute, "r", (t, e) => {
-      if (t) return this.emit("error", t);
-      this[hs](e);
-    });
-  }
-  [hs](t) {
-    if (this.fd = t, this.#t) return this[pt]();
-    if (!this.stat) throw new Error("should stat before calling onopenfile");
-    this.blockLen = 512 * Math.ceil(this.stat.size / 512), this.blockRemain = this.blockLen;
-    let e = Math.min(this.blockLen, this.maxReadSize);
-    this.buf = Buffer.allocUnsafe(e), this.offset = 0, this.pos = 0, this.remain = this.stat.size, this.length = this.buf.length, this[ii]();
-  }
-  [ii]() {
-    let { fd: t, buf: e, offset: i, length: r, pos: n } = this;
-    if (t === void 0 || e === void 0) throw new Error("cannot read file without first opening");
-    X.read(t, e, i, r, n, (o, h) => {
-      if (o) return this[pt](() => this.emit("error", o));
-      this[rs](h);
-    });
-  }
-  [pt](t = () => {
-  }) {
-    this.fd !== void 0 && X.close(this.fd, t);
-  }
-  [rs](t) {
-    if (t <= 0 && this.remain > 0) {
-      let r = Object.assign(new Error("encountered unexpected EOF"), { path: this.absolute, syscall: "read", code: "EOF" });
-      return this[pt](() => this.emit("error", r));
-    }
-    if (t > this.remain) {
-      let r = Object.assign(new Error("did not encounter expected EOF"), { path: this.absolute, syscall: "read", code: "EOF" });
-      return this[pt](() => this.emit("error", r));
-    }
-    if (!this.buf) throw new Error("should have created buffer prior to reading");
-    if (t === this.remain) for (let r = t; r < this.length && t < this.blockRemain; r++) this.buf[r + this.offset] = 0, t++, this.remain++;
-    let e = this.offset === 0 && t === this.buf.length ? this.buf : this.buf.subarray(this.offset, this.offset + t);
-    this.write(e) ? this[es]() : this[as](() => this[es]());
-  }
-  [as](t) {
-    this.once("drain", t);
-  }
-  write(t, e, i) {
-    if (typeof e == "function" && (i = e, e = void 0), typeof t == "string" && (t = Buffer.from(t, typeof e == "string" ? e : "utf8")), this.blockRemain < t.length) {
-      let r = Object.assign(new Error("writing more data than expected"), { path: this.absolute });
-      return this.emit("error", r);
-    }
-    return this.remain -= t.length, this.blockRemain -= t.length, this.pos += t.length, this.offset += t.length, super.write(t, null, i);
-  }
-  [es]() {
-    if (!this.remain) return this.blockRemain && super.write(Buffer.alloc(this.blockRemain)), this[pt]((t) => t ? this.emit("error", t) : this.end());
-    if (!this.buf) throw new Error("buffer lost somehow in ONDRAIN");
-    this.offset >= this.length && (this.buf = Buffer.allocUnsafe(Math.min(this.blockRemain, this.buf.length)), this.offset = 0), this.length = this.buf.length - this.offset, this[ii]();
-  }
-};
-var ni = class extends de {
-  sync = true;
-  [ss]() {
-    this[si](X.lstatSync(this.absolute));
-  }
-  [is]() {
-    this[ns](X.readlinkSync(this.absolute));
-  }
-  [os5]() {
-    this[hs](X.openSync(this.absolute, "r"));
-  }
-  [ii]() {
-    let t = true;
-    try {
-      let { fd: e, buf: i, offset: r, length: n, pos: o } = this;
-      if (e === void 0 || i === void 0) throw new Error("fd and buf must be set in READ method");
-      let h = X.readSync(e, i, r, n, o);
-      this[rs](h), t = false;
-    } finally {
-      if (t) try {
-        this[pt](() => {
-        });
-      } catch {
-      }
-    }
-  }
-  [as](t) {
-    t();
-  }
-  [pt](t = () => {
-  }) {
-    this.fd !== void 0 && X.closeSync(this.fd), t();
-  }
-};
-var oi = class extends A {
-  blockLen = 0;
-  blockRemain = 0;
-  buf = 0;
-  pos = 0;
-  remain = 0;
-  length = 0;
-  preservePaths;
-  portable;
-  strict;
-  noPax;
-  noMtime;
-  readEntry;
-  type;
-  prefix;
-  path;
-  mode;
-  uid;
-  gid;
-  uname;
-  gname;
-  header;
-  mtime;
-  atime;
-  ctime;
-  linkpath;
-  size;
-  onWriteEntry;
-  warn(t, e, i = {}) {
-    return Dt(this, t, e, i);
-  }
-  constructor(t, e = {}) {
-    let i = se(e);
-    super(), this.preservePaths = !!i.preservePaths, this.portable = !!i.portable, this.strict = !!i.strict, this.noPax = !!i.noPax, this.noMtime = !!i.noMtime, this.onWriteEntry = i.onWriteEntry, this.readEntry = t;
-    let { type: r } = t;
-    if (r === "Unsupported") throw new Error("writing entry that should be ignored");
-    this.type = r, this.type === "Directory" && this.portable && (this.noMtime = true), this.prefix = i.prefix, this.path = f(t.path), this.mode = t.mode !== void 0 ? this[ri](t.mode) : void 0, this.uid = this.portable ? void 0 : t.uid, this.gid = this.portable ? void 0 : t.gid, this.uname = this.portable ? void 0 : t.uname, this.gname = this.portable ? void 0 : t.gname, this.size = t.size, this.mtime = this.noMtime ? void 0 : i.mtime || t.mtime, this.atime = this.portable ? void 0 : t.atime, this.ctime = this.portable ? void 0 : t.ctime, this.linkpath = t.linkpath !== void 0 ? f(t.linkpath) : void 0, typeof i.onwarn == "function" && this.on("warn", i.onwarn);
-    let n = false;
-    if (!this.preservePaths) {
-      let [h, a] = ce(this.path);
-      h && typeof a == "string" && (this.path = a, n = h);
-    }
-    this.remain = t.size, this.blockRemain = t.startBlockSize, this.onWriteEntry?.(this), this.header = new F({ path: this[q](this.path), linkpath: this.type === "Link" && this.linkpath !== void 0 ? this[q](this.linkpath) : this.linkpath, mode: this.mode, uid: this.portable ? void 0 : this.uid, gid: this.portable ? void 0 : this.gid, size: this.size, mtime: this.noMtime ? void 0 : this.mtime, type: this.type, uname: this.portable ? void 0 : this.uname, atime: this.portable ? void 0 : this.atime, ctime: this.portable ? void 0 : this.ctime }), n && this.warn("TAR_ENTRY_INFO", `stripping ${n} from absolute path`, { entry: this, path: n + this.path }), this.header.encode() && !this.noPax && super.write(new ft({ atime: this.portable ? void 0 : this.atime, ctime: this.portable ? void 0 : this.ctime, gid: this.portable ? void 0 : this.gid, mtime: this.noMtime ? void 0 : this.mtime, path: this[q](this.path), linkpath: this.type === "Link" && this.linkpath !== void 0 ? this[q](this.linkpath) : this.linkpath, size: this.size, uid: this.portable ? void 0 : this.uid, uname: this.portable ? void 0 : this.uname, dev: this.portable ? void 0 : this.readEntry.dev, ino: this.portable ? void 0 : this.readEntry.ino, nlink: this.portable ? void 0 : this.readEntry.nlink }).encode());
-    let o = this.header?.block;
-    if (!o) throw new Error("failed to encode header");
-    super.write(o), t.pipe(this);
-  }
-  [q](t) {
-    return rr(t, this.prefix);
-  }
-  [ri](t) {
-    return Ji(t, this.type === "Directory", this.portable);
-  }
-  write(t, e, i) {
-    typeof e == "function" && (i = e, e = void 0), typeof t == "string" && (t = Buffer.from(t, typeof e == "string" ? e : "utf8"));
-    let r = t.length;
-    if (r > this.blockRemain) throw new Error("writing more to entry than is appropriate");
-    return this.blockRemain -= r, super.write(t, i);
-  }
-  end(t, e, i) {
-    return this.blockRemain && super.write(Buffer.alloc(this.blockRemain)), typeof t == "function" && (i = t, e = void 0, t = void 0), typeof e == "function" && (i = e, e = void 0), typeof t == "string" && (t = Buffer.from(t, e ?? "utf8")), i && this.once("finish", i), t ? super.end(t, i) : super.end(i), this;
-  }
-};
-var Gn = (s3) => s3.isFile() ? "File" : s3.isDirectory() ? "Directory" : s3.isSymbolicLink() ? "SymbolicLink" : "Unsupported";
-var hi = class s2 {
-  tail;
-  head;
-  length = 0;
-  static create(t = []) {
-    return new s2(t);
-  }
-  constructor(t = []) {
-    for (let e of t) this.push(e);
-  }
-  *[Symbol.iterator]() {
-    for (let t = this.head; t; t = t.next) yield t.value;
-  }
-  removeNode(t) {
-    if (t.list !== this) throw new Error("removing node which does not belong to this list");
-    let e = t.next, i = t.prev;
-    return e && (e.prev = i), i && (i.next = e), t === this.head && (this.head = e), t === this.tail && (this.tail = i), this.length--, t.next = void 0, t.prev = void 0, t.list = void 0, e;
-  }
-  unshiftNode(t) {
-    if (t === this.head) return;
-    t.list && t.list.removeNode(t);
-    let e = this.head;
-    t.list = this, t.next = e, e && (e.prev = t), this.head = t, this.tail || (this.tail = t), this.length++;
-  }
-  pushNode(t) {
-    if (t === this.tail) return;
-    t.list && t.list.removeNode(t);
-    let e = this.tail;
-    t.list = this, t.prev = e, e && (e.next = t), this.tail = t, this.head || (this.head = t), this.length++;
-  }
-  push(...t) {
-    for (let e = 0, i = t.length; e < i; e++) Yn(this, t[e]);
-    return this.length;
-  }
-  unshift(...t) {
-    for (var e = 0, i = t.length; e < i; e++) Kn(this, t[e]);
-    return this.length;
-  }
-  pop() {
-    if (!this.tail) return;
-    let t = this.tail.value, e = this.tail;
-    return this.tail = this.tail.prev, this.tail ? this.tail.next = void 0 : this.head = void 0, e.list = void 0, this.length--, t;
-  }
-  shift() {
-    if (!this.head) return;
-    let t = this.head.value, e = this.head;
-    return this.head = this.head.next, this.head ? this.head.prev = void 0 : this.tail = void 0, e.list = void 0, this.length--, t;
-  }
-  forEach(t, e) {
-    e = e || this;
-    for (let i = this.head, r = 0; i; r++) t.call(e, i.value, r, this), i = i.next;
-  }
-  forEachReverse(t, e) {
-    e = e || this;
-    for (let i = this.tail, r = this.length - 1; i; r--) t.call(e, i.value, r, this), i = i.prev;
-  }
-  get(t) {
-    let e = 0, i = this.head;
-    for (; i && e < t; e++) i = i.next;
-    if (e === t && i) return i.value;
-  }
-  getReverse(t) {
-    let e = 0, i = this.tail;
-    for (; i && e < t; e++) i = i.prev;
-    if (e === t && i) return i.value;
-  }
-  map(t, e) {
-    e = e || this;
-    let i = new s2();
-    for (let r = this.head; r; ) i.push(t.call(e, r.value, this)), r = r.next;
-    return i;
-  }
-  mapReverse(t, e) {
-    e = e || this;
-    var i = new s2();
-    for (let r = this.tail; r; ) i.push(t.call(e, r.value, this)), r = r.prev;
-    return i;
-  }
-  reduce(t, e) {
-    let i, r = this.head;
-    if (arguments.length > 1) i = e;
-    else if (this.head) r = this.head.next, i = this.head.value;
-    else throw new TypeError("Reduce of empty list with no initial value");
-    for (var n = 0; r; n++) i = t(i, r.value, n), r = r.next;
-    return i;
-  }
-  reduceReverse(t, e) {
-    let i, r = this.tail;
-    if (arguments.length > 1) i = e;
-    else if (this.tail) r = this.tail.prev, i = this.tail.value;
-    else throw new TypeError("Reduce of empty list with no initial value");
-    for (let n = this.length - 1; r; n--) i = t(i, r.value, n), r = r.prev;
-    return i;
-  }
-  toArray() {
-    let t = new Array(this.length);
-    for (let e = 0, i = this.head; i; e++) t[e] = i.value, i = i.next;
-    return t;
-  }
-  toArrayReverse() {
-    let t = new Array(this.length);
-    for (let e = 0, i = this.tail; i; e++) t[e] = i.value, i = i.prev;
-    return t;
-  }
-  slice(t = 0, e = this.length) {
-    e < 0 && (e += this.length), t < 0 && (t += this.length);
-    let i = new s2();
-    if (e < t || e < 0) return i;
-    t < 0 && (t = 0), e > this.length && (e = this.length);
-    let r = this.head, n = 0;
-    for (n = 0; r && n < t; n++) r = r.next;
-    for (; r && n < e; n++, r = r.next) i.push(r.value);
-    return i;
-  }
-  sliceReverse(t = 0, e = this.length) {
-    e < 0 && (e += this.length), t < 0 && (t += this.length);
-    let i = new s2();
-    if (e < t || e < 0) return i;
-    t < 0 && (t = 0), e > this.length && (e = this.length);
-    let r = this.length, n = this.tail;
-    for (; n && r > e; r--) n = n.prev;
-    for (; n && r > t; r--, n = n.prev) i.push(n.value);
-    return i;
-  }
-  splice(t, e = 0, ...i) {
-    t > this.length && (t = this.length - 1), t < 0 && (t = this.length + t);
-    let r = this.head;
-    for (let o = 0; r && o < t; o++) r = r.next;
-    let n = [];
-    for (let o = 0; r && o < e; o++) n.push(r.value), r = this.removeNode(r);
-    r ? r !== this.tail && (r = r.prev) : r = this.tail;
-    for (let o of i) r = Zn(this, r, o);
-    return n;
-  }
-  reverse() {
-    let t = this.head, e = this.tail;
-    for (let i = t; i; i = i.prev) {
-      let r = i.prev;
-      i.prev = i.next, i.next = r;
-    }
-    return this.head = e, this.tail = t, this;
-  }
-};
-function Zn(s3, t, e) {
-  let i = t, r = t ? t.next : s3.head, n = new ue(e, i, r, s3);
-  return n.next === void 0 && (s3.tail = n), n.prev === void 0 && (s3.head = n), s3.length++, n;
-}
-function Yn(s3, t) {
-  s3.tail = new ue(t, s3.tail, void 0, s3), s3.head || (s3.head = s3.tail), s3.length++;
-}
-function Kn(s3, t) {
-  s3.head = new ue(t, void 0, s3.head, s3), s3.tail || (s3.tail = s3.head), s3.length++;
-}
-var ue = class {
-  list;
-  next;
-  prev;
-  value;
-  constructor(t, e, i, r) {
-    this.list = r, this.value = t, e ? (e.next = this, this.prev = e) : this.prev = void 0, i ? (i.prev = this, this.next = i) : this.next = void 0;
-  }
-};
-var pi = class {
-  path;
-  absolute;
-  entry;
-  stat;
-  readdir;
-  pending = false;
-  pendingLink = false;
-  ignore = false;
-  piped = false;
-  constructor(t, e) {
-    this.path = t || "./", this.absolute = e;
-  }
-};
-var nr = Buffer.alloc(1024);
-var li = /* @__PURE__ */ Symbol("onStat");
-var me = /* @__PURE__ */ Symbol("ended");
-var W = /* @__PURE__ */ Symbol("queue");
-var pe = /* @__PURE__ */ Symbol("pendingLinks");
-var Et = /* @__PURE__ */ Symbol("current");
-var Ft = /* @__PURE__ */ Symbol("process");
-var Ee = /* @__PURE__ */ Symbol("processing");
-var ai = /* @__PURE__ */ Symbol("processJob");
-var G = /* @__PURE__ */ Symbol("jobs");
-var ls = /* @__PURE__ */ Symbol("jobDone");
-var ci = /* @__PURE__ */ Symbol("addFSEntry");
-var or = /* @__PURE__ */ Symbol("addTarEntry");
-var ds = /* @__PURE__ */ Symbol("stat");
-var us = /* @__PURE__ */ Symbol("readdir");
-var fi = /* @__PURE__ */ Symbol("onreaddir");
-var di = /* @__PURE__ */ Symbol("pipe");
-var hr = /* @__PURE__ */ Symbol("entry");
-var cs = /* @__PURE__ */ Symbol("entryOpt");
-var ui = /* @__PURE__ */ Symbol("writeEntryClass");
-var lr = /* @__PURE__ */ Symbol("write");
-var fs3 = /* @__PURE__ */ Symbol("ondrain");
-var wt = class extends A {
-  sync = false;
-  opt;
-  cwd;
-  maxReadSize;
-  preservePaths;
-  strict;
-  noPax;
-  prefix;
-  linkCache;
-  statCache;
-  file;
-  portable;
-  zip;
-  readdirCache;
-  noDirRecurse;
-  follow;
-  noMtime;
-  mtime;
-  filter;
-  jobs;
-  [ui];
-  onWriteEntry;
-  [W];
-  [pe] = /* @__PURE__ */ new Map();
-  [G] = 0;
-  [Ee] = false;
-  [me] = false;
-  constructor(t = {}) {
-    if (super(), this.opt = t, this.file = t.file || "", this.cwd = t.cwd || process.cwd(), this.maxReadSize = t.maxReadSize, this.preservePaths = !!t.preservePaths, this.strict = !!t.strict, this.noPax = !!t.noPax, this.prefix = f(t.prefix || ""), this.linkCache = t.linkCache || /* @__PURE__ */ new Map(), this.statCache = t.statCache || /* @__PURE__ */ new Map(), this.readdirCache = t.readdirCache || /* @__PURE__ */ new Map(), this.onWriteEntry = t.onWriteEntry, this[ui] = de, typeof t.onwarn == "function" && this.on("warn", t.onwarn), this.portable = !!t.portable, t.gzip || t.brotli || t.zstd) {
-      if ((t.gzip ? 1 : 0) + (t.brotli ? 1 : 0) + (t.zstd ? 1 : 0) > 1) throw new TypeError("gzip, brotli, zstd are mutually exclusive");
-      if (t.gzip && (typeof t.gzip != "object" && (t.gzip = {}), this.portable && (t.gzip.portable = true), this.zip = new ze(t.gzip)), t.brotli && (typeof t.brotli != "object" && (t.brotli = {}), this.zip = new We(t.brotli)), t.zstd && (typeof t.zstd != "object" && (t.zstd = {}), this.zip = new Ye(t.zstd)), !this.zip) throw new Error("impossible");
-      let e = this.zip;
-      e.on("data", (i) => super.write(i)), e.on("end", () => super.end()), e.on("drain", () => this[fs3]()), this.on("resume", () => e.resume());
-    } else this.on("drain", this[fs3]);
-    this.noDirRecurse = !!t.noDirRecurse, this.follow = !!t.follow, this.noMtime = !!t.noMtime, t.mtime && (this.mtime = t.mtime), this.filter = typeof t.filter == "function" ? t.filter : () => true, this[W] = new hi(), this[G] = 0, this.jobs = Number(t.jobs) || 4, this[Ee] = false, this[me] = false;
-  }
-  [lr](t) {
-    return super.write(t);
-  }
-  add(t) {
-    return this.write(t), this;
-  }
-  end(t, e, i) {
-    return typeof t == "function" && (i = t, t = void 0), typeof e == "function" && (i = e, e = void 0), t && this.add(t), this[me] = true, this[Ft](), i && i(), this;
-  }
-  write(t) {
-    if (this[me]) throw new Error("write after end");
-    return typeof t == "string" ? this[ci](t) : this[or](t), this.flowing;
-  }
-  [or](t) {
-    let e = f(ar.resolve(this.cwd, t.path));
-    if (!this.filter(t.path, t)) t.resume();
-    else {
-      let i = new pi(t.path, e);
-      i.entry = new oi(t, this[cs](i)), i.entry.on("end", () => this[ls](i)), this[G] += 1, this[W].push(i);
-    }
-    this[Ft]();
-  }
-  [ci](t) {
-    let e = f(ar.resolve(this.cwd, t));
-    this[W].push(new pi(t, e)), this[Ft]();
-  }
-  [ds](t) {
-    t.pending = true, this[G] += 1;
-    let e = this.follow ? "stat" : "lstat";
-    mi[e](t.absolute, (i, r) => {
-      t.pending = false, this[G] -= 1, i ? this.emit("error", i) : this[li](t, r);
-    });
-  }
-  [li](t, e) {
-    if (this.statCache.set(t.absolute, e), t.stat = e, !this.filter(t.path, e)) t.ignore = true;
-    else if (e.isFile() && e.nlink > 1 && !this.linkCache.get(`${e.dev}:${e.ino}`) && !this.sync) if (t === this[Et]) this[ai](t);
-    else {
-      let i = `${e.dev}:${e.ino}`, r = this[pe].get(i);
-      r ? r.push(t) : this[pe].set(i, [t]), t.pendingLink = true, t.pending = true;
-    }
-    this[Ft]();
-  }
-  [us](t) {
-    t.pending = true, this[G] += 1, mi.readdir(t.absolute, (e, i) => {
-      if (t.pending = false, this[G] -= 1, e) return this.emit("error", e);
-      this[fi](t, i);
-    });
-  }
-  [fi](t, e) {
-    this.readdirCache.set(t.absolute, e), t.readdir = e, this[Ft]();
-  }
-  [Ft]() {
-    if (!this[Ee]) {
-      this[Ee] = true;
-      for (let t = this[W].head; t && this[G] < this.jobs; t = t.next) if (this[ai](t.value), t.value.ignore) {
-        let e = t.next;
-        this[W].removeNode(t), t.next = e;
-      }
-      this[Ee] = false, this[me] && this[W].length === 0 && this[G] === 0 && (this.zip ? this.zip.end(nr) : (super.write(nr), super.end()));
-    }
-  }
-  get [Et]() {
-    return this[W] && this[W].head && this[W].head.value;
-  }
-  [ls](t) {
-    this[W].shift(), this[G] -= 1;
-    let { stat: e } = t;
-    if (e && e.isFile() && e.nlink > 1) {
-      let i = `${e.dev}:${e.ino}`, r = this[pe].get(i);
-      if (r) {
-        this[pe].delete(i);
-        for (let n of r) n.pending = false, this[ai](n);
-      }
-    }
-    this[Ft]();
-  }
-  [ai](t) {
-    if (t.pending && t.pendingLink && t === this[Et] && (t.pending = false, t.pendingLink = false), !t.pending) {
-      if (t.entry) {
-        t === this[Et] && !t.piped && this[di](t);
-        return;
-      }
-      if (!t.stat) {
-        let e = this.statCache.get(t.absolute);
-        e ? this[li](t, e) : this[ds](t);
-      }
-      if (t.stat && !t.ignore) {
-        if (!this.noDirRecurse && t.stat.isDirectory() && !t.readdir) {
-          let e = this.readdirCache.get(t.absolute);
-          if (e ? this[fi](t, e) : this[us](t), !t.readdir) return;
-        }
-        if (t.entry = this[hr](t), !t.entry) {
-          t.ignore = true;
-          return;
-        }
-        t === this[Et] && !t.piped && this[di](t);
-      }
-    }
-  }
-  [cs](t) {
-    return { onwarn: (e, i, r) => this.warn(e, i, r), noPax: this.noPax, cwd: this.cwd, absolute: t.absolute, preservePaths: this.preservePaths, maxReadSize: this.maxReadSize, strict: this.strict, portable: this.portable, linkCache: this.linkCache, statCache: this.statCache, noMtime: this.noMtime, mtime: this.mtime, prefix: this.prefix, onWriteEntry: this.onWriteEntry };
-  }
-  [hr](t) {
-    this[G] += 1;
-    try {
-      return new this[ui](t.path, this[cs](t)).on("end", () => this[ls](t)).on("error", (i) => this.emit("error", i));
-    } catch (e) {
-      this.emit("error", e);
-    }
-  }
-  [fs3]() {
-    this[Et] && this[Et].entry && this[Et].entry.resume();
-  }
-  [di](t) {
-    t.piped = true, t.readdir && t.readdir.forEach((r) => {
-      let n = t.path, o = n === "./" ? "" : n.replace(/\/*$/, "/");
-      this[ci](o + r);
-    });
-    let e = t.entry, i = this.zip;
-    if (!e) throw new Error("cannot pipe without source");
-    i ? e.on("data", (r) => {
-      i.write(r) || e.pause();
-    }) : e.on("data", (r) => {
-      super.write(r) || e.pause();
-    });
-  }
-  pause() {
-    return this.zip && this.zip.pause(), super.pause();
-  }
-  warn(t, e, i = {}) {
-    Dt(this, t, e, i);
-  }
-};
-var kt = class extends wt {
-  sync = true;
-  constructor(t) {
-    super(t), this[ui] = ni;
-  }
-  pause() {
-  }
-  resume() {
-  }
-  [ds](t) {
-    let e = this.follow ? "statSync" : "lstatSync";
-    this[li](t, mi[e](t.absolute));
-  }
-  [us](t) {
-    this[fi](t, mi.readdirSync(t.absolute));
-  }
-  [di](t) {
-    let e = t.entry, i = this.zip;
-    if (t.readdir && t.readdir.forEach((r) => {
-      let n = t.path, o = n === "./" ? "" : n.replace(/\/*$/, "/");
-      this[ci](o + r);
-    }), !e) throw new Error("Cannot pipe without source");
-    i ? e.on("data", (r) => {
-      i.write(r);
-    }) : e.on("data", (r) => {
-      super[lr](r);
-    });
-  }
-};
-var Vn = (s3, t) => {
-  let e = new kt(s3), i = new Wt(s3.file, { mode: s3.mode || 438 });
-  e.pipe(i), fr(e, t);
-};
-var $n = (s3, t) => {
-  let e = new wt(s3), i = new et(s3.file, { mode: s3.mode || 438 });
-  e.pipe(i);
-  let r = new Promise((n, o) => {
-    i.on("error", o), i.on("close", n), e.on("error", o);
-  });
-  return dr(e, t).catch((n) => e.emit("error", n)), r;
-};
-var fr = (s3, t) => {
-  t.forEach((e) => {
-    e.charAt(0) === "@" ? Ct({ file: cr.resolve(s3.cwd, e.slice(1)), sync: true, noResume: true, onReadEntry: (i) => s3.add(i) }) : s3.add(e);
-  }), s3.end();
-};
-var dr = async (s3, t) => {
-  for (let e of t) e.charAt(0) === "@" ? await Ct({ file: cr.resolve(String(s3.cwd), e.slice(1)), noResume: true, onReadEntry: (i) => {
-    s3.add(i);
-  } }) : s3.add(e);
-  s3.end();
-};
-var Xn = (s3, t) => {
-  let e = new kt(s3);
-  return fr(e, t), e;
-};
-var qn = (s3, t) => {
-  let e = new wt(s3);
-  return dr(e, t).catch((i) => e.emit("error", i)), e;
-};
-var Qn = K(Vn, $n, Xn, qn, (s3, t) => {
-  if (!t?.length) throw new TypeError("no paths specified to add to archive");
-});
-var Jn = process.env.__FAKE_PLATFORM__ || process.platform;
-var Er = Jn === "win32";
-var { O_CREAT: wr, O_NOFOLLOW: ur, O_TRUNC: Sr, O_WRONLY: yr } = pr.constants;
-var Rr = Number(process.env.__FAKE_FS_O_FILENAME__) || pr.constants.UV_FS_O_FILEMAP || 0;
-var jn = Er && !!Rr;
-var to = 512 * 1024;
-var eo = Rr | Sr | wr | yr;
-var mr = !Er && typeof ur == "number" ? ur | Sr | wr | yr : null;
-var ms = mr !== null ? () => mr : jn ? (s3) => s3 < to ? eo : "w" : () => "w";
-var ps = (s3, t, e) => {
-  try {
-    return wi.lchownSync(s3, t, e);
-  } catch (i) {
-    if (i?.code !== "ENOENT") throw i;
-  }
-};
-var Ei = (s3, t, e, i) => {
-  wi.lchown(s3, t, e, (r) => {
-    i(r && r?.code !== "ENOENT" ? r : null);
-  });
-};
-var io = (s3, t, e, i, r) => {
-  if (t.isDirectory()) Es(we.resolve(s3, t.name), e, i, (n) => {
-    if (n) return r(n);
-    let o = we.resolve(s3, t.name);
-    Ei(o, e, i, r);
-  });
-  else {
-    let n = we.resolve(s3, t.name);
-    Ei(n, e, i, r);
-  }
-};
-var Es = (s3, t, e, i) => {
-  wi.readdir(s3, { withFileTypes: true }, (r, n) => {
-    if (r) {
-      if (r.code === "ENOENT") return i();
-      if (r.code !== "ENOTDIR" && r.code !== "ENOTSUP") return i(r);
-    }
-    if (r || !n.length) return Ei(s3, t, e, i);
-    let o = n.length, h = null, a = (l) => {
-      if (!h) {
-        if (l) return i(h = l);
-        if (--o === 0) return Ei(s3, t, e, i);
-      }
-    };
-    for (let l of n) io(s3, l, t, e, a);
-  });
-};
-var so = (s3, t, e, i) => {
-  t.isDirectory() && ws(we.resolve(s3, t.name), e, i), ps(we.resolve(s3, t.name), e, i);
-};
-var ws = (s3, t, e) => {
-  let i;
-  try {
-    i = wi.readdirSync(s3, { withFileTypes: true });
-  } catch (r) {
-    let n = r;
-    if (n?.code === "ENOENT") return;
-    if (n?.code === "ENOTDIR" || n?.code === "ENOTSUP") return ps(s3, t, e);
-    throw n;
-  }
-  for (let r of i) so(s3, r, t, e);
-  return ps(s3, t, e);
-};
-var Se = class extends Error {
-  path;
-  code;
-  syscall = "chdir";
-  constructor(t, e) {
-    super(`${e}: Cannot cd into '${t}'`), this.path = t, this.code = e;
-  }
-  get name() {
-    return "CwdError";
-  }
-};
-var St = class extends Error {
-  path;
-  symlink;
-  syscall = "symlink";
-  code = "TAR_SYMLINK_ERROR";
-  constructor(t, e) {
-    super("TAR_SYMLINK_ERROR: Cannot extract through symbolic link"), this.symlink = t, this.path = e;
-  }
-  get name() {
-    return "SymlinkError";
-  }
-};
-var no = (s3, t) => {
-  k.stat(s3, (e, i) => {
-    (e || !i.isDirectory()) && (e = new Se(s3, e?.code || "ENOTDIR")), t(e);
-  });
-};
-var gr = (s3, t, e) => {
-  s3 = f(s3);
-  let i = t.umask ?? 18, r = t.mode | 448, n = (r & i) !== 0, o = t.uid, h = t.gid, a = typeof o == "number" && typeof h == "number" && (o !== t.processUid || h !== t.processGid), l = t.preserve, c = t.unlink, d = f(t.cwd), y = (E, x) => {
-    E ? e(E) : x && a ? Es(x, o, h, (Le) => y(Le)) : n ? k.chmod(s3, r, e) : e();
-  };
-  if (s3 === d) return no(s3, y);
-  if (l) return ro.mkdir(s3, { mode: r, recursive: true }).then((E) => y(null, E ?? void 0), y);
-  let D = f(Si.relative(d, s3)).split("/");
-  Ss(d, D, r, c, d, void 0, y);
-};
-var Ss = (s3, t, e, i, r, n, o) => {
-  if (t.length === 0) return o(null, n);
-  let h = t.shift(), a = f(Si.resolve(s3 + "/" + h));
-  k.mkdir(a, e, br(a, t, e, i, r, n, o));
-};
-var br = (s3, t, e, i, r, n, o) => (h) => {
-  h ? k.lstat(s3, (a, l) => {
-    if (a) a.path = a.path && f(a.path), o(a);
-    else if (l.isDirectory()) Ss(s3, t, e, i, r, n, o);
-    else if (i) k.unlink(s3, (c) => {
-      if (c) return o(c);
-      k.mkdir(s3, e, br(s3, t, e, i, r, n, o));
-    });
-    else {
-      if (l.isSymbolicLink()) return o(new St(s3, s3 + "/" + t.join("/")));
-      o(h);
-    }
-  }) : (n = n || s3, Ss(s3, t, e, i, r, n, o));
-};
-var oo = (s3) => {
-  let t = false, e;
-  try {
-    t = k.statSync(s3).isDirectory();
-  } catch (i) {
-    e = i?.code;
-  } finally {
-    if (!t) throw new Se(s3, e ?? "ENOTDIR");
-  }
-};
-var _r = (s3, t) => {
-  s3 = f(s3);
-  let e = t.umask ?? 18, i = t.mode | 448, r = (i & e) !== 0, n = t.uid, o = t.gid, h = typeof n == "number" && typeof o == "number" && (n !== t.processUid || o !== t.processGid), a = t.preserve, l = t.unlink, c = f(t.cwd), d = (E) => {
-    E && h && ws(E, n, o), r && k.chmodSync(s3, i);
-  };
-  if (s3 === c) return oo(c), d();
-  if (a) return d(k.mkdirSync(s3, { mode: i, recursive: true }) ?? void 0);
-  let T = f(Si.relative(c, s3)).split("/"), D;
-  for (let E = T.shift(), x = c; E && (x += "/" + E); E = T.shift()) {
-    x = f(Si.resolve(x));
-    try {
-      k.mkdirSync(x, i), D = D || x;
-    } catch {
-      let Le = k.lstatSync(x);
-      if (Le.isDirectory()) continue;
-      if (l) {
-        k.unlinkSync(x), k.mkdirSync(x, i), D = D || x;
-        continue;
-      } else if (Le.isSymbolicLink()) return new St(x, x + "/" + T.join("/"));
-    }
-  }
-  return d(D);
-};
-var ys = /* @__PURE__ */ Object.create(null);
-var Or = 1e4;
-var Vt = /* @__PURE__ */ new Set();
-var Tr = (s3) => {
-  Vt.has(s3) ? Vt.delete(s3) : ys[s3] = s3.normalize("NFD").toLocaleLowerCase("en").toLocaleUpperCase("en"), Vt.add(s3);
-  let t = ys[s3], e = Vt.size - Or;
-  if (e > Or / 10) {
-    for (let i of Vt) if (Vt.delete(i), delete ys[i], --e <= 0) break;
-  }
-  return t;
-};
-var ho = process.env.TESTING_TAR_FAKE_PLATFORM || process.platform;
-var ao = ho === "win32";
-var lo = (s3) => s3.split("/").slice(0, -1).reduce((e, i) => {
-  let r = e.at(-1);
-  return r !== void 0 && (i = xr(r, i)), e.push(i || "/"), e;
-}, []);
-var yi = class {
-  #t = /* @__PURE__ */ new Map();
-  #i = /* @__PURE__ */ new Map();
-  #s = /* @__PURE__ */ new Set();
-  reserve(t, e) {
-    t = ao ? ["win32 parallelization disabled"] : t.map((r) => mt(xr(Tr(r))));
-    let i = new Set(t.map((r) => lo(r)).reduce((r, n) => r.concat(n)));
-    this.#i.set(e, { dirs: i, paths: t });
-    for (let r of t) {
-      let n = this.#t.get(r);
-      n ? n.push(e) : this.#t.set(r, [e]);
-    }
-    for (let r of i) {
-      let n = this.#t.get(r);
-      if (!n) this.#t.set(r, [/* @__PURE__ */ new Set([e])]);
-      else {
-        let o = n.at(-1);
-        o instanceof Set ? o.add(e) : n.push(/* @__PURE__ */ new Set([e]));
-      }
-    }
-    return this.#r(e);
-  }
-  #n(t) {
-    let e = this.#i.get(t);
-    if (!e) throw new Error("function does not have any path reservations");
-    return { paths: e.paths.map((i) => this.#t.get(i)), dirs: [...e.dirs].map((i) => this.#t.get(i)) };
-  }
-  check(t) {
-    let { paths: e, dirs: i } = this.#n(t);
-    return e.every((r) => r && r[0] === t) && i.every((r) => r && r[0] instanceof Set && r[0].has(t));
-  }
-  #r(t) {
-    return this.#s.has(t) || !this.check(t) ? false : (this.#s.add(t), t(() => this.#e(t)), true);
-  }
-  #e(t) {
-    if (!this.#s.has(t)) return false;
-    let e = this.#i.get(t);
-    if (!e) throw new Error("invalid reservation");
-    let { paths: i, dirs: r } = e, n = /* @__PURE__ */ new Set();
-    for (let o of i) {
-      let h = this.#t.get(o);
-      if (!h || h?.[0] !== t) continue;
-      let a = h[1];
-      if (!a) {
-        this.#t.delete(o);
-        continue;
-      }
-      if (h.shift(), typeof a == "function") n.add(a);
-      else for (let l of a) n.add(l);
-    }
-    for (let o of r) {
-      let h = this.#t.get(o), a = h?.[0];
-      if (!(!h || !(a instanceof Set))) if (a.size === 1 && h.length === 1) {
-        this.#t.delete(o);
-        continue;
-      } else if (a.size === 1) {
-        h.shift();
-        let l = h[0];
-        typeof l == "function" && n.add(l);
-      } else a.delete(t);
-    }
-    return this.#s.delete(t), n.forEach((o) => this.#r(o)), true;
-  }
-};
-var Lr = () => process.umask();
-var Dr = /* @__PURE__ */ Symbol("onEntry");
-var _s = /* @__PURE__ */ Symbol("checkFs");
-var Nr = /* @__PURE__ */ Symbol("checkFs2");
-var Os = /* @__PURE__ */ Symbol("isReusable");
-var P = /* @__PURE__ */ Symbol("makeFs");
-var Ts = /* @__PURE__ */ Symbol("file");
-var xs = /* @__PURE__ */ Symbol("directory");
-var gi = /* @__PURE__ */ Symbol("link");
-var Ar = /* @__PURE__ */ Symbol("symlink");
-var Ir = /* @__PURE__ */ Symbol("hardlink");
-var Re = /* @__PURE__ */ Symbol("ensureNoSymlink");
-var Cr = /* @__PURE__ */ Symbol("unsupported");
-var Fr = /* @__PURE__ */ Symbol("checkPath");
-var Rs = /* @__PURE__ */ Symbol("stripAbsolutePath");
-var yt = /* @__PURE__ */ Symbol("mkdir");
-var O = /* @__PURE__ */ Symbol("onError");
-var Ri = /* @__PURE__ */ Symbol("pending");
-var kr = /* @__PURE__ */ Symbol("pend");
-var $t = /* @__PURE__ */ Symbol("unpend");
-var gs = /* @__PURE__ */ Symbol("ended");
-var bs = /* @__PURE__ */ Symbol("maybeClose");
-var Ls = /* @__PURE__ */ Symbol("skip");
-var ge = /* @__PURE__ */ Symbol("doChown");
-var be = /* @__PURE__ */ Symbol("uid");
-var _e = /* @__PURE__ */ Symbol("gid");
-var Oe = /* @__PURE__ */ Symbol("checkedCwd");
-var fo = process.env.TESTING_TAR_FAKE_PLATFORM || process.platform;
-var Te = fo === "win32";
-var uo = 1024;
-var mo = (s3, t) => {
-  if (!Te) return u.unlink(s3, t);
-  let e = s3 + ".DELETE." + Mr(16).toString("hex");
-  u.rename(s3, e, (i) => {
-    if (i) return t(i);
-    u.unlink(e, t);
-  });
-};
-var po = (s3) => {
-  if (!Te) return u.unlinkSync(s3);
-  let t = s3 + ".DELETE." + Mr(16).toString("hex");
-  u.renameSync(s3, t), u.unlinkSync(t);
-};
-var vr = (s3, t, e) => s3 !== void 0 && s3 === s3 >>> 0 ? s3 : t !== void 0 && t === t >>> 0 ? t : e;
-var Xt = class extends rt {
-  [gs] = false;
-  [Oe] = false;
-  [Ri] = 0;
-  reservations = new yi();
-  transform;
-  writable = true;
-  readable = false;
-  uid;
-  gid;
-  setOwner;
-  preserveOwner;
-  processGid;
-  processUid;
-  maxDepth;
-  forceChown;
-  win32;
-  newer;
-  keep;
-  noMtime;
-  preservePaths;
-  unlink;
-  cwd;
-  strip;
-  processUmask;
-  umask;
-  dmode;
-  fmode;
-  chmod;
-  constructor(t = {}) {
-    if (t.ondone = () => {
-      this[gs] = true, this[bs]();
-    }, super(t), this.transform = t.transform, this.chmod = !!t.chmod, typeof t.uid == "number" || typeof t.gid == "number") {
-      if (typeof t.uid != "number" || typeof t.gid != "number") throw new TypeError("cannot set owner without number uid and gid");
-      if (t.preserveOwner) throw new TypeError("cannot preserve owner in archive and also set owner explicitly");
-      this.uid = t.uid, this.gid = t.gid, this.setOwner = true;
-    } else this.uid = void 0, this.gid = void 0, this.setOwner = false;
-    this.preserveOwner = t.preserveOwner === void 0 && typeof t.uid != "number" ? process.getuid?.() === 0 : !!t.preserveOwner, this.processUid = (this.preserveOwner || this.setOwner) && process.getuid ? process.getuid() : void 0, this.processGid = (this.preserveOwner || this.setOwner) && process.getgid ? process.getgid() : void 0, this.maxDepth = typeof t.maxDepth == "number" ? t.maxDepth : uo, this.forceChown = t.forceChown === true, this.win32 = !!t.win32 || Te, this.newer = !!t.newer, this.keep = !!t.keep, this.noMtime = !!t.noMtime, this.preservePaths = !!t.preservePaths, this.unlink = !!t.unlink, this.cwd = f(R.resolve(t.cwd || process.cwd())), this.strip = Number(t.strip) || 0, this.processUmask = this.chmod ? typeof t.processUmask == "number" ? t.processUmask : Lr() : 0, this.umask = typeof t.umask == "number" ? t.umask : this.processUmask, this.dmode = t.dmode || 511 & ~this.umask, this.fmode = t.fmode || 438 & ~this.umask, this.on("entry", (e) => this[Dr](e));
-  }
-  warn(t, e, i = {}) {
-    return (t === "TAR_BAD_ARCHIVE" || t === "TAR_ABORT") && (i.recoverable = false), super.warn(t, e, i);
-  }
-  [bs]() {
-    this[gs] && this[Ri] === 0 && (this.emit("prefinish"), this.emit("finish"), this.emit("end"));
-  }
-  [Rs](t, e) {
-    let i = t[e], { type: r } = t;
-    if (!i || this.preservePaths) return true;
-    let [n, o] = ce(i), h = o.replaceAll(/\\/g, "/").split("/");
-    if (h.includes("..") || Te && /^[a-z]:\.\.$/i.test(h[0] ?? "")) {
-      if (e === "path" || r === "Link") return this.warn("TAR_ENTRY_ERROR", `${e} contains '..'`, { entry: t, [e]: i }), false;
-      let a = R.posix.dirname(t.path), l = R.posix.normalize(R.posix.join(a, h.join("/")));
-      if (l.startsWith("../") || l === "..") return this.warn("TAR_ENTRY_ERROR", `${e} escapes extraction directory`, { entry: t, [e]: i }), false;
-    }
-    return n && (t[e] = String(o), this.warn("TAR_ENTRY_INFO", `stripping ${n} from absolute ${e}`, { entry: t, [e]: i })), true;
-  }
-  [Fr](t) {
-    let e = f(t.path), i = e.split("/");
-    if (this.strip) {
-      if (i.length < this.strip) return false;
-      if (t.type === "Link") {
-        let r = f(String(t.linkpath)).split("/");
-        if (r.length >= this.strip) t.linkpath = r.slice(this.strip).join("/");
-        else return false;
-      }
-      i.splice(0, this.strip), t.path = i.join("/");
-    }
-    if (isFinite(this.maxDepth) && i.length > this.maxDepth) return this.warn("TAR_ENTRY_ERROR", "path excessively deep", { entry: t, path: e, depth: i.length, maxDepth: this.maxDepth }), false;
-    if (!this[Rs](t, "path") || !this[Rs](t, "linkpath")) return false;
-    if (t.absolute = R.isAbsolute(t.path) ? f(R.resolve(t.path)) : f(R.resolve(this.cwd, t.path)), !this.preservePaths && typeof t.absolute == "string" && t.absolute.indexOf(this.cwd + "/") !== 0 && t.absolute !== this.cwd) return this.warn("TAR_ENTRY_ERROR", "path escaped extraction target", { entry: t, path: f(t.path), resolvedPath: t.absolute, cwd: this.cwd }), false;
-    if (t.absolute === this.cwd && t.type !== "Directory" && t.type !== "GNUDumpDir") return false;
-    if (this.win32) {
-      let { root: r } = R.win32.parse(String(t.absolute));
-      t.absolute = r + ts(String(t.absolute).slice(r.length));
-      let { root: n } = R.win32.parse(t.path);
-      t.path = n + ts(t.path.slice(n.length));
-    }
-    return true;
-  }
-  [Dr](t) {
-    if (!this[Fr](t)) return t.resume();
-    switch (co.equal(typeof t.absolute, "string"), t.type) {
-      case "Directory":
-      case "GNUDumpDir":
-        t.mode && (t.mode = t.mode | 448);
-      case "File":
-      case "OldFile":
-      case "ContiguousFile":
-      case "Link":
-      case "SymbolicLink":
-        return this[_s](t);
-      default:
-        return this[Cr](t);
-    }
-  }
-  [O](t, e) {
-    t.name === "CwdError" ? this.emit("error", t) : (this.warn("TAR_ENTRY_ERROR", t, { entry: e }), this[$t](), e.resume());
-  }
-  [yt](t, e, i) {
-    gr(f(t), { uid: this.uid, gid: this.gid, processUid: this.processUid, processGid: this.processGid, umask: this.processUmask, preserve: this.preservePaths, unlink: this.unlink, cwd: this.cwd, mode: e }, i);
-  }
-  [ge](t) {
-    return this.forceChown || this.preserveOwner && (typeof t.uid == "number" && t.uid !== this.processUid || typeof t.gid == "number" && t.gid !== this.processGid) || typeof this.uid == "number" && this.uid !== this.processUid || typeof this.gid == "number" && this.gid !== this.processGid;
-  }
-  [be](t) {
-    return vr(this.uid, t.uid, this.processUid);
-  }
-  [_e](t) {
-    return vr(this.gid, t.gid, this.processGid);
-  }
-  [Ts](t, e) {
-    let i = typeof t.mode == "number" ? t.mode & 4095 : this.fmode, r = new et(String(t.absolute), { flags: ms(t.size), mode: i, autoClose: false });
-    r.on("error", (a) => {
-      r.fd && u.close(r.fd, () => {
-      }), r.write = () => true, this[O](a, t), e();
-    });
-    let n = 1, o = (a) => {
-      if (a) {
-        r.fd && u.close(r.fd, () => {
-        }), this[O](a, t), e();
-        return;
-      }
-      --n === 0 && r.fd !== void 0 && u.close(r.fd, (l) => {
-        l ? this[O](l, t) : this[$t](), e();
-      });
-    };
-    r.on("finish", () => {
-      let a = String(t.absolute), l = r.fd;
-      if (typeof l == "number" && t.mtime && !this.noMtime) {
-        n++;
-        let c = t.atime || /* @__PURE__ */ new Date(), d = t.mtime;
-        u.futimes(l, c, d, (y) => y ? u.utimes(a, c, d, (T) => o(T && y)) : o());
-      }
-      if (typeof l == "number" && this[ge](t)) {
-        n++;
-        let c = this[be](t), d = this[_e](t);
-        typeof c == "number" && typeof d == "number" && u.fchown(l, c, d, (y) => y ? u.chown(a, c, d, (T) => o(T && y)) : o());
-      }
-      o();
-    });
-    let h = this.transform && this.transform(t) || t;
-    h !== t && (h.on("error", (a) => {
-      this[O](a, t), e();
-    }), t.pipe(h)), h.pipe(r);
-  }
-  [xs](t, e) {
-    let i = typeof t.mode == "number" ? t.mode & 4095 : this.dmode;
-    this[yt](String(t.absolute), i, (r) => {
-      if (r) {
-        this[O](r, t), e();
-        return;
-      }
-      let n = 1, o = () => {
-        --n === 0 && (e(), this[$t](), t.resume());
-      };
-      t.mtime && !this.noMtime && (n++, u.utimes(String(t.absolute), t.atime || /* @__PURE__ */ new Date(), t.mtime, o)), this[ge](t) && (n++, u.chown(String(t.absolute), Number(this[be](t)), Number(this[_e](t)), o)), o();
-    });
-  }
-  [Cr](t) {
-    t.unsupported = true, this.warn("TAR_ENTRY_UNSUPPORTED", `unsupported entry type: ${t.type}`, { entry: t }), t.resume();
-  }
-  [Ar](t, e) {
-    let i = f(R.relative(this.cwd, R.resolve(R.dirname(String(t.absolute)), String(t.linkpath)))).split("/");
-    this[Re](t, this.cwd, i, () => this[gi](t, String(t.linkpath), "symlink", e), (r) => {
-      this[O](r, t), e();
-    });
-  }
-  [Ir](t, e) {
-    let i = f(R.resolve(this.cwd, String(t.linkpath))), r = f(String(t.linkpath)).split("/");
-    this[Re](t, this.cwd, r, () => this[gi](t, i, "link", e), (n) => {
-      this[O](n, t), e();
-    });
-  }
-  [Re](t, e, i, r, n) {
-    let o = i.shift();
-    if (this.preservePaths || o === void 0) return r();
-    let h = R.resolve(e, o);
-    u.lstat(h, (a, l) => {
-      if (a) return r();
-      if (l?.isSymbolicLink()) return n(new St(h, R.resolve(h, i.join("/"))));
-      this[Re](t, h, i, r, n);
-    });
-  }
-  [kr]() {
-    this[Ri]++;
-  }
-  [$t]() {
-    this[Ri]--, this[bs]();
-  }
-  [Ls](t) {
-    this[$t](), t.resume();
-  }
-  [Os](t, e) {
-    return t.type === "File" && !this.unlink && e.isFile() && e.nlink <= 1 && !Te;
-  }
-  [_s](t) {
-    this[kr]();
-    let e = [t.path];
-    t.linkpath && e.push(t.linkpath), this.reservations.reserve(e, (i) => this[Nr](t, i));
-  }
-  [Nr](t, e) {
-    let i = (h) => {
-      e(h);
-    }, r = () => {
-      this[yt](this.cwd, this.dmode, (h) => {
-        if (h) {
-          this[O](h, t), i();
-          return;
-        }
-        this[Oe] = true, n();
-      });
-    }, n = () => {
-      if (t.absolute !== this.cwd) {
-        let h = f(R.dirname(String(t.absolute)));
-        if (h !== this.cwd) return this[yt](h, this.dmode, (a) => {
-          if (a) {
-            this[O](a, t), i();
-            return;
-          }
-          o();
-        });
-      }
-      o();
-    }, o = () => {
-      u.lstat(String(t.absolute), (h, a) => {
-        if (a && (this.keep || this.newer && a.mtime > (t.mtime ?? a.mtime))) {
-          this[Ls](t), i();
-          return;
-        }
-        if (h || this[Os](t, a)) return this[P](null, t, i);
-        if (a.isDirectory()) {
-          if (t.type === "Directory") {
-            let l = this.chmod && t.mode && (a.mode & 4095) !== t.mode, c = (d) => this[P](d ?? null, t, i);
-            return l ? u.chmod(String(t.absolute), Number(t.mode), c) : c();
-          }
-          if (t.absolute !== this.cwd) return u.rmdir(String(t.absolute), (l) => this[P](l ?? null, t, i));
-        }
-        if (t.absolute === this.cwd) return this[P](null, t, i);
-        mo(String(t.absolute), (l) => this[P](l ?? null, t, i));
-      });
-    };
-    this[Oe] ? n() : r();
-  }
-  [P](t, e, i) {
-    if (t) {
-      this[O](t, e), i();
-      return;
-    }
-    switch (e.type) {
-      case "File":
-      case "OldFile":
-      case "ContiguousFile":
-        return this[Ts](e, i);
-      case "Link":
-        return this[Ir](e, i);
-      case "SymbolicLink":
-        return this[Ar](e, i);
-      case "Directory":
-      case "GNUDumpDir":
-        return this[xs](e, i);
-    }
-  }
-  [gi](t, e, i, r) {
-    u[i](e, String(t.absolute), (n) => {
-      n ? this[O](n, t) : (this[$t](), t.resume()), r();
-    });
-  }
-};
-var ye = (s3) => {
-  try {
-    return [null, s3()];
-  } catch (t) {
-    return [t, null];
-  }
-};
-var xe = class extends Xt {
-  sync = true;
-  [P](t, e) {
-    return super[P](t, e, () => {
-    });
-  }
-  [_s](t) {
-    if (!this[Oe]) {
-      let n = this[yt](this.cwd, this.dmode);
-      if (n) return this[O](n, t);
-      this[Oe] = true;
-    }
-    if (t.absolute !== this.cwd) {
-      let n = f(R.dirname(String(t.absolute)));
-      if (n !== this.cwd) {
-        let o = this[yt](n, this.dmode);
-        if (o) return this[O](o, t);
-      }
-    }
-    let [e, i] = ye(() => u.lstatSync(String(t.absolute)));
-    if (i && (this.keep || this.newer && i.mtime > (t.mtime ?? i.mtime))) return this[Ls](t);
-    if (e || this[Os](t, i)) return this[P](null, t);
-    if (i.isDirectory()) {
-      if (t.type === "Directory") {
-        let o = this.chmod && t.mode && (i.mode & 4095) !== t.mode, [h] = o ? ye(() => {
-          u.chmodSync(String(t.absolute), Number(t.mode));
-        }) : [];
-        return this[P](h, t);
-      }
-      let [n] = ye(() => u.rmdirSync(String(t.absolute)));
-      this[P](n, t);
-    }
-    let [r] = t.absolute === this.cwd ? [] : ye(() => po(String(t.absolute)));
-    this[P](r, t);
-  }
-  [Ts](t, e) {
-    let i = typeof t.mode == "number" ? t.mode & 4095 : this.fmode, r = (h) => {
-      let a;
-      try {
-        u.closeSync(n);
-      } catch (l) {
-        a = l;
-      }
-      (h || a) && this[O](h || a, t), e();
-    }, n;
-    try {
-      n = u.openSync(String(t.absolute), ms(t.size), i);
-    } catch (h) {
-      return r(h);
-    }
-    let o = this.transform && this.transform(t) || t;
-    o !== t && (o.on("error", (h) => this[O](h, t)), t.pipe(o)), o.on("data", (h) => {
-      try {
-        u.writeSync(n, h, 0, h.length);
-      } catch (a) {
-        r(a);
-      }
-    }), o.on("end", () => {
-      let h = null;
-      if (t.mtime && !this.noMtime) {
-        let a = t.atime || /* @__PURE__ */ new Date(), l = t.mtime;
-        try {
-          u.futimesSync(n, a, l);
-        } catch (c) {
-          try {
-            u.utimesSync(String(t.absolute), a, l);
-          } catch {
-            h = c;
-          }
-        }
-      }
-      if (this[ge](t)) {
-        let a = this[be](t), l = this[_e](t);
-        try {
-          u.fchownSync(n, Number(a), Number(l));
-        } catch (c) {
-          try {
-            u.chownSync(String(t.absolute), Number(a), Number(l));
-          } catch {
-            h = h || c;
-          }
-        }
-      }
-      r(h);
-    });
-  }
-  [xs](t, e) {
-    let i = typeof t.mode == "number" ? t.mode & 4095 : this.dmode, r = this[yt](String(t.absolute), i);
-    if (r) {
-      this[O](r, t), e();
-      return;
-    }
-    if (t.mtime && !this.noMtime) try {
-      u.utimesSync(String(t.absolute), t.atime || /* @__PURE__ */ new Date(), t.mtime);
-    } catch {
-    }
-    if (this[ge](t)) try {
-      u.chownSync(String(t.absolute), Number(this[be](t)), Number(this[_e](t)));
-    } catch {
-    }
-    e(), t.resume();
-  }
-  [yt](t, e) {
-    try {
-      return _r(f(t), { uid: this.uid, gid: this.gid, processUid: this.processUid, processGid: this.processGid, umask: this.processUmask, preserve: this.preservePaths, unlink: this.unlink, cwd: this.cwd, mode: e });
-    } catch (i) {
-      return i;
-    }
-  }
-  [Re](t, e, i, r, n) {
-    if (this.preservePaths || i.length === 0) return r();
-    let o = e;
-    for (let h of i) {
-      o = R.resolve(o, h);
-      let [a, l] = ye(() => u.lstatSync(o));
-      if (a) return r();
-      if (l.isSymbolicLink()) return n(new St(o, R.resolve(e, i.join("/"))));
-    }
-    r();
-  }
-  [gi](t, e, i, r) {
-    let n = `${i}Sync`;
-    try {
-      u[n](e, String(t.absolute)), r(), t.resume();
-    } catch (o) {
-      return this[O](o, t);
-    }
-  }
-};
-var Eo = (s3) => {
-  let t = new xe(s3), e = s3.file, i = Br.statSync(e), r = s3.maxReadSize || 16 * 1024 * 1024;
-  new Be(e, { readSize: r, size: i.size }).pipe(t);
-};
-var wo = (s3, t) => {
-  let e = new Xt(s3), i = s3.maxReadSize || 16 * 1024 * 1024, r = s3.file;
-  return new Promise((o, h) => {
-    e.on("error", h), e.on("close", o), Br.stat(r, (a, l) => {
-      if (a) h(a);
-      else {
-        let c = new _t(r, { readSize: i, size: l.size });
-        c.on("error", h), c.pipe(e);
-      }
-    });
-  });
-};
-var So = K(Eo, wo, (s3) => new xe(s3), (s3) => new Xt(s3), (s3, t) => {
-  t?.length && Qi(s3, t);
-});
-var yo = (s3, t) => {
-  let e = new kt(s3), i = true, r, n;
-  try {
-    try {
-      r = v.openSync(s3.file, "r+");
-    } catch (a) {
-      if (a?.code === "ENOENT") r = v.openSync(s3.file, "w+");
-      else throw a;
-    }
-    let o = v.fstatSync(r), h = Buffer.alloc(512);
-    t: for (n = 0; n < o.size; n += 512) {
-      for (let c = 0, d = 0; c < 512; c += d) {
-        if (d = v.readSync(r, h, c, h.length - c, n + c), n === 0 && h[0] === 31 && h[1] === 139) throw new Error("cannot append to compressed archives");
-        if (!d) break t;
-      }
-      let a = new F(h);
-      if (!a.cksumValid) break;
-      let l = 512 * Math.ceil((a.size || 0) / 512);
-      if (n + l + 512 > o.size) break;
-      n += l, s3.mtimeCache && a.mtime && s3.mtimeCache.set(String(a.path), a.mtime);
-    }
-    i = false, Ro(s3, e, n, r, t);
-  } finally {
-    if (i) try {
-      v.closeSync(r);
-    } catch {
-    }
-  }
-};
-var Ro = (s3, t, e, i, r) => {
-  let n = new Wt(s3.file, { fd: i, start: e });
-  t.pipe(n), bo(t, r);
-};
-var go = (s3, t) => {
-  t = Array.from(t);
-  let e = new wt(s3), i = (n, o, h) => {
-    let a = (T, D) => {
-      T ? v.close(n, (E) => h(T)) : h(null, D);
-    }, l = 0;
-    if (o === 0) return a(null, 0);
-    let c = 0, d = Buffer.alloc(512), y = (T, D) => {
-      if (T || D === void 0) return a(T);
-      if (c += D, c < 512 && D) return v.read(n, d, c, d.length - c, l + c, y);
-      if (l === 0 && d[0] === 31 && d[1] === 139) return a(new Error("cannot append to compressed archives"));
-      if (c < 512) return a(null, l);
-      let E = new F(d);
-      if (!E.cksumValid) return a(null, l);
-      let x = 512 * Math.ceil((E.size ?? 0) / 512);
-      if (l + x + 512 > o || (l += x + 512, l >= o)) return a(null, l);
-      s3.mtimeCache && E.mtime && s3.mtimeCache.set(String(E.path), E.mtime), c = 0, v.read(n, d, 0, 512, l, y);
-    };
-    v.read(n, d, 0, 512, l, y);
-  };
-  return new Promise((n, o) => {
-    e.on("error", o);
-    let h = "r+", a = (l, c) => {
-      if (l && l.code === "ENOENT" && h === "r+") return h = "w+", v.open(s3.file, h, a);
-      if (l || !c) return o(l);
-      v.fstat(c, (d, y) => {
-        if (d) return v.close(c, () => o(d));
-        i(c, y.size, (T, D) => {
-          if (T) return o(T);
-          let E = new et(s3.file, { fd: c, start: D });
-          e.pipe(E), E.on("error", o), E.on("close", n), _o(e, t);
-        });
-      });
-    };
-    v.open(s3.file, h, a);
-  });
-};
-var bo = (s3, t) => {
-  t.forEach((e) => {
-    e.charAt(0) === "@" ? Ct({ file: Pr.resolve(s3.cwd, e.slice(1)), sync: true, noResume: true, onReadEntry: (i) => s3.add(i) }) : s3.add(e);
-  }), s3.end();
-};
-var _o = async (s3, t) => {
-  for (let e of t) e.charAt(0) === "@" ? await Ct({ file: Pr.resolve(String(s3.cwd), e.slice(1)), noResume: true, onReadEntry: (i) => s3.add(i) }) : s3.add(e);
-  s3.end();
-};
-var vt = K(yo, go, () => {
-  throw new TypeError("file is required");
-}, () => {
-  throw new TypeError("file is required");
-}, (s3, t) => {
-  if (!Bs(s3)) throw new TypeError("file is required");
-  if (s3.gzip || s3.brotli || s3.zstd || s3.file.endsWith(".br") || s3.file.endsWith(".tbr")) throw new TypeError("cannot append to compressed archives");
-  if (!t?.length) throw new TypeError("no paths specified to add/replace");
-});
-var Oo = K(vt.syncFile, vt.asyncFile, vt.syncNoFile, vt.asyncNoFile, (s3, t = []) => {
-  vt.validate?.(s3, t), To(s3);
-});
-var To = (s3) => {
-  let t = s3.filter;
-  s3.mtimeCache || (s3.mtimeCache = /* @__PURE__ */ new Map()), s3.filter = t ? (e, i) => t(e, i) && !((s3.mtimeCache?.get(e) ?? i.mtime ?? 0) > (i.mtime ?? 0)) : (e, i) => !((s3.mtimeCache?.get(e) ?? i.mtime ?? 0) > (i.mtime ?? 0));
-};
-
-// src/attachment.ts
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
+import { createGzip } from "node:zlib";
+var import_tar_stream = __toESM(require_tar_stream(), 1);
 var maxUploadBytes = limits.fileBytes;
 var maxDeflateRatio = 1032;
 var bytes = (n) => `${n.toLocaleString("en")} bytes`;
 var limitText = (n) => n % (1024 * 1024) === 0 ? `${n / 1024 / 1024}MB` : bytes(n);
 async function buildAttachment(files, workspace, limit = maxUploadBytes) {
-  const sizes = await Promise.all(files.map(async (f2) => (await stat2(f2)).size));
-  const total = sizes.reduce((a, b2) => a + b2, 0);
+  const sizes = await Promise.all(files.map(async (f) => (await stat2(f)).size));
+  const total = sizes.reduce((a, b) => a + b, 0);
   const over = `over the ${limitText(limit)} attachment limit`;
   if (files.length === 1) {
     const file = files[0];
@@ -5589,19 +5055,31 @@ async function buildAttachment(files, workspace, limit = maxUploadBytes) {
   }
   const chunks = [];
   let length = 0;
-  const stream = Qn(
-    { gzip: true, cwd: workspace, portable: true, noMtime: true },
-    files.map((f2) => relative2(workspace, f2))
-  );
-  for await (const chunk of stream) {
+  const pack = import_tar_stream.default.pack();
+  const gzipped = pack.pipe(createGzip());
+  const packed = packFiles(pack, files, workspace).catch((error2) => error2);
+  for await (const chunk of gzipped) {
     length += chunk.byteLength;
     if (length > limit) {
-      stream.destroy?.();
+      pack.destroy();
+      gzipped.destroy();
+      await packed;
       return { kind: "too-large", reason: `the ${files.length} JUnit files (${bytes(total)}) pass ${limitText(limit)} even as a .tar.gz, ${over}` };
     }
     chunks.push(chunk);
   }
+  const failed2 = await packed;
+  if (failed2) throw failed2;
   return { kind: "attached", name: "junit-results.tar.gz", bytes: Buffer.concat(chunks) };
+}
+async function packFiles(pack, files, workspace) {
+  for (const file of files) {
+    const { size, mode } = await stat2(file);
+    const entry = pack.entry({ name: relative2(workspace, file), size, mode: mode & 511, mtime: /* @__PURE__ */ new Date(0), type: "file" });
+    await pipeline(size === 0 ? Readable.from([]) : createReadStream(file, { end: size - 1 }), entry);
+  }
+  pack.finalize();
+  return void 0;
 }
 
 // src/http-send.ts
@@ -5657,7 +5135,7 @@ var ApiRequestError = class extends Error {
   requestId;
   name = "ApiRequestError";
 };
-var sleep = (ms2) => new Promise((resolve5) => setTimeout(resolve5, ms2));
+var sleep = (ms) => new Promise((resolve5) => setTimeout(resolve5, ms));
 function createClient(options) {
   const attempts = options.attempts ?? 4;
   const timeoutMs = options.timeoutMs ?? 3e4;
@@ -5722,9 +5200,9 @@ function parseRetryAfter(header, now) {
   return Number.isNaN(date) ? void 0 : Math.max(0, date - now);
 }
 function describe(method, path6, status, body, requestId) {
-  const b2 = body;
-  const message = typeof b2?.message === "string" ? b2.message : typeof body === "string" && body ? body.slice(0, 500) : "no message";
-  const fields = b2?.errors && typeof b2.errors === "object" ? Object.entries(b2.errors).map(([k2, v2]) => `${k2}: ${String(v2)}`).join("; ") : "";
+  const b = body;
+  const message = typeof b?.message === "string" ? b.message : typeof body === "string" && body ? body.slice(0, 500) : "no message";
+  const fields = b?.errors && typeof b.errors === "object" ? Object.entries(b.errors).map(([k, v]) => `${k}: ${String(v)}`).join("; ") : "";
   return `${method} ${path6} answered ${status}: ${message}${fields ? ` (${fields})` : ""}${requestId ? ` [request ${requestId}]` : ""}`;
 }
 function errorText(error2) {
@@ -5742,7 +5220,7 @@ import { statSync } from "node:fs";
 import { resolve } from "node:path";
 
 // ../../node_modules/.pnpm/@actions+glob@0.7.0/node_modules/@actions/glob/lib/internal-globber.js
-import * as fs4 from "fs";
+import * as fs3 from "fs";
 
 // ../../node_modules/.pnpm/@actions+glob@0.7.0/node_modules/@actions/glob/lib/internal-glob-options-helper.js
 function getOptions(copy) {
@@ -5785,12 +5263,12 @@ import * as path5 from "path";
 import * as path from "path";
 import assert from "assert";
 var IS_WINDOWS3 = process.platform === "win32";
-function dirname2(p2) {
-  p2 = safeTrimTrailingSeparator(p2);
-  if (IS_WINDOWS3 && /^\\\\[^\\]+(\\[^\\]+)?$/.test(p2)) {
-    return p2;
+function dirname2(p) {
+  p = safeTrimTrailingSeparator(p);
+  if (IS_WINDOWS3 && /^\\\\[^\\]+(\\[^\\]+)?$/.test(p)) {
+    return p;
   }
-  let result = path.dirname(p2);
+  let result = path.dirname(p);
   if (IS_WINDOWS3 && /^\\\\[^\\]+\\[^\\]+\\$/.test(result)) {
     result = safeTrimTrailingSeparator(result);
   }
@@ -5847,30 +5325,30 @@ function hasRoot(itemPath) {
   }
   return itemPath.startsWith("/");
 }
-function normalizeSeparators(p2) {
-  p2 = p2 || "";
+function normalizeSeparators(p) {
+  p = p || "";
   if (IS_WINDOWS3) {
-    p2 = p2.replace(/\//g, "\\");
-    const isUnc = /^\\\\+[^\\]/.test(p2);
-    return (isUnc ? "\\" : "") + p2.replace(/\\\\+/g, "\\");
+    p = p.replace(/\//g, "\\");
+    const isUnc = /^\\\\+[^\\]/.test(p);
+    return (isUnc ? "\\" : "") + p.replace(/\\\\+/g, "\\");
   }
-  return p2.replace(/\/\/+/g, "/");
+  return p.replace(/\/\/+/g, "/");
 }
-function safeTrimTrailingSeparator(p2) {
-  if (!p2) {
+function safeTrimTrailingSeparator(p) {
+  if (!p) {
     return "";
   }
-  p2 = normalizeSeparators(p2);
-  if (!p2.endsWith(path.sep)) {
-    return p2;
+  p = normalizeSeparators(p);
+  if (!p.endsWith(path.sep)) {
+    return p;
   }
-  if (p2 === path.sep) {
-    return p2;
+  if (p === path.sep) {
+    return p;
   }
-  if (IS_WINDOWS3 && /^[A-Z]:\\$/i.test(p2)) {
-    return p2;
+  if (IS_WINDOWS3 && /^[A-Z]:\\$/i.test(p)) {
+    return p;
   }
-  return p2.substr(0, p2.length - 1);
+  return p.substr(0, p.length - 1);
 }
 
 // ../../node_modules/.pnpm/@actions+glob@0.7.0/node_modules/@actions/glob/lib/internal-match-kind.js
@@ -5931,39 +5409,39 @@ function partialMatch(patterns, itemPath) {
 }
 
 // ../../node_modules/.pnpm/@actions+glob@0.7.0/node_modules/@actions/glob/lib/internal-pattern.js
-import * as os6 from "os";
+import * as os5 from "os";
 import * as path4 from "path";
 import assert3 from "assert";
 
 // ../../node_modules/.pnpm/balanced-match@4.0.4/node_modules/balanced-match/dist/esm/index.js
-var range = (a, b2, str) => {
+var range = (a, b, str) => {
   let begs, beg, left, right = void 0, result;
-  let ai2 = str.indexOf(a);
-  let bi2 = str.indexOf(b2, ai2 + 1);
-  let i = ai2;
-  if (ai2 >= 0 && bi2 > 0) {
-    if (a === b2) {
-      return [ai2, bi2];
+  let ai = str.indexOf(a);
+  let bi = str.indexOf(b, ai + 1);
+  let i = ai;
+  if (ai >= 0 && bi > 0) {
+    if (a === b) {
+      return [ai, bi];
     }
     begs = [];
     left = str.length;
     while (i >= 0 && !result) {
-      if (i === ai2) {
+      if (i === ai) {
         begs.push(i);
-        ai2 = str.indexOf(a, i + 1);
+        ai = str.indexOf(a, i + 1);
       } else if (begs.length === 1) {
         const r = begs.pop();
         if (r !== void 0)
-          result = [r, bi2];
+          result = [r, bi];
       } else {
         beg = begs.pop();
         if (beg !== void 0 && beg < left) {
           left = beg;
-          right = bi2;
+          right = bi;
         }
-        bi2 = str.indexOf(b2, i + 1);
+        bi = str.indexOf(b, i + 1);
       }
-      i = ai2 < bi2 && ai2 >= 0 ? ai2 : bi2;
+      i = ai < bi && ai >= 0 ? ai : bi;
     }
     if (begs.length && right !== void 0) {
       result = [left, right];
@@ -6040,9 +5518,9 @@ function maskUnmatchedOpens(masked, budget) {
   let out = "";
   let last = 0;
   for (let i = 0; i < open2.length; i++) {
-    const at2 = open2[i];
-    out += masked.slice(last, at2) + "\0";
-    last = at2 + 1;
+    const at = open2[i];
+    out += masked.slice(last, at) + "\0";
+    last = at + 1;
   }
   return out + masked.slice(last);
 }
@@ -6068,26 +5546,26 @@ function parseCommaParts(str, budget) {
   const parts = [];
   let carry = "";
   for (; ; ) {
-    const m2 = balancedWithBudget(str, str, budget);
+    const m = balancedWithBudget(str, str, budget);
     if (budget.remaining < 0) {
       return void 0;
     }
-    if (!m2) {
+    if (!m) {
       const tail = str.split(",");
       tail[0] = carry + tail[0];
       pushAll(parts, tail);
       return parts;
     }
-    const { pre, body, post } = m2;
-    const p2 = pre.split(",");
-    p2[0] = carry + p2[0];
-    p2[p2.length - 1] += "{" + body + "}";
+    const { pre, body, post } = m;
+    const p = pre.split(",");
+    p[0] = carry + p[0];
+    p[p.length - 1] += "{" + body + "}";
     if (!post.length) {
-      pushAll(parts, p2);
+      pushAll(parts, p);
       return parts;
     }
-    carry = p2.pop();
-    pushAll(parts, p2);
+    carry = p.pop();
+    pushAll(parts, p);
     str = post;
   }
 }
@@ -6126,16 +5604,16 @@ function combine(acc, pre, values, max, maxLength, dropEmpties, budget) {
   let nonEmpty;
   outer: for (let a = 0; a < acc.length; a++) {
     const prefix = acc[a] + pre;
-    let vs2 = values;
+    let vs = values;
     if (dropEmpties && !prefix) {
       if (!nonEmpty)
-        nonEmpty = values.filter((v2) => v2);
-      vs2 = nonEmpty;
+        nonEmpty = values.filter((v) => v);
+      vs = nonEmpty;
     }
-    for (let v2 = 0; v2 < vs2.length; v2++) {
+    for (let v = 0; v < vs.length; v++) {
       if (out.length >= max)
         break outer;
-      const expansion = prefix + vs2[v2];
+      const expansion = prefix + vs[v];
       if (length + expansion.length > maxLength)
         break outer;
       out.push(expansion);
@@ -6147,9 +5625,9 @@ function combine(acc, pre, values, max, maxLength, dropEmpties, budget) {
 }
 function expandSequence(body, isAlphaSequence, max, maxLength, budget) {
   const n = body.split(/\.\./);
-  const N2 = [];
+  const N = [];
   if (n[0] === void 0 || n[1] === void 0) {
-    return N2;
+    return N;
   }
   const x = numeric(n[0]);
   const y = numeric(n[1]);
@@ -6164,7 +5642,7 @@ function expandSequence(body, isAlphaSequence, max, maxLength, budget) {
   const pad = n.some(isPadded);
   const cost = pad ? width : 1;
   let length = 0;
-  for (let i = x; test(i, y) && N2.length < max; i += incr) {
+  for (let i = x; test(i, y) && N.length < max; i += incr) {
     budget.remaining -= cost;
     if (budget.remaining < 0) {
       return void 0;
@@ -6180,21 +5658,21 @@ function expandSequence(body, isAlphaSequence, max, maxLength, budget) {
       if (pad) {
         const need = width - c.length;
         if (need > 0) {
-          const z2 = new Array(need + 1).join("0");
+          const z = new Array(need + 1).join("0");
           if (i < 0) {
-            c = "-" + z2 + c.slice(1);
+            c = "-" + z + c.slice(1);
           } else {
-            c = z2 + c;
+            c = z + c;
           }
         }
       }
     }
     if (length + c.length > maxLength)
       break;
-    N2.push(c);
+    N.push(c);
     length += c.length;
   }
-  return N2;
+  return N;
 }
 function expand_(str, max, maxLength, maxDepth, depth, maxRewrites, budget, isTop) {
   budget.remaining -= CALL_STEPS;
@@ -6207,33 +5685,33 @@ function expand_(str, max, maxLength, maxDepth, depth, maxRewrites, budget, isTo
   let firstGroup = true;
   let masked = str;
   for (; ; ) {
-    const m2 = balancedWithBudget(str, masked, budget);
-    if (!m2) {
+    const m = balancedWithBudget(str, masked, budget);
+    if (!m) {
       return combine(acc, str, [""], max, maxLength, dropEmpties, budget);
     }
-    if (m2.unmatched) {
+    if (m.unmatched) {
       masked = maskUnmatchedOpens(masked, budget);
     }
-    const pre = m2.pre;
-    const literal = () => combine(acc, pre + "{" + m2.body + "}" + m2.post, [""], max, maxLength, dropEmpties, budget);
+    const pre = m.pre;
+    const literal = () => combine(acc, pre + "{" + m.body + "}" + m.post, [""], max, maxLength, dropEmpties, budget);
     if (/\$$/.test(pre)) {
-      acc = combine(acc, pre + "{" + m2.body + "}", [""], max, maxLength, dropEmpties && !m2.post.length, budget);
+      acc = combine(acc, pre + "{" + m.body + "}", [""], max, maxLength, dropEmpties && !m.post.length, budget);
       firstGroup = false;
-      if (!m2.post.length)
+      if (!m.post.length)
         break;
-      str = m2.post;
-      masked = masked.slice(m2.end + 1);
+      str = m.post;
+      masked = masked.slice(m.end + 1);
       continue;
     }
-    const isNumericSequence = /^-?\d+\.\.-?\d+(?:\.\.-?\d+)?$/.test(m2.body);
-    const isAlphaSequence = /^[a-zA-Z]\.\.[a-zA-Z](?:\.\.-?\d+)?$/.test(m2.body);
+    const isNumericSequence = /^-?\d+\.\.-?\d+(?:\.\.-?\d+)?$/.test(m.body);
+    const isAlphaSequence = /^[a-zA-Z]\.\.[a-zA-Z](?:\.\.-?\d+)?$/.test(m.body);
     const isSequence = isNumericSequence || isAlphaSequence;
-    const isOptions = m2.body.indexOf(",") >= 0;
+    const isOptions = m.body.indexOf(",") >= 0;
     if (!isSequence && !isOptions) {
-      if (rewrites < maxRewrites && commaSetFollows(m2.post, budget)) {
+      if (rewrites < maxRewrites && commaSetFollows(m.post, budget)) {
         rewrites++;
-        str = m2.pre + "{" + m2.body + escClose + m2.post;
-        masked = masked.slice(0, m2.end) + escClose + masked.slice(m2.end + 1);
+        str = m.pre + "{" + m.body + escClose + m.post;
+        masked = masked.slice(0, m.end) + escClose + masked.slice(m.end + 1);
         isTop = true;
         continue;
       }
@@ -6245,12 +5723,12 @@ function expand_(str, max, maxLength, maxDepth, depth, maxRewrites, budget, isTo
     }
     let values;
     if (isSequence) {
-      values = expandSequence(m2.body, isAlphaSequence, max, maxLength, budget);
+      values = expandSequence(m.body, isAlphaSequence, max, maxLength, budget);
       if (!values) {
         return literal();
       }
     } else {
-      let n = parseCommaParts(m2.body, budget);
+      let n = parseCommaParts(m.body, budget);
       if (!n) {
         return literal();
       }
@@ -6260,19 +5738,19 @@ function expand_(str, max, maxLength, maxDepth, depth, maxRewrites, budget, isTo
           return literal();
         }
         if (n.length === 1) {
-          const next2 = combine(acc, pre + n[0], [""], max, maxLength, dropEmpties && !m2.post.length, budget);
+          const next2 = combine(acc, pre + n[0], [""], max, maxLength, dropEmpties && !m.post.length, budget);
           if (budget.remaining < 0) {
             return literal();
           }
           acc = next2;
-          if (!m2.post.length)
+          if (!m.post.length)
             break;
-          str = m2.post;
-          masked = masked.slice(m2.end + 1);
+          str = m.post;
+          masked = masked.slice(m.end + 1);
           continue;
         }
       }
-      let dropsEmpties = dropEmpties && !m2.post.length && !pre;
+      let dropsEmpties = dropEmpties && !m.post.length && !pre;
       for (let d = 0; dropsEmpties && d < acc.length; d++) {
         if (acc[d]) {
           dropsEmpties = false;
@@ -6280,32 +5758,32 @@ function expand_(str, max, maxLength, maxDepth, depth, maxRewrites, budget, isTo
       }
       values = [];
       let valuesLength = 0;
-      outer: for (let j2 = 0; j2 < n.length; j2++) {
-        const expanded = expand_(n[j2], max, maxLength, maxDepth, depth + 1, maxRewrites, budget, false);
+      outer: for (let j = 0; j < n.length; j++) {
+        const expanded = expand_(n[j], max, maxLength, maxDepth, depth + 1, maxRewrites, budget, false);
         if (budget.remaining < 0) {
           return literal();
         }
-        for (let k2 = 0; k2 < expanded.length; k2++) {
-          const v2 = expanded[k2];
-          if (dropsEmpties && !v2)
+        for (let k = 0; k < expanded.length; k++) {
+          const v = expanded[k];
+          if (dropsEmpties && !v)
             continue;
-          if (values.length >= max || valuesLength + v2.length > maxLength) {
+          if (values.length >= max || valuesLength + v.length > maxLength) {
             break outer;
           }
-          values.push(v2);
-          valuesLength += v2.length;
+          values.push(v);
+          valuesLength += v.length;
         }
       }
     }
-    const next = combine(acc, pre, values, max, maxLength, dropEmpties && !m2.post.length, budget);
+    const next = combine(acc, pre, values, max, maxLength, dropEmpties && !m.post.length, budget);
     if (budget.remaining < 0) {
       return literal();
     }
     acc = next;
-    if (!m2.post.length)
+    if (!m.post.length)
       break;
-    str = m2.post;
-    masked = masked.slice(m2.end + 1);
+    str = m.post;
+    masked = masked.slice(m.end + 1);
   }
   return acc;
 }
@@ -6338,8 +5816,8 @@ var posixClasses = {
   "[:word:]": ["\\p{L}\\p{Nl}\\p{Nd}\\p{Pc}", true],
   "[:xdigit:]": ["A-Fa-f0-9", false]
 };
-var braceEscape = (s3) => s3.replace(/[[\]\\-]/g, "\\$&");
-var regexpEscape = (s3) => s3.replace(/[-[\]{}()*+?.,\\^$|#\s]/g, "\\$&");
+var braceEscape = (s) => s.replace(/[[\]\\-]/g, "\\$&");
+var regexpEscape = (s) => s.replace(/[-[\]{}()*+?.,\\^$|#\s]/g, "\\$&");
 var rangesToString = (ranges) => ranges.join("");
 var parseClass = (glob, position) => {
   const pos = position;
@@ -6375,7 +5853,7 @@ var parseClass = (glob, position) => {
       }
     }
     if (c === "[" && !escaping) {
-      for (const [cls, [unip, u2, neg]] of Object.entries(posixClasses)) {
+      for (const [cls, [unip, u, neg]] of Object.entries(posixClasses)) {
         if (glob.startsWith(cls, i)) {
           if (rangeStart) {
             return ["$.", false, glob.length - pos, true];
@@ -6385,7 +5863,7 @@ var parseClass = (glob, position) => {
             negs.push(unip);
           else
             ranges.push(unip);
-          uflag = uflag || u2;
+          uflag = uflag || u;
           continue WHILE;
         }
       }
@@ -6431,11 +5909,11 @@ var parseClass = (glob, position) => {
 };
 
 // ../../node_modules/.pnpm/minimatch@10.2.6/node_modules/minimatch/dist/esm/unescape.js
-var unescape = (s3, { windowsPathsNoEscape = false, magicalBraces = true } = {}) => {
+var unescape = (s, { windowsPathsNoEscape = false, magicalBraces = true } = {}) => {
   if (magicalBraces) {
-    return windowsPathsNoEscape ? s3.replace(/\[([^/\\])\]/g, "$1") : s3.replace(/((?!\\).|^)\[([^/\\])\]/g, "$1$2").replace(/\\([^/])/g, "$1");
+    return windowsPathsNoEscape ? s.replace(/\[([^/\\])\]/g, "$1") : s.replace(/((?!\\).|^)\[([^/\\])\]/g, "$1$2").replace(/\\([^/])/g, "$1");
   }
-  return windowsPathsNoEscape ? s3.replace(/\[([^/\\{}])\]/g, "$1") : s3.replace(/((?!\\).|^)\[([^/\\{}])\]/g, "$1$2").replace(/\\([^/{}])/g, "$1");
+  return windowsPathsNoEscape ? s.replace(/\[([^/\\{}])\]/g, "$1") : s.replace(/((?!\\).|^)\[([^/\\{}])\]/g, "$1$2").replace(/\\([^/{}])/g, "$1");
 };
 
 // ../../node_modules/.pnpm/minimatch@10.2.6/node_modules/minimatch/dist/esm/ast.js
@@ -6494,7 +5972,7 @@ var startNoDot = "(?!\\.)";
 var addPatternStart = /* @__PURE__ */ new Set(["[", "."]);
 var justDots = /* @__PURE__ */ new Set(["..", "."]);
 var reSpecials = new Set("().*{}+?[]^$\\!");
-var regExpEscape = (s3) => s3.replace(/[-[\]{}()*+?.,\\^$|#\s]/g, "\\$&");
+var regExpEscape = (s) => s.replace(/[-[\]{}()*+?.,\\^$|#\s]/g, "\\$&");
 var qmark = "[^/]";
 var star = qmark + "*?";
 var starNoEmpty = qmark + "+?";
@@ -6545,17 +6023,17 @@ var AST = class {
   get hasMagic() {
     if (this.#hasMagic !== void 0)
       return this.#hasMagic;
-    for (const p2 of this.#parts) {
-      if (typeof p2 === "string")
+    for (const p of this.#parts) {
+      if (typeof p === "string")
         continue;
-      if (p2.type || p2.hasMagic)
+      if (p.type || p.hasMagic)
         return this.#hasMagic = true;
     }
     return this.#hasMagic;
   }
   // reconstructs the pattern
   toString() {
-    return this.#toString !== void 0 ? this.#toString : !this.type ? this.#toString = this.#parts.map((p2) => String(p2)).join("") : this.#toString = this.type + "(" + this.#parts.map((p2) => String(p2)).join("|") + ")";
+    return this.#toString !== void 0 ? this.#toString : !this.type ? this.#toString = this.#parts.map((p) => String(p)).join("") : this.#toString = this.type + "(" + this.#parts.map((p) => String(p)).join("|") + ")";
   }
   #fillNegs() {
     if (this !== this.#root)
@@ -6568,10 +6046,10 @@ var AST = class {
     while (n = this.#negs.pop()) {
       if (n.type !== "!")
         continue;
-      let p2 = n;
-      let pp = p2.#parent;
+      let p = n;
+      let pp = p.#parent;
       while (pp) {
-        for (let i = p2.#parentIndex + 1; !pp.type && i < pp.#parts.length; i++) {
+        for (let i = p.#parentIndex + 1; !pp.type && i < pp.#parts.length; i++) {
           for (const part of n.#parts) {
             if (typeof part === "string") {
               throw new Error("string part in extglob AST??");
@@ -6579,24 +6057,24 @@ var AST = class {
             part.copyIn(pp.#parts[i]);
           }
         }
-        p2 = pp;
-        pp = p2.#parent;
+        p = pp;
+        pp = p.#parent;
       }
     }
     return this;
   }
   push(...parts) {
-    for (const p2 of parts) {
-      if (p2 === "")
+    for (const p of parts) {
+      if (p === "")
         continue;
-      if (typeof p2 !== "string" && !(p2 instanceof _a && p2.#parent === this)) {
-        throw new Error("invalid part: " + p2);
+      if (typeof p !== "string" && !(p instanceof _a && p.#parent === this)) {
+        throw new Error("invalid part: " + p);
       }
-      this.#parts.push(p2);
+      this.#parts.push(p);
     }
   }
   toJSON() {
-    const ret = this.type === null ? this.#parts.slice().map((p2) => typeof p2 === "string" ? p2 : p2.toJSON()) : [this.type, ...this.#parts.map((p2) => p2.toJSON())];
+    const ret = this.type === null ? this.#parts.slice().map((p) => typeof p === "string" ? p : p.toJSON()) : [this.type, ...this.#parts.map((p) => p.toJSON())];
     if (this.isStart() && !this.type)
       ret.unshift([]);
     if (this.isEnd() && (this === this.#root || this.#root.#filledNegs && this.#parent?.type === "!")) {
@@ -6611,9 +6089,9 @@ var AST = class {
       return false;
     if (this.#parentIndex === 0)
       return true;
-    const p2 = this.#parent;
+    const p = this.#parent;
     for (let i = 0; i < this.#parentIndex; i++) {
-      const pp = p2.#parts[i];
+      const pp = p.#parts[i];
       if (!(pp instanceof _a && pp.type === "!")) {
         return false;
       }
@@ -6640,8 +6118,8 @@ var AST = class {
   }
   clone(parent) {
     const c = new _a(this.type, parent);
-    for (const p2 of this.#parts) {
-      c.copyIn(p2);
+    for (const p of this.#parts) {
+      c.copyIn(p);
     }
     return c;
   }
@@ -6780,15 +6258,15 @@ var AST = class {
   #adopt(child, index) {
     const gc = child.#parts[0];
     this.#parts.splice(index, 1, ...gc.#parts);
-    for (const p2 of gc.#parts) {
-      if (typeof p2 === "object")
-        p2.#parent = this;
+    for (const p of gc.#parts) {
+      if (typeof p === "object")
+        p.#parent = this;
     }
     this.#toString = void 0;
   }
   #canUsurpType(c) {
-    const m2 = usurpMap.get(this.type);
-    return !!m2?.has(c);
+    const m = usurpMap.get(this.type);
+    return !!m?.has(c);
   }
   #canUsurp(child) {
     if (!child || typeof child !== "object" || child.type !== null || child.#parts.length !== 1 || this.type === null || this.#parts.length !== 1) {
@@ -6801,18 +6279,18 @@ var AST = class {
     return this.#canUsurpType(gc.type);
   }
   #usurp(child) {
-    const m2 = usurpMap.get(this.type);
+    const m = usurpMap.get(this.type);
     const gc = child.#parts[0];
-    const nt2 = m2?.get(gc.type);
-    if (!nt2)
+    const nt = m?.get(gc.type);
+    if (!nt)
       return false;
     this.#parts = gc.#parts;
-    for (const p2 of this.#parts) {
-      if (typeof p2 === "object") {
-        p2.#parent = this;
+    for (const p of this.#parts) {
+      if (typeof p === "object") {
+        p.#parent = this;
       }
     }
-    this.type = nt2;
+    this.type = nt;
     this.#toString = void 0;
     this.#emptyExt = false;
   }
@@ -6827,14 +6305,14 @@ var AST = class {
     if (this !== this.#root)
       return this.#root.toMMPattern();
     const glob = this.toString();
-    const [re2, body, hasMagic, uflag] = this.toRegExpSource();
+    const [re, body, hasMagic, uflag] = this.toRegExpSource();
     const anyMagic = hasMagic || this.#hasMagic || this.#options.nocase && !this.#options.nocaseMagicOnly && glob.toUpperCase() !== glob.toLowerCase();
     if (!anyMagic) {
       return body;
     }
     const flags = (this.#options.nocase ? "i" : "") + (uflag ? "u" : "");
-    return Object.assign(new RegExp(`^${re2}$`, flags), {
-      _src: re2,
+    return Object.assign(new RegExp(`^${re}$`, flags), {
+      _src: re,
       _glob: glob
     });
   }
@@ -6917,12 +6395,12 @@ var AST = class {
       this.#fillNegs();
     }
     if (!isExtglobAST(this)) {
-      const noEmpty = this.isStart() && this.isEnd() && !this.#parts.some((s3) => typeof s3 !== "string");
-      const src = this.#parts.map((p2) => {
-        const [re2, _2, hasMagic, uflag] = typeof p2 === "string" ? _a.#parseGlob(p2, this.#hasMagic, noEmpty) : p2.toRegExpSource(allowDot);
+      const noEmpty = this.isStart() && this.isEnd() && !this.#parts.some((s) => typeof s !== "string");
+      const src = this.#parts.map((p) => {
+        const [re, _, hasMagic, uflag] = typeof p === "string" ? _a.#parseGlob(p, this.#hasMagic, noEmpty) : p.toRegExpSource(allowDot);
         this.#hasMagic = this.#hasMagic || hasMagic;
         this.#uflag = this.#uflag || uflag;
-        return re2;
+        return re;
       }).join("");
       let start2 = "";
       if (this.isStart()) {
@@ -6957,12 +6435,12 @@ var AST = class {
     const start = this.type === "!" ? "(?:(?!(?:" : "(?:";
     let body = this.#partsToRegExp(dot);
     if (this.isStart() && this.isEnd() && !body && this.type !== "!") {
-      const s3 = this.toString();
-      const me2 = this;
-      me2.#parts = [s3];
-      me2.type = null;
-      me2.#hasMagic = void 0;
-      return [s3, unescape(this.toString()), false, false];
+      const s = this.toString();
+      const me = this;
+      me.#parts = [s];
+      me.type = null;
+      me.#hasMagic = void 0;
+      return [s, unescape(this.toString()), false, false];
     }
     let bodyDotAllowed = !repeated || allowDot || dot || !startNoDot ? "" : this.#partsToRegExp(true);
     if (bodyDotAllowed === body) {
@@ -6990,9 +6468,9 @@ var AST = class {
   }
   #flatten() {
     if (!isExtglobAST(this)) {
-      for (const p2 of this.#parts) {
-        if (typeof p2 === "object") {
-          p2.#flatten();
+      for (const p of this.#parts) {
+        if (typeof p === "object") {
+          p.#flatten();
         }
       }
     } else {
@@ -7021,32 +6499,32 @@ var AST = class {
     this.#toString = void 0;
   }
   #partsToRegExp(dot) {
-    return this.#parts.map((p2) => {
-      if (typeof p2 === "string") {
+    return this.#parts.map((p) => {
+      if (typeof p === "string") {
         throw new Error("string type in extglob ast??");
       }
-      const [re2, _2, _hasMagic, uflag] = p2.toRegExpSource(dot);
+      const [re, _, _hasMagic, uflag] = p.toRegExpSource(dot);
       this.#uflag = this.#uflag || uflag;
-      return re2;
-    }).filter((p2) => !(this.isStart() && this.isEnd()) || !!p2).join("|");
+      return re;
+    }).filter((p) => !(this.isStart() && this.isEnd()) || !!p).join("|");
   }
   static #parseGlob(glob, hasMagic, noEmpty = false) {
     let escaping = false;
-    let re2 = "";
+    let re = "";
     let uflag = false;
     let inStar = false;
     for (let i = 0; i < glob.length; i++) {
       const c = glob.charAt(i);
       if (escaping) {
         escaping = false;
-        re2 += (reSpecials.has(c) ? "\\" : "") + c;
+        re += (reSpecials.has(c) ? "\\" : "") + c;
         continue;
       }
       if (c === "*") {
         if (inStar)
           continue;
         inStar = true;
-        re2 += noEmpty && /^[*]+$/.test(glob) ? starNoEmpty : star;
+        re += noEmpty && /^[*]+$/.test(glob) ? starNoEmpty : star;
         hasMagic = true;
         continue;
       } else {
@@ -7054,7 +6532,7 @@ var AST = class {
       }
       if (c === "\\") {
         if (i === glob.length - 1) {
-          re2 += "\\\\";
+          re += "\\\\";
         } else {
           escaping = true;
         }
@@ -7063,7 +6541,7 @@ var AST = class {
       if (c === "[") {
         const [src, needUflag, consumed, magic] = parseClass(glob, i);
         if (consumed) {
-          re2 += src;
+          re += src;
           uflag = uflag || needUflag;
           i += consumed - 1;
           hasMagic = hasMagic || magic;
@@ -7071,82 +6549,82 @@ var AST = class {
         }
       }
       if (c === "?") {
-        re2 += qmark;
+        re += qmark;
         hasMagic = true;
         continue;
       }
-      re2 += regExpEscape(c);
+      re += regExpEscape(c);
     }
-    return [re2, unescape(glob), !!hasMagic, uflag];
+    return [re, unescape(glob), !!hasMagic, uflag];
   }
 };
 _a = AST;
 
 // ../../node_modules/.pnpm/minimatch@10.2.6/node_modules/minimatch/dist/esm/escape.js
-var escape = (s3, { windowsPathsNoEscape = false, magicalBraces = false } = {}) => {
+var escape = (s, { windowsPathsNoEscape = false, magicalBraces = false } = {}) => {
   if (magicalBraces) {
-    return windowsPathsNoEscape ? s3.replace(/[?*()[\]{}]/g, "[$&]") : s3.replace(/[?*()[\]\\{}]/g, "\\$&");
+    return windowsPathsNoEscape ? s.replace(/[?*()[\]{}]/g, "[$&]") : s.replace(/[?*()[\]\\{}]/g, "\\$&");
   }
-  return windowsPathsNoEscape ? s3.replace(/[?*()[\]]/g, "[$&]") : s3.replace(/[?*()[\]\\]/g, "\\$&");
+  return windowsPathsNoEscape ? s.replace(/[?*()[\]]/g, "[$&]") : s.replace(/[?*()[\]\\]/g, "\\$&");
 };
 
 // ../../node_modules/.pnpm/minimatch@10.2.6/node_modules/minimatch/dist/esm/index.js
-var minimatch = (p2, pattern, options = {}) => {
+var minimatch = (p, pattern, options = {}) => {
   assertValidPattern(pattern);
   if (!options.nocomment && pattern.charAt(0) === "#") {
     return false;
   }
-  return new Minimatch(pattern, options).match(p2);
+  return new Minimatch(pattern, options).match(p);
 };
 var starDotExtRE = /^\*+([^+@!?*[(]*)$/;
-var starDotExtTest = (ext2) => (f2) => !f2.startsWith(".") && f2.endsWith(ext2);
-var starDotExtTestDot = (ext2) => (f2) => f2.endsWith(ext2);
+var starDotExtTest = (ext2) => (f) => !f.startsWith(".") && f.endsWith(ext2);
+var starDotExtTestDot = (ext2) => (f) => f.endsWith(ext2);
 var starDotExtTestNocase = (ext2) => {
   ext2 = ext2.toLowerCase();
-  return (f2) => !f2.startsWith(".") && f2.toLowerCase().endsWith(ext2);
+  return (f) => !f.startsWith(".") && f.toLowerCase().endsWith(ext2);
 };
 var starDotExtTestNocaseDot = (ext2) => {
   ext2 = ext2.toLowerCase();
-  return (f2) => f2.toLowerCase().endsWith(ext2);
+  return (f) => f.toLowerCase().endsWith(ext2);
 };
 var starDotStarRE = /^\*+\.\*+$/;
-var starDotStarTest = (f2) => !f2.startsWith(".") && f2.includes(".");
-var starDotStarTestDot = (f2) => f2 !== "." && f2 !== ".." && f2.includes(".");
+var starDotStarTest = (f) => !f.startsWith(".") && f.includes(".");
+var starDotStarTestDot = (f) => f !== "." && f !== ".." && f.includes(".");
 var dotStarRE = /^\.\*+$/;
-var dotStarTest = (f2) => f2 !== "." && f2 !== ".." && f2.startsWith(".");
+var dotStarTest = (f) => f !== "." && f !== ".." && f.startsWith(".");
 var starRE = /^\*+$/;
-var starTest = (f2) => f2.length !== 0 && !f2.startsWith(".");
-var starTestDot = (f2) => f2.length !== 0 && f2 !== "." && f2 !== "..";
+var starTest = (f) => f.length !== 0 && !f.startsWith(".");
+var starTestDot = (f) => f.length !== 0 && f !== "." && f !== "..";
 var qmarksRE = /^\?+([^+@!?*[(]*)?$/;
 var qmarksTestNocase = ([$0, ext2 = ""]) => {
   const noext = qmarksTestNoExt([$0]);
   if (!ext2)
     return noext;
   ext2 = ext2.toLowerCase();
-  return (f2) => noext(f2) && f2.toLowerCase().endsWith(ext2);
+  return (f) => noext(f) && f.toLowerCase().endsWith(ext2);
 };
 var qmarksTestNocaseDot = ([$0, ext2 = ""]) => {
   const noext = qmarksTestNoExtDot([$0]);
   if (!ext2)
     return noext;
   ext2 = ext2.toLowerCase();
-  return (f2) => noext(f2) && f2.toLowerCase().endsWith(ext2);
+  return (f) => noext(f) && f.toLowerCase().endsWith(ext2);
 };
 var qmarksTestDot = ([$0, ext2 = ""]) => {
   const noext = qmarksTestNoExtDot([$0]);
-  return !ext2 ? noext : (f2) => noext(f2) && f2.endsWith(ext2);
+  return !ext2 ? noext : (f) => noext(f) && f.endsWith(ext2);
 };
 var qmarksTest = ([$0, ext2 = ""]) => {
   const noext = qmarksTestNoExt([$0]);
-  return !ext2 ? noext : (f2) => noext(f2) && f2.endsWith(ext2);
+  return !ext2 ? noext : (f) => noext(f) && f.endsWith(ext2);
 };
 var qmarksTestNoExt = ([$0]) => {
   const len = $0.length;
-  return (f2) => f2.length === len && !f2.startsWith(".");
+  return (f) => f.length === len && !f.startsWith(".");
 };
 var qmarksTestNoExtDot = ([$0]) => {
   const len = $0.length;
-  return (f2) => f2.length === len && f2 !== "." && f2 !== "..";
+  return (f) => f.length === len && f !== "." && f !== "..";
 };
 var defaultPlatform = typeof process === "object" && process ? typeof process.env === "object" && process.env && process.env.__MINIMATCH_TESTING_PLATFORM__ || process.platform : "posix";
 var path2 = {
@@ -7161,16 +6639,16 @@ var qmark2 = "[^/]";
 var star2 = qmark2 + "*?";
 var twoStarDot = "(?:(?!(?:\\/|^)(?:\\.{1,2})($|\\/)).)*?";
 var twoStarNoDot = "(?:(?!(?:\\/|^)\\.).)*?";
-var filter = (pattern, options = {}) => (p2) => minimatch(p2, pattern, options);
+var filter = (pattern, options = {}) => (p) => minimatch(p, pattern, options);
 minimatch.filter = filter;
-var ext = (a, b2 = {}) => Object.assign({}, a, b2);
+var ext = (a, b = {}) => Object.assign({}, a, b);
 var defaults = (def) => {
   if (!def || typeof def !== "object" || !Object.keys(def).length) {
     return minimatch;
   }
   const orig = minimatch;
-  const m2 = (p2, pattern, options = {}) => orig(p2, pattern, ext(def, options));
-  return Object.assign(m2, {
+  const m = (p, pattern, options = {}) => orig(p, pattern, ext(def, options));
+  return Object.assign(m, {
     Minimatch: class Minimatch extends orig.Minimatch {
       constructor(pattern, options = {}) {
         super(pattern, ext(def, options));
@@ -7189,8 +6667,8 @@ var defaults = (def) => {
         return orig.AST.fromGlob(pattern, ext(def, options));
       }
     },
-    unescape: (s3, options = {}) => orig.unescape(s3, ext(def, options)),
-    escape: (s3, options = {}) => orig.escape(s3, ext(def, options)),
+    unescape: (s, options = {}) => orig.unescape(s, ext(def, options)),
+    escape: (s, options = {}) => orig.escape(s, ext(def, options)),
     filter: (pattern, options = {}) => orig.filter(pattern, ext(def, options)),
     defaults: (options) => orig.defaults(ext(def, options)),
     makeRe: (pattern, options = {}) => orig.makeRe(pattern, ext(def, options)),
@@ -7213,7 +6691,7 @@ var makeRe = (pattern, options = {}) => new Minimatch(pattern, options).makeRe()
 minimatch.makeRe = makeRe;
 var match2 = (list, pattern, options = {}) => {
   const mm = new Minimatch(pattern, options);
-  list = list.filter((f2) => mm.match(f2));
+  list = list.filter((f) => mm.match(f));
   if (mm.options.nonull && !list.length) {
     list.push(pattern);
   }
@@ -7221,7 +6699,7 @@ var match2 = (list, pattern, options = {}) => {
 };
 minimatch.match = match2;
 var globMagic = /[?*]|[+@!]\(.*?\)|\[|\]/;
-var regExpEscape2 = (s3) => s3.replace(/[-[\]{}()*+?.,\\^$|#\s]/g, "\\$&");
+var regExpEscape2 = (s) => s.replace(/[-[\]{}()*+?.,\\^$|#\s]/g, "\\$&");
 var Minimatch = class {
   options;
   set;
@@ -7280,7 +6758,7 @@ var Minimatch = class {
     }
     return false;
   }
-  debug(..._2) {
+  debug(..._) {
   }
   make() {
     const pattern = this.pattern;
@@ -7299,31 +6777,31 @@ var Minimatch = class {
       this.debug = (...args) => console.error(...args);
     }
     this.debug(this.pattern, this.globSet);
-    const rawGlobParts = this.globSet.map((s3) => this.slashSplit(s3));
+    const rawGlobParts = this.globSet.map((s) => this.slashSplit(s));
     this.globParts = this.preprocess(rawGlobParts);
     this.debug(this.pattern, this.globParts);
-    let set = this.globParts.map((s3, _2, __) => {
+    let set = this.globParts.map((s, _, __) => {
       if (this.isWindows && this.windowsNoMagicRoot) {
-        const isUNC = s3[0] === "" && s3[1] === "" && (s3[2] === "?" || !globMagic.test(s3[2])) && !globMagic.test(s3[3]);
-        const isDrive = /^[a-z]:/i.test(s3[0]);
+        const isUNC = s[0] === "" && s[1] === "" && (s[2] === "?" || !globMagic.test(s[2])) && !globMagic.test(s[3]);
+        const isDrive = /^[a-z]:/i.test(s[0]);
         if (isUNC) {
           return [
-            ...s3.slice(0, 4),
-            ...s3.slice(4).map((ss2) => this.parse(ss2))
+            ...s.slice(0, 4),
+            ...s.slice(4).map((ss) => this.parse(ss))
           ];
         } else if (isDrive) {
-          return [s3[0], ...s3.slice(1).map((ss2) => this.parse(ss2))];
+          return [s[0], ...s.slice(1).map((ss) => this.parse(ss))];
         }
       }
-      return s3.map((ss2) => this.parse(ss2));
+      return s.map((ss) => this.parse(ss));
     });
     this.debug(this.pattern, set);
-    this.set = set.filter((s3) => s3.indexOf(false) === -1);
+    this.set = set.filter((s) => s.indexOf(false) === -1);
     if (this.isWindows) {
       for (let i = 0; i < this.set.length; i++) {
-        const p2 = this.set[i];
-        if (p2[0] === "" && p2[1] === "" && this.globParts[i][2] === "?" && typeof p2[3] === "string" && /^[a-z]:$/i.test(p2[3])) {
-          p2[2] = "?";
+        const p = this.set[i];
+        if (p[0] === "" && p[1] === "" && this.globParts[i][2] === "?" && typeof p[3] === "string" && /^[a-z]:$/i.test(p[3])) {
+          p[2] = "?";
         }
       }
     }
@@ -7337,9 +6815,9 @@ var Minimatch = class {
   preprocess(globParts) {
     if (this.options.noglobstar) {
       for (const partset of globParts) {
-        for (let j2 = 0; j2 < partset.length; j2++) {
-          if (partset[j2] === "**") {
-            partset[j2] = "*";
+        for (let j = 0; j < partset.length; j++) {
+          if (partset[j] === "**") {
+            partset[j] = "*";
           }
         }
       }
@@ -7358,14 +6836,14 @@ var Minimatch = class {
   // just get rid of adjascent ** portions
   adjascentGlobstarOptimize(globParts) {
     return globParts.map((parts) => {
-      let gs2 = -1;
-      while (-1 !== (gs2 = parts.indexOf("**", gs2 + 1))) {
-        let i = gs2;
+      let gs = -1;
+      while (-1 !== (gs = parts.indexOf("**", gs + 1))) {
+        let i = gs;
         while (parts[i + 1] === "**") {
           i++;
         }
-        if (i !== gs2) {
-          parts.splice(gs2, i - gs2);
+        if (i !== gs) {
+          parts.splice(gs, i - gs);
         }
       }
       return parts;
@@ -7400,10 +6878,10 @@ var Minimatch = class {
       didSomething = false;
       if (!this.preserveMultipleSlashes) {
         for (let i = 1; i < parts.length - 1; i++) {
-          const p2 = parts[i];
-          if (i === 1 && p2 === "" && parts[0] === "")
+          const p = parts[i];
+          if (i === 1 && p === "" && parts[0] === "")
             continue;
-          if (p2 === "." || p2 === "") {
+          if (p === "." || p === "") {
             didSomething = true;
             parts.splice(i, 1);
             i--;
@@ -7416,8 +6894,8 @@ var Minimatch = class {
       }
       let dd = 0;
       while (-1 !== (dd = parts.indexOf("..", dd + 1))) {
-        const p2 = parts[dd - 1];
-        if (p2 && p2 !== "." && p2 !== ".." && p2 !== "**" && !(this.isWindows && /^[a-z]:$/i.test(p2))) {
+        const p = parts[dd - 1];
+        if (p && p !== "." && p !== ".." && p !== "**" && !(this.isWindows && /^[a-z]:$/i.test(p))) {
           didSomething = true;
           parts.splice(dd - 1, 2);
           dd -= 2;
@@ -7449,36 +6927,36 @@ var Minimatch = class {
     do {
       didSomething = false;
       for (let parts of globParts) {
-        let gs2 = -1;
-        while (-1 !== (gs2 = parts.indexOf("**", gs2 + 1))) {
-          let gss = gs2;
+        let gs = -1;
+        while (-1 !== (gs = parts.indexOf("**", gs + 1))) {
+          let gss = gs;
           while (parts[gss + 1] === "**") {
             gss++;
           }
-          if (gss > gs2) {
-            parts.splice(gs2 + 1, gss - gs2);
+          if (gss > gs) {
+            parts.splice(gs + 1, gss - gs);
           }
-          let next = parts[gs2 + 1];
-          const p2 = parts[gs2 + 2];
-          const p22 = parts[gs2 + 3];
+          let next = parts[gs + 1];
+          const p = parts[gs + 2];
+          const p2 = parts[gs + 3];
           if (next !== "..")
             continue;
-          if (!p2 || p2 === "." || p2 === ".." || !p22 || p22 === "." || p22 === "..") {
+          if (!p || p === "." || p === ".." || !p2 || p2 === "." || p2 === "..") {
             continue;
           }
           didSomething = true;
-          parts.splice(gs2, 1);
+          parts.splice(gs, 1);
           const other = parts.slice(0);
-          other[gs2] = "**";
+          other[gs] = "**";
           globParts.push(other);
-          gs2--;
+          gs--;
         }
         if (!this.preserveMultipleSlashes) {
           for (let i = 1; i < parts.length - 1; i++) {
-            const p2 = parts[i];
-            if (i === 1 && p2 === "" && parts[0] === "")
+            const p = parts[i];
+            if (i === 1 && p === "" && parts[0] === "")
               continue;
-            if (p2 === "." || p2 === "") {
+            if (p === "." || p === "") {
               didSomething = true;
               parts.splice(i, 1);
               i--;
@@ -7491,8 +6969,8 @@ var Minimatch = class {
         }
         let dd = 0;
         while (-1 !== (dd = parts.indexOf("..", dd + 1))) {
-          const p2 = parts[dd - 1];
-          if (p2 && p2 !== "." && p2 !== ".." && p2 !== "**") {
+          const p = parts[dd - 1];
+          if (p && p !== "." && p !== ".." && p !== "**") {
             didSomething = true;
             const needDot = dd === 1 && parts[dd + 1] === "**";
             const splin = needDot ? ["."] : [];
@@ -7515,52 +6993,52 @@ var Minimatch = class {
   // ^-- not valid because ** doens't follow symlinks
   secondPhasePreProcess(globParts) {
     for (let i = 0; i < globParts.length - 1; i++) {
-      for (let j2 = i + 1; j2 < globParts.length; j2++) {
-        const matched = this.partsMatch(globParts[i], globParts[j2], !this.preserveMultipleSlashes);
+      for (let j = i + 1; j < globParts.length; j++) {
+        const matched = this.partsMatch(globParts[i], globParts[j], !this.preserveMultipleSlashes);
         if (matched) {
           globParts[i] = [];
-          globParts[j2] = matched;
+          globParts[j] = matched;
           break;
         }
       }
     }
-    return globParts.filter((gs2) => gs2.length);
+    return globParts.filter((gs) => gs.length);
   }
-  partsMatch(a, b2, emptyGSMatch = false) {
-    let ai2 = 0;
-    let bi2 = 0;
+  partsMatch(a, b, emptyGSMatch = false) {
+    let ai = 0;
+    let bi = 0;
     let result = [];
     let which2 = "";
-    while (ai2 < a.length && bi2 < b2.length) {
-      if (a[ai2] === b2[bi2]) {
-        result.push(which2 === "b" ? b2[bi2] : a[ai2]);
-        ai2++;
-        bi2++;
-      } else if (emptyGSMatch && a[ai2] === "**" && b2[bi2] === a[ai2 + 1]) {
-        result.push(a[ai2]);
-        ai2++;
-      } else if (emptyGSMatch && b2[bi2] === "**" && a[ai2] === b2[bi2 + 1]) {
-        result.push(b2[bi2]);
-        bi2++;
-      } else if (a[ai2] === "*" && b2[bi2] && (this.options.dot || !b2[bi2].startsWith(".")) && b2[bi2] !== "**") {
+    while (ai < a.length && bi < b.length) {
+      if (a[ai] === b[bi]) {
+        result.push(which2 === "b" ? b[bi] : a[ai]);
+        ai++;
+        bi++;
+      } else if (emptyGSMatch && a[ai] === "**" && b[bi] === a[ai + 1]) {
+        result.push(a[ai]);
+        ai++;
+      } else if (emptyGSMatch && b[bi] === "**" && a[ai] === b[bi + 1]) {
+        result.push(b[bi]);
+        bi++;
+      } else if (a[ai] === "*" && b[bi] && (this.options.dot || !b[bi].startsWith(".")) && b[bi] !== "**") {
         if (which2 === "b")
           return false;
         which2 = "a";
-        result.push(a[ai2]);
-        ai2++;
-        bi2++;
-      } else if (b2[bi2] === "*" && a[ai2] && (this.options.dot || !a[ai2].startsWith(".")) && a[ai2] !== "**") {
+        result.push(a[ai]);
+        ai++;
+        bi++;
+      } else if (b[bi] === "*" && a[ai] && (this.options.dot || !a[ai].startsWith(".")) && a[ai] !== "**") {
         if (which2 === "a")
           return false;
         which2 = "b";
-        result.push(b2[bi2]);
-        ai2++;
-        bi2++;
+        result.push(b[bi]);
+        ai++;
+        bi++;
       } else {
         return false;
       }
     }
-    return a.length === b2.length && result;
+    return a.length === b.length && result;
   }
   parseNegate() {
     if (this.nonegate)
@@ -7653,9 +7131,9 @@ var Minimatch = class {
     if (!body.length) {
       let sawSome = !!fileTailMatch;
       for (let i2 = fileIndex; i2 < file.length - fileTailMatch; i2++) {
-        const f2 = String(file[i2]);
+        const f = String(file[i2]);
         sawSome = true;
-        if (f2 === "." || f2 === ".." || !this.options.dot && f2.startsWith(".")) {
+        if (f === "." || f === ".." || !this.options.dot && f.startsWith(".")) {
           return false;
         }
       }
@@ -7665,48 +7143,48 @@ var Minimatch = class {
     let currentBody = bodySegments[0];
     let nonGsParts = 0;
     const nonGsPartsSums = [0];
-    for (const b2 of body) {
-      if (b2 === GLOBSTAR) {
+    for (const b of body) {
+      if (b === GLOBSTAR) {
         nonGsPartsSums.push(nonGsParts);
         currentBody = [[], 0];
         bodySegments.push(currentBody);
       } else {
-        currentBody[0].push(b2);
+        currentBody[0].push(b);
         nonGsParts++;
       }
     }
     let i = bodySegments.length - 1;
     const fileLength = file.length - fileTailMatch;
-    for (const b2 of bodySegments) {
-      b2[1] = fileLength - (nonGsPartsSums[i--] + b2[0].length);
+    for (const b of bodySegments) {
+      b[1] = fileLength - (nonGsPartsSums[i--] + b[0].length);
     }
     return !!this.#matchGlobStarBodySections(file, bodySegments, fileIndex, 0, partial, 0, !!fileTailMatch);
   }
   // return false for "nope, not matching"
   // return null for "not matching, cannot keep trying"
   #matchGlobStarBodySections(file, bodySegments, fileIndex, bodyIndex, partial, globStarDepth, sawTail) {
-    const bs2 = bodySegments[bodyIndex];
-    if (!bs2) {
+    const bs = bodySegments[bodyIndex];
+    if (!bs) {
       for (let i = fileIndex; i < file.length; i++) {
         sawTail = true;
-        const f2 = file[i];
-        if (f2 === "." || f2 === ".." || !this.options.dot && f2.startsWith(".")) {
+        const f = file[i];
+        if (f === "." || f === ".." || !this.options.dot && f.startsWith(".")) {
           return false;
         }
       }
       return sawTail;
     }
-    const [body, after] = bs2;
+    const [body, after] = bs;
     while (fileIndex <= after) {
-      const m2 = this.#matchOne(file.slice(0, fileIndex + body.length), body, partial, fileIndex, 0);
-      if (m2 && globStarDepth < this.maxGlobstarRecursion) {
+      const m = this.#matchOne(file.slice(0, fileIndex + body.length), body, partial, fileIndex, 0);
+      if (m && globStarDepth < this.maxGlobstarRecursion) {
         const sub = this.#matchGlobStarBodySections(file, bodySegments, fileIndex + body.length, bodyIndex + 1, partial, globStarDepth + 1, sawTail);
         if (sub !== false) {
           return sub;
         }
       }
-      const f2 = file[fileIndex];
-      if (f2 === "." || f2 === ".." || !this.options.dot && f2.startsWith(".")) {
+      const f = file[fileIndex];
+      if (f === "." || f === ".." || !this.options.dot && f.startsWith(".")) {
         return false;
       }
       fileIndex++;
@@ -7714,35 +7192,35 @@ var Minimatch = class {
     return partial || null;
   }
   #matchOne(file, pattern, partial, fileIndex, patternIndex) {
-    let fi2;
-    let pi2;
+    let fi;
+    let pi;
     let pl;
     let fl;
-    for (fi2 = fileIndex, pi2 = patternIndex, fl = file.length, pl = pattern.length; fi2 < fl && pi2 < pl; fi2++, pi2++) {
+    for (fi = fileIndex, pi = patternIndex, fl = file.length, pl = pattern.length; fi < fl && pi < pl; fi++, pi++) {
       this.debug("matchOne loop");
-      let p2 = pattern[pi2];
-      let f2 = file[fi2];
-      this.debug(pattern, p2, f2);
-      if (p2 === false || p2 === GLOBSTAR) {
+      let p = pattern[pi];
+      let f = file[fi];
+      this.debug(pattern, p, f);
+      if (p === false || p === GLOBSTAR) {
         return false;
       }
       let hit;
-      if (typeof p2 === "string") {
-        hit = f2 === p2;
-        this.debug("string match", p2, f2, hit);
+      if (typeof p === "string") {
+        hit = f === p;
+        this.debug("string match", p, f, hit);
       } else {
-        hit = p2.test(f2);
-        this.debug("pattern match", p2, f2, hit);
+        hit = p.test(f);
+        this.debug("pattern match", p, f, hit);
       }
       if (!hit)
         return false;
     }
-    if (fi2 === fl && pi2 === pl) {
+    if (fi === fl && pi === pl) {
       return true;
-    } else if (fi2 === fl) {
+    } else if (fi === fl) {
       return partial;
-    } else if (pi2 === pl) {
-      return fi2 === fl - 1 && file[fi2] === "";
+    } else if (pi === pl) {
+      return fi === fl - 1 && file[fi] === "";
     } else {
       throw new Error("wtf?");
     }
@@ -7757,24 +7235,24 @@ var Minimatch = class {
       return GLOBSTAR;
     if (pattern === "")
       return "";
-    let m2;
+    let m;
     let fastTest = null;
-    if (m2 = pattern.match(starRE)) {
+    if (m = pattern.match(starRE)) {
       fastTest = options.dot ? starTestDot : starTest;
-    } else if (m2 = pattern.match(starDotExtRE)) {
-      fastTest = (options.nocase ? options.dot ? starDotExtTestNocaseDot : starDotExtTestNocase : options.dot ? starDotExtTestDot : starDotExtTest)(m2[1]);
-    } else if (m2 = pattern.match(qmarksRE)) {
-      fastTest = (options.nocase ? options.dot ? qmarksTestNocaseDot : qmarksTestNocase : options.dot ? qmarksTestDot : qmarksTest)(m2);
-    } else if (m2 = pattern.match(starDotStarRE)) {
+    } else if (m = pattern.match(starDotExtRE)) {
+      fastTest = (options.nocase ? options.dot ? starDotExtTestNocaseDot : starDotExtTestNocase : options.dot ? starDotExtTestDot : starDotExtTest)(m[1]);
+    } else if (m = pattern.match(qmarksRE)) {
+      fastTest = (options.nocase ? options.dot ? qmarksTestNocaseDot : qmarksTestNocase : options.dot ? qmarksTestDot : qmarksTest)(m);
+    } else if (m = pattern.match(starDotStarRE)) {
       fastTest = options.dot ? starDotStarTestDot : starDotStarTest;
-    } else if (m2 = pattern.match(dotStarRE)) {
+    } else if (m = pattern.match(dotStarRE)) {
       fastTest = dotStarTest;
     }
-    const re2 = AST.fromGlob(pattern, this.options).toMMPattern();
-    if (fastTest && typeof re2 === "object") {
-      Reflect.defineProperty(re2, "test", { value: fastTest });
+    const re = AST.fromGlob(pattern, this.options).toMMPattern();
+    if (fastTest && typeof re === "object") {
+      Reflect.defineProperty(re, "test", { value: fastTest });
     }
-    return re2;
+    return re;
   }
   makeRe() {
     if (this.regexp || this.regexp === false)
@@ -7787,18 +7265,18 @@ var Minimatch = class {
     const options = this.options;
     const twoStar = options.noglobstar ? star2 : options.dot ? twoStarDot : twoStarNoDot;
     const flags = new Set(options.nocase ? ["i"] : []);
-    let re2 = set.map((pattern) => {
-      const pp = pattern.map((p2) => {
-        if (p2 instanceof RegExp) {
-          for (const f2 of p2.flags.split(""))
-            flags.add(f2);
+    let re = set.map((pattern) => {
+      const pp = pattern.map((p) => {
+        if (p instanceof RegExp) {
+          for (const f of p.flags.split(""))
+            flags.add(f);
         }
-        return typeof p2 === "string" ? regExpEscape2(p2) : p2 === GLOBSTAR ? GLOBSTAR : p2._src;
+        return typeof p === "string" ? regExpEscape2(p) : p === GLOBSTAR ? GLOBSTAR : p._src;
       });
-      pp.forEach((p2, i) => {
+      pp.forEach((p, i) => {
         const next = pp[i + 1];
         const prev = pp[i - 1];
-        if (p2 !== GLOBSTAR || prev === GLOBSTAR) {
+        if (p !== GLOBSTAR || prev === GLOBSTAR) {
           return;
         }
         if (prev === void 0) {
@@ -7814,7 +7292,7 @@ var Minimatch = class {
           pp[i + 1] = GLOBSTAR;
         }
       });
-      const filtered = pp.filter((p2) => p2 !== GLOBSTAR);
+      const filtered = pp.filter((p) => p !== GLOBSTAR);
       if (this.partial && filtered.length >= 1) {
         const prefixes = [];
         for (let i = 1; i <= filtered.length; i++) {
@@ -7825,44 +7303,44 @@ var Minimatch = class {
       return filtered.join("/");
     }).join("|");
     const [open2, close] = set.length > 1 ? ["(?:", ")"] : ["", ""];
-    re2 = "^" + open2 + re2 + close + "$";
+    re = "^" + open2 + re + close + "$";
     if (this.partial) {
-      re2 = "^(?:\\/|" + open2 + re2.slice(1, -1) + close + ")$";
+      re = "^(?:\\/|" + open2 + re.slice(1, -1) + close + ")$";
     }
     if (this.negate)
-      re2 = "^(?!" + re2 + ").+$";
+      re = "^(?!" + re + ").+$";
     try {
-      this.regexp = new RegExp(re2, [...flags].join(""));
+      this.regexp = new RegExp(re, [...flags].join(""));
     } catch {
       this.regexp = false;
     }
     return this.regexp;
   }
-  slashSplit(p2) {
+  slashSplit(p) {
     if (this.preserveMultipleSlashes) {
-      return p2.split("/");
-    } else if (this.isWindows && /^\/\/[^/]+/.test(p2)) {
-      return ["", ...p2.split(/\/+/)];
+      return p.split("/");
+    } else if (this.isWindows && /^\/\/[^/]+/.test(p)) {
+      return ["", ...p.split(/\/+/)];
     } else {
-      return p2.split(/\/+/);
+      return p.split(/\/+/);
     }
   }
-  match(f2, partial = this.partial) {
-    this.debug("match", f2, this.pattern);
+  match(f, partial = this.partial) {
+    this.debug("match", f, this.pattern);
     if (this.comment) {
       return false;
     }
     if (this.empty) {
-      return f2 === "";
+      return f === "";
     }
-    if (f2 === "/" && partial) {
+    if (f === "/" && partial) {
       return true;
     }
     const options = this.options;
     if (this.isWindows) {
-      f2 = f2.split("\\").join("/");
+      f = f.split("\\").join("/");
     }
-    const ff = this.slashSplit(f2);
+    const ff = this.slashSplit(f);
     this.debug(this.pattern, "split", ff);
     const set = this.set;
     this.debug(this.pattern, "set", set);
@@ -8033,8 +7511,8 @@ var Pattern = class _Pattern {
   /**
    * Escapes glob patterns within a path
    */
-  static globEscape(s3) {
-    return (IS_WINDOWS6 ? s3 : s3.replace(/\\/g, "\\\\")).replace(/(\[)(?=[^/]+\])/g, "[[]").replace(/\?/g, "[?]").replace(/\*/g, "[*]");
+  static globEscape(s) {
+    return (IS_WINDOWS6 ? s : s.replace(/\\/g, "\\\\")).replace(/(\[)(?=[^/]+\])/g, "[[]").replace(/\?/g, "[?]").replace(/\*/g, "[*]");
   }
   /**
    * Normalizes slashes and ensures absolute root
@@ -8048,7 +7526,7 @@ var Pattern = class _Pattern {
     if (pattern === "." || pattern.startsWith(`.${path4.sep}`)) {
       pattern = _Pattern.globEscape(process.cwd()) + pattern.substr(1);
     } else if (pattern === "~" || pattern.startsWith(`~${path4.sep}`)) {
-      homedir2 = homedir2 || os6.homedir();
+      homedir2 = homedir2 || os5.homedir();
       assert3(homedir2, "Unable to determine HOME directory");
       assert3(hasAbsoluteRoot(homedir2), `Expected HOME directory to be a rooted path. Actual '${homedir2}'`);
       pattern = _Pattern.globEscape(homedir2) + pattern.substr(1);
@@ -8116,8 +7594,8 @@ var Pattern = class _Pattern {
    * Escapes regexp special characters
    * https://javascript.info/regexp-escaping
    */
-  static regExpEscape(s3) {
-    return s3.replace(/[[\\^$.|?*+()]/g, "\\$&");
+  static regExpEscape(s) {
+    return s.replace(/[[\\^$.|?*+()]/g, "\\$&");
   }
 };
 
@@ -8130,13 +7608,13 @@ var SearchState = class {
 };
 
 // ../../node_modules/.pnpm/@actions+glob@0.7.0/node_modules/@actions/glob/lib/internal-globber.js
-var __awaiter2 = function(thisArg, _arguments, P2, generator) {
+var __awaiter2 = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P2 ? value : new P2(function(resolve5) {
+    return value instanceof P ? value : new P(function(resolve5) {
       resolve5(value);
     });
   }
-  return new (P2 || (P2 = Promise))(function(resolve5, reject) {
+  return new (P || (P = Promise))(function(resolve5, reject) {
     function fulfilled(value) {
       try {
         step(generator.next(value));
@@ -8159,56 +7637,56 @@ var __awaiter2 = function(thisArg, _arguments, P2, generator) {
 };
 var __asyncValues = function(o) {
   if (!Symbol.asyncIterator) throw new TypeError("Symbol.asyncIterator is not defined.");
-  var m2 = o[Symbol.asyncIterator], i;
-  return m2 ? m2.call(o) : (o = typeof __values === "function" ? __values(o) : o[Symbol.iterator](), i = {}, verb("next"), verb("throw"), verb("return"), i[Symbol.asyncIterator] = function() {
+  var m = o[Symbol.asyncIterator], i;
+  return m ? m.call(o) : (o = typeof __values === "function" ? __values(o) : o[Symbol.iterator](), i = {}, verb("next"), verb("throw"), verb("return"), i[Symbol.asyncIterator] = function() {
     return this;
   }, i);
   function verb(n) {
-    i[n] = o[n] && function(v2) {
+    i[n] = o[n] && function(v) {
       return new Promise(function(resolve5, reject) {
-        v2 = o[n](v2), settle(resolve5, reject, v2.done, v2.value);
+        v = o[n](v), settle(resolve5, reject, v.done, v.value);
       });
     };
   }
-  function settle(resolve5, reject, d, v2) {
-    Promise.resolve(v2).then(function(v3) {
-      resolve5({ value: v3, done: d });
+  function settle(resolve5, reject, d, v) {
+    Promise.resolve(v).then(function(v2) {
+      resolve5({ value: v2, done: d });
     }, reject);
   }
 };
-var __await = function(v2) {
-  return this instanceof __await ? (this.v = v2, this) : new __await(v2);
+var __await = function(v) {
+  return this instanceof __await ? (this.v = v, this) : new __await(v);
 };
 var __asyncGenerator = function(thisArg, _arguments, generator) {
   if (!Symbol.asyncIterator) throw new TypeError("Symbol.asyncIterator is not defined.");
-  var g2 = generator.apply(thisArg, _arguments || []), i, q2 = [];
+  var g = generator.apply(thisArg, _arguments || []), i, q = [];
   return i = Object.create((typeof AsyncIterator === "function" ? AsyncIterator : Object).prototype), verb("next"), verb("throw"), verb("return", awaitReturn), i[Symbol.asyncIterator] = function() {
     return this;
   }, i;
-  function awaitReturn(f2) {
-    return function(v2) {
-      return Promise.resolve(v2).then(f2, reject);
+  function awaitReturn(f) {
+    return function(v) {
+      return Promise.resolve(v).then(f, reject);
     };
   }
-  function verb(n, f2) {
-    if (g2[n]) {
-      i[n] = function(v2) {
-        return new Promise(function(a, b2) {
-          q2.push([n, v2, a, b2]) > 1 || resume(n, v2);
+  function verb(n, f) {
+    if (g[n]) {
+      i[n] = function(v) {
+        return new Promise(function(a, b) {
+          q.push([n, v, a, b]) > 1 || resume(n, v);
         });
       };
-      if (f2) i[n] = f2(i[n]);
+      if (f) i[n] = f(i[n]);
     }
   }
-  function resume(n, v2) {
+  function resume(n, v) {
     try {
-      step(g2[n](v2));
+      step(g[n](v));
     } catch (e) {
-      settle(q2[0][3], e);
+      settle(q[0][3], e);
     }
   }
   function step(r) {
-    r.value instanceof __await ? Promise.resolve(r.value.v).then(fulfill, reject) : settle(q2[0][2], r);
+    r.value instanceof __await ? Promise.resolve(r.value.v).then(fulfill, reject) : settle(q[0][2], r);
   }
   function fulfill(value) {
     resume("next", value);
@@ -8216,8 +7694,8 @@ var __asyncGenerator = function(thisArg, _arguments, generator) {
   function reject(value) {
     resume("throw", value);
   }
-  function settle(f2, v2) {
-    if (f2(v2), q2.shift(), q2.length) resume(q2[0][0], q2[0][1]);
+  function settle(f, v) {
+    if (f(v), q.shift(), q.length) resume(q[0][0], q[0][1]);
   }
 };
 var IS_WINDOWS7 = process.platform === "win32";
@@ -8235,7 +7713,7 @@ var DefaultGlobber = class _DefaultGlobber {
       var _a2, e_1, _b, _c;
       const result = [];
       try {
-        for (var _d = true, _e2 = __asyncValues(this.globGenerator()), _f; _f = yield _e2.next(), _a2 = _f.done, !_a2; _d = true) {
+        for (var _d = true, _e = __asyncValues(this.globGenerator()), _f; _f = yield _e.next(), _a2 = _f.done, !_a2; _d = true) {
           _c = _f.value;
           _d = false;
           const itemPath = _c;
@@ -8245,7 +7723,7 @@ var DefaultGlobber = class _DefaultGlobber {
         e_1 = { error: e_1_1 };
       } finally {
         try {
-          if (!_d && !_a2 && (_b = _e2.return)) yield _b.call(_e2);
+          if (!_d && !_a2 && (_b = _e.return)) yield _b.call(_e);
         } finally {
           if (e_1) throw e_1.error;
         }
@@ -8267,7 +7745,7 @@ var DefaultGlobber = class _DefaultGlobber {
       for (const searchPath of getSearchPaths(patterns)) {
         debug(`Search path '${searchPath}'`);
         try {
-          yield __await(fs4.promises.lstat(searchPath));
+          yield __await(fs3.promises.lstat(searchPath));
         } catch (err) {
           if (err.code === "ENOENT") {
             continue;
@@ -8301,7 +7779,7 @@ var DefaultGlobber = class _DefaultGlobber {
             continue;
           }
           const childLevel = item.level + 1;
-          const childItems = (yield __await(fs4.promises.readdir(item.path))).map((x) => new SearchState(path5.join(item.path, x), childLevel));
+          const childItems = (yield __await(fs3.promises.readdir(item.path))).map((x) => new SearchState(path5.join(item.path, x), childLevel));
           stack.push(...childItems.reverse());
         } else if (match3 & MatchKind.File) {
           yield yield __await(item.path);
@@ -8336,7 +7814,7 @@ var DefaultGlobber = class _DefaultGlobber {
       let stats;
       if (options.followSymbolicLinks) {
         try {
-          stats = yield fs4.promises.stat(item.path);
+          stats = yield fs3.promises.stat(item.path);
         } catch (err) {
           if (err.code === "ENOENT") {
             if (options.omitBrokenSymbolicLinks) {
@@ -8348,10 +7826,10 @@ var DefaultGlobber = class _DefaultGlobber {
           throw err;
         }
       } else {
-        stats = yield fs4.promises.lstat(item.path);
+        stats = yield fs3.promises.lstat(item.path);
       }
       if (stats.isDirectory() && options.followSymbolicLinks) {
-        const realPath = yield fs4.promises.realpath(item.path);
+        const realPath = yield fs3.promises.realpath(item.path);
         while (traversalChain.length >= item.level) {
           traversalChain.pop();
         }
@@ -8367,13 +7845,13 @@ var DefaultGlobber = class _DefaultGlobber {
 };
 
 // ../../node_modules/.pnpm/@actions+glob@0.7.0/node_modules/@actions/glob/lib/glob.js
-var __awaiter3 = function(thisArg, _arguments, P2, generator) {
+var __awaiter3 = function(thisArg, _arguments, P, generator) {
   function adopt(value) {
-    return value instanceof P2 ? value : new P2(function(resolve5) {
+    return value instanceof P ? value : new P(function(resolve5) {
       resolve5(value);
     });
   }
-  return new (P2 || (P2 = Promise))(function(resolve5, reject) {
+  return new (P || (P = Promise))(function(resolve5, reject) {
     function fulfilled(value) {
       try {
         step(generator.next(value));
@@ -8402,7 +7880,7 @@ function create(patterns, options) {
 
 // src/find-files.ts
 function patternLines(text) {
-  return text.split(/\r?\n/).map((p2) => p2.trim()).filter((p2) => p2 !== "" && !p2.startsWith("#"));
+  return text.split(/\r?\n/).map((p) => p.trim()).filter((p) => p !== "" && !p.startsWith("#"));
 }
 function isDirectory2(path6) {
   try {
@@ -8412,9 +7890,9 @@ function isDirectory2(path6) {
   }
 }
 async function findJunitFiles(patterns, workspace) {
-  const absolute = patterns.map((p2) => {
-    const exclude = p2.startsWith("!");
-    const path6 = resolve(workspace, exclude ? p2.slice(1).trim() : p2);
+  const absolute = patterns.map((p) => {
+    const exclude = p.startsWith("!");
+    const path6 = resolve(workspace, exclude ? p.slice(1).trim() : p);
     if (!isDirectory2(path6)) return exclude ? `!${path6}` : path6;
     return exclude ? `!${path6}/**` : `${path6}/**/*.xml`;
   });
@@ -8459,13 +7937,13 @@ var RerunMerger = class {
     const failures = [];
     let moreFailures = 0;
     for (const e of this.cases.values()) {
-      let s3 = counts.get(e.suite);
-      if (s3 === void 0) counts.set(e.suite, s3 = { name: e.suite, total: 0, failures: 0, errors: 0, skipped: 0, flaky: 0, duration: 0, timestamp: null });
-      s3.total++;
-      if (e.outcome === "failure") s3.failures++;
-      else if (e.outcome === "error") s3.errors++;
-      else if (e.outcome === "skipped") s3.skipped++;
-      if (e.flaky) s3.flaky++;
+      let s = counts.get(e.suite);
+      if (s === void 0) counts.set(e.suite, s = { name: e.suite, total: 0, failures: 0, errors: 0, skipped: 0, flaky: 0, duration: 0, timestamp: null });
+      s.total++;
+      if (e.outcome === "failure") s.failures++;
+      else if (e.outcome === "error") s.errors++;
+      else if (e.outcome === "skipped") s.skipped++;
+      if (e.flaky) s.flaky++;
       if (e.last) {
         if (failures.length < maxFailures) failures.push(e.last);
         else moreFailures++;
@@ -8474,8 +7952,8 @@ var RerunMerger = class {
     const merged = [];
     const emitted = /* @__PURE__ */ new Map();
     for (const suite of suites) {
-      const s3 = counts.get(suite.name);
-      if (s3 === void 0) {
+      const s = counts.get(suite.name);
+      if (s === void 0) {
         merged.push(suite);
         continue;
       }
@@ -8484,7 +7962,7 @@ var RerunMerger = class {
         first.duration += suite.duration;
         continue;
       }
-      const entry = { ...s3, duration: suite.duration, timestamp: suite.timestamp };
+      const entry = { ...s, duration: suite.duration, timestamp: suite.timestamp };
       emitted.set(suite.name, entry);
       merged.push(entry);
     }
@@ -8492,23 +7970,23 @@ var RerunMerger = class {
   }
 };
 
-// src/junit/internal-sax.ts
+// ../junit/src/internal-sax.ts
 import { TextDecoder as TextDecoder2 } from "node:util";
 
-// src/junit/internal-builder.ts
+// ../junit/src/internal-builder.ts
 import { basename as basename4 } from "node:path";
 
-// src/junit/internal-strings.ts
-function detach(s3) {
-  return s3.length < 13 ? s3 : (" " + s3).slice(1);
+// ../junit/src/internal-strings.ts
+function detach(s) {
+  return s.length < 13 ? s : (" " + s).slice(1);
 }
-function cut(s3, max) {
-  if (s3.length <= max) return s3;
-  const last = s3.charCodeAt(max - 1);
-  return s3.slice(0, last >= 55296 && last <= 56319 ? max - 1 : max);
+function cut(s, max) {
+  if (s.length <= max) return s;
+  const last = s.charCodeAt(max - 1);
+  return s.slice(0, last >= 55296 && last <= 56319 ? max - 1 : max);
 }
 
-// src/junit/internal-time.ts
+// ../junit/src/internal-time.ts
 var PLAIN = /^(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;
 var COMMA_GROUPS = /^[1-9]\d{0,2}(?:,\d{3})+(?:\.\d*)?$/;
 var DOT_GROUPS_COMMA_DECIMAL = /^[1-9]\d{0,2}(?:\.\d{3})+,\d*$/;
@@ -8516,12 +7994,12 @@ var DOT_GROUPS_ONLY = /^[1-9]\d{0,2}(?:\.\d{3}){2,}$/;
 var DECIMAL_COMMA = /^\d+,\d+$/;
 var AMBIGUOUS_COMMA = /^[1-9]\d{0,2},\d{3}$/;
 var CLOCK = /^(?:(\d+):)?(\d{1,2}):(\d{1,2}(?:\.\d+)?)$/;
-function isDecimal(s3) {
-  const n = s3.length;
+function isDecimal(s) {
+  const n = s.length;
   if (n === 0 || n > 15) return false;
   let dot = false;
   for (let i = 0; i < n; i++) {
-    const c = s3.charCodeAt(i);
+    const c = s.charCodeAt(i);
     if (c === 46 && i > 0 && !dot) dot = true;
     else if (c < 48 || c > 57) return false;
   }
@@ -8533,17 +8011,17 @@ function finite(n) {
 function parseTime(raw) {
   if (raw === void 0) return null;
   if (isDecimal(raw)) return Number(raw);
-  const s3 = raw.trim();
-  if (s3 === "") return null;
-  if (PLAIN.test(s3)) return finite(Number(s3));
-  if (COMMA_GROUPS.test(s3)) {
-    if (!s3.includes(".") && AMBIGUOUS_COMMA.test(s3)) return null;
-    return finite(Number(s3.replaceAll(",", "")));
+  const s = raw.trim();
+  if (s === "") return null;
+  if (PLAIN.test(s)) return finite(Number(s));
+  if (COMMA_GROUPS.test(s)) {
+    if (!s.includes(".") && AMBIGUOUS_COMMA.test(s)) return null;
+    return finite(Number(s.replaceAll(",", "")));
   }
-  if (DOT_GROUPS_COMMA_DECIMAL.test(s3)) return finite(Number(s3.replaceAll(".", "").replace(",", ".")));
-  if (DOT_GROUPS_ONLY.test(s3)) return finite(Number(s3.replaceAll(".", "")));
-  if (DECIMAL_COMMA.test(s3)) return finite(Number(s3.replace(",", ".")));
-  const clock = CLOCK.exec(s3);
+  if (DOT_GROUPS_COMMA_DECIMAL.test(s)) return finite(Number(s.replaceAll(".", "").replace(",", ".")));
+  if (DOT_GROUPS_ONLY.test(s)) return finite(Number(s.replaceAll(".", "")));
+  if (DECIMAL_COMMA.test(s)) return finite(Number(s.replace(",", ".")));
+  const clock = CLOCK.exec(s);
   if (clock) {
     const hours = clock[1] === void 0 ? 0 : Number(clock[1]);
     const minutes = Number(clock[2]);
@@ -8555,24 +8033,24 @@ function parseTime(raw) {
 }
 function parseCount(raw) {
   if (raw === void 0) return void 0;
-  const m2 = /^\s*(\d+)(?:\.0*)?\s*$/.exec(raw);
-  if (!m2) return void 0;
-  const n = Number(m2[1]);
+  const m = /^\s*(\d+)(?:\.0*)?\s*$/.exec(raw);
+  if (!m) return void 0;
+  const n = Number(m[1]);
   return Number.isSafeInteger(n) ? n : void 0;
 }
-function daysFromCivil(y, m2, d) {
-  const yy = m2 <= 2 ? y - 1 : y;
+function daysFromCivil(y, m, d) {
+  const yy = m <= 2 ? y - 1 : y;
   const era = Math.floor(yy / 400);
   const yoe = yy - era * 400;
-  const doy = Math.floor((153 * (m2 + (m2 > 2 ? -3 : 9)) + 2) / 5) + d - 1;
+  const doy = Math.floor((153 * (m + (m > 2 ? -3 : 9)) + 2) / 5) + d - 1;
   const doe = yoe * 365 + Math.floor(yoe / 4) - Math.floor(yoe / 100) + doy;
   return era * 146097 + doe - 719468;
 }
 function isLeap(y) {
   return y % 4 === 0 && y % 100 !== 0 || y % 400 === 0;
 }
-function daysInMonth(y, m2) {
-  return [31, isLeap(y) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m2 - 1] ?? 0;
+function daysInMonth(y, m) {
+  return [31, isLeap(y) ? 29 : 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31][m - 1] ?? 0;
 }
 function isoWeekday(days) {
   return ((days + 3) % 7 + 7) % 7 + 1;
@@ -8581,69 +8059,69 @@ function weeksInYear(y) {
   const jan1 = isoWeekday(daysFromCivil(y, 1, 1));
   return jan1 === 4 || jan1 === 3 && isLeap(y) ? 53 : 52;
 }
-function parseDate(s3) {
-  let m2;
-  if ((m2 = /^(\d{4})-(\d{2})(?:-(\d{2}))?$/.exec(s3)) || (m2 = /^(\d{4})(\d{2})(\d{2})$/.exec(s3))) {
-    const y = Number(m2[1]);
-    const mo2 = Number(m2[2]);
-    const d = m2[3] === void 0 ? 1 : Number(m2[3]);
-    if (mo2 < 1 || mo2 > 12 || d < 1 || d > daysInMonth(y, mo2)) return null;
-    return daysFromCivil(y, mo2, d);
+function parseDate(s) {
+  let m;
+  if ((m = /^(\d{4})-(\d{2})(?:-(\d{2}))?$/.exec(s)) || (m = /^(\d{4})(\d{2})(\d{2})$/.exec(s))) {
+    const y = Number(m[1]);
+    const mo = Number(m[2]);
+    const d = m[3] === void 0 ? 1 : Number(m[3]);
+    if (mo < 1 || mo > 12 || d < 1 || d > daysInMonth(y, mo)) return null;
+    return daysFromCivil(y, mo, d);
   }
-  if (m2 = /^(\d{4})-?W(\d{2})(?:-?([1-7]))?$/.exec(s3)) {
-    const y = Number(m2[1]);
-    const w2 = Number(m2[2]);
-    const d = m2[3] === void 0 ? 1 : Number(m2[3]);
-    if (w2 < 1 || w2 > weeksInYear(y)) return null;
+  if (m = /^(\d{4})-?W(\d{2})(?:-?([1-7]))?$/.exec(s)) {
+    const y = Number(m[1]);
+    const w = Number(m[2]);
+    const d = m[3] === void 0 ? 1 : Number(m[3]);
+    if (w < 1 || w > weeksInYear(y)) return null;
     const jan4 = daysFromCivil(y, 1, 4);
     const week1Monday = jan4 - (isoWeekday(jan4) - 1);
-    return week1Monday + (w2 - 1) * 7 + (d - 1);
+    return week1Monday + (w - 1) * 7 + (d - 1);
   }
-  if (m2 = /^(\d{4})-?(\d{3})$/.exec(s3)) {
-    const y = Number(m2[1]);
-    const doy = Number(m2[2]);
+  if (m = /^(\d{4})-?(\d{3})$/.exec(s)) {
+    const y = Number(m[1]);
+    const doy = Number(m[2]);
     if (doy < 1 || doy > (isLeap(y) ? 366 : 365)) return null;
     return daysFromCivil(y, 1, 1) + doy - 1;
   }
   return null;
 }
-function parseClock(s3) {
-  const m2 = /^(\d{2})(?::(\d{2})(?::(\d{2}))?)?(?:[.,](\d+))?$/.exec(s3) ?? /^(\d{2})(?:(\d{2})(\d{2})?)?(?:[.,](\d+))?$/.exec(s3);
-  if (!m2) return null;
-  const h = Number(m2[1]);
-  const mi2 = m2[2] === void 0 ? 0 : Number(m2[2]);
-  const sec = m2[3] === void 0 ? 0 : Number(m2[3]);
-  const fraction = m2[4] === void 0 ? 0 : Number(`0.${m2[4]}`);
-  if (mi2 > 59 || sec > 60) return null;
-  if (h > 24 || h === 24 && (mi2 !== 0 || sec !== 0 || fraction !== 0)) return null;
-  const unit = m2[3] !== void 0 ? 1 : m2[2] !== void 0 ? 60 : 3600;
-  return h * 3600 + mi2 * 60 + sec + fraction * unit;
+function parseClock(s) {
+  const m = /^(\d{2})(?::(\d{2})(?::(\d{2}))?)?(?:[.,](\d+))?$/.exec(s) ?? /^(\d{2})(?:(\d{2})(\d{2})?)?(?:[.,](\d+))?$/.exec(s);
+  if (!m) return null;
+  const h = Number(m[1]);
+  const mi = m[2] === void 0 ? 0 : Number(m[2]);
+  const sec = m[3] === void 0 ? 0 : Number(m[3]);
+  const fraction = m[4] === void 0 ? 0 : Number(`0.${m[4]}`);
+  if (mi > 59 || sec > 60) return null;
+  if (h > 24 || h === 24 && (mi !== 0 || sec !== 0 || fraction !== 0)) return null;
+  const unit = m[3] !== void 0 ? 1 : m[2] !== void 0 ? 60 : 3600;
+  return h * 3600 + mi * 60 + sec + fraction * unit;
 }
-function parseZone(s3) {
-  if (s3 === "" || s3 === "Z" || s3 === "z") return 0;
-  const m2 = /^([+-])(\d{2})(?::?(\d{2}))?$/.exec(s3);
-  if (!m2) return null;
-  const h = Number(m2[2]);
-  const mi2 = m2[3] === void 0 ? 0 : Number(m2[3]);
-  if (h > 23 || mi2 > 59) return null;
-  return (m2[1] === "-" ? -1 : 1) * (h * 3600 + mi2 * 60);
+function parseZone(s) {
+  if (s === "" || s === "Z" || s === "z") return 0;
+  const m = /^([+-])(\d{2})(?::?(\d{2}))?$/.exec(s);
+  if (!m) return null;
+  const h = Number(m[2]);
+  const mi = m[3] === void 0 ? 0 : Number(m[3]);
+  if (h > 23 || mi > 59) return null;
+  return (m[1] === "-" ? -1 : 1) * (h * 3600 + mi * 60);
 }
 function parseTimestamp(raw) {
   if (raw === void 0) return null;
-  const s3 = raw.trim();
-  const m2 = /^([0-9W-]+)(?:[Tt ]([0-9:.,]+?))? ?([Zz]|[+-][0-9:]+)?$/.exec(s3);
-  if (!m2 || m2[1] === void 0) return null;
-  const days = parseDate(m2[1]);
+  const s = raw.trim();
+  const m = /^([0-9W-]+)(?:[Tt ]([0-9:.,]+?))? ?([Zz]|[+-][0-9:]+)?$/.exec(s);
+  if (!m || m[1] === void 0) return null;
+  const days = parseDate(m[1]);
   if (days === null) return null;
-  const clock = m2[2] === void 0 ? 0 : parseClock(m2[2]);
+  const clock = m[2] === void 0 ? 0 : parseClock(m[2]);
   if (clock === null) return null;
-  const zone = parseZone(m2[3] ?? "");
+  const zone = parseZone(m[3] ?? "");
   if (zone === null) return null;
-  if (m2[2] === void 0 && m2[3] !== void 0) return null;
+  if (m[2] === void 0 && m[3] !== void 0) return null;
   return days * 86400 + clock - zone;
 }
 
-// src/junit/internal-case.ts
+// ../junit/src/internal-case.ts
 var SKIP_STATUSES = /* @__PURE__ */ new Set(["disabled", "skipped", "skip", "notrun", "ignored", "ignore", "notexecuted", "pending", "excluded"]);
 var RESULT_RANK = /* @__PURE__ */ new Map([
   ["flakyFailure", 1],
@@ -8669,18 +8147,20 @@ function startCase(attrs) {
     hasFlaky: false,
     rank: 0,
     message: void 0,
+    type: void 0,
     parts: [],
     length: 0
   };
 }
-function markResult(c, rank, message, maxDetails) {
+function markResult(c, rank, attrs, maxDetails) {
   if (rank === 1) c.hasFlaky = true;
   else if (rank === 2) c.hasSkipped = true;
   else if (rank === 3) c.hasFailure = true;
   else c.hasError = true;
   if (rank <= c.rank) return false;
   c.rank = rank;
-  c.message = message ? detach(cut(message, maxDetails)) : void 0;
+  c.message = attrs.message ? detach(cut(attrs.message, maxDetails)) : void 0;
+  c.type = attrs.type ? detach(cut(attrs.type, maxDetails)) : void 0;
   c.parts = [];
   c.length = 0;
   return true;
@@ -8698,6 +8178,7 @@ function finishCase(c, outcome, flaky, suiteName, maxDetails, intern) {
   const line = c.line !== void 0 && /^\s*[1-9][0-9]{0,8}\s*$/.test(c.line) ? Number(c.line) : void 0;
   if (line !== void 0) kase.line = line;
   if (decided && c.message !== void 0) kase.message = c.message;
+  if (decided && c.type !== void 0) kase.type = c.type;
   if (decided) {
     const details = c.parts.join("").trimEnd();
     if (details !== "") kase.details = detach(details);
@@ -8705,7 +8186,7 @@ function finishCase(c, outcome, flaky, suiteName, maxDetails, intern) {
   return kase;
 }
 
-// src/junit/internal-suite.ts
+// ../junit/src/internal-suite.ts
 function startContainer(isRoot, attrs, parent, display) {
   if (parent && !isRoot) parent.hasNestedSuite = true;
   const declared = {};
@@ -8734,11 +8215,11 @@ function countCase(container, c, outcome, flaky) {
   else if (outcome === "skipped") d.skipped++;
   if (flaky) d.flaky++;
   d.time += c.time ?? 0;
-  const m2 = container.marks;
-  m2.tests++;
-  if (c.hasFailure) m2.failures++;
-  if (c.hasError) m2.errors++;
-  if (c.hasSkipped || c.statusSkipped) m2.skipped++;
+  const m = container.marks;
+  m.tests++;
+  if (c.hasFailure) m.failures++;
+  if (c.hasError) m.errors++;
+  if (c.hasSkipped || c.statusSkipped) m.skipped++;
 }
 function suiteResult(c) {
   const { direct, declared } = c;
@@ -8786,7 +8267,7 @@ function closeDeclared(c, parent) {
   };
 }
 
-// src/junit/types.ts
+// ../junit/src/types.ts
 var JunitReadError = class extends Error {
   constructor(message, file, kind, line, column) {
     super(message);
@@ -8802,9 +8283,10 @@ var JunitReadError = class extends Error {
   name = "JunitReadError";
 };
 
-// src/junit/internal-builder.ts
+// ../junit/src/internal-builder.ts
 var MAX_DEPTH = 1e4;
 var MUTED = /* @__PURE__ */ new Set(["system-out", "system-err"]);
+var noAttributes = {};
 var CaseHandlerError = class extends Error {
   constructor(error2) {
     super("onCase failed");
@@ -8846,13 +8328,13 @@ var ReportBuilder = class {
   get wantsText() {
     return this.collecting !== null && this.mutedDepth === 0;
   }
-  intern(s3) {
-    let v2 = this.interned.get(s3);
-    if (v2 === void 0) {
-      v2 = detach(s3);
-      this.interned.set(v2, v2);
+  intern(s) {
+    let v = this.interned.get(s);
+    if (v === void 0) {
+      v = detach(s);
+      this.interned.set(v, v);
     }
-    return v2;
+    return v;
   }
   openTag(qname, attrs, line) {
     if (this.frames.length >= MAX_DEPTH) {
@@ -8895,10 +8377,10 @@ var ReportBuilder = class {
     else if (frame === "container") this.closeContainer();
   }
   /** Text or CDATA inside the deciding result element (callers check `wantsText`). */
-  text(s3) {
+  text(s) {
     const c = this.collecting;
     if (c === null || this.mutedDepth > 0 || c.length >= this.maxDetails) return;
-    const t = c.length === 0 ? s3.trimStart() : s3;
+    const t = c.length === 0 ? s.trimStart() : s;
     if (t === "") return;
     const part = cut(t, this.maxDetails - c.length);
     c.parts.push(detach(part));
@@ -8931,7 +8413,7 @@ var ReportBuilder = class {
       return;
     }
     const wanted = this.wantsDetails;
-    if (markResult(c, rank, wanted ? attrs.message : void 0, this.maxDetails)) this.collecting = wanted ? c : null;
+    if (markResult(c, rank, wanted ? attrs : noAttributes, this.maxDetails)) this.collecting = wanted ? c : null;
     this.frames.push("result");
   }
   closeResult() {
@@ -8952,7 +8434,7 @@ var ReportBuilder = class {
     if (failed2 && !kept) this.moreFailures++;
     const { onCase } = this.options;
     if (!kept && onCase === void 0) return;
-    const kase = finishCase(c, outcome, flaky, container?.display ?? this.fileBase, this.maxDetails, (s3) => this.intern(s3));
+    const kase = finishCase(c, outcome, flaky, container?.display ?? this.fileBase, this.maxDetails, (s) => this.intern(s));
     if (kept) this.failures.push(kase);
     if (onCase !== void 0) {
       try {
@@ -8964,7 +8446,7 @@ var ReportBuilder = class {
   }
 };
 
-// src/junit/internal-encoding.ts
+// ../junit/src/internal-encoding.ts
 var SNIFF_BYTES = 1024;
 var ALIASES = /* @__PURE__ */ new Map([
   ["latin9", "iso-8859-15"],
@@ -9010,8 +8492,8 @@ function sniffEncoding(head, complete) {
   const end = view.indexOf("?>");
   if (end < 0 && !complete && head.length < SNIFF_BYTES) return { kind: "need-more" };
   const decl = view.toString("latin1", 0, end < 0 ? view.length : end);
-  const m2 = /\sencoding\s*=\s*(?:"([^"]*)"|'([^']*)')/.exec(decl);
-  const declared = m2 ? m2[1] ?? m2[2] ?? "" : "";
+  const m = /\sencoding\s*=\s*(?:"([^"]*)"|'([^']*)')/.exec(decl);
+  const declared = m ? m[1] ?? m[2] ?? "" : "";
   if (declared === "") return { kind: "decode", encoding: "utf-8" };
   const label = decoderLabel(declared);
   if (label === null) return { kind: "unsupported", reason: `unsupported encoding "${declared}"` };
@@ -9019,10 +8501,10 @@ function sniffEncoding(head, complete) {
   return { kind: "decode", encoding: label };
 }
 
-// src/junit/internal-feeder.ts
+// ../junit/src/internal-feeder.ts
 var import_saxes = __toESM(require_saxes(), 1);
 
-// src/junit/internal-attributes.ts
+// ../junit/src/internal-attributes.ts
 var MAX_ATTRIBUTES = 1e4;
 var READ_ATTRIBUTES = [
   "name",
@@ -9031,6 +8513,7 @@ var READ_ATTRIBUTES = [
   "timestamp",
   "status",
   "message",
+  "type",
   "tests",
   "failures",
   "errors",
@@ -9039,41 +8522,41 @@ var READ_ATTRIBUTES = [
   "line"
 ];
 
-// src/junit/internal-xml-errors.ts
+// ../junit/src/internal-xml-errors.ts
 var S_ENTITY = 14;
 var S_COMMENT = 17;
 var S_CDATA = 20;
 var S_ATTRIB_VALUE_QUOTED = 40;
 var S_ATTRIB_VALUE_UNQUOTED = 42;
 var AMP_ADVICE = "write a literal '&' as &amp;";
-function since(p2, marker) {
-  const chunk = p2.chunk ?? "";
-  const end = p2.prevI ?? 0;
+function since(p, marker) {
+  const chunk = p.chunk ?? "";
+  const end = p.prevI ?? 0;
   const start = chunk.lastIndexOf(marker, end);
   return start < 0 ? "?" : chunk.slice(start + marker.length, end).slice(0, 100);
 }
 var codePoint = (c) => `U+${c.toString(16).toUpperCase().padStart(4, "0")}`;
 function explainXmlError(reason, parser) {
-  const p2 = parser;
-  const inAttribute = p2.q !== null && p2.q !== void 0 || p2.state === S_ATTRIB_VALUE_QUOTED || p2.state === S_ATTRIB_VALUE_UNQUOTED;
+  const p = parser;
+  const inAttribute = p.q !== null && p.q !== void 0 || p.state === S_ATTRIB_VALUE_QUOTED || p.state === S_ATTRIB_VALUE_UNQUOTED;
   switch (reason) {
     case "disallowed character.": {
-      const c = p2.chunk?.codePointAt(p2.prevI ?? -1);
+      const c = p.chunk?.codePointAt(p.prevI ?? -1);
       if (c === 60) return inAttribute ? "'<' not allowed in an attribute value (write it as &lt;)" : "'<' not allowed here";
       return c === void 0 ? "a character not allowed in XML 1.0" : `character ${codePoint(c)} not allowed in XML 1.0${inAttribute ? " (in an attribute value)" : ""}`;
     }
     case "undefined entity.":
-      return `undefined entity '&${since(p2, "&")};': JUnit XML may use only &lt; &gt; &amp; &quot; &apos; and character references (${AMP_ADVICE})`;
+      return `undefined entity '&${since(p, "&")};': JUnit XML may use only &lt; &gt; &amp; &quot; &apos; and character references (${AMP_ADVICE})`;
     case "disallowed character in entity name.":
     case "empty entity name.":
       return `'&' that starts no entity reference (${AMP_ADVICE})`;
     case "unexpected end.":
-      if (p2.state === S_ENTITY) return `'&' without the ';' that ends an entity reference (${AMP_ADVICE})`;
-      if (p2.state === S_COMMENT) return "the document ends inside a comment";
-      if (p2.state === S_CDATA) return "the document ends inside a CDATA section";
+      if (p.state === S_ENTITY) return `'&' without the ';' that ends an entity reference (${AMP_ADVICE})`;
+      if (p.state === S_COMMENT) return "the document ends inside a comment";
+      if (p.state === S_CDATA) return "the document ends inside a CDATA section";
       return inAttribute ? "the document ends inside an attribute value (a missing closing quote?)" : "the document ends inside a tag";
     case "unexpected close tag.":
-      return `close tag </${since(p2, "</")}> where </${p2.tag?.name ?? "?"}> was expected`;
+      return `close tag </${since(p, "</")}> where </${p.tag?.name ?? "?"}> was expected`;
     case "document must contain a root element.":
       return "no root element (the file is empty, holds no element, or ends inside the first tag)";
     case "unquoted attribute value.":
@@ -9088,7 +8571,7 @@ function explainXmlError(reason, parser) {
   }
 }
 
-// src/junit/internal-feeder.ts
+// ../junit/src/internal-feeder.ts
 var SLICE = 64 * 1024;
 var MIN_BUFFER_CAP = 64 * 1024;
 function bufferCap(options) {
@@ -9121,8 +8604,8 @@ var Feeder = class {
       builder.closeTag();
       this.syncText();
     });
-    parser.on("cdata", (s3) => {
-      if (builder.wantsText) builder.text(s3);
+    parser.on("cdata", (s) => {
+      if (builder.wantsText) builder.text(s);
     });
   }
   file;
@@ -9144,12 +8627,12 @@ var Feeder = class {
     const want = this.builder.wantsText;
     if (want === this.textOn) return;
     this.textOn = want;
-    if (want) this.parser.on("text", (s3) => this.builder.text(s3));
+    if (want) this.parser.on("text", (s) => this.builder.text(s));
     else this.parser.off("text");
   }
-  write(s3) {
-    for (let i = 0; i < s3.length; i += SLICE) {
-      this.guarded(() => this.parser.write(i === 0 && s3.length <= SLICE ? s3 : s3.slice(i, i + SLICE)));
+  write(s) {
+    for (let i = 0; i < s.length; i += SLICE) {
+      this.guarded(() => this.parser.write(i === 0 && s.length <= SLICE ? s : s.slice(i, i + SLICE)));
       this.bound();
     }
   }
@@ -9157,9 +8640,9 @@ var Feeder = class {
     this.guarded(() => this.parser.close());
     return this.builder.finish();
   }
-  guarded(f2) {
+  guarded(f) {
     try {
-      f2();
+      f();
     } catch (err) {
       if (err instanceof JunitReadError) throw err;
       if (err instanceof CaseHandlerError) throw err.error;
@@ -9172,18 +8655,18 @@ var Feeder = class {
    * ever uses); longer names and entity references, and too many attributes, are refused.
    */
   bound() {
-    const p2 = this.parser;
-    if (typeof p2.text === "string" && p2.text.length > 2 * this.cap) p2.text = detach(p2.text.slice(0, this.cap));
+    const p = this.parser;
+    if (typeof p.text === "string" && p.text.length > 2 * this.cap) p.text = detach(p.text.slice(0, this.cap));
     for (const key of ["name", "entity", "piTarget"]) {
-      const v2 = p2[key];
-      if (typeof v2 === "string" && v2.length > 2 * this.cap) throw this.corrupt(`XML name longer than ${2 * this.cap} characters`);
+      const v = p[key];
+      if (typeof v === "string" && v.length > 2 * this.cap) throw this.corrupt(`XML name longer than ${2 * this.cap} characters`);
     }
-    if (Array.isArray(p2.attribList) && p2.attribList.length > MAX_ATTRIBUTES) throw this.tooManyAttributes();
+    if (Array.isArray(p.attribList) && p.attribList.length > MAX_ATTRIBUTES) throw this.tooManyAttributes();
   }
 };
 
-// src/junit/internal-file.ts
-import { closeSync, createReadStream, fstatSync, openSync, readSync } from "node:fs";
+// ../junit/src/internal-file.ts
+import { closeSync, createReadStream as createReadStream2, fstatSync, openSync, readSync } from "node:fs";
 var WHOLE_FILE_BYTES = 1024 * 1024;
 var CHUNK = 64 * 1024;
 var scratch;
@@ -9195,7 +8678,7 @@ function openFile(path6) {
     const { size } = stat3;
     if (!stat3.isFile() || size > WHOLE_FILE_BYTES) {
       streaming = true;
-      return { kind: "stream", stream: createReadStream(path6, { fd, highWaterMark: CHUNK }), regular: stat3.isFile() };
+      return { kind: "stream", stream: createReadStream2(path6, { fd, highWaterMark: CHUNK }), regular: stat3.isFile() };
     }
     const buffer = size <= CHUNK ? scratch ??= Buffer.allocUnsafe(CHUNK) : Buffer.allocUnsafe(size);
     let filled = 0;
@@ -9210,17 +8693,17 @@ function openFile(path6) {
   }
 }
 
-// src/junit/internal-plain.ts
-var S2 = "[ \\t\\n]";
+// ../junit/src/internal-plain.ts
+var S = "[ \\t\\n]";
 var NAME = "[A-Za-z_:][A-Za-z0-9_:.-]*";
 var DECLARATION = new RegExp(
-  `<\\?xml${S2}+version${S2}*=${S2}*(["'])1\\.0\\1(?:${S2}+encoding${S2}*=${S2}*(["'])[A-Za-z][A-Za-z0-9._-]*\\2)?(?:${S2}+standalone${S2}*=${S2}*(["'])(?:yes|no)\\3)?${S2}*\\?>`,
+  `<\\?xml${S}+version${S}*=${S}*(["'])1\\.0\\1(?:${S}+encoding${S}*=${S}*(["'])[A-Za-z][A-Za-z0-9._-]*\\2)?(?:${S}+standalone${S}*=${S}*(["'])(?:yes|no)\\3)?${S}*\\?>`,
   "y"
 );
 var TAG_NAME = new RegExp(NAME, "y");
-var ATTRIBUTE = new RegExp(`${S2}+(${NAME})${S2}*=${S2}*(?:"([^<"]*)"|'([^<']*)')`, "y");
-var TAG_END = new RegExp(`${S2}*(/?)>`, "y");
-var CLOSE_TAG = new RegExp(`</(${NAME})${S2}*>`, "y");
+var ATTRIBUTE = new RegExp(`${S}+(${NAME})${S}*=${S}*(?:"([^<"]*)"|'([^<']*)')`, "y");
+var TAG_END = new RegExp(`${S}*(/?)>`, "y");
+var CLOSE_TAG = new RegExp(`</(${NAME})${S}*>`, "y");
 var REFERENCE = /&(?:(lt|gt|amp|quot|apos)|#([0-9]{1,7})|#x([0-9A-Fa-f]{1,6}));/y;
 var SPACE_ONLY = /^[ \t\n]*$/;
 var TAB_OR_NEWLINE = /[\t\n]/;
@@ -9229,9 +8712,9 @@ var MAX_PLAIN_ATTRIBUTES = 64;
 var NOT_PLAIN = /[\x00-\x08\x0B-\x1F\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 var READ = new Map(READ_ATTRIBUTES.map((a) => [a, a]));
 var PREDEFINED = { lt: "<", gt: ">", amp: "&", quot: '"', apos: "'" };
-function isSpace(xml, from, to2) {
-  for (let k2 = from; k2 < to2; k2++) {
-    const c = xml.charCodeAt(k2);
+function isSpace(xml, from, to) {
+  for (let k = from; k < to; k++) {
+    const c = xml.charCodeAt(k);
     if (c !== 32 && c !== 10 && c !== 9) return false;
   }
   return true;
@@ -9246,13 +8729,13 @@ function unescape2(raw) {
   let from = 0;
   while (amp >= 0) {
     REFERENCE.lastIndex = amp;
-    const m2 = REFERENCE.exec(raw);
-    if (m2 === null) return null;
+    const m = REFERENCE.exec(raw);
+    if (m === null) return null;
     let char;
-    if (m2[1] !== void 0) {
-      char = PREDEFINED[m2[1]] ?? "";
+    if (m[1] !== void 0) {
+      char = PREDEFINED[m[1]] ?? "";
     } else {
-      const code = m2[2] !== void 0 ? Number(m2[2]) : parseInt(m2[3] ?? "", 16);
+      const code = m[2] !== void 0 ? Number(m[2]) : parseInt(m[3] ?? "", 16);
       if (!isXmlChar(code)) return null;
       char = String.fromCodePoint(code);
     }
@@ -9305,8 +8788,8 @@ var PlainScanner = class {
       this.declarationChecked = true;
     }
     while (i < xml.length) {
-      const lt2 = xml.indexOf("<", i);
-      if (lt2 < 0 && !last) {
+      const lt = xml.indexOf("<", i);
+      if (lt < 0 && !last) {
         if (!builder.wantsText && open2.length > 0 && xml.length - i > 64) {
           let cut2 = xml.length - 16;
           const amp = xml.lastIndexOf("&", cut2 - 1);
@@ -9320,7 +8803,7 @@ var PlainScanner = class {
         }
         return unfinished(i);
       }
-      const end = lt2 < 0 ? xml.length : lt2;
+      const end = lt < 0 ? xml.length : lt;
       if (end > i && (builder.wantsText || !isSpace(xml, i, end))) {
         const raw = xml.slice(i, end);
         if (open2.length === 0) {
@@ -9337,29 +8820,29 @@ var PlainScanner = class {
         }
       }
       i = end;
-      if (lt2 < 0) break;
-      const next = xml.charCodeAt(lt2 + 1);
+      if (lt < 0) break;
+      const next = xml.charCodeAt(lt + 1);
       if (next === 47) {
-        CLOSE_TAG.lastIndex = lt2;
-        const m2 = CLOSE_TAG.exec(xml);
-        if (m2 === null) return unfinished(lt2);
-        if (open2.pop() !== m2[1]) return false;
+        CLOSE_TAG.lastIndex = lt;
+        const m = CLOSE_TAG.exec(xml);
+        if (m === null) return unfinished(lt);
+        if (open2.pop() !== m[1]) return false;
         builder.closeTag();
         i = CLOSE_TAG.lastIndex;
       } else if (next === 33) {
-        if (xml.length - lt2 < 9 && !last) return unfinished(lt2);
-        if (xml.startsWith("<!--", lt2)) {
-          const close = xml.indexOf("-->", lt2 + 4);
-          if (close < 0) return unfinished(lt2);
-          const body = xml.slice(lt2 + 4, close);
+        if (xml.length - lt < 9 && !last) return unfinished(lt);
+        if (xml.startsWith("<!--", lt)) {
+          const close = xml.indexOf("-->", lt + 4);
+          if (close < 0) return unfinished(lt);
+          const body = xml.slice(lt + 4, close);
           if (body.includes("--") || body.endsWith("-")) return false;
           i = close + 3;
-        } else if (xml.startsWith("<![CDATA[", lt2) && open2.length > 0) {
-          const close = xml.indexOf("]]>", lt2 + 9);
-          if (close < 0) return unfinished(lt2);
+        } else if (xml.startsWith("<![CDATA[", lt) && open2.length > 0) {
+          const close = xml.indexOf("]]>", lt + 9);
+          if (close < 0) return unfinished(lt);
           if (builder.wantsText) {
-            if (close - (lt2 + 9) > cap) return false;
-            builder.text(xml.slice(lt2 + 9, close));
+            if (close - (lt + 9) > cap) return false;
+            builder.text(xml.slice(lt + 9, close));
           }
           i = close + 3;
         } else {
@@ -9367,32 +8850,32 @@ var PlainScanner = class {
         }
       } else {
         if (this.sawRoot && open2.length === 0) return false;
-        TAG_NAME.lastIndex = lt2 + 1;
-        if (!TAG_NAME.test(xml)) return unfinished(lt2);
-        const name = xml.slice(lt2 + 1, TAG_NAME.lastIndex);
+        TAG_NAME.lastIndex = lt + 1;
+        if (!TAG_NAME.test(xml)) return unfinished(lt);
+        const name = xml.slice(lt + 1, TAG_NAME.lastIndex);
         const attributes = {};
-        let at2 = TAG_NAME.lastIndex;
+        let at = TAG_NAME.lastIndex;
         const keys = [];
         for (; ; ) {
-          ATTRIBUTE.lastIndex = at2;
-          const m3 = ATTRIBUTE.exec(xml);
-          if (m3 === null) break;
-          const key = m3[1] ?? "";
-          let raw = m3[2] ?? m3[3] ?? "";
+          ATTRIBUTE.lastIndex = at;
+          const m2 = ATTRIBUTE.exec(xml);
+          if (m2 === null) break;
+          const key = m2[1] ?? "";
+          let raw = m2[2] ?? m2[3] ?? "";
           if (keys.includes(key) || keys.push(key) > MAX_PLAIN_ATTRIBUTES || raw.length > cap) return false;
           if (TAB_OR_NEWLINE.test(raw)) raw = raw.replace(TABS_AND_NEWLINES, " ");
           const value = unescape2(raw);
           if (value === null) return false;
           const read = READ.get(key);
           if (read !== void 0) attributes[read] = value;
-          at2 = ATTRIBUTE.lastIndex;
+          at = ATTRIBUTE.lastIndex;
         }
-        TAG_END.lastIndex = at2;
-        const m2 = TAG_END.exec(xml);
-        if (m2 === null) return unfinished(lt2);
+        TAG_END.lastIndex = at;
+        const m = TAG_END.exec(xml);
+        if (m === null) return unfinished(lt);
         this.sawRoot = true;
         builder.openTag(name, attributes, 0);
-        if (m2[1] === "/") builder.closeTag();
+        if (m[1] === "/") builder.closeTag();
         else open2.push(name);
         i = TAG_END.lastIndex;
       }
@@ -9414,7 +8897,7 @@ function readPlain(xml, file, options, cap) {
   return builder.finish();
 }
 
-// src/junit/internal-sax.ts
+// ../junit/src/internal-sax.ts
 var DEFAULT_MAX_DETAILS = 4096;
 var DEFAULT_MAX_FAILURES = 100;
 function count(name, value, fallback) {
@@ -9440,9 +8923,9 @@ function concat(parts, length) {
   if (parts.length === 1 && parts[0] !== void 0) return parts[0];
   const out = new Uint8Array(length);
   let offset = 0;
-  for (const p2 of parts) {
-    out.set(p2, offset);
-    offset += p2.length;
+  for (const p of parts) {
+    out.set(p, offset);
+    offset += p.length;
   }
   return out;
 }
@@ -9531,22 +9014,22 @@ async function readFile2(path6, options) {
   return read(source);
 }
 
-// src/junit/index.ts
+// ../junit/src/index.ts
 function readJunitFile(path6, options) {
   return readFile2(path6, options);
 }
 function summarize(reports) {
   const totals = { suites: 0, total: 0, passed: 0, failed: 0, errors: 0, skipped: 0, flaky: 0, duration: 0 };
   for (const report of reports) {
-    for (const s3 of report.suites) {
+    for (const s of report.suites) {
       totals.suites++;
-      totals.total += s3.total;
-      totals.passed += Math.max(0, s3.total - s3.failures - s3.errors - s3.skipped);
-      totals.failed += s3.failures;
-      totals.errors += s3.errors;
-      totals.skipped += s3.skipped;
-      totals.flaky += s3.flaky;
-      totals.duration += s3.duration;
+      totals.total += s.total;
+      totals.passed += Math.max(0, s.total - s.failures - s.errors - s.skipped);
+      totals.failed += s.failures;
+      totals.errors += s.errors;
+      totals.skipped += s.skipped;
+      totals.flaky += s.flaky;
+      totals.duration += s.duration;
     }
   }
   return totals;
@@ -9588,7 +9071,7 @@ async function attestJunitResults(config, run2, reporter) {
   }
 }
 async function attest(config, run2, reporter, result) {
-  const client = createClient({ serverUrl: config.serverUrl, apiToken: config.apiToken, onRetry: (m2) => reporter.warning(m2) });
+  const client = createClient({ serverUrl: config.serverUrl, apiToken: config.apiToken, onRetry: (m) => reporter.warning(m) });
   const common = {
     ...run2.commit ? { git_commit_info: run2.commit } : {},
     ...run2.repo ? { repo_info: run2.repo } : {},
@@ -9680,18 +9163,18 @@ async function attest(config, run2, reporter, result) {
 }
 function junitResults(suites) {
   const maxSuites = limits.junitResults;
-  const entry = (s3) => ({
-    name: s3.name.slice(0, limits.shortText),
-    failures: s3.failures,
-    errors: s3.errors,
-    skipped: s3.skipped,
-    total: s3.total,
-    duration: Math.max(0, s3.duration),
-    timestamp: s3.timestamp
+  const entry = (s) => ({
+    name: s.name.slice(0, limits.shortText),
+    failures: s.failures,
+    errors: s.errors,
+    skipped: s.skipped,
+    total: s.total,
+    duration: Math.max(0, s.duration),
+    timestamp: s.timestamp
   });
   if (suites.length <= maxSuites) return suites.map(entry);
   const rest = suites.slice(maxSuites - 1);
-  const sum = (key) => rest.reduce((n, s3) => n + s3[key], 0);
+  const sum = (key) => rest.reduce((n, s) => n + s[key], 0);
   return [
     ...suites.slice(0, maxSuites - 1).map(entry),
     entry({
@@ -9732,7 +9215,7 @@ function gitHubContext(env) {
 }
 var clip = (text, max) => typeof text === "string" ? text.slice(0, max) : void 0;
 var epoch = (iso) => typeof iso === "string" && !Number.isNaN(Date.parse(iso)) ? Date.parse(iso) / 1e3 : void 0;
-var defined = (value) => Object.fromEntries(Object.entries(value).filter(([, v2]) => v2 !== void 0 && v2 !== null && v2 !== ""));
+var defined = (value) => Object.fromEntries(Object.entries(value).filter(([, v]) => v !== void 0 && v !== null && v !== ""));
 var git = (args, cwd) => execFileSync("git", args, { cwd, encoding: "utf8", stdio: ["ignore", "pipe", "ignore"], timeout: 1e4 });
 function isShallowBoundary(sha, cwd) {
   try {
@@ -9769,11 +9252,11 @@ function parentsFromPush(payload, sha) {
 }
 function fromGitHub(context, workspace) {
   const { payload } = context;
-  const pr2 = payload.pull_request;
+  const pr = payload.pull_request;
   const repoName = `${context.repo.owner}/${context.repo.repo}`;
   const repoUrl = `${context.serverUrl}/${repoName}`;
   const finished = context.eventName === "workflow_run" ? payload.workflow_run : void 0;
-  const sha = pr2?.head?.sha ?? finished?.head_sha ?? context.sha;
+  const sha = pr?.head?.sha ?? finished?.head_sha ?? context.sha;
   const head = payload.head_commit ?? finished?.head_commit;
   const fromPayload = head && head.id === sha ? {
     message: clip(head.message, limits.text),
@@ -9781,7 +9264,7 @@ function fromGitHub(context, workspace) {
     author: head.author ? clip(`${head.author.name} <${head.author.email}>`, limits.shortText) : void 0,
     author_username: clip(head.author?.username, limits.shortText)
   } : {};
-  const branch = pr2 ? clip(pr2.head?.ref, limits.shortText) : finished ? clip(finished.head_branch, limits.shortText) : context.ref.startsWith("refs/heads/") ? context.ref.slice("refs/heads/".length) : void 0;
+  const branch = pr ? clip(pr.head?.ref, limits.shortText) : finished ? clip(finished.head_branch, limits.shortText) : context.ref.startsWith("refs/heads/") ? context.ref.slice("refs/heads/".length) : void 0;
   const local = gitLog(sha, workspace);
   return {
     commit: defined({
@@ -9917,7 +9400,7 @@ function checkFile(name, given, workspace) {
 }
 
 // src/summary.ts
-var seconds = (s3) => `${s3.toFixed(s3 < 10 ? 2 : 1)} s`;
+var seconds = (s) => `${s.toFixed(s < 10 ? 2 : 1)} s`;
 var maxRows = 50;
 var maxNameLength = 200;
 var maxMessageLength = 500;
@@ -9957,7 +9440,7 @@ function summaryMarkdown({ config, result, error: error2, annotated }) {
     const attached = result.attachment ? ` · attached ${escape2(result.attachment.name)} (${result.attachment.size} bytes)` : "";
     lines.push(result.begun ? `Trail: ${link}${attached}` : `Trail ${link} was not begun.`, "");
   }
-  const suites = onlyFailures ? (result?.suites ?? []).filter((s3) => s3.failures > 0 || s3.errors > 0) : result?.suites ?? [];
+  const suites = onlyFailures ? (result?.suites ?? []).filter((s) => s.failures > 0 || s.errors > 0) : result?.suites ?? [];
   if (suites.length) {
     lines.push(
       onlyFailures ? "### Suites with failures" : "### Suites",
@@ -9965,9 +9448,9 @@ function summaryMarkdown({ config, result, error: error2, annotated }) {
       "| Suite | Tests | Passed | Failed | Errors | Skipped | Time |",
       "|---|---:|---:|---:|---:|---:|---:|"
     );
-    for (const s3 of suites.slice(0, maxRows)) {
-      const passed = Math.max(0, s3.total - s3.failures - s3.errors - s3.skipped);
-      lines.push(`| ${escape2(s3.name)} | ${s3.total} | ${passed} | ${s3.failures} | ${s3.errors} | ${s3.skipped} | ${seconds(s3.duration)} |`);
+    for (const s of suites.slice(0, maxRows)) {
+      const passed = Math.max(0, s.total - s.failures - s.errors - s.skipped);
+      lines.push(`| ${escape2(s.name)} | ${s.total} | ${passed} | ${s.failures} | ${s.errors} | ${s.skipped} | ${seconds(s.duration)} |`);
     }
     if (suites.length > maxRows) lines.push(`| … and ${suites.length - maxRows} more suites, not listed | | | | | | |`);
     lines.push("");

@@ -3,7 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { expect } from 'chai';
 import { annotationsFor } from '@trailproof/action';
-import { readJunitString, type JunitCase } from '@trailproof/action/junit';
+import { readJunitString, type JunitCase } from '@trailproof/junit';
 
 const fixture = (path: string) => readFileSync(new URL(`./${path}`, import.meta.url), 'utf8');
 const failuresOf = async (xml: string) => (await readJunitString(xml, 'report.xml')).failures;
@@ -57,7 +57,7 @@ describe('annotations of failed tests', () => {
 
   it("Java (Surefire): the frame's class resolved under the usual source roots, in a module too", async () => {
     const dir = ws(['billing/src/test/java/com/example/FlakyTest.java']);
-    const failures = await failuresOf(fixture('junit/fixtures/surefire-rerun.xml'));
+    const failures = await failuresOf(fixture('../../junit/src/fixtures/surefire-rerun.xml'));
     expect(annotationsFor(failures, 10, dir).map((a) => [a.title, a.file, a.line])).to.deep.equal([
       ['com.example.FlakyTest › failsEveryTime', 'billing/src/test/java/com/example/FlakyTest.java', 20],
       ['com.example.FlakyTest › errorsOnRerun', undefined, undefined],

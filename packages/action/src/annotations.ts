@@ -6,7 +6,7 @@
  */
 import { existsSync, readdirSync, readFileSync } from 'node:fs';
 import { isAbsolute, join, normalize, relative, sep } from 'node:path';
-import type { JunitCase } from './junit/index.ts';
+import type { JunitCase } from '@trailproof/junit';
 
 export interface Annotation {
   title: string;

@@ -4,10 +4,14 @@
  * before anything is read, and the tar is given up as soon as it passes the limit, so a large
  * set of reports never sits in memory.
  */
+import { createReadStream } from 'node:fs';
 import { readFile, stat } from 'node:fs/promises';
 import { basename, relative } from 'node:path';
+import { Readable } from 'node:stream';
+import { pipeline } from 'node:stream/promises';
+import { createGzip } from 'node:zlib';
 import { limits } from '@trailproof/schema';
-import { create as createTar } from 'tar';
+import tar from 'tar-stream';
 
 /** The server's limit for an uploaded file (attachment or template). */
 export const maxUploadBytes = limits.fileBytes;
@@ -47,18 +51,37 @@ export async function buildAttachment(files: readonly string[], workspace: strin
   }
   const chunks: Buffer[] = [];
   let length = 0;
-  const stream = createTar(
-    { gzip: true, cwd: workspace, portable: true, noMtime: true },
-    files.map((f) => relative(workspace, f)),
-  );
-  for await (const chunk of stream as AsyncIterable<Buffer>) {
+  const pack = tar.pack();
+  const gzipped = pack.pipe(createGzip());
+  // Watched from the start: when the limit stops the reading below, the packing fails and nobody else awaits it.
+  const packed = packFiles(pack, files, workspace).catch((error: unknown) => error);
+  for await (const chunk of gzipped as AsyncIterable<Buffer>) {
     length += chunk.byteLength;
     if (length > limit) {
       // Stop reading the files: the rest would only be thrown away.
-      (stream as unknown as { destroy?: () => void }).destroy?.();
+      pack.destroy();
+      gzipped.destroy();
+      await packed;
       return { kind: 'too-large', reason: `the ${files.length} JUnit files (${bytes(total)}) pass ${limitText(limit)} even as a .tar.gz, ${over}` };
     }
     chunks.push(chunk);
   }
+  const failed = await packed;
+  if (failed) throw failed;
   return { kind: 'attached', name: 'junit-results.tar.gz', bytes: Buffer.concat(chunks) };
+}
+
+/**
+ * Each file streamed into its entry, one at a time, under its path relative to the workspace; the
+ * header carries no owner, no time and the file's permissions only, so the same files give the same bytes.
+ */
+async function packFiles(pack: tar.Pack, files: readonly string[], workspace: string): Promise<undefined> {
+  for (const file of files) {
+    const { size, mode } = await stat(file);
+    const entry = pack.entry({ name: relative(workspace, file), size, mode: mode & 0o777, mtime: new Date(0), type: 'file' });
+    // Read as far as stat said: a file that grew since is cut there, one that shrank fails its entry.
+    await pipeline(size === 0 ? Readable.from([]) : createReadStream(file, { end: size - 1 }), entry);
+  }
+  pack.finalize();
+  return undefined;
 }

@@ -7,7 +7,11 @@ import { randomBytes } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync, statSync, truncateSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Readable } from 'node:stream';
+import { buffer } from 'node:stream/consumers';
+import { createGunzip } from 'node:zlib';
 import { expect } from 'chai';
+import tar from 'tar-stream';
 import { startTestServer, type TestServer } from '@trailproof/server/testing';
 import { type ApiRequestError, AttestError, attestJunitResults, buildAttachment, readInputs, type AttestConfig, type RunContext } from '@trailproof/action';
 
@@ -101,6 +105,25 @@ describe('attest flow against a real server', function () {
     );
     expect(result).to.include({ attested: true, attachment: null });
     expect((await server.request('GET', '/api/v2/trails/acme/backend/noisy')).body.attestations[0].junit_results).to.have.length(2);
+  });
+
+  it('buildAttachment packs several files under their workspace paths, with no owner or time: the same files give the same bytes', async () => {
+    const { run } = workspace({ 'reports/a/TEST-a.xml': suite('A'), 'reports/TEST-b.xml': suite('B'), 'reports/empty.xml': '' });
+    const files = ['reports/a/TEST-a.xml', 'reports/TEST-b.xml', 'reports/empty.xml'].map((f) => join(run.workspace, f));
+    const first = await buildAttachment(files, run.workspace);
+    expect(first.kind).to.equal('attached');
+    const { bytes } = first as { bytes: Uint8Array };
+    const entries: Array<{ name: string; mode?: number; mtime?: number; uid?: number; content: string }> = [];
+    for await (const entry of Readable.from([bytes]).pipe(createGunzip()).pipe(tar.extract())) {
+      const { name, mode, mtime, uid } = entry.header;
+      entries.push({ name, mode, mtime: mtime?.getTime(), uid, content: (await buffer(entry)).toString() });
+    }
+    expect(entries).to.deep.equal([
+      { name: 'reports/a/TEST-a.xml', mode: statSync(files[0]!).mode & 0o777, mtime: 0, uid: 0, content: suite('A') },
+      { name: 'reports/TEST-b.xml', mode: statSync(files[1]!).mode & 0o777, mtime: 0, uid: 0, content: suite('B') },
+      { name: 'reports/empty.xml', mode: statSync(files[2]!).mode & 0o777, mtime: 0, uid: 0, content: '' },
+    ]);
+    expect((await buildAttachment(files, run.workspace)) as { bytes: Uint8Array }).to.deep.include({ bytes });
   });
 
   // Sparse files: stat says a terabyte, reading them would take hours (or fail): only stat can answer at once.

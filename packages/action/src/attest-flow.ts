@@ -12,7 +12,7 @@ import { findJunitFiles } from './find-files.ts';
 import type { RunContext } from './git-context.ts';
 import type { AttestConfig } from './inputs.ts';
 import { RerunMerger } from './reruns.ts';
-import { JunitReadError, readJunitFile, summarize, type JunitCase, type JunitFileReport, type JunitSuiteResult, type JunitTotals } from './junit/index.ts';
+import { JunitReadError, readJunitFile, summarize, type JunitCase, type JunitFileReport, type JunitSuiteResult, type JunitTotals } from '@trailproof/junit';
 
 export interface Reporter {
   info(message: string): void;

@@ -1,6 +1,6 @@
 /**
  * @trailproof/action as a library: the attest flow the Action and the CLI run, its client and
- * inputs. The JUnit reader is `@trailproof/action/junit`.
+ * inputs. The JUnit reader is `@trailproof/junit`.
  */
 export { AttestError, attestJunitResults, junitResults, maxListedFailures, type AttestResult, type Reporter } from './attest-flow.ts';
 export { buildAttachment, maxUploadBytes, type AttachmentResult } from './attachment.ts';

@@ -1,7 +1,7 @@
 import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import { RerunMerger } from '@trailproof/action';
-import { readJunitString, summarize, type JunitSuiteResult } from '@trailproof/action/junit';
+import { readJunitString, summarize, type JunitSuiteResult } from '@trailproof/junit';
 
 const fixture = (path: string) => readFileSync(new URL(`./${path}`, import.meta.url), 'utf8');
 
@@ -33,7 +33,7 @@ describe('reruns: merge', () => {
   });
 
   it('Surefire reruns (flakyFailure) stay flaky; repeated cases (as Gradle test-retry writes) count by their last run, per suite', async () => {
-    const surefire = await merged(fixture('junit/fixtures/surefire-rerun.xml'));
+    const surefire = await merged(fixture('../../junit/src/fixtures/surefire-rerun.xml'));
     expect(counts(surefire.merged)).to.deep.equal(counts(surefire.separate));
     const xml = `<testsuites>
       <testsuite name="A" time="1"><testcase classname="A" name="t"><failure message="1st"/></testcase><testcase classname="A" name="u"/></testsuite>

@@ -5,7 +5,7 @@
  * as passed and flaky.
  */
 import { createHash } from 'node:crypto';
-import type { CaseOutcome, JunitCase, JunitSuiteResult } from './junit/index.ts';
+import type { CaseOutcome, JunitCase, JunitSuiteResult } from '@trailproof/junit';
 
 interface Entry {
   suite: string;

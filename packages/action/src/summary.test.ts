@@ -1,6 +1,6 @@
 import { expect } from 'chai';
 import { summaryMarkdown, type AttestConfig, type AttestResult } from '@trailproof/action';
-import type { JunitCase, JunitSuiteResult } from '@trailproof/action/junit';
+import type { JunitCase, JunitSuiteResult } from '@trailproof/junit';
 
 const config: AttestConfig = {
   serverUrl: 'https://tp.example.com',

@@ -10,8 +10,8 @@ import { storeTokens } from './auth.ts';
 import cluster from 'node:cluster';
 import type { MetricsMode } from './metrics-mode.ts';
 import type { MetricsOptions } from './metrics.ts';
-import { createLogger, debugEnabled } from './log.ts';
-import { logStoreCalls } from './store-call-log.ts';
+import { createLogger, debugEnabled } from './logger.ts';
+import { storeCallLogger } from './store-call-logger.ts';
 import { createRouter, type RouterOptions } from './router.ts';
 import type { ConsoleOptions } from './console/index.ts';
 import { FailedAuthLimit } from './http/failed-auth-limit.ts';
@@ -50,7 +50,7 @@ const acceptedRequestId = /^[A-Za-z0-9._:-]{1,64}$/;
  */
 export function createApp(options: AppOptions): Koa {
   const logger = options.logger ?? createLogger();
-  const storeCalls = debugEnabled(logger) ? logStoreCalls(options.store, logger) : null;
+  const storeCalls = debugEnabled(logger) ? storeCallLogger(options.store, logger) : null;
   const store = storeCalls?.store ?? options.store;
   // One address of X-Forwarded-For: the one the proxy added; those before it are the client's to forge.
   const app = new Koa({ proxy: options.proxy ?? false, maxIpsCount: 1 });

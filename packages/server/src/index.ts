@@ -31,4 +31,4 @@ export { ApiError } from './http/errors.ts';
 export type { HealthCheckOptions } from './http/health.ts';
 export { InMemoryDatabaseError, openPostgresStore, openSqliteStore, openStore, type PostgresOptions, type SqliteOptions, type Store } from './store/index.ts';
 export { createToken, type Authenticator, type Principal } from './auth.ts';
-export { createLogger, silentLogger, type Logger, type LoggerOptions, type LogLevel } from './log.ts';
+export { createLogger, silentLogger, type Logger, type LoggerLevel, type LoggerOptions, type LogLevel } from './logger.ts';

@@ -13,7 +13,7 @@ import { assertStorableText, multipartParser, parseJsonBody, type ParsedMultipar
 import { ByteBudget, defaultMaxBodyBytesInFlight, holdBodyBytes } from './http/body-budget.ts';
 import { FailedAuthLimit } from './http/failed-auth-limit.ts';
 import { healthCheck, type HealthCheckOptions } from './http/health.ts';
-import { silentLogger, type Logger } from './log.ts';
+import { silentLogger, type Logger } from './logger.ts';
 import type { HandlerInput, Plugin } from './plugin.ts';
 import { storePart, type PluginQueryKey, type PluginStoreKey } from './plugin-store.ts';
 import type { Store } from './store/types.ts';

@@ -6,7 +6,7 @@ import { createServer, STATUS_CODES, type IncomingMessage, type Server, type Ser
 import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
 import { createApp, type AppOptions } from './app.ts';
-import { createLogger, type Logger } from './log.ts';
+import { createLogger, type Logger } from './logger.ts';
 import { Slots } from './support/slots.ts';
 import { limitConnections } from './connections.ts';
 import { expectContinue } from './http/unread-body.ts';
@@ -77,7 +77,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
   });
   server.on('clientError', answerClientError);
   const maxConnections = options.maxConnections ?? defaultMaxConnections;
-  const refused = logRefusedConnections(server, logger, maxConnections);
+  const refused = reportRefusedConnections(server, logger, maxConnections);
   const answeredOnReserve = limitConnections(server, {
     maxConnections,
     maxPerAddress: options.maxConnectionsPerAddress ?? defaultMaxConnectionsPerAddress,
@@ -149,7 +149,7 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
  * Logs connections closed at the caps: the first at once, then a count at most every 10 s.
  * Returns the function to call for each.
  */
-function logRefusedConnections(server: Server, logger: Logger, limit: number): () => void {
+function reportRefusedConnections(server: Server, logger: Logger, limit: number): () => void {
   let refused = 0;
   let timer: NodeJS.Timeout | null = null;
   const report = () => {

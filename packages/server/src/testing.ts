@@ -9,7 +9,7 @@ import { Ajv } from 'ajv';
 import BetterSqlite3 from './store/sqlite/driver.ts';
 import { sharedSchemas, type Operation } from '@trailproof/schema';
 import { createToken } from './auth.ts';
-import { silentLogger } from './log.ts';
+import { silentLogger } from './logger.ts';
 import type { Plugin } from './plugin.ts';
 import { startServer, type ServerOptions } from './server.ts';
 import { migrations } from './store/migrations.ts';

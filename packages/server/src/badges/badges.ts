@@ -14,7 +14,7 @@ import { storeTokens, type Authenticator } from '../auth.ts';
 import { TrailEvaluator } from '../domain/evaluate.ts';
 import { ApiError, badRequest, errorMiddleware } from '../http/errors.ts';
 import { FailedAuthLimit } from '../http/failed-auth-limit.ts';
-import { silentLogger, type Logger } from '../log.ts';
+import { silentLogger, type Logger } from '../logger.ts';
 import type { Store } from '../store/index.ts';
 
 export interface BadgeOptions {

@@ -50,10 +50,10 @@ describe('the trailproof command', function () {
     expect(requests[0]).to.include({ level: 'info', method: 'GET', path: '/api/v2/environments/acme', status: 200 });
     expect(requests[0]!.duration_ms).to.be.a('number').and.to.be.at.least(0);
     expect(requests[0]!.time).to.be.a('string');
-    const log = s.lines.map((l) => JSON.stringify(l)).join('\n');
-    expect(log).not.to.contain(token);
-    expect(log).not.to.contain(token.slice(20));
-    expect(log).not.to.contain('per_page'); // the path is logged without the query
+    const written = s.lines.map((l) => JSON.stringify(l)).join('\n');
+    expect(written).not.to.contain(token);
+    expect(written).not.to.contain(token.slice(20));
+    expect(written).not.to.contain('per_page'); // the path is logged without the query
 
     expect((await call(s.url, 'tp_nope', 'GET', '/api/v2/environments/acme')).status).to.equal(401);
     expect(await waitUntil(() => s.lines.filter((l) => l.msg === 'request').length >= 2, 30_000), 'a second request log line').to.equal(true);
@@ -69,9 +69,9 @@ describe('the trailproof command', function () {
     expect(s.lines[0]).to.include({ msg: 'listening', backend: 'postgres', database: `${url.host}${url.pathname}` });
     expect((await fetch(`${s.url}/readyz`)).status).to.equal(200);
     expect(await waitUntil(() => s.lines.some((l) => l.msg === 'store call'), 30_000), 'a debug store call line').to.equal(true);
-    const log = s.lines.map((l) => JSON.stringify(l)).join('\n');
-    expect(log).to.contain('store call');
-    expect(log).not.to.contain('pa@ss').and.not.to.contain('pa%40ss').and.not.to.contain('Xyzzy');
+    const written = s.lines.map((l) => JSON.stringify(l)).join('\n');
+    expect(written).to.contain('store call');
+    expect(written).not.to.contain('pa@ss').and.not.to.contain('pa%40ss').and.not.to.contain('Xyzzy');
   });
 
   it('serve refuses an unknown LOG_LEVEL with its usage (exit 2)', async () => {

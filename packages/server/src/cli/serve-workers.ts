@@ -16,7 +16,7 @@
  * connections handed to it that it never took are closed (worker-handoffs.ts).
  */
 import cluster, { type Worker } from 'node:cluster';
-import type { Logger } from '../log.ts';
+import type { Logger } from '../logger.ts';
 import { answerPoolMetrics } from '../metrics-pool.ts';
 import { restartPolicy, type RestartPolicyOptions } from './restart-policy.ts';
 import { closeHandoffsWhenGone } from './worker-handoffs.ts';

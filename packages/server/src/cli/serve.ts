@@ -1,7 +1,7 @@
 /** `trailproof serve`: the API v2 (and the console) over HTTP, with its settings from flags and the environment. */
 import cluster from 'node:cluster';
 import { availableParallelism } from 'node:os';
-import { createLogger, logLevelOf } from '../log.ts';
+import { createLogger, loggerLevelOf } from '../logger.ts';
 import { metricsModeOf } from '../metrics-mode.ts';
 import { databaseEnvironment, databaseFlags, databaseLocation, databaseName, databaseOptions, defineCommand, UsageError, version } from './common.ts';
 import { logEnvironment, logOptionsFromEnvironment } from './transparency-log.ts';
@@ -141,7 +141,7 @@ export function workerCount(raw: string | undefined): number {
 /** The log level LOG_LEVEL names (info by default). */
 function logLevel() {
   try {
-    return logLevelOf(process.env.LOG_LEVEL);
+    return loggerLevelOf(process.env.LOG_LEVEL);
   } catch (error) {
     throw new UsageError((error as Error).message);
   }

@@ -13,7 +13,7 @@ import { storeTokens, type Authenticator } from '../auth.ts';
 import { ApiError } from '../http/errors.ts';
 import { FailedAuthLimit } from '../http/failed-auth-limit.ts';
 import { contentDisposition } from '../operations/download-attachment.ts';
-import { silentLogger, type Logger } from '../log.ts';
+import { silentLogger, type Logger } from '../logger.ts';
 import type { Store } from '../store/index.ts';
 import { renderDocument, renderPage } from './layout.tsx';
 import type { Page, PageInput } from './page.ts';

@@ -6,6 +6,10 @@ const report = (cases: number) =>
     `<testsuites><testsuite name="s">${Array.from({ length: cases }, (_, i) => `<testcase classname="C" name="case_${i}"><failure message="expected ${i}">at x.ts:${i}</failure></testcase>`).join('\n')}</testsuite></testsuites>`,
   );
 
+/** About 2 MiB of suites that declare a test each (and hold no case). */
+const suites = (count: number) =>
+  Buffer.from(`<testsuites>${Array.from({ length: count }, (_, i) => `<testsuite name="suite_${i}" tests="1"/>`).join('')}</testsuites>`);
+
 /** Reading a report on a thread of its own, within bounds of time and memory. */
 describe('failedCasesOnThread', function () {
   this.timeout(120_000);
@@ -27,8 +31,8 @@ describe('failedCasesOnThread', function () {
   });
 
   it('ends a reading that needs more memory than its bound and says so', async () => {
-    // The reader's tree of 2 MiB of cases is tens of MiB, far over 12 however the collector runs; the thread itself starts within 12.
-    const { failed, keep } = await failedCasesOnThread(report(16_000), { ...readingBounds, heapMiB: 12 });
+    // Every suite is an entry of what the reader returns: 2 MiB of them need more than 16 MiB, far over 12; the thread itself starts within 12.
+    const { failed, keep } = await failedCasesOnThread(suites(50_000), { ...readingBounds, heapMiB: 12 });
     expect(failed).to.deep.equal({ unreadable: 'The report could not be summarised within 12 MiB of memory: download it.' });
     expect(keep).to.equal(true);
   });

@@ -10,4 +10,4 @@ export type FromReportReader = { kind: 'reading' } | { kind: 'read'; failed: Fai
 const port = parentPort!;
 const post = (message: FromReportReader) => port.postMessage(message);
 post({ kind: 'reading' });
-post({ kind: 'read', failed: failedCasesOf((workerData as { report: Uint8Array }).report) });
+post({ kind: 'read', failed: await failedCasesOf((workerData as { report: Uint8Array }).report) });

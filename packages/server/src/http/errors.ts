@@ -5,7 +5,7 @@
  */
 import type { Context, Next } from 'koa';
 import type { FieldErrors } from '@trailproof/schema';
-import type { Logger } from '../log.ts';
+import type { Logger } from '../logger.ts';
 import { storeErrorKind, type StoreErrorKind } from '../store/errors.ts';
 import { clientClosed, discardBody, lingerAfterAnswer } from './unread-body.ts';
 

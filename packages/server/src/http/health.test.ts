@@ -8,7 +8,7 @@ import { createApp, openPostgresStore, silentLogger, type AppOptions, type Logge
 import { openTestStore, startTestServer, testBackend, type TestServer } from '@trailproof/server/testing';
 
 /** A logger that keeps what it is given, to see what a failed check logged. */
-function keptLog(): Logger & { entries: Array<Record<string, unknown>> } {
+function keptLogger(): Logger & { entries: Array<Record<string, unknown>> } {
   const entries: Array<Record<string, unknown>> = [];
   return { entries, info: (entry) => void entries.push(entry), error: (entry) => void entries.push(entry) };
 }
@@ -56,8 +56,8 @@ describe('GET /api/v2/health', () => {
 describe('GET /api/v2/health when the database does not answer', () => {
   it('answers 503 with Retry-After, names the database, and logs the cause (a closed store)', async () => {
     const { store, cleanup } = await openTestStore();
-    const log = keptLog();
-    const app = await serve(store, { logger: log });
+    const logger = keptLogger();
+    const app = await serve(store, { logger });
     try {
       expect((await fetch(`${app.url}/api/v2/health`)).status).to.equal(200);
       await store.close();
@@ -66,7 +66,7 @@ describe('GET /api/v2/health when the database does not answer', () => {
       expect(res.headers.get('retry-after')).to.equal('2');
       expect(res.headers.get('cache-control')).to.equal('no-store');
       expect(await res.json()).to.deep.equal({ message: 'Not ready: the database is unavailable', errors: { database: 'did not answer' } });
-      const failed = log.entries.find((e) => e.msg === 'health check failed');
+      const failed = logger.entries.find((e) => e.msg === 'health check failed');
       expect(failed, 'the cause is logged').to.not.equal(undefined);
       expect(String(failed!.error)).to.match(/destroyed|closed/i);
     } finally {
@@ -78,12 +78,12 @@ describe('GET /api/v2/health when the database does not answer', () => {
   it('answers 503 for a store closed before any check ran (PostgreSQL reopened its unused health connection)', async () => {
     const { store, cleanup } = await openTestStore();
     await store.close();
-    const log = keptLog();
-    const app = await serve(store, { logger: log });
+    const logger = keptLogger();
+    const app = await serve(store, { logger });
     try {
       const res = await fetch(`${app.url}/readyz`);
       expect(res.status).to.equal(503);
-      expect(String(log.entries.find((e) => e.msg === 'health check failed')?.error)).to.contain('the store is closed');
+      expect(String(logger.entries.find((e) => e.msg === 'health check failed')?.error)).to.contain('the store is closed');
       expect((await fetch(`${app.url}/api/v2/health`)).status).to.equal(503);
     } finally {
       await app.close();
@@ -94,8 +94,8 @@ describe('GET /api/v2/health when the database does not answer', () => {
   it('answers 503 once its time is up while a lock holds the read, and 200 after (PostgreSQL)', async function () {
     if (testBackend !== 'postgres') return this.skip(); // a SQLite read in WAL mode waits for no lock
     const { store, schema, location, cleanup } = await openTestStore();
-    const log = keptLog();
-    const app = await serve(store, { logger: log, health: { timeoutMs: 300 } });
+    const logger = keptLogger();
+    const app = await serve(store, { logger, health: { timeoutMs: 300 } });
     const locker = new pg.Client({ connectionString: location });
     await locker.connect();
     try {
@@ -107,7 +107,7 @@ describe('GET /api/v2/health when the database does not answer', () => {
       expect(res.status).to.equal(503);
       expect(((await res.json()) as { errors: unknown }).errors).to.deep.equal({ database: 'did not answer within 300 ms' });
       expect(waited, 'answered when its time was up, not when the lock went').to.be.lessThan(2_000);
-      expect(log.entries.filter((e) => e.msg === 'health check failed').map((e) => e.error)).to.deep.equal(['no answer within 300 ms']);
+      expect(logger.entries.filter((e) => e.msg === 'health check failed').map((e) => e.error)).to.deep.equal(['no answer within 300 ms']);
       // Probes while the first check still waits share it: the pool's connections stay free for requests.
       const probes = await Promise.all([1, 2, 3].map(() => fetch(`${app.url}/api/v2/health`)));
       expect(probes.map((p) => p.status)).to.deep.equal([503, 503, 503]);

@@ -10,7 +10,7 @@
  * its file is no longer at its path. The cause goes to the log, never to the caller.
  */
 import type { Middleware } from 'koa';
-import type { Logger } from '../log.ts';
+import type { Logger } from '../logger.ts';
 import type { Store } from '../store/types.ts';
 import { ApiError, requestIdOf } from './errors.ts';
 import { storeErrorKind, type StoreErrorKind } from '../store/errors.ts';

@@ -9,11 +9,10 @@
  * cmd/kosli/attestation.go), internal/requests/requests.go (headers, success = 200 or 201).
  */
 import { createHash } from 'node:crypto';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { buffer } from 'node:stream/consumers';
+import { createGzip } from 'node:zlib';
 import { expect } from 'chai';
-import { create as createTar } from 'tar';
+import tar from 'tar-stream';
 import { startTestServer, type TestServer } from '@trailproof/server/testing';
 import { cis, commitInfo, flagOnlyProviders, originUrlIn, repoInfoIn, type Ci } from './ci-payloads.ts';
 import { cliRetries, cliSucceeds, sendAsCli, type CliCall, type GoFormItem } from './go-wire.ts';
@@ -34,13 +33,10 @@ const junitResults = [
 
 describe('Kosli CLI wire format: flows, trails and attest junit', () => {
   let server: TestServer;
-  let dir: string;
   before(async () => {
     server = await startTestServer();
-    dir = mkdtempSync(join(tmpdir(), 'kosli-cli-'));
   });
   after(async () => {
-    rmSync(dir, { recursive: true, force: true });
     await server.close();
   });
 
@@ -86,14 +82,7 @@ describe('Kosli CLI wire format: flows, trails and attest junit', () => {
       await send({ method: 'PUT', path: `/api/v2/trails/acme/${flow}`, form: [{ type: 'field', name: 'data_json', content: payload }] }, 200);
 
       // Two result files: the CLI tars them as evidence.tgz.
-      const results = join(dir, ci);
-      rmSync(results, { recursive: true, force: true });
-      mkdirSync(results, { recursive: true });
-      writeFileSync(join(results, 'api.xml'), passingXml);
-      writeFileSync(join(results, 'db.xml'), failingXml);
-      const tgz = join(dir, `${ci}-evidence.tgz`);
-      await createTar({ gzip: true, file: tgz, cwd: results }, ['api.xml', 'db.xml']);
-      const evidence = readFileSync(tgz);
+      const evidence = await tarGz({ 'api.xml': passingXml, 'db.xml': failingXml });
       const junit = junitPayload('unit-tests', trail, ci);
       await send(
         {
@@ -201,4 +190,12 @@ function junitPayload(name: string, commit: string, ci: Ci, results = junitResul
   if (origin) payload.origin_url = origin;
   payload.junit_results = results;
   return payload;
+}
+
+/** A .tar.gz of the named files, as the CLI sends several result files. */
+async function tarGz(files: Record<string, string>): Promise<Buffer> {
+  const pack = tar.pack();
+  for (const [name, content] of Object.entries(files)) pack.entry({ name }, content);
+  pack.finalize();
+  return buffer(pack.pipe(createGzip()));
 }

@@ -1,9 +1,9 @@
 /**
- * Dialect rules of the JUnit reader (packages/action/README.md, "JUnit reader rules") on encodings, DOCTYPE and entities, one small
+ * Dialect rules of the JUnit reader (packages/junit/README.md, "Rules") on encodings, DOCTYPE and entities, one small
  * document per rule.
  */
 import { expect } from 'chai';
-import { fromBytes, readJunitString, rejection } from './reader-test-support.ts';
+import { fromBytes, readJunitBytes, readJunitString, rejection } from './reader-test-support.ts';
 
 describe('JUnit reader: dialect rules', () => {
   describe('encodings', () => {
@@ -30,11 +30,12 @@ describe('JUnit reader: dialect rules', () => {
       ['UTF-16 BE without BOM', utf16be(body('<?xml version="1.0" encoding="UTF-16"?>'))],
     ];
     for (const [label, bytes] of cases16) {
-      it(`reads ${label}, also one byte at a time`, async () => {
+      it(`reads ${label}, also one byte at a time, and as bytes at hand`, async () => {
         for (const size of [64 * 1024, 1]) {
           const r = await fromBytes(bytes, size);
           expect(r.cases[0]).to.include({ className: 'Ça', name: 'naïve “quoted”', suiteName: 'Süße €' });
         }
+        expect(await readJunitBytes(bytes, 'test.xml')).to.deep.equal(await fromBytes(bytes));
       });
     }
 
@@ -69,6 +70,7 @@ describe('JUnit reader: dialect rules', () => {
       expect(err.message).to.include('x-klingon');
       const utf32 = Buffer.from([0xff, 0xfe, 0, 0, 0x3c, 0, 0, 0]);
       expect((await rejection(fromBytes(utf32))).message).to.include('UTF-32');
+      expect((await rejection(readJunitBytes(utf32, 'test.xml'))).message).to.include('UTF-32');
     });
 
     it('reads a UTF-16 declaration on 8-bit bytes as UTF-8, and invalid bytes as U+FFFD', async () => {
@@ -90,6 +92,8 @@ describe('JUnit reader: dialect rules', () => {
       const err = await rejection(readJunitString('<?xml version="1.0"?>\n<!DOCTYPE testsuites>\n<testsuites/>', 'd.xml'));
       expect(err).to.include({ kind: 'corrupt', line: 2, file: 'd.xml' });
       expect(err.message).to.match(/DOCTYPE and entity declarations are not allowed/);
+      const fromAttachment = await rejection(readJunitBytes(Buffer.from('<?xml version="1.0"?>\n<!DOCTYPE testsuites>\n<testsuites/>'), 'd.xml'));
+      expect(fromAttachment).to.include({ kind: 'corrupt', line: 2, file: 'd.xml' });
     });
 
     it('refuses entity declarations (billion laughs) without expanding anything', async () => {

@@ -1,18 +1,18 @@
 // @database
 import { expect } from 'chai';
-import { createLogger, type LogLevel } from '@trailproof/server';
-import { logLevelOf } from './log.ts';
+import { createLogger, type LoggerLevel } from '@trailproof/server';
+import { loggerLevelOf } from './logger.ts';
 import { startTestServer, type TestServer } from '@trailproof/server/testing';
 import { databaseName, redacted } from './cli/common.ts';
 
 /** A pino logger at `level` whose lines are kept, parsed. */
-function keptLogger(level: LogLevel) {
+function keptLogger(level: LoggerLevel) {
   const lines: Array<Record<string, unknown>> = [];
   const logger = createLogger({ level, destination: { write: (line: string) => void lines.push(JSON.parse(line) as Record<string, unknown>) } });
   return { logger, lines };
 }
 
-describe('the log (pino)', () => {
+describe('the logger (pino)', () => {
   it('honours its level: debug lines only at debug, nothing when silent', () => {
     const info = keptLogger('info');
     info.logger.debug({ msg: 'detail' });
@@ -30,11 +30,11 @@ describe('the log (pino)', () => {
   });
 
   it('LOG_LEVEL: info when unset or empty, any pino level by name, anything else refused', () => {
-    expect(logLevelOf(undefined)).to.equal('info');
-    expect(logLevelOf('')).to.equal('info');
-    expect(logLevelOf(' DEBUG ')).to.equal('debug');
-    expect(logLevelOf('silent')).to.equal('silent');
-    expect(() => logLevelOf('verbose')).to.throw(RangeError, /LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, not 'verbose'/);
+    expect(loggerLevelOf(undefined)).to.equal('info');
+    expect(loggerLevelOf('')).to.equal('info');
+    expect(loggerLevelOf(' DEBUG ')).to.equal('debug');
+    expect(loggerLevelOf('silent')).to.equal('silent');
+    expect(() => loggerLevelOf('verbose')).to.throw(RangeError, /LOG_LEVEL must be one of fatal, error, warn, info, debug, trace, silent, not 'verbose'/);
   });
 
   it('names PostgreSQL by host and database, and redacts a password holding an @', () => {
@@ -45,7 +45,7 @@ describe('the log (pino)', () => {
   });
 });
 
-describe('the request log', () => {
+describe('the request lines', () => {
   let server: TestServer | undefined;
   afterEach(async () => {
     await server?.close();

@@ -19,6 +19,8 @@ export const readJunitFile = (path: string, options?: JunitReadOptions) => withC
 /** readJunitStream, also collecting every case in `cases`. */
 export const readJunitStream = (stream: AsyncIterable<Uint8Array>, file: string, options?: JunitReadOptions) =>
   withCases((o) => reader.readJunitStream(stream, file, o), options);
+/** readJunitBytes, also collecting every case in `cases`. */
+export const readJunitBytes = (bytes: Uint8Array, file: string, options?: JunitReadOptions) => withCases((o) => reader.readJunitBytes(bytes, file, o), options);
 /** readJunitString, also collecting every case in `cases`. */
 export const readJunitString = (xml: string, file?: string, options?: JunitReadOptions) => withCases((o) => reader.readJunitString(xml, file, o), options);
 

@@ -1,5 +1,5 @@
 /**
- * Dialect rules of the JUnit reader (packages/action/README.md, "JUnit reader rules") on case times and suite timestamps, one small
+ * Dialect rules of the JUnit reader (packages/junit/README.md, "Rules") on case times and suite timestamps, one small
  * document per rule.
  */
 import { expect } from 'chai';

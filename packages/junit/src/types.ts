@@ -19,6 +19,8 @@ export interface JunitCase {
   flaky: boolean;
   /** `message` of the deciding result element, if any. */
   message?: string;
+  /** `type` of the deciding result element, if any: an exception's class, which some runners write instead of a message. */
+  type?: string;
   /** Text body (stack trace) of the deciding result element, truncated to a bounded length. */
   details?: string;
   /** Name of the innermost suite that holds the case. */

@@ -1,7 +1,7 @@
 /**
  * Turns the element events of a JUnit XML document into a `JunitFileReport`. Independent of the
- * XML parser: internal-sax.ts feeds it. The rules are documented in packages/action/README.md,
- * "JUnit reader rules".
+ * XML parser: internal-sax.ts feeds it. The rules are documented in packages/junit/README.md,
+ * "Rules".
  */
 import { basename } from 'node:path';
 import type { Attributes } from './internal-attributes.ts';
@@ -15,6 +15,8 @@ export const MAX_DEPTH = 10_000;
 
 /** Children of a result element whose text is never collected. */
 const MUTED = new Set(['system-out', 'system-err']);
+/** What a result element says of itself when nobody will see it. */
+const noAttributes: Attributes = {};
 
 type Frame = 'container' | 'case' | 'result' | 'muted' | 'other';
 
@@ -165,7 +167,7 @@ export class ReportBuilder {
     }
     const wanted = this.wantsDetails;
     // Nobody will see the text of a case that is neither handed on nor kept: skip it.
-    if (markResult(c, rank, wanted ? attrs.message : undefined, this.maxDetails)) this.collecting = wanted ? c : null;
+    if (markResult(c, rank, wanted ? attrs : noAttributes, this.maxDetails)) this.collecting = wanted ? c : null;
     this.frames.push('result');
   }
 

@@ -1,5 +1,5 @@
 /**
- * Dialect rules of the JUnit reader (packages/action/README.md, "JUnit reader rules") on corrupt XML, bounds and file-system errors,
+ * Dialect rules of the JUnit reader (packages/junit/README.md, "Rules") on corrupt XML, bounds and file-system errors,
  * one small document per rule.
  */
 import { expect } from 'chai';

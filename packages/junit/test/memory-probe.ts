@@ -1,10 +1,10 @@
 /**
- * Run by src/junit/reader.test.ts in a fresh process (`node --import tsx --expose-gc memory-probe.ts`), so
+ * Run by src/reader.test.ts in a fresh process (`node --import tsx --expose-gc memory-probe.ts`), so
  * that the RSS it measures is the reader's alone and not what earlier tests left behind: reads a
  * generated Surefire report of 250,000 cases (6% failing with stack traces) from a stream with the
  * default options (or, with `collect`, keeping every case) and prints the RSS before and at its peak, and what the report kept, as JSON.
  */
-import { readJunitStream } from '@trailproof/action/junit';
+import { readJunitStream } from '@trailproof/junit';
 
 const blocks = Number(process.argv[3] ?? 2500);
 const trace = `org.opentest4j.AssertionFailedError: expected: &lt;200&gt; but was: &lt;500&gt;\n${'\tat com.acme.service.Component.handle(Component.java:123)\n'.repeat(25)}`;

@@ -87,6 +87,11 @@ function readWhole(file: string, options: BuilderOptions, bytes: Uint8Array): Ju
   return readDecoded(decoder.decode(bytes), file, options);
 }
 
+/** Reads a report from the whole document's bytes, already in memory. */
+export function readBytesWhole(bytes: Uint8Array, file: string, options?: JunitReadOptions): JunitFileReport {
+  return readWhole(file, builderOptions(options), bytes);
+}
+
 /** Where readStream sends the decoded text. */
 interface TextSink {
   write(text: string): void;

@@ -13,19 +13,21 @@ export interface Logger {
   isLevelEnabled?(level: string): boolean;
 }
 
-export type LogLevel = LevelWithSilent;
-export const logLevels: readonly LogLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
+export type LoggerLevel = LevelWithSilent;
+/** @deprecated The name before "log" came to mean the transparency log only: use `LoggerLevel`. */
+export type LogLevel = LoggerLevel;
+export const loggerLevels: readonly LoggerLevel[] = ['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent'];
 
 /** The level `LOG_LEVEL` names (`info` when unset or empty); throws on another value. */
-export function logLevelOf(value: string | undefined): LogLevel {
+export function loggerLevelOf(value: string | undefined): LoggerLevel {
   const level = (value || 'info').trim().toLowerCase();
-  if (!logLevels.includes(level as LogLevel)) throw new RangeError(`LOG_LEVEL must be one of ${logLevels.join(', ')}, not '${value}'`);
-  return level as LogLevel;
+  if (!loggerLevels.includes(level as LoggerLevel)) throw new RangeError(`LOG_LEVEL must be one of ${loggerLevels.join(', ')}, not '${value}'`);
+  return level as LoggerLevel;
 }
 
 export interface LoggerOptions {
   /** `info` by default. */
-  level?: LogLevel;
+  level?: LoggerLevel;
   /** Where lines go: stdout by default, written asynchronously (pino flushes it when the process exits). */
   destination?: DestinationStream;
   /** Fields of every line (a pool's worker number, `serve --workers`). */

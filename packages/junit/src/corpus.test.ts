@@ -1,5 +1,5 @@
 /**
- * Conformance of the JUnit reader against the real-world corpus in `packages/action/test/corpus/`.
+ * Conformance of the JUnit reader against the real-world corpus in `packages/junit/test/corpus/`.
  * That folder's README.md gives the files' origin, licence and expectation format.
  */
 import { expect } from 'chai';
@@ -8,7 +8,7 @@ import { join, relative } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { JunitReadError, readJunitFile, type JunitCase, type JunitFileReport, type JunitSuiteResult } from './index.ts';
 
-const CORPUS = fileURLToPath(new URL('../../test/corpus/', import.meta.url));
+const CORPUS = fileURLToPath(new URL('../test/corpus/', import.meta.url));
 
 interface Expected {
   parse_error?: string;
@@ -31,7 +31,7 @@ function expectedOf(xml: string): Expected {
 /**
  * The corpus comes from a Python project: an absent class name is `null` where the reader gives
  * '' (types.ts), and a case with `status="disabled"` is its own result "disabled" where the reader
- * counts it as skipped (README, "JUnit reader rules").
+ * counts it as skipped (README, "Rules").
  */
 function corpusResult(result: string): string {
   return result === 'disabled' ? 'skipped' : result;

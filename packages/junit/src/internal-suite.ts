@@ -1,6 +1,6 @@
 /**
  * A `<testsuite>` (or the `<testsuites>` root) while the report builder reads it, and the suite
- * result and declared counts it becomes (packages/action/README.md, "JUnit reader rules").
+ * result and declared counts it becomes (packages/junit/README.md, "Rules").
  */
 import type { Attributes } from './internal-attributes.ts';
 import type { CaseState } from './internal-case.ts';

@@ -1,5 +1,5 @@
 /**
- * Dialect rules of the JUnit reader (packages/action/README.md, "JUnit reader rules") on a test case: its outcome, file and line,
+ * Dialect rules of the JUnit reader (packages/junit/README.md, "Rules") on a test case: its outcome, file and line,
  * message and details, one small document per rule.
  */
 import { expect } from 'chai';
@@ -21,6 +21,22 @@ describe('JUnit reader: dialect rules', () => {
         ['s1', 'skipped', 'S'],
         ['ok', 'success', undefined],
       ]);
+    });
+
+    it("the deciding element's type is kept beside its message, on the plain path and through saxes alike", async () => {
+      const cases = `
+        <testcase classname="c" name="typed"><error type="TimeoutError"/></testcase>
+        <testcase classname="c" name="both"><failure message="F" type="AssertionError"/><error type="IOError" message="E"/></testcase>
+        <testcase classname="c" name="undecided"><skipped/><flakyFailure type="Flake"/></testcase>`;
+      // A processing instruction sends the document to saxes.
+      for (const xml of [suite(cases), `<?pi x?>${suite(cases)}`]) {
+        const r = await readJunitString(xml);
+        expect(r.cases.map((c) => [c.name, c.outcome, c.message, c.type])).to.deep.equal([
+          ['typed', 'error', undefined, 'TimeoutError'],
+          ['both', 'error', 'E', 'IOError'],
+          ['undecided', 'skipped', undefined, undefined],
+        ]);
+      }
     });
 
     it('status disabled / skipped / notrun / ignored (and similar) count as skipped; other statuses do not decide', async () => {

@@ -1,7 +1,7 @@
 /**
  * A `<testcase>` while the report builder reads it, and the `JunitCase` it becomes: which result
- * element decides its outcome, and what of its message and text is kept (packages/action/README.md,
- * "JUnit reader rules").
+ * element decides its outcome, and what of its message and text is kept (packages/junit/README.md,
+ * "Rules").
  */
 import type { Attributes } from './internal-attributes.ts';
 import { cut, detach } from './internal-strings.ts';
@@ -37,6 +37,7 @@ export interface CaseState {
   /** Rank of the deciding result element so far (0: none). */
   rank: number;
   message: string | undefined;
+  type: string | undefined;
   parts: string[];
   length: number;
 }
@@ -57,6 +58,7 @@ export function startCase(attrs: Attributes): CaseState {
     hasFlaky: false,
     rank: 0,
     message: undefined,
+    type: undefined,
     parts: [],
     length: 0,
   };
@@ -64,17 +66,18 @@ export function startCase(attrs: Attributes): CaseState {
 
 /**
  * Notes a result element of `rank` inside the case. Returns whether it decides the outcome so
- * far (more severe than any before), in which case its `message` (given only where the details
- * are wanted) replaces earlier ones and its text is to be collected afresh.
+ * far (more severe than any before), in which case its `message` and `type` (given only where the
+ * details are wanted) replace earlier ones and its text is to be collected afresh.
  */
-export function markResult(c: CaseState, rank: number, message: string | undefined, maxDetails: number): boolean {
+export function markResult(c: CaseState, rank: number, attrs: Pick<Attributes, 'message' | 'type'>, maxDetails: number): boolean {
   if (rank === 1) c.hasFlaky = true;
   else if (rank === 2) c.hasSkipped = true;
   else if (rank === 3) c.hasFailure = true;
   else c.hasError = true;
   if (rank <= c.rank) return false;
   c.rank = rank;
-  c.message = message ? detach(cut(message, maxDetails)) : undefined;
+  c.message = attrs.message ? detach(cut(attrs.message, maxDetails)) : undefined;
+  c.type = attrs.type ? detach(cut(attrs.type, maxDetails)) : undefined;
   c.parts = [];
   c.length = 0;
   return true;
@@ -106,6 +109,7 @@ export function finishCase(
   const line = c.line !== undefined && /^\s*[1-9][0-9]{0,8}\s*$/.test(c.line) ? Number(c.line) : undefined;
   if (line !== undefined) kase.line = line;
   if (decided && c.message !== undefined) kase.message = c.message;
+  if (decided && c.type !== undefined) kase.type = c.type;
   if (decided) {
     const details = c.parts.join('').trimEnd();
     if (details !== '') kase.details = detach(details);

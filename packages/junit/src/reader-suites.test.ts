@@ -1,5 +1,5 @@
 /**
- * Dialect rules of the JUnit reader (packages/action/README.md, "JUnit reader rules") on root elements and suites: nesting, names,
+ * Dialect rules of the JUnit reader (packages/junit/README.md, "Rules") on root elements and suites: nesting, names,
  * declared counts, durations, one small document per rule.
  */
 import { expect } from 'chai';

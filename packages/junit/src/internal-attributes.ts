@@ -14,6 +14,7 @@ export const READ_ATTRIBUTES = [
   'timestamp',
   'status',
   'message',
+  'type',
   'tests',
   'failures',
   'errors',

@@ -2,7 +2,7 @@
  * JUnit XML reader: streams a report (any size, bounded memory) and returns the per-suite
  * results the API's `junit_results` expects, the counts every `<testsuite>` declares and the
  * first failed test cases; every test case goes to the `onCase` option, if given. The rules are
- * documented in packages/action/README.md, "JUnit reader rules".
+ * documented in packages/junit/README.md, "Rules".
  *
  * @example
  * const report = await readJunitFile('build/test-results/TEST-foo.xml');
@@ -11,7 +11,7 @@
  * const cases: JunitCase[] = [];
  * await readJunitFile('TEST-foo.xml', { onCase: (c) => cases.push(c) });
  */
-import { readBytes, readFile, readText, type JunitReadOptions } from './internal-sax.ts';
+import { readBytes, readBytesWhole, readFile, readText, type JunitReadOptions } from './internal-sax.ts';
 import type { JunitFileReport, JunitTotals } from './types.ts';
 
 export * from './types.ts';
@@ -37,6 +37,16 @@ export function readJunitFile(path: string, options?: JunitReadOptions): Promise
  */
 export function readJunitStream(stream: AsyncIterable<Buffer | Uint8Array>, file: string, options?: JunitReadOptions): Promise<JunitFileReport> {
   return readBytes(stream, file, options);
+}
+
+/**
+ * Reads a JUnit XML document whose bytes are all at hand (an attachment read from a database):
+ * the encoding sniffed as `readJunitStream` does, the text decoded once and read as
+ * `readJunitFile` reads a small file. Meant for documents of a few MiB at most: they are decoded whole.
+ * @throws JunitReadError as `readJunitFile` (the promise rejects).
+ */
+export async function readJunitBytes(bytes: Uint8Array, file: string, options?: JunitReadOptions): Promise<JunitFileReport> {
+  return readBytesWhole(bytes, file, options);
 }
 
 /**

@@ -1,5 +1,5 @@
 /**
- * Dialect rules of the JUnit reader (packages/action/README.md, "JUnit reader rules") on what the report keeps, its totals and the
+ * Dialect rules of the JUnit reader (packages/junit/README.md, "Rules") on what the report keeps, its totals and the
  * memory a read takes, one small document per rule.
  */
 import { spawnSync } from 'node:child_process';
@@ -138,7 +138,7 @@ describe('JUnit reader: dialect rules', () => {
       // Each run in a fresh process, so that only the reader's memory is measured (test/memory-probe.ts).
       // The young generation pinned at Node 20's default (16MB a semi-space): Node 24's V8 grows it
       // further, which added about 30MB of garbage to the RSS at 1,000,000 cases.
-      const probe = fileURLToPath(new URL('../../test/memory-probe.ts', import.meta.url));
+      const probe = fileURLToPath(new URL('../test/memory-probe.ts', import.meta.url));
       const measure = (blocks: number) => {
         const run = spawnSync(process.execPath, ['--import', 'tsx', '--expose-gc', '--max-semi-space-size=16', probe, 'plain', String(blocks)], {
           encoding: 'utf8',

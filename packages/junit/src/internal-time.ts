@@ -1,6 +1,6 @@
 /**
  * Number, duration and timestamp parsing for the JUnit reader (the rules are documented in
- * packages/action/README.md, "JUnit reader rules").
+ * packages/junit/README.md, "Rules").
  */
 
 const PLAIN = /^(?:\d+(?:\.\d*)?|\.\d+)(?:[eE][+-]?\d+)?$/;

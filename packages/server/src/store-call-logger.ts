@@ -4,10 +4,10 @@
  * only when its logger takes debug lines, so at info level a store call costs nothing more.
  */
 import { AsyncLocalStorage } from 'node:async_hooks';
-import type { Logger } from './log.ts';
+import type { Logger } from './logger.ts';
 import type { Queries, Store } from './store/types.ts';
 
-export interface StoreCallLog {
+export interface StoreCallLogger {
   /** The store whose calls are logged. */
   store: Store;
   /** Runs `work` as request `requestId`: the store calls it makes are logged with that id. */
@@ -17,7 +17,7 @@ export interface StoreCallLog {
 /** Store members that are not calls a request makes. */
 const notCalls = new Set(['close', 'backup', 'dialect', 'onWriteBatch', 'poolUse']);
 
-export function logStoreCalls(store: Store, logger: Logger & Required<Pick<Logger, 'debug'>>): StoreCallLog {
+export function storeCallLogger(store: Store, logger: Logger & Required<Pick<Logger, 'debug'>>): StoreCallLogger {
   const requests = new AsyncLocalStorage<string>();
 
   function logged<A extends unknown[], R>(name: string, inTransaction: boolean, call: (...args: A) => R) {
