@@ -82,7 +82,8 @@ export const serve = defineCommand({
     };
     // The HTTP stack (Koa, the contract's validators) loads only for `serve`, so token and backup commands start quickly.
     const { startServer } = await import('../server.ts');
-    const store = await openStore(location, {
+    // Opened while the port is bound: /livez answers meanwhile, /readyz once the store is open.
+    const store = openStore(location, {
       log: logOptionsFromEnvironment(),
       postgres: postgresTuning(),
       sqlite: {
@@ -105,7 +106,7 @@ export const serve = defineCommand({
       ...http,
       console: values['no-console'] ? false : { sessionTtlSeconds },
     }).catch(async (error: unknown) => {
-      await store.close();
+      await store.then((opened) => opened.close()).catch(() => undefined);
       // A worker's channel to its primary would keep it alive too.
       if (cluster.isWorker) {
         process.exitCode = 1;
@@ -117,7 +118,7 @@ export const serve = defineCommand({
       msg: 'listening',
       version,
       url: running.url,
-      backend: store.dialect,
+      backend: (await store).dialect,
       database: databaseName(location),
       ...(values['no-console'] ? {} : { console: `${running.url}/ui` }),
       first_token: `trailproof token create --org YOUR_ORG ${isPostgresUrl(location) ? '--database URL (the same URL)' : `--db ${shellWord(location)}`}`,
