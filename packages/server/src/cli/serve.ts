@@ -82,8 +82,7 @@ export const serve = defineCommand({
     };
     // The HTTP stack (Koa, the contract's validators) loads only for `serve`, so token and backup commands start quickly.
     const { startServer } = await import('../server.ts');
-    // Opened while the port is bound: /livez answers meanwhile, /readyz once the store is open.
-    const store = openStore(location, {
+    const storeOptions = {
       log: logOptionsFromEnvironment(),
       postgres: postgresTuning(),
       sqlite: {
@@ -92,7 +91,11 @@ export const serve = defineCommand({
         readerThreads: numberSetting('TRAILPROOF_SQLITE_READER_THREADS', 0, 64),
         maxSizeBytes: sizeSetting('TRAILPROOF_SQLITE_MAX_SIZE'),
       },
-    });
+    };
+    // Opened while the port is bound (/livez answers meanwhile, /readyz once the store is open); a
+    // pool's worker opens it once the primary has prepared the database.
+    const preparedByPool = cluster.isWorker ? (await import('./serve-workers.ts')).preparedDatabase() : Promise.resolve();
+    const store = preparedByPool.then(() => openStore(location, storeOptions));
     // A port in use (say) ends the command: the store's threads and timers would keep the process alive.
     const running = await startServer({
       store,
