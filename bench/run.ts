@@ -5,6 +5,8 @@
  *   pnpm bench [-- --quick] [-- --only write|read|junit|postgres|ui|log|audit|startup|artifacts|snapshots|custom|asserts]
  *
  * --quick: short runs and smaller data, for smoke-testing (its figures are not the targets').
+ * --before DIR: the start-up benchmark also launches the build in DIR (another commit's checkout,
+ * built) in the same turns.
  */
 import { spawn } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
@@ -16,7 +18,10 @@ import { log, track } from './support/processes.ts';
 import { measuredCommit, writeReport, type Figure } from './support/report.ts';
 
 const suites = ['write', 'read', 'junit', 'postgres', 'ui', 'log', 'audit', 'startup', 'artifacts', 'snapshots', 'custom', 'asserts'] as const;
-const { values } = parseArgs({ args: process.argv.slice(2).filter((a) => a !== '--'), options: { quick: { type: 'boolean' }, only: { type: 'string' } } });
+const { values } = parseArgs({
+  args: process.argv.slice(2).filter((a) => a !== '--'),
+  options: { quick: { type: 'boolean' }, only: { type: 'string' }, before: { type: 'string' } },
+});
 const quick = values.quick ?? false;
 if (values.only !== undefined && !suites.includes(values.only as never)) throw new Error(`--only takes one of ${suites.join(', ')}`);
 const wanted = (name: (typeof suites)[number]) => values.only === undefined || values.only === name;
@@ -104,7 +109,7 @@ try {
   }
   if (wanted('startup')) {
     const { startupTime } = await import('./startup.ts');
-    await timed('start-up (SQLite)', () => startupTime({ quick, newDatabase: async (label) => join(tmp, `${label}.db`) }));
+    await timed('start-up (SQLite)', () => startupTime({ quick, before: values.before, newDatabase: async (label) => join(tmp, `${label}.db`) }));
   }
   if (wanted('artifacts')) {
     const { attestArtifactThroughput } = await import('./artifacts.ts');

@@ -1,8 +1,8 @@
 // @database
 /**
  * The server in production runs the built JavaScript with plain node: `bin/trailproof.js serve`
- * starts dist/cli/main.js, and its worker threads (the SQLite writer, readers and checkpointer) start
- * from dist/ too. No TypeScript loader is in the process: none on its command line or in its
+ * starts the bundle of dist/cli/main.js (dist/bundle/main.js, packages/server/build-cli.mjs), and its
+ * worker threads (the SQLite writer, readers and checkpointer) start from the bundle's entries too. No TypeScript loader is in the process: none on its command line or in its
  * NODE_OPTIONS, and Node's own module log (NODE_DEBUG=esm) names no .ts file and nothing of tsx
  * among every module the process and its threads loaded.
  */
@@ -10,11 +10,12 @@ import { readFileSync, mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { spawn } from 'node:child_process';
+import { EventEmitter } from 'node:events';
 import { createInterface } from 'node:readline';
 import { expect } from 'chai';
 import { testBackend } from '@trailproof/server/testing';
 import { beginTrailAndAttest, buildPackages, builtEnv, listeningUrl, repositoryRoot } from './support/built.ts';
-import { runProcess } from './support/processes.ts';
+import { call, runProcess } from './support/processes.ts';
 
 const bin = join(repositoryRoot, 'packages/server/bin/trailproof.js');
 
@@ -43,10 +44,13 @@ describe('the built server (node packages/server/bin/trailproof.js)', function (
     });
     const exited = new Promise((resolve) => child.once('exit', resolve));
     // Every module URL Node's ES module loader stored, main thread and workers alike.
+    const dist = (name: string) => `file://${join(repositoryRoot, 'packages/server/dist', name)}`;
     const loaded = new Set<string>();
+    const stored = new EventEmitter();
     createInterface({ input: child.stderr }).on('line', (line) => {
       const url = /Storing (file:\/\/\S+)/.exec(line)?.[1];
       if (url) loaded.add(url);
+      if (url) stored.emit('module', url);
     });
     try {
       const url = await listeningUrl(child, exited);
@@ -56,21 +60,44 @@ describe('the built server (node packages/server/bin/trailproof.js)', function (
       const verified = await fetch(`${url}/api/v2/verify/acme`, { headers: { authorization: `Bearer ${token}` } });
       expect(verified.status, await verified.clone().text()).to.equal(200);
 
+      // A list on a reader thread writes its page with the view's serialiser, which that thread
+      // imports by the module URL the view names: in the bundle, an entry of its own.
+      const environmentEntry = dist('bundle/view-environments.js');
+      const threadLoadedView = new Promise<void>((resolve) => {
+        if (loaded.has(environmentEntry)) resolve();
+        stored.on('module', (url: string) => url === environmentEntry && resolve());
+      });
+      expect(await call(url, token, 'PUT', '/api/v2/environments/acme', { json: { name: 'production', type: 'K8S' } })).to.deep.include({ status: 201 });
+      let viewed = false;
+      void threadLoadedView.then(() => (viewed = true));
+      // Until a reader thread has opened the database the list runs on the event loop, which has the
+      // serialiser. Bounded in lists, so that the loop ends (a thread that imported another module would
+      // never load the entry): far more than a thread needs to open, at a few milliseconds a list.
+      for (let lists = 0; !viewed; lists++) {
+        expect(lists, 'lists answered before a reader thread loaded the view entry').to.be.below(20_000);
+        const listed = await call(url, token, 'GET', '/api/v2/environments/acme');
+        expect(listed.status).to.equal(200);
+        expect(listed.body.environments.map((environment: { name: string }) => environment.name)).to.deep.equal(['production']);
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+
       const commandLine = readFileSync(`/proc/${child.pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
       expect(commandLine).to.deep.equal([process.execPath, bin, 'serve', '--db', db, '--port', '0']);
       const environment = readFileSync(`/proc/${child.pid}/environ`, 'utf8').split('\0');
       expect(environment.filter((entry) => entry.startsWith('NODE_OPTIONS='))).to.deep.equal([]);
 
       const modules = [...loaded];
-      const dist = (name: string) => `file://${join(repositoryRoot, 'packages/server/dist', name)}`;
-      // The log is not empty: the CLI, the workers' entries and the schema's built files are in it.
+      // The log is not empty: the bundled CLI and the workers' entries beside it are in it, and
+      // nothing of the unbundled build (the schema's built files are in the bundle's chunks).
       expect(modules).to.include.members([
-        dist('cli/main.js'),
-        dist('store/sqlite/writer-thread-worker.js'),
-        dist('store/sqlite/reader-thread-worker.js'),
-        dist('store/sqlite/checkpoint-worker.js'),
+        dist('bundle/main.js'),
+        dist('bundle/writer-thread-worker.js'),
+        dist('bundle/reader-thread-worker.js'),
+        dist('bundle/checkpoint-worker.js'),
       ]);
-      expect(modules.some((m) => m.includes('/packages/schema/dist/'))).to.equal(true);
+      expect(
+        modules.filter((m) => m.includes('/packages/schema/dist/') || (m.includes('/packages/server/dist/') && !m.includes('/dist/bundle/'))),
+      ).to.deep.equal([]);
       expect(modules.filter((m) => /\.[cm]?ts$/.test(m) || /\/tsx[@/]/.test(m))).to.deep.equal([]);
     } finally {
       child.kill('SIGTERM');

@@ -1,3 +1,3 @@
 #!/usr/bin/env node
-// The `trailproof` command: the built JavaScript (dist/, from `pnpm build`), run by plain node.
-await import('../dist/cli/main.js');
+// The `trailproof` command: the bundled JavaScript (dist/bundle/, from `pnpm build`), run by plain node.
+await import('../dist/bundle/main.js');

@@ -5,8 +5,9 @@
 import { createServer, STATUS_CODES, type IncomingMessage, type Server, type ServerResponse } from 'node:http';
 import type { Duplex } from 'node:stream';
 import type { AddressInfo } from 'node:net';
-import { createApp, type AppOptions } from './app.ts';
-import { createLogger, type Logger } from './logger.ts';
+import type { AppOptions } from './app.ts';
+import type { Logger } from './logger.ts';
+import type { Store } from './store/types.ts';
 import { Slots } from './support/slots.ts';
 import { limitConnections } from './connections.ts';
 import { expectContinue } from './http/unread-body.ts';
@@ -18,7 +19,9 @@ export interface RunningServer {
   close(graceMs?: number): Promise<void>;
 }
 
-export interface ServerOptions extends AppOptions {
+export interface ServerOptions extends Omit<AppOptions, 'store'> {
+  /** The store, or its opening: the port is bound meanwhile (requests other than /livez wait for it). */
+  store: Store | Promise<Store>;
   port?: number;
   host?: string;
   handleSignals?: boolean;
@@ -59,8 +62,7 @@ const defaultReservedConnections = 16;
 const defaultHeadersTimeoutMs = 10_000;
 
 export async function startServer(options: ServerOptions): Promise<RunningServer> {
-  const logger = options.logger ?? createLogger();
-  const app = createApp({ ...options, logger, metrics: options.metrics ?? 'on' });
+  const logger = options.logger ?? (await import('./logger.ts')).createLogger();
   // Limits below the application: headers at most 16 KiB (431 beyond), a whole request at most
   // 60 s, headers within 10 s (slow-loris). Neither counts the idle time between requests on a
   // keep-alive connection, which keepAliveTimeout bounds. Node checks both every
@@ -85,9 +87,17 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     healthPaths: [`${options.prefix ?? '/api/v2'}/health`, '/livez', '/readyz', '/ready'],
     refused,
   });
-  const handle = app.callback();
+  // The port is bound before the app's modules load (Koa, the router, the operations and their
+  // contract: most of the start-up), so that /livez answers from the first moment; every other
+  // request waits for the app.
+  const store = Promise.resolve(options.store);
+  const app = loadApp({ ...options, store }, logger);
+  app.catch(() => undefined); // awaited once listening; a failure before then is not unhandled
+  let handle: ((req: IncomingMessage, res: ServerResponse) => Promise<void>) | undefined;
   server.on('request', (req: IncomingMessage, res: ServerResponse) => {
-    if (!answeredOnReserve(req, res)) void handle(req, res);
+    if (answeredOnReserve(req, res)) return;
+    if (handle) void handle(req, res);
+    else if (!answeredLive(req, res)) void app.then((loaded) => loaded(req, res)).catch(() => res.destroy());
   });
   // Expect: 100-continue is answered by the router once the token and the declared size passed
   // (not by Node at once): a refused client then never sends its body.
@@ -128,8 +138,14 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
       const timer = setTimeout(() => server.closeAllConnections(), graceMs);
       await stopped;
       clearTimeout(timer);
-      await options.store.close();
+      await (await store).close();
     })());
+
+  handle = await app.catch((error: unknown) => {
+    server.closeAllConnections();
+    server.close();
+    throw error;
+  });
 
   if (options.handleSignals) {
     const onSignal = (signal: NodeJS.Signals) => {
@@ -143,6 +159,26 @@ export async function startServer(options: ServerOptions): Promise<RunningServer
     process.once('SIGINT', onSignal);
   }
   return { server, url, close };
+}
+
+/** The app's request handler, once its modules have loaded and the store is open. */
+async function loadApp(options: ServerOptions & { store: Promise<Store> }, logger: Logger) {
+  const [{ createApp }, store] = await Promise.all([import('./app.ts'), options.store]);
+  return createApp({ ...options, store, logger, metrics: options.metrics ?? 'on' }).callback();
+}
+
+/** Answers `GET /livez` (HEAD too) as the app's probe does, while the app loads; false for any other request. */
+function answeredLive(req: IncomingMessage, res: ServerResponse): boolean {
+  if ((req.method !== 'GET' && req.method !== 'HEAD') || req.url?.split('?')[0] !== '/livez') return false;
+  const body = '{"status":"ok"}';
+  res.writeHead(200, {
+    'Content-Type': 'application/json; charset=utf-8',
+    'Content-Length': Buffer.byteLength(body),
+    'Cache-Control': 'no-store',
+    'X-Content-Type-Options': 'nosniff',
+  });
+  res.end(req.method === 'HEAD' ? undefined : body);
+  return true;
 }
 
 /**

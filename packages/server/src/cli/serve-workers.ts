@@ -7,8 +7,9 @@
  * server. Limits that are counts in memory (connections, bodies in flight, one verification at
  * a time) are each worker's own; a scrape of `/metrics` answers for the whole pool.
  *
- * The primary serves no request: it prepares the database once (migrations, the log's signing
- * key) before any worker opens it, starts the workers at once, adds up their metrics for a scrape
+ * The primary serves no request: it starts the workers at once and prepares the database once
+ * (migrations, the log's signing key) meanwhile, before any worker opens it (a worker loads its
+ * modules and binds the port, then asks `preparedDatabase()` and waits for the answer), adds up their metrics for a scrape
  * (metrics-pool.ts), and stops them all on SIGTERM or SIGINT. The pool answers from its first
  * worker's `listening` on (a line `pool listening`); the others join as they listen. A worker
  * that dies is replaced while the others go on serving, after a wait that grows while workers
@@ -31,9 +32,31 @@ export interface WorkerPoolOptions {
   restarts?: RestartPolicyOptions;
 }
 
+/** What a worker asks the primary before it opens the database, and the answer. */
+const askPrepared = 'trailproof:prepared?';
+const prepared = 'trailproof:prepared';
+
+/** In a worker: resolves once the primary has prepared the database. */
+export function preparedDatabase(): Promise<void> {
+  return new Promise((resolve) => {
+    const answered = (message: { type?: string } | null) => {
+      if (message?.type !== prepared) return;
+      process.off('message', answered);
+      resolve();
+    };
+    process.on('message', answered);
+    process.send!({ type: askPrepared });
+  });
+}
+
 /** Runs in the primary process until the workers have stopped; the workers run `serve` as usual. */
 export async function runWorkerPool({ count, logger, prepare, restarts }: WorkerPoolOptions): Promise<void> {
-  await prepare();
+  // Workers load their modules while the database is prepared; each opens it only once asked and answered.
+  const preparing = prepare();
+  cluster.on('message', (worker, message: { type?: string } | null) => {
+    if (message?.type !== askPrepared) return;
+    void preparing.then(() => worker.isConnected() && worker.send({ type: prepared }));
+  });
   const policy = restartPolicy(restarts);
   const live = new Set<Worker>();
   const listeningSince = new Map<Worker, number>();
@@ -90,6 +113,12 @@ export async function runWorkerPool({ count, logger, prepare, restarts }: Worker
   answerPoolMetrics();
   for (let i = 0; i < count; i++) start();
   logger.info({ msg: 'workers started', workers: count, pid: process.pid });
+  // A database that cannot be prepared ends the pool, as it ended the command before any worker started.
+  await preparing.catch((error: unknown) => {
+    stopping = true;
+    for (const worker of live) worker.process.kill('SIGTERM');
+    throw error;
+  });
   for (const signal of ['SIGTERM', 'SIGINT'] as const) {
     process.once(signal, () => {
       logger.info({ msg: 'shutting down', signal });

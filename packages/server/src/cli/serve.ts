@@ -82,7 +82,7 @@ export const serve = defineCommand({
     };
     // The HTTP stack (Koa, the contract's validators) loads only for `serve`, so token and backup commands start quickly.
     const { startServer } = await import('../server.ts');
-    const store = await openStore(location, {
+    const storeOptions = {
       log: logOptionsFromEnvironment(),
       postgres: postgresTuning(),
       sqlite: {
@@ -91,7 +91,11 @@ export const serve = defineCommand({
         readerThreads: numberSetting('TRAILPROOF_SQLITE_READER_THREADS', 0, 64),
         maxSizeBytes: sizeSetting('TRAILPROOF_SQLITE_MAX_SIZE'),
       },
-    });
+    };
+    // Opened while the port is bound (/livez answers meanwhile, /readyz once the store is open); a
+    // pool's worker opens it once the primary has prepared the database.
+    const preparedByPool = cluster.isWorker ? (await import('./serve-workers.ts')).preparedDatabase() : Promise.resolve();
+    const store = preparedByPool.then(() => openStore(location, storeOptions));
     // A port in use (say) ends the command: the store's threads and timers would keep the process alive.
     const running = await startServer({
       store,
@@ -105,7 +109,7 @@ export const serve = defineCommand({
       ...http,
       console: values['no-console'] ? false : { sessionTtlSeconds },
     }).catch(async (error: unknown) => {
-      await store.close();
+      await store.then((opened) => opened.close()).catch(() => undefined);
       // A worker's channel to its primary would keep it alive too.
       if (cluster.isWorker) {
         process.exitCode = 1;
@@ -117,7 +121,7 @@ export const serve = defineCommand({
       msg: 'listening',
       version,
       url: running.url,
-      backend: store.dialect,
+      backend: (await store).dialect,
       database: databaseName(location),
       ...(values['no-console'] ? {} : { console: `${running.url}/ui` }),
       first_token: `trailproof token create --org YOUR_ORG ${isPostgresUrl(location) ? '--database URL (the same URL)' : `--db ${shellWord(location)}`}`,
