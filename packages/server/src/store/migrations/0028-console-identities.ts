@@ -22,4 +22,3 @@ export const m028_console_identities: Builder = async (db, dialect) => {
   await db.schema.createIndex('console_identity_sessions_identity').on('console_identity_sessions').columns(['issuer', 'subject']).execute();
   await db.schema.createIndex('console_identity_sessions_expiry').on('console_identity_sessions').column('expires_at').execute();
 };
-
