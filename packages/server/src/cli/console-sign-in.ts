@@ -10,7 +10,7 @@ export const consoleSignInEnvironment = [
   ['TRAILPROOF_OIDC_CLIENT_SECRET', 'the client secret registered at the provider (the server is a confidential client)'],
   [
     'TRAILPROOF_OIDC_REDIRECT_BASE_URL',
-    "the console's origin as browsers reach it, as https://trailproof.example.com; register ORIGIN/ui/sign-in/oidc/callback at the provider",
+    "the console's origin as browsers reach it, as https://trailproof.example.com (default: the request's, as --trust-proxy tells it); register ORIGIN/ui/sign-in/oidc/callback at the provider",
   ],
   [
     'TRAILPROOF_OIDC_GROUPS_CLAIM',
@@ -36,12 +36,12 @@ export function consoleSignInFromEnvironment(env: NodeJS.ProcessEnv = process.en
     return value;
   };
   const issuer = urlSetting('TRAILPROOF_OIDC_ISSUER', required('TRAILPROOF_OIDC_ISSUER'));
-  const redirectBaseUrl = urlSetting('TRAILPROOF_OIDC_REDIRECT_BASE_URL', required('TRAILPROOF_OIDC_REDIRECT_BASE_URL'));
+  const redirectBase = env.TRAILPROOF_OIDC_REDIRECT_BASE_URL?.trim();
   const oidc: OidcSignInOptions = {
     issuer,
     clientId: required('TRAILPROOF_OIDC_CLIENT_ID'),
     clientSecret: required('TRAILPROOF_OIDC_CLIENT_SECRET'),
-    redirectBaseUrl,
+    ...(redirectBase ? { redirectBaseUrl: urlSetting('TRAILPROOF_OIDC_REDIRECT_BASE_URL', redirectBase) } : {}),
     mapping: mappingOf(env),
     extraScopes: (env.TRAILPROOF_OIDC_SCOPES ?? '').split(/\s+/).filter(Boolean),
     ...(env.TRAILPROOF_OIDC_LABEL ? { label: env.TRAILPROOF_OIDC_LABEL } : {}),

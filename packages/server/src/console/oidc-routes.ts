@@ -30,7 +30,7 @@ export interface OidcRoutes {
 export function mountOidcSignIn(router: Router, r: OidcRoutes): void {
   router.get('/sign-in/oidc', async (ctx) => {
     const base = r.baseOf(ctx);
-    const { url, transaction } = await r.oidc.start(base, r.safeNext(base, ctx.query.next));
+    const { url, transaction } = await r.oidc.start({ origin: `${ctx.protocol}://${ctx.host}`, base }, r.safeNext(base, ctx.query.next));
     // Lax, not Strict: the provider's redirect back is another site's navigation, which must bring it.
     const options = { ...cookieOptions(ctx, `${base}/sign-in/oidc`, transactionSeconds * 1000), sameSite: 'lax' as const };
     ctx.cookies.set(transactionCookie, Buffer.from(JSON.stringify(transaction)).toString('base64url'), options);
@@ -58,7 +58,7 @@ export function mountOidcSignIn(router: Router, r: OidcRoutes): void {
 
 /** Trades the code, ends the person's sessions their claims no longer give, and opens one in the organisation to go to. */
 async function signInPerson(ctx: Context, r: OidcRoutes, base: string, transaction: OidcTransaction): Promise<string> {
-  const { person, claims } = await r.oidc.finish(base, ctx.search, transaction);
+  const { person, claims } = await r.oidc.finish({ origin: `${ctx.protocol}://${ctx.host}`, base }, ctx.search, transaction);
   const keep: Array<{ organizationId: number; role: Role; org: string }> = [];
   for (const [org, role] of grantsOf(r.oidc.mapping, claims)) {
     const organization = await r.store.findOrganization(org);

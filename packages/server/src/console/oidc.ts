@@ -22,8 +22,11 @@ export interface OidcSignInOptions {
   issuer: string;
   clientId: string;
   clientSecret: string;
-  /** The console's origin as the browser reaches it (`https://trailproof.example.com`): the redirect URI starts with it. */
-  redirectBaseUrl: string;
+  /**
+   * The console's origin as the browser reaches it (`https://trailproof.example.com`): the redirect
+   * URI starts with it. By default the request's own origin (behind a proxy, as the trusted proxy says).
+   */
+  redirectBaseUrl?: string;
   mapping: OidcMapping;
   /** Scopes asked for beside `openid email profile` (some providers send groups only for a `groups` scope). */
   extraScopes?: readonly string[];
@@ -47,19 +50,25 @@ export interface VouchedPerson {
 
 export const callbackPath = '/sign-in/oidc/callback';
 
+/** Where the console answers: the origin of the request and the console's path there. */
+export interface ConsoleAddress {
+  origin: string;
+  base: string;
+}
+
 /** Discovery and the two halves of a sign-in, for one configured provider. */
 export function createOidcSignIn(options: OidcSignInOptions) {
   let configuration: Promise<client.Configuration> | undefined;
   const discovered = () => (configuration ??= discover(options).catch((error: unknown) => ((configuration = undefined), Promise.reject(error))));
-  const redirectUri = (base: string) => `${options.redirectBaseUrl.replace(/\/+$/, '')}${base}${callbackPath}`;
+  const redirectUri = (at: ConsoleAddress) => `${(options.redirectBaseUrl ?? at.origin).replace(/\/+$/, '')}${at.base}${callbackPath}`;
   return {
     label: options.label ?? 'your identity provider',
     mapping: options.mapping,
-    async start(base: string, next: string | undefined): Promise<{ url: string; transaction: OidcTransaction }> {
+    async start(at: ConsoleAddress, next: string | undefined): Promise<{ url: string; transaction: OidcTransaction }> {
       const config = await unreachableAs502(discovered());
       const transaction = { state: client.randomState(), nonce: client.randomNonce(), verifier: client.randomPKCECodeVerifier(), next };
       const url = client.buildAuthorizationUrl(config, {
-        redirect_uri: redirectUri(base),
+        redirect_uri: redirectUri(at),
         scope: ['openid', 'email', 'profile', ...(options.extraScopes ?? [])].join(' '),
         code_challenge: await client.calculatePKCECodeChallenge(transaction.verifier),
         code_challenge_method: 'S256',
@@ -68,9 +77,9 @@ export function createOidcSignIn(options: OidcSignInOptions) {
       });
       return { url: url.href, transaction };
     },
-    async finish(base: string, search: string, transaction: OidcTransaction): Promise<VouchedPerson> {
+    async finish(at: ConsoleAddress, search: string, transaction: OidcTransaction): Promise<VouchedPerson> {
       const config = await unreachableAs502(discovered());
-      const callback = new URL(`${redirectUri(base)}${search}`);
+      const callback = new URL(`${redirectUri(at)}${search}`);
       const checks = { pkceCodeVerifier: transaction.verifier, expectedState: transaction.state, expectedNonce: transaction.nonce, idTokenExpected: true };
       const tokens = await client.authorizationCodeGrant(config, callback, checks).catch(refusedAs401);
       const claims = tokens.claims() as Record<string, unknown> & { iss: string; sub: string };

@@ -17,12 +17,12 @@ export function SignInPage({ base, next, problem, methods }: { base: string; nex
         </p>
       ) : null}
       {methods.oidcLabel ? (
-        <form class="sign-in" method="get" action={`${base}/sign-in/oidc`}>
-          {next ? <input type="hidden" name="next" value={next} /> : null}
-          <button type="submit" id="sign-in-oidc">
+        // A link, not a form: the Content-Security-Policy's form-action would stop a form's redirect to the provider.
+        <p class="sign-in">
+          <a class="button" id="sign-in-oidc" href={`${base}/sign-in/oidc${next ? `?next=${encodeURIComponent(next)}` : ''}`}>
             Sign in with {methods.oidcLabel}
-          </button>
-        </form>
+          </a>
+        </p>
       ) : null}
       {methods.token ? <TokenForm base={base} next={next} /> : null}
     </Layout>
