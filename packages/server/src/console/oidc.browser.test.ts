@@ -71,6 +71,7 @@ describe('console sign-in through an OpenID provider, in a browser', function ()
       scopes: ['openid', 'email', 'profile', 'groups'],
       claims: { openid: ['sub'], email: ['email', 'email_verified'], groups: ['groups'] },
       conformIdTokenClaims: false,
+      ttl: { Interaction: 600, Grant: 600, Session: 600, AccessToken: 600, IdToken: 600 },
       findAccount: (_ctx, id) => ({
         accountId: id,
         claims: () => ({ sub: id, email: people[id]?.email ?? `${id}@example.com`, email_verified: true, groups: people[id]?.groups ?? [] }),
@@ -110,14 +111,17 @@ describe('console sign-in through an OpenID provider, in a browser', function ()
   });
 
   /** Signs `login` in at the provider from the console's sign-in page, in a context of its own; the page where the browser lands. */
-  const signIn = async (login: string, context?: BrowserContext): Promise<{ page: Page; context: BrowserContext }> => {
+  const signIn = async (login: string, context?: BrowserContext, atProvider?: (context: BrowserContext) => Promise<void>) => {
     context ??= await browser.newContext();
     const page = await context.newPage();
     await page.goto(`${server.url}/ui/sign-in`);
     await page.click('#sign-in-oidc');
     await page.fill('input[name=login]', login);
     await page.fill('input[name=password]', 'any');
-    await Promise.all([page.waitForURL((url) => url.href.startsWith(server.url) && !url.pathname.includes('/sign-in/oidc')), page.click('button[type=submit]')]);
+    await atProvider?.(context);
+    // Back on the server: the callback, or where it sent the browser.
+    const origin = new URL(server.url).origin;
+    await Promise.all([page.waitForURL((url) => url.origin === origin), page.click('button[type=submit]')]);
     return { page, context };
   };
   const viewer = (page: Page) => page.innerText('header .viewer');
@@ -133,7 +137,9 @@ describe('console sign-in through an OpenID provider, in a browser', function ()
     expect(new URL(home.url()).pathname).to.equal('/ui/acme');
     expect(await viewer(home)).to.equal('ada@example.com admin');
     await home.click('nav a[href$="/people"]');
-    expect(await home.innerText('main table')).to.contain('ada@example.com').and.contain('admin');
+    expect(await home.innerText('main table'))
+      .to.contain('ada@example.com')
+      .and.contain('admin');
     await context.close();
   });
 
@@ -149,7 +155,9 @@ describe('console sign-in through an OpenID provider, in a browser', function ()
     });
     await page.fill('#review-comment', 'Looks good');
     await Promise.all([page.waitForURL(`${server.url}${approvalPage}`), page.click('form.review button[value=APPROVED]')]);
-    expect(await page.innerText('table.reviews')).to.contain('bob@example.com').and.contain('Looks good');
+    expect(await page.innerText('table.reviews'))
+      .to.contain('bob@example.com')
+      .and.contain('Looks good');
     const stored = await server.request('GET', '/api/v2/approvals/acme/payments/1');
     expect(stored.body.state).to.equal('APPROVED');
     expect(stored.body.approvals.map((r: { approved_by: string }) => r.approved_by)).to.deep.equal(['bob@example.com']);
@@ -178,13 +186,15 @@ describe('console sign-in through an OpenID provider, in a browser', function ()
 
   it('refuses an ID token of another issuer, and an expired one, and opens no session', async () => {
     for (const [change, words] of [
-      [{ iss: 'http://127.0.0.1:1/not-the-provider' }, /iss/],
-      [{ exp: Math.floor(Date.now() / 1000) - 3600, iat: Math.floor(Date.now() / 1000) - 7200 }, /exp/],
+      [{ iss: 'http://127.0.0.1:1/not-the-provider' }, /"iss" \(issuer\)/],
+      [{ exp: Math.floor(Date.now() / 1000) - 3600, iat: Math.floor(Date.now() / 1000) - 7200 }, /"exp" \(expiration time\)/],
     ] as const) {
       idTokenChange = change;
       const { page, context } = await signIn('bob');
       expect(new URL(page.url()).pathname).to.equal('/ui/sign-in/oidc/callback');
-      expect(await page.innerText('[role=alert]')).to.match(/refused/).and.match(words);
+      const alert = await page.innerText('[role=alert]');
+      expect(alert).to.match(/refused/);
+      expect(alert, alert).to.match(words);
       const home = await page.goto(`${server.url}/ui/acme`);
       expect(new URL(home!.url()).pathname, 'no session').to.equal('/ui/sign-in');
       await context.close();
@@ -194,14 +204,15 @@ describe('console sign-in through an OpenID provider, in a browser', function ()
   it('refuses a replayed code: the callback again in the same browser, and with the sign-in cookie restored', async () => {
     const context = await browser.newContext();
     let callback = '';
-    let transactionCookie = '';
     context.on('request', (req) => {
-      if (req.url().includes('/sign-in/oidc/callback')) {
-        callback = req.url();
-        transactionCookie = /trailproof_oidc=([^;]+)/.exec(req.headers().cookie ?? '')?.[1] ?? '';
-      }
+      if (req.url().includes('/sign-in/oidc/callback')) callback = req.url();
     });
-    await signIn('bob', context);
+    let transactionCookie = '';
+    await signIn('bob', context, async () => {
+      const cookies = await context.cookies(`${server.url}/ui/sign-in/oidc/callback`);
+      transactionCookie = cookies.find((c) => c.name === 'trailproof_oidc')?.value ?? '';
+    });
+    expect(transactionCookie).to.not.equal('');
     expect(callback).to.match(/code=/);
     const again = await context.newPage();
     const res = await again.goto(callback);

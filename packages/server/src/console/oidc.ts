@@ -108,7 +108,10 @@ function unreachableAs502<T>(work: Promise<T>): Promise<T> {
 /** A code, state, nonce or ID token that does not hold: the sign-in is refused, and says why. */
 function refusedAs401(error: unknown): never {
   if (error instanceof TypeError) throw new ApiError(502, `The identity provider could not be reached: ${error.message}`);
-  throw new ApiError(401, `The identity provider's answer was refused: ${(error as Error).message}`);
+  // openid-client's message is general ("unexpected JWT claim value"); the check it wraps names the claim at fault.
+  const cause = (error as Error).cause;
+  const detail = cause instanceof Error && cause.message ? `: ${cause.message}` : '';
+  throw new ApiError(401, `The identity provider's answer was refused: ${(error as Error).message}${detail}`);
 }
 
 /** The organisations (by name) and roles the claims give; a person granted several roles in one holds the highest. */
