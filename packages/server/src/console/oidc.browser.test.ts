@@ -125,6 +125,8 @@ describe('console sign-in through an OpenID provider, in a browser', function ()
     return { page, context };
   };
   const viewer = (page: Page) => page.innerText('header .viewer');
+  /** The admin's browser, signed in by the first test and used again by the last (a sign-in less). */
+  let admin: { page: Page; context: BrowserContext };
   const approvalPage = `/ui/acme/flows/payments/approvals/1`;
 
   it('offers both ways on the sign-in page; an admin signs in, is shown as such and sees who is signed in', async () => {
@@ -133,14 +135,14 @@ describe('console sign-in through an OpenID provider, in a browser', function ()
     await page.goto(`${server.url}/ui/sign-in`);
     expect(await page.innerText('#sign-in-oidc')).to.equal('Sign in with Example SSO');
     expect(await page.locator('#token').count()).to.equal(1);
-    const { page: home } = await signIn('ada', context);
+    admin = await signIn('ada', context);
+    const home = admin.page;
     expect(new URL(home.url()).pathname).to.equal('/ui/acme');
     expect(await viewer(home)).to.equal('ada@example.com admin');
     await home.click('nav a[href$="/people"]');
     expect(await home.innerText('main table'))
       .to.contain('ada@example.com')
       .and.contain('admin');
-    await context.close();
   });
 
   it('a member reviews an approval and is recorded as the identity the provider vouched for, not a name the form sent', async () => {
@@ -240,7 +242,6 @@ describe('console sign-in through an OpenID provider, in a browser', function ()
     // Back in the group; then an admin ends the session from the people page.
     people.dee!.groups = ['acme:member'];
     const third = await signIn('dee');
-    const admin = await signIn('ada');
     await admin.page.goto(`${server.url}/ui/acme/people`);
     const row = admin.page.locator('tr', { hasText: 'dee@example.com' });
     await Promise.all([admin.page.waitForURL(`${server.url}/ui/acme/people`), row.locator('button').click()]);
