@@ -1,5 +1,5 @@
 /**
- * The console: read-only pages for people, served by the same server as the API.
+ * The console: pages for people, served by the same server as the API.
  *
  * People sign in with an API token, through an OpenID provider (`oidc`), or either; the role of
  * the session (roles.ts) decides which pages and actions (action.ts, the forms that write) it may use.
