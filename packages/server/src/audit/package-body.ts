@@ -23,6 +23,7 @@ import {
 import { leafDataMismatch, viewMismatch } from './record-facts.ts';
 import { isWholeLog } from './package-selection.ts';
 import { type NamedRecord, rederiveVerdict } from '../domain/verdict.ts';
+import { pullRequestFactsOf } from '../domain/pull-request-facts.ts';
 
 const fail = (reason: PackageReason, path: string, message: string): never => {
   throw new PackageVerificationError(reason, path, message);
@@ -210,11 +211,13 @@ export class PackageBody {
     if (record.type === 'verdict') this.verdicts.push({ index, row });
     else if (record.type === 'policy.version') this.inputs.set(index, { type: record.type, data, row });
     else if (record.type === 'attestation' || record.type === 'artifact') {
-      const { name, type, compliant, artifact_fingerprint, fingerprint } = row;
+      const { name, type, compliant, artifact_fingerprint, fingerprint, git_commit } = row;
+      // Four eyes reads a pull request attestation's pull requests: kept as the facts a verdict names, not the whole data.
+      const pullRequests = record.type === 'attestation' && type === 'pull_request' ? { pull_requests: pullRequestFactsOf(storedPullRequests(row.data)) } : {};
       this.inputs.set(index, {
         type: record.type,
         data: { flow: data.flow, trail: data.trail },
-        row: { name, type, compliant, artifact_fingerprint, fingerprint },
+        row: { name, type, compliant, artifact_fingerprint, fingerprint, git_commit, ...pullRequests },
       });
     }
   }
@@ -287,3 +290,12 @@ export function asPart<T>(path: string, check: () => T): T {
 }
 
 export const isObject = (value: unknown): value is Record<string, unknown> => value !== null && typeof value === 'object' && !Array.isArray(value);
+
+/** The `pull_requests` of an attestation row's data (its JSON text), undefined when it does not parse. */
+function storedPullRequests(data: unknown): unknown {
+  try {
+    return typeof data === 'string' ? (JSON.parse(data) as { pull_requests?: unknown }).pull_requests : undefined;
+  } catch {
+    return undefined;
+  }
+}

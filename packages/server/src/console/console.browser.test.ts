@@ -10,6 +10,7 @@ import { readFile } from 'node:fs/promises';
 import { expect } from 'chai';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { createToken } from '@trailproof/server';
+import { assertInert } from '../../../../test/support/browser-checks.ts';
 import { startTestServer, type TestServer } from '@trailproof/server/testing';
 
 const chromiumPath = process.env.TRAILPROOF_CHROMIUM ?? '/usr/bin/chromium';
@@ -98,20 +99,6 @@ describe('the console in a browser', function () {
     await page.fill('#token', token);
     await page.click('button[type=submit]');
     return page;
-  };
-  /** Nothing hostile became markup: no script, no injected image, no handler attribute, no javascript: link. */
-  const assertInert = async (page: Page) => {
-    const found = await page.evaluate(() => ({
-      scripts: document.querySelectorAll('script').length,
-      images: document.querySelectorAll('img').length,
-      handlers: Array.from(document.querySelectorAll('*')).flatMap((e) =>
-        Array.from(e.attributes)
-          .filter((a) => a.name.startsWith('on'))
-          .map((a) => `${e.tagName} ${a.name}`),
-      ),
-      jsLinks: Array.from(document.querySelectorAll('a')).filter((a) => /^\s*javascript:/i.test(a.getAttribute('href') ?? '')).length,
-    }));
-    expect(found, page.url()).to.deep.equal({ scripts: 0, images: 0, handlers: [], jsLinks: 0 });
   };
   const text = (page: Page) => page.innerText('main');
 

@@ -7,6 +7,7 @@
  */
 import { expect } from 'chai';
 import { chromium, type Browser, type Page } from 'playwright-core';
+import { assertInert as assertPageInert } from '../../../../test/support/browser-checks.ts';
 import { startTestServer, type TestServer } from '@trailproof/server/testing';
 import { playExtrasStory, sha } from '../../../../test/support/console-story.ts';
 
@@ -39,20 +40,7 @@ describe('console pages in a browser: environment, deployments, approvals, integ
   });
 
   const main = () => page.innerText('main');
-  /** Nothing hostile became markup: no script, no injected image, no handler attribute, no javascript: link. */
-  const assertInert = async () => {
-    const found = await page.evaluate(() => ({
-      scripts: document.querySelectorAll('script').length,
-      images: document.querySelectorAll('img').length,
-      handlers: Array.from(document.querySelectorAll('*')).flatMap((e) =>
-        Array.from(e.attributes)
-          .filter((a) => a.name.startsWith('on'))
-          .map((a) => `${e.tagName} ${a.name}`),
-      ),
-      jsLinks: Array.from(document.querySelectorAll('a')).filter((a) => a.href.startsWith('javascript:')).length,
-    }));
-    expect(found, page.url()).to.deep.equal({ scripts: 0, images: 0, handlers: [], jsLinks: 0 });
-  };
+  const assertInert = () => assertPageInert(page);
 
   it('signs in with the keyboard and shows what runs in prod: each artifact, its fingerprint and compliance, the trail and approval behind it', async () => {
     await page.goto(`${server.url}/ui/acme/environments/prod`);

@@ -42,6 +42,8 @@ export function Layout({ title, base, org, viewer, children }: LayoutProps) {
               <a href={home}>{org}</a>
               <a href={`${home}/deployments`}>Deployments</a>
               <a href={`${home}/integrity`}>Integrity</a>
+              <a href={`${home}/policies`}>Policies</a>
+              <a href={`${home}/verdicts`}>Verdicts</a>
               {viewer?.role === 'admin' ? <a href={`${home}/people`}>People</a> : null}
             </nav>
           ) : (

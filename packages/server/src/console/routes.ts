@@ -12,6 +12,9 @@ import { approvalPage, approvalsPage } from './pages/approvals.tsx';
 import { integrityPage } from './pages/integrity.tsx';
 import { artifactPage, flowArtifactPage } from './pages/artifact.tsx';
 import { searchPage } from './pages/search.tsx';
+import { policiesPage, policyPage } from './pages/policies.tsx';
+import { verdictPage, verdictsPage } from './pages/verdicts.tsx';
+import { logEntryPage } from './pages/log-entry.tsx';
 import { peoplePage } from './pages/people.tsx';
 
 export const consolePages: readonly Page[] = [
@@ -27,5 +30,10 @@ export const consolePages: readonly Page[] = [
   artifactPage,
   flowArtifactPage,
   searchPage,
+  policiesPage,
+  policyPage,
+  verdictsPage,
+  verdictPage,
+  logEntryPage,
   peoplePage,
 ];

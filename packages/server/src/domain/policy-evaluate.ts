@@ -14,12 +14,25 @@ export interface AttestationFact {
   compliant: boolean;
   /** For a `decision` attestation: the control it decides. */
   for_control?: string | null;
+  /** For a `pull_request` attestation: the pull requests it found (what `four-eyes` reads). */
+  pull_requests?: PullRequestFact[];
+}
+
+/** A pull request as `four-eyes` reads it: its author, who approved it, and its commits' authors. */
+export interface PullRequestFact {
+  author: string;
+  merge_commit: string;
+  /** The user names of approvals (a review whose state is APPROVED, or an approver named without a state). */
+  approvers: string[];
+  commits: Array<{ sha1: string; author: string }>;
 }
 
 /** One trail the artifact was reported in (its provenance), with what the trail holds. */
 export interface TrailFact {
   flow: { name: string; tags: Record<string, string> };
   trail: { name: string; compliant: boolean };
+  /** The artifact's commit as its report in this trail says (null: none); what `four-eyes` judges. */
+  commit?: string | null;
   /** The artifact's attestations and the trail's, latest of each name. */
   attestations: AttestationFact[];
 }
@@ -39,16 +52,21 @@ export type ResolutionType =
   | 'no_provenance'
   | 'non_compliant_in_trail'
   | 'missing_attestation'
-  | 'non_compliant_attestation';
+  | 'non_compliant_attestation'
+  /** `four-eyes`: no pull request of the trail has the artifact's commit. */
+  | 'missing_pull_request'
+  /** `four-eyes`: pull requests have the commit, but none is approved by someone other than each of its authors. */
+  | 'self_approved';
 
 export interface Resolution {
   type: ResolutionType;
-  context: { flow_name?: string; trail_name?: string; for_control?: string; exception?: string; condition?: string };
+  context: { flow_name?: string; trail_name?: string; for_control?: string; exception?: string; condition?: string; commit?: string };
 }
 
 export type RuleDefinition =
   | { type: 'provenance'; definition: { required: boolean; exceptions: string[] } }
   | { type: 'trail-compliance'; definition: { required: boolean; exceptions: string[] } }
+  | { type: 'four-eyes'; definition: { required: boolean; exceptions: string[] } }
   | { type: 'attestation'; definition: { name: string; type: string; if: string | null; must_be_compliant: boolean; for_control: string | null } };
 
 /** A rule's verdict as `assert artifact` answers it: ignored (not required, waived, its `if` false) or satisfied. */
@@ -75,6 +93,8 @@ export function evaluatePolicy(policy: PolicyModel, facts: PolicyFacts): PolicyE
     ),
     ...attestations.map((rule) => attestationRule(facts, rule)),
   ];
+  const fourEyes = policy.trailproof?.['four-eyes'];
+  if (fourEyes) rule_evaluations.push(booleanRule(facts, { type: 'four-eyes', definition: definitionOf(fourEyes) }, fourEyes, fourEyesProblem));
   const compliant = rule_evaluations.every((r) => r.ignored || r.satisfied);
   return { compliant, status: compliant ? 'COMPLIANT' : 'NON-COMPLIANT', rule_evaluations };
 }
@@ -82,7 +102,7 @@ export function evaluatePolicy(policy: PolicyModel, facts: PolicyFacts): PolicyE
 const definitionOf = (rule: BooleanRule) => ({ required: rule.required, exceptions: rule.exceptions.map((e) => e.text) });
 
 const contextOf = (facts: PolicyFacts, trail: TrailFact | undefined): ExpressionContext => ({ flow: trail?.flow ?? null, artifact: facts.artifact });
-const where = (t: TrailFact) => ({ flow_name: t.flow.name, trail_name: t.trail.name });
+const whereIn = (t: TrailFact) => ({ flow_name: t.flow.name, trail_name: t.trail.name });
 const notApplicable = (rule: RuleDefinition, context: Resolution['context'] = {}): RuleEvaluation => ({
   rule,
   ignored: true,
@@ -100,6 +120,7 @@ function booleanRule(
   definition: BooleanRule,
   problem: (trail: TrailFact) => ResolutionType | undefined,
 ): RuleEvaluation {
+  const where = (t: TrailFact) => ({ ...whereIn(t), ...(rule.type === 'four-eyes' && t.commit ? { commit: t.commit } : {}) });
   if (!definition.required) return notApplicable(rule);
   if (!facts.trails.length) {
     const exception = waivedBy(definition.exceptions, contextOf(facts, undefined));
@@ -109,7 +130,7 @@ function booleanRule(
   const failures: Resolution[] = [];
   for (const trail of facts.trails) {
     const exception = waivedBy(definition.exceptions, contextOf(facts, trail));
-    if (exception) return notApplicable(rule, { ...where(trail), exception: exception.text });
+    if (exception) return notApplicable(rule, { ...whereIn(trail), exception: exception.text });
     const type = problem(trail);
     if (!type) return { rule, ignored: false, satisfied: true, resolutions: [{ type: 'rule_satisfied', context: where(trail) }] };
     failures.push({ type, context: where(trail) });
@@ -140,7 +161,7 @@ function attestationRule(facts: PolicyFacts, definition: AttestationRule): RuleE
     if (definition.if && !evaluateExpression(definition.if, contextOf(facts, trail))) continue;
     applies = true;
     const matching = trail.attestations.filter((a) => matches(definition, a));
-    const context = { ...where(trail), ...control };
+    const context = { ...whereIn(trail), ...control };
     if (!matching.length) failures.push({ type: 'missing_attestation', context });
     else if (definition.must_be_compliant && !matching.every((a) => a.compliant)) failures.push({ type: 'non_compliant_attestation', context });
     else return { rule, ignored: false, satisfied: true, resolutions: [{ type: 'rule_satisfied', context }] };
@@ -153,4 +174,25 @@ function matches(rule: AttestationRule, attestation: AttestationFact): boolean {
   if (rule.name !== '*' && rule.name !== attestation.name) return false;
   if (rule.type !== '*' && rule.type !== attestation.type) return false;
   return rule.for_control === null || attestation.for_control === rule.for_control;
+}
+
+/**
+ * Four eyes in one trail: some pull request of its attestations has the artifact's commit (as its
+ * merge commit or one of its commits), and each author of that pull request (its own and its
+ * commits') has an approval from someone else. User names are compared without case, as Git
+ * hosts treat them.
+ */
+function fourEyesProblem(trail: TrailFact): ResolutionType | undefined {
+  const commit = trail.commit;
+  const covering = commit
+    ? trail.attestations.flatMap((a) => a.pull_requests ?? []).filter((pr) => pr.merge_commit === commit || pr.commits.some((c) => c.sha1 === commit))
+    : [];
+  if (!covering.length) return 'missing_pull_request';
+  return covering.some(approvedByOthers) ? undefined : 'self_approved';
+}
+
+function approvedByOthers(pr: PullRequestFact): boolean {
+  const approvers = pr.approvers.map((a) => a.toLowerCase());
+  const authors = new Set([pr.author, ...pr.commits.map((c) => c.author)].filter((a) => a !== '').map((a) => a.toLowerCase()));
+  return approvers.length > 0 && [...authors].every((author) => approvers.some((approver) => approver !== author));
 }

@@ -8,9 +8,10 @@ import type { PolicyArtifactRow, StoreUses } from '../store/types.ts';
 import type { AttestationFacts, ComplianceStatus } from './compliance.ts';
 import { TrailEvaluator, trailEvaluatorUses } from './evaluate.ts';
 import type { AttestationFact, PolicyFacts, TrailFact } from './policy-evaluate.ts';
+import { pullRequestFactsOf } from './pull-request-facts.ts';
 
 /** The queries `gatherPolicyFacts` uses, for a plugin's `store` list. */
-export const policyFactsUses = [...trailEvaluatorUses, 'policyArtifactRows', 'decisionControlsOf'] as const;
+export const policyFactsUses = [...trailEvaluatorUses, 'policyArtifactRows', 'decisionControlsOf', 'pullRequestsOf'] as const;
 
 /** One report of the fingerprint (one trail it was reported in), with what was read of it. */
 export interface ReportFacts {
@@ -40,7 +41,8 @@ export interface GatheredPolicyFacts {
  * its compliance (as `get trail` answers it) and the attestations on the artifact and on the
  * trail, the latest of each name (on the artifact: those naming its template name in
  * `target_artifacts`, or carrying its fingerprint; on the trail: those carrying neither a target
- * nor a fingerprint), each with its type, compliance and, for `decision`, its control.
+ * nor a fingerprint), each with its type, compliance and, for `decision`, its control (for
+ * `pull_request`, its pull requests); and the artifact's commit in that report.
  *
  * The reads are batched (a few queries for any number of fingerprints, each bound list chunked
  * below SQLite's variable limit), on both databases. `now` is the time compliance is judged at.
@@ -66,6 +68,10 @@ export async function gatherPolicyFacts(
     reportsOf.set(row.fingerprint, [...(reportsOf.get(row.fingerprint) ?? []), { artifact: row, compliance, attestationIds: counted.map((a) => a.id) }]);
   }
   const attestations = new Map([...byTrail.values()].flatMap((e) => e.facts.map((f) => [f.id, f] as const)));
+  const counted = [...reportsOf.values()].flatMap((reports) => reports.flatMap((r) => r.attestationIds));
+  const pullRequests = counted.some((id) => attestations.get(id)!.type === 'pull_request')
+    ? await store.pullRequestsOf(counted.filter((id) => attestations.get(id)!.type === 'pull_request'))
+    : new Map<number, unknown>();
   const out = new Map<string, GatheredPolicyFacts>();
   for (const fingerprint of new Set(fingerprints)) {
     const reports = reportsOf.get(fingerprint) ?? [];
@@ -74,7 +80,8 @@ export async function gatherPolicyFacts(
       (r): TrailFact => ({
         flow: { name: r.artifact.flowName, tags: r.artifact.flowTags },
         trail: { name: r.artifact.trailName, compliant: r.compliance.is_compliant },
-        attestations: r.attestationIds.map((id) => factOf(attestations.get(id)!, controls.get(id))),
+        commit: r.artifact.gitCommit,
+        attestations: r.attestationIds.map((id) => factOf(attestations.get(id)!, controls.get(id), pullRequests.get(id))),
       }),
     );
     out.set(fingerprint, { facts: { artifact: { name, fingerprint }, trails: trailFacts }, reports });
@@ -96,9 +103,10 @@ function countedFor(artifact: PolicyArtifactRow, facts: readonly AttestationFact
   return [...latest.values()].sort((x, y) => x.id - y.id);
 }
 
-const factOf = (a: AttestationFacts, control: string | undefined): AttestationFact => ({
+const factOf = (a: AttestationFacts, control: string | undefined, pullRequests: unknown): AttestationFact => ({
   name: a.name,
   type: a.type,
   compliant: a.compliant,
   ...(a.type === 'decision' ? { for_control: control ?? null } : {}),
+  ...(a.type === 'pull_request' ? { pull_requests: pullRequestFactsOf(pullRequests) } : {}),
 });

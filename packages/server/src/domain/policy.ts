@@ -6,6 +6,8 @@
  *     provenance:       { required, exceptions: [{ if }] }
  *     trail-compliance: { required, exceptions: [{ if }] }
  *     attestations:     [{ type, name, if, must_be_compliant, for_control }]
+ *   trailproof:         (our own, outside Kosli's `artifacts`, so Kosli's files stay as they are)
+ *     four-eyes:        { required, exceptions: [{ if }] }
  *
  * Parsing walks the YAML node tree so that each problem names its field and line, and the text
  * is bounded before the YAML library sees it, as templates are (template-bounds.ts).
@@ -36,6 +38,12 @@ export interface AttestationRule {
 export interface PolicyModel {
   _schema: string;
   artifacts: { provenance: BooleanRule; 'trail-compliance': BooleanRule; attestations: AttestationRule[] };
+  /**
+   * Trailproof's own rules, absent from policies that do not name them (so Kosli's files are
+   * judged exactly as before). `four-eyes`: the artifact's commit is in a pull request approved
+   * by someone other than the author of each of its commits (policy-evaluate.ts).
+   */
+  trailproof?: { 'four-eyes': BooleanRule };
 }
 
 /** A policy that does not validate: the field, its line (1-based) and what is wrong. */
@@ -142,7 +150,7 @@ export function parsePolicy(text: string): PolicyModel {
   };
 
   if (isNull(doc.contents as Node | null)) throw new PolicyError(1, '_schema', 'is required (the policy is empty)');
-  const root = mapping(doc.contents as Node, 'policy', 1, ['_schema', 'artifacts']);
+  const root = mapping(doc.contents as Node, 'policy', 1, ['_schema', 'artifacts', 'trailproof']);
   const schemaEntry = root.entries.get('_schema');
   const schema = scalar(schemaEntry, '_schema', 'string', null) as string | null;
   if (schema === null) throw new PolicyError(root.line, '_schema', 'is required (_schema: https://docs.kosli.com/schemas/policy/v1)');
@@ -155,6 +163,8 @@ export function parsePolicy(text: string): PolicyModel {
       ? mapping(artifactsEntry.value, 'artifacts', artifactsEntry.line, ['provenance', 'trail-compliance', 'attestations']).entries
       : new Map<string, Entry>();
   const attestationsEntry = artifacts.get('attestations');
+  const ownEntry = root.entries.get('trailproof');
+  const own = ownEntry && !isNull(ownEntry.value) ? mapping(ownEntry.value, 'trailproof', ownEntry.line, ['four-eyes']).entries : undefined;
   return {
     _schema: schema,
     artifacts: {
@@ -164,5 +174,6 @@ export function parsePolicy(text: string): PolicyModel {
         attestationRule(item, `artifacts.attestations[${i}]`, lineOf(item, attestationsEntry!.line)),
       ),
     },
+    ...(own ? { trailproof: { 'four-eyes': booleanRule(own.get('four-eyes'), 'trailproof.four-eyes') } } : {}),
   };
 }

@@ -25,6 +25,8 @@ export interface VerdictPolicy {
 export interface VerdictTrail {
   flow: { name: string; tags: Record<string, string> };
   trail: { name: string; compliant: boolean };
+  /** The artifact's commit in this report (absent from verdicts made before four eyes). */
+  commit?: string | null;
   /** The leaf of the artifact's report in this trail. */
   artifact_log_index: number;
   attestations: Array<AttestationFact & { log_index: number }>;
@@ -68,7 +70,12 @@ export function verdictOf(v: Omit<Verdict, 'format' | 'inputs'>): Verdict {
 export function factsOfVerdict(v: Pick<Verdict, 'artifact' | 'trails'>): PolicyFacts {
   return {
     artifact: v.artifact,
-    trails: v.trails.map((t) => ({ flow: t.flow, trail: t.trail, attestations: t.attestations.map(({ log_index: _, ...a }) => a) })),
+    trails: v.trails.map((t) => ({
+      flow: t.flow,
+      trail: t.trail,
+      ...(t.commit === undefined ? {} : { commit: t.commit }),
+      attestations: t.attestations.map(({ log_index: _, ...a }) => a),
+    })),
   };
 }
 
@@ -97,13 +104,17 @@ export function rederiveVerdict(verdict: unknown, recordAt: (index: number) => N
       return record;
     };
     const evaluations: VerdictEvaluation[] = [];
+    // A verdict by a policy with four eyes must name the commits and pull requests it read; older verdicts name neither.
+    let fourEyes = false;
     for (const p of v.policies) {
       const record = named(p.log_index, 'policy.version', `policy '${p.name}' v${p.version}`);
       if (typeof record === 'string') return record;
       const yaml = String(record.row.policy_yaml);
       if (record.data.policy !== p.name || Number(record.row.version) !== p.version || record.row.sha256 !== p.sha256 || sha256(yaml) !== p.sha256)
         return `policy '${p.name}' v${p.version} (SHA-256 ${p.sha256}) is not the policy version of record ${p.log_index}`;
-      const evaluation = evaluatePolicy(parsePolicy(yaml), factsOfVerdict(v));
+      const model = parsePolicy(yaml);
+      fourEyes ||= model.trailproof?.['four-eyes'] !== undefined;
+      const evaluation = evaluatePolicy(model, factsOfVerdict(v));
       evaluations.push({ policy_name: p.name, policy_version: p.version, policy_sha256: p.sha256, ...evaluation });
     }
     for (const t of v.trails) {
@@ -112,6 +123,8 @@ export function rederiveVerdict(verdict: unknown, recordAt: (index: number) => N
       if (typeof artifact === 'string') return artifact;
       if (artifact.row.fingerprint !== v.fingerprint || artifact.data.flow !== t.flow.name || artifact.data.trail !== t.trail.name)
         return `record ${t.artifact_log_index} is not the report of ${v.fingerprint} in ${where}`;
+      if ((t.commit !== undefined || fourEyes) && (t.commit ?? null) !== (artifact.row.git_commit ?? null))
+        return `the artifact's commit in ${where} is ${String(t.commit ?? null)} in the verdict but record ${t.artifact_log_index} says ${String(artifact.row.git_commit ?? null)}`;
       for (const a of t.attestations) {
         const record = named(a.log_index, 'attestation', `attestation '${a.name}' in ${where}`);
         if (typeof record === 'string') return record;
@@ -121,6 +134,12 @@ export function rederiveVerdict(verdict: unknown, recordAt: (index: number) => N
           return `record ${a.log_index} is not an attestation of ${where} about this artifact or its trail`;
         if (row.name !== a.name || row.type !== a.type || Boolean(Number(row.compliant)) !== a.compliant)
           return `attestation '${a.name}' is ${a.type}, ${a.compliant ? 'compliant' : 'non-compliant'} in the verdict but record ${a.log_index} says ${String(row.type)}, ${Number(row.compliant) ? 'compliant' : 'non-compliant'}`;
+        if (
+          (a.pull_requests !== undefined || fourEyes) &&
+          row.type === 'pull_request' &&
+          canonicalJson(a.pull_requests ?? null) !== canonicalJson(row.pull_requests ?? null)
+        )
+          return `the pull requests of attestation '${a.name}' in ${where} are not those of record ${a.log_index}`;
       }
     }
     const compliant = evaluations.every((e) => e.compliant);

@@ -74,4 +74,5 @@ export type { LogOptions } from './log-store.ts';
 export type { LogSigning } from './log-signing.ts';
 export type { LatestPolicyVersion, PolicyArtifactRow } from './queries/policy-facts.ts';
 export type { PolicyRecord } from './queries/policies.ts';
+export type { VerdictRow } from './queries/verdicts.ts';
 export type { ControlRecord } from './queries/controls.ts';

@@ -1,6 +1,7 @@
 /**
- * An environment: what runs there now (or at `?snapshot=N`), each artifact with its fingerprint,
- * whether a compliant trail attested it (linked), and the approval that covered it; the snapshot
+ * An environment: its attached policies, what runs there now (or at `?snapshot=N`), each artifact
+ * with its fingerprint, whether it passes the policies (or, with none, whether a compliant trail
+ * attested it), the trail behind it (linked) and the approval that covered it; the snapshot
  * timeline of what started, scaled and exited; its latest deployments.
  */
 import { describeChange } from '../../domain/events.ts';
@@ -14,16 +15,18 @@ import type { ArtifactApproval, Store } from '../../store/index.ts';
 import { Compliance, complianceMarkup } from '../components/compliance.tsx';
 import { DeploymentTable, readDeployments, snapshotPageHref } from '../components/deployment-list.tsx';
 import { Empty } from '../components/empty.tsx';
+import { LinkList } from '../components/link-list.tsx';
 import { Pager } from '../components/table.tsx';
 import { Time, timeMarkup } from '../components/time.tsx';
 import { artifactPageHref, environmentPageHref, orgHref, queryNumber, trailPageHref } from '../links.ts';
 import { html } from '../markup.ts';
 import { definePage } from '../page.ts';
+import { policyPageHref } from './policies.tsx';
 
 const eventsPerPage = 20;
 const latestDeployments = 10;
 
-type Judged = Map<string, { trail: ArtifactMatch; compliant: boolean }>;
+type Judged = Map<string, { trail: ArtifactMatch | undefined; compliant: boolean }>;
 
 /**
  * For each matched fingerprint: the trail a person should open (the newest compliant one, else
@@ -39,9 +42,7 @@ async function attestingTrails(
 ): Promise<Judged> {
   const { evidence } = await judgeRunning(store, new TrailEvaluator(store, now), { organizationId, environment, running, now });
   const out: Judged = new Map();
-  for (const [fingerprint, known] of evidence) {
-    if (known.match) out.set(fingerprint, { trail: known.match, compliant: known.compliant });
-  }
+  for (const [fingerprint, known] of evidence) out.set(fingerprint, { trail: known.match, compliant: known.compliant });
   return out;
 }
 
@@ -67,6 +68,13 @@ async function readEnvironment(store: Store, orgName: string, organizationId: nu
   return { environment, latest, snapshot, isLatest: snapshot === latest, trails, approvals, events };
 }
 
+/** What an artifact's compliance says: by the attached policies (and allow-list) when there are any, else by its trail. */
+function runningLabel(evidence: { trail: ArtifactMatch | undefined; compliant: boolean } | undefined, byPolicies: boolean): string {
+  if (byPolicies) return evidence?.compliant ? 'PASSES ITS POLICIES' : 'FAILS ITS POLICIES';
+  if (!evidence?.trail) return evidence?.compliant ? 'ALLOWED' : 'NOT ATTESTED';
+  return evidence.compliant ? 'ATTESTED BY A COMPLIANT TRAIL' : 'NO COMPLIANT TRAIL';
+}
+
 export const environmentPage = definePage({
   path: '/:org/environments/:env',
   async render(input) {
@@ -81,6 +89,7 @@ export const environmentPage = definePage({
     ]);
     const running = snapshot?.artifacts ?? [];
     const attested = running.filter((a) => trails.get(a.fingerprint)?.compliant).length;
+    const byPolicies = environment.policies.length > 0;
     const approvalOf = (fingerprint: string): ArtifactApproval | undefined =>
       approvals.find((a) => a.fingerprint === fingerprint && (a.environment === null || a.environment === environment.name));
     return {
@@ -102,6 +111,14 @@ export const environmentPage = definePage({
                 <dd>{environment.description}</dd>
               </>
             ) : null}
+            <dt>Policies</dt>
+            <dd data-testid="environment-policies">
+              <LinkList
+                names={environment.policies}
+                href={(name) => policyPageHref(input, name)}
+                empty="none (an artifact is compliant when a compliant trail attested it)"
+              />
+            </dd>
             <dt>Last report</dt>
             <dd>
               <Time at={environment.last_reported_at} now={now} />
@@ -116,7 +133,7 @@ export const environmentPage = definePage({
           {snapshot ? (
             <>
               <p class="summary" data-testid="running-summary">
-                {`${environment.name}: ${running.length} ${running.length === 1 ? 'artifact' : 'artifacts'} running, ${attested} attested by a compliant trail, ${running.length - attested} not`}
+                {`${environment.name}: ${running.length} ${running.length === 1 ? 'artifact' : 'artifacts'} running, ${attested} ${byPolicies ? 'pass its policies' : 'attested by a compliant trail'}, ${running.length - attested} not`}
                 {` (snapshot #${snapshot.index}, `}
                 <Time at={snapshot.createdAt} now={now} />
                 {').'}
@@ -147,11 +164,8 @@ export const environmentPage = definePage({
                     __html: html`${running.map((artifact) => {
                       const evidence = trails.get(artifact.fingerprint);
                       const approval = approvalOf(artifact.fingerprint);
-                      const compliance = complianceMarkup(
-                        evidence ? evidence.compliant : false,
-                        evidence ? (evidence.compliant ? 'ATTESTED BY A COMPLIANT TRAIL' : 'NO COMPLIANT TRAIL') : 'NOT ATTESTED',
-                      );
-                      const trail = evidence
+                      const compliance = complianceMarkup(evidence?.compliant ?? false, runningLabel(evidence, byPolicies));
+                      const trail = evidence?.trail
                         ? html`<a href="${trailPageHref(input, evidence.trail.flowName, evidence.trail.trailName)}">${evidence.trail.flowName}/${evidence.trail.trailName}</a>`
                         : html`<span class="muted">no trail attested it</span>`;
                       const approvalCell = approval

@@ -49,6 +49,16 @@ export async function decisionControlsOf(db: Db, trailIds: readonly number[]): P
   return out;
 }
 
+/** Per `pull_request` attestation of `ids`, its data's `pull_requests` as stored (what `four-eyes` reads). */
+export async function pullRequestsOf(db: Db, ids: readonly number[]): Promise<Map<number, unknown>> {
+  const out = new Map<number, unknown>();
+  for (const chunk of inListChunks([...new Set(ids)])) {
+    const rows = await db.selectFrom('attestations').select(['id', 'data']).where('id', 'in', chunk).where('type', '=', 'pull_request').execute();
+    for (const r of rows) out.set(Number(r.id), fromJson<{ pull_requests?: unknown }>(r.data, {}).pull_requests);
+  }
+  return out;
+}
+
 /** The latest version of a policy, as a verdict names it. */
 export interface LatestPolicyVersion {
   /** The version's row (its chain record's `ref`). */
@@ -85,5 +95,5 @@ export async function latestPolicyVersions(db: Db, organizationId: number, names
   return out;
 }
 
-export const reads = { policyArtifactRows, decisionControlsOf, latestPolicyVersions };
+export const reads = { policyArtifactRows, decisionControlsOf, pullRequestsOf, latestPolicyVersions };
 export const writes = {};

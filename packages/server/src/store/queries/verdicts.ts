@@ -77,5 +77,61 @@ export function recordVerdict(db: Db, v: VerdictInput): Promise<number> {
   });
 }
 
-export const reads = { findVerdictLeaf };
+/** A recorded verdict as the console shows it: its row, its leaf in the log and its text. */
+export interface VerdictRow {
+  id: number;
+  fingerprint: string;
+  compliant: boolean;
+  createdAt: number;
+  /** The canonical JSON that was recorded (domain/verdict.ts). */
+  verdict: string;
+  logIndex: number | null;
+}
+
+/** A page of the organisation's verdicts, newest first (of one fingerprint when given), with how many there are. */
+export async function listVerdicts(
+  db: Db,
+  organizationId: number,
+  o: { fingerprint?: string; offset: number; limit: number },
+): Promise<{ total: number; items: VerdictRow[] }> {
+  let query = db.selectFrom('verdicts').where('organization_id', '=', organizationId);
+  if (o.fingerprint !== undefined) query = query.where('fingerprint', '=', o.fingerprint);
+  const [count, rows] = await Promise.all([
+    query.select((eb) => eb.fn.countAll().as('n')).executeTakeFirst(),
+    query.select(['id', 'fingerprint', 'compliant', 'created_at', 'verdict']).orderBy('id', 'desc').offset(o.offset).limit(o.limit).execute(),
+  ]);
+  return { total: Number(count?.n ?? 0), items: await withLeaves(db, organizationId, rows) };
+}
+
+/** One verdict of the organisation by its id, undefined when there is none. */
+export async function findVerdict(db: Db, organizationId: number, id: number): Promise<VerdictRow | undefined> {
+  const rows = await db
+    .selectFrom('verdicts')
+    .select(['id', 'fingerprint', 'compliant', 'created_at', 'verdict'])
+    .where('organization_id', '=', organizationId)
+    .where('id', '=', id)
+    .execute();
+  return (await withLeaves(db, organizationId, rows))[0];
+}
+
+type StoredVerdict = { id: number | string; fingerprint: string; compliant: number | string; created_at: number | string; verdict: string };
+
+async function withLeaves(db: Db, organizationId: number, rows: StoredVerdict[]): Promise<VerdictRow[]> {
+  const leaves = await logIndexesOf(
+    db,
+    organizationId,
+    'verdicts',
+    rows.map((r) => Number(r.id)),
+  );
+  return rows.map((r) => ({
+    id: Number(r.id),
+    fingerprint: r.fingerprint,
+    compliant: Boolean(Number(r.compliant)),
+    createdAt: Number(r.created_at),
+    verdict: r.verdict,
+    logIndex: leaves.get(Number(r.id)) ?? null,
+  }));
+}
+
+export const reads = { findVerdictLeaf, listVerdicts, findVerdict };
 export const writes = { recordVerdict };
