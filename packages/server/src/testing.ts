@@ -189,6 +189,8 @@ const undoing: Record<string, { sqlite: readonly string[]; postgres: readonly st
     sqlite: ['drop table allowlist_entries', 'drop table controls', 'alter table snapshots drop column compliant'],
     postgres: ['drop table allowlist_entries', 'drop table controls', 'alter table snapshots drop column compliant'],
   },
+  // The table's indexes go with it.
+  '0028_console_identities': { sqlite: ['drop table console_identity_sessions'], postgres: ['drop table console_identity_sessions'] },
 };
 
 /**

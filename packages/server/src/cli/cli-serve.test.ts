@@ -89,7 +89,16 @@ describe('the trailproof command', function () {
 
   it('serves the console at /ui with sign-ins lasting TRAILPROOF_CONSOLE_SESSION_TTL; --no-console leaves it out', async () => {
     const token = (await run(['token', 'create', '--org', 'acme', '--database', db])).stdout.trim();
-    const s = await start(['--database', db, '--port', '0'], { TRAILPROOF_CONSOLE_SESSION_TTL: '30m' });
+    // A provider too (discovered at the first sign-in through it, so none need answer here): both ways offered.
+    const provider = {
+      TRAILPROOF_OIDC_ISSUER: 'http://127.0.0.1:9',
+      TRAILPROOF_OIDC_CLIENT_ID: 'tp',
+      TRAILPROOF_OIDC_CLIENT_SECRET: 's',
+      TRAILPROOF_OIDC_LABEL: 'Example SSO',
+    };
+    const s = await start(['--database', db, '--port', '0'], { TRAILPROOF_CONSOLE_SESSION_TTL: '30m', ...provider });
+    const page = await (await fetch(`${s.url}/ui/sign-in`)).text();
+    expect(page).to.contain('Sign in with Example SSO').and.contain('name="token"');
     const signIn = await fetch(`${s.url}/ui/sign-in`, {
       method: 'POST',
       redirect: 'manual',

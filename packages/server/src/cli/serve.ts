@@ -5,6 +5,7 @@ import { createLogger, loggerLevelOf } from '../logger.ts';
 import { metricsModeOf } from '../metrics-mode.ts';
 import { databaseEnvironment, databaseFlags, databaseLocation, databaseName, databaseOptions, defineCommand, UsageError, version } from './common.ts';
 import { logEnvironment, logOptionsFromEnvironment } from './transparency-log.ts';
+import { consoleSignInEnvironment, consoleSignInFromEnvironment } from './console-sign-in.ts';
 import type { PostgresOptions } from '../store/index.ts';
 import { isPostgresUrl, openStore } from '../store/open-store.ts';
 import { secondsPerUnit } from '../support/time-units.ts';
@@ -56,6 +57,7 @@ export const serve = defineCommand({
     ['TRAILPROOF_MAX_UPLOAD_BYTES_IN_FLIGHT', 'request bodies held in memory at once, as 256MB (the default); beyond it uploads answer 503 with Retry-After'],
     ['TRAILPROOF_METRICS', "Prometheus metrics at GET /metrics: on (the default, no token), token (any organisation's token) or off"],
     ...logEnvironment,
+    ...consoleSignInEnvironment,
   ],
   async run({ values }) {
     const port = Number(values.port ?? process.env.PORT ?? 8080);
@@ -72,6 +74,7 @@ export const serve = defineCommand({
     const keepAliveTimeoutMs = numberSetting('TRAILPROOF_KEEP_ALIVE_TIMEOUT_MS', 1000, 3_600_000);
     const maxConnections = numberSetting('TRAILPROOF_MAX_CONNECTIONS', 1, 1_000_000);
     const sessionTtlSeconds = durationSetting('TRAILPROOF_CONSOLE_SESSION_TTL');
+    const signIn = consoleSignInFromEnvironment();
     const metrics = metricsModeOf(process.env.TRAILPROOF_METRICS);
     const http = {
       maxConnectionsPerAddress: numberSetting('TRAILPROOF_MAX_CONNECTIONS_PER_ADDRESS', 1, 1_000_000),
@@ -107,7 +110,7 @@ export const serve = defineCommand({
       maxConnections,
       metrics,
       ...http,
-      console: values['no-console'] ? false : { sessionTtlSeconds },
+      console: values['no-console'] ? false : { sessionTtlSeconds, ...signIn },
     }).catch(async (error: unknown) => {
       await store.then((opened) => opened.close()).catch(() => undefined);
       // A worker's channel to its primary would keep it alive too.

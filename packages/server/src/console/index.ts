@@ -1,5 +1,8 @@
 /**
- * The console: read-only pages for people, served by the same server as the API.
+ * The console: pages for people, served by the same server as the API.
+ *
+ * People sign in with an API token, through an OpenID provider (`oidc`), or either; the role of
+ * the session (roles.ts) decides which pages and actions (action.ts, the forms that write) it may use.
  *
  * `createConsole({ store })` returns a @koa/router: `createApp` mounts it at `/ui` by default
  * (`console: false` leaves it out), and an embedding Koa app mounts it like the API's router,
@@ -19,8 +22,13 @@ import { renderDocument, renderPage } from './layout.tsx';
 import type { Page, PageInput } from './page.ts';
 import { createPageCache } from './page-cache.ts';
 import { consolePages } from './routes.ts';
-import { ProblemPage, SignInPage } from './pages/sign-in.tsx';
-import { assertSameOrigin, closeSession, currentSession, defaultSessionTtlSeconds, openSession, readForm, type Session } from './sessions.ts';
+import type { Action } from './action.ts';
+import { consoleActions } from './actions/index.ts';
+import { createOidcSignIn, type OidcSignInOptions } from './oidc.ts';
+import { mountOidcSignIn } from './oidc-routes.ts';
+import { ProblemPage, SignInPage, type SignInMethods } from './pages/sign-in.tsx';
+import { roleAllows } from './roles.ts';
+import { assertSameOrigin, closeSession, currentSession, defaultSessionTtlSeconds, holderName, openSession, readForm, type Session } from './sessions.ts';
 import { consoleCss, consoleJs } from './static.ts';
 
 export interface ConsoleOptions {
@@ -41,6 +49,12 @@ export interface ConsoleOptions {
   failedTokenChecksPerMinute?: number;
   /** The table of failed token checks, shared with the API by `createApp`; one of the console's own by default. */
   failedAuthLimit?: FailedAuthLimit;
+  /** Sign-in through an OpenID provider; none by default. */
+  oidc?: OidcSignInOptions;
+  /** Whether an API token signs in too (true by default; with `oidc`, false leaves the provider only). */
+  tokenSignIn?: boolean;
+  /** The forms that write; `consoleActions` (actions/index.ts) by default. */
+  actions?: readonly Action[];
 }
 
 /**
@@ -64,7 +78,10 @@ export function createConsole(options: ConsoleOptions): Router {
   const limit = options.failedAuthLimit ?? new FailedAuthLimit({ perMinute: options.failedTokenChecksPerMinute });
   const pages = options.pages ?? consolePages;
   const cache = createPageCache(store.committedVersion?.bind(store));
-  for (const page of pages) if (!page.path.startsWith('/:org')) throw new Error(`A console page's path starts with /:org: '${page.path}'`);
+  const actions = options.actions ?? consoleActions;
+  for (const page of [...pages, ...actions]) if (!page.path.startsWith('/:org')) throw new Error(`A console page's path starts with /:org: '${page.path}'`);
+  const oidc = options.oidc ? createOidcSignIn(options.oidc) : undefined;
+  const methods: SignInMethods = { token: options.tokenSignIn !== false || !oidc, ...(oidc ? { oidcLabel: oidc.label } : {}) };
 
   const router = new Router({ prefix });
   /** The console's path as the browser sees it: an embedding app's mount included. */
@@ -91,7 +108,7 @@ export function createConsole(options: ConsoleOptions): Router {
       if (status >= 500)
         logger.error({ msg: 'console page failed', path: ctx.path, error: String((error as Error)?.stack ?? error), request_id: ctx.state.requestId });
       const message = status >= 500 ? `The page could not be shown. Request id: ${String(ctx.state.requestId ?? 'none')}` : (error as Error).message;
-      html(ctx, status, ProblemPage({ base: baseOf(ctx), org: (ctx.state.session as Session | undefined)?.principal.org, status, message }));
+      html(ctx, status, ProblemPage({ base: baseOf(ctx), org: (ctx.state.session as Session | undefined)?.org, status, message }));
     }
   });
 
@@ -109,15 +126,18 @@ export function createConsole(options: ConsoleOptions): Router {
 
   router.get('/', async (ctx) => {
     const session = await currentSession(ctx, store, baseOf(ctx));
-    ctx.redirect(session ? `${baseOf(ctx)}/${encodeURIComponent(session.principal.org)}` : `${baseOf(ctx)}/sign-in`);
+    ctx.redirect(session ? `${baseOf(ctx)}/${encodeURIComponent(session.org)}` : `${baseOf(ctx)}/sign-in`);
   });
 
   router.get('/sign-in', (ctx) => {
-    html(ctx, 200, SignInPage({ base: baseOf(ctx), next: safeNext(baseOf(ctx), ctx.query.next) }));
+    html(ctx, 200, SignInPage({ base: baseOf(ctx), next: safeNext(baseOf(ctx), ctx.query.next), methods }));
   });
+
+  if (oidc) mountOidcSignIn(router, { store, oidc, methods, ttlSeconds, baseOf, safeNext, html });
 
   router.post('/sign-in', async (ctx) => {
     assertSameOrigin(ctx);
+    if (!methods.token) throw new ApiError(404, 'This server signs people in through its identity provider only.');
     const base = baseOf(ctx);
     const form = await readForm(ctx);
     const next = safeNext(base, form.get('next') ?? undefined);
@@ -136,7 +156,7 @@ export function createConsole(options: ConsoleOptions): Router {
           throw error;
         })
       : null;
-    if (!principal) return html(ctx, status, SignInPage({ base, next, problem }));
+    if (!principal) return html(ctx, status, SignInPage({ base, next, problem, methods }));
     ctx.status = 303;
     ctx.redirect(next ?? `${base}/${encodeURIComponent(principal.org)}`);
   });
@@ -157,26 +177,56 @@ export function createConsole(options: ConsoleOptions): Router {
     }
     ctx.state.session = session;
     // Another organisation's pages look exactly like pages that do not exist.
-    if (ctx.params.org !== session.principal.org) throw new ApiError(404, 'There is no such page.');
+    if (ctx.params.org !== session.org) throw new ApiError(404, 'There is no such page.');
     return next();
   };
+  /** Only a session whose role allows `needed`: a reader's write, or a member at an admin's page, is refused before anything runs. */
+  const allowed =
+    (needed: Page['role']): Middleware =>
+    (ctx, next) => {
+      const { role } = ctx.state.session as Session;
+      if (needed && !roleAllows(role, needed)) throw new ApiError(403, `Your role, ${role}, does not allow this: it needs ${needed}.`);
+      return next();
+    };
+  const inputOf = (ctx: Context): PageInput => {
+    const session = ctx.state.session as Session;
+    const base = baseOf(ctx);
+    return {
+      store,
+      role: session.role,
+      org: { id: session.organizationId, name: session.org },
+      params: ctx.params as Record<string, string>,
+      cache,
+      query: new URLSearchParams(ctx.querystring),
+      now: Date.now() / 1000,
+      base,
+      url: ctx.originalUrl,
+      apiBase: `${ctx.protocol}://${ctx.host}${base.slice(0, base.length - prefix.length)}${apiPrefix}`,
+    };
+  };
+
+  for (const action of actions) {
+    router.post(
+      action.path,
+      (ctx, next) => (assertSameOrigin(ctx), next()),
+      signedIn,
+      allowed(action.role),
+      async (ctx) => {
+        const session = ctx.state.session as Session;
+        const form = await readForm(ctx);
+        const { redirect } = await action.run({ ...inputOf(ctx), form, holder: session.holder });
+        if (!redirect.startsWith(`${baseOf(ctx)}/`)) throw new Error(`A console action redirects under the console only: '${redirect}'`);
+        ctx.status = 303;
+        ctx.redirect(redirect);
+      },
+    );
+  }
 
   for (const page of pages) {
-    router.get(page.path, signedIn, async (ctx) => {
+    router.get(page.path, signedIn, allowed(page.role), async (ctx) => {
       const session = ctx.state.session as Session;
-      const base = baseOf(ctx);
-      const input: PageInput = {
-        store,
-        principal: session.principal,
-        org: { id: session.organizationId, name: session.principal.org },
-        params: ctx.params as Record<string, string>,
-        cache,
-        query: new URLSearchParams(ctx.querystring),
-        now: Date.now() / 1000,
-        base,
-        url: ctx.originalUrl,
-        apiBase: `${ctx.protocol}://${ctx.host}${base.slice(0, base.length - prefix.length)}${apiPrefix}`,
-      };
+      const input = inputOf(ctx);
+      const base = input.base;
       const result = await page.render(input);
       if ('redirect' in result) {
         // Only to a page of the console itself: a page builds the address from its own links.
@@ -193,7 +243,11 @@ export function createConsole(options: ConsoleOptions): Router {
         ctx.body = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
         return;
       }
-      html(ctx, result.status ?? 200, renderPage({ title: result.title, base, org: session.principal.org }, result.content));
+      html(
+        ctx,
+        result.status ?? 200,
+        renderPage({ title: result.title, base, org: session.org, viewer: { name: holderName(session.holder), role: session.role } }, result.content),
+      );
     });
   }
   // Unknown paths under the console: the console's own 404 page, not the API's JSON.

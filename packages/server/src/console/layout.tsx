@@ -16,10 +16,12 @@ export interface LayoutProps {
   base: string;
   /** The signed-in organisation; none on the sign-in page. */
   org?: string;
+  /** Who is signed in and at which role. */
+  viewer?: { name: string; role: string };
   children: ComponentChildren;
 }
 
-export function Layout({ title, base, org, children }: LayoutProps) {
+export function Layout({ title, base, org, viewer, children }: LayoutProps) {
   const home = org ? `${base}/${encodeURIComponent(org)}` : `${base}/sign-in`;
   return (
     <html lang="en">
@@ -42,6 +44,7 @@ export function Layout({ title, base, org, children }: LayoutProps) {
               <a href={`${home}/integrity`}>Integrity</a>
               <a href={`${home}/policies`}>Policies</a>
               <a href={`${home}/verdicts`}>Verdicts</a>
+              {viewer?.role === 'admin' ? <a href={`${home}/people`}>People</a> : null}
             </nav>
           ) : (
             <nav aria-label="Console" />
@@ -61,6 +64,11 @@ export function Layout({ title, base, org, children }: LayoutProps) {
                 spellcheck={false}
               />
             </form>
+          ) : null}
+          {viewer ? (
+            <p class="viewer">
+              {viewer.name} <span class="role">{viewer.role}</span>
+            </p>
           ) : null}
           {org ? (
             <form method="post" action={`${base}/sign-out`}>
@@ -86,12 +94,12 @@ const shells = new Map<string, string[]>();
  * The document of a page: the same as `renderDocument(Layout(...))`, with the layout rendered
  * once per console path and organisation (escaped then) and only the title and content per page.
  */
-export function renderPage({ title, base, org }: Omit<LayoutProps, 'children'>, content: ComponentChildren): string {
-  const key = `${base} ${org ?? ''}`;
+export function renderPage({ title, base, org, viewer }: Omit<LayoutProps, 'children'>, content: ComponentChildren): string {
+  const key = JSON.stringify([base, org ?? '', viewer?.name ?? '', viewer?.role ?? '']);
   let shell = shells.get(key);
   if (!shell) {
-    shell = renderDocument(Layout({ title: hole, base, org, children: hole })).split(hole);
-    if (shell.length !== 3) return renderDocument(Layout({ title, base, org, children: content }));
+    shell = renderDocument(Layout({ title: hole, base, org, viewer, children: hole })).split(hole);
+    if (shell.length !== 3) return renderDocument(Layout({ title, base, org, viewer, children: content }));
     if (shells.size >= 256) shells.clear();
     shells.set(key, shell);
   }

@@ -2,19 +2,20 @@
  * A console page is a plain value, like the API's plugins: the path it answers under the
  * console's prefix (always starting `/:org`) and a function from what the request asks to what
  * the page shows. `createConsole` signs the person in, checks the organisation and wraps the
- * result in the layout; a page never sees the session or the token.
+ * result in the layout; a page never sees the session or the token, only the role it gives.
  */
 import type { VNode } from 'preact';
-import type { Principal } from '../auth.ts';
 import type { Store } from '../store/index.ts';
 import type { PageCache } from './page-cache.ts';
+import type { Role } from './roles.ts';
 
 /** What a page receives. */
 export interface PageInput {
   store: Store;
   /** The signed-in organisation, which is the one in the path (another's answers 404 before any page runs). */
   org: { id: number; name: string };
-  principal: Principal;
+  /** The signed-in role: a page offers the forms it allows (the action checks it again). */
+  role: Role;
   /** The path's parameters, decoded (`org` included). */
   params: Record<string, string>;
   /** The query string: filters, sort and paging, named as in the API. */
@@ -40,6 +41,8 @@ export type PageResult =
 export interface Page {
   /** Under the console's prefix, in @koa/router's syntax: `/:org/flows/:flow`. */
   path: string;
+  /** The least role that may see the page; a reader's by default. */
+  role?: Role;
   render(input: PageInput): Promise<PageResult>;
 }
 

@@ -15,6 +15,7 @@ import { searchPage } from './pages/search.tsx';
 import { policiesPage, policyPage } from './pages/policies.tsx';
 import { verdictPage, verdictsPage } from './pages/verdicts.tsx';
 import { logEntryPage } from './pages/log-entry.tsx';
+import { peoplePage } from './pages/people.tsx';
 
 export const consolePages: readonly Page[] = [
   overviewPage,
@@ -34,4 +35,5 @@ export const consolePages: readonly Page[] = [
   verdictsPage,
   verdictPage,
   logEntryPage,
+  peoplePage,
 ];

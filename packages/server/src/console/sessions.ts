@@ -4,25 +4,39 @@
  * behind a proxy Koa learns from `X-Forwarded-Proto` when the app trusts proxies). The store
  * keeps only the id's SHA-256, the token's id and when the session ends. Every page looks the
  * session up joined to its token as stored now: a revoked or expired token ends its sessions at
- * the next request. The token itself is never sent back to the browser.
+ * the next request. The token itself is never sent back to the browser. A person signed in
+ * through an OpenID provider (oidc.ts) has a session of the same cookie, its id marked `p.`, kept
+ * with the identity the provider vouched for and the role its claims gave.
  */
 import { createHash, randomBytes } from 'node:crypto';
 import type { Context } from 'koa';
 import type { Authenticator, Principal } from '../auth.ts';
 import { ApiError } from '../http/errors.ts';
 import type { FailedAuthLimit } from '../http/failed-auth-limit.ts';
-import type { Store } from '../store/index.ts';
+import type { ConsoleIdentity, Store } from '../store/index.ts';
+import { isRole, type Role } from './roles.ts';
 
 export const sessionCookie = 'trailproof_session';
 
 /** Twelve hours: a working day, after which a person signs in again. */
 export const defaultSessionTtlSeconds = 12 * 3600;
 
-/** A signed-in session: the principal its token stands for and its organisation's id. */
+/** Who a session stands for: the token it was opened with, or the person a provider vouched for. */
+export type SessionHolder = { kind: 'token'; tokenId: string } | ({ kind: 'person' } & ConsoleIdentity);
+
+/** A signed-in session: its organisation, role and holder. */
 export interface Session {
-  principal: Principal;
+  org: string;
   organizationId: number;
+  role: Role;
+  holder: SessionHolder;
 }
+
+/** How pages name the holder: the person's e-mail (or subject), or the token's id. */
+export const holderName = (holder: SessionHolder) => (holder.kind === 'person' ? (holder.email ?? holder.subject) : `token ${holder.tokenId}`);
+
+/** A person's session ids start so, to be looked up among people's sessions. */
+const personMark = 'p.';
 
 const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
@@ -79,30 +93,58 @@ export async function openSession(
   return principal;
 }
 
-/** The session of the request's cookie while it and its token are valid; an ended one is removed and its cookie cleared. */
+/** Opens a session for a person the provider vouched for, at the role its claims give in the organisation. */
+export async function openPersonSession(
+  ctx: Context,
+  o: { store: Store; person: ConsoleIdentity; organizationId: number; role: Role; ttlSeconds: number; cookiePath: string },
+): Promise<void> {
+  const id = `${personMark}${randomBytes(32).toString('base64url')}`;
+  const at = Date.now() / 1000;
+  await o.store.insertIdentitySession({ ...o.person, idSha256: sha256(id), organizationId: o.organizationId, role: o.role, at, expiresAt: at + o.ttlSeconds });
+  ctx.cookies.set(sessionCookie, id, cookieOptions(ctx, o.cookiePath, o.ttlSeconds * 1000));
+}
+
+/** The session of the request's cookie while it (and its token) is valid; an ended one is removed and its cookie cleared. */
 export async function currentSession(ctx: Context, store: Store, cookiePath: string): Promise<Session | null> {
   const id = ctx.cookies.get(sessionCookie);
-  if (!id || !/^[A-Za-z0-9_-]{43}$/.test(id)) return null;
-  const idSha256 = sha256(id);
-  const row = await store.findConsoleSession(idSha256);
+  const person = id?.startsWith(personMark) ?? false;
+  const secret = person ? id!.slice(personMark.length) : id;
+  if (!secret || !/^[A-Za-z0-9_-]{43}$/.test(secret)) return null;
+  const idSha256 = sha256(id!);
   const at = Date.now() / 1000;
-  const live = row && row.expiresAt > at && row.tokenRevokedAt === null && (row.tokenExpiresAt === null || row.tokenExpiresAt > at);
-  if (!live) {
-    if (row) await store.deleteConsoleSession(idSha256, at);
+  const session = person ? await personSession(store, idSha256, at) : await tokenSession(store, idSha256, at);
+  if (!session) {
+    await (person ? store.deleteIdentitySession(idSha256, at) : store.deleteConsoleSession(idSha256, at));
     clearCookie(ctx, cookiePath);
-    return null;
   }
-  return { principal: { tokenId: row.tokenId, org: row.organization, readOnly: row.readOnly }, organizationId: row.organizationId };
+  return session;
+}
+
+async function tokenSession(store: Store, idSha256: string, at: number): Promise<Session | null> {
+  const row = await store.findConsoleSession(idSha256);
+  const live = row && row.expiresAt > at && row.tokenRevokedAt === null && (row.tokenExpiresAt === null || row.tokenExpiresAt > at);
+  if (!live) return null;
+  // A token's session is a member's when the token may write, a reader's when it is read-only.
+  const role = row.readOnly ? 'reader' : 'member';
+  return { org: row.organization, organizationId: row.organizationId, role, holder: { kind: 'token', tokenId: row.tokenId } };
+}
+
+async function personSession(store: Store, idSha256: string, at: number): Promise<Session | null> {
+  const row = await store.findIdentitySession(idSha256);
+  if (!row || row.expiresAt <= at || !isRole(row.role)) return null;
+  const holder = { kind: 'person' as const, issuer: row.issuer, subject: row.subject, email: row.email };
+  return { org: row.organization, organizationId: row.organizationId, role: row.role, holder };
 }
 
 export async function closeSession(ctx: Context, store: Store, cookiePath: string): Promise<void> {
   const id = ctx.cookies.get(sessionCookie);
-  if (id) await store.deleteConsoleSession(sha256(id), Date.now() / 1000);
+  const at = Date.now() / 1000;
+  if (id) await (id.startsWith(personMark) ? store.deleteIdentitySession(sha256(id), at) : store.deleteConsoleSession(sha256(id), at));
   clearCookie(ctx, cookiePath);
 }
 
 const clearCookie = (ctx: Context, path: string) => ctx.cookies.set(sessionCookie, '', { ...cookieOptions(ctx, path, 0), expires: new Date(0) });
 
-function cookieOptions(ctx: Context, path: string, maxAge: number) {
+export function cookieOptions(ctx: Context, path: string, maxAge: number) {
   return { httpOnly: true, sameSite: 'strict' as const, secure: ctx.secure, path, maxAge, overwrite: true };
 }

@@ -58,6 +58,11 @@ form.filters input, form.filters select, form.filters button { font: inherit; pa
 form.filters button, a.button { background: #1f883d; color: #fff; border: 0; border-radius: 6px; padding: .4rem .9rem; text-decoration: none; display: inline-block; }
 code.fingerprint { word-break: break-all; }
 header.top form.search input { font: inherit; width: 16rem; max-width: 50vw; padding: .2rem .5rem; border: 1px solid #8c959f; border-radius: 6px; }
+header.top .viewer { margin: 0; font-size: .9rem; }
+header.top .viewer .role { border: 1px solid #8c959f; border-radius: 6px; padding: 0 .4rem; margin-left: .3rem; }
+form.review { display: grid; gap: .5rem; max-width: 40rem; margin: 1rem 0; }
+form.review textarea { font: inherit; min-height: 4rem; }
+form.review .buttons { display: flex; gap: .5rem; }
 button.copy { font: inherit; font-size: .8rem; margin-left: .4rem; padding: 0 .5rem; border: 1px solid var(--line); border-radius: 6px; background: var(--panel); color: var(--fg); cursor: pointer; }
 .kind { margin: .4rem 0; }
 .kind ul { margin: .2rem 0; padding-left: 1.2rem; }

@@ -21,6 +21,7 @@ const overridden: Record<Store['dialect'], string[]> = {
     'consistencyProofOf',
     'deploymentsPerDay',
     'findConsoleSession',
+    'findIdentitySession',
     'findToken',
     'inclusionProofOf',
     'junitResultsOf',

@@ -252,6 +252,18 @@ export interface ConsoleSessionsTable {
   expires_at: number;
 }
 
+/** A console session of a person an OpenID provider vouched for (migration 0028). */
+export interface ConsoleIdentitySessionsTable {
+  id_sha256: string;
+  organization_id: number;
+  issuer: string;
+  subject: string;
+  email: string | null;
+  role: string;
+  created_at: number;
+  expires_at: number;
+}
+
 /** An environment policy by name (migration 0024); its content is in its versions. */
 export interface PoliciesTable {
   id: Generated<number>;
@@ -334,6 +346,7 @@ export interface Database extends LogTables {
   deployment_counts: DeploymentCountsTable;
   deployment_hour_counts: DeploymentHourCountsTable;
   console_sessions: ConsoleSessionsTable;
+  console_identity_sessions: ConsoleIdentitySessionsTable;
 }
 
 export type Db = Kysely<Database>;

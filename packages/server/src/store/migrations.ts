@@ -32,6 +32,7 @@ import { m024_policies } from './migrations/0024-policies.ts';
 import { m025_artifact_reads } from './migrations/0025-artifact-reads.ts';
 import { m026_verdicts } from './migrations/0026-verdicts.ts';
 import { m027_allowlists_controls } from './migrations/0027-allowlists-controls.ts';
+import { m028_console_identities } from './migrations/0028-console-identities.ts';
 
 export { appendOnlyTables } from './migrations/builder.ts';
 
@@ -64,6 +65,7 @@ export const migrations: Record<string, Builder> = {
   '0025_artifact_reads': m025_artifact_reads,
   '0026_verdicts': m026_verdicts,
   '0027_allowlists_controls': m027_allowlists_controls,
+  '0028_console_identities': m028_console_identities,
 };
 
 /**

@@ -62,6 +62,7 @@ export type { TokenEvidence, TokenRef } from './queries/provenance.ts';
 export type { RunningArtifact, SnapshotRange, SnapshotRecord, SnapshotSummary } from './queries/snapshots.ts';
 export type { TokenRow } from './queries/tokens.ts';
 export type { ConsoleSessionRow } from './queries/console-sessions.ts';
+export type { ConsoleIdentity, ConsoleIdentitySessionRow } from './queries/console-identity-sessions.ts';
 export type { EnvironmentBadgeRow } from './queries/badges.ts';
 export type { ArtifactApproval } from './queries/artifact-approvals.ts';
 export type { TrailInput, TrailRow, TrailWithTemplate } from './queries/trails.ts';

@@ -8,6 +8,7 @@ import { Empty } from '../components/empty.tsx';
 import { Time } from '../components/time.tsx';
 import { artifactPageHref, environmentPageHref, flowHref, orgHref, queryNumber, safeUrl, withQuery } from '../links.ts';
 import { definePage, type PageInput } from '../page.ts';
+import { roleAllows } from '../roles.ts';
 
 /** An approval's state in words with a mark: APPROVED ✓, UNAPPROVED ✗, PENDING –. */
 function ApprovalState({ state }: { state: string }) {
@@ -166,6 +167,24 @@ function Reviews({ approval, now }: { approval: ApprovalRecord; now: number }) {
   );
 }
 
+/** Approve or reject, with a comment; the reviewer is the one signed in (the server records the session's holder). */
+function ReviewForm({ action }: { action: string }) {
+  return (
+    <form class="review" method="post" action={action}>
+      <label for="review-comment">Comment</label>
+      <textarea id="review-comment" name="comment" maxlength={16384} />
+      <div class="buttons">
+        <button type="submit" name="state" value="APPROVED">
+          Approve
+        </button>
+        <button type="submit" name="state" value="UNAPPROVED">
+          Reject
+        </button>
+      </div>
+    </form>
+  );
+}
+
 export const approvalPage = definePage({
   path: '/:org/flows/:flow/approvals/:number',
   async render(input) {
@@ -215,6 +234,11 @@ export const approvalPage = definePage({
           </dl>
           <h2>Reviews ({approval.approvals.length})</h2>
           <Reviews approval={approval} now={now} />
+          {roleAllows(input.role, 'member') ? (
+            <ReviewForm action={orgHref(input, 'flows', flow.name, 'approvals', approval.release_number, 'review')} />
+          ) : (
+            <p class="muted">Your role, {input.role}, reads approvals; a member or an admin reviews them.</p>
+          )}
           <h2>Commits ({approval.src_commit_list.length})</h2>
           {approval.src_commit_list.length === 0 ? (
             <Empty>No commit listed.</Empty>

@@ -20,6 +20,7 @@ import * as badges from './badges.ts';
 import * as blobs from './blobs.ts';
 import * as chainVerify from './chain-verify.ts';
 import * as consoleSessions from './console-sessions.ts';
+import * as consoleIdentitySessions from './console-identity-sessions.ts';
 import * as controls from './controls.ts';
 import * as deploymentDays from './deployment-days.ts';
 import * as deployments from './deployments.ts';
@@ -68,6 +69,7 @@ export const readQueries = {
   ...health.reads,
   ...provenance.reads,
   ...consoleSessions.reads,
+  ...consoleIdentitySessions.reads,
   ...badges.reads,
   ...deploymentDays.reads,
   ...artifactApprovals.reads,
@@ -106,6 +108,7 @@ export const writeQueries = {
   ...artifactMatches.writes,
   ...transactions.writes,
   ...consoleSessions.writes,
+  ...consoleIdentitySessions.writes,
   ...badges.writes,
   ...log.writes,
   ...logCheckpoints.writes,

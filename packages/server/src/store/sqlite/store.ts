@@ -81,6 +81,7 @@ export async function openSqliteStore(file: string, options: SqliteOptions & { l
     findToken: rememberTokensUntilChange(base.findToken, committedVersion),
     // A console session ends by a commit too (sign-out, its token revoked); its expiry is checked per request.
     findConsoleSession: rememberTokensUntilChange(base.findConsoleSession, committedVersion),
+    findIdentitySession: rememberTokensUntilChange(base.findIdentitySession, committedVersion),
     // Verification reads the whole chain and every evidence row in one read transaction: on a
     // thread and connection of its own, so that the server's other requests do not wait for it.
     verifyChain: (organizationId: number, orgName: string) => verifyChainOnThread(file, organizationId, orgName),
