@@ -3,8 +3,8 @@
  * evaluate trail` reads each attestation of a trail, at 16 connections, with 1,000,000
  * attestations stored (100,000 with --quick), each request a different id. The target: p99
  * under 20 ms. The attestations are copies of one attested through the API (a generic one with
- * a small user_data), spread over 1,000 names on one trail; the lookup is by primary key within
- * the organisation, so how they spread over trails does not change what it reads.
+ * a small user_data), 100 on each of 10,000 trails (copies of its trail): the answer says whether
+ * each is the latest of its name on its trail, which reads that trail's attestations.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -14,16 +14,30 @@ import { load } from './support/load.ts';
 import { log, runCli, startServer } from './support/processes.ts';
 import { round, type Figure } from './support/report.ts';
 
-/** Copies the one stored attestation until the table holds `count`, in statements of 100,000. */
+/** Attestations a trail holds in the seeded data: `kosli evaluate trail` reads one trail's. */
+const perTrail = 100;
+
+/** Copies of `table`'s first row, `count` of them in statements of 100,000, with `name` (an SQL expression of `i`, from 1) and `overrides` given. */
+function copyRows(db: InstanceType<typeof BetterSqlite3>, table: string, count: number, given: Record<string, string>): void {
+  const columns = (db.prepare(`pragma table_info(${table})`).all() as Array<{ name: string }>).map((c) => c.name).filter((c) => c !== 'id' && !(c in given));
+  const copy = db.prepare(`with recursive n(i) as (select cast(? as integer) union all select i + 1 from n where i < ?)
+    insert into ${table} (${[...Object.keys(given), ...columns].join(', ')}) select ${[...Object.values(given), ...columns].join(', ')} from n, (select * from ${table} order by id limit 1)`);
+  for (let from = 1; from <= count; from += 100_000) copy.run(from, Math.min(from + 99_999, count));
+}
+
+/** Copies the one stored trail and attestation until there are `count` attestations, `perTrail` on each trail. */
 function seedAttestations(location: string, count: number): number {
   const db = new BetterSqlite3(location);
   try {
     db.pragma('synchronous = OFF');
-    const columns = (db.prepare('pragma table_info(attestations)').all() as Array<{ name: string }>).map((c) => c.name).filter((c) => c !== 'id' && c !== 'name');
-    const list = columns.join(', ');
-    const copy = db.prepare(`with recursive n(i) as (select 1 union all select i + 1 from n where i < ?)
-      insert into attestations (name, ${list}) select 'check-' || (i % 1000), ${list} from n, (select * from attestations order by id limit 1)`);
-    for (let stored = 1; stored < count; stored += 100_000) copy.run(Math.min(100_000, count - stored));
+    db.pragma('foreign_keys = OFF');
+    db.transaction(() => {
+      copyRows(db, 'trails', count / perTrail - 1, { name: "'trail-' || i" });
+      const first = Number((db.prepare('select min(id) as id from trails').get() as { id: number }).id);
+      copyRows(db, 'attestations', count - 1, { name: `'check-' || (i % ${perTrail})`, trail_id: `${first} + (i / ${perTrail})` });
+    })();
+    const broken = db.prepare('pragma foreign_key_check').all();
+    if (broken.length) throw new Error(`seeded rows without their references: ${JSON.stringify(broken.slice(0, 3))}`);
     return Number((db.prepare('select max(id) as id from attestations').get() as { id: number }).id);
   } finally {
     db.close();
@@ -72,8 +86,8 @@ export async function attestationIdReads(o: { quick: boolean }): Promise<Figure[
           baseline: null,
           ratio: null,
           target: 'p99 < 20 ms',
-          pass: measured.p99 < 20 && measured.non2xx === 0 && measured.errors === 0,
-          note: `${round(measured.rps, 0)} req/s, p50 ${measured.p50} ms; non-2xx ${measured.non2xx}, errors ${measured.errors}`,
+          pass: measured.ok > 0 && measured.p99 < 20 && measured.non2xx === 0 && measured.errors === 0,
+          note: `${round(measured.rps, 0)} req/s, p50 ${measured.p50} ms; answers ${measured.ok}, non-2xx ${measured.non2xx}, errors and time-outs ${measured.errors}`,
         },
       ];
     } finally {
