@@ -9,6 +9,7 @@
 import { expect } from 'chai';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { startTestServer, type TestServer } from '@trailproof/server/testing';
+import { assertInert as assertInertPage, signedInPage } from './browser-fixture.ts';
 import { C1, CL, FA, FL, FW, FX, apiName, longFlow, playArtifactStory } from '../../../../test/support/artifact-story.ts';
 
 const chromiumPath = process.env.TRAILPROOF_CHROMIUM ?? '/usr/bin/chromium';
@@ -27,34 +28,14 @@ describe('the artifact page and search in a browser', function () {
     browser = await chromium.launch({ executablePath: chromiumPath, args: ['--no-sandbox'] });
     context = await browser.newContext();
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
-    page = await context.newPage();
-    page.on('dialog', (dialog) => {
-      dialogs.push(dialog.message());
-      void dialog.dismiss();
-    });
-    await page.goto(`${server.url}/ui/sign-in`);
-    await page.fill('#token', server.readToken);
-    await Promise.all([page.waitForURL('**/ui/acme'), page.press('#token', 'Enter')]);
+    page = await signedInPage(context, server.url, server.readToken, dialogs);
   });
   after(async () => {
     await browser?.close();
     await server?.close();
   });
 
-  /** Nothing hostile became markup: no script but the console's own, no image, no handler attribute, no javascript: link. */
-  const assertInert = async () => {
-    const found = await page.evaluate(() => ({
-      scripts: Array.from(document.querySelectorAll('script')).filter((s) => !/\/ui\/static\/console\.js\?v=[0-9a-f]{12}$/.test(s.src)).length,
-      images: document.querySelectorAll('img').length,
-      handlers: Array.from(document.querySelectorAll('*')).flatMap((e) =>
-        Array.from(e.attributes)
-          .filter((a) => a.name.startsWith('on'))
-          .map((a) => `${e.tagName} ${a.name}`),
-      ),
-      jsLinks: Array.from(document.querySelectorAll('a')).filter((a) => /^\s*javascript:/i.test(a.getAttribute('href') ?? '')).length,
-    }));
-    expect(found, page.url()).to.deep.equal({ scripts: 0, images: 0, handlers: [], jsLinks: 0 });
-  };
+  const assertInert = () => assertInertPage(page);
 
   it('searches a fingerprint prefix from the header and lands on the artifact: what it is, why it is not compliant, where it runs', async () => {
     await page.fill('header #search', FA.slice(0, 9));
