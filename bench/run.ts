@@ -2,7 +2,7 @@
  * `pnpm bench`: every benchmark against its baseline measured in the same run; writes
  * bench/results/latest.md and latest.json.
  *
- *   pnpm bench [-- --quick] [-- --only write|read|junit|postgres|ui|log|audit|startup|artifacts|snapshots|custom|asserts]
+ *   pnpm bench [-- --quick] [-- --only write|read|junit|postgres|ui|log|audit|startup|artifacts|snapshots|custom|asserts|attestations]
  *
  * --quick: short runs and smaller data, for smoke-testing (its figures are not the targets').
  * --before DIR: the start-up benchmark also launches the build in DIR (another commit's checkout,
@@ -17,7 +17,7 @@ import { parseArgs } from 'node:util';
 import { log, track } from './support/processes.ts';
 import { measuredCommit, writeReport, type Figure } from './support/report.ts';
 
-const suites = ['write', 'read', 'junit', 'postgres', 'ui', 'log', 'audit', 'startup', 'artifacts', 'snapshots', 'custom', 'asserts'] as const;
+const suites = ['write', 'read', 'junit', 'postgres', 'ui', 'log', 'audit', 'startup', 'artifacts', 'snapshots', 'custom', 'asserts', 'attestations'] as const;
 const { values } = parseArgs({
   args: process.argv.slice(2).filter((a) => a !== '--'),
   options: { quick: { type: 'boolean' }, only: { type: 'string' }, before: { type: 'string' } },
@@ -132,6 +132,10 @@ try {
   if (wanted('custom')) {
     const { customTypes } = await import('./custom-types.ts');
     await timed('custom types (SQLite)', () => customTypes({ quick }));
+  }
+  if (wanted('attestations')) {
+    const { attestationIdReads } = await import('./attestation-reads.ts');
+    await timed('attestation reads by id (SQLite)', () => attestationIdReads({ quick }));
   }
 } finally {
   rmSync(tmp, { recursive: true, force: true });

@@ -10,6 +10,7 @@ import { expect } from 'chai';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { assertInert as assertPageInert } from '../../../../test/support/browser-checks.ts';
 import { startTestServer, type TestServer } from '@trailproof/server/testing';
+import { signedInPage } from './browser-fixture.ts';
 import { C1, CL, FA, FL, FW, FX, apiName, longFlow, playArtifactStory } from '../../../../test/support/artifact-story.ts';
 
 const chromiumPath = process.env.TRAILPROOF_CHROMIUM ?? '/usr/bin/chromium';
@@ -28,14 +29,7 @@ describe('the artifact page and search in a browser', function () {
     browser = await chromium.launch({ executablePath: chromiumPath, args: ['--no-sandbox'] });
     context = await browser.newContext();
     await context.grantPermissions(['clipboard-read', 'clipboard-write'], { origin: server.url });
-    page = await context.newPage();
-    page.on('dialog', (dialog) => {
-      dialogs.push(dialog.message());
-      void dialog.dismiss();
-    });
-    await page.goto(`${server.url}/ui/sign-in`);
-    await page.fill('#token', server.readToken);
-    await Promise.all([page.waitForURL('**/ui/acme'), page.press('#token', 'Enter')]);
+    page = await signedInPage(context, server.url, server.readToken, dialogs);
   });
   after(async () => {
     await browser?.close();

@@ -130,8 +130,8 @@ describe('Kosli CLI wire format: attest sbom, and templates asking for every typ
       path: `/api/v2/attestations/acme/sboms/trail/${sha}/shop-cyclonedx-1-5-xml`,
       token: server.token,
     });
-    // The XML form is read for its format only.
-    expect(xml.json[0].sbom_verification).to.deep.include({ read: true, format: 'cyclonedx-1.5', package_count: null });
+    // The XML form is read for its contents too: its package count is checked against the summary.
+    expect(xml.json[0].sbom_verification).to.deep.equal({ read: true, format: 'cyclonedx-1.5', package_count: 1, reason: null, differences: [] });
   });
 
   it('a summary the document does not bear out is non-compliant and says how; a gzipped file is stored but not read', async () => {
@@ -166,7 +166,7 @@ describe('Kosli CLI wire format: attest sbom, and templates asking for every typ
     expect((await server.attestations('sboms', sha)).length).to.equal(before);
   });
 
-  it('hostile SBOMs: 9 MB of components and a document nested 100,000 deep are read off the event loop, the health probe answering within 1 s; over 10 MB is refused', async () => {
+  it('hostile SBOMs: 9 MB of components in JSON and 5 MB in XML, documents nested 100,000 deep and an XML entity bomb are read off the event loop, the health probe answering within 1 s; over 10 MB is refused', async () => {
     const components = Array.from({ length: 60_000 }, (_, i) => ({
       type: 'library',
       name: `pkg-${i}`,
@@ -190,10 +190,46 @@ describe('Kosli CLI wire format: attest sbom, and templates asking for every typ
     );
     expect(deep.result.status, deep.result.text).to.equal(201);
     expect(deep.slowestMs).to.be.below(1000);
+    const xmlComponents = components
+      .slice(0, 30_000)
+      .map(
+        (c) =>
+          `<component type="library"><name>${c.name}</name><version>1.0.0</version><purl>${c.purl}</purl><description>${c.description.slice(0, 15)}</description></component>`,
+      );
+    const bigXml = Buffer.from(
+      `<?xml version="1.0"?><bom xmlns="http://cyclonedx.org/schema/bom/1.6" version="1"><components>${xmlComponents.join('\n')}</components></bom>`,
+    );
+    // Half the JSON one's components: the reading's thread competes for the same cores as the probe.
+    expect(bigXml.length).to.be.within(4 * 1024 * 1024, 10 * 1024 * 1024 - 4096);
+    const xmlData = { ...data, original_fingerprint: sha256(bigXml), document: { ...data.document, package_count: 30_000 } };
+    const largeXml = await whileProbingHealth(server, () => attestSbom('large-xml', 'large.xml', bigXml, xmlData));
+    expect(largeXml.result.status, largeXml.result.text).to.equal(201);
+    expect(largeXml.slowestMs).to.be.below(1000);
+    // Entities declared in a DOCTYPE are never expanded, and elements nested 100,000 deep end the reading: stored, not read.
+    const laughs = Buffer.from(
+      `<?xml version="1.0"?><!DOCTYPE bom [<!ENTITY a "${'a'.repeat(1000)}">${Array.from({ length: 9 }, (_, i) => `<!ENTITY e${i + 1} "${`&${i ? `e${i}` : 'a'};`.repeat(10)}">`).join('')}]>` +
+        `<bom xmlns="http://cyclonedx.org/schema/bom/1.6"><components><component type="library"><name>&e9;</name></component></components></bom>`,
+    );
+    const deepXml = Buffer.from(`<bom xmlns="http://cyclonedx.org/schema/bom/1.6"><components>${'<component type="library"><components>'.repeat(100_000)}`);
+    for (const [name, bytes] of [
+      ['laughs', laughs],
+      ['deep-xml', deepXml],
+    ] as const) {
+      const hostile = await whileProbingHealth(server, () => attestSbom(name, `${name}.xml`, bytes, { ...data, original_fingerprint: sha256(bytes) }));
+      expect(hostile.result.status, hostile.result.text).to.equal(201);
+      expect(hostile.slowestMs).to.be.below(1000);
+    }
     const stored = new Map((await server.attestations('sboms', sha)).map((a) => [a.name, a]));
     expect(stored.get('large')!.compliant).to.equal(true);
     expect((stored.get('large')!.data as any).sbom_verification.package_count).to.equal(60_000);
     expect(typeof stored.get('deep')!.compliant).to.equal('boolean');
+    expect([stored.get('large-xml')!.compliant, (stored.get('large-xml')!.data as any).sbom_verification.package_count]).to.deep.equal([true, 30_000]);
+    expect((stored.get('laughs')!.data as any).sbom_verification).to.deep.include({
+      read: false,
+      reason: 'the XML document declares a DOCTYPE, which is not read',
+    });
+    expect((stored.get('deep-xml')!.data as any).sbom_verification).to.deep.include({ read: false, reason: 'the XML document nests elements deeper than 256' });
+    expect([stored.get('laughs')!.compliant, stored.get('deep-xml')!.compliant]).to.deep.equal([false, false]);
     const huge = Buffer.alloc(10 * 1024 * 1024 + 1, 0x20);
     const tooBig = await attestSbom('huge', 'huge.json', huge, { ...data, original_fingerprint: sha256(huge) });
     expect(tooBig.status).to.be.oneOf([400, 413]);

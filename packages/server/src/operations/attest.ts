@@ -3,7 +3,7 @@ import { notFound } from '../http/errors.ts';
 import type { UploadedFile } from '../plugin.ts';
 import { targetArtifactsOf } from '../store/queries/attestation-facts.ts';
 import type { FirstUse } from '../store/queries/evidence-trails.ts';
-import type { StoreUses } from '../store/types.ts';
+import type { AttestationAppend, StoreUses } from '../store/types.ts';
 import { requireOrganization, requireOrganizationUses, trailNotFound } from './lookup.ts';
 
 /** The queries `storeAttestation` uses, for a plugin's `store` list. */
@@ -42,21 +42,7 @@ export const artifactNotInTrail = (org: string, flow: string, trail: string, fin
 export async function storeAttestation(store: StoreUses<typeof storeAttestationUses>, a: AttestationToStore): Promise<void> {
   const organization = await requireOrganization(store, a.org);
   const fingerprint = a.data.artifact_fingerprint ?? null;
-  const append = () =>
-    store.appendAttestation({
-      organizationId: organization.id,
-      flow: a.flow,
-      trail: a.trail,
-      name: a.name,
-      type: a.type,
-      dataJson: JSON.stringify(a.data),
-      artifactFingerprint: fingerprint,
-      needsArtifact: fingerprint !== null && targetArtifactsOf(a.data).length === 0,
-      compliant: a.compliant,
-      createdBy: a.createdBy,
-      at: a.now,
-      attachment: a.attachment ? { content: a.attachment.buffer, name: a.attachment.originalName } : null,
-    });
+  const append = () => store.appendAttestation(attestationAppend(organization.id, a));
   let stored = await append();
   if ('missing' in stored && stored.missing !== 'artifact') {
     // A trail made in a flow with a template would have no artifact with the fingerprint: refused before anything is made.
@@ -73,6 +59,25 @@ export async function storeAttestation(store: StoreUses<typeof storeAttestationU
     if (stored.missing === 'artifact') throw artifactNotInTrail(a.org, a.flow, a.trail, fingerprint!);
     throw trailNotFound(a.org, a.flow, a.trail, stored.missing);
   }
+}
+
+/** The store's row of `a` in the organisation: its data as JSON text, its attachment by content. */
+export function attestationAppend(organizationId: number, a: AttestationToStore): AttestationAppend {
+  const fingerprint = a.data.artifact_fingerprint ?? null;
+  return {
+    organizationId,
+    flow: a.flow,
+    trail: a.trail,
+    name: a.name,
+    type: a.type,
+    dataJson: JSON.stringify(a.data),
+    artifactFingerprint: fingerprint,
+    needsArtifact: fingerprint !== null && targetArtifactsOf(a.data).length === 0,
+    compliant: a.compliant,
+    createdBy: a.createdBy,
+    at: a.now,
+    attachment: a.attachment ? { content: a.attachment.buffer, name: a.attachment.originalName } : null,
+  };
 }
 
 /** Makes the flow and trail `a` goes to when they do not exist (Kosli's first use), begun with what it says of its commit and repository. */

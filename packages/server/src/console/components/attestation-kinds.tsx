@@ -1,35 +1,18 @@
 /**
  * Each kind of attestation as a person reads it, and why one is not compliant, from its stored
  * data: a pull request's link, author, approvers and merge commit; a custom type's data, each jq
- * rule with its result and the type's version; a JUnit report's failures; a generic one's claim.
- * One entry of `attestationKinds` per type (custom types share `custom`): a new type adds its own
+ * rule with its result and the type's version; a JUnit report's failures; a generic one's claim;
+ * and the scanners', decisions', overrides' and SBOMs' (evidence-kinds.tsx). One entry of `attestationKinds` per type (custom types share `custom`): a new type adds its own
  * entry here and every page that shows attestations shows it.
  */
-import type { VNode } from 'preact';
-import type { AttestationRow } from '../../store/types.ts';
-import { safeUrl } from '../links.ts';
+import { evidenceKinds } from './evidence-kinds.tsx';
+import { type AttestationKind, ExternalLink, type KindInput, list, record, str } from './kind-parts.tsx';
 import { Time } from './time.tsx';
 
-/** What a kind's view reads: the stored attestation, and the request time for its dates. */
-export interface KindInput {
-  a: Pick<AttestationRow, 'type' | 'data' | 'compliant'>;
-  now: number;
-}
-
-export interface AttestationKind {
-  /** What it attests, in a person's words; null when the common fields say it all. */
-  details(input: KindInput): VNode | null;
-  /** Why it is not compliant (asked only of a non-compliant one). */
-  why(input: KindInput): string;
-}
+export type { AttestationKind, KindInput } from './kind-parts.tsx';
 
 /** Characters of an attestation's JSON shown on a page; the API's get attestation reads the rest. */
 export const maxJsonShown = 20_000;
-
-const record = (value: unknown): Record<string, unknown> =>
-  value !== null && typeof value === 'object' && !Array.isArray(value) ? (value as Record<string, unknown>) : {};
-const list = (value: unknown): unknown[] => (Array.isArray(value) ? value : []);
-const str = (value: unknown): string => (typeof value === 'string' ? value : typeof value === 'number' ? String(value) : '');
 
 const cut = (text: string, length: number) =>
   length <= maxJsonShown
@@ -50,17 +33,6 @@ function shownDocument(data: Record<string, unknown>): string {
   if (typeof data.attestation_data_text !== 'string') return shownJson(data.attestation_data ?? null);
   const length = Number(data.attestation_data_length) || data.attestation_data_text.length;
   return length <= maxJsonShown ? shownJson(JSON.parse(data.attestation_data_text)) : cut(data.attestation_data_text, length);
-}
-
-function ExternalLink({ href, children }: { href: unknown; children: string }) {
-  const url = safeUrl(href);
-  return url ? (
-    <a href={url} rel="noreferrer noopener">
-      <bdi>{children}</bdi>
-    </a>
-  ) : (
-    <bdi>{children}</bdi>
-  );
 }
 
 /** An approver as the CLI sends it: a user name, or `{username, state, timestamp}`. */
@@ -217,10 +189,11 @@ const generic: AttestationKind = {
   why: () => 'its sender reported it as not compliant (is_compliant: false)',
 };
 
-/** The view of each type; a custom type's (`custom:<name>`) is `custom`. */
-export const attestationKinds: Readonly<Record<string, AttestationKind>> = { pull_request: pullRequest, custom, junit, generic };
+/** The view of each type; a custom type's (`custom:<name>`) is `custom`, an override's (`override:<type>`) is `override`. */
+export const attestationKinds: Readonly<Record<string, AttestationKind>> = { pull_request: pullRequest, custom, junit, generic, ...evidenceKinds };
 
-const kindOf = (type: string): AttestationKind | undefined => attestationKinds[type.startsWith('custom:') ? 'custom' : type];
+const kindOf = (type: string): AttestationKind | undefined =>
+  attestationKinds[type.startsWith('custom:') ? 'custom' : type.startsWith('override:') ? 'override' : type];
 
 /** Why a stored attestation is not compliant; null when it is. */
 export function whyNotCompliant(input: KindInput): string | null {

@@ -9,6 +9,8 @@ import { type SbomReading, summarizeSbom } from './sbom-summary.ts';
 export const sbomBounds = {
   /** Read in place up to this size (a JSON.parse of a few milliseconds). */
   inlineBytes: 256 * 1024,
+  /** An XML document in place up to this size: reading XML costs far more per byte than JSON.parse. */
+  inlineXmlBytes: 32 * 1024,
   /** How long a thread may take to start and read. */
   readMs: 30_000,
   heapMiB: 256,
@@ -23,8 +25,18 @@ export class SbomBusyError extends Error {
 
 let reading = 0;
 
+/** Whether the document starts as XML does (after a byte-order mark and white space). */
+function looksLikeXml(bytes: Buffer): boolean {
+  const start = bytes
+    .subarray(0, 1024)
+    .toString('utf8')
+    .replace(/^\uFEFF/, '')
+    .trimStart();
+  return start.startsWith('<');
+}
+
 export async function readSbom(bytes: Buffer, bounds = sbomBounds): Promise<SbomReading> {
-  if (bytes.length <= bounds.inlineBytes) return summarizeSbom(bytes);
+  if (bytes.length <= (looksLikeXml(bytes) ? bounds.inlineXmlBytes : bounds.inlineBytes)) return summarizeSbom(bytes);
   if (reading >= bounds.threads) throw new SbomBusyError('too many SBOMs are being read: try again shortly');
   reading++;
   try {

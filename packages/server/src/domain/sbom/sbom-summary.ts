@@ -3,20 +3,15 @@
  * `kosli attest sbom` sent (kosli-dev/cli internal/sbom/sbom.go, v2.41, cli#1162/#1168): its format
  * (`cyclonedx-<specVersion>`, `spdx-<version>`), when and by which tools it was made, and how many
  * packages it lists (CycloneDX: every component but files, at any depth; SPDX: its packages). JSON
- * forms are read whole; SPDX tag-value by its tags; CycloneDX XML only for its format (its
- * namespace), its document as sent. Pure: the caller decides where it runs (read-sbom.ts).
+ * forms are read whole; SPDX tag-value by its tags; CycloneDX XML by its namespace and its
+ * elements (cyclonedx-xml.ts). Pure: the caller decides where it runs (read-sbom.ts).
  */
+import { readCycloneDxXml } from './cyclonedx-xml.ts';
+import type { SbomReading } from './sbom-reading.ts';
 
-export interface SbomSummary {
-  format: string;
-  /** The document's creation time, its tools and package count; null where the form is not read. */
-  document: { created_at: string | null; tools: string[]; package_count: number } | null;
-}
-
-export type SbomReading = { read: true; summary: SbomSummary } | { read: false; reason: string };
+export type { SbomReading, SbomSummary } from './sbom-reading.ts';
 
 const gzipMagic = [0x1f, 0x8b];
-const cycloneDxNamespace = /xmlns(?::\w+)?=["']https?:\/\/cyclonedx\.org\/schema\/bom\/(\d+\.\d+)["']/;
 const spdxTagVersion = /^\s*SPDXVersion:\s*SPDX-(\d+\.\d+)\s*$/m;
 
 type Component = { type?: unknown; components?: unknown };
@@ -104,10 +99,7 @@ export function summarizeSbom(bytes: Uint8Array): SbomReading {
     }
     return document && typeof document === 'object' ? readJson(document as Record<string, unknown>) : { read: false, reason: 'not an SBOM' };
   }
-  if (start === '<') {
-    const version = cycloneDxNamespace.exec(content.slice(0, 4096))?.[1];
-    return version ? { read: true, summary: { format: `cyclonedx-${version}`, document: null } } : { read: false, reason: 'not a CycloneDX XML document' };
-  }
+  if (start === '<') return readCycloneDxXml(content);
   const version = spdxTagVersion.exec(content.replace(/<text>[\s\S]*?<\/text>/g, ''))?.[1];
   return version ? readTagValue(content, version) : { read: false, reason: 'not a CycloneDX or SPDX document in JSON, XML or tag-value form' };
 }

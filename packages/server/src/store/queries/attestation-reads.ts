@@ -45,8 +45,39 @@ export interface AttestationGlance {
   data: Record<string, unknown> & { attestation_data_text?: string; attestation_data_length?: number };
 }
 
-/** The fields of the data a glance reads whole (each bounded by the attestation's own limits). */
-const glancedFields = ['type_name', 'git_provider', 'pull_requests', 'evaluation', 'junit_results'] as const;
+/** The fields of the data a glance reads whole (each bounded by the attestation's own limits): those the console's kind views read. */
+const glancedFields = [
+  'type_name',
+  'git_provider',
+  'pull_requests',
+  'evaluation',
+  'junit_results',
+  'snyk_results',
+  'sonar_results',
+  'jira_results',
+  'control',
+  'reason',
+  'new_compliance_status',
+  'original_attestation_type',
+  'overridden_attestation_id',
+  'overridden_compliance',
+  'sbom_verification',
+] as const;
+
+/**
+ * The glanced fields and the start of `attestation_data` as one JSON object a row: on PostgreSQL
+ * the data is cast to `json` once (a cast a field parsed the whole document again for each), on
+ * SQLite its JSON functions take the stored text as it is.
+ */
+function glanceOf(postgres: boolean, shownChars: number) {
+  if (postgres) {
+    const pairs = glancedFields.map((name) => sql`${sql.lit(name)}, d -> ${sql.lit(name)}`);
+    return sql<string>`(select json_build_object(${sql.join(pairs)}, 'document_text', substr((d -> 'attestation_data')::text, 1, ${shownChars}), 'document_length', length((d -> 'attestation_data')::text)) from (select a.data::json as d) as x)::text`;
+  }
+  const pairs = glancedFields.map((name) => sql`${sql.lit(name)}, a.data -> ${sql.lit(`$.${name}`)}`);
+  const document = sql`a.data -> '$.attestation_data'`;
+  return sql<string>`json_object(${sql.join(pairs)}, 'document_text', substr(${document}, 1, ${shownChars}), 'document_length', length(${document}))`;
+}
 
 /**
  * Glances at the organisation's attestations of these ids (of other organisations none): the data
@@ -57,28 +88,21 @@ const glancedFields = ['type_name', 'git_provider', 'pull_requests', 'evaluation
 export async function attestationGlances(db: Db, organizationId: number, ids: readonly number[], shownChars: number): Promise<AttestationGlance[]> {
   if (!ids.length) return [];
   const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
-  const field = (name: string) =>
-    postgres ? sql<string | null>`(a.data::json -> ${sql.lit(name)})::text` : sql<string | null>`a.data -> ${sql.lit(`$.${name}`)}`;
-  const document = field('attestation_data');
   const rows = await db
     .selectFrom('attestations as a')
     .innerJoin('trails as t', 't.id', 'a.trail_id')
     .innerJoin('flows as f', 'f.id', 't.flow_id')
-    .select(['a.id', 'a.type', 'a.compliant', 'a.created_at'])
-    .select(glancedFields.map((name) => field(name).as(name)))
-    .select([sql<string | null>`substr(${document}, 1, ${shownChars})`.as('document_text'), sql<number | null>`length(${document})`.as('document_length')])
+    .select(['a.id', 'a.type', 'a.compliant', 'a.created_at', glanceOf(postgres, shownChars).as('glance')])
     .where('f.organization_id', '=', organizationId)
     .where('a.id', 'in', [...ids])
     .execute();
   return rows.map((r) => {
+    const glance = JSON.parse(r.glance) as Record<string, unknown>;
     const data: AttestationGlance['data'] = {};
-    for (const name of glancedFields) {
-      const text = (r as Record<string, unknown>)[name];
-      if (typeof text === 'string') data[name] = JSON.parse(text);
-    }
-    if (r.document_text !== null) {
-      data.attestation_data_text = r.document_text;
-      data.attestation_data_length = Number(r.document_length);
+    for (const name of glancedFields) if (glance[name] !== null && glance[name] !== undefined) data[name] = glance[name];
+    if (typeof glance.document_text === 'string') {
+      data.attestation_data_text = glance.document_text;
+      data.attestation_data_length = Number(glance.document_length);
     }
     return { id: Number(r.id), type: r.type, compliant: Number(r.compliant) === 1, createdAt: Number(r.created_at), data };
   });
