@@ -38,6 +38,7 @@ export function Layout({ title, base, org, children }: LayoutProps) {
           {org ? (
             <nav aria-label="Organisation">
               <a href={home}>{org}</a>
+              <a href={`${home}/trails`}>Trails</a>
               <a href={`${home}/deployments`}>Deployments</a>
               <a href={`${home}/integrity`}>Integrity</a>
             </nav>

@@ -12,6 +12,7 @@ import { approvalPage, approvalsPage } from './pages/approvals.tsx';
 import { integrityPage } from './pages/integrity.tsx';
 import { artifactPage, flowArtifactPage } from './pages/artifact.tsx';
 import { searchPage } from './pages/search.tsx';
+import { trailsPage } from './pages/trails.tsx';
 
 export const consolePages: readonly Page[] = [
   overviewPage,
@@ -26,4 +27,5 @@ export const consolePages: readonly Page[] = [
   artifactPage,
   flowArtifactPage,
   searchPage,
+  trailsPage,
 ];
