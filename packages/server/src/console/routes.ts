@@ -13,6 +13,7 @@ import { integrityPage } from './pages/integrity.tsx';
 import { artifactPage, flowArtifactPage } from './pages/artifact.tsx';
 import { searchPage } from './pages/search.tsx';
 import { trailsPage } from './pages/trails.tsx';
+import { auditPackageDownload, checkpointDownload } from './pages/evidence-downloads.tsx';
 
 export const consolePages: readonly Page[] = [
   overviewPage,
@@ -28,4 +29,6 @@ export const consolePages: readonly Page[] = [
   flowArtifactPage,
   searchPage,
   trailsPage,
+  checkpointDownload,
+  auditPackageDownload,
 ];

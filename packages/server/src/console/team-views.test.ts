@@ -8,6 +8,7 @@ import { expect } from 'chai';
 import { startTestServer, type TestServer } from '@trailproof/server/testing';
 import { signInTo, textOf } from '../../../../test/support/console-story.ts';
 import { commitOf, playTeamStory } from '../../../../test/support/team-story.ts';
+import { failedTestTitle } from './pages/trail-parts.tsx';
 
 describe('console: the organisation-wide trails view', function () {
   this.timeout(60_000);
@@ -83,5 +84,47 @@ describe('console: the organisation-wide trails view', function () {
     expect(textOf(missing.html)).to.contain("There is no flow 'nowhere' in acme.");
     expect(await trailsShown(`?branch=${'x'.repeat(5000)}&flow=%00`)).to.have.length(4);
     expect((await page('/ui/globex/trails')).status).to.equal(404);
+  });
+
+  it('downloads the signed checkpoint and audit packages through the session, and only with one', async () => {
+    const api = await server.request('GET', '/api/v2/log/acme/checkpoint');
+    const checkpoint = await fetch(`${server.url}/ui/acme/log/checkpoint`, { headers: { cookie } });
+    expect(checkpoint.status).to.equal(200);
+    expect(checkpoint.headers.get('content-disposition')).to.contain('acme-checkpoint.txt');
+    expect(await checkpoint.text()).to.equal(Buffer.from(api.bytes).toString('utf8'));
+    for (const query of ['', '?flow=app', '?flow=app&trail=a2', '?since=2026-01-01&until=2100-01-01']) {
+      const res = await fetch(`${server.url}/ui/acme/log/audit-package${query}`, { headers: { cookie } });
+      expect(res.status, query).to.equal(200);
+      expect(res.headers.get('content-type')).to.equal('application/gzip');
+      const bytes = new Uint8Array(await res.arrayBuffer());
+      expect([bytes[0], bytes[1]], query).to.deep.equal([0x1f, 0x8b]);
+    }
+    expect((await fetch(`${server.url}/ui/acme/log/audit-package?flow=nowhere`, { headers: { cookie } })).status).to.equal(404);
+    expect((await fetch(`${server.url}/ui/acme/log/audit-package?trail=a2`, { headers: { cookie } })).status).to.equal(400);
+    expect((await fetch(`${server.url}/ui/acme/log/audit-package`, { redirect: 'manual' })).status).to.equal(303);
+    expect((await fetch(`${server.url}/ui/globex/log/checkpoint`, { headers: { cookie } })).status).to.equal(404);
+    const trailPage = await page('/ui/acme/flows/app/trails/a2');
+    expect(trailPage.html).to.contain('href="/ui/acme/log/audit-package?flow=app&amp;trail=a2"');
+    expect((await page('/ui/acme/integrity')).html).to.contain('href="/ui/acme/log/checkpoint"');
+  });
+
+  it('the trail page: human headings, the commit block once with a copy button, the badge in words', async () => {
+    const { html } = await page('/ui/acme/flows/app/trails/a2');
+    const text = textOf(html);
+    expect(text).not.to.match(/git_commit_info|created_by|repo_info|LATEST: counts/);
+    expect(text).to.contain('Latest of its name: counts for compliance').and.contain('Created by');
+    expect(html.split(commitOf('a2')).length - 1, 'the commit SHA: once as text, once to copy, once in the facts').to.equal(3);
+    expect(html)
+      .to.contain(`data-copy="${commitOf('a2')}"`)
+      .and.not.contain('Commit of this attestation');
+  });
+});
+
+describe('console: a failed test’s title', () => {
+  it('is the name, with the class after it only where the name does not carry it already', () => {
+    expect(failedTestTitle({ className: 'tests.api.Login', name: 'rejects a wrong password' })).to.equal('rejects a wrong password (tests.api.Login)');
+    expect(failedTestTitle({ className: 'tests.api.Login', name: 'tests.api.Login.test_wrong' })).to.equal('tests.api.Login.test_wrong');
+    expect(failedTestTitle({ className: '', name: '  spaced  ' })).to.equal('spaced');
+    expect(failedTestTitle({ className: 'x', name: '' })).to.equal('unnamed test (x)');
   });
 });
