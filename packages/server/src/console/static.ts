@@ -84,6 +84,9 @@ a.download { margin-right: 1rem; }
   header.top form.search input { width: 100%; max-width: none; }
   main { padding: .75rem .75rem 2rem; }
   main table { display: block; overflow-x: auto; max-width: 100%; }
+  /* Headers and long values wrap, so most tables fit the phone and only the widest scroll. */
+  th { white-space: normal; }
+  th, td { padding: .3rem .4rem; overflow-wrap: anywhere; }
   dl.facts { grid-template-columns: 1fr; }
   dl.facts dd { margin-bottom: .3rem; }
   pre { max-width: 100%; }

@@ -196,7 +196,7 @@ export const trailsPage = definePage({
                 : `${view.total} trails match.`}
             </p>
             {view.lines.length ? (
-              <div class="table-box">
+              <div class="table-box" tabindex={0} role="region" aria-label="Trails (scrolls sideways on a narrow screen)">
                 <table id="org-trails" class="wrap">
                   <thead>
                     <tr>
