@@ -196,7 +196,7 @@ export const trailsPage = definePage({
                 : `${view.total} trails match.`}
             </p>
             {view.lines.length ? (
-              <div class="table-box" tabindex={0} role="region" aria-label="Trails (scrolls sideways on a narrow screen)">
+              <section class="table-box" tabindex={0} aria-label="Trails (scrolls sideways on a narrow screen)">
                 <table id="org-trails" class="wrap">
                   <thead>
                     <tr>
@@ -217,7 +217,7 @@ export const trailsPage = definePage({
                   </thead>
                   <TrailRows input={input} lines={view.lines} />
                 </table>
-              </div>
+              </section>
             ) : (
               <p class="empty">No trail matches these filters.</p>
             )}
