@@ -48,14 +48,14 @@ export function Layout({ title, base, org, children }: LayoutProps) {
           {org ? (
             <form class="search" aria-label="Search" method="get" action={`${home}/search`}>
               <label class="visually-hidden" for="search">
-                Find an artifact by commit SHA or fingerprint
+                Find a trail by name, or a trail or an artifact by commit SHA or fingerprint
               </label>
               <input
                 id="search"
                 name="q"
                 type="search"
                 maxlength={searchMaxLength}
-                placeholder="Commit SHA or fingerprint"
+                placeholder="Trail, commit or fingerprint"
                 autocomplete="off"
                 spellcheck={false}
               />

@@ -83,7 +83,7 @@ describe('console for a team in a browser: phones, dark mode, accessibility, the
             page: document.documentElement.scrollWidth,
             window: window.innerWidth,
             navLines: (() => {
-              const links = [...document.querySelectorAll('header nav a')].map((a) => a.getBoundingClientRect().top);
+              const links = Array.from(document.querySelectorAll('header nav a')).map((a) => a.getBoundingClientRect().top);
               return new Set(links.map(Math.round)).size;
             })(),
             background: getComputedStyle(document.body).backgroundColor,

@@ -120,11 +120,38 @@ describe('console: the organisation-wide trails view', function () {
   });
 });
 
+describe('console: the search box reaches trails', function () {
+  this.timeout(60_000);
+  let server: TestServer;
+  let cookie = '';
+  before(async () => {
+    server = await startTestServer();
+    await playTeamStory(server);
+    cookie = await signInTo(server, server.readToken);
+  });
+  after(() => server.close());
+  const search = async (q: string) => {
+    const res = await fetch(`${server.url}/ui/acme/search?q=${encodeURIComponent(q)}`, { redirect: 'manual', headers: { cookie } });
+    return { status: res.status, html: await res.text() };
+  };
+
+  it('by the start of a name, by commit, and never another organisation’s', async () => {
+    const named = await search('a');
+    expect(named.status).to.equal(200);
+    expect(named.html).to.contain('href="/ui/acme/flows/app/trails/a2"').and.contain('href="/ui/acme/flows/app/trails/a1"').and.not.contain('trails/w1');
+    const byCommit = await search(commitOf('w1').slice(0, 9));
+    expect(byCommit.html).to.contain('href="/ui/acme/flows/web/trails/w1"').and.not.contain('trails/a1"');
+    expect((await search('secret')).html).not.to.contain('secret-of-globex');
+    expect(textOf((await search('zz%_')).html)).to.contain('No trail of acme has a name starting with zz%_');
+  });
+});
+
 describe('console: a failed test’s title', () => {
-  it('is the name, with the class after it only where the name does not carry it already', () => {
+  it('is Class.method, the class once where the name carries it, a sentence with its class after it', () => {
     expect(failedTestTitle({ className: 'tests.api.Login', name: 'rejects a wrong password' })).to.equal('rejects a wrong password (tests.api.Login)');
     expect(failedTestTitle({ className: 'tests.api.Login', name: 'tests.api.Login.test_wrong' })).to.equal('tests.api.Login.test_wrong');
     expect(failedTestTitle({ className: '', name: '  spaced  ' })).to.equal('spaced');
+    expect(failedTestTitle({ className: 'Cart', name: 'applies_discount' })).to.equal('Cart.applies_discount');
     expect(failedTestTitle({ className: 'x', name: '' })).to.equal('unnamed test (x)');
   });
 });

@@ -299,11 +299,11 @@ function FailedCaseList({ failed }: { failed: FailedCases }) {
 }
 
 /**
- * A failed test's title as a person reads it: its name, and its class after it when the name does
- * not already carry it (runners write `Suite.test` as the name, or the class and a sentence).
+ * A failed test's title as a person reads it: `Class.method`, the class once where the name
+ * carries it already, and a sentence (as Jest or RSpec name a test) with its class after it.
  */
 export function failedTestTitle({ className, name }: { className?: string | null; name: string }): string {
   const title = name.trim() || 'unnamed test';
   if (!className || title.includes(className)) return title;
-  return `${title} (${className})`;
+  return /\s/.test(title) ? `${title} (${className})` : `${className}.${title}`;
 }
