@@ -215,8 +215,8 @@ export async function uiPages(o: UiOptions): Promise<Figure[]> {
       // The organisation's trails across its flows, against the API's list of them.
       { name: 'org-wide trails view', page: '/ui/bench/trails', api: '/api/v2/trails/bench' },
       { name: 'org-wide trails, non-compliant only', page: '/ui/bench/trails?compliance=non-compliant', api: '/api/v2/trails/bench' },
-      // A search by commit prefix: trails and artifacts on the page, the API's search of the same SHA.
-      { name: 'search by commit', page: `/ui/bench/search?q=${searchedCommit}`, api: `/api/v2/search/bench/sha/${searchedCommit}` },
+      // A search by commit prefix finds trails (the API has no search of trails: its list of them is the pair).
+      { name: 'search by commit', page: `/ui/bench/search?q=${searchedCommit}`, api: '/api/v2/trails/bench' },
     ];
     const target = server;
     const report = () => reportAgain(target.url, writeToken, trails, now);
