@@ -206,11 +206,17 @@ export async function uiPages(o: UiOptions): Promise<Figure[]> {
 
     const env = encodeURIComponent(seeded.envName);
     const middle = trailName(Math.floor(trails / 2));
+    const searchedCommit = sha(`commit ${Math.floor(trails / 2)}`).slice(0, 12);
     const pairs = [
       { name: 'trail page', page: `/ui/bench/flows/${flow}/trails/${middle}`, api: `/api/v2/trails/bench/${flow}/${middle}` },
       { name: 'flow page (with its charts)', page: `/ui/bench/flows/${flow}`, api: `/api/v2/trails/bench/${flow}` },
       { name: 'environment page', page: `/ui/bench/environments/${env}`, api: `/api/v2/environments/bench/${env}/snapshots/-1` },
       { name: 'deployments page', page: '/ui/bench/deployments', api: '/api/v2/deployments/bench' },
+      // The organisation's trails across its flows, against the API's list of them.
+      { name: 'org-wide trails view', page: '/ui/bench/trails', api: '/api/v2/trails/bench' },
+      { name: 'org-wide trails, non-compliant only', page: '/ui/bench/trails?compliance=non-compliant', api: '/api/v2/trails/bench' },
+      // A search by commit prefix finds trails (the API has no search of trails: its list of them is the pair).
+      { name: 'search by commit', page: `/ui/bench/search?q=${searchedCommit}`, api: '/api/v2/trails/bench' },
     ];
     const target = server;
     const report = () => reportAgain(target.url, writeToken, trails, now);

@@ -6,8 +6,8 @@
  * Starts a server on a temporary SQLite file, plays README's delivery story through the API
  * (a flow with a template, three builds with JUnit results, three reports of production,
  * approvals), signs in through the console's form in Debian's Chromium (playwright-core;
- * TRAILPROOF_CHROMIUM names another binary) and writes console-overview.png, console-trail.png
- * and console-environment.png.
+ * TRAILPROOF_CHROMIUM names another binary) and writes console-overview.png, console-trail.png,
+ * console-environment.png, console-trails-dark.png (dark mode) and console-trail-phone.png (390 px).
  */
 import { createHash } from 'node:crypto';
 import { mkdirSync, mkdtempSync, rmSync } from 'node:fs';
@@ -128,6 +128,16 @@ try {
       await page.screenshot({ path: join(out, file), fullPage: true });
       process.stdout.write(`wrote docs/images/${file}\n`);
     }
+    // The organisation's trails in dark mode, and the same on a phone (390 px wide).
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.goto(`${server.url}/ui/acme/trails`);
+    await page.screenshot({ path: join(out, 'console-trails-dark.png'), fullPage: true });
+    process.stdout.write('wrote docs/images/console-trails-dark.png\n');
+    await page.emulateMedia({ colorScheme: 'light' });
+    await page.setViewportSize({ width: 390, height: 844 });
+    await page.goto(`${server.url}/ui/acme/flows/payments/trails/build-1`);
+    await page.screenshot({ path: join(out, 'console-trail-phone.png') });
+    process.stdout.write('wrote docs/images/console-trail-phone.png\n');
   } finally {
     await browser.close();
   }

@@ -1,5 +1,5 @@
 /** The console's chart of deployments per UTC day (charts.tsx exports it, drawn by its figures). */
-import { colours, FiguresTable, type FigureProps, PLOT_LEFT, PLOT_TOP, PLOT_WIDTH, ValueAxis, axisTop, plural } from './chart-frame.tsx';
+import { colours, FiguresTable, fitsAbove, type FigureProps, PLOT_LEFT, PLOT_TOP, PLOT_WIDTH, ValueAxis, axisTop, plural } from './chart-frame.tsx';
 
 /** Deployments on one UTC day (`YYYY-MM-DD`). */
 export interface DayCount {
@@ -55,7 +55,7 @@ export function drawDeploymentsPerDay({ id, days, title = 'Deployments per day (
         <g fill={colours.axis} text-anchor="middle">
           {bars.map(({ day, x, y, index }) => (
             <>
-              {slot >= 18 && day.count > 0 && (
+              {day.count > 0 && fitsAbove(String(day.count), slot) && (
                 <text x={tenths(x + barWidth / 2)} y={y - 3}>
                   {day.count}
                 </text>

@@ -181,3 +181,6 @@ export function Legend({ items, y }: { items: Array<{ name: string; fill: string
     </g>
   );
 }
+
+/** Whether a note above a bar fits its slot: about 7 px a character at 11 px type, and a little air. */
+export const fitsAbove = (note: string, slot: number) => note.length * 7 + 3 <= slot;

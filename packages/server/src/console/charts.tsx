@@ -23,6 +23,7 @@ import {
   shorten,
   utc,
   ValueAxis,
+  fitsAbove,
 } from './chart-frame.tsx';
 
 export type { DayCount } from './chart-deployments.tsx';
@@ -68,6 +69,8 @@ function drawTestResults({
   const slot = PLOT_WIDTH / Math.max(runs.length, 1);
   const barWidth = Math.max(2, Math.min(40, slot * 0.7));
   const scale = (count: number) => (count / top) * plotHeight;
+  // Labels slanted at 40° sit slot × sin 40° apart: at 11 px type they need 19 px of slot, so narrower slots label every few bars.
+  const labelEvery = Math.ceil(19 / slot);
   const failing = runs.filter((run) => run.failed > 0).length;
   const latest = runs.at(-1);
   const description =
@@ -120,12 +123,16 @@ function drawTestResults({
             <Linked key={index} href={run.href}>
               <title>{`${run.label}: ${run.passed} passed, ${run.failed} failed, ${run.skipped} skipped`}</title>
               {segments}
-              <text class="bar-note" x={labelX} y={base - 3} text-anchor="middle" fill={run.failed > 0 ? colours.failed : colours.axis}>
-                {run.failed > 0 ? `✗${run.failed}` : '✓'}
-              </text>
-              <text class="bar-label" x={labelX} y={labelY} text-anchor="end" transform={`rotate(-40 ${labelX} ${labelY})`}>
-                {shorten(run.label, 16)}
-              </text>
+              {fitsAbove(run.failed > 0 ? `✗${run.failed}` : '✓', slot) ? (
+                <text class="bar-note" x={labelX} y={base - 3} text-anchor="middle" fill={run.failed > 0 ? colours.failed : colours.axis}>
+                  {run.failed > 0 ? `✗${run.failed}` : '✓'}
+                </text>
+              ) : null}
+              {index % labelEvery === 0 || index === runs.length - 1 ? (
+                <text class="bar-label" x={labelX} y={labelY} text-anchor="end" transform={`rotate(-40 ${labelX} ${labelY})`}>
+                  {shorten(run.label, 16)}
+                </text>
+              ) : null}
             </Linked>
           );
         })}

@@ -219,7 +219,7 @@ describe('the console in a browser', function () {
     expect(trail).to.contain('Tests: 3 in 1 suite: 1 passed, 1 failed, 0 errors, 1 skipped');
     expect(trail).to.contain(`checkout ${script}`).and.contain(jsUrl);
     expect(await page.innerText('section[aria-labelledby=compliance] table')).to.contain('ATTESTED (not in the template)');
-    expect(await page.$$eval('article .badge', (badges) => badges.map((b) => b.textContent))).to.include.members(['LATEST: counts']);
+    expect(await page.$$eval('article .badge', (badges) => badges.map((b) => b.textContent))).to.include.members(['Latest of its name: counts for compliance']);
     expect(trail).to.contain('Where its artifacts were deployed').and.contain('Its artifacts have not been deployed');
     await assertInert(page);
 
@@ -238,7 +238,7 @@ describe('the console in a browser', function () {
     expect(badges.filter((b) => b.startsWith('unit-tests'))).to.have.length(2);
     expect(badges.find((b) => b.startsWith('unit-tests')))
       .to.contain('NON-COMPLIANT')
-      .and.contain('EARLIER: replaced by a later one');
+      .and.contain('Earlier: replaced by a later one');
     const deployed = await page.innerText('section[aria-labelledby=deployed] tbody');
     expect(deployed).to.contain('production').and.contain(F2.slice(0, 12));
     // From the flow to its approvals: the one requested for build 2's artifact, pending.

@@ -243,6 +243,13 @@ export function createConsole(options: ConsoleOptions): Router {
         ctx.body = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
         return;
       }
+      if ('file' in result) {
+        ctx.type = result.file.contentType;
+        ctx.set('Content-Disposition', contentDisposition(result.file.name));
+        ctx.set('Cache-Control', 'private, no-store');
+        ctx.body = result.file.stream;
+        return;
+      }
       html(
         ctx,
         result.status ?? 200,

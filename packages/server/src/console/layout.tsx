@@ -40,6 +40,7 @@ export function Layout({ title, base, org, viewer, children }: LayoutProps) {
           {org ? (
             <nav aria-label="Organisation">
               <a href={home}>{org}</a>
+              <a href={`${home}/trails`}>Trails</a>
               <a href={`${home}/deployments`}>Deployments</a>
               <a href={`${home}/integrity`}>Integrity</a>
               <a href={`${home}/policies`}>Policies</a>
@@ -52,14 +53,14 @@ export function Layout({ title, base, org, viewer, children }: LayoutProps) {
           {org ? (
             <form class="search" aria-label="Search" method="get" action={`${home}/search`}>
               <label class="visually-hidden" for="search">
-                Find an artifact by commit SHA or fingerprint
+                Find a trail by name, or a trail or an artifact by commit SHA or fingerprint
               </label>
               <input
                 id="search"
                 name="q"
                 type="search"
                 maxlength={searchMaxLength}
-                placeholder="Commit SHA or fingerprint"
+                placeholder="Trail, commit or fingerprint"
                 autocomplete="off"
                 spellcheck={false}
               />

@@ -4,6 +4,7 @@
  * the page shows. `createConsole` signs the person in, checks the organisation and wraps the
  * result in the layout; a page never sees the session or the token, only the role it gives.
  */
+import type { Readable } from 'node:stream';
 import type { VNode } from 'preact';
 import type { Store } from '../store/index.ts';
 import type { PageCache } from './page-cache.ts';
@@ -36,6 +37,8 @@ export interface PageInput {
 export type PageResult =
   | { title: string; content: VNode; status?: number }
   | { download: { bytes: Uint8Array; name: string; sha256: string } }
+  /** A file written while it is sent (an audit package): its size costs no memory. */
+  | { file: { stream: Readable; name: string; contentType: string } }
   | { redirect: string };
 
 export interface Page {

@@ -16,6 +16,8 @@ import { policiesPage, policyPage } from './pages/policies.tsx';
 import { verdictPage, verdictsPage } from './pages/verdicts.tsx';
 import { logEntryPage } from './pages/log-entry.tsx';
 import { peoplePage } from './pages/people.tsx';
+import { trailsPage } from './pages/trails.tsx';
+import { auditPackageDownload, checkpointDownload } from './pages/evidence-downloads.tsx';
 
 export const consolePages: readonly Page[] = [
   overviewPage,
@@ -36,4 +38,7 @@ export const consolePages: readonly Page[] = [
   verdictPage,
   logEntryPage,
   peoplePage,
+  trailsPage,
+  checkpointDownload,
+  auditPackageDownload,
 ];

@@ -17,6 +17,7 @@ import { Time, timeMarkup } from '../components/time.tsx';
 import { orgHref, queryNumber, trailPageHref } from '../links.ts';
 import { html } from '../markup.ts';
 import { definePage } from '../page.ts';
+import { auditPackageHref } from './evidence-downloads.tsx';
 
 /** Passed, failed (failures and errors) and skipped tests over JUnit suites. */
 export interface TestCounts {
@@ -82,7 +83,12 @@ export const flowPage = definePage({
             Visibility: {record.visibility}. Created <Time at={record.createdAt} now={now} />.
           </p>
           <p>
-            <a href={orgHref(input, 'flows', record.name, 'approvals')}>Approvals of this flow</a>
+            <a class="download" href={orgHref(input, 'flows', record.name, 'approvals')}>
+              Approvals of this flow
+            </a>
+            <a class="download" href={auditPackageHref(input, { flow: record.name })} download>
+              Download the audit package of this flow
+            </a>
           </p>
 
           <section aria-labelledby="trails">

@@ -7,7 +7,9 @@
 import { ApiError } from '../../http/errors.ts';
 import { verifyOneAtATime } from '../../operations/verify-evidence.ts';
 import { Compliance } from '../components/compliance.tsx';
+import { CopyButton, CopyScript } from '../components/copy.tsx';
 import { orgHref } from '../links.ts';
+import { auditPackageHref } from './evidence-downloads.tsx';
 import { definePage } from '../page.ts';
 
 export const integrityPage = definePage({
@@ -25,6 +27,26 @@ export const integrityPage = definePage({
           The check recomputes {org.name}'s hash chain and every row and attachment it vouches for, as <code>trailproof verify --org {org.name}</code> does on
           the server. It reads everything, so it runs only when asked.
         </p>
+        <h2>Downloads for an auditor</h2>
+        <p>
+          <a class="download" href={orgHref(input, 'log', 'checkpoint')} download>
+            Download the latest signed checkpoint
+          </a>
+          <a class="download" href={auditPackageHref(input, {})} download>
+            Download the audit package of {org.name}
+          </a>
+        </p>
+        <form class="filters" method="get" action={auditPackageHref(input, {})} aria-label="Audit package of a date range">
+          <label>
+            Evidence from (UTC date)
+            <input name="since" type="date" />
+          </label>
+          <label>
+            Until (UTC date)
+            <input name="until" type="date" />
+          </label>
+          <button type="submit">Download the audit package of these dates</button>
+        </form>
       </>
     );
     if (query.get('run') !== '1') {
@@ -92,13 +114,14 @@ export const integrityPage = definePage({
             <dl class="facts">
               <dt>Head of the chain</dt>
               <dd>
-                <code>{result.head}</code> (publish it elsewhere to pin today's state)
+                <code>{result.head}</code> <CopyButton text={result.head} what="head hash" /> (publish it elsewhere to pin today's state)
               </dd>
             </dl>
           )}
           <p>
             <a href={runHref}>Run it again</a>
           </p>
+          <CopyScript base={input.base} />
         </>
       ),
     };

@@ -1,7 +1,8 @@
 /**
  * The search box's answer (`?q=`): a commit SHA or a fingerprint, whole or a prefix of at least 7
  * hexadecimal characters, matched as the API's search matches it (`GET /search/{org}/sha/{value}`).
- * One artifact found opens its page; several are listed; none says so.
+ * One artifact found (and no trail) opens its page; several are listed; none says so. Trails are
+ * reached by the start of their name (any text) and of their commit.
  */
 import { artifactStates } from '../../domain/artifact-facts.ts';
 import { maxArtifactsRead } from '../../store/queries/artifact-reads.ts';
@@ -10,8 +11,11 @@ import { artifactPageHref, orgHref, trailPageHref } from '../links.ts';
 import { definePage, type PageInput } from '../page.ts';
 import { Time } from '../components/time.tsx';
 import { StateBadge } from '../components/compliance.tsx';
+import { TrailMatches, trailMatches } from '../components/trail-matches.tsx';
 
 const searchable = /^[0-9a-f]{7,64}$/;
+/** What can start a trail's name: the box's length at most, no control characters. */
+const nameLike = /^[^\u0000-\u001f\u007f]{1,64}$/;
 
 function Form({ input, value }: { input: PageInput; value: string }) {
   return (
@@ -33,6 +37,21 @@ export const searchPage = definePage({
     const value = asked.trim().toLowerCase();
     // What was typed is shown back cut to the box's length: the query string may hold far more.
     const shown = asked.slice(0, searchMaxLength);
+    if (!searchable.test(value) && nameLike.test(value)) {
+      const trails = await trailMatches(store, org.id, asked.trim());
+      return {
+        title: `Search ${asked.trim()}`,
+        content: (
+          <>
+            <h1>
+              Trails named <bdi>{asked.trim()}</bdi>…
+            </h1>
+            <Form input={input} value={shown} />
+            <TrailMatches at={input} trails={trails} value={asked.trim()} now={input.now} />
+          </>
+        ),
+      };
+    }
     if (!searchable.test(value)) {
       return {
         title: 'Search',
@@ -50,13 +69,14 @@ export const searchPage = definePage({
         ),
       };
     }
-    const [{ byFingerprint, byCommit }, deployed] = await Promise.all([
+    const [{ byFingerprint, byCommit }, deployed, trails] = await Promise.all([
       store.searchArtifactRows(org.id, value, maxArtifactsRead),
       store.deployedFingerprints(org.id, value, maxArtifactsRead),
+      trailMatches(store, org.id, value),
     ]);
     const rows = [...new Map([...byFingerprint, ...byCommit].sort((a, b) => b.id - a.id).map((r) => [r.id, r])).values()];
     const fingerprints = new Set([...rows.map((r) => r.fingerprint), ...deployed.map((d) => d.fingerprint)]);
-    if (fingerprints.size === 1) return { redirect: artifactPageHref(input, [...fingerprints][0]!) };
+    if (fingerprints.size === 1 && !trails.length) return { redirect: artifactPageHref(input, [...fingerprints][0]!) };
     const unreported = deployed.filter((d) => !rows.some((r) => r.fingerprint === d.fingerprint));
     const states = await artifactStates(store, input.now, rows);
     const cut = byFingerprint.length >= maxArtifactsRead || byCommit.length >= maxArtifactsRead || deployed.length >= maxArtifactsRead;
@@ -135,6 +155,8 @@ export const searchPage = definePage({
               </table>
             </>
           )}
+          <h2>Trails</h2>
+          <TrailMatches at={input} trails={trails} value={value} now={input.now} />
         </>
       ),
     };

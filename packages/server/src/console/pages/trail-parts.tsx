@@ -1,6 +1,7 @@
 /** Parts of the trail page: what the template expects against what was attested, and one attestation in full. */
 import type { AttestationViewBody, TrailSummaryBody } from '@trailproof/schema';
 import { Compliance } from '../components/compliance.tsx';
+import { CopyButton } from '../components/copy.tsx';
 import { Facts, factText, MaybeLink } from '../components/git.tsx';
 import { Time } from '../components/time.tsx';
 import type { FailedCases } from '../junit-cases.ts';
@@ -123,8 +124,11 @@ export function AttestationDetails({
   now,
   download,
   failed,
+  trailCommit,
 }: {
   a: AttestationViewBody;
+  /** The trail's commit SHA: an attestation's commit block is shown only where it names another. */
+  trailCommit?: unknown;
   /** The attestation as stored, for its kind's view (attestation-kinds.tsx). */
   row?: AttestationRow;
   /** The page of the artifact it carries the fingerprint of. */
@@ -133,6 +137,7 @@ export function AttestationDetails({
   download?: string;
   failed?: FailedCases;
 }) {
+  const sameCommit = trailCommit !== undefined && (a.git_commit_info as Record<string, unknown> | null)?.sha1 === trailCommit;
   return (
     <article id={`attestation-${a.attestation_id}`}>
       <h3>
@@ -141,36 +146,43 @@ export function AttestationDetails({
           ({a.attestation_type}, #{a.attestation_id})
         </span>{' '}
         <Compliance compliant={a.is_compliant} />{' '}
-        {a.is_latest ? <span class="badge ok">LATEST: counts</span> : <span class="badge none">EARLIER: replaced by a later one</span>}
+        {a.is_latest ? (
+          <span class="badge ok">Latest of its name: counts for compliance</span>
+        ) : (
+          <span class="badge none">Earlier: replaced by a later one</span>
+        )}
       </h3>
       <dl class="facts">
-        <dt>stored</dt>
+        <dt>Stored</dt>
         <dd>
           <Time at={a.created_at} now={now} />
         </dd>
-        <dt>created_by</dt>
+        <dt>Created by</dt>
         <dd>{a.created_by ?? 'not recorded'}</dd>
         {a.artifact_fingerprint ? (
           <>
-            <dt>artifact fingerprint</dt>
-            <dd class="mono">{artifactHref ? <a href={artifactHref}>{a.artifact_fingerprint}</a> : a.artifact_fingerprint}</dd>
+            <dt>Artifact fingerprint</dt>
+            <dd class="mono">
+              {artifactHref ? <a href={artifactHref}>{a.artifact_fingerprint}</a> : a.artifact_fingerprint}
+              <CopyButton text={a.artifact_fingerprint} what="fingerprint" />
+            </dd>
           </>
         ) : null}
         {a.target_artifacts.length ? (
           <>
-            <dt>for artifacts</dt>
+            <dt>For artifacts</dt>
             <dd>{a.target_artifacts.join(', ')}</dd>
           </>
         ) : null}
         {a.description ? (
           <>
-            <dt>description</dt>
+            <dt>Description</dt>
             <dd>{a.description}</dd>
           </>
         ) : null}
         {a.origin_url ? (
           <>
-            <dt>origin_url</dt>
+            <dt>Origin</dt>
             <dd>
               <MaybeLink href={a.origin_url}>{a.origin_url}</MaybeLink>
             </dd>
@@ -178,7 +190,7 @@ export function AttestationDetails({
         ) : null}
         {a.attachment ? (
           <>
-            <dt>attachment</dt>
+            <dt>Attachment</dt>
             <dd>
               {download ? (
                 <a href={download} download={a.attachment.name}>
@@ -188,34 +200,36 @@ export function AttestationDetails({
                 a.attachment.name
               )}{' '}
               ({a.attachment.size} bytes)
-              <div class="mono">SHA-256 {a.attachment.sha256}</div>
+              <div class="mono">
+                SHA-256 {a.attachment.sha256} <CopyButton text={a.attachment.sha256} what="attachment's SHA-256" />
+              </div>
             </dd>
           </>
         ) : null}
       </dl>
       {row ? <AttestationKindView a={row} now={now} /> : null}
       {a.junit_results && a.totals ? <JunitResults a={a} failed={failed} /> : null}
-      {a.git_commit_info ? (
+      {a.git_commit_info && !sameCommit ? (
         <>
-          <h4>git_commit_info</h4>
+          <h4>Commit of this attestation</h4>
           <Facts facts={a.git_commit_info as Record<string, unknown>} />
         </>
       ) : null}
       {a.external_urls ? (
         <>
-          <h4>external_urls</h4>
+          <h4>Links</h4>
           <Facts facts={a.external_urls as Record<string, unknown>} />
         </>
       ) : null}
       {a.annotations ? (
         <>
-          <h4>annotations</h4>
+          <h4>Annotations</h4>
           <pre>{JSON.stringify(a.annotations, null, 2)}</pre>
         </>
       ) : null}
       {a.user_data !== null && a.user_data !== undefined ? (
         <>
-          <h4>user_data</h4>
+          <h4>User data</h4>
           <pre>{JSON.stringify(a.user_data, null, 2)}</pre>
         </>
       ) : null}
@@ -270,7 +284,7 @@ function FailedCaseList({ failed }: { failed: FailedCases }) {
       <ul class="failed-cases">
         {failed.cases.map((c) => (
           <li>
-            <strong>{c.className ? `${c.className}.${c.name}` : c.name}</strong>{' '}
+            <strong>{failedTestTitle(c)}</strong>{' '}
             <span class="muted">
               ({c.kind} in suite {c.suite || 'unnamed'})
             </span>
@@ -282,4 +296,14 @@ function FailedCaseList({ failed }: { failed: FailedCases }) {
       {failed.more ? <p class="muted">And {failed.more} more: download the report to see them.</p> : null}
     </>
   );
+}
+
+/**
+ * A failed test's title as a person reads it: `Class.method`, the class once where the name
+ * carries it already, and a sentence (as Jest or RSpec name a test) with its class after it.
+ */
+export function failedTestTitle({ className, name }: { className?: string | null; name: string }): string {
+  const title = name.trim() || 'unnamed test';
+  if (!className || title.includes(className)) return title;
+  return /\s/.test(title) ? `${title} (${className})` : `${className}.${title}`;
 }

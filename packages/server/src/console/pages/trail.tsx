@@ -11,6 +11,7 @@ import { requireTrail } from '../../operations/lookup.ts';
 import { blobAddress } from '../../store/queries/blobs.ts';
 import { Compliance } from '../components/compliance.tsx';
 import { Empty } from '../components/empty.tsx';
+import { CopyButton, CopyScript } from '../components/copy.tsx';
 import { Facts, MaybeLink } from '../components/git.tsx';
 import { Pager } from '../components/table.tsx';
 import { Time } from '../components/time.tsx';
@@ -18,6 +19,7 @@ import { failedCasesOfReports } from '../kept-failed-cases.ts';
 import { artifactPageHref, environmentPageHref, flowHref, orgHref, queryNumber, trailPageHref } from '../links.ts';
 import { definePage } from '../page.ts';
 import { whyNotCompliant } from '../components/attestation-kinds.tsx';
+import { auditPackageHref } from './evidence-downloads.tsx';
 import { AttestationDetails, Expectations, TrailArtifacts } from './trail-parts.tsx';
 
 /** Reports read for their failed cases per page: the latest JUnit attestations that failed, at most this many. */
@@ -69,6 +71,11 @@ export const trailPage = definePage({
             Trail {trail.name} <Compliance compliant={view.is_compliant} />
           </h1>
           {view.description ? <p>{view.description}</p> : null}
+          <p>
+            <a class="download" href={auditPackageHref(input, { flow: trail.flowName, trail: trail.name })} download>
+              Download the audit package of this trail
+            </a>
+          </p>
           <p class="muted">
             Begun <Time at={view.created_at} now={now} /> by {view.created_by ?? 'a token not recorded'}; last changed{' '}
             <Time at={view.last_modified_at} now={now} />.
@@ -107,6 +114,7 @@ export const trailPage = definePage({
                   now={now}
                   download={a.attachment ? downloadOf(a.attestation_id) : undefined}
                   failed={failedReports.includes(a) ? failed.get(a.attachment!.sha256) : undefined}
+                  trailCommit={git?.sha1}
                 />
               ))
             ) : (
@@ -121,29 +129,35 @@ export const trailPage = definePage({
 
           <section aria-labelledby="source">
             <h2 id="source">Commit and repository</h2>
-            <h3>git_commit_info</h3>
+            <h3>Commit</h3>
+            {typeof git?.sha1 === 'string' ? (
+              <p class="mono">
+                {git.sha1} <CopyButton text={git.sha1} what="commit SHA" />
+              </p>
+            ) : null}
             <Facts facts={git} />
-            <h3>repo_info</h3>
+            <h3>Repository</h3>
             <Facts facts={view.repo_info as Record<string, unknown> | null} />
             {view.origin_url ? (
               <p>
-                origin_url: <MaybeLink href={view.origin_url}>{view.origin_url}</MaybeLink>
+                Origin (the CI run): <MaybeLink href={view.origin_url}>{view.origin_url}</MaybeLink>
               </p>
             ) : null}
             {view.external_urls ? (
               <>
-                <h3>external_urls</h3>
+                <h3>Links</h3>
                 <Facts facts={view.external_urls as Record<string, unknown>} />
               </>
             ) : null}
             {view.user_data !== null && view.user_data !== undefined ? (
               <>
-                <h3>user_data</h3>
+                <h3>User data</h3>
                 <pre>{JSON.stringify(view.user_data, null, 2)}</pre>
               </>
             ) : null}
           </section>
 
+          <CopyScript base={input.base} />
           <section aria-labelledby="deployed">
             <h2 id="deployed">Where its artifacts were deployed</h2>
             {deployments.length ? (

@@ -7,25 +7,20 @@
  */
 import { expect } from 'chai';
 import { createHash } from 'node:crypto';
-import { Kysely, PostgresDialect, sql, type CompiledQuery } from 'kysely';
-import pg from 'pg';
-import { BetterSqlite3, openTestStore } from '@trailproof/server/testing';
+import { sql } from 'kysely';
+import { openTestStore } from '@trailproof/server/testing';
 import type { Store } from '@trailproof/server';
-import type { Database, Db } from '../database.ts';
-import { sqliteDialect } from '../sqlite/open.ts';
+import type { Db } from '../database.ts';
+import { explainedDb, type ExplainedDb } from './explained-db-fixture.ts';
 import { deployedFingerprints, findFlowArtifacts, fingerprintWhereabouts, listArtifactPage, searchArtifactRows } from './artifact-reads.ts';
-
-type Explain = (query: CompiledQuery) => Promise<string>;
 
 describe('artifact reads: every statement on an index', function () {
   this.timeout(60_000);
   let store: Store;
   let cleanup: () => void | Promise<void> = () => {};
   let db: Db;
-  let explain: Explain;
+  let plansOf: ExplainedDb['plansOf'];
   let close: () => Promise<void>;
-  const sent: CompiledQuery[] = [];
-  const log = (event: { level: string; query: CompiledQuery }) => void sent.push(event.query);
 
   before(async () => {
     const opened = await openTestStore();
@@ -33,25 +28,7 @@ describe('artifact reads: every statement on an index', function () {
     const organizationId = Number((await store.ensureOrganization('acme', 1)).id);
     const flow = await store.ensureFlow(organizationId, 'app', 1);
     const trail = await store.upsertTrail(flow.id, { name: 't1' }, null, 1, null);
-    if (opened.schema === undefined) {
-      const raw = new BetterSqlite3(opened.location);
-      db = new Kysely<Database>({ dialect: sqliteDialect(raw), log });
-      explain = async (q) =>
-        raw
-          .prepare(`explain query plan ${q.sql}`)
-          .all(...(q.parameters as unknown[]))
-          .map((row) => (row as { detail: string }).detail)
-          .join('\n');
-      close = async () => {
-        await db.destroy();
-        raw.close();
-      };
-    } else {
-      const pool = new pg.Pool({ connectionString: opened.location, max: 1, options: `-c search_path=${opened.schema} -c enable_seqscan=off` });
-      db = new Kysely<Database>({ dialect: new PostgresDialect({ pool }), log });
-      explain = async (q) => (await pool.query(`explain ${q.sql}`, q.parameters as unknown[])).rows.map((r) => r['QUERY PLAN']).join('\n');
-      close = () => db.destroy();
-    }
+    ({ db, plansOf, close } = explainedDb(opened));
     // Enough artifacts, with statistics, that a planner weighs its indexes by what they hold.
     const rows = Array.from({ length: 2_000 }, (_, i) => ({
       organization_id: organizationId,
@@ -98,13 +75,6 @@ describe('artifact reads: every statement on an index', function () {
     await cleanup();
   });
 
-  /** The plans of the statements `read` sends. */
-  const plansOf = async (read: () => Promise<unknown>) => {
-    sent.length = 0;
-    await read();
-    expect(sent.length).to.be.greaterThan(0);
-    return Promise.all(sent.map(explain));
-  };
   const noScan = (plan: string) => {
     // SQLite: "SCAN r" (no index); PostgreSQL: "Seq Scan on artifacts r".
     expect(plan).not.to.match(/^\s*SCAN (r|ev|artifacts|deployments|environment_events)\b(?! USING (COVERING )?INDEX)/m);

@@ -45,6 +45,7 @@ import * as tags from './tags.ts';
 import * as tokens from './tokens.ts';
 import * as trails from './trails.ts';
 import * as trailTemplates from './trail-templates.ts';
+import * as trailViews from './trail-views.ts';
 import * as transactions from '../transactions.ts';
 
 /** Queries that only read. */
@@ -87,6 +88,7 @@ export const readQueries = {
   ...verdicts.reads,
   ...allowlists.reads,
   ...controls.reads,
+  ...trailViews.reads,
 };
 
 /** Queries that write (and those that must run in the caller's transaction, such as row locks). */

@@ -190,6 +190,15 @@ const trailsPerRead = 5;
 const trailsOfIds = (db: Db, ids: readonly number[]) =>
   rowsOfIds(ids, trailsPerRead, (chunk) => trailsWithFlow(db).select(trailColumns).where('trails.id', 'in', chunk).execute(), toTrail);
 
+/** A page's answer: the trails of the ids read, in that order, and how many there are in all. */
+export const pageOfTrails = async (db: Db, total: number | string | bigint, rows: ReadonlyArray<{ id: number | string | bigint }>) => ({
+  total: Number(total),
+  items: await trailsOfIds(
+    db,
+    rows.map((r) => Number(r.id)),
+  ),
+});
+
 /** A page of a flow's trails, newest first. */
 export async function listTrailPage(db: Db, flowId: number, offset: number, limit: number): Promise<{ items: TrailWithTemplate[]; total: number }> {
   const { total } = await db
@@ -206,13 +215,7 @@ export async function listTrailPage(db: Db, flowId: number, offset: number, limi
     .limit(limit)
     .offset(offset)
     .execute();
-  return {
-    total: Number(total),
-    items: await trailsOfIds(
-      db,
-      rows.map((r) => Number(r.id)),
-    ),
-  };
+  return pageOfTrails(db, total, rows);
 }
 
 /** What an organisation's trail list is narrowed to: one flow, trails with an attestation of one artifact, or both. */
@@ -259,13 +262,7 @@ export async function listOrganizationTrailPage(
     .limit(limit)
     .offset(offset)
     .execute();
-  return {
-    total: Number(total),
-    items: await trailsOfIds(
-      db,
-      rows.map((r) => Number(r.id)),
-    ),
-  };
+  return pageOfTrails(db, total, rows);
 }
 
 /** A trail by organisation, flow and trail name, with its effective template. */

@@ -1,0 +1,102 @@
+// @database
+/**
+ * The trails view's statements are served by indexes on both databases: each statement is
+ * explained as it was sent (SQLite: EXPLAIN QUERY PLAN; PostgreSQL: EXPLAIN with sequential scans
+ * disabled, which still shows one where no index can serve). None scans the trails table: the
+ * organisation's range of `trails_org_created` (or the flow's, or the commit's) bounds each read.
+ */
+import { expect } from 'chai';
+import { createHash } from 'node:crypto';
+import { sql } from 'kysely';
+import { openTestStore } from '@trailproof/server/testing';
+import type { Store } from '@trailproof/server';
+import type { Db } from '../database.ts';
+import { explainedDb, type ExplainedDb } from './explained-db-fixture.ts';
+import { listTrailView, trailsNamed } from './trail-views.ts';
+
+describe('trails view reads: every statement on an index', function () {
+  this.timeout(60_000);
+  let store: Store;
+  let cleanup: () => void | Promise<void> = () => {};
+  let db: Db;
+  let plansOf: ExplainedDb['plansOf'];
+  let close: () => Promise<void>;
+  let organizationId = 0;
+  let flowId = 0;
+
+  before(async () => {
+    const opened = await openTestStore();
+    ({ store, cleanup } = opened);
+    organizationId = Number((await store.ensureOrganization('acme', 1)).id);
+    const other = Number((await store.ensureOrganization('globex', 1)).id);
+    // Ten flows, as an organisation has many: one flow's trails are then a small part of them all.
+    const flowIds: number[] = [];
+    for (let f = 0; f < 10; f++) flowIds.push(Number((await store.ensureFlow(organizationId, `app-${f}`, 1)).id));
+    flowId = flowIds[0]!;
+    const otherFlow = Number((await store.ensureFlow(other, 'app', 1)).id);
+    ({ db, plansOf, close } = explainedDb(opened));
+    // Trails of two organisations, with statistics, so that a planner weighs its indexes by what they hold.
+    const rows = Array.from({ length: 2_000 }, (_, i) => {
+      const commit = createHash('sha1').update(String(i)).digest('hex');
+      return {
+        flow_id: i % 4 ? flowIds[i % 10]! : otherFlow,
+        organization_id: i % 4 ? organizationId : other,
+        name: `t-${i}`,
+        description: '',
+        commit_sha: commit,
+        git_commit_info: JSON.stringify({ sha1: commit, branch: i % 3 ? 'main' : 'feature' }),
+        created_at: i,
+        last_modified_at: i,
+      };
+    });
+    for (let i = 0; i < rows.length; i += 250)
+      await db
+        .insertInto('trails')
+        .values(rows.slice(i, i + 250))
+        .execute();
+    await sql`analyze`.execute(db);
+  });
+  after(async () => {
+    await close?.();
+    await store?.close();
+    await cleanup();
+  });
+
+  const noScan = (plan: string) => {
+    // SQLite: "SCAN trails" (no index); PostgreSQL: "Seq Scan on trails".
+    expect(plan).not.to.match(/^\s*(--)?SCAN (trails|flows)\b(?! USING (COVERING )?INDEX)/m);
+    expect(plan).not.to.match(/Seq Scan on (trails|flows)\b/);
+  };
+  const newest = { by: 'created', direction: 'desc' } as const;
+
+  it('the view unfiltered, by flow, branch or time range, sorted by any column: a range of the organisation or the flow', async () => {
+    const filters = [{}, { flowId: 0 }, { branch: 'main' }, { from: 100, until: 900 }, { flowId: 0, branch: 'feature', from: 10 }];
+    for (const filter of filters) {
+      for (const by of ['created', 'name', 'flow'] as const) {
+        const plans = await plansOf(() =>
+          listTrailView(db, organizationId, { ...filter, flowId: 'flowId' in filter ? flowId : undefined }, { by, direction: 'asc' }, 0, 25),
+        );
+        plans.forEach(noScan);
+        expect(plans.join('\n'), JSON.stringify({ filter, by })).to.match(/trails_(org|flow)_created|trails_pkey|INTEGER PRIMARY KEY/);
+      }
+    }
+  });
+
+  it('a commit prefix is a range of trails_commit or of the organisation, and the page is the rows asked for', async () => {
+    const commit = createHash('sha1').update('7').digest('hex');
+    const plans = await plansOf(() => listTrailView(db, organizationId, { commitPrefix: commit.slice(0, 9) }, newest, 0, 25));
+    plans.forEach(noScan);
+    const page = await listTrailView(db, organizationId, { commitPrefix: commit.slice(0, 9) }, newest, 0, 25);
+    expect(page.items.map((t) => t.name)).to.deep.equal(['t-7']);
+    expect(page.total).to.equal(1);
+    // Trail 4 is globex's: its commit finds nothing in acme.
+    expect((await listTrailView(db, organizationId, { commitPrefix: createHash('sha1').update('4').digest('hex') }, newest, 0, 25)).total).to.equal(0);
+  });
+
+  it("trails by the start of their name: the organisation's range, newest first, LIKE's wildcards matched as text", async () => {
+    const plans = await plansOf(() => trailsNamed(db, organizationId, 't-1', 20));
+    plans.forEach(noScan);
+    expect((await trailsNamed(db, organizationId, 't-19', 20)).map((t) => t.name).slice(0, 3)).to.deep.equal(['t-1999', 't-1998', 't-1997']);
+    expect(await trailsNamed(db, organizationId, 't_1%', 20)).to.deep.equal([]);
+  });
+});

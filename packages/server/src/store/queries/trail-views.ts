@@ -1,0 +1,90 @@
+/**
+ * The console's view of an organisation's trails across its flows: narrowed by flow, branch,
+ * commit and time range, sorted by a column. The API's list (`listOrganizationTrailPage`) has no
+ * such filters; this one pages the same way and gives the same trail records.
+ */
+import { PostgresAdapter, sql, type SelectQueryBuilder } from 'kysely';
+import type { Database, Db } from '../database.ts';
+import { pageOfTrails, type TrailWithTemplate } from './trails.ts';
+
+/** What the view is narrowed to; every field optional, all of them together. */
+export interface TrailViewFilter {
+  flowId?: number;
+  /** The branch as `git_commit_info.branch` names it, whole. */
+  branch?: string;
+  /** A commit SHA or its start (lowercase hexadecimal). */
+  commitPrefix?: string;
+  /** Begun at or after, Unix seconds. */
+  from?: number;
+  /** Begun before, Unix seconds. */
+  until?: number;
+}
+
+/** The columns the view sorts by: when begun, the trail's name, its flow's name. */
+export const trailViewSorts = ['created', 'name', 'flow'] as const;
+export type TrailViewSort = (typeof trailViewSorts)[number];
+
+type TrailQuery<O> = SelectQueryBuilder<Database, 'trails' | 'flows', O>;
+
+/** The filter as conditions on `trails` joined to `flows`, the organisation first (`trails_org_created`). */
+function narrowed<O>(db: Db, query: TrailQuery<O>, organizationId: number, filter: TrailViewFilter): TrailQuery<O> {
+  const { flowId, branch, commitPrefix, from, until } = filter;
+  // The branch is inside the trail's git facts: no column of its own, read from the JSON.
+  const branchOf =
+    db.getExecutor().adapter instanceof PostgresAdapter ? sql`(trails.git_commit_info::json ->> 'branch')` : sql`(trails.git_commit_info ->> '$.branch')`;
+  return (
+    query
+      .where('trails.organization_id', '=', organizationId)
+      .$if(flowId !== undefined, (q) => q.where('trails.flow_id', '=', flowId!))
+      .$if(branch !== undefined, (q) => q.where(branchOf, '=', branch!))
+      // A prefix of lowercase hexadecimal is a range of `trails_commit`: every longer SHA sorts below the prefix and 'g'.
+      .$if(commitPrefix !== undefined, (q) => q.where('trails.commit_sha', '>=', commitPrefix!).where('trails.commit_sha', '<', `${commitPrefix}g`))
+      .$if(from !== undefined, (q) => q.where('trails.created_at', '>=', from!))
+      .$if(until !== undefined, (q) => q.where('trails.created_at', '<', until!))
+  );
+}
+
+/** A page of the organisation's trails matching `filter`, in the order asked (ties newest first), and how many match. */
+export async function listTrailView(
+  db: Db,
+  organizationId: number,
+  filter: TrailViewFilter,
+  sort: { by: TrailViewSort; direction: 'asc' | 'desc' },
+  offset: number,
+  limit: number,
+): Promise<{ items: TrailWithTemplate[]; total: number }> {
+  const joined = db.selectFrom('trails').innerJoin('flows', 'flows.id', 'trails.flow_id');
+  const { total } = await narrowed(
+    db,
+    joined.select((eb) => eb.fn.countAll<number>().as('total')),
+    organizationId,
+    filter,
+  ).executeTakeFirstOrThrow();
+  const column = sort.by === 'name' ? 'trails.name' : sort.by === 'flow' ? 'flows.name' : 'trails.created_at';
+  const rows = await narrowed(db, joined.select('trails.id'), organizationId, filter)
+    .orderBy(column, sort.direction)
+    .$if(sort.by !== 'created', (q) => q.orderBy('trails.created_at', 'desc'))
+    .orderBy('trails.id', sort.by === 'created' ? sort.direction : 'desc')
+    .limit(limit)
+    .offset(offset)
+    .execute();
+  return pageOfTrails(db, total, rows);
+}
+
+/** Trails of the organisation whose name starts with `prefix`, newest first, at most `limit`. */
+export async function trailsNamed(db: Db, organizationId: number, prefix: string, limit: number): Promise<TrailWithTemplate[]> {
+  // LIKE's wildcards in a name are matched as themselves.
+  const pattern = `${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+  const rows = await db
+    .selectFrom('trails')
+    .select('trails.id')
+    .where('trails.organization_id', '=', organizationId)
+    .where(sql<boolean>`trails.name like ${pattern} escape '\\'`)
+    .orderBy('trails.created_at', 'desc')
+    .orderBy('trails.id', 'desc')
+    .limit(limit)
+    .execute();
+  return (await pageOfTrails(db, rows.length, rows)).items;
+}
+
+export const reads = { listTrailView, trailsNamed };
