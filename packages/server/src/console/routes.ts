@@ -36,9 +36,10 @@ export const consolePages: readonly Page[] = [
   policyPage,
   verdictsPage,
   verdictPage,
-  logEntryPage,
   peoplePage,
   trailsPage,
+  // Before /:org/log/:index, which would take "checkpoint" and "audit-package" for an index: the first path that matches answers.
   checkpointDownload,
   auditPackageDownload,
+  logEntryPage,
 ];
