@@ -7,12 +7,14 @@
 #                                    test/ that does, or TRAILPROOF_TEST_DATABASE); the others (the
 #                                    action's, the schema's, pure functions, SQLite-only modules)
 #                                    would only run a second time what the SQLite pass ran.
-#   scripts/test-files.sh node24     every test file but the browser tests and test/hostile/ (CI's
-#                                    Node 24 pass, .ci/run): what the browser runs does not depend on
-#                                    the server's Node, and the hostile tests measure health under
-#                                    load, which two Node 20 passes (SQLite, PostgreSQL) measure
-#                                    beside this one; the server, its threads, streams and the built
-#                                    command run on Node 24 in the rest
+#   scripts/test-files.sh node24     every test file but the browser tests, test/hostile/ and the
+#                                    contract storm (CI's Node 24 pass, .ci/run): what the browser
+#                                    runs does not depend on the server's Node, the hostile tests
+#                                    measure health under load, which two Node 20 passes (SQLite,
+#                                    PostgreSQL) measure beside this one, and the storm's thousands
+#                                    of generated requests test the contract's validation, plain
+#                                    JavaScript the same on either Node; the server, its threads,
+#                                    streams and the built command run on Node 24 in the rest
 #
 # test/test-files.test.ts fails on a test file that reaches the database without the tag.
 set -euo pipefail
@@ -28,7 +30,7 @@ browser='\.browser\.test\.ts$'
 
 case "$pass" in
   sqlite) files=$all ;;
-  node24) files=$(grep -v -E "$browser" <<<"$all" | grep -v -E '^test/hostile/') ;;
+  node24) files=$(grep -v -E "$browser" <<<"$all" | grep -v -E '^test/hostile/|^test/robustness-contract\.test\.ts$') ;;
   postgres)
     # shellcheck disable=SC2086 # one path a line, none with a space
     files=$(for file in $all; do if IFS= read -r first <"$file" && [ "$first" = '// @database' ]; then echo "$file"; fi; done)
