@@ -93,6 +93,29 @@ describe('console sessions', () => {
     expect(after.headers.get('set-cookie')).to.match(/^trailproof_session=;/);
   });
 
+  it('removes an ended session from the store, and writes nothing for a made-up cookie', async () => {
+    const deleted: string[] = [];
+    const original = server.store.deleteConsoleSession;
+    server.store.deleteConsoleSession = (idSha256, at) => (deleted.push(idSha256), original.call(server.store, idSha256, at));
+    try {
+      const madeUp = await get('/ui/acme', `trailproof_session=${'A'.repeat(43)}`);
+      expect(madeUp.status).to.equal(303);
+      expect(madeUp.headers.get('set-cookie')).to.match(/^trailproof_session=;/);
+      expect(deleted, 'a cookie no session has').to.deep.equal([]);
+
+      const { createToken } = await import('@trailproof/server');
+      const { id, token } = await createToken(server.store, { org: 'acme', readOnly: true });
+      const cookie = await signIn(token);
+      await server.store.revokeToken(id, Date.now() / 1000);
+      expect((await get('/ui/acme', cookie)).status).to.equal(303);
+      expect(deleted, "the revoked token's session").to.have.length(1);
+      expect((await get('/ui/acme', cookie)).status, 'and it stays ended').to.equal(303);
+      expect(deleted, 'removed once: a second visit finds no row').to.have.length(1);
+    } finally {
+      server.store.deleteConsoleSession = original;
+    }
+  });
+
   it('marks the cookie Secure behind a trusted proxy that says https, and only then', async () => {
     const proxied = await startTestServer({ server: { proxy: true } });
     try {

@@ -113,25 +113,30 @@ export async function currentSession(ctx: Context, store: Store, cookiePath: str
   const idSha256 = sha256(id!);
   const at = Date.now() / 1000;
   const session = person ? await personSession(store, idSha256, at) : await tokenSession(store, idSha256, at);
-  if (!session) {
-    await (person ? store.deleteIdentitySession(idSha256, at) : store.deleteConsoleSession(idSha256, at));
-    clearCookie(ctx, cookiePath);
-  }
-  return session;
+  if (session !== null && session !== 'ended') return session;
+  // Only a session that exists is removed: a made-up cookie costs the store no write.
+  if (session === 'ended') await (person ? store.deleteIdentitySession(idSha256, at) : store.deleteConsoleSession(idSha256, at));
+  clearCookie(ctx, cookiePath);
+  return null;
 }
 
-async function tokenSession(store: Store, idSha256: string, at: number): Promise<Session | null> {
+/** A session as the store holds it: live, ended (to be removed), or none. */
+type StoredSession = Session | 'ended' | null;
+
+async function tokenSession(store: Store, idSha256: string, at: number): Promise<StoredSession> {
   const row = await store.findConsoleSession(idSha256);
-  const live = row && row.expiresAt > at && row.tokenRevokedAt === null && (row.tokenExpiresAt === null || row.tokenExpiresAt > at);
-  if (!live) return null;
+  if (!row) return null;
+  const live = row.expiresAt > at && row.tokenRevokedAt === null && (row.tokenExpiresAt === null || row.tokenExpiresAt > at);
+  if (!live) return 'ended';
   // A token's session is a member's when the token may write, a reader's when it is read-only.
   const role = row.readOnly ? 'reader' : 'member';
   return { org: row.organization, organizationId: row.organizationId, role, holder: { kind: 'token', tokenId: row.tokenId } };
 }
 
-async function personSession(store: Store, idSha256: string, at: number): Promise<Session | null> {
+async function personSession(store: Store, idSha256: string, at: number): Promise<StoredSession> {
   const row = await store.findIdentitySession(idSha256);
-  if (!row || row.expiresAt <= at || !isRole(row.role)) return null;
+  if (!row) return null;
+  if (row.expiresAt <= at || !isRole(row.role)) return 'ended';
   const holder = { kind: 'person' as const, issuer: row.issuer, subject: row.subject, email: row.email };
   return { org: row.organization, organizationId: row.organizationId, role: row.role, holder };
 }
