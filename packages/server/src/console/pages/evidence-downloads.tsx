@@ -4,10 +4,7 @@
  * (`GET /log/{org}/checkpoint`, `GET /log/{org}/export`) take a token a browser does not hold.
  */
 import { createHash } from 'node:crypto';
-import { PassThrough } from 'node:stream';
-import { exportPackage } from '../../audit/export-package.ts';
-import { requireSelection } from '../../audit/export-selection.ts';
-import { storeAuditLog } from '../../audit/store-log.ts';
+import { selectionPackage } from '../../audit/selection-package.ts';
 import { ApiError, notFound } from '../../http/errors.ts';
 import { orgHref } from '../links.ts';
 import { definePage } from '../page.ts';
@@ -38,13 +35,14 @@ export const auditPackageDownload = definePage({
     if (text('trail') !== undefined && text('flow') === undefined) throw new ApiError(400, 'A trail is named within its flow: give the flow too.');
     if (since !== undefined && until !== undefined && since > until) throw new ApiError(400, 'The range starts after it ends.');
     const selection = { flow: text('flow'), trail: text('trail'), since, until };
-    await requireSelection(store, org.name, org.id, selection);
     if (!store.logSigning) throw new ApiError(503, 'This server does not sign its log');
-    const log = await storeAuditLog(store, org.id, store.logSigning.signer.verifierKey);
-    if (!log) throw notFound(`The log of ${org.name} has no signed checkpoint yet: try again in a second.`);
-    const stream = new PassThrough();
-    const options = { organization: org.name, organizationId: org.id, selection: JSON.parse(JSON.stringify(selection)), apiBase, now };
-    exportPackage(store, log, stream, options).catch((error: Error) => stream.destroy(error));
+    const stream = await selectionPackage(store, store.logSigning.signer.verifierKey, {
+      organization: org.name,
+      organizationId: org.id,
+      selection,
+      apiBase,
+      now,
+    });
     const name = [org.name, selection.flow, selection.trail].filter(Boolean).join('-');
     return { file: { stream, name: `${name}-audit.tar.gz`, contentType: 'application/gzip' } };
   },
