@@ -4,8 +4,7 @@
  * the control each `decision` attestation of some trails decides. Bound lists are chunked below
  * SQLite's variable limit; both databases.
  */
-import { PostgresAdapter, sql } from 'kysely';
-import { inListChunks, type Db } from '../database.ts';
+import { inListChunks, jsonTextOf, type Db } from '../database.ts';
 import { fromJson } from '../json.ts';
 import { readRowOf, readRowsQuery, type ReadArtifactRow } from './artifact-reads.ts';
 
@@ -34,8 +33,7 @@ const stringTags = (tags: unknown): Record<string, string> =>
 /** Per `decision` attestation of these trails, the control it decides (its data's `control`, as `kosli attest decision` sends it). */
 export async function decisionControlsOf(db: Db, trailIds: readonly number[]): Promise<Map<number, string>> {
   const out = new Map<number, string>();
-  const control =
-    db.getExecutor().adapter instanceof PostgresAdapter ? sql<string | null>`(data::json ->> 'control')` : sql<string | null>`data ->> '$.control'`;
+  const control = jsonTextOf(db, 'data', 'control');
   for (const chunk of inListChunks([...new Set(trailIds)])) {
     const rows = await db
       .selectFrom('attestations')

@@ -3,8 +3,8 @@
  * commit and time range, sorted by a column. The API's list (`listOrganizationTrailPage`) has no
  * such filters; this one pages the same way and gives the same trail records.
  */
-import { PostgresAdapter, sql, type SelectQueryBuilder } from 'kysely';
-import type { Database, Db } from '../database.ts';
+import { sql, type SelectQueryBuilder } from 'kysely';
+import { jsonTextOf, type Database, type Db } from '../database.ts';
 import { pageOfTrails, type TrailWithTemplate } from './trails.ts';
 
 /** What the view is narrowed to; every field optional, all of them together. */
@@ -30,8 +30,7 @@ type TrailQuery<O> = SelectQueryBuilder<Database, 'trails' | 'flows', O>;
 function narrowed<O>(db: Db, query: TrailQuery<O>, organizationId: number, filter: TrailViewFilter): TrailQuery<O> {
   const { flowId, branch, commitPrefix, from, until } = filter;
   // The branch is inside the trail's git facts: no column of its own, read from the JSON.
-  const branchOf =
-    db.getExecutor().adapter instanceof PostgresAdapter ? sql`(trails.git_commit_info::json ->> 'branch')` : sql`(trails.git_commit_info ->> '$.branch')`;
+  const branchOf = jsonTextOf(db, 'trails.git_commit_info', 'branch');
   return (
     query
       .where('trails.organization_id', '=', organizationId)
