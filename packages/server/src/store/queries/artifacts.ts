@@ -94,6 +94,7 @@ export function appendArtifacts(db: Db, list: ArtifactAppend[]): Promise<Artifac
       since.set(trail.id, trail.lastModifiedAt);
     }
     const stored = new Map<string, number>();
+    const touched = new Set<number>();
     const results: ArtifactAppendResult[] = [];
     const evidence: Parameters<typeof appendEvidenceBatch>[1] = [];
     for (const a of list) {
@@ -111,6 +112,7 @@ export function appendArtifacts(db: Db, list: ArtifactAppend[]): Promise<Artifac
       }
       const at = Math.max(a.at, since.get(trailId)!);
       since.set(trailId, at);
+      touched.add(trailId);
       const row = await insertArtifact(trx, a, trail.flowId, trailId, at);
       stored.set(sameKey, Number(row.id));
       results.push({ id: Number(row.id), trailId, created: true });
@@ -131,7 +133,8 @@ export function appendArtifacts(db: Db, list: ArtifactAppend[]): Promise<Artifac
         },
       });
     }
-    for (const [id, at] of [...since].sort(([x], [y]) => x - y)) await touchTrail(trx, { id, at });
+    // Only the trails that gained an artifact: one reported again changes nothing.
+    for (const id of [...touched].sort((x, y) => x - y)) await touchTrail(trx, { id, at: since.get(id)! });
     if (evidence.length) await appendEvidenceBatch(trx, evidence);
     return results;
   });
