@@ -4,7 +4,7 @@
  * attestations stored (100,000 with --quick), each request a different id. The target: p99
  * under 20 ms. The attestations are copies of one attested through the API (a generic one with
  * a small user_data), 100 on each of 10,000 trails (copies of its trail): the answer says whether
- * each is the latest of its name on its trail, which reads that trail's attestations.
+ * each is the latest of its name on its trail, which reads the later ones of that name alone.
  */
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';

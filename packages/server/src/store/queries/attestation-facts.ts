@@ -111,36 +111,65 @@ export async function attestationFactsOfTrails(db: Db, trailIds: readonly number
   if (!trailIds.length) return [];
   const out: AttestationFactsRow[] = [];
   for (const chunk of inListChunks(trailIds)) {
-    // The data is looked into only where its text names the key or has an escape (which could
-    // spell it), and only `target_artifacts` leaves the database: other data (a JUnit report's
-    // suites, a megabyte of user_data) is neither copied out nor parsed on the event loop.
-    const named = sql`data like ${'%"target!_artifacts"%'} escape '!' or data like ${'%\\u%'} escape '!'`;
-    const targets =
-      db.getExecutor().adapter instanceof PostgresAdapter
-        ? sql<string | null>`case when ${named} then (data::json -> 'target_artifacts')::text end`
-        : sql<string | null>`case when ${named} then data -> '$.target_artifacts' end`;
-    const rows = await db
-      .selectFrom('attestations')
-      .select(['id', 'trail_id', 'name', 'type', 'compliant', 'artifact_fingerprint', 'created_at'])
-      .select(targets.as('targets'))
-      .where('trail_id', 'in', chunk)
-      .orderBy('id')
-      .execute();
-    for (const r of rows) {
-      out.push({
-        trailId: Number(r.trail_id),
-        id: Number(r.id),
-        name: r.name,
-        type: r.type,
-        compliant: Number(r.compliant) === 1,
-        targets: r.targets === null ? [] : targetArtifactsOf({ target_artifacts: JSON.parse(r.targets) }),
-        fingerprint: r.artifact_fingerprint,
-        createdAt: Number(r.created_at),
-      });
-    }
+    const rows = await factsQuery(db).where('trail_id', 'in', chunk).orderBy('id').execute();
+    out.push(...rows.map(factsOf));
   }
   return out.sort((a, b) => a.id - b.id);
 }
+
+/**
+ * The compliance facts of the trail's attestations named `name` with an id from `fromId` on, oldest
+ * first, `limit` at most: whether one attestation still counts is decided by the later ones of its
+ * name alone, found by the index on (trail_id, name, id) however many the trail holds.
+ */
+export async function attestationFactsNamed(db: Db, v: { trailId: number; name: string; fromId: number; limit: number }): Promise<AttestationFactsRow[]> {
+  const rows = await factsQuery(db)
+    .where('trail_id', '=', v.trailId)
+    .where('name', '=', v.name)
+    .where('id', '>=', v.fromId)
+    .orderBy('id')
+    .limit(v.limit)
+    .execute();
+  return rows.map(factsOf);
+}
+
+/** The columns compliance reads. */
+function factsQuery(db: Db) {
+  // The data is looked into only where its text names the key or has an escape (which could
+  // spell it), and only `target_artifacts` leaves the database: other data (a JUnit report's
+  // suites, a megabyte of user_data) is neither copied out nor parsed on the event loop.
+  const named = sql`data like ${'%"target!_artifacts"%'} escape '!' or data like ${'%\\u%'} escape '!'`;
+  const targets =
+    db.getExecutor().adapter instanceof PostgresAdapter
+      ? sql<string | null>`case when ${named} then (data::json -> 'target_artifacts')::text end`
+      : sql<string | null>`case when ${named} then data -> '$.target_artifacts' end`;
+  return db
+    .selectFrom('attestations')
+    .select(['id', 'trail_id', 'name', 'type', 'compliant', 'artifact_fingerprint', 'created_at'])
+    .select(targets.as('targets'));
+}
+
+type FactsColumns = {
+  id: number;
+  trail_id: number;
+  name: string;
+  type: string;
+  compliant: number | boolean;
+  artifact_fingerprint: string | null;
+  created_at: number;
+  targets: string | null;
+};
+
+const factsOf = (r: FactsColumns): AttestationFactsRow => ({
+  trailId: Number(r.trail_id),
+  id: Number(r.id),
+  name: r.name,
+  type: r.type,
+  compliant: Number(r.compliant) === 1,
+  targets: r.targets === null ? [] : targetArtifactsOf({ target_artifacts: JSON.parse(r.targets) }),
+  fingerprint: r.artifact_fingerprint,
+  createdAt: Number(r.created_at),
+});
 
 /** The attachment of one attestation of a trail (none when the id is another trail's, or unknown). */
 export async function attachmentOf(db: Db, trailId: number, attestationId: number): Promise<{ sha256: string | null; name: string | null } | undefined> {
@@ -180,4 +209,4 @@ export async function junitResultsOf(db: Db, attestationIds: readonly number[]):
   return out;
 }
 
-export const reads = { attestationsOfFingerprints, attestationFactsOfTrails, attachmentOf, artifactNameOf, junitResultsOf };
+export const reads = { attestationsOfFingerprints, attestationFactsOfTrails, attestationFactsNamed, attachmentOf, artifactNameOf, junitResultsOf };
