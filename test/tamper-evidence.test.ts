@@ -77,7 +77,7 @@ async function storeEvidence(server: TestServer) {
 }
 
 describe('tamper evidence: hash chain, append-only rows, verify', function () {
-  this.timeout(60_000);
+  this.timeout(180_000);
   let server: TestServer;
   beforeEach(async () => {
     server = await startTestServer();

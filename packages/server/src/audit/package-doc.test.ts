@@ -13,7 +13,7 @@ const byHand = /### Checking a package by hand\n\n```\n([\s\S]*?)```/.exec(page)
 const available = (command: string, ...args: string[]) => spawnSync(command, args).status === 0;
 
 describe('audit package: the check by hand of docs/verification.md', function () {
-  this.timeout(60_000);
+  this.timeout(120_000);
   let folder = '';
 
   before(function () {

@@ -8,7 +8,7 @@ import { openStore } from '@trailproof/server';
 import { call, commandFixture, run } from '../../../../test/support/cli-command.ts';
 
 describe('the trailproof command', function () {
-  this.timeout(60_000);
+  this.timeout(120_000);
   let dir = '';
   let db = '';
   const start = commandFixture((place) => ({ dir, db } = place));

@@ -13,7 +13,7 @@ import { gatherPolicyFacts } from './policy-facts.ts';
 const fp = (c: string) => c.repeat(64);
 
 describe('policy facts', function () {
-  this.timeout(30_000);
+  this.timeout(60_000);
   let store: Store;
   let cleanup: () => void | Promise<void> = () => {};
   let acme = 0;

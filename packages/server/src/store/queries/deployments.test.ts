@@ -7,7 +7,7 @@ import { migrationsUndone, openTestStore, reopenTestStore } from '@trailproof/se
 import { deepPageOffset } from './deployment-window.ts';
 
 describe('deployment counts (per-day and per-hour rollups)', function () {
-  this.timeout(60_000);
+  this.timeout(120_000);
   const at = { org: 'acme', apiBase: '/api/v2' };
 
   it('equal a count of the rows themselves, for any window and filter', async () => {

@@ -26,7 +26,7 @@ describe('the better-sqlite3 line for this Node', () => {
   });
 
   it("survives the collection of a worker thread's statements (better-sqlite3 12 aborts on Node 24)", function () {
-    this.timeout(30_000);
+    this.timeout(120_000);
     // A process of its own: the failure is an abort, which would take mocha down with it.
     // Ten workers in turn, each collecting 5,000 statements with its database open: on Node 24
     // better-sqlite3 12 aborted in 10 runs of 10; 13 takes about 2.5 s here.
