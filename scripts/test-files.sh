@@ -1,7 +1,11 @@
 #!/usr/bin/env bash
 # The test files of one pass of the suite, one a line, for mocha (package.json's test:* scripts):
 #
-#   scripts/test-files.sh sqlite     every test file
+#   scripts/test-files.sh sqlite     every test file but the browser tests: what Chromium runs
+#                                    (the pages' scripts, styles, forms) does not depend on the
+#                                    database, the pages' reads are tested on both by the HTTP-level
+#                                    console tests, and each browser file costs a Chromium; the
+#                                    PostgreSQL pass (the shorter of the two) runs them, all tagged
 #   scripts/test-files.sh postgres   those whose first line is `// @database`: they reach the test
 #                                    database (through @trailproof/server/testing, a helper under
 #                                    test/ that does, or TRAILPROOF_TEST_DATABASE); the others (the
@@ -29,7 +33,7 @@ done)
 browser='\.browser\.test\.ts$'
 
 case "$pass" in
-  sqlite) files=$all ;;
+  sqlite) files=$(grep -v -E "$browser" <<<"$all") ;;
   node24) files=$(grep -v -E "$browser" <<<"$all" | grep -v -E '^test/hostile/|^test/robustness-contract\.test\.ts$') ;;
   postgres)
     # shellcheck disable=SC2086 # one path a line, none with a space

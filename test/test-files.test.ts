@@ -82,4 +82,14 @@ describe('the PostgreSQL pass (scripts/test-files.sh postgres)', () => {
     const tagged = [...repositorySources()].filter(([path, text]) => /\.test\.ts$/.test(path) && text.startsWith(`${tag}\n`)).map(([path]) => path);
     expect(listed.stdout.trim().split('\n').sort()).to.deep.equal(tagged.sort());
   });
+
+  it('runs every browser test once, in the PostgreSQL pass: each is tagged, and the SQLite pass leaves it out', async () => {
+    const listed = async (pass: string) => (await runProcess('bash', ['scripts/test-files.sh', pass], { cwd: root })).stdout.trim().split('\n');
+    const browser = [...repositorySources().keys()].filter((path) => /\.browser\.test\.ts$/.test(path)).sort();
+    expect(browser).to.have.length.above(0);
+    const [sqlite, postgres, node24] = await Promise.all([listed('sqlite'), listed('postgres'), listed('node24')]);
+    expect(postgres.filter((path) => browser.includes(path)).sort()).to.deep.equal(browser);
+    expect([...sqlite, ...node24].filter((path) => browser.includes(path))).to.deep.equal([]);
+    expect(sqlite.length, 'every other test file').to.equal([...repositorySources().keys()].filter((path) => /\.test\.ts$/.test(path)).length - browser.length);
+  });
 });
