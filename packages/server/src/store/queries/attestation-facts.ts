@@ -123,15 +123,13 @@ export async function attestationFactsOfTrails(db: Db, trailIds: readonly number
  * name alone, found by the index on (trail_id, name, id) however many the trail holds.
  */
 export async function attestationFactsNamed(db: Db, v: { trailId: number; name: string; fromId: number; limit: number }): Promise<AttestationFactsRow[]> {
-  const rows = await factsQuery(db)
-    .where('trail_id', '=', v.trailId)
-    .where('name', '=', v.name)
-    .where('id', '>=', v.fromId)
-    .orderBy('id')
-    .limit(v.limit)
-    .execute();
-  return rows.map(factsOf);
+  return (await factsNamed(db, v)).map(factsOf);
 }
+
+// Compiled once: every attestation read back by id asks it.
+const factsNamed = compiledOnce((db, v: { trailId: number; name: string; fromId: number; limit: number }) =>
+  factsQuery(db).where('trail_id', '=', v.trailId).where('name', '=', v.name).where('id', '>=', v.fromId).orderBy('id').limit(v.limit),
+);
 
 /** The columns compliance reads. */
 function factsQuery(db: Db) {

@@ -1,4 +1,5 @@
 /** Attestations read back one at a time: by id within an organisation (`kosli evaluate trail`), and by name on a trail (`kosli get attestation`). */
+import { compiledOnce } from '../compiled-once.ts';
 import { PostgresAdapter, sql } from 'kysely';
 import type { Db } from '../database.ts';
 import { attestationRowOf, attestationRowsQuery, type AttestationRow } from './attestations.ts';
@@ -11,15 +12,19 @@ export interface PlacedAttestation {
 
 /** The organisation's attestation of that id with its flow and trail names; undefined when it is another organisation's or none. */
 export async function attestationOfOrganization(db: Db, organizationId: number, id: number): Promise<PlacedAttestation | undefined> {
-  const row = await attestationRowsQuery(db)
+  const [row] = await placedAttestation(db, { organizationId, id });
+  return row ? { attestation: attestationRowOf(row), flow: row.flow_name, trail: row.trail_name } : undefined;
+}
+
+// Compiled once: `kosli evaluate trail` reads each attestation of a trail by id, and building the join anew cost more than its statement.
+const placedAttestation = compiledOnce((db, v: { organizationId: number; id: number }) =>
+  attestationRowsQuery(db)
     .innerJoin('trails', 'trails.id', 'attestations.trail_id')
     .innerJoin('flows', 'flows.id', 'trails.flow_id')
     .select(['flows.name as flow_name', 'trails.name as trail_name'])
-    .where('flows.organization_id', '=', organizationId)
-    .where('attestations.id', '=', id)
-    .executeTakeFirst();
-  return row ? { attestation: attestationRowOf(row), flow: row.flow_name, trail: row.trail_name } : undefined;
-}
+    .where('flows.organization_id', '=', v.organizationId)
+    .where('attestations.id', '=', v.id),
+);
 
 /** The newest `limit` attestations of `name` on the trail, oldest first. */
 export async function attestationsNamed(db: Db, trailId: number, name: string, limit: number): Promise<AttestationRow[]> {
