@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { Judge, JudgeBusyError } from './judge-thread.ts';
+import { Judge, JudgeBusyError, JudgePool } from './judge-thread.ts';
 
 describe('custom types: the judge thread', function () {
   this.timeout(60_000);
@@ -56,6 +56,21 @@ describe('custom types: the judge thread', function () {
       }
     } finally {
       await judge.close();
+    }
+  });
+
+  it('a pool judges on its threads side by side: a quick job is answered while a rule that never ends holds another thread', async () => {
+    const pool = new JudgePool(2, { ruleMs: 60_000, startMs: 60_000, heapMiB: 64, queue: 4 });
+    try {
+      const answered: string[] = [];
+      const endless = pool.judge(null, ['def f: f; f'], 'null').then((j) => (answered.push('endless'), j));
+      const quick = await pool.judge(null, ['. == 1'], '1').then((j) => (answered.push('quick'), j));
+      expect(quick.rules.map((r) => r.passed)).to.deep.equal([true]);
+      expect(answered, 'the quick job did not wait for the endless one').to.deep.equal(['quick']);
+      await pool.close();
+      expect((await endless).schemaErrors, 'answered when the pool closes').to.deep.equal(['the data could not be judged: the server is stopping']);
+    } finally {
+      await pool.close();
     }
   });
 });

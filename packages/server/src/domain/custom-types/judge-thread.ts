@@ -5,6 +5,7 @@
  * not to pass, with the bound it hit as its error, so nothing a type or its data holds can stall
  * the server or another request for more than the bound.
  */
+import { availableParallelism } from 'node:os';
 import type { Worker } from 'node:worker_threads';
 import { siblingModule, startModuleWorker } from '../../store/sqlite/threads.ts';
 import type { FromJudge, JudgeJob, RuleResult, ToJudge } from './judge-messages.ts';
@@ -42,6 +43,11 @@ export class Judge {
 
   constructor(private readonly bounds: JudgeBounds = judgeBounds) {}
 
+  /** The jobs it holds: the one running and those waiting. */
+  get jobs(): number {
+    return this.waiting.length + (this.current ? 1 : 0);
+  }
+
   /** The data (JSON text) judged by a version's schema (JSON text, or null) and rules. */
   async judge(schema: string | null, rules: string[], data: string): Promise<Judgement> {
     const answer = await this.submit({ kind: 'judge', schema, rules, data });
@@ -62,8 +68,10 @@ export class Judge {
   async close(): Promise<void> {
     const worker = this.worker;
     this.worker = undefined;
-    for (const job of this.waiting.splice(0)) job.resolve({ kind: 'failed', id: 0, message: 'the server is stopping' });
+    clearTimeout(this.timer);
+    // The running job first: one judged with all its rules at once would go back to wait, and be answered below.
     this.fail('the server is stopping');
+    for (const job of this.waiting.splice(0)) job.resolve({ kind: 'failed', id: 0, message: 'the server is stopping' });
     await worker?.terminate();
   }
 
@@ -177,5 +185,34 @@ export class Judge {
   }
 }
 
-/** The server's judge: its thread starts with the first custom type saved or attested. */
-export const customTypeJudge = new Judge();
+/**
+ * Judges on `size` threads, each job given to the one holding the fewest: jq's runs are CPU-bound,
+ * so one thread held a custom attestation's throughput to one core while the event loop idled.
+ * Each thread starts with the first job it is given.
+ */
+export class JudgePool {
+  private readonly judges: Judge[];
+
+  constructor(size: number, bounds: JudgeBounds = judgeBounds) {
+    this.judges = Array.from({ length: Math.max(1, size) }, () => new Judge(bounds));
+  }
+
+  judge(schema: string | null, rules: string[], data: string): Promise<Judgement> {
+    return this.leastBusy().judge(schema, rules, data);
+  }
+
+  check(schema: string | null, rules: string[]): Promise<string[]> {
+    return this.leastBusy().check(schema, rules);
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.judges.map((judge) => judge.close()));
+  }
+
+  private leastBusy(): Judge {
+    return this.judges.reduce((best, judge) => (judge.jobs < best.jobs ? judge : best));
+  }
+}
+
+/** The server's judges: a thread a core, at most four (each may hold jq's 256 MiB and its own heap). */
+export const customTypeJudge = new JudgePool(Math.min(4, availableParallelism()));
