@@ -2,7 +2,7 @@
  * The database schema as Kysely sees it. JSON values are stored as text so that SQLite and
  * PostgreSQL share one query code path; times are Unix epoch seconds (double precision).
  */
-import { SqliteAdapter, sql, type Generated, type Kysely } from 'kysely';
+import { PostgresAdapter, SqliteAdapter, sql, type Generated, type Kysely } from 'kysely';
 import type { LogTables } from './log-tables.ts';
 
 export interface OrganizationsTable {
@@ -390,6 +390,8 @@ export const insertChunks: <T>(rows: readonly T[]) => T[][] = inListChunks;
 
 /** Whether `db` (or the transaction) is on SQLite, where a statement may be cheaper split than batched. */
 export const isSqlite = (db: Db) => db.getExecutor().adapter instanceof SqliteAdapter;
+/** Whether `db` (or the transaction) is on PostgreSQL, where a statement may need a cast or a lock of its own. */
+export const isPostgres = (db: Db) => db.getExecutor().adapter instanceof PostgresAdapter;
 
 /** The text of `key` in the JSON text `column` holds (null where there is none), as each engine reads it: PostgreSQL casts the text to json first. */
 export const jsonTextOf = (db: Db, column: string, key: string) =>

@@ -1,7 +1,7 @@
 /** Attestations read back one at a time: by id within an organisation (`kosli evaluate trail`), and by name on a trail (`kosli get attestation`). */
 import { compiledOnce } from '../compiled-once.ts';
-import { PostgresAdapter, sql } from 'kysely';
-import type { Db } from '../database.ts';
+import { sql } from 'kysely';
+import { isPostgres, type Db } from '../database.ts';
 import { attestationRowOf, attestationRowsQuery, type AttestationRow } from './attestations.ts';
 
 export interface PlacedAttestation {
@@ -92,7 +92,7 @@ function glanceOf(postgres: boolean, shownChars: number) {
  */
 export async function attestationGlances(db: Db, organizationId: number, ids: readonly number[], shownChars: number): Promise<AttestationGlance[]> {
   if (!ids.length) return [];
-  const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
+  const postgres = isPostgres(db);
   const rows = await db
     .selectFrom('attestations as a')
     .innerJoin('trails as t', 't.id', 'a.trail_id')

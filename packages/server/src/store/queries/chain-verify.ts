@@ -2,8 +2,8 @@
  * Verifying an organisation's chain (see chain.ts for what is chained): the walk over its
  * records, then every evidence row checked against them the other way round.
  */
-import { PostgresAdapter, sql } from 'kysely';
-import type { Db } from '../database.ts';
+import { sql } from 'kysely';
+import { isPostgres, type Db } from '../database.ts';
 import { blobAddress } from './blobs.ts';
 import { digestColumns, digestOf, genesisHash, rowDigest, sha256, tableOf, type DigestTable, type EvidenceType } from './chain.ts';
 
@@ -175,8 +175,6 @@ async function walkChain(db: Db, organizationId: number, orgName: string): Promi
     after = Number(rows[rows.length - 1]!.seq);
   }
 }
-
-const isPostgres = (db: Db) => db.getExecutor().adapter instanceof PostgresAdapter;
 
 /**
  * The SHA-256 of a stored blob's bytes, recomputed; undefined when there is none. PostgreSQL

@@ -11,8 +11,7 @@
  * the chain, are found as well as rows that were changed (chain-verify.ts).
  */
 import { createHash } from 'node:crypto';
-import { PostgresAdapter } from 'kysely';
-import { insertChunks, type Db } from '../database.ts';
+import { insertChunks, isPostgres, type Db } from '../database.ts';
 import { compiledOnce } from '../compiled-once.ts';
 import { appendLeaves } from './log.ts';
 
@@ -205,7 +204,7 @@ export async function appendEvidenceBatch(db: Db, inputs: EvidenceInput[]): Prom
     if (!digest) throw new Error(`evidence row ${input.ref.table}#${input.ref.id} not found`);
     digests.push(digest);
   }
-  const postgres = db.getExecutor().adapter instanceof PostgresAdapter;
+  const postgres = isPostgres(db);
   const byOrganization = new Map<number, number[]>();
   inputs.forEach((input, i) => byOrganization.set(input.organizationId, [...(byOrganization.get(input.organizationId) ?? []), i]));
   const appended: Array<{ seq: number; hash: string }> = [];

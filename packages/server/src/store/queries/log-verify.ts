@@ -4,8 +4,7 @@
  * and every kept checkpoint's signature, size and root against the tree recomputed from the
  * records. In one read transaction, so that appends committed meanwhile are seen whole or not at all.
  */
-import { PostgresAdapter } from 'kysely';
-import type { Db } from '../database.ts';
+import { isPostgres, type Db } from '../database.ts';
 import { checkpointsFrom, type CheckpointRecord } from './log-checkpoints.ts';
 import { logTree } from './log.ts';
 import {
@@ -40,8 +39,7 @@ const pageSize = 1000;
 /** Verifies the organisation's log (see above). */
 export function verifyLog(db: Db, organizationId: number, orgName: string, options: LogVerifyOptions = {}): Promise<LogVerifyResult> {
   if (db.isTransaction) return verifyIn(db, organizationId, orgName, options);
-  const snapshot =
-    db.getExecutor().adapter instanceof PostgresAdapter ? db.transaction().setIsolationLevel('repeatable read').setAccessMode('read only') : db.transaction();
+  const snapshot = isPostgres(db) ? db.transaction().setIsolationLevel('repeatable read').setAccessMode('read only') : db.transaction();
   return snapshot.execute((trx) => verifyIn(trx, organizationId, orgName, options));
 }
 

@@ -7,8 +7,7 @@
  * frontier) is one row, so an append reads one row and writes the new subtrees and that row.
  */
 import { sql } from 'kysely';
-import { PostgresAdapter } from 'kysely';
-import { insertChunks, type Db } from '../database.ts';
+import { insertChunks, isPostgres, type Db } from '../database.ts';
 import { compiledOnce } from '../compiled-once.ts';
 import { keepUpperSubtrees, type ReadSubtrees } from '../subtree-cache.ts';
 import {
@@ -153,7 +152,6 @@ const latestLeavesOf = compiledOnce((db, v: { organizationId: number; table: Log
     .groupBy(sql`${refId}`);
 });
 
-const isPostgres = (db: Db) => db.getExecutor().adapter instanceof PostgresAdapter;
 const selectSize = compiledOnce((db, v: { organizationId: number }) =>
   db.selectFrom('log_trees').select('size').where('organization_id', '=', v.organizationId),
 );
