@@ -94,7 +94,8 @@ export async function snapshotReports(o: { quick: boolean }): Promise<Figure[]> 
     ] as const) {
       const location = join(dir, `${side}.db`);
       const token = (await runCli(['token', 'create', '--org', 'bench', '--database', location])).trim();
-      const server = await startServer(location, env);
+      // Both sides unbundled: the baseline's module hook replaces domain/running, which the bundle has no module of.
+      const server = await startServer(location, env, 1, { unbundled: true });
       stops.push(() => server.stop());
       await seed(server, location, token);
       sides[side] = { server, token, location };

@@ -104,10 +104,12 @@ export const perRequest = (micros: number | null, requests: number) => (micros =
  * worker) listens, its request log (one JSON line per request on stdout) is drained without being
  * parsed or kept, so that the benchmark's own process does not spend CPU on it during a measurement.
  */
-export async function startServer(location: string, env: NodeJS.ProcessEnv = {}, workers = 1): Promise<Running> {
+export async function startServer(location: string, env: NodeJS.ProcessEnv = {}, workers = 1, o: { unbundled?: boolean } = {}): Promise<Running> {
   await buildPackages();
+  // Unbundled: tsc's dist/cli/main.js, one module a source file, for a baseline that replaces one module with module hooks.
+  const entry = o.unbundled ? 'packages/server/dist/cli/main.js' : 'packages/server/bin/trailproof.js';
   const server = await startTestServer(['--database', location, ...(workers > 1 ? ['--workers', String(workers)] : [])], env, workers, {
-    command: [join(repositoryRoot, 'packages/server/bin/trailproof.js')],
+    command: [join(repositoryRoot, entry)],
     baseEnv: builtEnv(),
   });
   track(server.child);
