@@ -146,6 +146,38 @@ describe('console: the search box reaches trails', function () {
     expect((await search('secret')).html).not.to.contain('secret-of-globex');
     expect(textOf((await search('zz%_')).html)).to.contain('No trail of acme has a name starting with zz%_');
   });
+
+  it('finds artifacts by the start of their name, in name order, LIKE’s wildcards and markup as text, never another organisation’s', async () => {
+    const attest = async (org: string, filename: string, fingerprint: string, token = server.token) => {
+      const payload = {
+        fingerprint: fingerprint.repeat(64),
+        filename,
+        git_commit: commitOf('a1'),
+        build_url: 'https://ci.example.com/1',
+        commit_url: 'https://example.com/c',
+        trail_name: 'a1',
+        template_reference_name: 'image',
+      };
+      const res = await server.request('POST', `/api/v2/artifacts/${org}/app`, { json: payload, token });
+      expect(res.status, `${filename}: ${JSON.stringify(res.body)}`).to.be.oneOf([200, 201]);
+    };
+    await attest('acme', 'registry.example/shop:2', 'b');
+    await attest('acme', 'registry.example/shop:1', 'a');
+    await attest('acme', 'registry.example/shopping-cart:1', 'c');
+    await attest('acme', 'registry.example/shop_%:9', 'd');
+    await attest('acme', '<b>registry</b>', 'e');
+    await attest('globex', 'registry.example/shop:secret', 'f', server.otherToken);
+    const found = await search('registry.example/shop:');
+    expect(found.status).to.equal(200);
+    const order = [...found.html.matchAll(/href="\/ui\/acme\/flows\/app\/artifacts\/([0-9a-f]{64})/g)].map((m) => m[1]![0]);
+    expect(order, 'by name: shop:1 (a), shop:2 (b)').to.deep.equal(['a', 'b']);
+    expect(textOf(found.html)).to.contain('registry.example/shop:1').and.contain('registry.example/shop:2').and.not.contain('shopping-cart');
+    expect(found.html).not.to.contain('secret').and.not.to.contain('f'.repeat(64));
+    expect([...(await search('registry.example/shop_%')).html.matchAll(/artifacts\/([0-9a-f]{64})/g)].map((m) => m[1]![0])).to.deep.equal(['d']);
+    const marked = await search('<b>reg');
+    expect(marked.html).to.contain('&lt;b>registry&lt;/b>').and.not.to.contain('<b>registry</b>');
+    expect(textOf((await search('nothing-like-it')).html)).to.contain('No artifact of acme has a name starting with nothing-like-it');
+  });
 });
 
 describe('console: a failed test’s title', () => {

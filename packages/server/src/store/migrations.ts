@@ -33,6 +33,7 @@ import { m025_artifact_reads } from './migrations/0025-artifact-reads.ts';
 import { m026_verdicts } from './migrations/0026-verdicts.ts';
 import { m027_allowlists_controls } from './migrations/0027-allowlists-controls.ts';
 import { m028_console_identities } from './migrations/0028-console-identities.ts';
+import { m029_artifact_names } from './migrations/0029-artifact-names.ts';
 
 export { appendOnlyTables } from './migrations/builder.ts';
 
@@ -66,6 +67,7 @@ export const migrations: Record<string, Builder> = {
   '0026_verdicts': m026_verdicts,
   '0027_allowlists_controls': m027_allowlists_controls,
   '0028_console_identities': m028_console_identities,
+  '0029_artifact_names': m029_artifact_names,
 };
 
 /**

@@ -1,11 +1,11 @@
 /**
  * The search box's answer (`?q=`): a commit SHA or a fingerprint, whole or a prefix of at least 7
  * hexadecimal characters, matched as the API's search matches it (`GET /search/{org}/sha/{value}`).
- * One artifact found (and no trail) opens its page; several are listed; none says so. Trails are
- * reached by the start of their name (any text) and of their commit.
+ * One artifact found (and no trail) opens its page; several are listed; none says so. Any other
+ * text finds artifacts and trails by the start of their name; trails by the start of their commit too.
  */
 import { artifactStates } from '../../domain/artifact-facts.ts';
-import { maxArtifactsRead } from '../../store/queries/artifact-reads.ts';
+import { maxArtifactsRead, type ReadArtifactRow } from '../../store/queries/artifact-reads.ts';
 import { searchMaxLength } from '../layout.tsx';
 import { artifactPageHref, orgHref, trailPageHref } from '../links.ts';
 import { definePage, type PageInput } from '../page.ts';
@@ -21,11 +21,93 @@ function Form({ input, value }: { input: PageInput; value: string }) {
   return (
     <form class="filters" method="get" action={orgHref(input, 'search')}>
       <label>
-        Commit SHA or fingerprint (7 to 64 hexadecimal characters)
+        Commit SHA, fingerprint, or the start of a name
         <input name="q" type="search" value={value} maxlength={searchMaxLength} />
       </label>
       <button type="submit">Search</button>
     </form>
+  );
+}
+
+type ArtifactState = Awaited<ReturnType<typeof artifactStates>>[number];
+
+/** Artifacts found, each with its fingerprint, commit, trail, time and state; `unreported`: fingerprints only seen running. */
+function ArtifactTable({
+  input,
+  rows,
+  states,
+  unreported = [],
+}: {
+  input: PageInput;
+  rows: readonly ReadArtifactRow[];
+  states: readonly ArtifactState[];
+  unreported?: readonly { fingerprint: string; artifactName: string }[];
+}) {
+  return (
+    <table class="wrap">
+      <thead>
+        <tr>
+          <th scope="col">Artifact</th>
+          <th scope="col">Fingerprint</th>
+          <th scope="col">Commit</th>
+          <th scope="col">Flow / trail</th>
+          <th scope="col">Reported</th>
+          <th scope="col">State</th>
+        </tr>
+      </thead>
+      <tbody>
+        {rows.map((r, i) => (
+          <tr>
+            <td>
+              <a href={artifactPageHref(input, r.fingerprint, r.flowName)}>
+                <bdi>{r.templateReferenceName || r.filename}</bdi>
+              </a>
+              {r.templateReferenceName && r.filename !== r.templateReferenceName ? (
+                <>
+                  {' '}
+                  <span class="muted">
+                    <bdi>{r.filename}</bdi>
+                  </span>
+                </>
+              ) : null}
+            </td>
+            <td>
+              <code title={r.fingerprint}>{r.fingerprint.slice(0, 12)}</code>
+            </td>
+            <td>{r.gitCommit ? <code title={r.gitCommit}>{r.gitCommit.slice(0, 7)}</code> : <span class="muted">–</span>}</td>
+            <td>
+              <a href={trailPageHref(input, r.flowName, r.trailName)}>
+                <bdi>{r.flowName}</bdi>/<bdi>{r.trailName}</bdi>
+              </a>
+            </td>
+            <td>
+              <Time at={r.createdAt} now={input.now} />
+            </td>
+            <td>
+              <StateBadge state={states[i]!.state} />
+            </td>
+          </tr>
+        ))}
+        {unreported.map((d) => (
+          <tr>
+            <td>
+              <a href={artifactPageHref(input, d.fingerprint)}>
+                <bdi>{d.artifactName}</bdi>
+              </a>
+            </td>
+            <td>
+              <code title={d.fingerprint}>{d.fingerprint.slice(0, 12)}</code>
+            </td>
+            <td colSpan={3} class="muted">
+              never reported by a flow: only seen running
+            </td>
+            <td>
+              <StateBadge state={null} />
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
   );
 }
 
@@ -38,15 +120,28 @@ export const searchPage = definePage({
     // What was typed is shown back cut to the box's length: the query string may hold far more.
     const shown = asked.slice(0, searchMaxLength);
     if (!searchable.test(value) && nameLike.test(value)) {
-      const trails = await trailMatches(store, org.id, asked.trim());
+      const [trails, named] = await Promise.all([trailMatches(store, org.id, asked.trim()), store.artifactsNamed(org.id, asked.trim(), maxArtifactsRead)]);
+      const states = await artifactStates(store, input.now, named);
       return {
         title: `Search ${asked.trim()}`,
         content: (
           <>
             <h1>
-              Trails named <bdi>{asked.trim()}</bdi>…
+              Named <bdi>{asked.trim()}</bdi>…
             </h1>
             <Form input={input} value={shown} />
+            <h2>Artifacts</h2>
+            {named.length ? (
+              <>
+                {named.length >= maxArtifactsRead ? <p class="summary">The first {maxArtifactsRead} by name are shown.</p> : null}
+                <ArtifactTable input={input} rows={named} states={states} />
+              </>
+            ) : (
+              <p class="empty" data-testid="no-artifact-name-match">
+                No artifact of {org.name} has a name starting with <bdi>{asked.trim()}</bdi>.
+              </p>
+            )}
+            <h2>Trails</h2>
             <TrailMatches at={input} trails={trails} value={asked.trim()} now={input.now} />
           </>
         ),
@@ -97,62 +192,7 @@ export const searchPage = definePage({
               <p class="summary" data-testid="matches">
                 {fingerprints.size} artifacts match{cut ? ` (the first ${maxArtifactsRead} of each kind of match are shown)` : ''}.
               </p>
-              <table class="wrap">
-                <thead>
-                  <tr>
-                    <th scope="col">Artifact</th>
-                    <th scope="col">Fingerprint</th>
-                    <th scope="col">Commit</th>
-                    <th scope="col">Flow / trail</th>
-                    <th scope="col">Reported</th>
-                    <th scope="col">State</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {rows.map((r, i) => (
-                    <tr>
-                      <td>
-                        <a href={artifactPageHref(input, r.fingerprint, r.flowName)}>
-                          <bdi>{r.templateReferenceName || r.filename}</bdi>
-                        </a>
-                      </td>
-                      <td>
-                        <code title={r.fingerprint}>{r.fingerprint.slice(0, 12)}</code>
-                      </td>
-                      <td>{r.gitCommit ? <code title={r.gitCommit}>{r.gitCommit.slice(0, 7)}</code> : <span class="muted">–</span>}</td>
-                      <td>
-                        <a href={trailPageHref(input, r.flowName, r.trailName)}>
-                          <bdi>{r.flowName}</bdi>/<bdi>{r.trailName}</bdi>
-                        </a>
-                      </td>
-                      <td>
-                        <Time at={r.createdAt} now={input.now} />
-                      </td>
-                      <td>
-                        <StateBadge state={states[i]!.state} />
-                      </td>
-                    </tr>
-                  ))}
-                  {unreported.map((d) => (
-                    <tr>
-                      <td>
-                        <a href={artifactPageHref(input, d.fingerprint)}>
-                          <bdi>{d.artifactName}</bdi>
-                        </a>
-                      </td>
-                      <td>
-                        <code title={d.fingerprint}>{d.fingerprint.slice(0, 12)}</code>
-                      </td>
-                      <td colSpan={3} class="muted">
-                        never reported by a flow: only seen running
-                      </td>
-                      <td>
-                        <StateBadge state={null} />
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
+              <ArtifactTable input={input} rows={rows} states={states} unreported={unreported} />
             </>
           )}
           <h2>Trails</h2>

@@ -5,7 +5,8 @@
  * value is lower-case hex), so no read scans an organisation's artifacts.
  */
 import { compiledOnce } from '../compiled-once.ts';
-import { inListChunks, type Db } from '../database.ts';
+import { inListChunks, isPostgres, type Db } from '../database.ts';
+import { sql } from 'kysely';
 import { rowsOfIds } from '../rows-of-ids.ts';
 import { artifactRowOf, artifactRowsQuery, type ArtifactRow } from './artifacts.ts';
 
@@ -89,6 +90,27 @@ export async function searchArtifactRows(
   const v = { organizationId, ...rangeOf(prefix), limit };
   const [byFingerprint, byCommit] = await Promise.all([inOrganization(db, v, 'fingerprint'), inOrganization(db, v, 'git_commit')]);
   return { byFingerprint: byFingerprint.map(readRowOf), byCommit: byCommit.map(readRowOf) };
+}
+
+/** Past every character a name can hold after the prefix, byte by byte (U+10FFFF, the last code point). */
+const pastPrefix = '\u{10FFFF}';
+
+// The name compared byte by byte on both engines (the index of migration 0029).
+const nameRange = compiledOnce((db, v: { organizationId: number; from: string; to: string; limit: number }) => {
+  const name = isPostgres(db) ? sql<string>`r.filename collate "C"` : sql<string>`r.filename`;
+  return readRowsQuery(db)
+    .where('r.organization_id', '=', v.organizationId)
+    .where(name, '>=', v.from)
+    .where(name, '<', v.to)
+    .orderBy(name)
+    .orderBy('r.id')
+    .limit(v.limit);
+});
+
+/** The organisation's artifacts whose name (`filename`) starts with `prefix`, by name (then oldest first), at most `limit`: a range of the index on names. */
+export async function artifactsNamed(db: Db, organizationId: number, prefix: string, limit: number): Promise<ReadArtifactRow[]> {
+  if (!prefix) return [];
+  return (await nameRange(db, { organizationId, from: prefix, to: `${prefix}${pastPrefix}`, limit })).map(readRowOf);
 }
 
 /** What a list of artifacts is narrowed to: a flow or a repository (`repo_info.name`). */
@@ -227,5 +249,5 @@ export async function fingerprintWhereabouts(
   return { events, latestSnapshots };
 }
 
-export const reads = { findFlowArtifacts, searchArtifactRows, listArtifactPage, hasRepository, deployedFingerprints, fingerprintWhereabouts };
+export const reads = { findFlowArtifacts, searchArtifactRows, artifactsNamed, listArtifactPage, hasRepository, deployedFingerprints, fingerprintWhereabouts };
 export const writes = {};
