@@ -191,6 +191,7 @@ const undoing: Record<string, { sqlite: readonly string[]; postgres: readonly st
   },
   // The table's indexes go with it.
   '0028_console_identities': { sqlite: ['drop table console_identity_sessions'], postgres: ['drop table console_identity_sessions'] },
+  '0029_artifact_names': { sqlite: ['drop index artifacts_org_filename'], postgres: ['drop index artifacts_org_filename'] },
 };
 
 /**

@@ -75,6 +75,20 @@ describe('console pages: environment, deployments, approvals, integrity', functi
       .and.contain('href="/ui/acme/flows/app/trails/b2"')
       .and.contain('no trail attested it');
     expect(prod.html).to.contain('href="/ui/acme/deployments?env_name=prod&amp;per_page=2&amp;page=2"');
+    // Each row says whether the artifact was compliant when it started, as its snapshot judged it.
+    const rows = [
+      ...all.html
+        .match(/<tbody>[\s\S]*?<\/tbody>/g)!
+        .at(-1)!
+        .matchAll(/<tr>[\s\S]*?<\/tr>/g),
+    ].map((m) => textOf(m[0]));
+    expect(rows.map((r) => r.replace(/^.*\(.*? ago\) /, ''))).to.deep.equal([
+      `web ${sha('web:1').slice(0, 12)} staging #1 app/b2 ✗ NON-COMPLIANT`,
+      `db ${sha('db:1').slice(0, 12)} prod #2 no trail attested it ✗ NON-COMPLIANT`,
+      `web ${sha('web:1').slice(0, 12)} prod #1 app/b2 ✗ NON-COMPLIANT`,
+      `api ${sha('api:1').slice(0, 12)} prod #1 app/b1 ✓ COMPLIANT`,
+    ]);
+    expect(all.html).to.contain('<th scope="col">When deployed</th>');
     const staging = textOf((await page('/ui/acme/deployments?env_name=staging')).html);
     expect(staging).to.contain('1 deployment to staging').and.contain('web');
     const none = textOf((await page('/ui/acme/deployments?repo_name=acme/none&start_ts=2020-01-01&end_ts=2020-02-01')).html);

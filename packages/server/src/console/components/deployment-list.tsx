@@ -9,6 +9,7 @@ import { itemsView } from '../../store/views.ts';
 import { artifactPageHref, environmentPageHref, type LinkBase, trailPageHref } from '../links.ts';
 import { html, type Markup } from '../markup.ts';
 import type { PageInput } from '../page.ts';
+import { complianceMarkup } from './compliance.tsx';
 import { timeMarkup } from './time.tsx';
 
 /** What the rows' links and times need: plain values, for a reader thread. */
@@ -20,6 +21,10 @@ export interface DeploymentRowsContext {
 
 /** The environment page showing what ran at one of its snapshots. */
 export const snapshotPageHref = (at: LinkBase, env: string, index: number) => `${environmentPageHref(at, env)}?snapshot=${index}`;
+
+/** The artifact's compliance when it started, as stored with its snapshot; unknown for a deployment with no recorded start. */
+const compliantWhenStarted = (compliant: number | null) =>
+  complianceMarkup(compliant === null ? null : Number(compliant) === 1, compliant === null ? 'UNKNOWN' : undefined);
 
 /** The table's rows (`<tr>`s), newest first, as HTML text with every value escaped. */
 export function deploymentRowsHtml(rows: readonly DeploymentListRow[], c: DeploymentRowsContext): string {
@@ -43,7 +48,7 @@ export function deploymentRowsHtml(rows: readonly DeploymentListRow[], c: Deploy
         ? html`<a href="${trailPageHref(at, r.flow_name, r.trail_name)}">${r.flow_name}/${r.trail_name}</a>`
         : html`<span class="muted">no trail attested it</span>`;
     out +=
-      html`<tr><td>${timeMarkup(Number(r.deployed_at), c.now)}</td><td>${r.artifact_name}</td><td><a href="${artifactPageHref(at, r.fingerprint)}"><code title="${r.fingerprint}">${r.fingerprint.slice(0, 12)}</code></a></td><td>${env.link}</td><td><a href="${env.href}?snapshot=${index}">#${index}</a></td><td>${trail}</td></tr>`
+      html`<tr><td>${timeMarkup(Number(r.deployed_at), c.now)}</td><td>${r.artifact_name}</td><td><a href="${artifactPageHref(at, r.fingerprint)}"><code title="${r.fingerprint}">${r.fingerprint.slice(0, 12)}</code></a></td><td>${env.link}</td><td><a href="${env.href}?snapshot=${index}">#${index}</a></td><td>${trail}</td><td>${compliantWhenStarted(r.artifact_compliant)}</td></tr>`
         .text;
   }
   return out;
@@ -74,6 +79,7 @@ export function DeploymentTable({ rowsHtml, caption }: { rowsHtml: string; capti
           <th scope="col">Environment</th>
           <th scope="col">Snapshot</th>
           <th scope="col">Trail</th>
+          <th scope="col">When deployed</th>
         </tr>
       </thead>
       <tbody dangerouslySetInnerHTML={{ __html: rowsHtml }} />

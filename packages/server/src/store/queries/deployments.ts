@@ -23,6 +23,8 @@ export interface DeploymentListRow {
   /** The git commit of the artifact the trail reported with this fingerprint, else the trail's; null when neither is known. */
   artifact_commit: string | null;
   trail_commit: string | null;
+  /** Whether the artifact was compliant when it started, as its snapshot judged it (1 or 0; the least of its names); null where no start was recorded. */
+  artifact_compliant: number | null;
 }
 
 export interface DeploymentFilter {
@@ -153,6 +155,16 @@ const pageWithin = compiledOnce((db, v: WindowValues & { start: number; end: num
       'fl.name as flow_name',
       'r.git_commit as artifact_commit',
       't.commit_sha as trail_commit',
+      // As judged when it started (environment_events, stored with the snapshot): never judged again on view.
+      (eb) =>
+        eb
+          .selectFrom('environment_events as e')
+          .select((e) => e.fn.min('e.artifact_compliant').as('c'))
+          .whereRef('e.fingerprint', '=', 'd.fingerprint')
+          .whereRef('e.environment_id', '=', 'd.environment_id')
+          .whereRef('e.snapshot_index', '=', 'd.snapshot_index')
+          .where('e.type', '=', 'started')
+          .as('artifact_compliant'),
     ])
     .orderBy('d.deployed_at', 'desc')
     .orderBy('d.id', 'desc'),
