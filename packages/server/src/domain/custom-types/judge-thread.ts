@@ -187,8 +187,8 @@ export class Judge {
 
 /**
  * Judges on `size` threads, each job given to the one holding the fewest: jq's runs are CPU-bound,
- * so one thread held a custom attestation's throughput to one core while the event loop idled.
- * Each thread starts with the first job it is given.
+ * so one thread held custom attestations to one core, and a rule running to its bound held every
+ * other custom attestation behind it. Each thread starts with the first job it is given.
  */
 export class JudgePool {
   private readonly judges: Judge[];
