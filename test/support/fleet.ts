@@ -32,3 +32,14 @@ export function fleetArtifact(organizationId: number, k: number, trails: number)
     at: 1_763_000_000,
   };
 }
+
+/** A named image as the policy tests run it: under the registry's name, its fingerprint the SHA-256 of the short name. */
+export const registryImage = (name: string) => `registry.acme.example/${name}`;
+
+/** A K8S pod running that image, as `kosli snapshot k8s` reports it. */
+export const registryPod = (podName: string, name: string) => ({
+  podName,
+  namespace: 'shop',
+  digests: { [registryImage(name)]: sha256Of(name) },
+  creationTimestamp: 1_763_000_000,
+});

@@ -18,6 +18,13 @@ export const KosliSnapshotArtifact = Type.Object(
       description:
         'Compliant now: allow-listed in the environment, else passed by every attached policy, else (none attached) vouched for by a compliant trail',
     }),
+    verdict_log_index: Nullable(
+      Type.Integer({
+        minimum: 0,
+        description:
+          "Trailproof: the leaf, in the organisation's log, of this verdict by the attached policies (the record `assert artifact --environment` would make); null without policies, for an artifact that exited, or where a policy cannot be evaluated",
+      }),
+    ),
     deployments: Type.Array(Type.Integer(), { description: 'Not kept per artifact; always empty' }),
     creationTimestamp: Type.Array(EpochSeconds(), {
       description: 'One start time per instance (its length is the number of instances): the earliest start, as snapshots keep it',

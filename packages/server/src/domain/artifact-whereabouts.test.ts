@@ -15,6 +15,7 @@ const event = (
   fingerprint,
   environmentId,
   environmentName: environmentId === 1 ? 'beta' : 'prod',
+  artifactName: 'app',
   type,
   snapshotIndex,
   instancesBefore: before,

@@ -3,13 +3,14 @@
  * latest snapshot makes the next snapshot, every fingerprint in it that was not running before is
  * a deployment, and what started, scaled or exited is stored as the snapshot's events; an
  * unchanged report makes none. Either way the environment's state is re-evaluated, because the
- * trails behind what runs may have gained evidence since the last report. One transaction.
+ * trails behind what runs may have gained evidence since the last report; with policies
+ * attached, each running artifact's verdict is recorded (once per distinct verdict). One transaction.
  */
 import type { RunningArtifact, StorePart } from '../store/types.ts';
 import { TrailEvaluator, trailEvaluatorUses } from './evaluate.ts';
 import { changesBetween } from './events.ts';
 import { sameRunning } from './running.ts';
-import { judgeRunning, judgeRunningUses } from './snapshot-judgement.ts';
+import { judgeRunning, judgeRunningUses, verdictInputs } from './snapshot-judgement.ts';
 import { nextTurn } from '../support/turns.ts';
 
 /** What `applyEnvironmentReport` uses of the store, for its plugins' declarations. */
@@ -23,6 +24,7 @@ export const applyEnvironmentReportUses = {
     'insertDeployments',
     'insertEnvironmentEvents',
     'recordReport',
+    'recordVerdicts',
     ...judgeRunningUses,
     ...trailEvaluatorUses,
   ],
@@ -60,7 +62,11 @@ export function applyEnvironmentReport(store: ReportStore, report: EnvironmentRe
     const at = Math.max(report.now, latest?.createdAt ?? 0, environment.last_reported_at ?? 0);
     const changed = !latest || !sameRunning(latest.artifacts, report.running, environment.include_scaling);
     // What ran before too: an artifact that exits is linked to its trail like one that starts.
-    const { evidence, compliant: state } = await judgeRunning(tx, new TrailEvaluator(tx, at), {
+    const {
+      evidence,
+      compliant: state,
+      verdicts,
+    } = await judgeRunning(tx, new TrailEvaluator(tx, at), {
       organizationId: report.organizationId,
       environment,
       running: report.running,
@@ -69,6 +75,8 @@ export function applyEnvironmentReport(store: ReportStore, report: EnvironmentRe
     });
     // Each step below takes tens of ms for thousands of artifacts: the event loop runs between them.
     await nextTurn();
+    // Each artifact's verdict by the attached policies, kept with the snapshot (judged as before: recorded before, nothing written).
+    if (verdicts.length) await tx.recordVerdicts(report.organizationId, await verdictInputs(verdicts, report.tokenId, at));
     let index = latest?.index ?? 0;
     const deployed: string[] = [];
     if (changed) {

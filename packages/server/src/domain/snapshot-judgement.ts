@@ -6,13 +6,18 @@
  * snapshot is compliant when every artifact that runs is. Facts are read in batches
  * (policy-facts.ts): a fixed number of statements however many pods run.
  */
-import type { StoreUses } from '../store/types.ts';
+import { canonicalJson } from '../store/queries/chain.ts';
+import type { LatestPolicyVersion, StorePart, StoreUses } from '../store/types.ts';
+import { nextTurn } from '../support/turns.ts';
 import type { TrailEvaluator } from './evaluate.ts';
 import { evaluatePolicy } from './policy-evaluate.ts';
 import { PolicyExpressionError } from './policy-expression.ts';
 import { gatherPolicyFacts, policyFactsUses } from './policy-facts.ts';
 import { PolicyError, parsePolicy, type PolicyModel } from './policy.ts';
+import type { Verdict, VerdictEvaluation } from './verdict.ts';
+import { type Judged, verdictEvidenceUses, verdictsOf } from './verdict-evidence.ts';
 import {
+  artifactKey,
   type ArtifactMatch,
   fingerprintEvidence,
   fingerprintEvidenceUses,
@@ -22,7 +27,13 @@ import {
   isCompliant,
 } from './running.ts';
 
-export const judgeRunningUses = [...fingerprintEvidenceUses, ...policyFactsUses, 'findPolicies', 'allowlistedFingerprints'] as const;
+export const judgeRunningUses = [
+  ...fingerprintEvidenceUses,
+  ...policyFactsUses,
+  ...verdictEvidenceUses,
+  'latestPolicyVersions',
+  'allowlistedFingerprints',
+] as const;
 
 /** A policy as a snapshot was judged by it: the version read and its SHA-256 (Kosli's `applied_policies`). */
 export interface AppliedPolicy {
@@ -37,11 +48,17 @@ export interface Judgement {
   /** Whether every artifact of `running` is compliant. */
   compliant: boolean;
   applied: AppliedPolicy[];
+  /**
+   * With policies attached, the verdict of each artifact that runs (a fingerprint under each of
+   * its names) as `assert artifact --environment` makes one; none where a policy cannot be
+   * evaluated. An allow-listed artifact's verdict says what its policies found.
+   */
+  verdicts: Verdict[];
 }
 
 export interface JudgementInput {
   organizationId: number;
-  environment: { id: number; policies: readonly string[] };
+  environment: { id: number; name: string; policies: readonly string[] };
   /** What runs: judged, and what makes the snapshot's compliance. */
   running: readonly { name: string; fingerprint: string }[];
   /** Judged as well (what exited since the previous snapshot), without counting for the snapshot. */
@@ -53,26 +70,56 @@ export interface JudgementInput {
 export async function judgeRunning(store: StoreUses<typeof judgeRunningUses>, evaluator: TrailEvaluator, j: JudgementInput): Promise<Judgement> {
   const all = [...j.running, ...(j.others ?? [])];
   const fingerprints = [...new Set(all.map((a) => a.fingerprint))];
-  const [allowed, policies] = await Promise.all([
+  const [allowed, versions] = await Promise.all([
     fingerprints.length ? store.allowlistedFingerprints(j.environment.id, fingerprints) : new Set<string>(),
-    j.environment.policies.length ? store.findPolicies(j.organizationId, j.environment.policies) : [],
+    j.environment.policies.length ? store.latestPolicyVersions(j.organizationId, j.environment.policies) : [],
   ]);
-  const latest = policies.flatMap((p) => {
-    const v = p.versions.at(-1);
-    return v ? [{ name: p.name, version: v.version, sha256: v.sha256, model: modelOf(v.sha256, v.policy_yaml) }] : [];
+  const byName = new Map(versions.map((v) => [v.name, v]));
+  const latest = j.environment.policies.flatMap((name) => {
+    const v = byName.get(name);
+    return v ? [{ ...v, model: modelOf(v.sha256, v.yaml) }] : [];
   });
-  const evidence = latest.length
-    ? await judgedByPolicies(
-        store,
-        j,
-        fingerprints,
-        all,
-        latest.map((p) => p.model),
-      )
-    : await fingerprintEvidence(store, evaluator, j.organizationId, fingerprints);
+  const { evidence, judged } = latest.length
+    ? await judgedByPolicies(store, j, fingerprints, all, latest)
+    : { evidence: await fingerprintEvidence(store, evaluator, j.organizationId, fingerprints), judged: [] };
   for (const fingerprint of allowed) evidence.set(fingerprint, { ...evidence.get(fingerprint)!, compliant: true });
   const compliant = j.running.every((a) => evidence.get(a.fingerprint)?.compliant === true);
-  return { evidence, compliant, applied: latest.map(({ model: _model, ...p }) => p) };
+  const verdicts = await verdictsOf(store, j.organizationId, judged);
+  return { evidence, compliant, applied: latest.map((p) => ({ name: p.name, version: p.version, sha256: p.sha256 })), verdicts };
+}
+
+/** The judgement's verdicts as the store records them, serialised a hundred at a time between turns of the event loop. */
+export async function verdictInputs(verdicts: readonly Verdict[], createdBy: string | null, at: number) {
+  const out = [];
+  for (const [i, v] of verdicts.entries()) {
+    if (i > 0 && i % 100 === 0) await nextTurn();
+    out.push({ fingerprint: v.fingerprint, verdict: canonicalJson(v), compliant: v.compliant, createdBy, at });
+  }
+  return out;
+}
+
+/** What `keptVerdictLeaves` uses of the store. */
+export const keptVerdictLeavesUses = { store: ['findVerdictLeaves'], transaction: ['recordVerdicts'] } as const;
+
+/**
+ * Each judged artifact's verdict leaf, by `artifactKey`, recording the verdicts not recorded yet:
+ * read first, so that a snapshot read again as it was judged before writes nothing.
+ */
+export async function keptVerdictLeaves(
+  store: StorePart<'findVerdictLeaves', 'recordVerdicts'>,
+  organizationId: number,
+  verdicts: readonly Verdict[],
+  createdBy: string | null,
+  at: number,
+): Promise<Map<string, number>> {
+  if (!verdicts.length) return new Map();
+  const inputs = await verdictInputs(verdicts, createdBy, at);
+  const found = await store.findVerdictLeaves(
+    organizationId,
+    inputs.map((v) => v.verdict),
+  );
+  const leaves = found.every((leaf) => leaf !== undefined) ? (found as number[]) : await store.transaction((tx) => tx.recordVerdicts(organizationId, inputs));
+  return new Map(verdicts.map((v, i) => [artifactKey(v.artifact), leaves[i]!]));
 }
 
 /**
@@ -86,8 +133,8 @@ async function judgedByPolicies(
   j: JudgementInput,
   fingerprints: readonly string[],
   all: readonly { name: string; fingerprint: string }[],
-  models: readonly (PolicyModel | null)[],
-): Promise<Map<string, FingerprintEvidence>> {
+  policies: readonly (LatestPolicyVersion & { model: PolicyModel | null })[],
+): Promise<{ evidence: Map<string, FingerprintEvidence>; judged: Judged[] }> {
   const gathered = await gatherPolicyFacts(store, j.now, j.organizationId, fingerprints);
   const unreported = fingerprints.filter((f) => !gathered.get(f)!.reports.length);
   const attested = new Map<string, ArtifactMatch>();
@@ -96,16 +143,32 @@ async function judgedByPolicies(
     if (!attested.has(a.fingerprint)) attested.set(a.fingerprint, fromAttestation(a));
   const names = new Map<string, Set<string>>();
   for (const a of all) names.set(a.fingerprint, (names.get(a.fingerprint) ?? new Set()).add(a.name));
+  const running = new Set(j.running.map(artifactKey));
   const out = new Map<string, FingerprintEvidence>();
+  const judged: Judged[] = [];
   for (const fingerprint of fingerprints) {
-    const { facts, reports } = gathered.get(fingerprint)!;
-    const shown = reports.find((r) => isCompliant(r.compliance, r.artifact.id)) ?? reports[0];
-    const compliant = [...names.get(fingerprint)!].every((name) =>
-      models.every((model) => model !== null && passesPolicy(model, { ...facts, artifact: { name, fingerprint } })),
-    );
+    const facts = gathered.get(fingerprint)!;
+    const shown = facts.reports.find((r) => isCompliant(r.compliance, r.artifact.id)) ?? facts.reports[0];
+    let compliant = true;
+    for (const name of names.get(fingerprint)!) {
+      const artifact = { name, fingerprint };
+      const evaluations = policies.map((p) => evaluationOf(p, { ...facts.facts, artifact }));
+      compliant &&= evaluations.every((e) => e?.compliant === true);
+      if (running.has(artifactKey(artifact)) && evaluations.every((e) => e !== undefined))
+        judged.push({
+          fingerprint,
+          scope: 'environment',
+          environment: j.environment.name,
+          flow: null,
+          policies,
+          gathered: facts,
+          artifact,
+          policy_evaluations: evaluations,
+        });
+    }
     out.set(fingerprint, { match: shown ? fromArtifact(shown.artifact) : attested.get(fingerprint), compliant });
   }
-  return out;
+  return { evidence: out, judged };
 }
 
 /** Parsed versions by SHA-256 (a version never changes): a snapshot read parses none it has seen, and the cache stays bounded. */
@@ -128,12 +191,13 @@ function modelOf(sha256: string, yaml: string): PolicyModel | null {
   return model;
 }
 
-/** Whether the policy passes the artifact; an expression that is not a condition fails it (the policy cannot vouch for it). */
-function passesPolicy(model: PolicyModel, facts: Parameters<typeof evaluatePolicy>[1]): boolean {
+/** The policy's evaluation of the artifact as a verdict names it; undefined where it cannot vouch for it (a version the parser no longer takes, an expression that is not a condition). */
+function evaluationOf(p: LatestPolicyVersion & { model: PolicyModel | null }, facts: Parameters<typeof evaluatePolicy>[1]): VerdictEvaluation | undefined {
+  if (p.model === null) return undefined;
   try {
-    return evaluatePolicy(model, facts).compliant;
+    return { policy_name: p.name, policy_version: p.version, policy_sha256: p.sha256, ...evaluatePolicy(p.model, facts) };
   } catch (error) {
-    if (error instanceof PolicyExpressionError) return false;
+    if (error instanceof PolicyExpressionError) return undefined;
     throw error;
   }
 }

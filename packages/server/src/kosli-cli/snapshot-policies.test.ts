@@ -8,24 +8,18 @@
  * `listControlsResponse{controls, page, total_pages, total_count}`), assertSnapshot.go (GET
  * /snapshots/{org}/{env}/{int}, `compliant` read as a bool: false is exit 1, "NON-COMPLIANT").
  */
-import { createHash } from 'node:crypto';
 import { expect } from 'chai';
 import { startTestServer, type TestServer } from '@trailproof/server/testing';
 import { signInTo } from '../../../../test/support/console-story.ts';
 import { countingStore } from '../../../../test/support/counting-store.ts';
-import { fleetArtifact, fleetImage } from '../../../../test/support/fleet.ts';
+import { fleetArtifact, fleetImage, registryImage, registryPod, sha256Of } from '../../../../test/support/fleet.ts';
 import { TrailEvaluator } from '../domain/evaluate.ts';
 import { judgeRunning } from '../domain/snapshot-judgement.ts';
 import { goDecodeProblems, goQuery, sendAsCli, type CliCall, type GoType } from './go-wire.ts';
 
-const fingerprint = (name: string) => createHash('sha256').update(name).digest('hex');
-const image = (name: string) => `registry.acme.example/${name}`;
-const pod = (podName: string, name: string) => ({
-  podName,
-  namespace: 'shop',
-  digests: { [image(name)]: fingerprint(name) },
-  creationTimestamp: 1_763_000_000,
-});
+const fingerprint = sha256Of;
+const image = registryImage;
+const pod = registryPod;
 const policyFile = (body: string) => Buffer.from(`_schema: https://kosli.com/schemas/policy/environment/v1\n\nartifacts:\n${body}`);
 const listControlsAsRead: GoType = { controls: ['map'], page: 'int', total_pages: 'int', total_count: 'int' };
 const snapshotAsRead: GoType = { index: 'int', compliant: 'bool', artifacts: [{ name: 'string', compliant: 'bool' }] };
@@ -311,7 +305,8 @@ describe('Snapshot compliance from policies: a 1,000-pod snapshot against three 
     const wrong = answer.json.artifacts.filter((a: { name: string; compliant: boolean }) => a.compliant !== expected(Number(/img-(\d+):/.exec(a.name)![1])));
     expect(wrong.map((a: { name: string }) => a.name)).to.deep.equal([]);
     expect(answer.json.compliant).to.equal(false);
-    expect(answer.json.applied_policies.map((p: { name: string }) => p.name)).to.deep.equal(['checks', 'provenance', 'trails']);
+    // In the order attached, as `assert artifact --environment` evaluates them.
+    expect(answer.json.applied_policies.map((p: { name: string }) => p.name)).to.deep.equal(['provenance', 'checks', 'trails']);
     const list = await h.ok({ method: 'GET', path: '/api/v2/snapshots/acme/fleet?page=1&per_page=1' });
     expect(list.json[0].compliant).to.equal(false);
   });

@@ -5,7 +5,7 @@
  * organisation's log (domain/verdict.ts), answered with its `log_index`.
  */
 import { canonicalJson } from '../store/queries/chain.ts';
-import { ApiError, badRequest, notFound } from '../http/errors.ts';
+import { badRequest, notFound } from '../http/errors.ts';
 import type { ViewContext } from '../http/links.ts';
 import { artifactPageHref } from '../http/views/artifacts.ts';
 import type { LatestPolicyVersion, StoreUses } from '../store/types.ts';
@@ -15,9 +15,10 @@ import { parsePolicy, PolicyError, type PolicyModel } from '../domain/policy.ts'
 import { PolicyExpressionError } from '../domain/policy-expression.ts';
 import { evaluatePolicy } from '../domain/policy-evaluate.ts';
 import { gatherPolicyFacts, policyFactsUses, type GatheredPolicyFacts, type ReportFacts } from '../domain/policy-facts.ts';
-import { verdictOf, type Verdict, type VerdictEvaluation } from '../domain/verdict.ts';
+import type { Verdict, VerdictEvaluation } from '../domain/verdict.ts';
+import { verdictEvidenceUses, verdictsOf } from '../domain/verdict-evidence.ts';
 
-export const assertArtifactUses = [...policyFactsUses, 'latestPolicyVersions', 'logIndexesOf', 'fingerprintWhereabouts'] as const;
+export const assertArtifactUses = [...policyFactsUses, ...verdictEvidenceUses, 'latestPolicyVersions', 'fingerprintWhereabouts'] as const;
 
 export interface AssertRequest {
   org: { id: number; name: string };
@@ -61,14 +62,14 @@ function flowOf(report: ReportFacts) {
 /** Judges the artifact as `assert artifact` asks; `record` keeps a verdict against policies. */
 export async function assertArtifact(store: StoreUses<typeof assertArtifactUses>, now: number, at: ViewContext, r: AssertRequest, record: RecordVerdict) {
   const names = r.environment ? [...r.environment.policies] : r.policies ? [...new Set(r.policies)] : undefined;
-  const [gathered, versions] = await Promise.all([
+  const [reported, versions] = await Promise.all([
     gatherPolicyFacts(store, now, r.org.id, [r.fingerprint], { flow: r.flow }).then((m) => m.get(r.fingerprint)!),
     names?.length ? store.latestPolicyVersions(r.org.id, names) : Promise.resolve([]),
   ]);
   const byName = new Map(versions.map((v) => [v.name, v]));
   const missing = names?.find((n) => !byName.has(n));
   if (missing) throw notFound(`Policy '${missing}' does not exist in organization '${r.org.name}'`);
-  await requireKnown(store, r, gathered, names !== undefined);
+  const gathered = await namedAsItRuns(store, r, reported, names !== undefined);
   const reports = [...gathered.reports].reverse(); // oldest first, as the CLI lists flows
   const flows = reports.map(flowOf);
   const base = {
@@ -88,16 +89,33 @@ export async function assertArtifact(store: StoreUses<typeof assertArtifactUses>
     ...judge(p, gathered),
   }));
   const compliant = policy_evaluations.every((e) => e.compliant);
-  const verdict = await verdictFor(store, r, gathered, policies, policy_evaluations, compliant);
+  const [verdict] = await verdictsOf(store, r.org.id, [
+    {
+      fingerprint: r.fingerprint,
+      scope: r.environment ? 'environment' : 'policy',
+      environment: r.environment?.name ?? null,
+      flow: r.flow ?? null,
+      policies,
+      gathered,
+      artifact: gathered.facts.artifact,
+      policy_evaluations,
+    },
+  ]);
   const text = canonicalJson(verdict);
-  const log_index = await record(verdict, text);
+  const log_index = await record(verdict!, text);
   return { compliant, ...base, policy_evaluations, log_index };
 }
 
-/** An artifact no flow reported is judged (no provenance) only where environments ran it; else it is not found. */
-async function requireKnown(store: StoreUses<typeof assertArtifactUses>, r: AssertRequest, gathered: GatheredPolicyFacts, byPolicies: boolean) {
-  if (gathered.reports.length) return;
-  if (byPolicies && r.flow === undefined && (await store.fingerprintWhereabouts(r.org.id, [r.fingerprint])).events.length) return;
+/**
+ * An artifact no flow reported is judged (no provenance) only where environments ran it, under
+ * the name it last ran as (in the environment asked about, if it ran there), as a snapshot
+ * judges it; else it is not found.
+ */
+async function namedAsItRuns(store: StoreUses<typeof assertArtifactUses>, r: AssertRequest, gathered: GatheredPolicyFacts, byPolicies: boolean) {
+  if (gathered.reports.length) return gathered;
+  const events = byPolicies && r.flow === undefined ? (await store.fingerprintWhereabouts(r.org.id, [r.fingerprint])).events : [];
+  const last = events.findLast((e) => e.environmentName === r.environment?.name) ?? events.at(-1);
+  if (last) return { ...gathered, facts: { ...gathered.facts, artifact: { name: last.artifactName, fingerprint: r.fingerprint } } };
   const where = r.flow === undefined ? `in organization '${r.org.name}'` : `in flow '${r.flow}' belonging to organization '${r.org.name}'`;
   throw notFound(`Artifact with fingerprint '${r.fingerprint}' does not exist ${where}`);
 }
@@ -110,55 +128,4 @@ function judge(p: LatestPolicyVersion, gathered: GatheredPolicyFacts) {
       throw badRequest(`Policy '${p.name}' v${p.version} cannot be evaluated: ${error.message}`);
     throw error;
   }
-}
-
-/** The verdict record: the facts with the leaves of the records they came from. */
-async function verdictFor(
-  store: StoreUses<typeof assertArtifactUses>,
-  r: AssertRequest,
-  gathered: GatheredPolicyFacts,
-  policies: LatestPolicyVersion[],
-  policy_evaluations: VerdictEvaluation[],
-  compliant: boolean,
-): Promise<Verdict> {
-  const [artifactLeaves, attestationLeaves, policyLeaves] = await Promise.all([
-    store.logIndexesOf(
-      r.org.id,
-      'artifacts',
-      gathered.reports.map((x) => x.artifact.id),
-    ),
-    store.logIndexesOf(
-      r.org.id,
-      'attestations',
-      gathered.reports.flatMap((x) => x.attestationIds),
-    ),
-    store.logIndexesOf(
-      r.org.id,
-      'policy_versions',
-      policies.map((p) => p.id),
-    ),
-  ]);
-  const leaf = (leaves: Map<number, number>, id: number) => {
-    const index = leaves.get(id);
-    if (index === undefined) throw new ApiError(500, 'evidence without its log record');
-    return index;
-  };
-  return verdictOf({
-    fingerprint: r.fingerprint,
-    scope: r.environment ? 'environment' : 'policy',
-    environment: r.environment?.name ?? null,
-    flow: r.flow ?? null,
-    policies: policies.map((p) => ({ name: p.name, version: p.version, sha256: p.sha256, log_index: leaf(policyLeaves, p.id) })),
-    artifact: gathered.facts.artifact,
-    trails: gathered.facts.trails.map((t, i) => {
-      const report = gathered.reports[i]!;
-      return {
-        ...t,
-        artifact_log_index: leaf(artifactLeaves, report.artifact.id),
-        attestations: t.attestations.map((a, j) => ({ ...a, log_index: leaf(attestationLeaves, report.attestationIds[j]!) })),
-      };
-    }),
-    compliant,
-    policy_evaluations,
-  });
 }

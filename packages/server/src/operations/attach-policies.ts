@@ -1,13 +1,13 @@
 import { attachPolicies, detachPolicies } from '@trailproof/schema';
 import { TrailEvaluator } from '../domain/evaluate.ts';
-import { judgeRunning, judgeRunningUses } from '../domain/snapshot-judgement.ts';
+import { judgeRunning, judgeRunningUses, verdictInputs } from '../domain/snapshot-judgement.ts';
 import { badRequest, notFound } from '../http/errors.ts';
 import { definePlugin } from '../plugin.ts';
 import type { StorePart } from '../store/types.ts';
 import { requireEnvironment, requireEnvironmentUses } from './lookup.ts';
 
 const store = [...requireEnvironmentUses, 'findPolicies'] as const;
-const transaction = ['setEnvironmentPolicies', 'getSnapshot', 'insertSnapshot', ...judgeRunningUses] as const;
+const transaction = ['setEnvironmentPolicies', 'getSnapshot', 'insertSnapshot', 'recordVerdicts', ...judgeRunningUses] as const;
 type ChangeStore = StorePart<(typeof store)[number], (typeof transaction)[number]>;
 
 interface Change {
@@ -22,7 +22,7 @@ interface Change {
 /**
  * Attaches or detaches policies; the latest snapshot is taken again as a new one, since the
  * reference says a change of policies makes a new snapshot, judged by the policies now attached
- * (its compliance and the environment's state are recorded with it).
+ * (its compliance and the environment's state are recorded with it, and each artifact's verdict).
  */
 async function changePolicies(store: ChangeStore, c: Change): Promise<{ status: 200; body: string }> {
   const { organization, environment } = await requireEnvironment(store, c.org, c.env);
@@ -42,13 +42,14 @@ async function changePolicies(store: ChangeStore, c: Change): Promise<{ status: 
       const judged = latest
         ? await judgeRunning(tx, new TrailEvaluator(tx, c.now), {
             organizationId: organization.id,
-            environment: { id: environment.id, policies },
+            environment: { id: environment.id, name: environment.name, policies },
             running: latest.artifacts,
             now: c.now,
           })
         : undefined;
       await tx.setEnvironmentPolicies(environment.id, policies, c.now, judged?.compliant);
       if (latest) await tx.insertSnapshot(environment.id, latest.index + 1, latest.artifacts, c.now, c.by, judged!.compliant);
+      if (judged?.verdicts.length) await tx.recordVerdicts(organization.id, await verdictInputs(judged.verdicts, c.by, c.now));
     });
   const verb = c.attach ? 'attached to' : 'detached from';
   return { status: 200, body: `policies [${c.names.join(', ')}] ${verb} environment '${c.env}'` };

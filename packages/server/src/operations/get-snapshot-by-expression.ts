@@ -1,6 +1,6 @@
 import { getSnapshotByExpression } from '@trailproof/schema';
 import { TrailEvaluator } from '../domain/evaluate.ts';
-import { judgeRunning, judgeRunningUses } from '../domain/snapshot-judgement.ts';
+import { judgeRunning, judgeRunningUses, keptVerdictLeaves, keptVerdictLeavesUses } from '../domain/snapshot-judgement.ts';
 import { parseSnapshotRef, snapshotRefRule } from '../domain/snappish.ts';
 import { badRequest } from '../http/errors.ts';
 import { kosliSnapshotView } from '../http/views/kosli-snapshot.ts';
@@ -12,11 +12,14 @@ import { requireSnapshot, requireSnapshotUses } from './snapshot-lookup.ts';
  * GET /snapshots/{org}/{env_name}/{snapshot_expression}: what `kosli get snapshot` and `assert
  * snapshot` call (the latter exits 1 unless `compliant`). Judged now, by the policies attached now
  * (domain/snapshot-judgement.ts): evidence attested after the report counts, as a gate wants.
+ * Each artifact's verdict by the policies is a record (made here when the judgement is new),
+ * answered as its `verdict_log_index`.
  */
 export const getSnapshotByExpressionPlugin = definePlugin({
   operation: getSnapshotByExpression,
-  store: [...requireEnvironmentUses, ...requireSnapshotUses, 'listSnapshotSummaries', ...judgeRunningUses],
-  async handler({ params, store, now, apiBase }) {
+  store: [...requireEnvironmentUses, ...requireSnapshotUses, 'listSnapshotSummaries', ...judgeRunningUses, ...keptVerdictLeavesUses.store],
+  transaction: keptVerdictLeavesUses.transaction,
+  async handler({ params, store, now, apiBase, principal }) {
     const ref = parseSnapshotRef(params.snapshot_expression, now);
     if (!ref) throw badRequest(`Invalid snapshot expression '${params.snapshot_expression}'`, { 'path.snapshot_expression': snapshotRefRule });
     const { organization, environment } = await requireEnvironment(store, params.org, params.env_name);
@@ -33,8 +36,9 @@ export const getSnapshotByExpressionPlugin = definePlugin({
       others: previous?.artifacts ?? [],
       now,
     });
+    const verdictLeaves = await keptVerdictLeaves(store, organization.id, judged.verdicts, principal.tokenId, now);
     const nextAt = summary.items[0]?.to ?? null;
-    const context = { environment, snapshot, previous, nextAt, matches: judged.evidence, applied: judged.applied };
+    const context = { environment, snapshot, previous, nextAt, matches: judged.evidence, applied: judged.applied, verdictLeaves };
     const body = kosliSnapshotView({ org: params.org, apiBase }, context);
     return { status: 200, body };
   },

@@ -36,7 +36,7 @@ type Judged = Map<string, { trail: ArtifactMatch | undefined; compliant: boolean
 async function attestingTrails(
   store: Store,
   organizationId: number,
-  environment: { id: number; policies: string[] },
+  environment: { id: number; name: string; policies: string[] },
   running: readonly { name: string; fingerprint: string }[],
   now: number,
 ): Promise<Judged> {

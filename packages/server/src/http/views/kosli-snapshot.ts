@@ -19,6 +19,8 @@ export interface SnapshotInContext {
   matches: ReadonlyMap<string, FingerprintEvidence>;
   /** The policies it was judged by (none: judged by provenance alone). */
   applied?: readonly AppliedPolicy[];
+  /** The leaf of each running artifact's verdict by those policies, by `artifactKey`. */
+  verdictLeaves?: ReadonlyMap<string, number>;
 }
 
 /** The matched trail's fields of one artifact, empty strings when no trail attested it. */
@@ -42,6 +44,7 @@ function artifactView(
   type: string,
   evidence: FingerprintEvidence | undefined,
   k8s: boolean,
+  verdictLeaf: number | null,
 ) {
   const matched = matchedFields(evidence);
   const pods: Record<string, { namespace: string; creationTimestamp: number; owners: unknown[] }> = {};
@@ -61,6 +64,7 @@ function artifactView(
     git_commit: matched.gitCommit,
     commit_url: matched.commitUrl,
     compliant: matched.compliant,
+    verdict_log_index: verdictLeaf,
     deployments: [],
     // Snapshots keep the earliest start of an artifact's instances, not each one's.
     creationTimestamp: Array.from({ length: now > 0 ? now : was }, () => artifact.creation_timestamp),
@@ -78,10 +82,10 @@ export function kosliSnapshotView(at: ViewContext, s: SnapshotInContext) {
   const artifacts = s.snapshot.artifacts.map((a) => {
     const was = before.get(artifactKey(a))?.instance_count ?? 0;
     const type = was === 0 ? 'started' : was === a.instance_count ? 'unchanged' : 'scaled';
-    return artifactView(at, a, was, a.instance_count, type, s.matches.get(a.fingerprint), k8s);
+    return artifactView(at, a, was, a.instance_count, type, s.matches.get(a.fingerprint), k8s, s.verdictLeaves?.get(artifactKey(a)) ?? null);
   });
   for (const [key, a] of before) {
-    if (!running.has(key)) artifacts.push(artifactView(at, a, a.instance_count, 0, 'exited', s.matches.get(a.fingerprint), k8s));
+    if (!running.has(key)) artifacts.push(artifactView(at, a, a.instance_count, 0, 'exited', s.matches.get(a.fingerprint), k8s, null));
   }
   const compliantCount = s.snapshot.artifacts.filter((a) => s.matches.get(a.fingerprint)?.compliant === true).length;
   const environmentLink = environmentHref(at, s.environment.name);

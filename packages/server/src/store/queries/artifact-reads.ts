@@ -179,6 +179,8 @@ export interface FingerprintEventRow {
   fingerprint: string;
   environmentId: number;
   environmentName: string;
+  /** The name it ran as there. */
+  artifactName: string;
   type: 'started' | 'scaled' | 'exited';
   snapshotIndex: number;
   instancesBefore: number;
@@ -197,6 +199,7 @@ const eventsOf = compiledOnce((db, v: { organizationId: number; fingerprints: st
       'ev.fingerprint',
       'ev.environment_id',
       'e.name',
+      'ev.artifact_name',
       'ev.type',
       'ev.snapshot_index',
       'ev.instances_before',
@@ -235,6 +238,7 @@ export async function fingerprintWhereabouts(
     fingerprint: r.fingerprint,
     environmentId: Number(r.environment_id),
     environmentName: r.name,
+    artifactName: r.artifact_name,
     type: r.type as FingerprintEventRow['type'],
     snapshotIndex: Number(r.snapshot_index),
     instancesBefore: Number(r.instances_before),

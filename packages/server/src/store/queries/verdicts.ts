@@ -3,9 +3,9 @@
  * text in an organisation, so that asserting again what was judged already (the same evidence,
  * policy versions and outcome) reads its record instead of writing another.
  */
-import type { Db } from '../database.ts';
+import { insertChunks, type Db } from '../database.ts';
 import { inTransaction } from '../transactions.ts';
-import { appendEvidence, byToken, digestColumnsOf, sha256 } from './chain.ts';
+import { appendEvidenceBatch, byToken, digestColumnsOf, sha256 } from './chain.ts';
 import { logIndexesOf } from './log.ts';
 
 export interface VerdictInput {
@@ -19,61 +19,145 @@ export interface VerdictInput {
 }
 
 /**
- * Leaves of verdicts found, per database and organisation: a verdict's row and its record are
- * append-only, so once found its leaf never changes (a process's own memory, bounded; every
- * process finds its own).
+ * Leaves of verdicts found, per database (its adapter, which its transactions share) and
+ * organisation: a verdict's row and its record are append-only, so once committed its leaf
+ * never changes (a process's own memory, bounded; every process finds its own). Filled only by
+ * reads outside a transaction: what a transaction reads of its own writes may still roll back.
  */
 const known = new WeakMap<object, Map<string, number>>();
 const knownMax = 10_000;
+const memoryOf = (db: Db) => {
+  const owner = db.getExecutor().adapter;
+  return known.get(owner) ?? known.set(owner, new Map()).get(owner)!;
+};
+function remember(db: Db, key: string, leaf: number) {
+  if (db.isTransaction) return;
+  const memory = memoryOf(db);
+  if (memory.size >= knownMax) memory.delete(memory.keys().next().value!);
+  memory.set(key, leaf);
+}
 
 /** The leaf of the verdict with this text in the organisation, if it was recorded. */
 export async function findVerdictLeaf(db: Db, organizationId: number, verdict: string): Promise<number | undefined> {
-  const key = `${organizationId}:${sha256(verdict)}`;
-  const cache = known.get(db) ?? known.set(db, new Map()).get(db)!;
-  const cached = cache.get(key);
+  const digest = sha256(verdict);
+  const cached = memoryOf(db).get(`${organizationId}:${digest}`);
   if (cached !== undefined) return cached;
   const row = await db
     .selectFrom('verdicts')
     .select('id')
     .where('organization_id', '=', organizationId)
-    .where('verdict_sha256', '=', key.slice(key.indexOf(':') + 1))
+    .where('verdict_sha256', '=', digest)
     .executeTakeFirst();
   if (!row) return undefined;
   const leaf = (await logIndexesOf(db, organizationId, 'verdicts', [Number(row.id)])).get(Number(row.id));
-  if (leaf === undefined) return undefined;
-  if (cache.size >= knownMax) cache.delete(cache.keys().next().value!);
-  cache.set(key, leaf);
+  if (leaf !== undefined) remember(db, `${organizationId}:${digest}`, leaf);
   return leaf;
 }
 
+/** The leaf of each verdict text in the organisation that was recorded (undefined where none), in a fixed number of statements however many. */
+export async function findVerdictLeaves(db: Db, organizationId: number, verdicts: readonly string[]): Promise<(number | undefined)[]> {
+  return leavesOfDigests(
+    db,
+    organizationId,
+    verdicts.map((v) => sha256(v)),
+  );
+}
+
+async function leavesOfDigests(db: Db, organizationId: number, digests: readonly string[]): Promise<(number | undefined)[]> {
+  const memory = memoryOf(db);
+  const found = new Map<string, number>();
+  for (const d of digests) {
+    const leaf = memory.get(`${organizationId}:${d}`);
+    if (leaf !== undefined) found.set(d, leaf);
+  }
+  const wanted = [...new Set(digests.filter((d) => !found.has(d)))];
+  const rows = [];
+  for (const chunk of insertChunks(wanted))
+    rows.push(
+      ...(await db
+        .selectFrom('verdicts')
+        .select(['id', 'verdict_sha256'])
+        .where('organization_id', '=', organizationId)
+        .where('verdict_sha256', 'in', chunk)
+        .execute()),
+    );
+  const leaves = rows.length
+    ? await logIndexesOf(
+        db,
+        organizationId,
+        'verdicts',
+        rows.map((r) => Number(r.id)),
+      )
+    : new Map<number, number>();
+  for (const r of rows) {
+    const leaf = leaves.get(Number(r.id));
+    if (leaf === undefined) continue;
+    found.set(r.verdict_sha256, leaf);
+    remember(db, `${organizationId}:${r.verdict_sha256}`, leaf);
+  }
+  return digests.map((d) => found.get(d));
+}
+
 /** Records the verdict with its chain record, unless its text is recorded already; answers its leaf either way. */
-export function recordVerdict(db: Db, v: VerdictInput): Promise<number> {
-  const digest = sha256(v.verdict);
+export async function recordVerdict(db: Db, { organizationId, ...v }: VerdictInput): Promise<number> {
+  return (await recordVerdicts(db, organizationId, [v]))[0]!;
+}
+
+/**
+ * Records each of the organisation's verdicts not recorded yet (one row and chain record per
+ * distinct text), in a fixed number of statements however many there are, and answers every
+ * verdict's leaf in order: a snapshot of a thousand artifacts judged as before writes nothing.
+ */
+export function recordVerdicts(db: Db, organizationId: number, inputs: readonly Omit<VerdictInput, 'organizationId'>[]): Promise<number[]> {
+  const digests = inputs.map((v) => sha256(v.verdict));
   return inTransaction(db, async (trx) => {
-    const row = await trx
-      .insertInto('verdicts')
-      .values({
-        organization_id: v.organizationId,
-        fingerprint: v.fingerprint,
-        verdict: v.verdict,
-        verdict_sha256: digest,
-        compliant: v.compliant ? 1 : 0,
-        created_by_token: v.createdBy,
-        created_at: v.at,
-      })
-      .onConflict((c) => c.columns(['organization_id', 'verdict_sha256']).doNothing())
-      .returning(digestColumnsOf('verdicts'))
-      .executeTakeFirst();
-    if (!row) return (await findVerdictLeaf(trx, v.organizationId, v.verdict))!;
-    const { seq } = await appendEvidence(trx, {
-      organizationId: v.organizationId,
-      type: 'verdict',
-      at: v.at,
-      ref: { table: 'verdicts', id: Number(row.id) },
-      row,
-      data: { fingerprint: v.fingerprint, compliant: v.compliant, verdict_sha256: digest, ...byToken(v.createdBy) },
-    });
-    return seq - 1;
+    const leaves = await leavesOfDigests(trx, organizationId, digests);
+    const fresh = new Map<string, Omit<VerdictInput, 'organizationId'>>();
+    inputs.forEach((v, i) => leaves[i] === undefined && fresh.set(digests[i]!, v));
+    const rows = [];
+    for (const chunk of insertChunks([...fresh]))
+      rows.push(
+        ...(await trx
+          .insertInto('verdicts')
+          .values(
+            chunk.map(([digest, v]) => ({
+              organization_id: organizationId,
+              fingerprint: v.fingerprint,
+              verdict: v.verdict,
+              verdict_sha256: digest,
+              compliant: v.compliant ? 1 : 0,
+              created_by_token: v.createdBy,
+              created_at: v.at,
+            })),
+          )
+          .onConflict((c) => c.columns(['organization_id', 'verdict_sha256']).doNothing())
+          .returning(digestColumnsOf('verdicts'))
+          .execute()),
+      );
+    const appended = rows.length
+      ? await appendEvidenceBatch(
+          trx,
+          rows.map((row) => ({
+            organizationId,
+            type: 'verdict' as const,
+            at: Number(row.created_at),
+            ref: { table: 'verdicts' as const, id: Number(row.id) },
+            row,
+            data: {
+              fingerprint: row.fingerprint,
+              compliant: Boolean(Number(row.compliant)),
+              verdict_sha256: row.verdict_sha256,
+              ...byToken(row.created_by_token),
+            },
+          })),
+        )
+      : [];
+    const made = new Map(rows.map((row, i) => [row.verdict_sha256, appended[i]!.seq - 1]));
+    const answer = digests.map((d, i) => leaves[i] ?? made.get(d));
+    // A text another writer recorded meanwhile (its insert here did nothing) is read as recorded.
+    if (answer.every((leaf) => leaf !== undefined)) return answer as number[];
+    const late = await leavesOfDigests(trx, organizationId, digests);
+    return answer.map((leaf, i) => leaf ?? late[i]!);
   });
 }
 
@@ -133,5 +217,5 @@ async function withLeaves(db: Db, organizationId: number, rows: StoredVerdict[])
   }));
 }
 
-export const reads = { findVerdictLeaf, listVerdicts, findVerdict };
-export const writes = { recordVerdict };
+export const reads = { findVerdictLeaf, findVerdictLeaves, listVerdicts, findVerdict };
+export const writes = { recordVerdict, recordVerdicts };
