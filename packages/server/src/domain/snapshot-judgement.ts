@@ -6,7 +6,7 @@
  * snapshot is compliant when every artifact that runs is. Facts are read in batches
  * (policy-facts.ts): a fixed number of statements however many pods run.
  */
-import { canonicalJson } from '../store/queries/chain.ts';
+import { canonicalJsonOfPlain } from '../store/queries/chain.ts';
 import type { LatestPolicyVersion, StorePart, StoreUses } from '../store/types.ts';
 import { nextTurn } from '../support/turns.ts';
 import type { TrailEvaluator } from './evaluate.ts';
@@ -88,12 +88,31 @@ export async function judgeRunning(store: StoreUses<typeof judgeRunningUses>, ev
   return { evidence, compliant, applied: latest.map((p) => ({ name: p.name, version: p.version, sha256: p.sha256 })), verdicts };
 }
 
-/** The judgement's verdicts as the store records them, serialised a hundred at a time between turns of the event loop. */
+/**
+ * Verdict texts by what they judged (the policies and facts with their leaves, written as built):
+ * the evaluations follow from those, so the same key is the same text, and a snapshot read again
+ * serialises only what changed. Bounded; a pure function's memory, whatever the database.
+ */
+const texts = new Map<string, string>();
+const textsKept = 10_000;
+
+function verdictText(v: Verdict): string {
+  const key = JSON.stringify([v.scope, v.environment, v.flow, v.fingerprint, v.artifact, v.policies, v.trails]);
+  let text = texts.get(key);
+  if (text === undefined) {
+    text = canonicalJsonOfPlain(v);
+    if (texts.size >= textsKept) texts.delete(texts.keys().next().value!);
+    texts.set(key, text);
+  }
+  return text;
+}
+
+/** The judgement's verdicts as the store records them, a hundred at a time between turns of the event loop. */
 export async function verdictInputs(verdicts: readonly Verdict[], createdBy: string | null, at: number) {
   const out = [];
   for (const [i, v] of verdicts.entries()) {
     if (i > 0 && i % 100 === 0) await nextTurn();
-    out.push({ fingerprint: v.fingerprint, verdict: canonicalJson(v), compliant: v.compliant, createdBy, at });
+    out.push({ fingerprint: v.fingerprint, verdict: verdictText(v), compliant: v.compliant, createdBy, at });
   }
   return out;
 }

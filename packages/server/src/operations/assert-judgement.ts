@@ -4,7 +4,7 @@
  * prints and decodes the answer. A verdict against policies is also a record in the
  * organisation's log (domain/verdict.ts), answered with its `log_index`.
  */
-import { canonicalJson } from '../store/queries/chain.ts';
+import { canonicalJsonOfPlain } from '../store/queries/chain.ts';
 import { badRequest, notFound } from '../http/errors.ts';
 import type { ViewContext } from '../http/links.ts';
 import { artifactPageHref } from '../http/views/artifacts.ts';
@@ -101,7 +101,7 @@ export async function assertArtifact(store: StoreUses<typeof assertArtifactUses>
       policy_evaluations,
     },
   ]);
-  const text = canonicalJson(verdict);
+  const text = canonicalJsonOfPlain(verdict);
   const log_index = await record(verdict!, text);
   return { compliant, ...base, policy_evaluations, log_index };
 }

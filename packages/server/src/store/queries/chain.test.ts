@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { digestColumns, digestOf } from './chain.ts';
+import { canonicalJson, canonicalJsonOfPlain, digestColumns, digestOf } from './chain.ts';
 
 describe('chain digests of rows', () => {
   // An attestation row as verification selects it before migration 0014 added `created_by_token`.
@@ -52,5 +52,25 @@ describe('chain digests of rows', () => {
       expect(digestOf({ ...row, created_by_token: null }), table).to.equal(digestOf(row));
       expect(digestOf({ ...row, created_by_token: 'AbCdEfGh12345678' }), table).to.not.equal(digestOf(row));
     }
+  });
+});
+
+describe('canonical JSON of plain data, the fast way', () => {
+  it('is the text canonicalJson writes: sorted keys at every level, undefined left out of objects and null in arrays, escapes, numbers', () => {
+    const values: unknown[] = [
+      { b: 1, a: [3, { d: null, c: 'x"\u2028\n' }], é: true, A: undefined },
+      [undefined, { z: { y: { x: [] } } }, -0, 1e21, 0.1],
+      { flow: { tags: { zeta: '1', Alpha: '2', _k: '' } }, policies: [{ version: 2, name: 'p' }] },
+      'text',
+      null,
+      7,
+    ];
+    for (const v of values) expect(canonicalJsonOfPlain(v)).to.equal(canonicalJson(v));
+  });
+
+  it('writes an object with array-index keys (which the engine orders by number) as canonicalJson does', () => {
+    const tags = { 10: 'a', 9: 'b', x: 'c' };
+    expect(canonicalJson(tags)).to.equal('{"10":"a","9":"b","x":"c"}');
+    expect(canonicalJsonOfPlain({ flow: { tags } })).to.equal(canonicalJson({ flow: { tags } }));
   });
 });

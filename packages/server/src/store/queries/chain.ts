@@ -128,6 +128,28 @@ export function canonicalJson(value: unknown): string {
   return `{${entries.map(([k, v]) => `${JSON.stringify(k)}:${canonicalJson(v)}`).join(',')}}`;
 }
 
+/**
+ * `canonicalJson` of plain JSON data (what `JSON.parse` gives: no `toJSON`, no Buffers), the same
+ * text, written by the engine's serialiser from key-sorted copies: several times faster, for
+ * records built by the thousand (a snapshot's verdicts). An object with an array-index key, which
+ * the engine would order by number, is written by `canonicalJson` instead.
+ */
+export function canonicalJsonOfPlain(value: unknown): string {
+  let indexKey = false;
+  const text = JSON.stringify(value, (_key, v: unknown) => {
+    if (v === null || typeof v !== 'object' || Array.isArray(v)) return v;
+    const keys = Object.keys(v).sort();
+    const sorted: Record<string, unknown> = {};
+    for (const k of keys) {
+      if (!indexKey && arrayIndex.test(k)) indexKey = true;
+      sorted[k] = (v as Record<string, unknown>)[k];
+    }
+    return sorted;
+  });
+  return indexKey ? canonicalJson(value) : (text ?? 'null');
+}
+const arrayIndex = /^(?:0|[1-9]\d*)$/;
+
 export const sha256 = (text: string) => createHash('sha256').update(text).digest('hex');
 
 /** Digest columns added by later migrations (0014, 0015): part of a row's digest only when set. */
