@@ -130,11 +130,15 @@ describe('console pages in a browser: policies, verdicts and their log records',
   it('lists the verdicts and shows why each rule came out as it did: the exception that waived one, the attestation that failed another', async () => {
     await page.click('header >> text=Verdicts');
     expect(await page.innerText('[data-testid=verdicts-summary]')).to.match(/^2 verdicts recorded, newest first/);
+    // Recorded at attach, in the snapshot's order; each assert answered the same record.
     const rows = await page.locator('table.verdicts tbody tr').allInnerTexts();
-    expect(rows[0]).to.contain(hostileName).and.contain('environment prod').and.contain('prod-policy v2').and.contain('✗ NON-COMPLIANT');
-    expect(rows[1]).to.contain('api').and.contain('✓ COMPLIANT');
+    const hostileRow = rows.findIndex((r) => r.includes(hostileName));
+    expect(rows[hostileRow]).to.contain('environment prod').and.contain('prod-policy v2').and.contain('✗ NON-COMPLIANT');
+    expect(rows[1 - hostileRow])
+      .to.contain('api')
+      .and.contain('✓ COMPLIANT');
     await assertInert();
-    await page.click('table.verdicts tbody tr >> nth=0 >> a >> nth=0');
+    await page.click(`table.verdicts tbody tr >> nth=${hostileRow} >> a >> nth=0`);
     await page.waitForURL(/\/ui\/acme\/verdicts\/\d+$/);
     expect(await page.innerText('h1')).to.contain('✗ NON-COMPLIANT');
     const rule = (type: string) => page.innerText(`section[data-policy="prod-policy"] tr[data-rule="${type}"]`);
