@@ -39,19 +39,7 @@ function remember(db: Db, key: string, leaf: number) {
 
 /** The leaf of the verdict with this text in the organisation, if it was recorded. */
 export async function findVerdictLeaf(db: Db, organizationId: number, verdict: string): Promise<number | undefined> {
-  const digest = sha256(verdict);
-  const cached = memoryOf(db).get(`${organizationId}:${digest}`);
-  if (cached !== undefined) return cached;
-  const row = await db
-    .selectFrom('verdicts')
-    .select('id')
-    .where('organization_id', '=', organizationId)
-    .where('verdict_sha256', '=', digest)
-    .executeTakeFirst();
-  if (!row) return undefined;
-  const leaf = (await logIndexesOf(db, organizationId, 'verdicts', [Number(row.id)])).get(Number(row.id));
-  if (leaf !== undefined) remember(db, `${organizationId}:${digest}`, leaf);
-  return leaf;
+  return (await leavesOfDigests(db, organizationId, [sha256(verdict)]))[0];
 }
 
 /** The leaf of each verdict text in the organisation that was recorded (undefined where none), in a fixed number of statements however many. */
