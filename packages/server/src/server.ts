@@ -11,6 +11,7 @@ import type { Store } from './store/types.ts';
 import { Slots } from './support/slots.ts';
 import { limitConnections } from './connections.ts';
 import { expectContinue } from './http/unread-body.ts';
+import { probeOkBody } from './http/probe-body.ts';
 
 export interface RunningServer {
   server: Server;
@@ -170,14 +171,13 @@ async function loadApp(options: ServerOptions & { store: Promise<Store> }, logge
 /** Answers `GET /livez` (HEAD too) as the app's probe does, while the app loads; false for any other request. */
 function answeredLive(req: IncomingMessage, res: ServerResponse): boolean {
   if ((req.method !== 'GET' && req.method !== 'HEAD') || req.url?.split('?')[0] !== '/livez') return false;
-  const body = '{"status":"ok"}';
   res.writeHead(200, {
     'Content-Type': 'application/json; charset=utf-8',
-    'Content-Length': Buffer.byteLength(body),
+    'Content-Length': Buffer.byteLength(probeOkBody),
     'Cache-Control': 'no-store',
     'X-Content-Type-Options': 'nosniff',
   });
-  res.end(req.method === 'HEAD' ? undefined : body);
+  res.end(req.method === 'HEAD' ? undefined : probeOkBody);
   return true;
 }
 

@@ -13,6 +13,7 @@ import type { Middleware } from 'koa';
 import type { Logger } from '../logger.ts';
 import type { Store } from '../store/types.ts';
 import { ApiError, requestIdOf } from './errors.ts';
+import { probeOkBody } from './probe-body.ts';
 import { storeErrorKind, type StoreErrorKind } from '../store/errors.ts';
 
 export interface HealthCheckOptions {
@@ -56,7 +57,7 @@ export function healthCheck(store: Pick<Store, 'checkDatabase'>, logger: Logger,
     }
     ctx.set('Cache-Control', 'no-store');
     ctx.type = 'application/json';
-    ctx.body = '{"status":"ok"}';
+    ctx.body = probeOkBody;
   };
 }
 
@@ -72,7 +73,7 @@ export function probes(store: Pick<Store, 'checkDatabase'>, logger: Logger, opti
     if (ctx.path === '/livez') {
       ctx.set('Cache-Control', 'no-store');
       ctx.type = 'application/json';
-      ctx.body = '{"status":"ok"}';
+      ctx.body = probeOkBody;
       return;
     }
     if (ctx.path === '/readyz' || ctx.path === '/ready') return ready(ctx, next);

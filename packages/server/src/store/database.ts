@@ -397,5 +397,9 @@ export const isPostgres = (db: Db) => db.getExecutor().adapter instanceof Postgr
 export const jsonTextOf = (db: Db, column: string, key: string) =>
   isSqlite(db) ? sql<string | null>`(${sql.ref(column)} ->> ${sql.lit(`$.${key}`)})` : sql<string | null>`(${sql.ref(column)}::json ->> ${sql.lit(key)})`;
 
+/** The JSON text of `key`'s value in the JSON text `column` holds (null where there is none): `jsonTextOf` for a value that is itself JSON. */
+export const jsonOf = (db: Db, column: string, key: string) =>
+  isSqlite(db) ? sql<string | null>`(${sql.ref(column)} -> ${sql.lit(`$.${key}`)})` : sql<string | null>`((${sql.ref(column)}::json -> ${sql.lit(key)})::text)`;
+
 /** Which SQL dialect a database speaks; migrations differ only in column types. */
 export type DialectName = 'sqlite' | 'postgres';

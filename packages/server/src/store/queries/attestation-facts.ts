@@ -6,7 +6,7 @@
  */
 import { sql } from 'kysely';
 import { compiledOnce } from '../compiled-once.ts';
-import { inListChunks, isPostgres, type Db } from '../database.ts';
+import { inListChunks, jsonOf, type Db } from '../database.ts';
 import { eachChunkInTurn } from '../../support/turns.ts';
 import { fromJson } from '../json.ts';
 
@@ -137,9 +137,7 @@ function factsQuery(db: Db) {
   // spell it), and only `target_artifacts` leaves the database: other data (a JUnit report's
   // suites, a megabyte of user_data) is neither copied out nor parsed on the event loop.
   const named = sql`data like ${'%"target!_artifacts"%'} escape '!' or data like ${'%\\u%'} escape '!'`;
-  const targets = isPostgres(db)
-    ? sql<string | null>`case when ${named} then (data::json -> 'target_artifacts')::text end`
-    : sql<string | null>`case when ${named} then data -> '$.target_artifacts' end`;
+  const targets = sql<string | null>`case when ${named} then ${jsonOf(db, 'data', 'target_artifacts')} end`;
   return db
     .selectFrom('attestations')
     .select(['id', 'trail_id', 'name', 'type', 'compliant', 'artifact_fingerprint', 'created_at'])
@@ -192,7 +190,7 @@ export interface JunitSuiteTotals {
 /** The `junit_results` of these attestations, by id: only that part of their data leaves the database. */
 export async function junitResultsOf(db: Db, attestationIds: readonly number[]): Promise<Map<number, JunitSuiteTotals[]>> {
   const out = new Map<number, JunitSuiteTotals[]>();
-  const results = isPostgres(db) ? sql<string | null>`(data::json -> 'junit_results')::text` : sql<string | null>`data -> '$.junit_results'`;
+  const results = jsonOf(db, 'data', 'junit_results');
   for (const chunk of inListChunks(attestationIds)) {
     const rows = await db.selectFrom('attestations').select('id').select(results.as('results')).where('id', 'in', chunk).where('type', '=', 'junit').execute();
     for (const r of rows) {
