@@ -93,6 +93,9 @@ describe('SQLite reader threads', function () {
       { ...window, envName: 'dev-4', offset: 0, limit: 15 },
       { ...window, repoName: 'acme/b', offset: 30, limit: 10 },
       { start: base + 2 * day + 100, end: base + 9 * day, offset: 5, limit: 25 },
+      // The compliance filter: counted row by row, never skipping days.
+      { ...window, compliant: false, offset: 1_200, limit: 10 },
+      { ...window, envName: 'dev-4', compliant: true, offset: 0, limit: 10 },
       { ...window, offset: 0, limit: 0 },
     ];
     for (const f of deploymentFilters) {
