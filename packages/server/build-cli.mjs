@@ -22,30 +22,7 @@ const workers = [
   'console/junit-cases-worker',
 ];
 
-// A list's view names its serialiser by module URL and export (store/views.ts), which a reader thread
-// imports: in the bundle that module is an entry of its own, whose exports keep their names.
-const views = {
-  'http/views/deployments': 'view-deployments',
-  'http/views/environments': 'view-environments',
-  'console/components/deployment-list': 'view-deployment-list',
-};
-
 const baseName = (path) => path.slice(path.lastIndexOf('/') + 1);
-
-/** Points each view module's `itemsView(import.meta.url, ...)` at its entry: in a bundle the module's own URL is a chunk's. */
-const viewEntries = {
-  name: 'view-entries',
-  setup(b) {
-    b.onLoad({ filter: /\/dist\/(http\/views|console\/components)\/[\w-]+\.js$/ }, async (args) => {
-      const module = Object.keys(views).find((name) => args.path.endsWith(`/dist/${name}.js`));
-      if (!module) return undefined;
-      const text = await readFile(args.path, 'utf8');
-      const found = text.split('itemsView(import.meta.url,').length - 1;
-      if (found !== 1) throw new Error(`${module}: expected one itemsView(import.meta.url, ...), found ${found}`);
-      return { contents: text.replace('itemsView(import.meta.url,', `itemsView(new URL('./${views[module]}.js', import.meta.url).href,`), loader: 'js' };
-    });
-  },
-};
 
 /** JSON (mime-db's 200 KB tables among them) as a JSON.parse of a string, which V8 reads several times faster than an object literal. */
 const jsonAsParse = {
@@ -60,11 +37,7 @@ const jsonAsParse = {
 
 const built = await build({
   absWorkingDir: here,
-  entryPoints: [
-    { in: 'dist/cli/main.js', out: 'main' },
-    ...workers.map((name) => ({ in: `dist/${name}.js`, out: baseName(name) })),
-    ...Object.entries(views).map(([name, out]) => ({ in: `dist/${name}.js`, out })),
-  ],
+  entryPoints: [{ in: 'dist/cli/main.js', out: 'main' }, ...workers.map((name) => ({ in: `dist/${name}.js`, out: baseName(name) }))],
   outdir,
   chunkNames: 'chunk-[hash]',
   bundle: true,
@@ -76,7 +49,7 @@ const built = await build({
   external: ['better-sqlite3', 'better-sqlite3-napi', 'jq-wasm', 'pg-native'],
   // Some bundled dependencies are CommonJS and call require(); give the ESM chunks one.
   banner: { js: "import { createRequire as __trailproofCreateRequire } from 'node:module';\nconst require = __trailproofCreateRequire(import.meta.url);" },
-  plugins: [viewEntries, jsonAsParse],
+  plugins: [jsonAsParse],
   legalComments: 'eof',
   charset: 'utf8',
   logLevel: 'warning',

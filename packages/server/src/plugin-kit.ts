@@ -14,8 +14,8 @@
  * - Storing an attestation as the built-in types do: `storeAttestation` (`storeAttestationUses`,
  *   `AttestationToStore`).
  * - Lists: `pageLinks`, `pageCount`, `pageBody` (`PageFigures`, `PageLinks`, `ViewContext`), hrefs
- *   (`pathOf`, `environmentHref`, `trailHref`), and the views a list query writes its page with
- *   (`itemsView`, `deploymentsView` of `DeploymentRecord`s, `environmentsView`).
+ *   (`pathOf`, `environmentHref`, `trailHref`), and the API's items of the list queries' rows
+ *   (`deploymentItemsJson` of `DeploymentRecord`s, `environmentItemsJson`).
  * - Compliance: `parseTemplate` (`TemplateModel`, `TemplateError`), `evaluateCompliance`
  *   (`AttestationFacts`, `ComplianceStatus`).
  * - Console pages: `definePage` (`Page`, `PageInput`, `PageResult`), `consolePages` (the
@@ -43,9 +43,8 @@ export {
 } from './operations/lookup.ts';
 export { storeAttestation, storeAttestationUses, type AttestationToStore } from './operations/attest.ts';
 export { environmentHref, pageBody, pageCount, pageLinks, pathOf, trailHref, type PageFigures, type PageLinks, type ViewContext } from './http/links.ts';
-export { itemsView } from './store/views.ts';
-export { deploymentsView, type DeploymentRecord } from './http/views/deployments.ts';
-export { environmentsView } from './http/views/environments.ts';
+export { deploymentItemsJson, type DeploymentRecord } from './http/views/deployments.ts';
+export { environmentItemsJson } from './http/views/environments.ts';
 export { parseTemplate, TemplateError, type TemplateModel } from './domain/template.ts';
 export { evaluateCompliance, type AttestationFacts, type ComplianceStatus } from './domain/compliance.ts';
 export { storeTokens } from './auth.ts';

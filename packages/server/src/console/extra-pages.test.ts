@@ -83,10 +83,10 @@ describe('console pages: environment, deployments, approvals, integrity', functi
         .matchAll(/<tr>[\s\S]*?<\/tr>/g),
     ].map((m) => textOf(m[0]));
     expect(rows.map((r) => r.replace(/^.*\(.*? ago\) /, ''))).to.deep.equal([
-      `web ${sha('web:1').slice(0, 12)} staging #1 app/b2 ✗ NON-COMPLIANT`,
-      `db ${sha('db:1').slice(0, 12)} prod #2 no trail attested it ✗ NON-COMPLIANT`,
-      `web ${sha('web:1').slice(0, 12)} prod #1 app/b2 ✗ NON-COMPLIANT`,
-      `api ${sha('api:1').slice(0, 12)} prod #1 app/b1 ✓ COMPLIANT`,
+      `web ${sha('web:1').slice(0, 12)} staging #1 app/b2 ✗ NON-COMPLIANT not approved`,
+      `db ${sha('db:1').slice(0, 12)} prod #2 no trail attested it ✗ NON-COMPLIANT not approved`,
+      `web ${sha('web:1').slice(0, 12)} prod #1 app/b2 ✗ NON-COMPLIANT not approved`,
+      `api ${sha('api:1').slice(0, 12)} prod #1 app/b1 ✓ COMPLIANT approved: app #1`,
     ]);
     expect(all.html).to.contain('<th scope="col">When deployed</th>');
     const staging = textOf((await page('/ui/acme/deployments?env_name=staging')).html);

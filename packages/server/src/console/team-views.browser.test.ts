@@ -163,4 +163,29 @@ describe('console for a team in a browser: phones, dark mode, accessibility, the
     expect(names).to.deep.equal(['a2', 'w1']);
     expect(new URL(page.url()).searchParams.get('branch')).to.equal('main');
   });
+
+  it('at 390 px the deployments table shows each approval, reached inside its box, and filters by compliance in the address', async () => {
+    await page.setViewportSize({ width: 390, height: 800 });
+    await page.goto(`${server.url}/ui/acme/deployments`);
+    const headers = await page.$$eval('table.deployments thead th', (cells) => cells.map((c) => (c as HTMLElement).innerText.trim()));
+    expect(headers.at(-1)).to.equal('Approval');
+    const approvals = await page.$$eval('table.deployments tbody tr td:last-child', (cells) => cells.map((c) => (c as HTMLElement).innerText.trim()));
+    expect(approvals).to.deep.equal(['not approved', 'not approved', 'not approved', 'approved: app #1']);
+    const link = page.locator('table.deployments tbody tr td:last-child a');
+    await link.scrollIntoViewIfNeeded();
+    // Scrolled to inside the table's own box: the cell is on the screen, the page no wider than it.
+    const box = await link.boundingBox();
+    expect(box!.x + box!.width).to.be.at.most(390);
+    expect(await page.evaluate(() => document.documentElement.scrollWidth)).to.be.at.most(390);
+    await page.screenshot({ path: join(shots, 'deployments-approvals-390.png') });
+    await link.click();
+    await page.waitForURL('**/ui/acme/flows/app/approvals/1');
+
+    await page.goto(`${server.url}/ui/acme/deployments`);
+    await page.selectOption('select[name=compliance]', 'compliant');
+    await page.click('form.filters button[type=submit]');
+    await page.waitForURL(/compliance=compliant/);
+    expect(await page.innerText('[data-testid=deployments-summary]')).to.match(/^1 deployment compliant when deployed from /);
+    expect(await page.locator('table.deployments tbody tr').count()).to.equal(1);
+  });
 });

@@ -1,6 +1,6 @@
 import { defaultEnvironmentsPerPage, listEnvironments, maxUnpagedEnvironments } from '@trailproof/schema';
 import { pageBody, pageCount, pageLinks } from '../http/links.ts';
-import { environmentsView } from '../http/views/environments.ts';
+import { environmentItemsJson } from '../http/views/environments.ts';
 import { definePlugin } from '../plugin.ts';
 import { requireOrganization, requireOrganizationUses } from './lookup.ts';
 
@@ -16,20 +16,17 @@ export const listEnvironmentsPlugin = definePlugin({
     const unpaged = query.page === undefined && query.per_page === undefined;
     const page = query.page ?? 1;
     const perPage = unpaged ? maxUnpagedEnvironments : (query.per_page ?? defaultEnvironmentsPerPage);
-    const { itemsJson, total } = await store.listEnvironments(
-      organization.id,
-      {
-        names: query.name,
-        spaceIds: query.space_id,
-        types: query.type,
-        tags: query.tag,
-        sort: query.sort,
-        direction: query.sort_direction,
-        offset: (page - 1) * perPage,
-        limit: perPage,
-      },
-      environmentsView(organization.name),
-    );
+    const { rows, total } = await store.listEnvironments(organization.id, {
+      names: query.name,
+      spaceIds: query.space_id,
+      types: query.type,
+      tags: query.tag,
+      sort: query.sort,
+      direction: query.sort_direction,
+      offset: (page - 1) * perPage,
+      limit: perPage,
+    });
+    const itemsJson = environmentItemsJson(rows, organization.name);
     if (unpaged) {
       // One page holds them all (none when nothing matches); past the maximum, total_count still says how many there are.
       const totalPages = pageCount(total, maxUnpagedEnvironments);

@@ -56,7 +56,6 @@ export type { EnvironmentEventFilter, EnvironmentEventInsert, EnvironmentEventRe
 export type { ArtifactKey, ArtifactListFilter, DeployedFingerprint, FingerprintEventRow, ReadArtifactRow } from './queries/artifact-reads.ts';
 export type { EnvironmentFilter, EnvironmentListRow } from './queries/environment-list.ts';
 export type { EnvironmentInput, EnvironmentNow, EnvironmentRecord, EnvironmentRow } from './queries/environments.ts';
-export type { ItemsView, Serialiser } from './views.ts';
 export type { FlowChanges, FlowRecord, FlowRow, FlowWithLatestTrail } from './queries/flows.ts';
 export type { TokenEvidence, TokenRef } from './queries/provenance.ts';
 export type { RunningArtifact, SnapshotRange, SnapshotRecord, SnapshotSummary } from './queries/snapshots.ts';

@@ -1,73 +1,101 @@
 /**
  * A page of deployments read with the API's own query (`listDeployments`: its window, filters,
  * counts and paging), shown as a table whose rows link to the environment, its snapshot and the
- * trail that attested the artifact. The rows are written where they are read, as the API's items
- * are (store/views.ts): on a reader thread with SQLite, as escaped markup (markup.ts).
+ * trail that attested the artifact.
  */
-import type { DeploymentFilter, DeploymentListRow } from '../../store/index.ts';
-import { itemsView } from '../../store/views.ts';
-import { artifactPageHref, environmentPageHref, type LinkBase, trailPageHref } from '../links.ts';
-import { html, type Markup } from '../markup.ts';
+import type { ArtifactApproval, DeploymentFilter, DeploymentListRow } from '../../store/index.ts';
+import { artifactPageHref, environmentPageHref, type LinkBase, orgHref, trailPageHref } from '../links.ts';
 import type { PageInput } from '../page.ts';
-import { complianceMarkup } from './compliance.tsx';
-import { timeMarkup } from './time.tsx';
-
-/** What the rows' links and times need: plain values, for a reader thread. */
-export interface DeploymentRowsContext {
-  base: string;
-  org: string;
-  now: number;
-}
+import { Compliance } from './compliance.tsx';
+import { Time } from './time.tsx';
 
 /** The environment page showing what ran at one of its snapshots. */
 export const snapshotPageHref = (at: LinkBase, env: string, index: number) => `${environmentPageHref(at, env)}?snapshot=${index}`;
 
-/** The artifact's compliance when it started, as stored with its snapshot; unknown for a deployment with no recorded start. */
-const compliantWhenStarted = (compliant: number | null) =>
-  complianceMarkup(compliant === null ? null : Number(compliant) === 1, compliant === null ? 'UNKNOWN' : undefined);
-
-/** The table's rows (`<tr>`s), newest first, as HTML text with every value escaped. */
-export function deploymentRowsHtml(rows: readonly DeploymentListRow[], c: DeploymentRowsContext): string {
-  const at = { base: c.base, org: { name: c.org } };
-  // A page holds few environments: each one's links are built and escaped once.
-  const environments = new Map<string, { href: Markup; link: Markup }>();
-  const environmentOf = (name: string) => {
-    let known = environments.get(name);
-    if (!known) {
-      const href = html`${environmentPageHref(at, name)}`;
-      environments.set(name, (known = { href, link: html`<a href="${href}">${name}</a>` }));
-    }
-    return known;
-  };
-  let out = '';
-  for (const r of rows) {
-    const env = environmentOf(r.env_name);
-    const index = Number(r.snapshot_index);
-    const trail =
-      r.trail_name !== null && r.flow_name !== null
-        ? html`<a href="${trailPageHref(at, r.flow_name, r.trail_name)}">${r.flow_name}/${r.trail_name}</a>`
-        : html`<span class="muted">no trail attested it</span>`;
-    out +=
-      html`<tr><td>${timeMarkup(Number(r.deployed_at), c.now)}</td><td>${r.artifact_name}</td><td><a href="${artifactPageHref(at, r.fingerprint)}"><code title="${r.fingerprint}">${r.fingerprint.slice(0, 12)}</code></a></td><td>${env.link}</td><td><a href="${env.href}?snapshot=${index}">#${index}</a></td><td>${trail}</td><td>${compliantWhenStarted(r.artifact_compliant)}</td></tr>`
-        .text;
-  }
-  return out;
+/** The page of deployments the API would answer for `filter`: its rows (none when no deployment matches) and how many match. */
+export function readDeployments(input: Pick<PageInput, 'store' | 'org'>, filter: DeploymentFilter): Promise<{ rows: DeploymentListRow[]; total: number }> {
+  return input.store.listDeployments(input.org.id, filter);
 }
 
 /**
- * The page of deployments the API would answer for `filter`, as the table's rows. `rowsHtml` is
- * empty when no deployment matches.
+ * The approval that covers a deployment, from `approvals` (newest first, as `approvalsOfFingerprints`
+ * answers): of its artifact, for its environment or for any; an approved one before any other.
  */
-export async function readDeployments(
-  input: Pick<PageInput, 'store' | 'org' | 'base' | 'now'>,
-  filter: DeploymentFilter,
-): Promise<{ rowsHtml: string; total: number }> {
-  const view = itemsView(import.meta.url, deploymentRowsHtml, { base: input.base, org: input.org.name, now: input.now });
-  const { itemsJson, total } = await input.store.listDeployments(input.org.id, filter, view);
-  return { rowsHtml: itemsJson, total };
+export function approvalOfDeployment(approvals: readonly ArtifactApproval[], row: DeploymentListRow): ArtifactApproval | undefined {
+  const covering = approvals.filter((a) => a.fingerprint === row.fingerprint && (a.environment === null || a.environment === row.env_name));
+  return covering.find((a) => a.state === 'APPROVED') ?? covering[0];
 }
 
-export function DeploymentTable({ rowsHtml, caption }: { rowsHtml: string; caption: string }) {
+function ApprovalCell({ at, approval }: { at: LinkBase; approval: ArtifactApproval | undefined }) {
+  if (!approval) return <span class="muted">not approved</span>;
+  const link = (
+    <a href={orgHref(at, 'flows', approval.flowName, 'approvals', approval.releaseNumber)}>
+      {approval.flowName} #{approval.releaseNumber}
+    </a>
+  );
+  if (approval.state === 'APPROVED') return <span class="approved">approved: {link}</span>;
+  return (
+    <span>
+      not approved: {link} ({approval.state.toLowerCase()})
+    </span>
+  );
+}
+
+function DeploymentRow({ at, row, now, approvals }: { at: LinkBase; row: DeploymentListRow; now: number; approvals?: readonly ArtifactApproval[] }) {
+  const environment = environmentPageHref(at, row.env_name);
+  return (
+    <tr>
+      <td>
+        <Time at={row.deployed_at} now={now} />
+      </td>
+      <td>{row.artifact_name}</td>
+      <td>
+        <a href={artifactPageHref(at, row.fingerprint)}>
+          <code title={row.fingerprint}>{row.fingerprint.slice(0, 12)}</code>
+        </a>
+      </td>
+      <td>
+        <a href={environment}>{row.env_name}</a>
+      </td>
+      <td>
+        <a href={`${environment}?snapshot=${row.snapshot_index}`}>#{row.snapshot_index}</a>
+      </td>
+      <td>
+        {row.trail_name !== null && row.flow_name !== null ? (
+          <a href={trailPageHref(at, row.flow_name, row.trail_name)}>
+            {row.flow_name}/{row.trail_name}
+          </a>
+        ) : (
+          <span class="muted">no trail attested it</span>
+        )}
+      </td>
+      <td>
+        {/* As stored with its snapshot; unknown for a deployment with no recorded start. */}
+        <Compliance compliant={row.artifact_compliant} label={row.artifact_compliant === null ? 'UNKNOWN' : undefined} />
+      </td>
+      {approvals ? (
+        <td>
+          <ApprovalCell at={at} approval={approvalOfDeployment(approvals, row)} />
+        </td>
+      ) : null}
+    </tr>
+  );
+}
+
+/** The table of `rows`; with `approvals` (those of the rows' artifacts), a column of the approval that covers each. */
+export function DeploymentTable({
+  at,
+  rows,
+  now,
+  caption,
+  approvals,
+}: {
+  at: LinkBase;
+  rows: readonly DeploymentListRow[];
+  now: number;
+  caption: string;
+  approvals?: readonly ArtifactApproval[];
+}) {
   return (
     <table class="deployments">
       <caption class="visually-hidden">{caption}</caption>
@@ -80,9 +108,14 @@ export function DeploymentTable({ rowsHtml, caption }: { rowsHtml: string; capti
           <th scope="col">Snapshot</th>
           <th scope="col">Trail</th>
           <th scope="col">When deployed</th>
+          {approvals ? <th scope="col">Approval</th> : null}
         </tr>
       </thead>
-      <tbody dangerouslySetInnerHTML={{ __html: rowsHtml }} />
+      <tbody>
+        {rows.map((row) => (
+          <DeploymentRow at={at} row={row} now={now} approvals={approvals} />
+        ))}
+      </tbody>
     </table>
   );
 }

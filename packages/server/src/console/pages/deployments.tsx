@@ -1,7 +1,8 @@
 /**
  * The organisation's deployments with the API's filters (`env_name`, `repo_name`, `start_ts`,
- * `end_ts`, `page`, `per_page`), newest first, each linked to its environment's snapshot and to
- * its trail, and a chart of deployments per UTC day under the same filter.
+ * `end_ts`, `page`, `per_page`) and the console's `compliance` (compliant or non-compliant when
+ * deployed), newest first, each linked to its environment's snapshot, its trail and the approval
+ * that covers it, and a chart of deployments per UTC day under the API's filters.
  */
 import { defaultWindowSeconds } from '../../operations/list-deployments.ts';
 import { DeploymentsPerDayChart } from '../charts.tsx';
@@ -26,6 +27,7 @@ export function queryTime(value: string | null): number | undefined {
 }
 
 const perPageChoices = [10, 20, 50, 100];
+const compliances = ['compliant', 'non-compliant'] as const;
 const secondsPerDay = 86_400;
 
 /**
@@ -49,13 +51,20 @@ export const deploymentsPage = definePage({
     const start = asked !== undefined && asked <= end ? asked : end - defaultWindowSeconds;
     const envName = query.get('env_name') || undefined;
     const repoName = query.get('repo_name') || undefined;
+    const compliance = compliances.find((c) => c === query.get('compliance'));
     const perPage = queryNumber(query, 'per_page', 20, 1, 100);
     const page = queryNumber(query, 'page', 1, 1, 100_000);
-    const [{ rowsHtml, total }, days] = await Promise.all([
-      readDeployments(input, { start, end, envName, repoName, offset: (page - 1) * perPage, limit: perPage }),
+    const compliant = compliance === undefined ? undefined : compliance === 'compliant';
+    const [{ rows, total }, days] = await Promise.all([
+      readDeployments(input, { start, end, envName, repoName, compliant, offset: (page - 1) * perPage, limit: perPage }),
       perDay(input, { envName, repoName, firstDay: Math.floor(start / secondsPerDay), lastDay: Math.floor(end / secondsPerDay) }),
     ]);
-    const described = [envName && `to ${envName}`, repoName && `from ${repoName}`].filter(Boolean).join(' ');
+    const approvals = await input.store.approvalsOfFingerprints(
+      input.org.id,
+      rows.map((r) => r.fingerprint),
+    );
+    const chartDescribed = [envName && `to ${envName}`, repoName && `from ${repoName}`].filter(Boolean).join(' ');
+    const described = [compliance && `${compliance} when deployed`, chartDescribed].filter(Boolean).join(' ');
     return {
       title: `Deployments · ${input.org.name}`,
       content: (
@@ -78,6 +87,18 @@ export const deploymentsPage = definePage({
               To (UTC) <input name="end_ts" value={query.get('end_ts') ?? ''} placeholder="now" />
             </label>
             <label>
+              Compliance when deployed{' '}
+              <select name="compliance">
+                <option value="">All</option>
+                <option value="compliant" selected={compliance === 'compliant'}>
+                  Compliant
+                </option>
+                <option value="non-compliant" selected={compliance === 'non-compliant'}>
+                  Non-compliant
+                </option>
+              </select>
+            </label>
+            <label>
               Per page{' '}
               <select name="per_page">
                 {perPageChoices.map((n) => (
@@ -92,8 +113,8 @@ export const deploymentsPage = definePage({
           <p class="summary" data-testid="deployments-summary">
             {`${total} ${total === 1 ? 'deployment' : 'deployments'}${described ? ` ${described}` : ''} from ${utc(start)} to ${utc(end)}.`}
           </p>
-          <DeploymentsPerDayChart id="deployments-per-day" days={days} title={`Deployments per UTC day${described ? ` ${described}` : ''}`} />
-          {rowsHtml === '' ? (
+          <DeploymentsPerDayChart id="deployments-per-day" days={days} title={`Deployments per UTC day${chartDescribed ? ` ${chartDescribed}` : ''}`} />
+          {rows.length === 0 ? (
             <Empty
               example={`curl -X PUT -H "Authorization: Bearer $TOKEN" -H 'Content-Type: application/json' \\\n  ${input.apiBase}/environments/${input.org.name}/ENV/report/K8S -d '{"artifacts": [...]}'`}
             >
@@ -101,7 +122,7 @@ export const deploymentsPage = definePage({
             </Empty>
           ) : (
             <>
-              <DeploymentTable rowsHtml={rowsHtml} caption="Deployments, newest first" />
+              <DeploymentTable at={input} rows={rows} now={now} approvals={approvals} caption="Deployments, newest first" />
               <Pager url={url} page={page} perPage={perPage} total={total} />
             </>
           )}

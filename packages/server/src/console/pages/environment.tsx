@@ -218,11 +218,11 @@ export const environmentPage = definePage({
           )}
 
           <h2 id="deployments">Latest deployments</h2>
-          {deployments.rowsHtml === '' ? (
+          {deployments.rows.length === 0 ? (
             <Empty>No deployment to {environment.name} in the last 28 days.</Empty>
           ) : (
             <>
-              <DeploymentTable rowsHtml={deployments.rowsHtml} caption={`Latest deployments to ${environment.name}`} />
+              <DeploymentTable at={input} rows={deployments.rows} now={now} caption={`Latest deployments to ${environment.name}`} />
               <p>
                 <a href={`${orgHref(input, 'deployments')}?env_name=${encodeURIComponent(environment.name)}`}>
                   All {deployments.total} deployments to {environment.name} in the last 28 days →

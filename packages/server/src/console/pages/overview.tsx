@@ -7,14 +7,12 @@
 import { TrailEvaluator } from '../../domain/evaluate.ts';
 import { fingerprintEvidence } from '../../domain/running.ts';
 import type { EnvironmentNow } from '../../store/index.ts';
-import { deploymentsView, type DeploymentRecord } from '../../http/views/deployments.ts';
 import { Compliance } from '../components/compliance.tsx';
 import { actionStep, Empty } from '../components/empty.tsx';
 import { Pager } from '../components/table.tsx';
 import { Time } from '../components/time.tsx';
 import { artifactPageHref, environmentPageHref, flowHref, queryNumber, trailPageHref } from '../links.ts';
 import { definePage, type PageInput } from '../page.ts';
-import { trailOfDeployment } from './deployment-links.ts';
 
 const flowsPerPage = 25;
 const environmentsShown = 20;
@@ -29,7 +27,7 @@ export const overviewPage = definePage({
     const [flows, environments, deployments] = await Promise.all([
       store.flowsWithLatestTrail(org.id, (page - 1) * flowsPerPage, flowsPerPage),
       store.environmentsNow(org.id, 0, environmentsShown),
-      store.listDeployments(org.id, { start: 0, end: now, offset: 0, limit: latestDeployments }, deploymentsView({ org: org.name, apiBase: '' })),
+      store.listDeployments(org.id, { start: 0, end: now, offset: 0, limit: latestDeployments }),
     ]);
     const trails = flows.items.flatMap((f) => (f.latestTrail ? [f.latestTrail] : []));
     const compliance = await evaluator.complianceOf(trails);
@@ -40,7 +38,7 @@ export const overviewPage = definePage({
       org.id,
       environments.items.flatMap((e) => e.artifacts.map((a) => a.fingerprint)),
     );
-    const items = JSON.parse(deployments.itemsJson) as DeploymentRecord[];
+    const items = deployments.rows;
 
     return {
       title: org.name,
@@ -156,7 +154,8 @@ export const overviewPage = definePage({
                   </thead>
                   <tbody>
                     {items.map((d) => {
-                      const trail = trailOfDeployment(d);
+                      // As the API links a deployment to its trail: only when a trail of a flow attested the artifact.
+                      const trail = d.trail_name !== null && d.flow_name !== null ? { flow: d.flow_name, trail: d.trail_name } : undefined;
                       return (
                         <tr>
                           <td>

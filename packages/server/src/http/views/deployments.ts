@@ -1,13 +1,11 @@
 /**
  * The deployments page's items as the API answers them: each with `_links` to its environment,
- * snapshot and (when one attested the artifact) trail. Written on a reader thread with SQLite
- * (see store/views.ts), so this module imports nothing that a thread could not load.
+ * snapshot and (when one attested the artifact) trail, written from the rows `listDeployments` reads.
  */
 import type { DeploymentListRow } from '../../store/queries/deployments.ts';
-import { itemsView } from '../../store/views.ts';
 import { environmentHref, trailHref, type ViewContext } from '../links.ts';
 
-/** A deployment as the API answers it (an item of `listDeployments`' `itemsJson`). */
+/** A deployment as the API answers it (an item of `deploymentItemsJson`). */
 export interface DeploymentRecord {
   fingerprint: string;
   deployed_at: number;
@@ -29,10 +27,10 @@ export function deploymentItemsJson(rows: readonly DeploymentListRow[], at: View
   const environmentLink = (name: string) => environments.get(name) ?? environments.set(name, environmentHref(at, name)).get(name)!;
   const items = rows.map((r): DeploymentRecord => {
     const environment = environmentLink(r.env_name);
-    const snapshotIndex = Number(r.snapshot_index);
+    const snapshotIndex = r.snapshot_index;
     return {
       fingerprint: r.fingerprint,
-      deployed_at: Number(r.deployed_at),
+      deployed_at: r.deployed_at,
       artifact_name: r.artifact_name,
       env_name: r.env_name,
       snapshot_index: snapshotIndex,
@@ -48,6 +46,3 @@ export function deploymentItemsJson(rows: readonly DeploymentListRow[], at: View
   });
   return JSON.stringify(items);
 }
-
-/** The view `listDeployments` writes its page with. */
-export const deploymentsView = (at: ViewContext) => itemsView(import.meta.url, deploymentItemsJson, at);

@@ -1,9 +1,5 @@
-/**
- * The environments page's items as the API answers them (`EnvironmentRecord`s), written as JSON
- * text on a reader thread with SQLite (see store/views.ts).
- */
+/** The environments page's items as the API answers them (`EnvironmentRecord`s), written as JSON text from the rows `listEnvironments` reads. */
 import type { EnvironmentListRow } from '../../store/queries/environment-list.ts';
-import { itemsView } from '../../store/views.ts';
 
 /**
  * One environment as JSON text (`orgJson`: the organisation's name as JSON): the record
@@ -26,6 +22,3 @@ export function environmentItemsJson(rows: readonly EnvironmentListRow[], org: s
   const orgJson = JSON.stringify(org);
   return `[${rows.map((r) => environmentJson(r, orgJson)).join(',')}]`;
 }
-
-/** The view `listEnvironments` writes its page with. */
-export const environmentsView = (org: string) => itemsView(import.meta.url, environmentItemsJson, org);

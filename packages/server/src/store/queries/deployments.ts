@@ -3,14 +3,14 @@
  * kept with them), listed a window at a time (deployment-window.ts counts a window and finds
  * where a deep page starts), and read back by artifact fingerprint.
  */
+import { sql } from 'kysely';
 import { compiledOnce } from '../compiled-once.ts';
 import { firstOfChunks, insertChunks, type Db } from '../database.ts';
 import { eachChunkInTurn, nextTurn } from '../../support/turns.ts';
 import { inTransaction } from '../transactions.ts';
 import { countDeployments, deepPageStart, secondsPerDay, secondsPerHour, windowRows, type WindowValues } from './deployment-window.ts';
-import { writeItems, type ItemsView } from '../views.ts';
 
-/** A row of a page of deployments, as `listDeployments` reads it (http/views/deployments.ts writes the API's items). */
+/** A deployment of a page of `listDeployments` (http/views/deployments.ts writes the API's items of them, the console its table). */
 export interface DeploymentListRow {
   fingerprint: string;
   deployed_at: number;
@@ -23,8 +23,8 @@ export interface DeploymentListRow {
   /** The git commit of the artifact the trail reported with this fingerprint, else the trail's; null when neither is known. */
   artifact_commit: string | null;
   trail_commit: string | null;
-  /** Whether the artifact was compliant when it started, as its snapshot judged it (1 or 0; the least of its names); null where no start was recorded. */
-  artifact_compliant: number | null;
+  /** Whether the artifact was compliant when it started, as its snapshot judged it (the least of its names); null where no start was recorded. */
+  artifact_compliant: boolean | null;
 }
 
 export interface DeploymentFilter {
@@ -32,6 +32,11 @@ export interface DeploymentFilter {
   end: number;
   envName?: string;
   repoName?: string;
+  /**
+   * Only those whose artifact was compliant when it started (true), or only the others (false:
+   * judged non-compliant, or with no recorded start); every one when absent.
+   */
+  compliant?: boolean;
   offset: number;
   limit: number;
 }
@@ -124,70 +129,98 @@ function tally<K extends Record<string, string | number>>(keys: K[]): Array<K & 
 }
 
 /**
+ * Whether the deployment's artifact was compliant when it started (1 or 0), as judged then and
+ * stored with its snapshot (environment_events), never judged again on view; null with no start.
+ */
+const compliantWhenStarted = sql<
+  number | null
+>`(select min(e.artifact_compliant) from environment_events e where e.fingerprint = d.fingerprint and e.environment_id = d.environment_id and e.snapshot_index = d.snapshot_index and e.type = 'started')`;
+
+/** The window's rows, only those whose artifact's compliance when it started is `compliant` when given (see `DeploymentFilter`). */
+function judgedRows(db: Db, v: WindowValues, from: number, to: number, toExclusive: boolean, compliant: boolean | undefined) {
+  const rows = windowRows(db, v, from, to, toExclusive);
+  if (compliant === undefined) return rows;
+  return rows.where(compliant ? sql<boolean>`${compliantWhenStarted} = 1` : sql<boolean>`coalesce(${compliantWhenStarted}, 0) = 0`);
+}
+
+/**
+ * Deployments in [start, end] whose artifact's compliance when it started is `compliant`: counted
+ * row by row, since the per-day counts do not know compliance.
+ */
+const countJudged = compiledOnce((db, v: WindowValues & { start: number; end: number }, o: { compliant: boolean }) =>
+  judgedRows(db, v, v.start, v.end, false, o.compliant).select((eb) => eb.fn.countAll().as('n')),
+);
+
+/**
  * A page of the window, newest first. The page's ids come first, from the covering index alone
  * (ORDER BY, LIMIT and OFFSET in a subquery); only those rows are read and joined to their
  * trail and flow, so a deep page does not join the rows it skips. `endExclusive`: the window
  * ends before `end` (a deep page that starts at a day boundary, see `deepPageStart`).
  */
-const pageWithin = compiledOnce((db, v: WindowValues & { start: number; end: number; limit: number; offset: number }, o: { endExclusive: boolean }) =>
-  db
-    .selectFrom(
-      windowRows(db, v, v.start, v.end, o.endExclusive)
-        .select('d.id')
-        .orderBy('d.deployed_at', 'desc')
-        .orderBy('d.id', 'desc')
-        .limit(v.limit)
-        .offset(v.offset)
-        .as('p'),
-    )
-    .innerJoin('deployments as d', 'd.id', 'p.id')
-    .leftJoin('trails as t', 't.id', 'd.trail_id')
-    .leftJoin('flows as fl', 'fl.id', 't.flow_id')
-    // One artifact at most: a trail reports a fingerprint once (artifacts_trail_fingerprint).
-    .leftJoin('artifacts as r', (join) => join.onRef('r.trail_id', '=', 'd.trail_id').onRef('r.fingerprint', '=', 'd.fingerprint'))
-    .select([
-      'd.fingerprint',
-      'd.deployed_at',
-      'd.artifact_name',
-      'd.env_name',
-      'd.snapshot_index',
-      't.name as trail_name',
-      'fl.name as flow_name',
-      'r.git_commit as artifact_commit',
-      't.commit_sha as trail_commit',
-      // As judged when it started (environment_events, stored with the snapshot): never judged again on view.
-      (eb) =>
-        eb
-          .selectFrom('environment_events as e')
-          .select((e) => e.fn.min('e.artifact_compliant').as('c'))
-          .whereRef('e.fingerprint', '=', 'd.fingerprint')
-          .whereRef('e.environment_id', '=', 'd.environment_id')
-          .whereRef('e.snapshot_index', '=', 'd.snapshot_index')
-          .where('e.type', '=', 'started')
-          .as('artifact_compliant'),
-    ])
-    .orderBy('d.deployed_at', 'desc')
-    .orderBy('d.id', 'desc'),
+const pageWithin = compiledOnce(
+  (db, v: WindowValues & { start: number; end: number; limit: number; offset: number }, o: { endExclusive: boolean; compliant: boolean | undefined }) =>
+    db
+      .selectFrom(
+        judgedRows(db, v, v.start, v.end, o.endExclusive, o.compliant)
+          .select('d.id')
+          .orderBy('d.deployed_at', 'desc')
+          .orderBy('d.id', 'desc')
+          .limit(v.limit)
+          .offset(v.offset)
+          .as('p'),
+      )
+      .innerJoin('deployments as d', 'd.id', 'p.id')
+      .leftJoin('trails as t', 't.id', 'd.trail_id')
+      .leftJoin('flows as fl', 'fl.id', 't.flow_id')
+      // One artifact at most: a trail reports a fingerprint once (artifacts_trail_fingerprint).
+      .leftJoin('artifacts as r', (join) => join.onRef('r.trail_id', '=', 'd.trail_id').onRef('r.fingerprint', '=', 'd.fingerprint'))
+      .select([
+        'd.fingerprint',
+        'd.deployed_at',
+        'd.artifact_name',
+        'd.env_name',
+        'd.snapshot_index',
+        't.name as trail_name',
+        'fl.name as flow_name',
+        'r.git_commit as artifact_commit',
+        't.commit_sha as trail_commit',
+        compliantWhenStarted.as('artifact_compliant'),
+      ])
+      .orderBy('d.deployed_at', 'desc')
+      .orderBy('d.id', 'desc'),
 );
 
-/**
- * Deployments in the window, newest first, and how many there are. The page comes as the JSON
- * text of its items, written by `view` where the rows are read (on a reader thread with SQLite),
- * so that only a string crosses to the event loop, which splices it into the response unparsed.
- */
-export async function listDeployments(
-  db: Db,
-  organizationId: number,
-  f: DeploymentFilter,
-  view: ItemsView<DeploymentListRow>,
-): Promise<{ itemsJson: string; total: number }> {
+/** A row as the driver gives it: PostgreSQL's bigints come as text. */
+type StoredListRow = Omit<DeploymentListRow, 'artifact_compliant'> & { artifact_compliant: number | string | null };
+
+const listRow = (r: StoredListRow): DeploymentListRow => ({
+  fingerprint: r.fingerprint,
+  deployed_at: Number(r.deployed_at),
+  artifact_name: r.artifact_name,
+  env_name: r.env_name,
+  snapshot_index: Number(r.snapshot_index),
+  trail_name: r.trail_name,
+  flow_name: r.flow_name,
+  artifact_commit: r.artifact_commit,
+  trail_commit: r.trail_commit,
+  artifact_compliant: r.artifact_compliant === null ? null : Number(r.artifact_compliant) === 1,
+});
+
+/** Deployments in the window, newest first (a page of them), and how many there are. */
+export async function listDeployments(db: Db, organizationId: number, f: DeploymentFilter): Promise<{ total: number; rows: DeploymentListRow[] }> {
   const w: WindowValues = { org: organizationId, envName: f.envName, repoName: f.repoName };
+  const compliant = f.compliant;
   const page = async () => {
-    const { end, endExclusive, offset } = await deepPageStart(db, w, f);
-    return pageWithin(db, { org: w.org, envName: w.envName, repoName: w.repoName, start: f.start, end, limit: f.limit, offset }, { endExclusive });
+    // A deep page skips whole days by their counts, which do not know compliance.
+    const { end, endExclusive, offset } = compliant === undefined ? await deepPageStart(db, w, f) : { end: f.end, endExclusive: false, offset: f.offset };
+    return pageWithin(db, { org: w.org, envName: w.envName, repoName: w.repoName, start: f.start, end, limit: f.limit, offset }, { endExclusive, compliant });
   };
-  const [total, rows] = await Promise.all([countDeployments(db, w, f.start, f.end), f.limit > 0 ? page() : []]);
-  return { total, itemsJson: await writeItems(view, rows) };
+  const count = async () =>
+    compliant === undefined
+      ? countDeployments(db, w, f.start, f.end)
+      : Number((await countJudged(db, { org: w.org, envName: w.envName, repoName: w.repoName, start: f.start, end: f.end }, { compliant }))[0]?.n ?? 0);
+  const [total, rows] = await Promise.all([count(), f.limit > 0 ? page() : []]);
+  return { total, rows: (rows as StoredListRow[]).map(listRow) };
 }
 
 /** The name an artifact last ran under in an environment of the organisation. */

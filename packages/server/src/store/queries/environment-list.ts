@@ -6,7 +6,6 @@
 import { sql, type Selectable } from 'kysely';
 import { compiledOnce } from '../compiled-once.ts';
 import { isSqlite, type Db, type EnvironmentsTable } from '../database.ts';
-import { writeItems, type ItemsView } from '../views.ts';
 
 export interface EnvironmentFilter {
   names?: string;
@@ -99,16 +98,8 @@ const environmentPage = compiledOnce((db, v: ListValues & { limit: number; offse
   return page.orderBy('e.name_lower', nameDirection).orderBy('e.name', nameDirection).limit(v.limit).offset(v.offset);
 });
 
-/**
- * A page of the organisation's environments that match, and how many match. The page comes as the
- * JSON text of its items, written by `view` where the rows are read (see `listDeployments`).
- */
-export async function listEnvironments(
-  db: Db,
-  organizationId: number,
-  f: EnvironmentFilter,
-  view: ItemsView<EnvironmentListRow>,
-): Promise<{ itemsJson: string; total: number }> {
+/** A page of the organisation's environments that match, and how many match. */
+export async function listEnvironments(db: Db, organizationId: number, f: EnvironmentFilter): Promise<{ total: number; rows: EnvironmentListRow[] }> {
   const name = f.names?.toLowerCase();
   // One object for both queries (the count ignores the page's limit and offset): not a copy with
   // them added, `{ ...v, limit, offset }`, which cost far more on Node 20 (see WindowValues in deployment-window.ts).
@@ -129,13 +120,10 @@ export async function listEnvironments(
     offset: f.offset,
   };
   const [[counted], rows] = await Promise.all([countEnvironments(db, v), f.limit > 0 ? environmentPage(db, v, { sort: f.sort, direction: f.direction }) : []]);
-  return {
-    total: Number(counted?.total ?? 0),
-    itemsJson: await writeItems(view, rows),
-  };
+  return { total: Number(counted?.total ?? 0), rows };
 }
 
-/** A row of a page of environments, as `listEnvironments` reads it (http/views/environments.ts writes the API's items). */
+/** An environment of a page of `listEnvironments`, as stored (http/views/environments.ts writes the API's items of them). */
 export type EnvironmentListRow = Selectable<EnvironmentsTable>;
 
 export const reads = { listEnvironments };
