@@ -1,19 +1,22 @@
 /**
- * Is the server still answering while a hostile request is being served? Health probes are sent
- * one after another for as long as that request runs: each must answer within the bound (1 s by
- * the issue that asked for these tests), or the event loop was held for longer than that.
+ * Is the server still answering while a hostile request is being served? Probes are sent one
+ * after another for as long as that request runs. The bound (1 s, from the issue that asked for
+ * these tests) is on `GET /livez`, which the process answers without the database: it measures
+ * whether the event loop was held, where a database starved by a loaded machine (PostgreSQL's
+ * processes beside the suite's) would add its own time. `GET /api/v2/health` is asked too and
+ * must say 200: the database stayed readable meanwhile.
  */
 import { request } from 'node:http';
 import type { TestServer } from '@trailproof/server/testing';
 
 export interface Probed<T> {
   result: T;
-  /** How long the slowest probe took to answer, in ms. */
+  /** How long the slowest `/livez` took to answer, in ms. */
   slowestMs: number;
   probes: number;
 }
 
-/** Runs `work` while `GET /api/v2/health` is probed back to back; at least one probe starts once `work` has. */
+/** Runs `work` while `GET /livez` and `GET /api/v2/health` are probed back to back; at least one probe starts once `work` has. */
 export async function whileProbingHealth<T>(server: Pick<TestServer, 'url'>, work: () => Promise<T>): Promise<Probed<T>> {
   let settled = false;
   const running = work().finally(() => (settled = true));
@@ -23,14 +26,19 @@ export async function whileProbingHealth<T>(server: Pick<TestServer, 'url'>, wor
   await new Promise((resolve) => setTimeout(resolve, 20));
   do {
     const started = performance.now();
-    const answer = await fetch(`${server.url}/api/v2/health`);
-    const text = await answer.text();
-    if (answer.status !== 200) throw new Error(`health answered ${answer.status}: ${text.slice(0, 300)}`);
+    await answered(`${server.url}/livez`);
     slowestMs = Math.max(slowestMs, performance.now() - started);
+    await answered(`${server.url}/api/v2/health`);
     probes++;
     await new Promise((resolve) => setTimeout(resolve, 10));
   } while (!settled);
   return { result: await running, slowestMs, probes };
+}
+
+async function answered(url: string): Promise<void> {
+  const answer = await fetch(url);
+  const text = await answer.text();
+  if (answer.status !== 200) throw new Error(`${new URL(url).pathname} answered ${answer.status}: ${text.slice(0, 300)}`);
 }
 
 /** `GET /readyz` on a connection of its own: a pool's primary hands each new connection to its next worker. */
