@@ -69,7 +69,10 @@ export function Layout({ title, base, org, viewer, children }: LayoutProps) {
           ) : null}
           {viewer ? (
             <p class="viewer">
-              {viewer.name} <span class="role">{viewer.role}</span>
+              <span class="who" title={viewer.name}>
+                {viewer.name}
+              </span>{' '}
+              <span class="role">{viewer.role}</span>
             </p>
           ) : null}
           {org ? (
