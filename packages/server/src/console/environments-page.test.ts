@@ -73,6 +73,7 @@ describe('console: the environments list', function () {
     expect(await shown('?per_page=2')).to.deep.equal(['dev', 'prod']);
     expect(await shown('?per_page=2&page=2')).to.deep.equal(['staging']);
     expect(await shown('?per_page=2&page=9')).to.deep.equal([]);
+    expect(textOf((await page('/ui/acme/environments?per_page=2')).html)).to.contain('Page 1 of 2 (3 in all) Next →');
   });
 
   it('is linked from the navigation and the overview', async () => {

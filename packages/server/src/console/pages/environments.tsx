@@ -136,7 +136,7 @@ export const environmentsPage = definePage({
                 <EnvironmentRows input={input} lines={view.lines} />
               </table>
             </section>
-            <Pager url={input.url} page={page} perPage={perPage} total={view.total} />
+            <Pager url={input.url} page={page} perPage={perPage} total={view.total} previous="← Previous" next="Next →" />
           </>
         )}
       </>
