@@ -2,7 +2,8 @@
  * The console's pages under load: the read benchmark's organisation (10,000 environments,
  * 1,000,000 deployments; 100,000 with --quick) plus 10,000 trails (1,000 with --quick) of one flow,
  * each with a JUnit attestation of its own artifact, and an environment whose reports run 20 of
- * those artifacts. The trail, flow (with its charts), environment and deployments pages at 16
+ * those artifacts. The trail, flow (with its charts), environment, deployments and environments
+ * list pages, the org-wide trails view and searches at 16
  * connections, signed in with a session cookie, each against the JSON API call that returns the
  * same data, in turns (support/turns.ts): p99 under 50 ms, throughput at least 0.5 of the API's.
  * A report of the environment arrives every 100 ms meanwhile, as a busy organisation's reporters
@@ -217,6 +218,10 @@ export async function uiPages(o: UiOptions): Promise<Figure[]> {
       { name: 'org-wide trails, non-compliant only', page: '/ui/bench/trails?compliance=non-compliant', api: '/api/v2/trails/bench' },
       // A search by commit prefix finds trails (the API has no search of trails: its list of them is the pair).
       { name: 'search by commit', page: `/ui/bench/search?q=${searchedCommit}`, api: '/api/v2/trails/bench' },
+      // A name that no trail or artifact starts with: a range of the names' indexes that ends at once.
+      { name: 'search by a name that matches nothing', page: '/ui/bench/search?q=no-trail-is-named-so', api: '/api/v2/trails/bench' },
+      // The first 25 of the 10,000 environments by name, each one's latest snapshot judged, against the API's list unpaged (its first 1,000).
+      { name: 'environments list', page: '/ui/bench/environments', api: '/api/v2/environments/bench' },
     ];
     const target = server;
     const report = () => reportAgain(target.url, writeToken, trails, now);

@@ -18,11 +18,14 @@ const pod = (name: string, image: string) => ({
   creationTimestamp: 1_764_000_000,
 });
 
+/** An API call of the story: anything but 200 or 201 stops it, with what the server answered. */
+const callerOf = (server: Pick<TestServer, 'request'>) => async (method: string, path: string, options: Parameters<TestServer['request']>[2]) => {
+  const res = await server.request(method, `/api/v2${path}`, options);
+  if (res.status !== 200 && res.status !== 201) throw new Error(`${method} ${path} answered ${res.status}: ${JSON.stringify(res.body)}`);
+};
+
 export async function playExtrasStory(server: Pick<TestServer, 'request'>): Promise<void> {
-  const call = async (method: string, path: string, options: Parameters<TestServer['request']>[2]) => {
-    const res = await server.request(method, `/api/v2${path}`, options);
-    if (res.status !== 200 && res.status !== 201) throw new Error(`${method} ${path} answered ${res.status}: ${JSON.stringify(res.body)}`);
-  };
+  const call = callerOf(server);
   for (const [trail, image, failures] of [
     ['b1', 'api:1', 0],
     ['b2', 'web:1', 2],
@@ -51,6 +54,22 @@ export async function playExtrasStory(server: Pick<TestServer, 'request'>): Prom
   });
   await call('PUT', '/approvals/acme/app/1', { json: review('APPROVED', 'alice') });
   await call('PUT', '/approvals/acme/app/1', { json: review('APPROVED', 'bob') });
+}
+
+/**
+ * The environments list's story, after `playExtrasStory`: prod judged by prod-policy (trail
+ * compliance required) with db:1 allowed, staging with no policy, dev created and never reported, and globex's own
+ * environment, which acme never sees.
+ */
+export async function playEnvironmentsStory(server: Pick<TestServer, 'request' | 'otherToken'>): Promise<void> {
+  const call = callerOf(server);
+  const policy = '_schema: https://kosli.com/schemas/policy/environment/v1\nartifacts:\n  trail-compliance:\n    required: true\n';
+  const payload = { name: 'prod-policy', description: 'Prod', comment: 'first', type: 'env' };
+  await call('PUT', '/policies/acme', { form: { payload: JSON.stringify(payload), policy_file: { content: policy, name: 'policy.yml' } } });
+  await call('POST', '/environments/acme/prod/policies', { json: { policy_names: ['prod-policy'] } });
+  await call('PUT', '/allowlists/acme/prod', { json: { artifact_fingerprint: sha('db:1'), artifact_name: 'db', description: 'a vendor image' } });
+  await call('PUT', '/environments/acme', { json: { name: 'dev', type: 'docker' } });
+  await call('PUT', '/environments/globex', { token: server.otherToken, json: { name: 'secret-env-of-globex', type: 'K8S' } });
 }
 
 /** A page's text as a person reads it: tags dropped, entities of the escaper decoded, spaces folded. */

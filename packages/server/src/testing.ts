@@ -192,6 +192,7 @@ const undoing: Record<string, { sqlite: readonly string[]; postgres: readonly st
   // The table's indexes go with it.
   '0028_console_identities': { sqlite: ['drop table console_identity_sessions'], postgres: ['drop table console_identity_sessions'] },
   '0029_artifact_names': { sqlite: ['drop index artifacts_org_filename'], postgres: ['drop index artifacts_org_filename'] },
+  '0030_trail_names': { sqlite: ['drop index trails_org_name'], postgres: ['drop index trails_org_name'] },
 };
 
 /**

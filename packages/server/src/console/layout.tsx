@@ -41,6 +41,7 @@ export function Layout({ title, base, org, viewer, children }: LayoutProps) {
             <nav aria-label="Organisation">
               <a href={home}>{org}</a>
               <a href={`${home}/trails`}>Trails</a>
+              <a href={`${home}/environments`}>Environments</a>
               <a href={`${home}/deployments`}>Deployments</a>
               <a href={`${home}/integrity`}>Integrity</a>
               <a href={`${home}/policies`}>Policies</a>
@@ -68,7 +69,10 @@ export function Layout({ title, base, org, viewer, children }: LayoutProps) {
           ) : null}
           {viewer ? (
             <p class="viewer">
-              {viewer.name} <span class="role">{viewer.role}</span>
+              <span class="who" title={viewer.name}>
+                {viewer.name}
+              </span>{' '}
+              <span class="role">{viewer.role}</span>
             </p>
           ) : null}
           {org ? (

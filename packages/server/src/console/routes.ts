@@ -7,6 +7,7 @@ import { flowPage } from './pages/flow.tsx';
 import { overviewPage } from './pages/overview.tsx';
 import { attachmentDownload, trailPage } from './pages/trail.tsx';
 import { environmentPage } from './pages/environment.tsx';
+import { environmentsPage } from './pages/environments.tsx';
 import { deploymentsPage } from './pages/deployments.tsx';
 import { approvalPage, approvalsPage } from './pages/approvals.tsx';
 import { integrityPage } from './pages/integrity.tsx';
@@ -25,6 +26,7 @@ export const consolePages: readonly Page[] = [
   trailPage,
   attachmentDownload,
   environmentPage,
+  environmentsPage,
   deploymentsPage,
   approvalsPage,
   approvalPage,

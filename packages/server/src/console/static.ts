@@ -20,11 +20,11 @@ export const consoleCss = `
 body { margin: 0; font: 15px/1.45 system-ui, -apple-system, "Segoe UI", sans-serif; color: var(--fg); background: var(--bg); }
 a { color: var(--link); }
 a:focus-visible, button:focus-visible, input:focus-visible { outline: 3px solid var(--focus); outline-offset: 2px; }
-header.top { display: flex; gap: 1.5rem; align-items: center; padding: .6rem 1.5rem; background: var(--top); color: var(--top-fg); flex-wrap: wrap; }
+header.top { display: flex; gap: .8rem; align-items: center; padding: .6rem 1.5rem; background: var(--top); color: var(--top-fg); flex-wrap: wrap; }
 header.top a { color: var(--top-fg); text-decoration: none; }
 header.top a:hover { text-decoration: underline; }
 header.top .brand { font-weight: 700; }
-header.top nav { display: flex; gap: 1rem; flex: 1; flex-wrap: wrap; }
+header.top nav { display: flex; gap: .8rem; flex: 1; flex-wrap: wrap; }
 header.top form { margin: 0; display: flex; gap: .5rem; align-items: center; }
 header.top button { background: transparent; color: var(--top-fg); border: 1px solid var(--top-line); border-radius: 6px; padding: .2rem .7rem; cursor: pointer; }
 main { padding: 1rem 1.5rem 3rem; max-width: 1200px; }
@@ -65,8 +65,10 @@ form.filters label { display: grid; gap: .15rem; font-size: .85rem; color: var(-
 form.filters input, form.filters select, form.filters button { font: inherit; padding: .3rem .5rem; border: 1px solid var(--line); border-radius: 6px; }
 form.filters button, a.button { background: var(--go); color: var(--go-fg); border: 0; border-radius: 6px; padding: .4rem .9rem; text-decoration: none; display: inline-block; }
 code.fingerprint { word-break: break-all; }
-header.top form.search input { font: inherit; width: 16rem; max-width: 50vw; padding: .2rem .5rem; border: 1px solid var(--top-line); border-radius: 6px; }
+header.top form.search input { font: inherit; width: 12rem; max-width: 50vw; padding: .2rem .5rem; border: 1px solid var(--top-line); border-radius: 6px; }
 header.top .viewer { margin: 0; font-size: .9rem; }
+/* A long name is cut (it is whole on hover), so that the navigation keeps its one line on a desktop. */
+header.top .viewer .who { display: inline-block; vertical-align: bottom; max-width: 9rem; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }
 header.top .viewer .role { border: 1px solid var(--top-line); border-radius: 6px; padding: 0 .4rem; margin-left: .3rem; }
 form.review { display: grid; gap: .5rem; max-width: 40rem; margin: 1rem 0; }
 form.review textarea { font: inherit; min-height: 4rem; }

@@ -4,7 +4,8 @@
  * page at a phone's width (390 px) and a desktop's, in light and dark schemes, is as wide as the
  * window (tables scroll inside their box, the navigation stays one line), passes axe-core's
  * checks (landmarks, labels, names, contrast in both schemes), and is worked with the keyboard;
- * the trails view is filtered by clicking, and its filters land in the address.
+ * the trails view is filtered by clicking, and its filters land in the address; the environments
+ * list keeps its table in its box on a phone and its badges in the dark scheme's colours.
  */
 import { expect } from 'chai';
 import { createRequire } from 'node:module';
@@ -13,7 +14,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { chromium, type Browser, type BrowserContext, type Page } from 'playwright-core';
 import { startTestServer, type TestServer } from '@trailproof/server/testing';
-import { playExtrasStory, signInTo } from '../../../../test/support/console-story.ts';
+import { playEnvironmentsStory, playExtrasStory, signInTo } from '../../../../test/support/console-story.ts';
 import { playTeamStory } from '../../../../test/support/team-story.ts';
 
 const chromiumPath = process.env.TRAILPROOF_CHROMIUM ?? '/usr/bin/chromium';
@@ -25,6 +26,7 @@ const pages = [
   '/ui/acme/trails?compliance=non-compliant',
   '/ui/acme/flows/app/trails/a2',
   '/ui/acme/deployments',
+  '/ui/acme/environments',
   '/ui/acme/environments/prod',
   '/ui/acme/integrity',
 ];
@@ -44,6 +46,7 @@ describe('console for a team in a browser: phones, dark mode, accessibility, the
   before(async () => {
     server = await startTestServer();
     await playExtrasStory(server);
+    await playEnvironmentsStory(server);
     await playTeamStory(server);
     const cookie = (await signInTo(server, server.readToken)).split('=');
     browser = await chromium.launch({ executablePath: chromiumPath, args: ['--no-sandbox'] });
@@ -114,6 +117,35 @@ describe('console for a team in a browser: phones, dark mode, accessibility, the
       );
       for (const t of tables) expect(t, path).to.deep.include({ reachable: true }).and.have.property('right').at.most(390);
     }
+  });
+
+  it('the environments list at 390 px and 1,280 px, light and dark: its table in the window, its badges in the scheme’s colours', async () => {
+    const badBadge = { light: 'rgb(164, 14, 38)', dark: 'rgb(255, 142, 142)' } as const;
+    for (const colorScheme of schemes)
+      for (const width of widths) {
+        await page.setViewportSize({ width, height: 800 });
+        await page.emulateMedia({ colorScheme });
+        await page.goto(`${server.url}/ui/acme/environments`);
+        const seen = await page.$eval('#org-environments', (table) => {
+          const box = table.closest('.table-box') as HTMLElement;
+          const badge = table.querySelector('tr[data-environment="prod"] .badge.bad') as HTMLElement;
+          return {
+            right: box.getBoundingClientRect().right,
+            reachable: box.scrollWidth <= box.clientWidth || box.tabIndex >= 0,
+            page: document.documentElement.scrollWidth,
+            badge: getComputedStyle(badge).color,
+            rows: table.querySelectorAll('tbody tr').length,
+          };
+        });
+        const at = `${width} px, ${colorScheme}`;
+        expect(seen.right, at).to.be.at.most(width);
+        expect(seen.page, at).to.be.at.most(width);
+        expect(seen, at).to.deep.include({ reachable: true, rows: 3, badge: badBadge[colorScheme] });
+        const shot = join(shots, `environments-${width}-${colorScheme}.png`);
+        await page.screenshot({ path: shot, fullPage: true });
+        expect(statSync(shot).size).to.be.greaterThan(5_000);
+      }
+    await page.emulateMedia({ colorScheme: 'light' });
   });
 
   it('the keyboard reaches the navigation, the search box, every filter and the sort headers, in that order', async () => {

@@ -34,6 +34,7 @@ import { m026_verdicts } from './migrations/0026-verdicts.ts';
 import { m027_allowlists_controls } from './migrations/0027-allowlists-controls.ts';
 import { m028_console_identities } from './migrations/0028-console-identities.ts';
 import { m029_artifact_names } from './migrations/0029-artifact-names.ts';
+import { m030_trail_names } from './migrations/0030-trail-names.ts';
 
 export { appendOnlyTables } from './migrations/builder.ts';
 
@@ -68,6 +69,7 @@ export const migrations: Record<string, Builder> = {
   '0027_allowlists_controls': m027_allowlists_controls,
   '0028_console_identities': m028_console_identities,
   '0029_artifact_names': m029_artifact_names,
+  '0030_trail_names': m030_trail_names,
 };
 
 /**

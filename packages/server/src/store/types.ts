@@ -55,6 +55,7 @@ export type { ArtifactDeployment, DeploymentFilter, DeploymentInsert, Deployment
 export type { EnvironmentEventFilter, EnvironmentEventInsert, EnvironmentEventRecord } from './queries/environment-events.ts';
 export type { ArtifactKey, ArtifactListFilter, DeployedFingerprint, FingerprintEventRow, ReadArtifactRow } from './queries/artifact-reads.ts';
 export type { EnvironmentFilter, EnvironmentListRow } from './queries/environment-list.ts';
+export type { EnvironmentStatus, EnvironmentStatusSort } from './queries/environment-status.ts';
 export type { EnvironmentInput, EnvironmentNow, EnvironmentRecord, EnvironmentRow } from './queries/environments.ts';
 export type { FlowChanges, FlowRecord, FlowRow, FlowWithLatestTrail } from './queries/flows.ts';
 export type { TokenEvidence, TokenRef } from './queries/provenance.ts';

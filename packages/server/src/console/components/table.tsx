@@ -32,15 +32,29 @@ export function SortHeader({
   );
 }
 
-/** Previous / next links and where this page sits; nothing when there is one page. */
-export function Pager({ url, page, perPage, total }: { url: string; page: number; perPage: number; total: number }) {
+/** Previous / next links and where this page sits; nothing when there is one page. Newer / older unless the list is in another order. */
+export function Pager({
+  url,
+  page,
+  perPage,
+  total,
+  previous = '← Newer',
+  next = 'Older →',
+}: {
+  url: string;
+  page: number;
+  perPage: number;
+  total: number;
+  previous?: string;
+  next?: string;
+}) {
   const pages = Math.max(1, Math.ceil(total / perPage));
   if (pages <= 1) return null;
   return (
     <nav class="pager" aria-label="Pages">
       {page > 1 ? (
         <a href={withQuery(url, { page: page - 1 })} rel="prev">
-          ← Newer
+          {previous}
         </a>
       ) : null}
       <span>
@@ -48,7 +62,7 @@ export function Pager({ url, page, perPage, total }: { url: string; page: number
       </span>
       {page < pages ? (
         <a href={withQuery(url, { page: page + 1 })} rel="next">
-          Older →
+          {next}
         </a>
       ) : null}
     </nav>

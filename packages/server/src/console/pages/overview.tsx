@@ -8,10 +8,10 @@ import { TrailEvaluator } from '../../domain/evaluate.ts';
 import { fingerprintEvidence } from '../../domain/running.ts';
 import type { EnvironmentNow } from '../../store/index.ts';
 import { Compliance } from '../components/compliance.tsx';
-import { actionStep, Empty } from '../components/empty.tsx';
+import { actionStep, createEnvironmentExample, Empty } from '../components/empty.tsx';
 import { Pager } from '../components/table.tsx';
 import { Time } from '../components/time.tsx';
-import { artifactPageHref, environmentPageHref, flowHref, queryNumber, trailPageHref } from '../links.ts';
+import { artifactPageHref, environmentPageHref, flowHref, orgHref, queryNumber, trailPageHref } from '../links.ts';
 import { definePage, type PageInput } from '../page.ts';
 
 const flowsPerPage = 25;
@@ -82,16 +82,17 @@ export const overviewPage = definePage({
                     ))}
                   </tbody>
                 </table>
-                {environments.total > environments.items.length ? (
-                  <p class="muted">
-                    The first {environments.items.length} of {environments.total} environments, by name.
-                  </p>
-                ) : null}
+                <p>
+                  {environments.total > environments.items.length ? (
+                    <span class="muted">
+                      The first {environments.items.length} of {environments.total} environments, by name.{' '}
+                    </span>
+                  ) : null}
+                  <a href={orgHref(input, 'environments')}>All {environments.total} environments with their policies and compliance →</a>
+                </p>
               </>
             ) : (
-              <Empty
-                example={`curl -X PUT "${input.apiBase}/environments/${org.name}" -H "Authorization: Bearer $TOKEN" \\\n  -H 'Content-Type: application/json' -d '{"name":"production","type":"K8S"}'`}
-              >
+              <Empty example={createEnvironmentExample(input.apiBase, org.name)}>
                 No environments yet. Create one, then report what runs in it (<code>kosli snapshot k8s</code> or a PUT of its report).
               </Empty>
             )}

@@ -165,6 +165,17 @@ export interface EnvironmentNow {
   artifacts: RunningArtifact[];
 }
 
+/** Environments as `e`, each joined to its latest snapshot as `s` (nulls before the first report): one probe of the snapshots' key per environment. */
+export const withLatestSnapshot = (db: Db) =>
+  db.selectFrom('environments as e').leftJoin('snapshots as s', (join) =>
+    join.onRef('s.environment_id', '=', 'e.id').on('s.snapshot_index', '=', (eb) =>
+      eb
+        .selectFrom('snapshots as l')
+        .select((x) => x.fn.max('l.snapshot_index').as('m'))
+        .whereRef('l.environment_id', '=', 'e.id'),
+    ),
+  );
+
 /** A page of an organisation's environments by name, each with its latest snapshot. */
 export async function environmentsNow(db: Db, organizationId: number, offset: number, limit: number): Promise<{ items: EnvironmentNow[]; total: number }> {
   const { total } = await db
@@ -172,16 +183,7 @@ export async function environmentsNow(db: Db, organizationId: number, offset: nu
     .select((eb) => eb.fn.countAll<number>().as('total'))
     .where('organization_id', '=', organizationId)
     .executeTakeFirstOrThrow();
-  const rows = await db
-    .selectFrom('environments as e')
-    .leftJoin('snapshots as s', (join) =>
-      join.onRef('s.environment_id', '=', 'e.id').on('s.snapshot_index', '=', (eb) =>
-        eb
-          .selectFrom('snapshots as l')
-          .select((x) => x.fn.max('l.snapshot_index').as('m'))
-          .whereRef('l.environment_id', '=', 'e.id'),
-      ),
-    )
+  const rows = await withLatestSnapshot(db)
     .select(['e.name', 'e.type', 'e.state', 'e.last_reported_at', 'e.last_changed_at', 's.snapshot_index', 's.artifacts'])
     .where('e.organization_id', '=', organizationId)
     .orderBy('e.name')

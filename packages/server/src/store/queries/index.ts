@@ -26,6 +26,7 @@ import * as deploymentDays from './deployment-days.ts';
 import * as deployments from './deployments.ts';
 import * as environmentEvents from './environment-events.ts';
 import * as environmentList from './environment-list.ts';
+import * as environmentStatus from './environment-status.ts';
 import * as environments from './environments.ts';
 import * as evidenceTrails from './evidence-trails.ts';
 import * as flows from './flows.ts';
@@ -89,6 +90,7 @@ export const readQueries = {
   ...allowlists.reads,
   ...controls.reads,
   ...trailViews.reads,
+  ...environmentStatus.reads,
 };
 
 /** Queries that write (and those that must run in the caller's transaction, such as row locks). */

@@ -93,10 +93,23 @@ describe('trails view reads: every statement on an index', function () {
     expect((await listTrailView(db, organizationId, { commitPrefix: createHash('sha1').update('4').digest('hex') }, newest, 0, 25)).total).to.equal(0);
   });
 
-  it("trails by the start of their name: the organisation's range, newest first, LIKE's wildcards matched as text", async () => {
-    const plans = await plansOf(() => trailsNamed(db, organizationId, 't-1', 20));
-    plans.forEach(noScan);
-    expect((await trailsNamed(db, organizationId, 't-19', 20)).map((t) => t.name).slice(0, 3)).to.deep.equal(['t-1999', 't-1998', 't-1997']);
+  it("trails by the start of their name: a range of trails_org_name read in its order, by name then newest, LIKE's wildcards matched as text", async () => {
+    for (const prefix of ['t-1', 'nothing-is-named-so', 't-19']) {
+      const plans = await plansOf(() => trailsNamed(db, organizationId, prefix, 20));
+      plans.forEach(noScan);
+      // The first statement is the range: on the name index, in its order (no sort of the matches).
+      expect(plans[0], prefix).to.match(/trails_org_name/);
+      expect(plans[0], prefix).not.to.match(/TEMP B-TREE|\bSort\b/);
+    }
+    // acme holds the trails whose number is not a multiple of 4.
+    const acmeNames = Array.from({ length: 2_000 }, (_, i) => i)
+      .filter((i) => i % 4)
+      .map((i) => `t-${i}`);
+    const expected = acmeNames.filter((n) => n.startsWith('t-19')).sort();
+    expect((await trailsNamed(db, organizationId, 't-19', 20)).map((t) => t.name)).to.deep.equal(expected.slice(0, 20));
+    expect((await trailsNamed(db, organizationId, 't-1999', 20)).map((t) => t.name)).to.deep.equal(['t-1999']);
+    expect(await trailsNamed(db, organizationId, 'nothing-is-named-so', 20)).to.deep.equal([]);
     expect(await trailsNamed(db, organizationId, 't_1%', 20)).to.deep.equal([]);
+    expect(await trailsNamed(db, organizationId, 'T-19', 20)).to.deep.equal([]);
   });
 });

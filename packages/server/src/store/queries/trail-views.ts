@@ -4,7 +4,8 @@
  * such filters; this one pages the same way and gives the same trail records.
  */
 import { sql, type SelectQueryBuilder } from 'kysely';
-import { jsonTextOf, type Database, type Db } from '../database.ts';
+import { compiledOnce } from '../compiled-once.ts';
+import { isPostgres, jsonTextOf, type Database, type Db } from '../database.ts';
 import { pageOfTrails, type TrailWithTemplate } from './trails.ts';
 
 /** What the view is narrowed to; every field optional, all of them together. */
@@ -70,19 +71,32 @@ export async function listTrailView(
   return pageOfTrails(db, total, rows);
 }
 
-/** Trails of the organisation whose name starts with `prefix`, newest first, at most `limit`. */
-export async function trailsNamed(db: Db, organizationId: number, prefix: string, limit: number): Promise<TrailWithTemplate[]> {
-  // LIKE's wildcards in a name are matched as themselves.
-  const pattern = `${prefix.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-  const rows = await db
+/** Past every character a name can hold after the prefix, byte by byte (U+10FFFF, the last code point). */
+const pastPrefix = '\u{10FFFF}';
+
+// The name compared byte by byte on both engines, in the order of `trails_org_name` (migration 0030), so the range is read only up to the limit.
+const nameRange = compiledOnce((db, v: { organizationId: number; from: string; to: string; limit: number }) => {
+  const name = isPostgres(db) ? sql<string>`trails.name collate "C"` : sql<string>`trails.name`;
+  return db
     .selectFrom('trails')
     .select('trails.id')
-    .where('trails.organization_id', '=', organizationId)
-    .where(sql<boolean>`trails.name like ${pattern} escape '\\'`)
+    .where('trails.organization_id', '=', v.organizationId)
+    .where(name, '>=', v.from)
+    .where(name, '<', v.to)
+    .orderBy(name)
     .orderBy('trails.created_at', 'desc')
     .orderBy('trails.id', 'desc')
-    .limit(limit)
-    .execute();
+    .limit(v.limit);
+});
+
+/**
+ * Trails of the organisation whose name starts with `prefix` (case counts), by name and newest
+ * first within a name, at most `limit`: a range of `trails_org_name`, which a name that matches
+ * nothing ends at once.
+ */
+export async function trailsNamed(db: Db, organizationId: number, prefix: string, limit: number): Promise<TrailWithTemplate[]> {
+  if (!prefix) return [];
+  const rows = await nameRange(db, { organizationId, from: prefix, to: `${prefix}${pastPrefix}`, limit });
   return (await pageOfTrails(db, rows.length, rows)).items;
 }
 
