@@ -6,13 +6,24 @@
  * Loaded after the build, not imported: mocha imports the test files before its global set-up
  * (test/support/build-first.ts) builds, so a static import could load a stale dist/.
  */
+import type * as Server from '@trailproof/server';
 import type * as Testing from '@trailproof/server/testing';
 import { buildPackages } from './processes.ts';
 
-let loaded: Promise<typeof Testing> | null = null;
+const loaded = new Map<string, Promise<unknown>>();
 
-/** The built test kit, once `pnpm build` has run in this process; the same API as `@trailproof/server/testing`. */
-export function builtTesting(): Promise<typeof Testing> {
-  loaded ??= buildPackages().then(() => import(new URL('../../packages/server/dist/testing.js', import.meta.url).href) as Promise<typeof Testing>);
-  return loaded;
+/** packages/server/dist/NAME.js, imported once `pnpm build` has run in this process. */
+function built<T>(name: string): Promise<T> {
+  if (!loaded.has(name))
+    loaded.set(
+      name,
+      buildPackages().then(() => import(new URL(`../../packages/server/dist/${name}.js`, import.meta.url).href)),
+    );
+  return loaded.get(name) as Promise<T>;
 }
+
+/** The built test kit: the same API as `@trailproof/server/testing`. */
+export const builtTesting = () => built<typeof Testing>('testing');
+
+/** The built package's entry: the same API as `@trailproof/server`. */
+export const builtServer = () => built<typeof Server>('index');
