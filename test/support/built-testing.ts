@@ -5,9 +5,11 @@
  * of CPU each, where the built thread loads plain JavaScript (bench/results/suite-times-2026-12-04.md).
  * Loaded after the build, not imported: mocha imports the test files before its global set-up
  * (test/support/build-first.ts) builds, so a static import could load a stale dist/.
+ * On PostgreSQL the store starts no threads, and the sources, which these files load anyway, are
+ * used instead of a second copy of the server built beside them.
  */
 import type * as Server from '@trailproof/server';
-import type * as Testing from '@trailproof/server/testing';
+import * as Testing from '@trailproof/server/testing';
 import { buildPackages } from './processes.ts';
 
 const loaded = new Map<string, Promise<unknown>>();
@@ -22,8 +24,9 @@ function built<T>(name: string): Promise<T> {
   return loaded.get(name) as Promise<T>;
 }
 
-/** The built test kit: the same API as `@trailproof/server/testing`. */
-export const builtTesting = () => built<typeof Testing>('testing');
+/** The built test kit on SQLite (the sources' on PostgreSQL): the same API as `@trailproof/server/testing`. */
+export const builtTesting = (): Promise<typeof Testing> => (Testing.testBackend === 'postgres' ? Promise.resolve(Testing) : built('testing'));
 
-/** The built package's entry: the same API as `@trailproof/server`. */
-export const builtServer = () => built<typeof Server>('index');
+/** The built package's entry on SQLite (the sources' on PostgreSQL): the same API as `@trailproof/server`. */
+export const builtServer = (): Promise<typeof Server> =>
+  Testing.testBackend === 'postgres' ? (import('@trailproof/server') as Promise<typeof Server>) : built('index');
