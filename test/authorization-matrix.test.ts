@@ -11,7 +11,8 @@ import { expect } from 'chai';
 import type { Operation } from '@trailproof/schema';
 import { defaultPlugins } from '@trailproof/server';
 import { createToken } from '@trailproof/server';
-import { startTestServer, type TestServer } from '@trailproof/server/testing';
+import type { TestServer } from '@trailproof/server/testing';
+import { builtTesting } from './support/built-testing.ts';
 
 /** Names that exist in acme (another organisation may use the same names). */
 const name = 'shared-name';
@@ -79,7 +80,7 @@ describe('authorization matrix over every route', function () {
   before(async () => {
     // Every route is sent every kind of refused token: far more failures than one address may
     // make a minute (test/hostile/failed-auth.test.ts tests that limit).
-    server = await startTestServer({ server: { failedTokenChecksPerMinute: 100_000 } });
+    server = await (await builtTesting()).startTestServer({ server: { failedTokenChecksPerMinute: 100_000 } });
     const seed = async (method: string, path: string, options: Parameters<TestServer['request']>[2]) => {
       const res = await server.request(method, path, options);
       expect(res.status, `${method} ${path}: ${JSON.stringify(res.body)}`).to.be.within(200, 201);

@@ -202,8 +202,10 @@ describe('trailproof token list / revoke / evidence', function () {
       [['--expires-at', '2999-02-30'], '--expires-at takes a date or an ISO 8601 time'],
       [['--expires-in', '1d', '--expires-at', '2999-01-01'], 'give --expires-in or --expires-at, not both'],
     ];
-    for (const [flags, message] of refused) {
-      const result = await runTrailproof(['token', 'create', '--org', 'initech', ...flags, '--database', location]);
+    // At once: each is refused before it opens the database, so none waits on another.
+    const results = await Promise.all(refused.map(([flags]) => runTrailproof(['token', 'create', '--org', 'initech', ...flags, '--database', location])));
+    for (const [i, [flags, message]] of refused.entries()) {
+      const result = results[i]!;
       expect(result.status, flags.join(' ')).to.equal(2);
       expect(result.stderr, flags.join(' ')).to.contain(message);
       expect(result.stdout, flags.join(' ')).to.equal('');
@@ -218,8 +220,9 @@ describe('trailproof token list / revoke / evidence', function () {
     const before = await orgsNow();
     // The issue's names (300 characters too), and one past the contract's limit.
     const refused = ['acme ', ' acme', '\t', '../etc', '.hidden', 'x'.repeat(300), 'x'.repeat(limits.name + 1), ''];
-    for (const org of refused) {
-      const result = await runTrailproof(['token', 'create', `--org=${org}`, '--database', location]);
+    const results = await Promise.all(refused.map((org) => runTrailproof(['token', 'create', `--org=${org}`, '--database', location])));
+    for (const [i, org] of refused.entries()) {
+      const result = results[i]!;
       expect(result.status, JSON.stringify(org)).to.equal(2);
       expect(result.stderr, JSON.stringify(org)).to.match(org === '' ? /token create needs --org ORG/ : /--org takes a name the API's paths take/);
       expect(result.stdout, JSON.stringify(org)).to.equal('');

@@ -11,7 +11,7 @@ import { expect } from 'chai';
 import { Kysely, PostgresDialect, SqliteDialect } from 'kysely';
 import pg from 'pg';
 import { canonicalJson, genesisHash } from '../packages/server/src/store/queries/chain.ts';
-import { BetterSqlite3, startTestServer, type TestServer } from '@trailproof/server/testing';
+import { BetterSqlite3, type TestServer } from '@trailproof/server/testing';
 import {
   CompactRange,
   decodeProof,
@@ -24,6 +24,7 @@ import {
   verifyCheckpointConsistency,
   verifyLeafInclusion,
 } from '../packages/server/src/transparency/index.ts';
+import { builtTesting } from './support/built-testing.ts';
 import { runTrailproof } from './support/processes.ts';
 import { rawSql } from './support/raw-sql.ts';
 
@@ -111,7 +112,8 @@ describe('transparency log tamper evidence: verify, and proofs against an earlie
   let earlier: string;
 
   beforeEach(async () => {
-    server = await startTestServer();
+    // The built server: on SQLite each verification starts a thread, which under tsx compiles the sources first.
+    server = await (await builtTesting()).startTestServer();
     const ok = (status: number) => expect(status).to.be.oneOf([200, 201]);
     ok((await server.request('PUT', '/api/v2/trails/acme/app', { form: { data_json: JSON.stringify({ name: 'b1' }) } })).status);
     for (const [name, compliant] of [

@@ -8,8 +8,9 @@
 import { createHash } from 'node:crypto';
 import { expect } from 'chai';
 import { verifyEvidence } from '@trailproof/schema';
-import { BetterSqlite3, assertMatchesContract, startTestServer, type TestServer } from '@trailproof/server/testing';
+import { BetterSqlite3, assertMatchesContract, type TestServer } from '@trailproof/server/testing';
 import pg from 'pg';
+import { builtTesting } from './support/built-testing.ts';
 import { runTrailproof } from './support/processes.ts';
 import { rawSql } from './support/raw-sql.ts';
 
@@ -80,7 +81,8 @@ describe('tamper evidence: hash chain, append-only rows, verify', function () {
   this.timeout(180_000);
   let server: TestServer;
   beforeEach(async () => {
-    server = await startTestServer();
+    // The built server: each `verify` on SQLite starts a thread, which under tsx compiles the sources first.
+    server = await (await builtTesting()).startTestServer();
     await storeEvidence(server);
   });
   afterEach(() => server.close());

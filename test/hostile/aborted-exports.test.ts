@@ -22,14 +22,15 @@ const rounds = 3;
 const exportPath = '/api/v2/log/acme/export';
 const env = { TRAILPROOF_CHECKPOINT_INTERVAL_MS: '0' };
 
-/** Starts an export and closes the connection once `chunks` chunks of it came; resolves with how many did. */
-function abortedExport(url: string, token: string, chunks: number): Promise<number> {
+/** Starts an export and closes the connection once `bytes` bytes of it came; resolves with how many did. */
+function abortedExport(url: string, token: string, bytes: number): Promise<number> {
   return new Promise((resolve) => {
     const { hostname, port } = new URL(url);
     let seen = 0;
     const req = request({ host: hostname, port, path: exportPath, headers: { authorization: `Bearer ${token}` } }, (res) => {
-      res.on('data', () => {
-        if (++seen >= chunks) req.destroy();
+      res.on('data', (chunk: Buffer) => {
+        seen += chunk.byteLength;
+        if (seen >= bytes) req.destroy();
       });
       res.on('end', () => resolve(seen));
       res.on('close', () => resolve(seen));
@@ -45,19 +46,35 @@ async function wholeExport(url: string, token: string): Promise<{ status: number
   return { status: answer.status, bytes: (await answer.arrayBuffer()).byteLength };
 }
 
-/** Bursts of exports, each cut off at another point of the package, while health is probed. */
-async function abortBursts(url: string, token: string, size = burst) {
-  return whileProbingHealth({ url }, async () => {
+/**
+ * Bursts of exports, each cut off at another of 40 points spread over the package of `packageBytes`
+ * (by bytes: cut after a number of chunks, 1 to 40, most of them outlived the package's 8 or so
+ * chunks and were exported whole).
+ */
+async function abortBursts(url: string, token: string, packageBytes: number, size = burst) {
+  const probed = await whileProbingHealth({ url }, async () => {
+    const seen: number[] = [];
     for (let round = 0; round < rounds; round++) {
-      await Promise.all(Array.from({ length: size }, (_, i) => abortedExport(url, token, 1 + ((i * 7 + round) % 40))));
+      seen.push(
+        ...(await Promise.all(
+          Array.from({ length: size }, (_, i) => abortedExport(url, token, Math.ceil((packageBytes * (1 + ((i * 7 + round) % 40))) / 41))),
+        )),
+      );
     }
+    return seen;
   });
+  // A cut near the end may come with the package's last chunk; most must land inside it.
+  const cut = probed.result.filter((bytes) => bytes < packageBytes).length;
+  expect(cut, `exports cut off before their end, of ${probed.result.length}`).to.be.at.least(probed.result.length / 2);
+  return probed;
 }
 
 describe('hostile clients: exports cut off half-way, against server processes', function () {
   this.timeout(300_000);
   let server: ChildServer;
   let readToken: string;
+  /** The size of the whole package, which the cuts are spread over. */
+  let packageBytes = 0;
   let pool: ServerProcess | undefined;
 
   before(async () => {
@@ -74,7 +91,16 @@ describe('hostile clients: exports cut off half-way, against server processes', 
       );
     }
     // The export answers 404 until the log has a signed checkpoint.
-    expect(await waitUntil(async () => (await wholeExport(server.url, readToken)).status === 200, 60_000, 100), 'a checkpoint is signed').to.equal(true);
+    const signed = await waitUntil(
+      async () => {
+        const whole = await wholeExport(server.url, readToken);
+        packageBytes = whole.bytes;
+        return whole.status === 200;
+      },
+      60_000,
+      100,
+    );
+    expect(signed, 'a checkpoint is signed').to.equal(true);
   });
   after(async () => {
     await pool?.stop();
@@ -83,7 +109,7 @@ describe('hostile clients: exports cut off half-way, against server processes', 
 
   it('a server survives bursts of aborted exports, health answering within 1 s, and still exports whole packages', async () => {
     const exited = new Promise<string>((resolve) => server.child.once('exit', (code, signal) => resolve(`exited ${code ?? signal}`)));
-    const { slowestMs, probes } = await abortBursts(server.url, readToken);
+    const { slowestMs, probes } = await abortBursts(server.url, readToken, packageBytes);
     expect(server.child.exitCode, 'the server process is still running').to.equal(null);
     expect(slowestMs, `the slowest of ${probes} health probes (ms)`).to.be.below(1000);
     const whole = await Promise.race([wholeExport(server.url, readToken), exited]);
@@ -103,7 +129,7 @@ describe('hostile clients: exports cut off half-way, against server processes', 
     // And warm, as the first test's server is from its checkpoint wait: a cold worker's first
     // exports (validators compiled on first use) held the first probe 1.2-1.5 s at load 17-23.
     for (const whole of await Promise.all([wholeExport(pool.url, readToken), wholeExport(pool.url, readToken)])) expect(whole.status).to.equal(200);
-    const { slowestMs, probes } = await abortBursts(pool.url, readToken, burst / 2);
+    const { slowestMs, probes } = await abortBursts(pool.url, readToken, packageBytes, burst / 2);
     const deaths = pool.lines.filter((line) => /a worker stopped/.test(line));
     expect(deaths, 'worker deaths').to.deep.equal([]);
     expect(pool.child.exitCode, 'the pool is still running').to.equal(null);

@@ -145,18 +145,25 @@ describe(`audit package round trip and verify-checkpoint (${testBackend})`, func
     await storyRequest(a.server.url, a.token)('PUT', '/api/v2/trails/acme/backend', { form: { data_json: JSON.stringify({ name: 't9' }) } });
     const newer = file('newer', await checkpointOf(a, 14));
     // An operator who rebuilds the database with a history of their own: the same key, or a new one.
-    const rewritten = await serve('rewritten', { TRAILPROOF_SIGNING_KEY: signerKey });
-    await storeStory(storyRequest(rewritten.server.url, rewritten.token), {});
-    await storyRequest(rewritten.server.url, rewritten.token)('PUT', '/api/v2/trails/acme/backend', {
-      form: { data_json: JSON.stringify({ name: 'forged' }) },
-    });
-    const forged = file('forged', await checkpointOf(rewritten, 14));
-    const resigned = await serve('resigned');
-    await storeStory(storyRequest(resigned.server.url, resigned.token));
-    const newKey = file('new-key', await checkpointOf(resigned, 13));
-    const shorter = await serve('shorter', { TRAILPROOF_SIGNING_KEY: signerKey });
-    await storyRequest(shorter.server.url, shorter.token)('PUT', '/api/v2/trails/acme/backend', { form: { data_json: JSON.stringify({ name: 't1' }) } });
-    const cut = file('cut', await checkpointOf(shorter, 1));
+    // The three histories at once: each is a server on a database of its own.
+    const [[rewritten, forged], [resigned, newKey], [shorter, cut]] = await Promise.all([
+      (async () => {
+        const served = await serve('rewritten', { TRAILPROOF_SIGNING_KEY: signerKey });
+        await storeStory(storyRequest(served.server.url, served.token), {});
+        await storyRequest(served.server.url, served.token)('PUT', '/api/v2/trails/acme/backend', { form: { data_json: JSON.stringify({ name: 'forged' }) } });
+        return [served, file('forged', await checkpointOf(served, 14))] as const;
+      })(),
+      (async () => {
+        const served = await serve('resigned');
+        await storeStory(storyRequest(served.server.url, served.token));
+        return [served, file('new-key', await checkpointOf(served, 13))] as const;
+      })(),
+      (async () => {
+        const served = await serve('shorter', { TRAILPROOF_SIGNING_KEY: signerKey });
+        await storyRequest(served.server.url, served.token)('PUT', '/api/v2/trails/acme/backend', { form: { data_json: JSON.stringify({ name: 't1' }) } });
+        return [served, file('cut', await checkpointOf(served, 1))] as const;
+      })(),
+    ]);
     const online = (served: Served) => ['--server', served.server.url, '--org', 'acme', '--token', served.readToken];
     const [extension, sameKey, otherKey, truncated] = await Promise.all([
       runTrailproof(['verify-checkpoint', older, newer, '--key', key, ...online(a)]),

@@ -2,7 +2,8 @@
 import { createHash } from 'node:crypto';
 import { expect } from 'chai';
 import { attestJunit } from '@trailproof/schema';
-import { assertMatchesContract, startTestServer, type TestServer } from '@trailproof/server/testing';
+import { assertMatchesContract, type TestServer } from '@trailproof/server/testing';
+import { builtTesting } from '../../../../test/support/built-testing.ts';
 
 const path = '/api/v2/attestations/acme/backend/trail/build-1/junit';
 const suite = (over: Record<string, unknown> = {}) => ({
@@ -22,7 +23,7 @@ const binary = new Uint8Array(600).map((_, i) => (i * 7 + 3) % 256);
 describe('attest JUnit: POST /attestations/{org}/{flow_name}/trail/{trail_name}/junit', () => {
   let server: TestServer;
   beforeEach(async () => {
-    server = await startTestServer();
+    server = await (await builtTesting()).startTestServer();
     const begun = await server.request('PUT', '/api/v2/trails/acme/backend', { form: { data_json: JSON.stringify({ name: 'build-1' }) } });
     expect(begun.status).to.equal(201);
   });

@@ -8,7 +8,8 @@ import { createHash } from 'node:crypto';
 import { expect } from 'chai';
 import { getApproval, getSnapshot, getTrail, listApprovals, listTrails } from '@trailproof/schema';
 import { createToken } from '@trailproof/server';
-import { assertMatchesContract, migrationsUndone, reopenTestStore, startTestServer, type TestServer } from '@trailproof/server/testing';
+import { assertMatchesContract, migrationsUndone, type TestServer } from '@trailproof/server/testing';
+import { builtTesting } from '../../../../test/support/built-testing.ts';
 
 /** The public id inside a `tp_<id>_<secret>` token. */
 const idOf = (token: string) => token.split('_')[1]!;
@@ -16,7 +17,7 @@ const sha = (text: string) => createHash('sha256').update(text).digest('hex');
 
 describe('evidence provenance: created_by on trails, attestations, approvals, reviews and snapshots', () => {
   let server: TestServer;
-  beforeEach(async () => (server = await startTestServer()));
+  beforeEach(async () => (server = await (await builtTesting()).startTestServer()));
   afterEach(() => server.close());
 
   const begin = (token: string, name = 'build-1') => server.request('PUT', '/api/v2/trails/acme/app', { token, form: { data_json: JSON.stringify({ name }) } });
@@ -73,7 +74,7 @@ describe('evidence provenance: created_by on trails, attestations, approvals, re
     expect((await begin(server.token)).status).to.equal(201);
     expect((await attest(server.token, 'junit', 'unit')).status).to.equal(201);
     await server.stop();
-    const store = await reopenTestStore(server, migrationsUndone('0014_evidence_provenance'));
+    const store = await (await builtTesting()).reopenTestStore(server, migrationsUndone('0014_evidence_provenance'));
     try {
       const org = (await store.findOrganization('acme'))!;
       const trail = (await store.findTrail(org.id, 'app', 'build-1'))!;
@@ -145,7 +146,7 @@ describe('evidence provenance: created_by on trails, attestations, approvals, re
       const acme = (await server.store.findOrganization('acme'))!;
       expect((await server.store.verifyChain(acme.id, 'acme')).ok).to.equal(true);
       await server.stop();
-      const store = await reopenTestStore(server, migrationsUndone('0015_approval_snapshot_provenance'));
+      const store = await (await builtTesting()).reopenTestStore(server, migrationsUndone('0015_approval_snapshot_provenance'));
       try {
         const org = (await store.findOrganization('acme'))!;
         const flow = (await store.findFlow(org.id, 'app'))!;

@@ -9,8 +9,8 @@ import { randomBytes } from 'node:crypto';
 import BetterSqlite3 from '../sqlite/driver.ts';
 import { expect } from 'chai';
 import pg from 'pg';
-import { openPostgresStore, openSqliteStore, type Store } from '@trailproof/server';
-import { openTestStore } from '@trailproof/server/testing';
+import type { Store } from '@trailproof/server';
+import { builtServer, builtTesting } from '../../../../../test/support/built-testing.ts';
 import type { AttestationAppend } from './attestations.ts';
 
 describe('storing attestations (writer thread, batches)', function () {
@@ -22,10 +22,14 @@ describe('storing attestations (writer thread, batches)', function () {
   let organizationId = 0;
 
   /** A second store on the same database, as a second server process has. */
-  const openAnother = () => (schema === undefined ? openSqliteStore(location) : openPostgresStore(location, { schema }));
+  const openAnother = async () => {
+    const { openPostgresStore, openSqliteStore } = await builtServer();
+    return schema === undefined ? openSqliteStore(location) : openPostgresStore(location, { schema });
+  };
 
   beforeEach(async () => {
-    ({ store, location, schema, cleanup } = await openTestStore());
+    // The built store: its writer thread and each verification's thread start without compiling the sources (tsx).
+    ({ store, location, schema, cleanup } = await (await builtTesting()).openTestStore());
     organizationId = Number((await store.ensureOrganization('acme', 1)).id);
     const flow = await store.ensureFlow(organizationId, 'app', 1);
     await store.upsertTrail(flow.id, { name: 't1' }, null, 1, null);

@@ -17,12 +17,13 @@ import {
   verifyConsistency,
   verifyInclusion,
 } from '../../transparency/index.ts';
-import { migrationsUndone, reopenTestStore, startTestServer, testBackend, type TestServer } from '@trailproof/server/testing';
+import { migrationsUndone, testBackend, type TestServer } from '@trailproof/server/testing';
+import { builtTesting } from '../../../../../test/support/built-testing.ts';
 import type { Store } from '@trailproof/server';
 
 describe('transparency log in the store', () => {
   let server: TestServer;
-  beforeEach(async () => (server = await startTestServer()));
+  beforeEach(async () => (server = await (await builtTesting()).startTestServer()));
   afterEach(() => server.close());
 
   const begin = (name: string, org = 'acme') =>
@@ -134,7 +135,7 @@ describe('transparency log in the store', () => {
     const acme = await orgId(server.store, 'acme');
     const before = await server.store.logTree(acme);
     await server.stop();
-    const store = await reopenTestStore(server, migrationsUndone('0017_transparency_log'));
+    const store = await (await builtTesting()).reopenTestStore(server, migrationsUndone('0017_transparency_log'));
     try {
       const migrated = await store.logTree(acme);
       expect(migrated.size).to.equal(7);
@@ -170,7 +171,7 @@ describe('transparency log in the store', () => {
         range.append(leafHash(Buffer.from(record, 'utf8'))).map((s) => `(${organizationId}, ${s.level}, ${s.index}, ${hex(s.hash)})`),
       );
     });
-    const store = await reopenTestStore(server, [
+    const store = await (await builtTesting()).reopenTestStore(server, [
       'drop table log_subtrees',
       `create table log_subtrees (organization_id ${testBackend === 'postgres' ? 'bigint' : 'integer'} not null, level integer not null, idx ${testBackend === 'postgres' ? 'bigint' : 'integer'} not null, hash ${testBackend === 'postgres' ? 'bytea' : 'blob'} not null, primary key (organization_id, level, idx))`,
       `insert into log_subtrees (organization_id, level, idx, hash) values ${rows.join(', ')}`,
