@@ -14,6 +14,8 @@ export interface VerdictInput {
   fingerprint: string;
   /** The verdict's canonical JSON (domain/verdict.ts): what the record says. */
   verdict: string;
+  /** The text's SHA-256 (hex), when the caller remembers it with the text; computed otherwise. */
+  sha256?: string;
   compliant: boolean;
   createdBy: string | null;
   at: number;
@@ -27,13 +29,9 @@ export async function findVerdictLeaf(db: Db, organizationId: number, verdict: s
   return (await leavesOfDigests(db, organizationId, [sha256(verdict)]))[0];
 }
 
-/** The leaf of each verdict text in the organisation that was recorded (undefined where none), in a fixed number of statements however many. */
-export async function findVerdictLeaves(db: Db, organizationId: number, verdicts: readonly string[]): Promise<(number | undefined)[]> {
-  return leavesOfDigests(
-    db,
-    organizationId,
-    verdicts.map((v) => sha256(v)),
-  );
+/** The leaf of each verdict recorded in the organisation, by its text's SHA-256 (undefined where none), in a fixed number of statements however many. */
+export function findVerdictLeaves(db: Db, organizationId: number, digests: readonly string[]): Promise<(number | undefined)[]> {
+  return leavesOfDigests(db, organizationId, digests);
 }
 
 async function leavesOfDigests(db: Db, organizationId: number, digests: readonly string[]): Promise<(number | undefined)[]> {
@@ -81,7 +79,7 @@ export async function recordVerdict(db: Db, { organizationId, ...v }: VerdictInp
  * verdict's leaf in order: a snapshot of a thousand artifacts judged as before writes nothing.
  */
 export function recordVerdicts(db: Db, organizationId: number, inputs: readonly Omit<VerdictInput, 'organizationId'>[]): Promise<number[]> {
-  const digests = inputs.map((v) => sha256(v.verdict));
+  const digests = inputs.map((v) => v.sha256 ?? sha256(v.verdict));
   return inTransaction(db, async (trx) => {
     const leaves = await leavesOfDigests(trx, organizationId, digests);
     const fresh = new Map<string, Omit<VerdictInput, 'organizationId'>>();
