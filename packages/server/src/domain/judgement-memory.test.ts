@@ -4,7 +4,10 @@ import { judgementKey, keep, recall } from './judgement-memory.ts';
 
 describe('judgement memory', () => {
   const keyOf = (name: string) =>
-    judgementKey({ organizationId: 1, environment: 'prod', policies: '[]', artifact: { name, fingerprint: 'f'.repeat(64) } }, 'x'.repeat(1_400_000));
+    judgementKey(
+      { organizationId: 1, scope: 'environment', environment: 'prod', flow: null, policies: '[]', artifact: { name, fingerprint: 'f'.repeat(64) } },
+      'x'.repeat(1_400_000),
+    );
 
   it('answers what was kept, and forgets the least recently used beyond some six million characters of keys', () => {
     const worked = (n: number) => ({ evaluations: [], verdict: undefined, n });
@@ -19,12 +22,21 @@ describe('judgement memory', () => {
     expect(recall(keyOf('c'))).to.equal(undefined);
   });
 
-  it('keys differ by organisation, environment, policies, name and facts', () => {
-    const base = { organizationId: 1, environment: 'prod', policies: '[[1,"p",1,"s"]]', artifact: { name: 'a', fingerprint: 'f' } };
+  it('keys differ by organisation, scope, environment, flow, policies, name and facts', () => {
+    const base = {
+      organizationId: 1,
+      scope: 'environment',
+      environment: 'prod',
+      flow: null,
+      policies: '[[1,"p",1,"s"]]',
+      artifact: { name: 'a', fingerprint: 'f' },
+    };
     const keys = [
       judgementKey(base, '[]'),
       judgementKey({ ...base, organizationId: 2 }, '[]'),
       judgementKey({ ...base, environment: 'staging' }, '[]'),
+      judgementKey({ ...base, scope: 'policy' }, '[]'),
+      judgementKey({ ...base, flow: 'app' }, '[]'),
       judgementKey({ ...base, policies: '[[1,"p",2,"t"]]' }, '[]'),
       judgementKey({ ...base, artifact: { name: 'b', fingerprint: 'f' } }, '[]'),
       judgementKey(base, '[1]'),

@@ -22,10 +22,22 @@ const keptCharacters = 6_000_000;
 
 /** The key of what is judged: every input of the evaluations and of the verdict but the leaves, which follow from the record ids. */
 export function judgementKey(
-  o: { organizationId: number; environment: string | null; policies: string; artifact: { name: string; fingerprint: string } },
+  o: {
+    organizationId: number;
+    scope: string;
+    environment: string | null;
+    flow: string | null;
+    policies: string;
+    artifact: { name: string; fingerprint: string };
+  },
   facts: string,
 ): string {
-  return `${o.organizationId}\n${o.environment ?? ''}\n${o.policies}\n${o.artifact.name}\n${o.artifact.fingerprint}\n${facts}`;
+  return `${o.organizationId}\n${o.scope}\n${o.environment ?? ''}\n${o.flow ?? ''}\n${o.policies}\n${o.artifact.name}\n${o.artifact.fingerprint}\n${facts}`;
+}
+
+/** The part of the key that the policy versions make, in the order they are evaluated. */
+export function policiesKey(policies: readonly { id: number; name: string; version: number; sha256: string }[]): string {
+  return JSON.stringify(policies.map((p) => [p.id, p.name, p.version, p.sha256]));
 }
 
 /** The part of the key that a fingerprint's facts make, the same under each of its names. */

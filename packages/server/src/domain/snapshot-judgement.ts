@@ -10,7 +10,7 @@ import { canonicalJsonOfPlain, sha256 } from '../store/queries/chain.ts';
 import type { LatestPolicyVersion, StorePart, StoreUses } from '../store/types.ts';
 import { nextTurn } from '../support/turns.ts';
 import type { TrailEvaluator } from './evaluate.ts';
-import { factsKey, judgementKey, keep, recall, type Worked } from './judgement-memory.ts';
+import { factsKey, judgementKey, keep, policiesKey, recall, type Worked } from './judgement-memory.ts';
 import { evaluatePolicy } from './policy-evaluate.ts';
 import { PolicyExpressionError } from './policy-expression.ts';
 import { gatherPolicyFacts, policyFactsUses } from './policy-facts.ts';
@@ -110,7 +110,8 @@ const textsOfVerdicts = new WeakMap<Verdict, { text: string; sha256: string }>()
 const texts = new Map<string, { text: string; sha256: string }>();
 const textsKept = 10_000;
 
-function verdictText(v: Verdict): { text: string; sha256: string } {
+/** The verdict's canonical JSON and its SHA-256, from memory where it was made before. */
+export function verdictText(v: Verdict): { text: string; sha256: string } {
   let known = textsOfVerdicts.get(v);
   if (known !== undefined) return known;
   const key = JSON.stringify([v.scope, v.environment, v.flow, v.fingerprint, v.artifact, v.policies, v.trails]);
@@ -185,7 +186,7 @@ async function judgedByPolicies(
   const out = new Map<string, FingerprintEvidence>();
   const judged: Judged[] = [];
   const worked: Worked[] = [];
-  const policiesKey = JSON.stringify(policies.map((p) => [p.id, p.name, p.version, p.sha256]));
+  const ofPolicies = policiesKey(policies);
   for (const fingerprint of fingerprints) {
     const facts = gathered.get(fingerprint)!;
     const shown = facts.reports.find((r) => isCompliant(r.compliance, r.artifact.id)) ?? facts.reports[0];
@@ -193,7 +194,10 @@ async function judgedByPolicies(
     let compliant = true;
     for (const name of names.get(fingerprint)!) {
       const artifact = { name, fingerprint };
-      const key = judgementKey({ organizationId: j.organizationId, environment: j.environment.name, policies: policiesKey, artifact }, ofFacts);
+      const key = judgementKey(
+        { organizationId: j.organizationId, scope: 'environment', environment: j.environment.name, flow: null, policies: ofPolicies, artifact },
+        ofFacts,
+      );
       const known = recall(key) ?? { evaluations: policies.map((p) => evaluationOf(p, { ...facts.facts, artifact })) };
       keep(key, known);
       const evaluations = known.evaluations;
