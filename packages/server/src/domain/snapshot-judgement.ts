@@ -6,10 +6,11 @@
  * snapshot is compliant when every artifact that runs is. Facts are read in batches
  * (policy-facts.ts): a fixed number of statements however many pods run.
  */
-import { canonicalJsonOfPlain } from '../store/queries/chain.ts';
+import { canonicalJsonOfPlain, sha256 } from '../store/queries/chain.ts';
 import type { LatestPolicyVersion, StorePart, StoreUses } from '../store/types.ts';
 import { nextTurn } from '../support/turns.ts';
 import type { TrailEvaluator } from './evaluate.ts';
+import { factsKey, judgementKey, keep, policiesKey, recall, type Worked } from './judgement-memory.ts';
 import { evaluatePolicy } from './policy-evaluate.ts';
 import { PolicyExpressionError } from './policy-expression.ts';
 import { gatherPolicyFacts, policyFactsUses } from './policy-facts.ts';
@@ -64,6 +65,8 @@ export interface JudgementInput {
   /** Judged as well (what exited since the previous snapshot), without counting for the snapshot. */
   others?: readonly { name: string; fingerprint: string }[];
   now: number;
+  /** Whether `store` reads committed records only (not a transaction's): the verdicts built are then remembered (judgement-memory.ts). */
+  committed?: boolean;
 }
 
 /** Judges `running` (and `others`) by the environment's rule: see the module's comment. */
@@ -79,32 +82,48 @@ export async function judgeRunning(store: StoreUses<typeof judgeRunningUses>, ev
     const v = byName.get(name);
     return v ? [{ ...v, model: modelOf(v.sha256, v.yaml) }] : [];
   });
-  const { evidence, judged } = latest.length
+  const { evidence, judged, worked } = latest.length
     ? await judgedByPolicies(store, j, fingerprints, all, latest)
-    : { evidence: await fingerprintEvidence(store, evaluator, j.organizationId, fingerprints), judged: [] };
+    : { evidence: await fingerprintEvidence(store, evaluator, j.organizationId, fingerprints), judged: [], worked: [] };
   for (const fingerprint of allowed) evidence.set(fingerprint, { ...evidence.get(fingerprint)!, compliant: true });
   const compliant = j.running.every((a) => evidence.get(a.fingerprint)?.compliant === true);
-  const verdicts = await verdictsOf(store, j.organizationId, judged);
+  const fresh = judged.flatMap((_, i) => (worked[i]!.verdict ? [] : [i]));
+  const built = await verdictsOf(
+    store,
+    j.organizationId,
+    fresh.map((i) => judged[i]!),
+  );
+  const made = new Map(fresh.map((i, k) => [i, built[k]!]));
+  if (j.committed) for (const [i, verdict] of made) worked[i]!.verdict = verdict;
+  const verdicts = judged.map((_, i) => worked[i]!.verdict ?? made.get(i)!);
   return { evidence, compliant, applied: latest.map((p) => ({ name: p.name, version: p.version, sha256: p.sha256 })), verdicts };
 }
 
 /**
- * Verdict texts by what they judged (the policies and facts with their leaves, written as built):
- * the evaluations follow from those, so the same key is the same text, and a snapshot read again
- * serialises only what changed. Bounded; a pure function's memory, whatever the database.
+ * Verdict texts and their SHA-256, by verdict (one remembered in judgement-memory.ts is the same
+ * object each time) and by what it judged (the policies and facts with their leaves, written as
+ * built: the evaluations follow from those, so the same key is the same text): a snapshot read or
+ * report again neither serialises nor hashes what did not change. Bounded; a pure function's
+ * memory, whatever the database.
  */
-const texts = new Map<string, string>();
+const textsOfVerdicts = new WeakMap<Verdict, { text: string; sha256: string }>();
+const texts = new Map<string, { text: string; sha256: string }>();
 const textsKept = 10_000;
 
-function verdictText(v: Verdict): string {
+/** The verdict's canonical JSON and its SHA-256, from memory where it was made before. */
+export function verdictText(v: Verdict): { text: string; sha256: string } {
+  let known = textsOfVerdicts.get(v);
+  if (known !== undefined) return known;
   const key = JSON.stringify([v.scope, v.environment, v.flow, v.fingerprint, v.artifact, v.policies, v.trails]);
-  let text = texts.get(key);
-  if (text === undefined) {
-    text = canonicalJsonOfPlain(v);
+  known = texts.get(key);
+  if (known === undefined) {
+    const text = canonicalJsonOfPlain(v);
+    known = { text, sha256: sha256(text) };
     if (texts.size >= textsKept) texts.delete(texts.keys().next().value!);
-    texts.set(key, text);
+    texts.set(key, known);
   }
-  return text;
+  textsOfVerdicts.set(v, known);
+  return known;
 }
 
 /** The judgement's verdicts as the store records them, a hundred at a time between turns of the event loop. */
@@ -112,7 +131,8 @@ export async function verdictInputs(verdicts: readonly Verdict[], createdBy: str
   const out = [];
   for (const [i, v] of verdicts.entries()) {
     if (i > 0 && i % 100 === 0) await nextTurn();
-    out.push({ fingerprint: v.fingerprint, verdict: verdictText(v), compliant: v.compliant, createdBy, at });
+    const { text, sha256 } = verdictText(v);
+    out.push({ fingerprint: v.fingerprint, verdict: text, sha256, compliant: v.compliant, createdBy, at });
   }
   return out;
 }
@@ -135,7 +155,7 @@ export async function keptVerdictLeaves(
   const inputs = await verdictInputs(verdicts, createdBy, at);
   const found = await store.findVerdictLeaves(
     organizationId,
-    inputs.map((v) => v.verdict),
+    inputs.map((v) => v.sha256),
   );
   const leaves = found.every((leaf) => leaf !== undefined) ? (found as number[]) : await store.transaction((tx) => tx.recordVerdicts(organizationId, inputs));
   return new Map(verdicts.map((v, i) => [artifactKey(v.artifact), leaves[i]!]));
@@ -153,7 +173,7 @@ async function judgedByPolicies(
   fingerprints: readonly string[],
   all: readonly { name: string; fingerprint: string }[],
   policies: readonly (LatestPolicyVersion & { model: PolicyModel | null })[],
-): Promise<{ evidence: Map<string, FingerprintEvidence>; judged: Judged[] }> {
+): Promise<{ evidence: Map<string, FingerprintEvidence>; judged: Judged[]; worked: Worked[] }> {
   const gathered = await gatherPolicyFacts(store, j.now, j.organizationId, fingerprints);
   const unreported = fingerprints.filter((f) => !gathered.get(f)!.reports.length);
   const attested = new Map<string, ArtifactMatch>();
@@ -165,15 +185,25 @@ async function judgedByPolicies(
   const running = new Set(j.running.map(artifactKey));
   const out = new Map<string, FingerprintEvidence>();
   const judged: Judged[] = [];
+  const worked: Worked[] = [];
+  const ofPolicies = policiesKey(policies);
   for (const fingerprint of fingerprints) {
     const facts = gathered.get(fingerprint)!;
     const shown = facts.reports.find((r) => isCompliant(r.compliance, r.artifact.id)) ?? facts.reports[0];
+    const ofFacts = factsKey(facts);
     let compliant = true;
     for (const name of names.get(fingerprint)!) {
       const artifact = { name, fingerprint };
-      const evaluations = policies.map((p) => evaluationOf(p, { ...facts.facts, artifact }));
+      const key = judgementKey(
+        { organizationId: j.organizationId, scope: 'environment', environment: j.environment.name, flow: null, policies: ofPolicies, artifact },
+        ofFacts,
+      );
+      const known = recall(key) ?? { evaluations: policies.map((p) => evaluationOf(p, { ...facts.facts, artifact })) };
+      keep(key, known);
+      const evaluations = known.evaluations;
       compliant &&= evaluations.every((e) => e?.compliant === true);
-      if (running.has(artifactKey(artifact)) && evaluations.every((e) => e !== undefined))
+      if (running.has(artifactKey(artifact)) && evaluations.every((e) => e !== undefined)) {
+        worked.push(known);
         judged.push({
           fingerprint,
           scope: 'environment',
@@ -182,12 +212,13 @@ async function judgedByPolicies(
           policies,
           gathered: facts,
           artifact,
-          policy_evaluations: evaluations,
+          policy_evaluations: evaluations as VerdictEvaluation[],
         });
+      }
     }
     out.set(fingerprint, { match: shown ? fromArtifact(shown.artifact) : attested.get(fingerprint), compliant });
   }
-  return { evidence: out, judged };
+  return { evidence: out, judged, worked };
 }
 
 /** Parsed versions by SHA-256 (a version never changes): a snapshot read parses none it has seen, and the cache stays bounded. */

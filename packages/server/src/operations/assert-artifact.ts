@@ -11,7 +11,7 @@ import { requireOrganization, requireOrganizationUses } from './lookup.ts';
  */
 export const assertArtifactPlugin = definePlugin({
   operation: assertArtifact,
-  store: [...requireOrganizationUses, 'findEnvironment', 'findVerdictLeaf', ...assertArtifactUses],
+  store: [...requireOrganizationUses, 'findEnvironment', 'findVerdictLeaves', ...assertArtifactUses],
   transaction: ['recordVerdict'],
   async handler({ params, query, principal, store, now, apiBase }) {
     if (query.environment_name !== undefined && query.policy_name?.length)
@@ -28,13 +28,14 @@ export const assertArtifactPlugin = definePlugin({
       policies: query.policy_name?.length ? query.policy_name : undefined,
     };
     // Once per distinct verdict: the same judgement of the same evidence reads its record instead of writing another.
-    const record = async (verdict: { compliant: boolean }, text: string) =>
-      (await store.findVerdictLeaf(org.id, text)) ??
+    const record = async (verdict: { compliant: boolean }, text: string, sha256: string) =>
+      (await store.findVerdictLeaves(org.id, [sha256]))[0] ??
       store.transaction((tx) =>
         tx.recordVerdict({
           organizationId: org.id,
           fingerprint: params.fingerprint,
           verdict: text,
+          sha256,
           compliant: verdict.compliant,
           createdBy: principal.tokenId,
           at: now,

@@ -4,7 +4,6 @@
  * prints and decodes the answer. A verdict against policies is also a record in the
  * organisation's log (domain/verdict.ts), answered with its `log_index`.
  */
-import { canonicalJsonOfPlain } from '../store/queries/chain.ts';
 import { badRequest, notFound } from '../http/errors.ts';
 import type { ViewContext } from '../http/links.ts';
 import { artifactPageHref } from '../http/views/artifacts.ts';
@@ -17,6 +16,8 @@ import { evaluatePolicy } from '../domain/policy-evaluate.ts';
 import { gatherPolicyFacts, policyFactsUses, type GatheredPolicyFacts, type ReportFacts } from '../domain/policy-facts.ts';
 import type { Verdict, VerdictEvaluation } from '../domain/verdict.ts';
 import { verdictEvidenceUses, verdictsOf } from '../domain/verdict-evidence.ts';
+import { factsKey, judgementKey, keep, policiesKey, recall } from '../domain/judgement-memory.ts';
+import { verdictText } from '../domain/snapshot-judgement.ts';
 
 export const assertArtifactUses = [...policyFactsUses, ...verdictEvidenceUses, 'latestPolicyVersions', 'fingerprintWhereabouts'] as const;
 
@@ -31,7 +32,7 @@ export interface AssertRequest {
 }
 
 /** How a verdict is kept: its leaf in the log, the existing record's when the same verdict was recorded before (null: not recorded). */
-export type RecordVerdict = (verdict: Verdict, text: string) => Promise<number | null>;
+export type RecordVerdict = (verdict: Verdict, text: string, sha256: string) => Promise<number | null>;
 
 /** Parsed policies by the SHA-256 of their YAML: a version never changes, so each is parsed once (up to a bound). */
 const parsed = new Map<string, PolicyModel>();
@@ -82,27 +83,26 @@ export async function assertArtifact(store: StoreUses<typeof assertArtifactUses>
   if (!names) return { compliant: flows.every((f) => f.compliance_status.is_compliant), ...base, policy_evaluations: [], log_index: null };
 
   const policies = names.map((n) => byName.get(n)!);
-  const policy_evaluations: VerdictEvaluation[] = policies.map((p) => ({
-    policy_name: p.name,
-    policy_version: p.version,
-    policy_sha256: p.sha256,
-    ...judge(p, gathered),
-  }));
+  const judged = {
+    fingerprint: r.fingerprint,
+    scope: r.environment ? 'environment' : 'policy',
+    environment: r.environment?.name ?? null,
+    flow: r.flow ?? null,
+    policies,
+    gathered,
+    artifact: gathered.facts.artifact,
+  } as const;
+  // Remembered as a snapshot read remembers its artifacts' (judgement-memory.ts): the same judgement of the same evidence is neither evaluated, built nor hashed again.
+  const key = judgementKey({ organizationId: r.org.id, ...judged, policies: policiesKey(policies) }, factsKey(gathered));
+  const known = recall(key);
+  const policy_evaluations: VerdictEvaluation[] = known?.evaluations.every((e) => e !== undefined)
+    ? (known.evaluations as VerdictEvaluation[])
+    : policies.map((p) => ({ policy_name: p.name, policy_version: p.version, policy_sha256: p.sha256, ...judge(p, gathered) }));
   const compliant = policy_evaluations.every((e) => e.compliant);
-  const [verdict] = await verdictsOf(store, r.org.id, [
-    {
-      fingerprint: r.fingerprint,
-      scope: r.environment ? 'environment' : 'policy',
-      environment: r.environment?.name ?? null,
-      flow: r.flow ?? null,
-      policies,
-      gathered,
-      artifact: gathered.facts.artifact,
-      policy_evaluations,
-    },
-  ]);
-  const text = canonicalJsonOfPlain(verdict);
-  const log_index = await record(verdict!, text);
+  const verdict = (known?.evaluations === policy_evaluations && known.verdict) || (await verdictsOf(store, r.org.id, [{ ...judged, policy_evaluations }]))[0]!;
+  keep(key, { evaluations: policy_evaluations, verdict });
+  const { text, sha256 } = verdictText(verdict);
+  const log_index = await record(verdict, text, sha256);
   return { compliant, ...base, policy_evaluations, log_index };
 }
 

@@ -9,6 +9,7 @@
 import { sql } from 'kysely';
 import { insertChunks, isPostgres, type Db } from '../database.ts';
 import { compiledOnce } from '../compiled-once.ts';
+import { leafMemory } from '../leaf-memory.ts';
 import { keepUpperSubtrees, type ReadSubtrees } from '../subtree-cache.ts';
 import {
   CompactRange,
@@ -126,14 +127,32 @@ export async function logLeaves(db: Db, organizationId: number, fromIndex: numbe
 /** The rows a chain record can name; trails have one leaf per begin (the latest is returned). */
 export type LoggedTable = 'trails' | 'attestations' | 'artifacts' | 'snapshots' | 'approvals' | 'reviews' | 'policy_versions' | 'verdicts';
 
+/** Tables whose rows get their one leaf in the transaction that writes them, so a committed row's leaf never changes. */
+const oneLeafTables = new Set<LoggedTable>(['artifacts', 'attestations', 'policy_versions', 'verdicts']);
+const leaves = leafMemory(100_000);
+
 /**
  * The leaf index of each of these rows of `table` (the latest leaf naming it), through the index
- * on the record's `ref` (migration 0017). Rows with no leaf are left out of the map.
+ * on the record's `ref` (migration 0017); those of one-leaf tables from memory once found (a
+ * judged snapshot read asks for hundreds). Rows with no leaf are left out of the map.
  */
 export async function logIndexesOf(db: Db, organizationId: number, table: LoggedTable, ids: readonly number[]): Promise<Map<number, number>> {
   const out = new Map<number, number>();
-  for (let i = 0; i < ids.length; i += 500) {
-    for (const row of await latestLeavesOf(db, { organizationId, table, ids: ids.slice(i, i + 500) })) out.set(Number(row.ref_id), Number(row.seq) - 1);
+  const remembered = oneLeafTables.has(table);
+  const keyOf = (id: number) => `${organizationId}:${table}:${id}`;
+  const wanted = remembered
+    ? ids.filter((id) => {
+        const leaf = leaves.get(db, keyOf(id));
+        if (leaf !== undefined) out.set(id, leaf);
+        return leaf === undefined;
+      })
+    : ids;
+  for (let i = 0; i < wanted.length; i += 500) {
+    for (const row of await latestLeavesOf(db, { organizationId, table, ids: wanted.slice(i, i + 500) })) {
+      const id = Number(row.ref_id);
+      out.set(id, Number(row.seq) - 1);
+      if (remembered) leaves.remember(db, keyOf(id), Number(row.seq) - 1);
+    }
   }
   return out;
 }

@@ -4,6 +4,7 @@
  * policy versions and outcome) reads its record instead of writing another.
  */
 import { insertChunks, type Db } from '../database.ts';
+import { leafMemory } from '../leaf-memory.ts';
 import { inTransaction } from '../transactions.ts';
 import { appendEvidenceBatch, byToken, digestColumnsOf, sha256 } from './chain.ts';
 import { logIndexesOf } from './log.ts';
@@ -13,49 +14,30 @@ export interface VerdictInput {
   fingerprint: string;
   /** The verdict's canonical JSON (domain/verdict.ts): what the record says. */
   verdict: string;
+  /** The text's SHA-256 (hex), when the caller remembers it with the text; computed otherwise. */
+  sha256?: string;
   compliant: boolean;
   createdBy: string | null;
   at: number;
 }
 
-/**
- * Leaves of verdicts found, per database (its adapter, which its transactions share) and
- * organisation: a verdict's row and its record are append-only, so once committed its leaf
- * never changes (a process's own memory, bounded; every process finds its own). Filled only by
- * reads outside a transaction: what a transaction reads of its own writes may still roll back.
- */
-const known = new WeakMap<object, Map<string, number>>();
-const knownMax = 10_000;
-const memoryOf = (db: Db) => {
-  const owner = db.getExecutor().adapter;
-  return known.get(owner) ?? known.set(owner, new Map()).get(owner)!;
-};
-function remember(db: Db, key: string, leaf: number) {
-  if (db.isTransaction) return;
-  const memory = memoryOf(db);
-  if (memory.size >= knownMax) memory.delete(memory.keys().next().value!);
-  memory.set(key, leaf);
-}
+/** Leaves of verdicts found, by organisation and text digest (leaf-memory.ts): a verdict's row and its record are append-only. */
+const known = leafMemory(10_000);
 
 /** The leaf of the verdict with this text in the organisation, if it was recorded. */
 export async function findVerdictLeaf(db: Db, organizationId: number, verdict: string): Promise<number | undefined> {
   return (await leavesOfDigests(db, organizationId, [sha256(verdict)]))[0];
 }
 
-/** The leaf of each verdict text in the organisation that was recorded (undefined where none), in a fixed number of statements however many. */
-export async function findVerdictLeaves(db: Db, organizationId: number, verdicts: readonly string[]): Promise<(number | undefined)[]> {
-  return leavesOfDigests(
-    db,
-    organizationId,
-    verdicts.map((v) => sha256(v)),
-  );
+/** The leaf of each verdict recorded in the organisation, by its text's SHA-256 (undefined where none), in a fixed number of statements however many. */
+export function findVerdictLeaves(db: Db, organizationId: number, digests: readonly string[]): Promise<(number | undefined)[]> {
+  return leavesOfDigests(db, organizationId, digests);
 }
 
 async function leavesOfDigests(db: Db, organizationId: number, digests: readonly string[]): Promise<(number | undefined)[]> {
-  const memory = memoryOf(db);
   const found = new Map<string, number>();
   for (const d of digests) {
-    const leaf = memory.get(`${organizationId}:${d}`);
+    const leaf = known.get(db, `${organizationId}:${d}`);
     if (leaf !== undefined) found.set(d, leaf);
   }
   const wanted = [...new Set(digests.filter((d) => !found.has(d)))];
@@ -81,7 +63,7 @@ async function leavesOfDigests(db: Db, organizationId: number, digests: readonly
     const leaf = leaves.get(Number(r.id));
     if (leaf === undefined) continue;
     found.set(r.verdict_sha256, leaf);
-    remember(db, `${organizationId}:${r.verdict_sha256}`, leaf);
+    known.remember(db, `${organizationId}:${r.verdict_sha256}`, leaf);
   }
   return digests.map((d) => found.get(d));
 }
@@ -97,7 +79,7 @@ export async function recordVerdict(db: Db, { organizationId, ...v }: VerdictInp
  * verdict's leaf in order: a snapshot of a thousand artifacts judged as before writes nothing.
  */
 export function recordVerdicts(db: Db, organizationId: number, inputs: readonly Omit<VerdictInput, 'organizationId'>[]): Promise<number[]> {
-  const digests = inputs.map((v) => sha256(v.verdict));
+  const digests = inputs.map((v) => v.sha256 ?? sha256(v.verdict));
   return inTransaction(db, async (trx) => {
     const leaves = await leavesOfDigests(trx, organizationId, digests);
     const fresh = new Map<string, Omit<VerdictInput, 'organizationId'>>();

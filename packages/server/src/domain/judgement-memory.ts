@@ -1,0 +1,68 @@
+/**
+ * What judging an artifact by policies worked out, by what it judged: the evaluations follow from
+ * the policy versions and the artifact's facts, and its verdict from those and the records they
+ * were read from, whose leaves never change once committed (artifacts, attestations and policy
+ * versions have one leaf each). So a snapshot read again as it was judged evaluates and builds
+ * nothing that did not change. A process's own memory, bounded by the characters of its keys.
+ */
+import type { GatheredPolicyFacts } from './policy-facts.ts';
+import type { Verdict, VerdictEvaluation } from './verdict.ts';
+
+export interface Worked {
+  /** Each policy's evaluation, in order; undefined where it cannot vouch for the artifact. */
+  evaluations: (VerdictEvaluation | undefined)[];
+  /** The verdict, once built from committed records (what a transaction read may roll back). */
+  verdict?: Verdict;
+}
+
+const worked = new Map<string, Worked>();
+let heldCharacters = 0;
+/** About three 1,000-pod snapshots judged (their keys run to some 1.8 million characters each). */
+const keptCharacters = 6_000_000;
+
+/** The key of what is judged: every input of the evaluations and of the verdict but the leaves, which follow from the record ids. */
+export function judgementKey(
+  o: {
+    organizationId: number;
+    scope: string;
+    environment: string | null;
+    flow: string | null;
+    policies: string;
+    artifact: { name: string; fingerprint: string };
+  },
+  facts: string,
+): string {
+  return `${o.organizationId}\n${o.scope}\n${o.environment ?? ''}\n${o.flow ?? ''}\n${o.policies}\n${o.artifact.name}\n${o.artifact.fingerprint}\n${facts}`;
+}
+
+/** The part of the key that the policy versions make, in the order they are evaluated. */
+export function policiesKey(policies: readonly { id: number; name: string; version: number; sha256: string }[]): string {
+  return JSON.stringify(policies.map((p) => [p.id, p.name, p.version, p.sha256]));
+}
+
+/** The part of the key that a fingerprint's facts make, the same under each of its names. */
+export function factsKey(gathered: GatheredPolicyFacts): string {
+  return JSON.stringify([gathered.facts.trails, gathered.reports.map((r) => [r.artifact.id, r.attestationIds])]);
+}
+
+/** What was worked out under `key`, the most recently used kept longest. */
+export function recall(key: string): Worked | undefined {
+  const known = worked.get(key);
+  if (known !== undefined) {
+    worked.delete(key);
+    worked.set(key, known);
+  }
+  return known;
+}
+
+/** Keeps `w` under `key`, dropping the least recently used beyond the bound. */
+export function keep(key: string, w: Worked): void {
+  if (worked.delete(key)) heldCharacters -= key.length;
+  worked.set(key, w);
+  heldCharacters += key.length;
+  while (heldCharacters > keptCharacters && worked.size > 1) {
+    const oldest = worked.keys().next().value!;
+    worked.delete(oldest);
+    heldCharacters -= oldest.length;
+  }
+}
