@@ -10,7 +10,7 @@ describe('judgement memory', () => {
     );
 
   it('answers what was kept, and forgets the least recently used beyond some six million characters of keys', () => {
-    const worked = (n: number) => ({ evaluations: [], verdict: undefined, n });
+    const worked = (n: number) => ({ evaluations: [], n });
     for (const name of ['a', 'b', 'c', 'd']) keep(keyOf(name), worked(name.charCodeAt(0)));
     expect(recall(keyOf('a'))).to.deep.include({ n: 97 });
     keep(keyOf('e'), worked(101));

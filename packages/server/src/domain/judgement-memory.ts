@@ -11,8 +11,19 @@ import type { Verdict, VerdictEvaluation } from './verdict.ts';
 export interface Worked {
   /** Each policy's evaluation, in order; undefined where it cannot vouch for the artifact. */
   evaluations: (VerdictEvaluation | undefined)[];
-  /** The verdict, once built from committed records (what a transaction read may roll back). */
-  verdict?: Verdict;
+  /**
+   * The verdict by the store it was built from committed records of (what a transaction read may
+   * roll back): its records' leaves are that database's, where the evaluations hold anywhere.
+   */
+  verdicts?: WeakMap<object, Verdict>;
+}
+
+/** The verdict built from the committed records `store` reads, if one was kept. */
+export const verdictIn = (w: Worked, store: object): Verdict | undefined => w.verdicts?.get(store);
+
+/** Keeps `verdict`, built from the committed records `store` reads. */
+export function keepVerdict(w: Worked, store: object, verdict: Verdict): void {
+  (w.verdicts ??= new WeakMap()).set(store, verdict);
 }
 
 const worked = new Map<string, Worked>();

@@ -10,7 +10,7 @@ import { canonicalJsonOfPlain, sha256 } from '../store/queries/chain.ts';
 import type { LatestPolicyVersion, StorePart, StoreUses } from '../store/types.ts';
 import { nextTurn } from '../support/turns.ts';
 import type { TrailEvaluator } from './evaluate.ts';
-import { factsKey, judgementKey, keep, policiesKey, recall, type Worked } from './judgement-memory.ts';
+import { factsKey, judgementKey, keep, keepVerdict, policiesKey, recall, verdictIn, type Worked } from './judgement-memory.ts';
 import { evaluatePolicy } from './policy-evaluate.ts';
 import { PolicyExpressionError } from './policy-expression.ts';
 import { gatherPolicyFacts, policyFactsUses } from './policy-facts.ts';
@@ -87,15 +87,15 @@ export async function judgeRunning(store: StoreUses<typeof judgeRunningUses>, ev
     : { evidence: await fingerprintEvidence(store, evaluator, j.organizationId, fingerprints), judged: [], worked: [] };
   for (const fingerprint of allowed) evidence.set(fingerprint, { ...evidence.get(fingerprint)!, compliant: true });
   const compliant = j.running.every((a) => evidence.get(a.fingerprint)?.compliant === true);
-  const fresh = judged.flatMap((_, i) => (worked[i]!.verdict ? [] : [i]));
+  const fresh = judged.flatMap((_, i) => (verdictIn(worked[i]!, store) ? [] : [i]));
   const built = await verdictsOf(
     store,
     j.organizationId,
     fresh.map((i) => judged[i]!),
   );
   const made = new Map(fresh.map((i, k) => [i, built[k]!]));
-  if (j.committed) for (const [i, verdict] of made) worked[i]!.verdict = verdict;
-  const verdicts = judged.map((_, i) => worked[i]!.verdict ?? made.get(i)!);
+  if (j.committed) for (const [i, verdict] of made) keepVerdict(worked[i]!, store, verdict);
+  const verdicts = judged.map((_, i) => made.get(i) ?? verdictIn(worked[i]!, store)!);
   return { evidence, compliant, applied: latest.map((p) => ({ name: p.name, version: p.version, sha256: p.sha256 })), verdicts };
 }
 

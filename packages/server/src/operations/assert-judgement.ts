@@ -16,7 +16,7 @@ import { evaluatePolicy } from '../domain/policy-evaluate.ts';
 import { gatherPolicyFacts, policyFactsUses, type GatheredPolicyFacts, type ReportFacts } from '../domain/policy-facts.ts';
 import type { Verdict, VerdictEvaluation } from '../domain/verdict.ts';
 import { verdictEvidenceUses, verdictsOf } from '../domain/verdict-evidence.ts';
-import { factsKey, judgementKey, keep, policiesKey, recall } from '../domain/judgement-memory.ts';
+import { factsKey, judgementKey, keep, keepVerdict, policiesKey, recall, verdictIn } from '../domain/judgement-memory.ts';
 import { verdictText } from '../domain/snapshot-judgement.ts';
 
 export const assertArtifactUses = [...policyFactsUses, ...verdictEvidenceUses, 'latestPolicyVersions', 'fingerprintWhereabouts'] as const;
@@ -99,8 +99,10 @@ export async function assertArtifact(store: StoreUses<typeof assertArtifactUses>
     ? (known.evaluations as VerdictEvaluation[])
     : policies.map((p) => ({ policy_name: p.name, policy_version: p.version, policy_sha256: p.sha256, ...judge(p, gathered) }));
   const compliant = policy_evaluations.every((e) => e.compliant);
-  const verdict = (known?.evaluations === policy_evaluations && known.verdict) || (await verdictsOf(store, r.org.id, [{ ...judged, policy_evaluations }]))[0]!;
-  keep(key, { evaluations: policy_evaluations, verdict });
+  const worked = known?.evaluations === policy_evaluations ? known : { evaluations: policy_evaluations };
+  const verdict = verdictIn(worked, store) ?? (await verdictsOf(store, r.org.id, [{ ...judged, policy_evaluations }]))[0]!;
+  keepVerdict(worked, store, verdict);
+  keep(key, worked);
   const { text, sha256 } = verdictText(verdict);
   const log_index = await record(verdict, text, sha256);
   return { compliant, ...base, policy_evaluations, log_index };
