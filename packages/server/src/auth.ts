@@ -3,7 +3,7 @@
  * row and the hashes are compared in constant time. A token belongs to one organisation, is
  * read-only or read-write, and may expire.
  */
-import { createHash, randomBytes, timingSafeEqual } from 'node:crypto';
+import { hash, randomBytes, timingSafeEqual } from 'node:crypto';
 import { ApiError } from './http/errors.ts';
 import type { Store } from './store/types.ts';
 
@@ -21,7 +21,8 @@ export interface Authenticator {
 
 const tokenPattern = /^tp_([A-Za-z0-9]{16})_([A-Za-z0-9_-]{43})$/;
 
-const sha256 = (text: string) => createHash('sha256').update(text).digest();
+// One-shot: a third of a Hash object's cost, which every authenticated request paid.
+const sha256 = (text: string) => hash('sha256', text, 'buffer');
 
 /** Tokens stored in the store: the default authenticator. */
 export function storeTokens(store: Pick<Store, 'findToken'>): Authenticator {

@@ -111,11 +111,14 @@ export async function attestationFactsOfTrails(db: Db, trailIds: readonly number
   if (!trailIds.length) return [];
   const out: AttestationFactsRow[] = [];
   for (const chunk of inListChunks(trailIds)) {
-    const rows = await factsQuery(db).where('trail_id', 'in', chunk).orderBy('id').execute();
+    const rows = await factsOfTrails(db, { trailIds: chunk });
     out.push(...rows.map(factsOf));
   }
   return out.sort((a, b) => a.id - b.id);
 }
+
+// Compiled once per number of trails: every artifact read and trail list asks it.
+const factsOfTrails = compiledOnce((db, v: { trailIds: readonly number[] }) => factsQuery(db).where('trail_id', 'in', v.trailIds).orderBy('id'));
 
 /**
  * The compliance facts of the trail's attestations named `name` with an id from `fromId` on, oldest
