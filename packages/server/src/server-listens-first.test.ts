@@ -7,7 +7,7 @@
 import { createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { expect } from 'chai';
-import { silentLogger, startServer, type RunningServer, type Store } from '@trailproof/server';
+import { silentLogger, startServer, type Store } from '@trailproof/server';
 import { openTestStore } from '@trailproof/server/testing';
 
 /** A store's opening that resolves (or fails) when the test says. */
