@@ -12,6 +12,7 @@ import { readFileSync } from 'node:fs';
 import { expect } from 'chai';
 import { startTestServer, type TestServer } from '@trailproof/server/testing';
 import { Readable } from 'node:stream';
+import { startChildServer, type ChildServer } from '../../../../test/hostile/child-server.ts';
 import { whileProbingHealth } from '../../../../test/hostile/health-probe.ts';
 import { verifyPackage } from '../audit/verify-package.ts';
 import { outcome, rewritePackage } from '../audit/package-fixture.ts';
@@ -151,8 +152,20 @@ describe('Kosli CLI wire format: policies, attach and detach, tags', () => {
   });
 
   describe('hostile policies: the server keeps answering', () => {
-    const hostile = (yaml: string) =>
-      send({ method: 'PUT', path: '/api/v2/policies/acme', form: policyForm(payload('hostile'), 'h.yml', Buffer.from(yaml)) }, 400);
+    // A server process of its own: the 9 MiB upload is built and sent on the test's event loop, which an in-process server would share with the probes.
+    let child: ChildServer;
+    before(async () => (child = await startChildServer()));
+    after(() => child.close());
+    const hostile = async (yaml: string) => {
+      const answer = await sendAsCli(child.url, {
+        token: child.token,
+        method: 'PUT',
+        path: '/api/v2/policies/acme',
+        form: policyForm(payload('hostile'), 'h.yml', Buffer.from(yaml)),
+      });
+      expect(answer.status, answer.text).to.equal(400);
+      return answer;
+    };
     const header = '_schema: https://docs.kosli.com/schemas/policy/v1\n';
     const cases: Array<[string, string, RegExp]> = [
       ['huge', `${header}# ${'x'.repeat(9 * 1024 * 1024)}\n`, /may be at most/],
@@ -171,7 +184,7 @@ describe('Kosli CLI wire format: policies, attach and detach, tags', () => {
     ];
     for (const [what, yaml, message] of cases) {
       it(`${what}: a 400 naming the problem, health answering within 1 s`, async () => {
-        const { result, slowestMs } = await whileProbingHealth(server, () => hostile(yaml));
+        const { result, slowestMs } = await whileProbingHealth(child, () => hostile(yaml));
         expect(JSON.stringify(result.json)).to.match(message);
         expect(slowestMs).to.be.below(1000);
       });
