@@ -1,13 +1,13 @@
 /**
  * The thread custom attestation types are judged on (see judge-thread.ts): compiles a type's JSON
  * Schema with Ajv (compiled once per schema text), validates the data, runs each jq rule with
- * jq-wasm, and says when each rule starts, so that the main thread can bound each one in time.
+ * jq-wasm (jq-engine.ts), and says when each rule starts, so that the main thread can bound each one in time.
  */
-import { createRequire } from 'node:module';
 import { parentPort } from 'node:worker_threads';
 import { Ajv, type AnySchema, type ValidateFunction } from 'ajv';
 import { Ajv2019 } from 'ajv/dist/2019.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
+import { runJq as jq } from './jq-engine.ts';
 import type { FromJudge, RuleResult, ToJudge } from './judge-messages.ts';
 
 const port = parentPort!;
@@ -34,57 +34,6 @@ function validatorOf(schemaText: string): ValidateFunction {
   return validate;
 }
 
-interface JqEngine {
-  raw(input: string, filter: string, flags: string[]): Promise<string>;
-}
-/** jq-wasm's Emscripten module factory: the package's own wrapper keeps one engine for ever. */
-const newModule = createRequire(import.meta.url)('jq-wasm/dist/build/jq.js') as (moduleArg?: object) => Promise<JqEngine>;
-let compiledJq: WebAssembly.Module | undefined;
-
-/** A new jq engine: the first compiles jq's WebAssembly (kept), the others only instantiate it (a few ms). */
-async function newEngine(): Promise<JqEngine> {
-  const module = compiledJq;
-  if (module) {
-    return newModule({
-      instantiateWasm(imports: WebAssembly.Imports, receive: (instance: WebAssembly.Instance, module: WebAssembly.Module) => void) {
-        const instance = new WebAssembly.Instance(module, imports);
-        receive(instance, module);
-        return instance.exports;
-      },
-    });
-  }
-  const instantiate = WebAssembly.instantiate;
-  WebAssembly.instantiate = (async (...args: Parameters<typeof instantiate>) => {
-    const made = await instantiate(...args);
-    if ('module' in made) compiledJq = made.module as WebAssembly.Module;
-    return made;
-  }) as typeof instantiate;
-  try {
-    return await newModule();
-  } finally {
-    WebAssembly.instantiate = instantiate;
-  }
-}
-
-/**
- * Bytes of arguments one engine takes before a new one replaces it: each run leaves its arguments
- * on jq's stack (about 1 MiB), and once past it the engine's memory is corrupt (after 8 runs of
- * 100 KB it failed assertions or answered nonsense), so an engine never gets near it.
- */
-const stackBudget = 512 * 1024;
-let engine: Promise<JqEngine> | undefined;
-let stackUsed = 0;
-
-async function jq(program: string, flags: string[]): Promise<string> {
-  const bytes = flags.reduce((n, f) => n + Buffer.byteLength(f) + 1, Buffer.byteLength(program) + 64);
-  if (!engine || (stackUsed > 0 && stackUsed + bytes > stackBudget)) {
-    engine = newEngine();
-    stackUsed = 0;
-  }
-  stackUsed += bytes;
-  return (await engine).raw('null', program, flags);
-}
-
 const cut = (text: string, n = 1000) => (text.length > n ? `${text.slice(0, n)}…` : text);
 
 /** jq's outputs, one per line, as a verdict: `true` when every output is `true` (at least one). */
@@ -100,8 +49,7 @@ async function runJq(data: string, program: string): Promise<{ output: string } 
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     if (message.startsWith('jq: ')) return { error: cut(message.trim()), aborted: false };
-    // The engine aborted (its heap's bound is 256 MiB) or failed: its memory is not to be trusted, the next run gets a new one.
-    engine = undefined;
+    // The engine aborted (its heap's bound is 256 MiB) or failed: jq-engine.ts gives the next run a new one.
     return { error: message.includes('Aborted(') ? memoryBound : `jq's engine failed: ${cut(message, 200)}`, aborted: true };
   }
 }
