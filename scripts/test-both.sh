@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
-# The SQLite and the PostgreSQL passes of the suite at once: each keeps about one core busy, so on
-# a machine with two or more they finish in about the time of one (see docs/performance.md, CI).
+# The SQLite and the PostgreSQL passes of the suite at once, each running its files two at a time
+# (scripts/test-pass.sh): on a 2-core machine about four processes keep both cores busy.
 # Each line is prefixed with its pass, and each pass ends with the seconds it took; the exit status
 # is the first failing pass's. Which test files each pass runs: scripts/test-files.sh.
 set -uo pipefail

@@ -20,11 +20,21 @@
 #                                    JavaScript the same on either Node; the server, its threads,
 #                                    streams and the built command run on Node 24 in the rest
 #
+#
+# A second argument picks a part of the pass (scripts/test-pass.sh runs the two one after the other):
+#
+#   together   the files that run two at a time (mocha --parallel)
+#   alone      the files that run one at a time after them: test/hostile/ and those with a
+#              `// @alone` line among their first three, which bound the time a server takes to
+#              answer while it is under attack (beside another file's work that bound measures the
+#              machine's load), or stop the database server that the other files use
+#
 # test/test-files.test.ts fails on a test file that reaches the database without the tag.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 
-pass=${1:?usage: scripts/test-files.sh sqlite|postgres|node24}
+pass=${1:?usage: scripts/test-files.sh sqlite|postgres|node24 [together|alone]}
+part=${2:-all}
 # In the order the suite always ran (the packages, the examples, then test/), each folder sorted.
 all=$(for root in 'packages/*/src' examples test; do
   # shellcheck disable=SC2086 # the packages' glob expands here
@@ -41,5 +51,18 @@ case "$pass" in
     ;;
   *) echo "scripts/test-files.sh: unknown pass '$pass' (sqlite, postgres or node24)" >&2; exit 2 ;;
 esac
-echo "test-files: the $pass pass runs $(wc -l <<<"$files") of the $(wc -l <<<"$all") test files (scripts/test-files.sh says which)" >&2
+alone() { [[ $1 == test/hostile/* ]] || head -n 3 "$1" | grep -q '^// @alone'; }
+case "$part" in
+  all) ;;
+  together | alone)
+    chosen=''
+    # shellcheck disable=SC2086 # one path a line, none with a space
+    for file in $files; do
+      if alone "$file"; then [ "$part" = alone ] && chosen+="$file"$'\n'; else [ "$part" = together ] && chosen+="$file"$'\n'; fi
+    done
+    files=${chosen%$'\n'}
+    ;;
+  *) echo "scripts/test-files.sh: unknown part '$part' (together or alone)" >&2; exit 2 ;;
+esac
+echo "test-files: the $pass pass runs $(grep -c . <<<"$files") of the $(wc -l <<<"$all") test files ($part; scripts/test-files.sh says which)" >&2
 echo "$files"

@@ -1,4 +1,5 @@
 // @database
+// @alone: stops and starts the PostgreSQL server that the other test files use
 /**
  * When PostgreSQL goes away under load (reads and writes), requests fail fast with 503 and
  * Retry-After instead of hanging, nothing acknowledged is lost, and the same server process

@@ -92,4 +92,24 @@ describe('the PostgreSQL pass (scripts/test-files.sh postgres)', () => {
     expect([...sqlite, ...node24].filter((path) => browser.includes(path))).to.deep.equal([]);
     expect(sqlite.length, 'every other test file').to.equal([...repositorySources().keys()].filter((path) => /\.test\.ts$/.test(path)).length - browser.length);
   });
+
+  it('splits each pass into the files run two at a time and those run alone, each file in one part', async () => {
+    const listed = async (...args: string[]) =>
+      (await runProcess('bash', ['scripts/test-files.sh', ...args], { cwd: root })).stdout.split('\n').filter(Boolean);
+    for (const pass of ['sqlite', 'postgres', 'node24']) {
+      const [all, together, alone] = await Promise.all([listed(pass), listed(pass, 'together'), listed(pass, 'alone')]);
+      expect([...together, ...alone].sort(), pass).to.deep.equal([...all].sort());
+      expect(
+        together.filter((path) => alone.includes(path)),
+        pass,
+      ).to.deep.equal([]);
+      expect(
+        together.filter((path) => path.startsWith('test/hostile/')),
+        pass,
+      ).to.deep.equal([]);
+    }
+    // It stops the database server that the other files of the pass use.
+    expect(await listed('postgres', 'alone')).to.include('test/postgres-faults.test.ts');
+    expect((await runProcess('bash', ['scripts/test-files.sh', 'sqlite', 'apart'], { cwd: root })).status).to.equal(2);
+  });
 });

@@ -1,4 +1,5 @@
 // @database
+// @alone: bounds the time health takes to answer under hostile input
 /**
  * `kosli assert artifact` as the CLI sends it and reads the answer. Followed: cmd/kosli/
  * assertArtifact.go at 71ac0f30 (GET /api/v2/asserts/{org}/fingerprint/{fp} with `flow_name`,

@@ -1,4 +1,5 @@
 // @database
+// @alone: bounds the time health takes to answer under hostile input
 /**
  * The Kosli CLI's policy and tag requests, byte for byte as it sends them, and its reading of the
  * answers. Followed: cmd/kosli/createPolicy.go (multipart: field `payload` = `PolicyPayload{name,

@@ -1,4 +1,5 @@
 // @database
+// @alone: bounds the time health takes to answer under hostile input
 /**
  * `kosli attest sbom` (CLI v2.41, kosli-dev/cli#1162 and #1168; cmd/kosli/attestSbom.go and
  * internal/sbom/sbom.go as the code index holds them, after 71ac0f30): multipart to `.../system` with

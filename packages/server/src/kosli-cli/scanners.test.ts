@@ -1,4 +1,5 @@
 // @database
+// @alone: bounds the time health takes to answer under hostile input
 /**
  * The Kosli CLI's `attest snyk`, `attest sonar` and `attest jira`, byte for byte as it sends them
  * (kosli-dev/cli 71ac0f30: attestSnyk.go with internal/snyk/snyk.go, attestSonar.go with
