@@ -12,7 +12,8 @@
  * Evidence seeded by SQL with its chain records and log leaves (support/seed-asserts.ts):
  * 1,000,000 artifacts in 100,000 trails with 4 attestations each (20,000 in 2,000 with --quick);
  * policies, environment and attachment made through the API.
- * TRAILPROOF_BENCH_ASSERTS_DATABASE=FILE keeps the seeded database at FILE for the next run.
+ * TRAILPROOF_BENCH_ASSERTS_DATABASE=FILE keeps the seeded database at FILE for the next run;
+ * TRAILPROOF_BENCH_CPU_PROF=DIR has the measured server write a V8 CPU profile there as it stops.
  *
  *   node --import tsx bench/asserts.ts [--quick]      also `pnpm bench -- --only asserts`
  */
@@ -21,6 +22,7 @@ import { mkdtemp, rm } from 'node:fs/promises';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { openSqliteStore } from '@trailproof/server';
 import { BetterSqlite3 } from '@trailproof/server/testing';
@@ -91,6 +93,13 @@ async function prepared(file: string, trails: number, perTrail: number): Promise
   return token;
 }
 
+/** The environment that has the server profile itself (support/cpu-profile.mjs), when TRAILPROOF_BENCH_CPU_PROF names a folder. */
+function profiled(): NodeJS.ProcessEnv {
+  if (!process.env.TRAILPROOF_BENCH_CPU_PROF) return {};
+  const profiler = fileURLToPath(new URL('./support/cpu-profile.mjs', import.meta.url));
+  return { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import=${profiler}` };
+}
+
 /** `work` with `inFlight` calls at a time for `seconds`: calls per second and the latency percentiles. */
 async function measure(work: (i: number) => Promise<unknown>, inFlight: number, seconds: number) {
   const latencies: number[] = [];
@@ -159,7 +168,7 @@ export async function asserts(o: { quick: boolean; newDatabase?: (label: string)
     writeFileSync(pathsFile, asserted.map((fp) => `/api/v2/asserts/bench/fingerprint/${fp}?environment_name=${environment}\n`).join(''));
     // The headers `kosli assert artifact` sends (Go net/http's, kosli-cli/go-wire.ts).
     const headers = { 'user-agent': userAgent(), authorization: `Bearer ${token}`, 'accept-encoding': 'gzip' };
-    const server = await startServer(file);
+    const server = await startServer(file, profiled());
     running.push(server);
     const baseline = await startBaseline('baseline-asserts.ts', [file]);
     running.push(baseline);
