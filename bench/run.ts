@@ -127,7 +127,7 @@ try {
   }
   if (wanted('asserts')) {
     const { asserts } = await import('./asserts.ts');
-    await timed('assert artifact (SQLite, in process)', () => asserts({ quick }));
+    await timed('assert artifact (SQLite)', () => asserts({ quick, newDatabase: async (label) => join(tmp, `${label}.db`) }));
   }
   if (wanted('custom')) {
     const { customTypes } = await import('./custom-types.ts');

@@ -16,6 +16,8 @@ export interface Worked {
    * roll back): its records' leaves are that database's, where the evaluations hold anywhere.
    */
   verdicts?: WeakMap<object, Verdict>;
+  /** The verdict's leaf by the store whose log holds it (a committed leaf never changes). */
+  leaves?: WeakMap<object, number>;
 }
 
 /** The verdict built from the committed records `store` reads, if one was kept. */
@@ -24,6 +26,14 @@ export const verdictIn = (w: Worked, store: object): Verdict | undefined => w.ve
 /** Keeps `verdict`, built from the committed records `store` reads. */
 export function keepVerdict(w: Worked, store: object, verdict: Verdict): void {
   (w.verdicts ??= new WeakMap()).set(store, verdict);
+}
+
+/** The leaf of the verdict kept for `store`, if it was recorded there. */
+export const leafIn = (w: Worked, store: object): number | undefined => w.leaves?.get(store);
+
+/** Keeps the leaf of the verdict kept for `store`, as its log holds it. */
+export function keepLeaf(w: Worked, store: object, leaf: number): void {
+  (w.leaves ??= new WeakMap()).set(store, leaf);
 }
 
 const worked = new Map<string, Worked>();

@@ -56,10 +56,10 @@ export async function gatherPolicyFacts(
 ): Promise<Map<string, GatheredPolicyFacts>> {
   const rows = fingerprints.length ? await store.policyArtifactRows(organizationId, fingerprints, options.flow) : [];
   const trails = [...new Map(rows.map((r) => [r.trailId, { id: r.trailId, effectiveTemplateSha256: r.effectiveTemplateSha256 }])).values()];
-  const [evaluated, controls] = await Promise.all([
-    new TrailEvaluator(store, now).complianceOf(trails),
-    trails.length ? store.decisionControlsOf(trails.map((t) => t.id)) : new Map<number, string>(),
-  ]);
+  const evaluated = await new TrailEvaluator(store, now).complianceOf(trails);
+  // Controls are read only for trails that hold a decision (their facts list every attestation): most hold none, and the read is then one statement less.
+  const deciding = trails.filter((_, i) => evaluated[i]!.facts.some((f) => f.type === 'decision'));
+  const controls = deciding.length ? await store.decisionControlsOf(deciding.map((t) => t.id)) : new Map<number, string>();
   const byTrail = new Map(trails.map((t, i) => [t.id, evaluated[i]!]));
   const reportsOf = new Map<string, ReportFacts[]>();
   for (const row of rows) {

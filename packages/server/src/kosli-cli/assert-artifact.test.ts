@@ -212,6 +212,15 @@ describe('Kosli CLI wire format: assert artifact', function () {
     expect(verified.body.ok, JSON.stringify(verified.body)).to.equal(true);
   });
 
+  it('answers the JSON a value would be written as, members in order, the same bytes when the judgement is recalled', async () => {
+    const path = `/api/v2/asserts/acme/fingerprint/${fp('5')}?environment_name=assert-artifact-control-env`;
+    const [first, again] = [await send({ method: 'GET', path }, 200), await send({ method: 'GET', path }, 200)];
+    expect(again.text).to.equal(first.text);
+    expect(first.text).to.equal(JSON.stringify(first.json));
+    const members = ['compliant', 'scope', 'environment', 'fingerprint', 'html_url', 'flows', 'policy_evaluations', 'log_index'];
+    expect(Object.keys(first.json)).to.deep.equal(members);
+  });
+
   it('12, 13: an artifact in two flows lists both, oldest first', async () => {
     const answer = await assert(fp('2'));
     expect(answer.flows.map((f: any) => f.flow)).to.deep.equal(['assert-artifact-one', 'assert-artifact-two']);

@@ -41,6 +41,20 @@ export const assertArtifactPlugin = definePlugin({
           at: now,
         }),
       );
-    return { status: 200, body: (await judge(store, now, { org: params.org, apiBase }, request, record)) as never };
+    return { status: 200, json: answerJson(await judge(store, now, { org: params.org, apiBase }, request, record)) };
   },
 });
+
+/** The text of each remembered judgement's evaluations (judgement-memory.ts keeps the same array while its evidence stands). */
+const evaluationsText = new WeakMap<object, string>();
+
+/**
+ * The answer as `JSON.stringify` writes it, its evaluations (most of its bytes) written once per
+ * judgement remembered; `policy_evaluations` and `log_index` are the answer's last members.
+ */
+function answerJson(answer: Awaited<ReturnType<typeof judge>>): string {
+  const { policy_evaluations, log_index, ...rest } = answer;
+  let evaluations = evaluationsText.get(policy_evaluations);
+  if (evaluations === undefined) evaluationsText.set(policy_evaluations, (evaluations = JSON.stringify(policy_evaluations)));
+  return `${JSON.stringify(rest).slice(0, -1)},"policy_evaluations":${evaluations},"log_index":${JSON.stringify(log_index)}}`;
+}

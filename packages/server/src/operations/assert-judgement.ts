@@ -16,7 +16,7 @@ import { evaluatePolicy } from '../domain/policy-evaluate.ts';
 import { gatherPolicyFacts, policyFactsUses, type GatheredPolicyFacts, type ReportFacts } from '../domain/policy-facts.ts';
 import type { Verdict, VerdictEvaluation } from '../domain/verdict.ts';
 import { verdictEvidenceUses, verdictsOf } from '../domain/verdict-evidence.ts';
-import { factsKey, judgementKey, keep, keepVerdict, policiesKey, recall, verdictIn } from '../domain/judgement-memory.ts';
+import { factsKey, judgementKey, keep, keepLeaf, keepVerdict, leafIn, policiesKey, recall, verdictIn } from '../domain/judgement-memory.ts';
 import { verdictText } from '../domain/snapshot-judgement.ts';
 
 export const assertArtifactUses = [...policyFactsUses, ...verdictEvidenceUses, 'latestPolicyVersions', 'fingerprintWhereabouts'] as const;
@@ -103,8 +103,13 @@ export async function assertArtifact(store: StoreUses<typeof assertArtifactUses>
   const verdict = verdictIn(worked, store) ?? (await verdictsOf(store, r.org.id, [{ ...judged, policy_evaluations }]))[0]!;
   keepVerdict(worked, store, verdict);
   keep(key, worked);
-  const { text, sha256 } = verdictText(verdict);
-  const log_index = await record(verdict, text, sha256);
+  // A verdict recorded (or found) once in this store's log keeps its leaf: asking again would find the same.
+  let log_index = leafIn(worked, store) ?? null;
+  if (log_index === null) {
+    const { text, sha256 } = verdictText(verdict);
+    log_index = await record(verdict, text, sha256);
+    if (log_index !== null) keepLeaf(worked, store, log_index);
+  }
   return { compliant, ...base, policy_evaluations, log_index };
 }
 

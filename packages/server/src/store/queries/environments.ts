@@ -2,6 +2,7 @@
  * Environments: created or updated (their definitions), found by name, their reports recorded,
  * and what runs in each now. Pages of them are read by environment-list.ts.
  */
+import { compiledOnce } from '../compiled-once.ts';
 import type { Db } from '../database.ts';
 import { inTransaction } from '../transactions.ts';
 import { fromJson } from '../json.ts';
@@ -122,10 +123,15 @@ export interface EnvironmentRow extends EnvironmentRecord {
 }
 
 export async function findEnvironment(db: Db, organizationId: number, orgName: string, name: string): Promise<EnvironmentRow | undefined> {
-  const r = await db.selectFrom('environments').selectAll().where('organization_id', '=', organizationId).where('name', '=', name).executeTakeFirst();
+  const [r] = await environmentNamed(db, { organizationId, name });
   if (!r) return undefined;
   return { id: Number(r.id), ...environmentFromRow(r, orgName), space_id: r.space_id };
 }
+
+// Compiled once: every assert and environment report asks it, and building it cost about what its statement did.
+const environmentNamed = compiledOnce((db, v: { organizationId: number; name: string }) =>
+  db.selectFrom('environments').selectAll().where('organization_id', '=', v.organizationId).where('name', '=', v.name),
+);
 
 /** The environments of an organisation with these names (to check included environments). */
 export async function typesOfEnvironments(db: Db, organizationId: number, names: readonly string[]): Promise<Map<string, string>> {

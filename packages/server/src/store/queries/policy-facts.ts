@@ -4,6 +4,7 @@
  * the control each `decision` attestation of some trails decides. Bound lists are chunked below
  * SQLite's variable limit; both databases.
  */
+import { compiledOnce } from '../compiled-once.ts';
 import { inListChunks, jsonTextOf, type Db } from '../database.ts';
 import { fromJson } from '../json.ts';
 import { readRowOf, readRowsQuery, type ReadArtifactRow } from './artifact-reads.ts';
@@ -15,16 +16,20 @@ export type PolicyArtifactRow = ReadArtifactRow & { flowTags: Record<string, str
 export async function policyArtifactRows(db: Db, organizationId: number, fingerprints: readonly string[], flow?: string): Promise<PolicyArtifactRow[]> {
   const out: PolicyArtifactRow[] = [];
   for (const chunk of inListChunks([...new Set(fingerprints)])) {
-    const rows = await readRowsQuery(db)
-      .select('f.tags as flow_tags')
-      .where('r.organization_id', '=', organizationId)
-      .where('r.fingerprint', 'in', chunk)
-      .$if(flow !== undefined, (q) => q.where('f.name', '=', flow!))
-      .execute();
-    for (const r of rows) out.push({ ...readRowOf(r), flowTags: stringTags(fromJson(r.flow_tags, {})) });
+    for (const r of await reportsOf(db, { organizationId, fingerprints: chunk, flow }))
+      out.push({ ...readRowOf(r), flowTags: stringTags(fromJson(r.flow_tags, {})) });
   }
   return out.sort((x, y) => y.id - x.id);
 }
+
+// Compiled once per number of fingerprints and whether a flow is named: every assert asks it, and building it cost more than its statement.
+const reportsOf = compiledOnce((db, v: { organizationId: number; fingerprints: string[]; flow?: string }) =>
+  readRowsQuery(db)
+    .select('f.tags as flow_tags')
+    .where('r.organization_id', '=', v.organizationId)
+    .where('r.fingerprint', 'in', v.fingerprints)
+    .$if(v.flow !== undefined, (q) => q.where('f.name', '=', v.flow!)),
+);
 
 /** A tags object with its string values (tags are strings; anything else is left out). */
 const stringTags = (tags: unknown): Record<string, string> =>
@@ -33,19 +38,21 @@ const stringTags = (tags: unknown): Record<string, string> =>
 /** Per `decision` attestation of these trails, the control it decides (its data's `control`, as `kosli attest decision` sends it). */
 export async function decisionControlsOf(db: Db, trailIds: readonly number[]): Promise<Map<number, string>> {
   const out = new Map<number, string>();
-  const control = jsonTextOf(db, 'data', 'control');
   for (const chunk of inListChunks([...new Set(trailIds)])) {
-    const rows = await db
-      .selectFrom('attestations')
-      .select('id')
-      .select(control.as('control'))
-      .where('trail_id', 'in', chunk)
-      .where('type', '=', 'decision')
-      .execute();
-    for (const r of rows) if (typeof r.control === 'string') out.set(Number(r.id), r.control);
+    for (const r of await controlsOf(db, { trailIds: chunk })) if (typeof r.control === 'string') out.set(Number(r.id), r.control);
   }
   return out;
 }
+
+// Compiled once per number of trails (as reportsOf).
+const controlsOf = compiledOnce((db, v: { trailIds: number[] }) =>
+  db
+    .selectFrom('attestations')
+    .select('id')
+    .select(jsonTextOf(db, 'data', 'control').as('control'))
+    .where('trail_id', 'in', v.trailIds)
+    .where('type', '=', 'decision'),
+);
 
 /** Per `pull_request` attestation of `ids`, its data's `pull_requests` as stored (what `four-eyes` reads). */
 export async function pullRequestsOf(db: Db, ids: readonly number[]): Promise<Map<number, unknown>> {
@@ -71,27 +78,31 @@ export interface LatestPolicyVersion {
 export async function latestPolicyVersions(db: Db, organizationId: number, names: readonly string[]): Promise<LatestPolicyVersion[]> {
   const out: LatestPolicyVersion[] = [];
   for (const chunk of inListChunks([...new Set(names)])) {
-    const rows = await db
-      .selectFrom('policy_versions as v')
-      .innerJoin('policies as p', 'p.id', 'v.policy_id')
-      .select(['v.id', 'p.name', 'v.version', 'v.policy_yaml', 'v.sha256'])
-      .where('p.organization_id', '=', organizationId)
-      .where('p.name', 'in', chunk)
-      .where((eb) =>
-        eb(
-          'v.version',
-          '=',
-          eb
-            .selectFrom('policy_versions as w')
-            .select((w) => w.fn.max('w.version').as('m'))
-            .whereRef('w.policy_id', '=', 'p.id'),
-        ),
-      )
-      .execute();
-    for (const r of rows) out.push({ id: Number(r.id), name: r.name, version: Number(r.version), yaml: r.policy_yaml, sha256: r.sha256 });
+    for (const r of await latestOf(db, { organizationId, names: chunk }))
+      out.push({ id: Number(r.id), name: r.name, version: Number(r.version), yaml: r.policy_yaml, sha256: r.sha256 });
   }
   return out;
 }
+
+// Compiled once per number of names (as reportsOf).
+const latestOf = compiledOnce((db, v: { organizationId: number; names: string[] }) =>
+  db
+    .selectFrom('policy_versions as v')
+    .innerJoin('policies as p', 'p.id', 'v.policy_id')
+    .select(['v.id', 'p.name', 'v.version', 'v.policy_yaml', 'v.sha256'])
+    .where('p.organization_id', '=', v.organizationId)
+    .where('p.name', 'in', v.names)
+    .where((eb) =>
+      eb(
+        'v.version',
+        '=',
+        eb
+          .selectFrom('policy_versions as w')
+          .select((w) => w.fn.max('w.version').as('m'))
+          .whereRef('w.policy_id', '=', 'p.id'),
+      ),
+    ),
+);
 
 export const reads = { policyArtifactRows, decisionControlsOf, pullRequestsOf, latestPolicyVersions };
 export const writes = {};
