@@ -131,9 +131,9 @@ export interface ReportedArtifactFacts {
 
 /**
  * What these trails' compliance is judged from, in one statement per 500 trails: their
- * attestations' facts (as `attestationFactsOfTrails`) and their reported artifacts (as
- * `reportedArtifactsOfTrails`), each oldest first. Every artifact read and trail list asks it,
- * and on SQLite it runs on a reader thread: one message and one statement, not two statements.
+ * attestations' facts (as `attestationFactsOfTrails`) and their reported artifacts (id,
+ * fingerprint, template name), each oldest first. Every artifact read and trail list asks it; on
+ * SQLite it runs on a reader thread, so the event loop runs neither statement.
  */
 export async function complianceFactsOfTrails(
   db: Db,
