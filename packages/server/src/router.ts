@@ -13,6 +13,7 @@ import { assertStorableText, multipartParser, parseJsonBody, type ParsedMultipar
 import { ByteBudget, defaultMaxBodyBytesInFlight, holdBodyBytes } from './http/body-budget.ts';
 import { FailedAuthLimit } from './http/failed-auth-limit.ts';
 import { healthCheck, type HealthCheckOptions } from './http/health.ts';
+import { selectRoutesBySegment } from './http/route-selection.ts';
 import { silentLogger, type Logger } from './logger.ts';
 import type { HandlerInput, Plugin } from './plugin.ts';
 import { storePart, type PluginQueryKey, type PluginStoreKey } from './plugin-store.ts';
@@ -152,6 +153,7 @@ export function createRouter(options: RouterOptions): Router {
     router[method](operation.id, toRouterPath(operation.path), renderErrors, authenticate, ...readBody, handle);
   }
   jsonAllowedMethods(router);
+  selectRoutesBySegment(router);
   return router;
 }
 

@@ -45,7 +45,7 @@ export const exportPackageUses = [
   'attestationFactsOfTrails',
   'approvalLogIndexes',
   'artifactsOfTrails',
-  'reportedArtifactsOfTrails',
+  'complianceFactsOfTrails',
   'artifactsByIds',
 ] as const;
 type ExportStore = StoreUses<typeof exportPackageUses>;

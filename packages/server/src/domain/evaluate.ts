@@ -50,7 +50,7 @@ export const trailEvaluatorUses = [
   'getTrailById',
   'attestationFactsOfTrails',
   'artifactsOfTrails',
-  'reportedArtifactsOfTrails',
+  'complianceFactsOfTrails',
 ] as const;
 
 /** Per-request evaluator with caches; not meant to outlive the request (evidence keeps arriving). */
@@ -107,10 +107,9 @@ export class TrailEvaluator {
   async complianceOf(
     trails: ReadonlyArray<{ id: number; effectiveTemplateSha256: string | null }>,
   ): Promise<Array<EvaluatedCompliance & { facts: AttestationFacts[] }>> {
-    const [facts, templates, artifacts] = await Promise.all([
-      this.store.attestationFactsOfTrails(trails.map((t) => t.id)),
+    const [{ facts, artifacts }, templates] = await Promise.all([
+      this.store.complianceFactsOfTrails(trails.map((t) => t.id)),
       Promise.all(trails.map((t) => this.template(t.effectiveTemplateSha256))),
-      this.store.reportedArtifactsOfTrails(trails.map((t) => t.id)),
     ]);
     const byTrail = new Map<number, AttestationFacts[]>(trails.map((t) => [t.id, []]));
     for (const { trailId, ...fact } of facts) byTrail.get(trailId)?.push(fact);

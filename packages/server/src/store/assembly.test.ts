@@ -18,6 +18,7 @@ const overridden: Record<Store['dialect'], string[]> = {
     'checkDatabase',
     'close',
     'committedVersion',
+    'complianceFactsOfTrails',
     'consistencyProofOf',
     'deploymentsPerDay',
     'findConsoleSession',

@@ -50,24 +50,5 @@ export async function artifactMatchesOf(db: Db, organizationId: number, fingerpr
   return out.sort((x, y) => y.id - x.id);
 }
 
-// Read by every batch of trail verdicts (domain/evaluate.ts complianceOf): compiled once per number of trails.
-const reportedOf = compiledOnce((db, v: { trailIds: number[] }) =>
-  db.selectFrom('artifacts').select(['id', 'trail_id', 'fingerprint', 'template_reference_name']).where('trail_id', 'in', v.trailIds),
-);
-
-/** What a trail's compliance needs of its reported artifacts (id, fingerprint, template name), for many trails: one statement per 500. */
-export async function reportedArtifactsOfTrails(
-  db: Db,
-  trailIds: readonly number[],
-): Promise<Array<{ id: number; trailId: number; fingerprint: string; name: string }>> {
-  const out: Array<{ id: number; trailId: number; fingerprint: string; name: string }> = [];
-  for (const chunk of inListChunks([...new Set(trailIds)])) {
-    for (const r of await reportedOf(db, { trailIds: chunk })) {
-      out.push({ id: Number(r.id), trailId: Number(r.trail_id), fingerprint: r.fingerprint, name: r.template_reference_name });
-    }
-  }
-  return out.sort((x, y) => x.id - y.id);
-}
-
-export const reads = { artifactMatchesOf, reportedArtifactsOfTrails };
+export const reads = { artifactMatchesOf };
 export const writes = {};

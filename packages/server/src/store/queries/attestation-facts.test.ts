@@ -23,7 +23,8 @@ describe('attestation facts of trails', function () {
     await cleanup();
   });
 
-  it('gives each trail the facts its full attestations give, oldest first, whatever the data says of target_artifacts', async () => {
+  /** Three trails (t1, t2, empty) with attestations whose data names target artifacts in every way it can. */
+  async function seedTrails() {
     const flow = await store.ensureFlow(organizationId, 'app', 1);
     for (const name of ['t1', 't2', 'empty']) await store.upsertTrail(flow.id, { name }, null, 1, null);
     const append = (trail: string, name: string, dataJson: string, compliant = true) =>
@@ -48,8 +49,11 @@ describe('attestation facts of trails', function () {
     // The name inside other data is not the attestation's own key.
     await append('t2', 'nested', JSON.stringify({ user_data: { target_artifacts: ['web'] }, note: '"target_artifacts"' }));
     await append('t1', 'unit', JSON.stringify({ target_artifacts: [] }), false);
+    return Promise.all(['t1', 't2', 'empty'].map(async (name) => (await store.findTrail(organizationId, 'app', name))!));
+  }
 
-    const trails = await Promise.all(['t1', 't2', 'empty'].map(async (name) => (await store.findTrail(organizationId, 'app', name))!));
+  it('gives each trail the facts its full attestations give, oldest first, whatever the data says of target_artifacts', async () => {
+    const trails = await seedTrails();
     const facts = await store.attestationFactsOfTrails(trails.map((t) => t.id));
     for (const trail of trails) {
       const expected = (await store.listAttestations(trail.id)).map(factsOf);
@@ -62,5 +66,52 @@ describe('attestation facts of trails', function () {
     const unknown = (from: number, n: number) => Array.from({ length: n }, (_, k) => 1_000_000 + from + k);
     const spread = await store.attestationFactsOfTrails([...unknown(0, 300), trails[1]!.id, ...unknown(300, 800), trails[0]!.id]);
     expect(spread).to.deep.equal(facts.filter((f) => f.trailId !== trails[2]!.id));
+  });
+
+  it("gives the same facts with the trails' reported artifacts in one read (complianceFactsOfTrails), oldest first, across chunks of 500 trails", async () => {
+    const trails = await seedTrails();
+    const report = (trail: string, fingerprint: string, templateReferenceName: string) =>
+      store.appendArtifact({
+        organizationId,
+        flow: 'app',
+        trail,
+        fingerprint: fingerprint.repeat(64),
+        filename: `${templateReferenceName}.tgz`,
+        templateReferenceName,
+        gitCommit: null,
+        gitCommitInfo: null,
+        repoInfo: null,
+        buildUrl: 'https://ci.example/1',
+        commitUrl: 'https://git.example/c',
+        repoUrl: null,
+        externalUrls: null,
+        annotations: null,
+        createdBy: null,
+        at: 3,
+      });
+    await report('t2', 'b', 'web');
+    await report('t1', 'a', 'api');
+    await report('t2', 'c', 'api');
+    const ids = trails.map((t) => t.id);
+    const reported = (await store.artifactsOfTrails(ids)).map((r) => ({
+      trailId: r.trailId,
+      id: r.id,
+      fingerprint: r.fingerprint,
+      name: r.templateReferenceName,
+    }));
+    const both = await store.complianceFactsOfTrails(ids);
+    expect(both.facts).to.deep.equal(await store.attestationFactsOfTrails(ids));
+    expect(both.artifacts).to.deep.equal(reported.sort((x, y) => x.id - y.id));
+    expect(both.artifacts.map((r) => [r.name, r.fingerprint[0]])).to.deep.equal([
+      ['web', 'b'],
+      ['api', 'a'],
+      ['api', 'c'],
+    ]);
+    expect(await store.complianceFactsOfTrails([])).to.deep.equal({ facts: [], artifacts: [] });
+    const unknown = (from: number, n: number) => Array.from({ length: n }, (_, k) => 1_000_000 + from + k);
+    expect(await store.complianceFactsOfTrails([...unknown(0, 300), ids[1]!, ...unknown(300, 800), ids[0]!, ids[1]!])).to.deep.equal({
+      facts: both.facts.filter((f) => f.trailId !== ids[2]),
+      artifacts: both.artifacts,
+    });
   });
 });

@@ -120,6 +120,59 @@ export async function attestationFactsOfTrails(db: Db, trailIds: readonly number
 // Compiled once per number of trails: every artifact read and trail list asks it.
 const factsOfTrails = compiledOnce((db, v: { trailIds: readonly number[] }) => factsQuery(db).where('trail_id', 'in', v.trailIds).orderBy('id'));
 
+/** What a trail's compliance needs of one artifact reported to it. */
+export interface ReportedArtifactFacts {
+  trailId: number;
+  id: number;
+  fingerprint: string;
+  /** Its template name (`template_reference_name`). */
+  name: string;
+}
+
+/**
+ * What these trails' compliance is judged from, in one statement per 500 trails: their
+ * attestations' facts (as `attestationFactsOfTrails`) and their reported artifacts (id,
+ * fingerprint, template name), each oldest first. Every artifact read and trail list asks it; on
+ * SQLite it runs on a reader thread, so the event loop runs neither statement.
+ */
+export async function complianceFactsOfTrails(
+  db: Db,
+  trailIds: readonly number[],
+): Promise<{ facts: AttestationFactsRow[]; artifacts: ReportedArtifactFacts[] }> {
+  const facts: AttestationFactsRow[] = [];
+  const artifacts: ReportedArtifactFacts[] = [];
+  for (const chunk of inListChunks([...new Set(trailIds)])) {
+    for (const r of await factsAndArtifacts(db, { trailIds: chunk })) {
+      if (r.kind === 'attestation') facts.push(factsOf(r));
+      else artifacts.push({ trailId: Number(r.trail_id), id: Number(r.id), fingerprint: r.artifact_fingerprint!, name: r.name });
+    }
+  }
+  return { facts: facts.sort((a, b) => a.id - b.id), artifacts: artifacts.sort((a, b) => a.id - b.id) };
+}
+
+// Both kinds of rows in the columns of the facts, told apart by `kind`: compiled once per number of trails.
+const factsAndArtifacts = compiledOnce((db, v: { trailIds: readonly number[] }) =>
+  factsQuery(db)
+    .select(sql<string>`'attestation'`.as('kind'))
+    .where('trail_id', 'in', v.trailIds)
+    .unionAll(
+      db
+        .selectFrom('artifacts')
+        .select([
+          'id',
+          'trail_id',
+          'template_reference_name as name',
+          sql<string>`null`.as('type'),
+          sql<number>`null`.as('compliant'),
+          sql<string | null>`${sql.ref('fingerprint')}`.as('artifact_fingerprint'),
+          sql<number>`null`.as('created_at'),
+          sql<string | null>`null`.as('targets'),
+          sql<string>`'artifact'`.as('kind'),
+        ])
+        .where('trail_id', 'in', v.trailIds),
+    ),
+);
+
 /**
  * The compliance facts of the trail's attestations named `name` with an id from `fromId` on, oldest
  * first, `limit` at most: whether one attestation still counts is decided by the later ones of its
@@ -204,4 +257,12 @@ export async function junitResultsOf(db: Db, attestationIds: readonly number[]):
   return out;
 }
 
-export const reads = { attestationsOfFingerprints, attestationFactsOfTrails, attestationFactsNamed, attachmentOf, artifactNameOf, junitResultsOf };
+export const reads = {
+  attestationsOfFingerprints,
+  attestationFactsOfTrails,
+  complianceFactsOfTrails,
+  attestationFactsNamed,
+  attachmentOf,
+  artifactNameOf,
+  junitResultsOf,
+};

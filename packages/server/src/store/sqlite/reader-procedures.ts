@@ -9,7 +9,7 @@ import { listApprovals } from '../queries/approvals.ts';
 import { deploymentsPerDay } from '../queries/deployment-days.ts';
 import { listDeployments } from '../queries/deployments.ts';
 import { listEnvironments } from '../queries/environment-list.ts';
-import { attestationFactsOfTrails, junitResultsOf } from '../queries/attestation-facts.ts';
+import { attestationFactsOfTrails, complianceFactsOfTrails, junitResultsOf } from '../queries/attestation-facts.ts';
 import { listAttestations } from '../queries/attestations.ts';
 
 export const readerProcedures = {
@@ -19,6 +19,7 @@ export const readerProcedures = {
   listApprovals,
   listAttestations,
   attestationFactsOfTrails,
+  complianceFactsOfTrails,
   junitResultsOf,
 };
 

@@ -71,6 +71,7 @@ export async function openSqliteStore(file: string, options: SqliteOptions & { l
     listApprovals: onThread('listApprovals'),
     listAttestations: onThread('listAttestations'),
     attestationFactsOfTrails: onThread('attestationFactsOfTrails'),
+    complianceFactsOfTrails: onThread('complianceFactsOfTrails'),
     junitResultsOf: onThread('junitResultsOf'),
     logSize: logReads.logSize,
     logLeaves: logReads.logLeaves,
