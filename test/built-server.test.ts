@@ -75,6 +75,21 @@ describe('the built server (node packages/server/bin/trailproof.js)', function (
         expect(listed.body.environments.map((environment: { name: string }) => environment.name)).to.deep.equal(['production']);
       }
 
+      // The WAL's checkpointer starts from the bundle's entry once the WAL reaches 4 MiB: five
+      // attestations with 1 MiB attachments each take it past that.
+      const checkpointEntry = dist('bundle/checkpoint-worker.js');
+      const checkpointerStarted = new Promise<void>((resolve) => {
+        if (loaded.has(checkpointEntry)) resolve();
+        stored.on('module', (url: string) => url === checkpointEntry && resolve());
+      });
+      for (let i = 0; i < 5; i++) {
+        const form = new FormData();
+        form.append('data_json', JSON.stringify({ attestation_name: `big-${i}`, is_compliant: true }));
+        form.append('attachment_file', new Blob([Buffer.alloc(1024 * 1024, i)]), `big-${i}.bin`);
+        expect(await call(url, token, 'POST', '/api/v2/attestations/acme/app/trail/t1/generic', { form })).to.deep.include({ status: 201 });
+      }
+      await checkpointerStarted;
+
       const commandLine = readFileSync(`/proc/${child.pid}/cmdline`, 'utf8').split('\0').filter(Boolean);
       expect(commandLine).to.deep.equal([process.execPath, bin, 'serve', '--db', db, '--port', '0']);
       const environment = readFileSync(`/proc/${child.pid}/environ`, 'utf8').split('\0');

@@ -1,4 +1,5 @@
 // @database
+// @alone: makes the PostgreSQL cluster read-only for a while, which the other test files write to
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import BetterSqlite3 from '../store/sqlite/driver.ts';
