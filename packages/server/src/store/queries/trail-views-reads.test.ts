@@ -100,7 +100,11 @@ describe('trails view reads: every statement on an index', function () {
   it("unfiltered or by flow alone, the total is the count the organisation's or the flow's row keeps: no trail is counted", async () => {
     for (const filter of [{}, { flowId }]) {
       const plans = await plansOf(() => listTrailView(db, organizationId, filter, newest, 0, 25));
-      expect(plans[0], JSON.stringify(filter)).to.match(/SEARCH (organizations|flows) USING INTEGER PRIMARY KEY|Index Scan using (organizations|flows)_pkey/);
+      // SQLite reads the row by its key; PostgreSQL by its key's index (an index or bitmap scan, by what it knows of the table).
+      expect(plans[0], JSON.stringify(filter)).to.match(
+        /SEARCH (organizations|flows) USING INTEGER PRIMARY KEY|Index Scan (using|on) (organizations|flows)_pkey/,
+      );
+      expect(plans[0], JSON.stringify(filter)).not.to.match(/trails/);
     }
     // acme holds the trails whose number is not a multiple of 4, and app-0 every tenth of all of them (both inserted bare, counted by the trigger).
     const counted = async (where: 'organization_id' | 'flow_id', id: number) =>
