@@ -1,6 +1,6 @@
 /**
  * The console's pages under load: the read benchmark's organisation (10,000 environments,
- * 1,000,000 deployments; 100,000 with --quick) plus 10,000 trails (1,000 with --quick) of one flow,
+ * 1,000,000 deployments; 100,000 with --quick) plus 100,000 trails (1,000 with --quick) of one flow,
  * each with a JUnit attestation of its own artifact, and an environment whose reports run 20 of
  * those artifacts. The trail, flow (with its charts), environment, deployments and environments
  * list pages, the org-wide trails view and searches at 16
@@ -173,7 +173,7 @@ function profiled(): NodeJS.ProcessEnv {
 export async function uiPages(o: UiOptions): Promise<Figure[]> {
   const seconds = o.quick ? 2 : 6;
   const rows = o.quick ? 100_000 : 1_000_000;
-  const trails = o.quick ? 1_000 : 10_000;
+  const trails = o.quick ? 1_000 : 100_000;
   const now = Date.now() / 1000;
   const suite = o.suite;
   let server: Running | undefined;

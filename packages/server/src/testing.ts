@@ -223,6 +223,21 @@ const undoing: Record<string, { sqlite: readonly string[]; postgres: readonly st
   '0028_console_identities': { sqlite: ['drop table console_identity_sessions'], postgres: ['drop table console_identity_sessions'] },
   '0029_artifact_names': { sqlite: ['drop index artifacts_org_filename'], postgres: ['drop index artifacts_org_filename'] },
   '0030_trail_names': { sqlite: ['drop index trails_org_name'], postgres: ['drop index trails_org_name'] },
+  '0031_trail_counts': {
+    sqlite: [
+      'drop index trails_org_commit',
+      'drop trigger trails_counted',
+      'alter table flows drop column trail_count',
+      'alter table organizations drop column trail_count',
+    ],
+    postgres: [
+      'drop index trails_org_commit',
+      'drop trigger trails_counted on trails',
+      'drop function trailproof_trail_counted',
+      'alter table flows drop column trail_count',
+      'alter table organizations drop column trail_count',
+    ],
+  },
 };
 
 /**

@@ -67,6 +67,39 @@ describe('the console page cache', () => {
     expect(again.calls).to.equal(1);
   });
 
+  it('shares one read among the requests that ask for it at once, until a commit; a failed read is asked again', async () => {
+    let version = 1;
+    const cache = createPageCache(() => version);
+    let release = () => {};
+    let calls = 0;
+    const slow = () => {
+      const n = ++calls;
+      return new Promise<string>((resolve) => {
+        release = () => resolve(`read ${n}`);
+      });
+    };
+    // Sixteen requests right after a commit (as under load): one read, not sixteen.
+    const answers = Array.from({ length: 16 }, () => cache.read('flow', { org: 1 }, slow));
+    release();
+    expect(await Promise.all(answers)).to.deep.equal(Array(16).fill('read 1'));
+    expect(calls).to.equal(1);
+    // A commit while a read is under way: a later request reads anew instead of sharing the older read.
+    const before = cache.read('flow', { org: 2 }, slow);
+    const releaseBefore = release;
+    version = 2;
+    const after = cache.read('flow', { org: 2 }, slow);
+    releaseBefore();
+    release();
+    expect(await before).to.equal('read 2');
+    expect(await after).to.equal('read 3');
+    const failing = async () => {
+      throw new Error('the store is busy');
+    };
+    const failed = await Promise.allSettled([cache.read('x', {}, failing), cache.read('x', {}, failing)]);
+    expect(failed.map((f) => f.status)).to.deep.equal(['rejected', 'rejected']);
+    expect(await cache.read('x', {}, async () => 'read again')).to.equal('read again');
+  });
+
   it('keeps at most its entries, dropping the least recently read first', async () => {
     const cache = createPageCache(() => 1, { entries: 2, bytes: 1 << 20 });
     await cache.read('p', { n: 1 }, async () => 'one');

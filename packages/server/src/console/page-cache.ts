@@ -83,20 +83,31 @@ export function createPageCache(version: (() => number) | undefined, bounds: Cac
   if (!version) return { read: (_name, _fields, read) => read() };
   let keptAt = -1;
   const kept = new BoundedCache<unknown>(bounds);
+  // Reads under way since the last commit, by key: a request that asks for one shares it rather than reading the same again.
+  const reading = new Map<string, Promise<unknown>>();
   return {
     async read<T>(name: string, fields: CacheKeyFields, read: () => Promise<T>): Promise<T> {
       const at = version();
       if (at !== keptAt) {
         kept.clear();
+        reading.clear();
         keptAt = at;
       }
       const key = `${name} ${cacheKey(fields)}`;
       const found = kept.get(key);
       if (found !== undefined) return found as T;
-      const answer = await read();
-      // Kept only if nothing was committed while it was read (else it may already be out of date).
-      if (answer !== null && answer !== undefined && version() === keptAt) kept.set(key, answer);
-      return answer;
+      const pending = reading.get(key);
+      if (pending) return pending as Promise<T>;
+      const answer = read();
+      reading.set(key, answer);
+      try {
+        const value = await answer;
+        // Kept only if nothing was committed while it was read (else it may already be out of date).
+        if (value !== null && value !== undefined && version() === keptAt) kept.set(key, value);
+        return value;
+      } finally {
+        if (reading.get(key) === answer) reading.delete(key);
+      }
     },
   };
 }

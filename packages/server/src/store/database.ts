@@ -11,6 +11,8 @@ export interface OrganizationsTable {
   created_at: number;
   /** How many environments it has (migration 0008). */
   environment_count: Generated<number>;
+  /** How many trails it has (migration 0031, kept by an insert trigger). */
+  trail_count: Generated<number>;
 }
 
 export interface TokensTable {
@@ -48,6 +50,8 @@ export interface FlowsTable {
   repo_url: string | null;
   /** JSON object of text values (migration 0024). */
   tags: Generated<string>;
+  /** How many trails it has (migration 0031, kept by an insert trigger). */
+  trail_count: Generated<number>;
 }
 
 export interface TrailsTable {

@@ -35,6 +35,7 @@ import { m027_allowlists_controls } from './migrations/0027-allowlists-controls.
 import { m028_console_identities } from './migrations/0028-console-identities.ts';
 import { m029_artifact_names } from './migrations/0029-artifact-names.ts';
 import { m030_trail_names } from './migrations/0030-trail-names.ts';
+import { m031_trail_counts } from './migrations/0031-trail-counts.ts';
 
 export { appendOnlyTables } from './migrations/builder.ts';
 
@@ -70,6 +71,7 @@ export const migrations: Record<string, Builder> = {
   '0028_console_identities': m028_console_identities,
   '0029_artifact_names': m029_artifact_names,
   '0030_trail_names': m030_trail_names,
+  '0031_trail_counts': m031_trail_counts,
 };
 
 /**
