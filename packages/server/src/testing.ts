@@ -68,11 +68,38 @@ export interface TestResponse {
 
 /**
  * The database the tests run on: SQLite files by default; PostgreSQL when
- * `TRAILPROOF_TEST_DATABASE` is a `postgres://` URL (each store then gets a schema of its own).
+ * `TRAILPROOF_TEST_DATABASE` is a `postgres://` URL (each store then gets a schema of its own, in a
+ * database of the test process's own on that server).
  */
 export const testBackend: 'sqlite' | 'postgres' = isPostgresUrl(process.env.TRAILPROOF_TEST_DATABASE ?? '') ? 'postgres' : 'sqlite';
 
 let schemaCounter = 0;
+
+let databaseOfProcess: Promise<string> | undefined;
+
+/**
+ * A PostgreSQL database of this process's own on the server `url` names (made on first use, kept
+ * for the next run of a process with the same id), whose schemas are its test stores: a store's
+ * migrations read the catalogue of every schema in their database, and a schema that another
+ * process dropped meanwhile failed them ("schema ... does not exist") when test files ran at once.
+ */
+function processDatabase(url: string): Promise<string> {
+  databaseOfProcess ??= (async () => {
+    const name = `trailproof_tests_${process.pid}`;
+    const admin = new pg.Client({ connectionString: url });
+    await admin.connect();
+    try {
+      const { rowCount } = await admin.query('select 1 from pg_database where datname = $1', [name]);
+      if (!rowCount) await admin.query(`create database "${name}"`);
+    } finally {
+      await admin.end();
+    }
+    const own = new URL(url);
+    own.pathname = `/${name}`;
+    return own.href;
+  })();
+  return databaseOfProcess;
+}
 
 let template: Promise<string> | undefined;
 
@@ -111,7 +138,7 @@ export async function openTestStore(
   options: { sqlite?: SqliteOptions; directory?: string } = {},
 ): Promise<{ store: Store; file: string; location: string; schema?: string; cleanup(): void | Promise<void> }> {
   if (testBackend === 'postgres') {
-    const url = process.env.TRAILPROOF_TEST_DATABASE!;
+    const url = await processDatabase(process.env.TRAILPROOF_TEST_DATABASE!);
     const schema = `t_${process.pid}_${++schemaCounter}_${Date.now().toString(36)}`;
     const store = await openPostgresStore(url, { schema });
     const cleanup = async () => {
