@@ -20,7 +20,6 @@
 #                                    JavaScript the same on either Node; the server, its threads,
 #                                    streams and the built command run on Node 24 in the rest
 #
-#
 # A second argument picks a part of the pass (scripts/test-pass.sh runs the two one after the other):
 #
 #   together   the files that run two at a time (mocha --parallel)

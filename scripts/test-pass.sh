@@ -5,8 +5,8 @@
 #
 #   scripts/test-pass.sh sqlite|postgres|node24
 #
-# TRAILPROOF_TEST_JOBS sets how many files run at once (2 by default: the suite's two passes side
-# by side then keep about four processes busy, what a 2-core machine took best).
+# TRAILPROOF_TEST_JOBS sets how many files run at once (2 by default: with the suite's two passes
+# side by side, about four processes on a 2-core machine; other counts were not measured).
 set -uo pipefail
 cd "$(dirname "$0")/.."
 

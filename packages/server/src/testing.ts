@@ -105,9 +105,8 @@ let template: Promise<string> | undefined;
 
 /**
  * A SQLite file with every migration applied and nothing else, made once per process: each test
- * store starts as a copy of it. Migrating a new file, 30 migrations each committed on its own,
- * cost about 300 ms of CPU and more of waiting on the disk per store, and the suite opens
- * hundreds. The store's own first start (its log's signing key, its origin) still happens on
+ * store starts as a copy of it. Migrating a new file, every migration committed on its own, cost
+ * CPU and disk waits per store, and the suite opens hundreds (bench/results/suite-parallel-2026-12-04.md). The store's own first start (its log's signing key, its origin) still happens on
  * each copy; migrations are tested on new files by migrations.test.ts and reopenTestStore.
  */
 function migratedTemplate(): Promise<string> {

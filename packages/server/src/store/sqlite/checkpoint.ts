@@ -4,8 +4,8 @@
  * and fsyncs it, synchronously, on the server's only thread. With 100KB attachments that was
  * every other batch, and it stalled every request meanwhile. A worker thread with a connection
  * of its own copies committed pages right after each commit instead (PASSIVE: it never blocks
- * the writer nor waits for readers), once the WAL has grown past a few megabytes. The writer keeps a higher automatic threshold as a bound
- * on the WAL's size: by then the worker has copied nearly everything, so that checkpoint is
+ * the writer nor waits for readers), once the WAL has grown past a few megabytes. The writer
+ * keeps a higher automatic threshold as a bound on the WAL's size: by then the worker has copied nearly everything, so that checkpoint is
  * cheap, and it lets the next transaction restart the WAL from its beginning.
  *
  * Durability is unchanged: a commit is durable once its WAL frames are fsynced
@@ -28,9 +28,8 @@ export interface Checkpointer {
 
 /**
  * WAL bytes before the worker starts: below them checkpoints can wait (a WAL this small costs readers
- * nothing to look through), and a store that barely writes never pays the thread's start: under the
- * sources' loader that was most of the CPU of opening a store (about 250 of 300 ms), and the test
- * suite opens hundreds.
+ * nothing to look through), and a store that barely writes never pays the thread's start, which
+ * under the sources' loader was most of the CPU of opening a store (bench/results/suite-parallel-2026-12-04.md).
  */
 export const checkpointerStartBytes = 4 * 1024 * 1024;
 
@@ -51,16 +50,16 @@ export function startCheckpointer(raw: BetterSqlite3.Database, file: string): Ch
   if (String(raw.pragma('journal_mode', { simple: true })).toLowerCase() !== 'wal') return null;
   raw.pragma(`wal_autocheckpoint = ${walAutocheckpoint}`);
   let worker: Worker | undefined;
-  const started = () => {
-    worker = startModuleWorker(siblingModule('checkpoint-worker', import.meta.url), { file });
-    worker.unref();
-    // A checkpoint that fails is retried by the next one (or by the writer's own): nothing to report.
-    worker.on('error', () => {});
-    return worker;
-  };
   return {
     committed: () => {
-      if (worker || walBytes(file) >= checkpointerStartBytes) (worker ?? started()).postMessage('commit');
+      if (!worker) {
+        if (walBytes(file) < checkpointerStartBytes) return;
+        worker = startModuleWorker(siblingModule('checkpoint-worker', import.meta.url), { file });
+        worker.unref();
+        // A checkpoint that fails is retried by the next one (or by the writer's own): nothing to report.
+        worker.on('error', () => {});
+      }
+      worker.postMessage('commit');
     },
     // Kept alive while closing (unreferenced, the process could end before the caller resumes).
     close: async () => {
