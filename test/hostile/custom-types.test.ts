@@ -61,6 +61,20 @@ describe('hostile clients: custom attestation types, jq rules and JSON Schemas',
     expect(rule!.error).to.match(/memory bound|did not finish within 2 s/);
   });
 
+  it('a rule in the JavaScript subset that doubles its values thirty times: its step budget hands it to jq, which hits its bound; health answering', async () => {
+    // In the subset (jq-subset.ts): 2^30 values if nothing bounded it; the subset stops at its step budget and jq takes it.
+    const rule = `[${'(., .) | '.repeat(30)}.] | length > 0`;
+    expect((await createType({ name: 'doubling', evaluator: { content_type: 'jq', rules: ['.ok', rule] } })).status).to.equal(201);
+    const document = { ok: true, findings: Array.from({ length: 1000 }, (_, i) => ({ id: `CVE-${i}`, note: 'x'.repeat(40) })) };
+    const { result, slowestMs } = await whileProbingHealth(server, () => attest('doubling', document, 'doubling'));
+    expect(slowestMs, 'the slowest health probe (ms)').to.be.below(1000);
+    expect(result.status).to.equal(201);
+    const [ok, doubling] = await rulesOf('doubling');
+    expect(ok).to.deep.include({ passed: true, error: null });
+    expect(doubling!.passed).to.equal(false);
+    expect(doubling!.error).to.match(/memory bound|did not finish within 2 s/);
+  });
+
   it('a program of a megabyte: refused with a 4xx that names the bound, health answering; 50 rules of 4,096 characters compile in bounds', async () => {
     const huge = `.a == ${'1 + '.repeat(256 * 1024)}1`;
     const { result, slowestMs } = await whileProbingHealth(server, () => createType({ name: 'huge', evaluator: { content_type: 'jq', rules: [huge] } }));

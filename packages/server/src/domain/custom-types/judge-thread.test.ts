@@ -1,5 +1,5 @@
 import { expect } from 'chai';
-import { Judge, JudgeBusyError, JudgePool } from './judge-thread.ts';
+import { Judge, JudgeBusyError, JudgePool, judgeBounds } from './judge-thread.ts';
 
 describe('custom types: the judge thread', function () {
   this.timeout(60_000);
@@ -12,6 +12,37 @@ describe('custom types: the judge thread', function () {
       expect(judged.rules.map((r) => r.passed)).to.deep.equal([true, false, false, false, true]);
       expect(judged.rules[3]!.error).to.contain('no');
       expect((await judge.judge('{"type":"object","required":["n"]}', [], '{}')).schemaErrors).to.deep.equal(["/ must have required property 'n'"]);
+    } finally {
+      await judge.close();
+    }
+  });
+
+  it("judges rules in the JavaScript subset and the rest with jq alike, in the rules' order, whether all at once or one at a time", async () => {
+    const judge = new Judge({ ...judgeBounds, ruleMs: 1_000 });
+    const data = JSON.stringify({ n: 2, xs: [1, 2, 'a'] });
+    const rules = ['.n == 2', '.xs | length', '[.xs[] | select(. == 2)] | length == 1', '.xs[2] | startswith(1)', 'all(.xs[]; . != null)', '.n + 0 == 2'];
+    const expected = [
+      { passed: true, output: 'true', error: null },
+      { passed: false, output: '3', error: null },
+      { passed: true, output: 'true', error: null },
+      { passed: false, output: null, error: 'jq: error: startswith() requires string inputs' },
+      { passed: true, output: 'true', error: null },
+      { passed: true, output: 'true', error: null },
+    ];
+    try {
+      expect((await judge.judge(null, rules, data)).rules).to.deep.equal(expected);
+      // A rule past its bound sends them all one at a time: the subset's results are the same there, and those before the bound keep them.
+      const bounded = await judge.judge(null, [...rules, 'def f: f; f', '.n == 2'], data);
+      // (jq's message names its input when the rule ran alone.)
+      expect(bounded.rules).to.deep.equal([
+        ...expected.map((r) => (r.error ? { ...r, error: 'jq: error (at /dev/stdin:0): startswith() requires string inputs' } : r)),
+        { passed: false, output: null, error: 'the rule did not finish within 1 s' },
+        { passed: false, output: null, error: 'not run: an earlier rule reached a bound' },
+      ]);
+      // A document jq reads otherwise (a number past 15 digits, compared in decimal by jq): jq judges.
+      const raw = '{"big": 100000000000000000001}';
+      expect(JSON.parse(raw).big).to.equal(1e20);
+      expect((await judge.judge(null, ['.big == 100000000000000000000'], raw)).rules.map((r) => r.passed)).to.deep.equal([false]);
     } finally {
       await judge.close();
     }

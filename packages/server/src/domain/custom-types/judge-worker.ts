@@ -1,7 +1,8 @@
 /**
  * The thread custom attestation types are judged on (see judge-thread.ts): compiles a type's JSON
- * Schema with Ajv (compiled once per schema text), validates the data, runs each jq rule with
- * jq-wasm (jq-engine.ts), and says when each rule starts, so that the main thread can bound each one in time.
+ * Schema with Ajv (compiled once per schema text), parses the data once, validates it, judges each
+ * rule in JavaScript when jq-subset.ts answers exactly and with jq-wasm (jq-engine.ts) otherwise,
+ * and says when each rule starts, so that the main thread can bound each one in time.
  */
 import { parentPort } from 'node:worker_threads';
 import { Ajv, type AnySchema, type ValidateFunction } from 'ajv';
@@ -9,6 +10,7 @@ import { Ajv2019 } from 'ajv/dist/2019.js';
 import { Ajv2020 } from 'ajv/dist/2020.js';
 import { runJq as jq } from './jq-engine.ts';
 import type { FromJudge, RuleResult, ToJudge } from './judge-messages.ts';
+import { compileSubset, type Json, jqReadsAlike, runSubset, type SubsetProgram } from './jq-subset.ts';
 
 const port = parentPort!;
 const post = (message: FromJudge) => port.postMessage(message);
@@ -32,6 +34,17 @@ function validatorOf(schemaText: string): ValidateFunction {
   if (compiled.size >= 32) compiled.delete(compiled.keys().next().value!);
   compiled.set(schemaText, validate);
   return validate;
+}
+
+/** Rules compiled for the subset by their text (undefined: outside it), kept few as schemas are. */
+const subsetPrograms = new Map<string, SubsetProgram | undefined>();
+
+function subsetOf(rule: string): SubsetProgram | undefined {
+  if (subsetPrograms.has(rule)) return subsetPrograms.get(rule);
+  const program = compileSubset(rule);
+  if (subsetPrograms.size >= 256) subsetPrograms.delete(subsetPrograms.keys().next().value!);
+  subsetPrograms.set(rule, program);
+  return program;
 }
 
 const cut = (text: string, n = 1000) => (text.length > n ? `${text.slice(0, n)}…` : text);
@@ -101,22 +114,35 @@ async function handle(job: ToJudge): Promise<void> {
     return finish({ kind: 'checked', id: job.id, problems });
   }
   const schemaErrors: string[] = [];
+  // Parsed once, for the schema and for every rule the subset judges.
+  const programs = job.rules.map(subsetOf);
+  const parsed = job.schema !== null || programs.some(Boolean) ? (JSON.parse(job.data) as Json) : null;
   if (job.schema !== null) {
     const validate = validatorOf(job.schema);
-    if (!validate(JSON.parse(job.data))) {
+    if (!validate(parsed)) {
       for (const e of (validate.errors ?? []).slice(0, 20)) schemaErrors.push(cut(`${e.instancePath || '/'} ${e.message ?? 'is not valid'}`, 300));
     }
   }
   post({ kind: 'validated', id: job.id, schemaErrors });
+  const alike = programs.some(Boolean) && jqReadsAlike(job.data);
+  /** A rule's result from the subset, or undefined: jq judges it. */
+  const bySubset = (i: number): RuleResult | undefined => {
+    const program = programs[i];
+    const outputs = program && alike ? runSubset(program, parsed) : undefined;
+    return outputs && verdictOf(outputs.map(String));
+  };
   if (!job.each && job.rules.length) {
+    const results = job.rules.map((_, i) => bySubset(i));
+    const left = job.rules.filter((_, i) => !results[i]);
+    if (!left.length) return finish({ kind: 'judged', id: job.id, schemaErrors, rules: results as RuleResult[] });
     post({ kind: 'together', id: job.id });
-    const together = await runTogether(job.data, job.rules);
-    if (together) return finish({ kind: 'judged', id: job.id, schemaErrors, rules: together });
+    const together = await runTogether(job.data, left);
+    if (together) return finish({ kind: 'judged', id: job.id, schemaErrors, rules: results.map((r) => r ?? together.shift()!) });
   }
   const rules = [];
   for (const [i, rule] of job.rules.entries()) {
     post({ kind: 'rule', id: job.id, index: i });
-    const { aborted: _, ...result } = await runRule(job.data, rule);
+    const result = bySubset(i) ?? (({ aborted: _, ...jqs }) => jqs)(await runRule(job.data, rule));
     post({ kind: 'ruled', id: job.id, index: i, result });
     rules.push(result);
   }
