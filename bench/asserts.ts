@@ -47,7 +47,7 @@ export const policyYaml = (p: number) =>
   ).join('')}`;
 
 /** The database: seeded (or found seeded at TRAILPROOF_BENCH_ASSERTS_DATABASE) with the policies attached through a server. */
-async function prepared(file: string, trails: number, perTrail: number): Promise<string> {
+export async function prepared(file: string, trails: number, perTrail: number): Promise<string> {
   const reused = existsSync(file);
   const token = (await runCli(['token', 'create', '--org', 'bench', '--database', file])).trim(); // migrates, creates the organisation
   const artifacts = trails * perTrail;

@@ -11,16 +11,10 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { BetterSqlite3 } from '@trailproof/server/testing';
+import { baselineDatabase, type Row } from './bench-db.ts';
 import Koa from 'koa';
 
-type Row = Record<string, any>;
-const [file] = process.argv.slice(2);
-if (!file) throw new Error('usage: baseline-artifacts.ts FILE');
-const db = new BetterSqlite3(file, { readonly: true });
-db.pragma('busy_timeout = 5000');
-const prepared = new Map<string, BetterSqlite3.Statement>();
-const all = (sql: string, ...params: unknown[]) => (prepared.get(sql) ?? prepared.set(sql, db.prepare(sql)).get(sql)!).all(...params) as Row[];
+const { all } = baselineDatabase('baseline-artifacts.ts');
 
 const artifactSelect = `select r.*, f.name as flow_name, t.name as trail_name, k.description as token_description,
   t.template_sha256 as trail_template_sha256, f.template_sha256 as flow_template_sha256 from artifacts r

@@ -12,16 +12,10 @@
  */
 import { createServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import { BetterSqlite3 } from '@trailproof/server/testing';
+import { baselineDatabase } from './bench-db.ts';
 import Koa from 'koa';
 
-type Row = Record<string, any>;
-const [file] = process.argv.slice(2);
-if (!file) throw new Error('usage: baseline-asserts.ts FILE');
-const db = new BetterSqlite3(file, { readonly: true });
-db.pragma('busy_timeout = 5000');
-const prepared = new Map<string, BetterSqlite3.Statement>();
-const all = (sql: string, ...params: unknown[]) => (prepared.get(sql) ?? prepared.set(sql, db.prepare(sql)).get(sql)!).all(...params) as Row[];
+const { all } = baselineDatabase('baseline-asserts.ts');
 const list = (n: number) => Array(n).fill('?').join(', ');
 
 // The server's statements as Kysely compiles them (seen through better-sqlite3's prepare).

@@ -6,7 +6,7 @@
  * 100 artifacts each (the first 1,000 fingerprints), with their `started` events. Deterministic.
  */
 import { createHash } from 'node:crypto';
-import { BetterSqlite3 } from '@trailproof/server/testing';
+import { seedDatabase } from './bench-db.ts';
 
 export const artifactSeed = { flows: 100, environments: 10, runningPerEnvironment: 100 } as const;
 
@@ -15,11 +15,7 @@ export const commitOf = (trail: number) => createHash('sha1').update(`commit-${t
 export const flowOf = (trail: number) => `flow-${trail % artifactSeed.flows}`;
 
 export function seedArtifacts(file: string, trails: number, perTrail: number): void {
-  const db = new BetterSqlite3(file);
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = OFF');
-  try {
-    const org = Number((db.prepare(`select id from organizations where name = 'bench'`).get() as { id: number }).id);
+  seedDatabase(file, (db, org) => {
     db.transaction(() => {
       const flow = db.prepare(
         `insert into flows (organization_id, name, description, visibility, created_at, last_modified_at) values (?, ?, '', 'private', 1, 1)`,
@@ -60,7 +56,5 @@ export function seedArtifacts(file: string, trails: number, perTrail: number): v
       }
     })();
     db.exec('analyze');
-  } finally {
-    db.close();
-  }
+  });
 }

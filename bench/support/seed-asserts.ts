@@ -8,9 +8,9 @@
  * store writes them (chain.ts), so that verdicts name real log indexes. Deterministic.
  */
 import { createHash } from 'node:crypto';
-import { BetterSqlite3 } from '@trailproof/server/testing';
 import { canonicalJson, digestOf, genesisHash, sha256 } from '../../packages/server/src/store/queries/chain.ts';
 import { CompactRange, leafHash } from '../../packages/server/src/transparency/index.ts';
+import { seedDatabase } from './bench-db.ts';
 
 export const assertSeed = { flows: 100, attestations: 4 } as const;
 
@@ -21,11 +21,7 @@ const commitOf = (trail: number) => createHash('sha1').update(`commit-${trail}`)
 export const tierOf = (flow: number) => `t${flow % 3}`;
 
 export function seedAssertEvidence(file: string, trails: number, perTrail: number): void {
-  const db = new BetterSqlite3(file);
-  db.pragma('journal_mode = WAL');
-  db.pragma('synchronous = OFF');
-  try {
-    const org = Number((db.prepare(`select id from organizations where name = 'bench'`).get() as { id: number }).id);
+  seedDatabase(file, (db, org) => {
     const insertFlow = db.prepare(
       `insert into flows (organization_id, name, description, visibility, created_at, last_modified_at, tags) values (?, ?, '', 'private', 1, 1, ?)`,
     );
@@ -122,7 +118,5 @@ export function seedAssertEvidence(file: string, trails: number, perTrail: numbe
     }
     db.prepare('insert into log_trees (organization_id, size, frontier) values (?, ?, ?)').run(org, range.size, Buffer.concat(range.hashes));
     db.exec('analyze');
-  } finally {
-    db.close();
-  }
+  });
 }
