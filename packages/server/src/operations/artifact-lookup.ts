@@ -1,5 +1,5 @@
 /** Shared by the artifact reads: the flow (and trail) asked for, and artifacts as `get artifact` answers them. */
-import { artifactStates, artifactStatesUses, whereaboutsOfFingerprints, whereaboutsUses } from '../domain/artifact-facts.ts';
+import { artifactFacts, artifactFactsUses } from '../domain/artifact-facts.ts';
 import { notFound } from '../http/errors.ts';
 import type { ViewContext } from '../http/links.ts';
 import { artifactReadView } from '../http/views/artifacts.ts';
@@ -32,7 +32,7 @@ export async function findFlowArtifacts(
   return { organization, rows };
 }
 
-export const artifactViewsUses = [...artifactStatesUses, ...whereaboutsUses, 'logIndexesOf'] as const;
+export const artifactViewsUses = artifactFactsUses;
 
 /** Each row as one artifact of `get artifact`: its state, log index, and where it runs and ran. */
 export async function artifactViews(
@@ -42,14 +42,7 @@ export async function artifactViews(
   rows: readonly ReadArtifactRow[],
   at: ViewContext,
 ) {
-  const [states, where, leaves] = await Promise.all([
-    artifactStates(store, now, rows),
-    whereaboutsOfFingerprints(store, organizationId, [...new Set(rows.map((r) => r.fingerprint))]),
-    store.logIndexesOf(
-      organizationId,
-      'artifacts',
-      rows.map((r) => r.id),
-    ),
-  ]);
-  return rows.map((r, i) => artifactReadView(r, states[i]!, at, leaves.get(r.id) ?? null, where.get(r.fingerprint)!));
+  const fingerprints = [...new Set(rows.map((r) => r.fingerprint))];
+  const { states, where, logIndexes } = await artifactFacts(store, now, organizationId, rows, { fingerprints, withLogIndexes: true });
+  return rows.map((r, i) => artifactReadView(r, states[i]!, at, logIndexes.get(r.id) ?? null, where.get(r.fingerprint)!));
 }

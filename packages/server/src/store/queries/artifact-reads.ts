@@ -9,6 +9,8 @@ import { inListChunks, isPostgres, type Db } from '../database.ts';
 import { sql } from 'kysely';
 import { rowsOfIds } from '../rows-of-ids.ts';
 import { artifactRowOf, artifactRowsQuery, type ArtifactRow } from './artifacts.ts';
+import { complianceFactsOfTrails } from './attestation-facts.ts';
+import { logIndexesOf } from './log.ts';
 
 /** The most rows a read of artifacts answers: a prefix may match many, a page asks for at most 100. */
 export const maxArtifactsRead = 100;
@@ -253,5 +255,33 @@ export async function fingerprintWhereabouts(
   return { events, latestSnapshots };
 }
 
-export const reads = { findFlowArtifacts, searchArtifactRows, artifactsNamed, listArtifactPage, hasRepository, deployedFingerprints, fingerprintWhereabouts };
+/**
+ * What the artifact reads add to the artifacts' rows, in one read: the compliance facts of their
+ * trails (`trailIds`), the log index of each of `artifactIds`, and where each of `fingerprints`
+ * runs and ran. On SQLite one message to a reader thread, which runs all their statements, where
+ * three calls left the log's and the environments' statements on the event loop.
+ */
+export async function artifactReadFacts(
+  db: Db,
+  organizationId: number,
+  of: { trailIds: readonly number[]; artifactIds: readonly number[]; fingerprints: readonly string[] },
+) {
+  const [compliance, logIndexes, whereabouts] = await Promise.all([
+    complianceFactsOfTrails(db, of.trailIds),
+    of.artifactIds.length ? logIndexesOf(db, organizationId, 'artifacts', of.artifactIds) : new Map<number, number>(),
+    fingerprintWhereabouts(db, organizationId, of.fingerprints),
+  ]);
+  return { compliance, logIndexes, whereabouts };
+}
+
+export const reads = {
+  findFlowArtifacts,
+  searchArtifactRows,
+  artifactsNamed,
+  listArtifactPage,
+  hasRepository,
+  deployedFingerprints,
+  fingerprintWhereabouts,
+  artifactReadFacts,
+};
 export const writes = {};

@@ -73,6 +73,7 @@ export async function openSqliteStore(file: string, options: SqliteOptions & { l
     attestationFactsOfTrails: onThread('attestationFactsOfTrails'),
     complianceFactsOfTrails: onThread('complianceFactsOfTrails'),
     junitResultsOf: onThread('junitResultsOf'),
+    artifactReadFacts: onThread('artifactReadFacts'),
     logSize: logReads.logSize,
     logLeaves: logReads.logLeaves,
     inclusionProofOf: logReads.inclusionProofOf,
