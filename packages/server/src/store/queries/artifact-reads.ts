@@ -274,7 +274,37 @@ export async function artifactReadFacts(
   return { compliance, logIndexes, whereabouts };
 }
 
+/** What `artifactReadFacts` reads for `rows`: their trails, their log indexes and their fingerprints. */
+export const readFactsOf = (rows: readonly ReadArtifactRow[]) => ({
+  trailIds: [...new Set(rows.map((r) => r.trailId))],
+  artifactIds: rows.map((r) => r.id),
+  fingerprints: [...new Set(rows.map((r) => r.fingerprint))],
+});
+
+/** Which rows of `flowArtifactsWithFacts` get their facts read. */
+export type FactsOfRows = 'all' | 'newest of one fingerprint';
+
+/**
+ * `findFlowArtifacts` and `artifactReadFacts` of its rows (`factsOf`: all of them, or the newest
+ * only when all are of one fingerprint, as `get artifact flow@fingerprint` answers), in one read:
+ * on SQLite one message to a reader thread runs every statement of a get artifact. `facts` is null
+ * when no row was found (or a prefix matched several fingerprints, which the read refuses).
+ */
+export async function flowArtifactsWithFacts(
+  db: Db,
+  organizationId: number,
+  flow: string,
+  match: { key: ArtifactKey; prefix: string; trailId?: number },
+  limit: number,
+  factsOf: FactsOfRows,
+) {
+  const rows = await findFlowArtifacts(db, organizationId, flow, match, limit);
+  const of = factsOf === 'all' ? rows : new Set(rows.map((r) => r.fingerprint)).size === 1 ? rows.slice(0, 1) : [];
+  return { rows, facts: of.length ? await artifactReadFacts(db, organizationId, readFactsOf(of)) : null };
+}
+
 export const reads = {
+  flowArtifactsWithFacts,
   findFlowArtifacts,
   searchArtifactRows,
   artifactsNamed,

@@ -2,8 +2,8 @@
  * The queries that SQLite's reader threads run (reader-threads.ts): the lists, whose cost grows
  * with the rows they scan and count (a trail's attestations, and the compliance facts and JUnit
  * totals of a page of trails, included), the per-day counts the deployments page reads
- * beside its list, and what an artifact read adds to its rows (its trails' compliance facts, log
- * indexes and environments' events: several statements, one message). Point lookups (a token, an organisation, a trail) stay on the event loop's
+ * beside its list, and an artifact read's rows with what it adds to them (its trails' compliance
+ * facts, log indexes and environments' events: several statements, one message). Point lookups (a token, an organisation, a trail) stay on the event loop's
  * own read connection, where they cost less than a message to another thread.
  */
 import { listApprovals } from '../queries/approvals.ts';
@@ -12,7 +12,7 @@ import { listDeployments } from '../queries/deployments.ts';
 import { listEnvironments } from '../queries/environment-list.ts';
 import { attestationFactsOfTrails, complianceFactsOfTrails, junitResultsOf } from '../queries/attestation-facts.ts';
 import { listAttestations } from '../queries/attestations.ts';
-import { artifactReadFacts } from '../queries/artifact-reads.ts';
+import { artifactReadFacts, flowArtifactsWithFacts } from '../queries/artifact-reads.ts';
 
 export const readerProcedures = {
   listDeployments,
@@ -24,6 +24,7 @@ export const readerProcedures = {
   complianceFactsOfTrails,
   junitResultsOf,
   artifactReadFacts,
+  flowArtifactsWithFacts,
 };
 
 export type ReaderProcedures = typeof readerProcedures;

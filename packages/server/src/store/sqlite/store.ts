@@ -74,6 +74,7 @@ export async function openSqliteStore(file: string, options: SqliteOptions & { l
     complianceFactsOfTrails: onThread('complianceFactsOfTrails'),
     junitResultsOf: onThread('junitResultsOf'),
     artifactReadFacts: onThread('artifactReadFacts'),
+    flowArtifactsWithFacts: onThread('flowArtifactsWithFacts'),
     logSize: logReads.logSize,
     logLeaves: logReads.logLeaves,
     inclusionProofOf: logReads.inclusionProofOf,
