@@ -3,7 +3,7 @@
  * once per request (a report may ask about the same trail for many artifacts).
  */
 import { targetArtifactsOf } from '../store/queries/attestation-facts.ts';
-import type { ArtifactRow, AttestationRow, StoreUses } from '../store/types.ts';
+import type { ArtifactRow, AttestationRow, Queries, StoreUses } from '../store/types.ts';
 import { evaluateCompliance, type AttestationFacts, type ComplianceStatus, type ReportedArtifact } from './compliance.ts';
 import { parseTemplate, TemplateError, type TemplateModel } from './template.ts';
 
@@ -106,9 +106,11 @@ export class TrailEvaluator {
    */
   async complianceOf(
     trails: ReadonlyArray<{ id: number; effectiveTemplateSha256: string | null }>,
+    /** The trails' facts when the caller reads them itself (with other reads, `artifactReadFacts`). */
+    read?: ReturnType<Queries['complianceFactsOfTrails']>,
   ): Promise<Array<EvaluatedCompliance & { facts: AttestationFacts[] }>> {
     const [{ facts, artifacts }, templates] = await Promise.all([
-      this.store.complianceFactsOfTrails(trails.map((t) => t.id)),
+      read ?? this.store.complianceFactsOfTrails(trails.map((t) => t.id)),
       Promise.all(trails.map((t) => this.template(t.effectiveTemplateSha256))),
     ]);
     const byTrail = new Map<number, AttestationFacts[]>(trails.map((t) => [t.id, []]));

@@ -12,12 +12,17 @@ export const getArtifactByFingerprintPlugin = definePlugin({
   operation: getArtifactByFingerprint,
   store: [...findFlowArtifactsUses, ...artifactViewsUses],
   async handler({ params, query, store, now, apiBase }) {
-    const { organization, rows } = await findFlowArtifacts(store, params, { key: 'fingerprint', prefix: params.fingerprint, trail: query.trail });
+    const { organization, rows, facts } = await findFlowArtifacts(store, params, {
+      key: 'fingerprint',
+      prefix: params.fingerprint,
+      trail: query.trail,
+      factsOf: 'newest of one fingerprint',
+    });
     const where = `in flow '${params.flow_name}' belonging to organization '${params.org}'`;
     if (!rows.length) throw notFound(`Artifact with fingerprint '${params.fingerprint}' does not exist ${where}`);
     const fingerprints = new Set(rows.map((r) => r.fingerprint));
     if (fingerprints.size > 1) throw badRequest(`'${params.fingerprint}' is the start of ${fingerprints.size} fingerprints ${where}: give more of it`);
-    const [view] = await artifactViews(store, now, organization.id, [rows[0]!], { org: params.org, apiBase });
+    const [view] = await artifactViews(store, now, organization.id, [rows[0]!], { org: params.org, apiBase }, facts);
     return { status: 200, body: view! };
   },
 });

@@ -13,12 +13,17 @@ export const getArtifactsByCommitPlugin = definePlugin({
   operation: getArtifactsByCommit,
   store: [...findFlowArtifactsUses, ...artifactViewsUses],
   async handler({ params, query, store, now, apiBase }) {
-    const { organization, rows } = await findFlowArtifacts(store, params, { key: 'git_commit', prefix: params.commit_sha, trail: query.trail });
+    const { organization, rows, facts } = await findFlowArtifacts(store, params, {
+      key: 'git_commit',
+      prefix: params.commit_sha,
+      trail: query.trail,
+      factsOf: 'all',
+    });
     if (!rows.length) {
       throw notFound(`Artifact with commit '${params.commit_sha}' does not exist in flow '${params.flow_name}' belonging to organization '${params.org}'`);
     }
     // Up to 100 artifacts of about 240 KB each: written an artifact per turn of the event loop.
-    const views = await artifactViews(store, now, organization.id, rows, { org: params.org, apiBase });
+    const views = await artifactViews(store, now, organization.id, rows, { org: params.org, apiBase }, facts);
     return { status: 200 as const, stream: jsonStreamInSlices(views), contentType: 'application/json' };
   },
 });

@@ -1,5 +1,5 @@
 import { search } from '@trailproof/schema';
-import { artifactStates, artifactStatesUses, whereaboutsOfFingerprints, whereaboutsUses } from '../domain/artifact-facts.ts';
+import { artifactFacts, artifactFactsUses } from '../domain/artifact-facts.ts';
 import { notFound } from '../http/errors.ts';
 import { resolvedTo, searchArtifactView, unreportedSearchArtifact } from '../http/views/artifacts.ts';
 import { definePlugin } from '../plugin.ts';
@@ -15,7 +15,7 @@ const distinct = (values: readonly string[]) => [...new Set(values)];
  */
 export const searchPlugin = definePlugin({
   operation: search,
-  store: [...requireOrganizationUses, 'searchArtifactRows', 'deployedFingerprints', ...artifactStatesUses, ...whereaboutsUses],
+  store: [...requireOrganizationUses, 'searchArtifactRows', 'deployedFingerprints', ...artifactFactsUses],
   async handler({ params, store, now, apiBase }) {
     const { id: organizationId } = await requireOrganization(store, params.org);
     const value = params.search_value;
@@ -28,10 +28,10 @@ export const searchPlugin = definePlugin({
     if (!fingerprints.length && !commits.length) throw notFound(`No matches for '${value}'.`);
     const rows = [...new Map([...byFingerprint, ...byCommit].sort((a, b) => b.id - a.id).map((r) => [r.id, r])).values()];
     const unreported = deployed.filter((d) => !rows.some((r) => r.fingerprint === d.fingerprint));
-    const [states, where] = await Promise.all([
-      artifactStates(store, now, rows),
-      whereaboutsOfFingerprints(store, organizationId, distinct([...rows.map((r) => r.fingerprint), ...unreported.map((d) => d.fingerprint)])),
-    ]);
+    const { states, where } = await artifactFacts(store, now, organizationId, rows, {
+      fingerprints: distinct([...rows.map((r) => r.fingerprint), ...unreported.map((d) => d.fingerprint)]),
+      withLogIndexes: false,
+    });
     const at = { org: params.org, apiBase };
     const artifacts = [
       ...rows.map((r, i) => searchArtifactView(r, states[i]!, at, where.get(r.fingerprint)!)),

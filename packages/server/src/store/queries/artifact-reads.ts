@@ -9,6 +9,8 @@ import { inListChunks, isPostgres, type Db } from '../database.ts';
 import { sql } from 'kysely';
 import { rowsOfIds } from '../rows-of-ids.ts';
 import { artifactRowOf, artifactRowsQuery, type ArtifactRow } from './artifacts.ts';
+import { complianceFactsOfTrails } from './attestation-facts.ts';
+import { logIndexesOf } from './log.ts';
 
 /** The most rows a read of artifacts answers: a prefix may match many, a page asks for at most 100. */
 export const maxArtifactsRead = 100;
@@ -253,5 +255,63 @@ export async function fingerprintWhereabouts(
   return { events, latestSnapshots };
 }
 
-export const reads = { findFlowArtifacts, searchArtifactRows, artifactsNamed, listArtifactPage, hasRepository, deployedFingerprints, fingerprintWhereabouts };
+/**
+ * What the artifact reads add to the artifacts' rows, in one read: the compliance facts of their
+ * trails (`trailIds`), the log index of each of `artifactIds`, and where each of `fingerprints`
+ * runs and ran. On SQLite one message to a reader thread, which runs all their statements, where
+ * three calls left the log's and the environments' statements on the event loop.
+ */
+export async function artifactReadFacts(
+  db: Db,
+  organizationId: number,
+  of: { trailIds: readonly number[]; artifactIds: readonly number[]; fingerprints: readonly string[] },
+) {
+  const [compliance, logIndexes, whereabouts] = await Promise.all([
+    complianceFactsOfTrails(db, of.trailIds),
+    of.artifactIds.length ? logIndexesOf(db, organizationId, 'artifacts', of.artifactIds) : new Map<number, number>(),
+    fingerprintWhereabouts(db, organizationId, of.fingerprints),
+  ]);
+  return { compliance, logIndexes, whereabouts };
+}
+
+/** What `artifactReadFacts` reads for `rows`: their trails, their log indexes and their fingerprints. */
+export const readFactsOf = (rows: readonly ReadArtifactRow[]) => ({
+  trailIds: [...new Set(rows.map((r) => r.trailId))],
+  artifactIds: rows.map((r) => r.id),
+  fingerprints: [...new Set(rows.map((r) => r.fingerprint))],
+});
+
+/** Which rows of `flowArtifactsWithFacts` get their facts read. */
+export type FactsOfRows = 'all' | 'newest of one fingerprint';
+
+/**
+ * `findFlowArtifacts` and `artifactReadFacts` of its rows (`factsOf`: all of them, or the newest
+ * only when all are of one fingerprint, as `get artifact flow@fingerprint` answers), in one read:
+ * on SQLite one message to a reader thread runs every statement of a get artifact. `facts` is null
+ * when no row was found (or a prefix matched several fingerprints, which the read refuses).
+ */
+export async function flowArtifactsWithFacts(
+  db: Db,
+  organizationId: number,
+  flow: string,
+  match: { key: ArtifactKey; prefix: string; trailId?: number },
+  limit: number,
+  factsOf: FactsOfRows,
+) {
+  const rows = await findFlowArtifacts(db, organizationId, flow, match, limit);
+  const of = factsOf === 'all' ? rows : new Set(rows.map((r) => r.fingerprint)).size === 1 ? rows.slice(0, 1) : [];
+  return { rows, facts: of.length ? await artifactReadFacts(db, organizationId, readFactsOf(of)) : null };
+}
+
+export const reads = {
+  flowArtifactsWithFacts,
+  findFlowArtifacts,
+  searchArtifactRows,
+  artifactsNamed,
+  listArtifactPage,
+  hasRepository,
+  deployedFingerprints,
+  fingerprintWhereabouts,
+  artifactReadFacts,
+};
 export const writes = {};

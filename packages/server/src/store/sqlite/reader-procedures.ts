@@ -1,8 +1,9 @@
 /**
  * The queries that SQLite's reader threads run (reader-threads.ts): the lists, whose cost grows
  * with the rows they scan and count (a trail's attestations, and the compliance facts and JUnit
- * totals of a page of trails, included), and the per-day counts the deployments page reads
- * beside its list. Point lookups (a token, an organisation, a trail) stay on the event loop's
+ * totals of a page of trails, included), the per-day counts the deployments page reads
+ * beside its list, and an artifact read's rows with what it adds to them (its trails' compliance
+ * facts, log indexes and environments' events: several statements, one message). Point lookups (a token, an organisation, a trail) stay on the event loop's
  * own read connection, where they cost less than a message to another thread.
  */
 import { listApprovals } from '../queries/approvals.ts';
@@ -11,6 +12,7 @@ import { listDeployments } from '../queries/deployments.ts';
 import { listEnvironments } from '../queries/environment-list.ts';
 import { attestationFactsOfTrails, complianceFactsOfTrails, junitResultsOf } from '../queries/attestation-facts.ts';
 import { listAttestations } from '../queries/attestations.ts';
+import { artifactReadFacts, flowArtifactsWithFacts } from '../queries/artifact-reads.ts';
 
 export const readerProcedures = {
   listDeployments,
@@ -21,6 +23,8 @@ export const readerProcedures = {
   attestationFactsOfTrails,
   complianceFactsOfTrails,
   junitResultsOf,
+  artifactReadFacts,
+  flowArtifactsWithFacts,
 };
 
 export type ReaderProcedures = typeof readerProcedures;

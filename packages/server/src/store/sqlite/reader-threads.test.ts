@@ -113,6 +113,10 @@ describe('SQLite reader threads', function () {
       expect(expected.total, JSON.stringify(f)).to.be.greaterThan(0);
       expect(await threads.listEnvironments(organizationId, f), JSON.stringify(f)).to.deep.equal(expected);
     }
+    // An artifact read's facts come back in one message, maps included.
+    const of = { trailIds: [1, 2], artifactIds: [1, 2], fingerprints: ['f1', 'f2', 'f11', 'none'] };
+    expect(await turnsDuring(() => threads.artifactReadFacts(organizationId, of))).to.be.greaterThan(0);
+    expect(await threads.artifactReadFacts(organizationId, of)).to.deep.equal(await inline.artifactReadFacts(organizationId, of));
   });
 
   it('sees every write committed before the list was asked for', async () => {

@@ -73,6 +73,8 @@ export async function openSqliteStore(file: string, options: SqliteOptions & { l
     attestationFactsOfTrails: onThread('attestationFactsOfTrails'),
     complianceFactsOfTrails: onThread('complianceFactsOfTrails'),
     junitResultsOf: onThread('junitResultsOf'),
+    artifactReadFacts: onThread('artifactReadFacts'),
+    flowArtifactsWithFacts: onThread('flowArtifactsWithFacts'),
     logSize: logReads.logSize,
     logLeaves: logReads.logLeaves,
     inclusionProofOf: logReads.inclusionProofOf,
