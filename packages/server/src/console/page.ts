@@ -35,7 +35,11 @@ export interface PageInput {
 
 /** A page's answer: HTML content for the layout, a file to download, or another console page to go to (303: a search with one match). */
 export type PageResult =
-  | { title: string; content: VNode; status?: number }
+  /**
+   * `until`: for a page that is `remembered`, the time (Unix seconds, exclusive) until which the
+   * same request would show the same, as long as nothing is committed; not remembered without it.
+   */
+  | { title: string; content: VNode; status?: number; until?: number }
   | { download: { bytes: Uint8Array; name: string; sha256: string } }
   /** A file written while it is sent (an audit package): its size costs no memory. */
   | { file: { stream: Readable; name: string; contentType: string } }
@@ -46,6 +50,13 @@ export interface Page {
   path: string;
   /** The least role that may see the page; a reader's by default. */
   role?: Role;
+  /**
+   * Whether the page's HTML is remembered (page-cache.ts `remember`): until the next commit or the
+   * `until` its answer names, whichever comes first, for the same address, organisation, viewer and
+   * role. Only for a page that is a function of those, of what is stored and of the time, and that
+   * names in `until` when anything it shows of the time (a window ending now, "3 min ago") moves.
+   */
+  remembered?: boolean;
   render(input: PageInput): Promise<PageResult>;
 }
 

@@ -18,6 +18,22 @@ export function relative(seconds: number, now: number): string {
   return delta >= 0 ? `${text} ago` : `in ${text}`;
 }
 
+/**
+ * Until when (Unix seconds, exclusive) `relative(seconds, t)` is the same text for every `t` from
+ * `now` on: the next time its count of seconds, minutes, hours or days moves (for a time still to
+ * come, its next second, sooner than needed). Pages that remember their HTML end it then.
+ */
+export function relativeLastsUntil(seconds: number, now: number): number {
+  const delta = Math.round(now - seconds);
+  // `delta` moves to d + 1 at the time t with t - seconds = d + 0.5 (Math.round rounds halves up).
+  if (delta < 0) return seconds + delta + 0.5;
+  const unit = delta < 60 ? 1 : delta < 3600 ? 60 : delta < 86400 ? 3600 : 86400;
+  return seconds + (Math.floor(delta / unit) + 1) * unit - 0.5;
+}
+
+/** Until when (Unix seconds, exclusive) `utc(t)` is the same text for every `t` from `now` on: the next minute. */
+export const utcLastsUntil = (now: number): number => (Math.floor(now / 60) + 1) * 60;
+
 /** The `datetime` and the text of a time. */
 function timeTexts(at: number): { iso: string; text: string } {
   const iso = new Date(at * 1000).toISOString();
