@@ -30,6 +30,7 @@ import { ProblemPage, SignInPage, type SignInMethods } from './pages/sign-in.tsx
 import { roleAllows } from './roles.ts';
 import { assertSameOrigin, closeSession, currentSession, defaultSessionTtlSeconds, holderName, openSession, readForm, type Session } from './sessions.ts';
 import { consoleCss, consoleJs } from './static.ts';
+import { notingTimes } from './components/time.tsx';
 
 export interface ConsoleOptions {
   store: Store;
@@ -230,21 +231,22 @@ export function createConsole(options: ConsoleOptions): Router {
    */
   const answerOf = async (page: Page, session: Session, input: PageInput): Promise<Answer> => {
     const viewer = { name: holderName(session.holder), role: session.role };
-    const answer = async (): Promise<Lasting<Answer>> => {
+    /** The page's answer, its content written out, and until when it holds (never kept without a page's `until`, nor but at 200). */
+    const written = async (): Promise<Lasting<Answer>> => {
       const result = await page.render(input);
       if (!('title' in result)) return { value: result, until: Number.NEGATIVE_INFINITY };
       const document = Buffer.from(renderPage({ title: result.title, base: input.base, org: session.org, viewer }, result.content));
       const status = result.status ?? 200;
       return { value: { document, status }, until: status === 200 && result.until !== undefined ? result.until : Number.NEGATIVE_INFINITY };
     };
-    if (!page.remembered) return (await answer()).value;
+    if (!page.remembered) return (await written()).value;
     const { base, url, apiBase } = input;
-    return cache.remember(
-      'page',
-      { page: page.path, org: session.organizationId, orgName: session.org, viewer: viewer.name, role: viewer.role, base, url, apiBase },
-      input.now,
-      answer,
-    );
+    const fields = { page: page.path, org: session.organizationId, orgName: session.org, viewer: viewer.name, role: viewer.role, base, url, apiBase };
+    return cache.remember('page', fields, input.now, async () => {
+      // Kept while the page's own `until` and every "how long ago" it writes hold.
+      const { value, until } = await notingTimes(written);
+      return { value: value.value, until: Math.min(value.until, until) };
+    });
   };
 
   for (const page of pages) {

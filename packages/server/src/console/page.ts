@@ -37,7 +37,9 @@ export interface PageInput {
 export type PageResult =
   /**
    * `until`: for a page that is `remembered`, the time (Unix seconds, exclusive) until which the
-   * same request would show the same, as long as nothing is committed; not remembered without it.
+   * same request would show the same, as long as nothing is committed, but for the "how long ago"
+   * of the times it writes with `Time` or `timeMarkup` (noted on their own, time.tsx
+   * `notingTimes`); Infinity when nothing else it shows moves with the time; not remembered without it.
    */
   | { title: string; content: VNode; status?: number; until?: number }
   | { download: { bytes: Uint8Array; name: string; sha256: string } }
@@ -53,8 +55,9 @@ export interface Page {
   /**
    * Whether the page's HTML is remembered (page-cache.ts `remember`): until the next commit or the
    * `until` its answer names, whichever comes first, for the same address, organisation, viewer and
-   * role. Only for a page that is a function of those, of what is stored and of the time, and that
-   * names in `until` when anything it shows of the time (a window ending now, "3 min ago") moves.
+   * role. Only for a page that is a function of those, of what is stored and of the time, that
+   * writes times as `Time` or `timeMarkup` do, and that names in `until` when anything else it
+   * shows moves with the time (a window ending now, a time written to the minute).
    */
   remembered?: boolean;
   render(input: PageInput): Promise<PageResult>;

@@ -11,6 +11,7 @@ import type { Store } from '@trailproof/server';
 import { openTestStore, startTestServer, type TestServer } from '@trailproof/server/testing';
 import { playExtrasStory, signInTo, textOf } from '../../../../test/support/console-story.ts';
 import { defaultWindowSeconds } from '../operations/list-deployments.ts';
+import { notingTimes } from './components/time.tsx';
 import { createPageCache } from './page-cache.ts';
 import type { PageInput } from './page.ts';
 import { deploymentsPage } from './pages/deployments.tsx';
@@ -55,9 +56,13 @@ describe('console: the deployments page names until when it holds', function () 
       url: `/ui/acme/deployments?${query}`,
       apiBase: 'http://localhost/api/v2',
     };
-    const result = await deploymentsPage.render(input);
-    if (!('title' in result)) throw new Error('the deployments page answered no content');
-    return { until: result.until, html: render(result.content) };
+    // As the console writes it: the page's own until, and that of each "how long ago" it writes.
+    const { value, until } = await notingTimes(async () => {
+      const result = await deploymentsPage.render(input);
+      if (!('title' in result)) throw new Error('the deployments page answered no content');
+      return { until: result.until ?? Number.NEGATIVE_INFINITY, html: render(result.content) };
+    });
+    return { until: Math.min(value.until, until), html: value.html };
   };
 
   beforeEach(async () => {
@@ -132,13 +137,40 @@ describe('console: a remembered page over HTTP', function () {
     const cookie = await signInTo(server, server.readToken);
     const first = await page('/ui/acme/deployments', cookie);
     expect(textOf(first.html)).to.contain('4 deployments from');
-    expect((await page('/ui/acme/deployments', cookie)).html).to.equal(first.html);
     const report = await server.request('PUT', '/api/v2/environments/acme/staging/report/K8S', {
       json: { artifacts: [{ podName: 'n1', namespace: 'ns', digests: { notify: 'a'.repeat(64) }, creationTimestamp: 1_764_000_000 }] },
     });
     expect(report.status).to.equal(201);
     const after = await page('/ui/acme/deployments', cookie);
     expect(textOf(after.html)).to.contain('5 deployments from').and.contain('notify');
+  });
+
+  it('shows a trail’s new attestation, a flow’s new trail and an environment’s new artifact on the next request', async () => {
+    const cookie = await signInTo(server, server.readToken);
+    const trail = await page('/ui/acme/flows/app/trails/b1', cookie);
+    const flow = await page('/ui/acme/flows/app', cookie);
+    const prod = await page('/ui/acme/environments/prod', cookie);
+    expect(trail.html).not.to.contain('lint-report');
+    expect(flow.html).not.to.contain('b3-new');
+    expect(prod.html).not.to.contain('cache-svc');
+    const junit = {
+      attestation_name: 'lint-report',
+      junit_results: [{ name: 's', failures: 0, errors: 0, skipped: 0, total: 1, duration: 1, timestamp: null }],
+    };
+    expect((await server.request('POST', '/api/v2/attestations/acme/app/trail/b1/junit', { form: { data_json: JSON.stringify(junit) } })).status).to.equal(201);
+    expect((await page('/ui/acme/flows/app/trails/b1', cookie)).html).to.contain('lint-report');
+    expect((await server.request('PUT', '/api/v2/trails/acme/app', { form: { data_json: JSON.stringify({ name: 'b3-new' }) } })).status).to.be.oneOf([
+      200, 201,
+    ]);
+    expect((await page('/ui/acme/flows/app', cookie)).html).to.contain('b3-new');
+    const pods = ['a1', 'a2', 'w1', 'd1', 'c1'].map((name, i) => ({
+      podName: name,
+      namespace: 'ns',
+      digests: { [['api', 'api', 'web', 'db', 'cache-svc'][i]!]: (i === 4 ? 'c' : String(i)).repeat(64) },
+      creationTimestamp: 1_764_000_000,
+    }));
+    expect((await server.request('PUT', '/api/v2/environments/acme/prod/report/K8S', { json: { artifacts: pods } })).status).to.equal(201);
+    expect((await page('/ui/acme/environments/prod', cookie)).html).to.contain('cache-svc');
   });
 
   it('never shows one organisation’s or role’s page to another', async () => {

@@ -1,6 +1,7 @@
 import { expect } from 'chai';
 import fc from 'fast-check';
-import { relative, relativeLastsUntil, utc, utcLastsUntil } from './time.tsx';
+import { render } from 'preact-render-to-string';
+import { notingTimes, relative, relativeLastsUntil, Time, timeMarkup, utc, utcLastsUntil } from './time.tsx';
 
 describe('console times: until when their text holds', () => {
   it('writes "how long ago" the same from now until relativeLastsUntil, and otherwise just then', () => {
@@ -12,9 +13,11 @@ describe('console times: until when their text holds', () => {
         const until = relativeLastsUntil(at, now);
         expect(until).to.be.greaterThan(now);
         const text = relative(at, now);
-        // Any time before until writes the same; until itself writes another text when the time is past (to come: at its next second, may be the same).
-        expect(relative(at, now + (until - now) * part * 0.999_999), JSON.stringify({ at, now, until })).to.equal(text);
-        if (Math.round(now - at) >= 0) expect(relative(at, until), JSON.stringify({ at, now, until })).not.to.equal(text);
+        // Any time before until writes the same, and just after it (a millisecond: seconds are floating point) another text
+        // when the time is past (to come: at its next second, which may write the same).
+        const before = Math.max(now, until - 0.001);
+        expect(relative(at, now + (before - now) * part), JSON.stringify({ at, now, until })).to.equal(text);
+        if (Math.round(now - at) >= 0) expect(relative(at, until + 0.001), JSON.stringify({ at, now, until })).not.to.equal(text);
       }),
       { numRuns: 2000 },
     );
@@ -29,5 +32,30 @@ describe('console times: until when their text holds', () => {
         expect(utc(until)).not.to.equal(utc(now));
       }),
     );
+  });
+
+  it('notes until when the times a render writes hold, the least of them, each render its own', async () => {
+    const now = 1_760_000_000;
+    const pause = () => new Promise((resolve) => setImmediate(resolve));
+    const [minutes, seconds, none] = await Promise.all([
+      notingTimes(async () => {
+        await pause();
+        // As a page writes them: markup while it renders, components once its content is written.
+        const row = timeMarkup(now - 3 * 3600, now).text;
+        await pause();
+        return row + render(Time({ at: now - 90, now }));
+      }),
+      notingTimes(async () => {
+        await pause();
+        return render(Time({ at: now - 5, now })) + timeMarkup(0, now).text;
+      }),
+      notingTimes(async () => 'no time'),
+    ]);
+    expect(minutes.until).to.equal(now - 90 + 120 - 0.5);
+    expect(minutes.value).to.contain('3 h ago').and.contain('1 min ago');
+    expect(seconds.until).to.equal(now - 5 + 6 - 0.5);
+    expect(none.until).to.equal(Number.POSITIVE_INFINITY);
+    // Outside a render nothing is noted, and nothing fails.
+    expect(render(Time({ at: now - 5, now }))).to.contain('5 s ago');
   });
 });

@@ -6,10 +6,10 @@
  */
 import { defaultWindowSeconds } from '../../operations/list-deployments.ts';
 import { DeploymentsPerDayChart } from '../charts.tsx';
-import { DeploymentTable, readDeployments } from '../components/deployment-list.tsx';
+import { DeploymentTable, readDeployments, windowLastsUntil } from '../components/deployment-list.tsx';
 import { Empty } from '../components/empty.tsx';
 import { Pager } from '../components/table.tsx';
-import { relativeLastsUntil, utc, utcLastsUntil } from '../components/time.tsx';
+import { utc, utcLastsUntil } from '../components/time.tsx';
 import { orgHref, queryNumber } from '../links.ts';
 import { definePage, type PageInput } from '../page.ts';
 
@@ -42,22 +42,6 @@ function perDay(input: PageInput, filter: { envName?: string; repoName?: string;
   );
 }
 
-/**
- * Until when (Unix seconds, exclusive) a window that ends now keeps the rows it holds, whatever
- * the filter (the organisation's deployments: a bound that may come early, never late): until the
- * next deployment after its end enters it, and, when its start moves with its end, until its oldest
- * row leaves it; when the asked start is still to come, until the window starts there.
- */
-async function windowLastsUntil(input: PageInput, w: { start: number; end: number; asked: number | undefined }): Promise<number> {
-  const { store, org } = input;
-  const startMoves = w.asked === undefined || w.asked > w.end;
-  const [next, oldest] = await Promise.all([
-    store.firstDeploymentFrom(org.id, w.end, true),
-    startMoves ? store.firstDeploymentFrom(org.id, w.start, false) : null,
-  ]);
-  return Math.min(next ?? Infinity, oldest === null ? Infinity : oldest + defaultWindowSeconds, w.asked !== undefined && w.asked > w.end ? w.asked : Infinity);
-}
-
 export const deploymentsPage = definePage({
   path: '/:org/deployments',
   // Its HTML is remembered until the next commit or until anything it shows of the time moves (`until`).
@@ -77,8 +61,7 @@ export const deploymentsPage = definePage({
     const [{ rows, total }, days, windowUntil] = await Promise.all([
       readDeployments(input, { start, end, envName, repoName, compliant, offset: (page - 1) * perPage, limit: perPage }),
       perDay(input, { envName, repoName, firstDay: Math.floor(start / secondsPerDay), lastDay: Math.floor(end / secondsPerDay) }),
-      // Only a cache that keeps the page needs to know until when it holds.
-      endsNow && input.cache.keeps ? windowLastsUntil(input, { start, end, asked }) : Infinity,
+      endsNow ? windowLastsUntil(input, { start, end, asked }) : Infinity,
     ]);
     const approvals = await input.store.approvalsOfFingerprints(
       input.org.id,
@@ -86,9 +69,8 @@ export const deploymentsPage = definePage({
     );
     const chartDescribed = [envName && `to ${envName}`, repoName && `from ${repoName}`].filter(Boolean).join(' ');
     const described = [compliance && `${compliance} when deployed`, chartDescribed].filter(Boolean).join(' ');
-    // What it shows of the time: the window's edges to the minute (and so its days) when it ends now, and each row's "3 min ago".
-    let until = endsNow ? Math.min(windowUntil, utcLastsUntil(now)) : Infinity;
-    for (const row of rows) until = Math.min(until, relativeLastsUntil(row.deployed_at, now));
+    // What it shows of the time, besides each row's "3 min ago" (noted as it is written): the window's edges to the minute (and so its days) when it ends now.
+    const until = endsNow ? Math.min(windowUntil, utcLastsUntil(now)) : Infinity;
     return {
       until,
       title: `Deployments · ${input.org.name}`,
