@@ -1,6 +1,7 @@
 // @database
 /**
- * Pages whose HTML the console remembers (page.ts `remembered`): the deployments page names until
+ * Pages whose HTML the console remembers (page.ts `remembered`): each shows a write on the next
+ * request; the deployments page names until
  * when what it shows of the time holds (a window ending now gains or loses a row, a time written
  * "3 min ago" moves), a commit ends it sooner, and one organisation's or role's page is never
  * another's. The cache's own predicate is tested in page-cache.test.ts.
@@ -171,6 +172,21 @@ describe('console: a remembered page over HTTP', function () {
     }));
     expect((await server.request('PUT', '/api/v2/environments/acme/prod/report/K8S', { json: { artifacts: pods } })).status).to.equal(201);
     expect((await page('/ui/acme/environments/prod', cookie)).html).to.contain('cache-svc');
+  });
+
+  it('shows a new trail in the trails view and the search, and a new environment in the list, on the next request', async () => {
+    const cookie = await signInTo(server, server.readToken);
+    for (const path of ['/ui/acme/trails', '/ui/acme/search?q=b4-', '/ui/acme/environments']) expect((await page(path, cookie)).status).to.be.oneOf([200, 404]);
+    expect((await page('/ui/acme/trails', cookie)).html).not.to.contain('b4-later');
+    expect((await page('/ui/acme/search?q=b4-', cookie)).html).not.to.contain('b4-later');
+    expect((await page('/ui/acme/environments', cookie)).html).not.to.contain('qa-later');
+    expect((await server.request('PUT', '/api/v2/trails/acme/app', { form: { data_json: JSON.stringify({ name: 'b4-later' }) } })).status).to.be.oneOf([
+      200, 201,
+    ]);
+    expect((await server.request('PUT', '/api/v2/environments/acme', { json: { name: 'qa-later', type: 'K8S' } })).status).to.be.oneOf([200, 201]);
+    expect((await page('/ui/acme/trails', cookie)).html).to.contain('b4-later');
+    expect((await page('/ui/acme/search?q=b4-', cookie)).html).to.contain('b4-later');
+    expect((await page('/ui/acme/environments', cookie)).html).to.contain('qa-later');
   });
 
   it('never shows one organisation’s or role’s page to another', async () => {
