@@ -13,7 +13,8 @@
  * TRAILPROOF_BENCH_UI_DATABASE=FILE keeps the seeded database at FILE (seeding takes minutes):
  * the first run seeds it, later runs of the same size measure it again (its tokens sit in
  * FILE.tokens.json), which `node --cpu-prof --import tsx packages/server/src/cli/main.ts serve
- * --database FILE` can then serve to a profiler.
+ * --database FILE` can then serve to a profiler. TRAILPROOF_BENCH_UI_PAGES=NAME,... measures only the
+ * pairs whose names hold one of the NAMEs.
  */
 import { createHash } from 'node:crypto';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
@@ -223,12 +224,15 @@ export async function uiPages(o: UiOptions): Promise<Figure[]> {
       // The first 25 of the 10,000 environments by name, each one's latest snapshot judged, against the API's list unpaged (its first 1,000).
       { name: 'environments list', page: '/ui/bench/environments', api: '/api/v2/environments/bench' },
     ];
+    // TRAILPROOF_BENCH_UI_PAGES=deployments,trail page: only the pairs whose names hold one of these (a shorter run).
+    const only = process.env.TRAILPROOF_BENCH_UI_PAGES?.split(',').map((name) => name.trim());
+    const measured = only ? pairs.filter((pair) => only.some((name) => pair.name.includes(name))) : pairs;
     const target = server;
     const report = () => reportAgain(target.url, writeToken, trails, now);
     const page = (path: string) => (s: number) => load({ url: target.url + path, headers: { cookie }, connections, seconds: s });
     const api = (path: string) => (s: number) => load({ url: target.url + path, headers: { authorization: `Bearer ${token}` }, connections, seconds: s });
     const figures: Figure[] = [];
-    for (const pair of pairs) {
+    for (const pair of measured) {
       for (const [path, headers] of [
         [pair.page, { cookie }],
         [pair.api, { authorization: `Bearer ${token}` }],

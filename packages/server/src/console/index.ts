@@ -19,8 +19,8 @@ import { contentDisposition } from '../operations/download-attachment.ts';
 import { silentLogger, type Logger } from '../logger.ts';
 import type { Store } from '../store/index.ts';
 import { renderDocument, renderPage } from './layout.tsx';
-import type { Page, PageInput } from './page.ts';
-import { createPageCache } from './page-cache.ts';
+import type { Page, PageInput, PageResult } from './page.ts';
+import { createPageCache, type Lasting } from './page-cache.ts';
 import { consolePages } from './routes.ts';
 import type { Action } from './action.ts';
 import { consoleActions } from './actions/index.ts';
@@ -30,6 +30,7 @@ import { ProblemPage, SignInPage, type SignInMethods } from './pages/sign-in.tsx
 import { roleAllows } from './roles.ts';
 import { assertSameOrigin, closeSession, currentSession, defaultSessionTtlSeconds, holderName, openSession, readForm, type Session } from './sessions.ts';
 import { consoleCss, consoleJs } from './static.ts';
+import { notingTimes } from './components/time.tsx';
 
 export interface ConsoleOptions {
   store: Store;
@@ -91,12 +92,12 @@ export function createConsole(options: ConsoleOptions): Router {
     return mount + prefix;
   };
   /** A page as HTML: a document already rendered, or one to render. */
-  const html = (ctx: Context, status: number, page: VNode | string) => {
+  const html = (ctx: Context, status: number, page: VNode | string | Buffer) => {
     ctx.status = status;
     ctx.type = 'text/html; charset=utf-8';
     ctx.set('Cache-Control', 'no-store');
     // As bytes: Node writes a string answer by joining it to the headers first (a copy of the whole page).
-    ctx.body = Buffer.from(typeof page === 'string' ? page : renderDocument(page));
+    ctx.body = Buffer.isBuffer(page) ? page : Buffer.from(typeof page === 'string' ? page : renderDocument(page));
   };
 
   router.use(async (ctx, next) => {
@@ -222,12 +223,38 @@ export function createConsole(options: ConsoleOptions): Router {
     );
   }
 
+  /**
+   * What a page answers, its content as the whole document's bytes; a `remembered` page's from the
+   * cache while it holds (page-cache.ts `remember`), under everything its HTML is a function of
+   * besides what is stored and the time: the page, the address, the organisation, the viewer and
+   * the role (one organisation's or role's page is never another's).
+   */
+  const answerOf = async (page: Page, session: Session, input: PageInput): Promise<Answer> => {
+    const viewer = { name: holderName(session.holder), role: session.role };
+    /** The page's answer, its content written out, and until when it holds (never kept without a page's `until`, nor but at 200). */
+    const written = async (): Promise<Lasting<Answer>> => {
+      const result = await page.render(input);
+      if (!('title' in result)) return { value: result, until: Number.NEGATIVE_INFINITY };
+      const document = Buffer.from(renderPage({ title: result.title, base: input.base, org: session.org, viewer }, result.content));
+      const status = result.status ?? 200;
+      return { value: { document, status }, until: status === 200 && result.until !== undefined ? result.until : Number.NEGATIVE_INFINITY };
+    };
+    if (!page.remembered) return (await written()).value;
+    const { base, url, apiBase } = input;
+    const fields = { page: page.path, org: session.organizationId, orgName: session.org, viewer: viewer.name, role: viewer.role, base, url, apiBase };
+    return cache.remember('page', fields, input.now, async () => {
+      // Kept while the page's own `until` and every "how long ago" it writes hold.
+      const { value, until } = await notingTimes(written);
+      return { value: value.value, until: Math.min(value.until, until) };
+    });
+  };
+
   for (const page of pages) {
     router.get(page.path, signedIn, allowed(page.role), async (ctx) => {
       const session = ctx.state.session as Session;
       const input = inputOf(ctx);
       const base = input.base;
-      const result = await page.render(input);
+      const result = await answerOf(page, session, input);
       if ('redirect' in result) {
         // Only to a page of the console itself: a page builds the address from its own links.
         if (!result.redirect.startsWith(`${base}/`)) throw new Error(`A console page redirects under the console only: '${result.redirect}'`);
@@ -250,11 +277,7 @@ export function createConsole(options: ConsoleOptions): Router {
         ctx.body = result.file.stream;
         return;
       }
-      html(
-        ctx,
-        result.status ?? 200,
-        renderPage({ title: result.title, base, org: session.org, viewer: { name: holderName(session.holder), role: session.role } }, result.content),
-      );
+      html(ctx, result.status, result.document);
     });
   }
   // Unknown paths under the console: the console's own 404 page, not the API's JSON.
@@ -263,6 +286,9 @@ export function createConsole(options: ConsoleOptions): Router {
   });
   return router;
 }
+
+/** A page's answer with its content written out: the document's bytes and status. */
+type Answer = Exclude<PageResult, { title: string }> | { document: Buffer; status: number };
 
 /** A place to go after signing in: a path under the console, nothing else (no other site, no `//host`). */
 function safeNext(base: string, next: unknown): string | undefined {

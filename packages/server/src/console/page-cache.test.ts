@@ -42,6 +42,8 @@ describe('the console page cache', () => {
 
   it('reads every time on a store that cannot tell commits apart, and asks again after nothing was found', async () => {
     const uncached = createPageCache(undefined);
+    expect(uncached.keeps).to.equal(false);
+    expect(await uncached.remember('a', {}, 1, async () => ({ value: 'y', until: 1000 }))).to.equal('y');
     const read = counted('x');
     await uncached.read('a', {}, read);
     await uncached.read('a', {}, read);
@@ -98,6 +100,56 @@ describe('the console page cache', () => {
     const failed = await Promise.allSettled([cache.read('x', {}, failing), cache.read('x', {}, failing)]);
     expect(failed.map((f) => f.status)).to.deep.equal(['rejected', 'rejected']);
     expect(await cache.read('x', {}, async () => 'read again')).to.equal('read again');
+  });
+
+  it('remembers an answer while its time holds and nothing is committed: not at or after its until, not when read at or after it', async () => {
+    let version = 1;
+    const cache = createPageCache(() => version);
+    expect(cache.keeps).to.equal(true);
+    let calls = 0;
+    const page = (until: number) => async () => ({ value: `page ${++calls}`, until });
+    expect(await cache.remember('page', { org: 1 }, 100, page(130))).to.equal('page 1');
+    // Current for any request before 130, whatever the request's own reader would say.
+    expect(await cache.remember('page', { org: 1 }, 129.9, page(1000))).to.equal('page 1');
+    // At its until it is read again.
+    expect(await cache.remember('page', { org: 1 }, 130, page(160))).to.equal('page 2');
+    expect(await cache.remember('page', { org: 1 }, 150, page(1000))).to.equal('page 2');
+    // A commit ends it before its until.
+    version = 2;
+    expect(await cache.remember('page', { org: 1 }, 151, page(200))).to.equal('page 3');
+    // An answer whose until is not after the request's time is not kept.
+    expect(await cache.remember('page', { org: 2 }, 300, page(300))).to.equal('page 4');
+    expect(await cache.remember('page', { org: 2 }, 300, page(400))).to.equal('page 5');
+    expect(await cache.remember('page', { org: 2 }, 301, page(1000))).to.equal('page 5');
+    // Another organisation's (or role's) fields are another entry.
+    expect(await cache.remember('page', { org: 1, role: 'admin' }, 152, page(1000))).to.equal('page 6');
+    expect(await cache.remember('page', { org: 1, role: 'reader' }, 152, page(1000))).to.equal('page 7');
+    expect(await cache.remember('page', { org: 1 }, 152, page(1000))).to.equal('page 3');
+    expect(calls).to.equal(7);
+  });
+
+  it('shares a read under way only with requests its until covers', async () => {
+    const cache = createPageCache(() => 1);
+    let release = () => {};
+    let calls = 0;
+    const slow = (until: number) => () => {
+      const n = ++calls;
+      return new Promise<{ value: string; until: number }>((resolve) => {
+        release = () => resolve({ value: `read ${n}`, until });
+      });
+    };
+    const first = cache.remember('page', {}, 100, slow(110));
+    const covered = cache.remember('page', {}, 105, slow(1000));
+    const late = cache.remember('page', {}, 120, slow(1000));
+    const releaseFirst = release;
+    releaseFirst();
+    expect(await first).to.equal('read 1');
+    expect(await covered).to.equal('read 1');
+    // The late request found the first read not covering it, and read again.
+    await new Promise((resolve) => setImmediate(resolve));
+    release();
+    expect(await late).to.equal('read 2');
+    expect(calls).to.equal(2);
   });
 
   it('keeps at most its entries, dropping the least recently read first', async () => {

@@ -74,41 +74,63 @@ export const defaultPageCacheBounds: CacheBounds = { entries: 256, bytes: 32 * 1
 export type CacheKeyFields = Readonly<Record<string, string | number | boolean | null | undefined>>;
 
 export interface PageCache {
+  /** Whether it keeps anything (not on a store that cannot tell commits apart): a page reads what only its keeping needs then only. */
+  readonly keeps: boolean;
   /** `read()`'s answer, remembered under `name` and `fields` until the next commit. */
   read<T>(name: string, fields: CacheKeyFields, read: () => Promise<T>): Promise<T>;
+  /**
+   * `read()`'s value, remembered under `name` and `fields` until the next commit or until its
+   * `until` (Unix seconds, exclusive), whichever comes first: for an answer that is a function of
+   * what is stored and of the time `now` (a window that ends now, a time written as "3 min ago"),
+   * whose reader knows until when the time leaves it as it is. `now` is the asking request's time;
+   * an answer whose `until` is not after it is not kept (nor given to a request asking after it).
+   */
+  remember<T>(name: string, fields: CacheKeyFields, now: number, read: () => Promise<Lasting<T>>): Promise<T>;
+}
+
+/** A value and until when it holds (Unix seconds, exclusive). */
+export interface Lasting<T> {
+  value: T;
+  until: number;
 }
 
 /** A cache whose answers last while `version()` stays the same; none is kept without `version`. */
 export function createPageCache(version: (() => number) | undefined, bounds: CacheBounds = defaultPageCacheBounds): PageCache {
-  if (!version) return { read: (_name, _fields, read) => read() };
+  if (!version) return { keeps: false, read: (_name, _fields, read) => read(), remember: async (_name, _fields, _now, read) => (await read()).value };
   let keptAt = -1;
-  const kept = new BoundedCache<unknown>(bounds);
+  const kept = new BoundedCache<Lasting<unknown>>(bounds);
   // Reads under way since the last commit, by key: a request that asks for one shares it rather than reading the same again.
-  const reading = new Map<string, Promise<unknown>>();
+  const reading = new Map<string, Promise<Lasting<unknown>>>();
+  const remember = async <T>(name: string, fields: CacheKeyFields, now: number, read: () => Promise<Lasting<T>>): Promise<T> => {
+    const at = version();
+    if (at !== keptAt) {
+      kept.clear();
+      reading.clear();
+      keptAt = at;
+    }
+    const key = `${name} ${cacheKey(fields)}`;
+    const found = kept.get(key);
+    if (found !== undefined && now < found.until) return found.value as T;
+    const pending = reading.get(key);
+    if (pending) {
+      const shared = await pending;
+      if (now < shared.until) return shared.value as T;
+    }
+    const answer = read();
+    reading.set(key, answer);
+    try {
+      const lasting = await answer;
+      // Kept only if nothing was committed while it was read (else it may already be out of date).
+      if (lasting.value !== null && lasting.value !== undefined && now < lasting.until && version() === keptAt) kept.set(key, lasting);
+      return lasting.value;
+    } finally {
+      if (reading.get(key) === answer) reading.delete(key);
+    }
+  };
   return {
-    async read<T>(name: string, fields: CacheKeyFields, read: () => Promise<T>): Promise<T> {
-      const at = version();
-      if (at !== keptAt) {
-        kept.clear();
-        reading.clear();
-        keptAt = at;
-      }
-      const key = `${name} ${cacheKey(fields)}`;
-      const found = kept.get(key);
-      if (found !== undefined) return found as T;
-      const pending = reading.get(key);
-      if (pending) return pending as Promise<T>;
-      const answer = read();
-      reading.set(key, answer);
-      try {
-        const value = await answer;
-        // Kept only if nothing was committed while it was read (else it may already be out of date).
-        if (value !== null && value !== undefined && version() === keptAt) kept.set(key, value);
-        return value;
-      } finally {
-        if (reading.get(key) === answer) reading.delete(key);
-      }
-    },
+    keeps: true,
+    remember,
+    read: (name, fields, read) => remember(name, fields, Number.NEGATIVE_INFINITY, async () => ({ value: await read(), until: Number.POSITIVE_INFINITY })),
   };
 }
 

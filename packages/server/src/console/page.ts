@@ -35,7 +35,13 @@ export interface PageInput {
 
 /** A page's answer: HTML content for the layout, a file to download, or another console page to go to (303: a search with one match). */
 export type PageResult =
-  | { title: string; content: VNode; status?: number }
+  /**
+   * `until`: for a page that is `remembered`, the time (Unix seconds, exclusive) until which the
+   * same request would show the same, as long as nothing is committed, but for the "how long ago"
+   * of the times it writes with `Time` or `timeMarkup` (noted on their own, time.tsx
+   * `notingTimes`); Infinity when nothing else it shows moves with the time; not remembered without it.
+   */
+  | { title: string; content: VNode; status?: number; until?: number }
   | { download: { bytes: Uint8Array; name: string; sha256: string } }
   /** A file written while it is sent (an audit package): its size costs no memory. */
   | { file: { stream: Readable; name: string; contentType: string } }
@@ -46,6 +52,14 @@ export interface Page {
   path: string;
   /** The least role that may see the page; a reader's by default. */
   role?: Role;
+  /**
+   * Whether the page's HTML is remembered (page-cache.ts `remember`): until the next commit or the
+   * `until` its answer names, whichever comes first, for the same address, organisation, viewer and
+   * role. Only for a page that is a function of those, of what is stored and of the time, that
+   * writes times as `Time` or `timeMarkup` do, and that names in `until` when anything else it
+   * shows moves with the time (a window ending now, a time written to the minute).
+   */
+  remembered?: boolean;
   render(input: PageInput): Promise<PageResult>;
 }
 

@@ -3,6 +3,7 @@
  * counts and paging), shown as a table whose rows link to the environment, its snapshot and the
  * trail that attested the artifact.
  */
+import { defaultWindowSeconds } from '../../operations/list-deployments.ts';
 import type { ArtifactApproval, DeploymentFilter, DeploymentListRow } from '../../store/index.ts';
 import { artifactPageHref, environmentPageHref, type LinkBase, orgHref, trailPageHref } from '../links.ts';
 import type { PageInput } from '../page.ts';
@@ -15,6 +16,27 @@ export const snapshotPageHref = (at: LinkBase, env: string, index: number) => `$
 /** The page of deployments the API would answer for `filter`: its rows (none when no deployment matches) and how many match. */
 export function readDeployments(input: Pick<PageInput, 'store' | 'org'>, filter: DeploymentFilter): Promise<{ rows: DeploymentListRow[]; total: number }> {
   return input.store.listDeployments(input.org.id, filter);
+}
+
+/**
+ * Until when (Unix seconds, exclusive) a window that ends now keeps the rows it holds, whatever
+ * the filter (the organisation's deployments: a bound that may come early, never late): until the
+ * next deployment after its end enters it, and, when its start moves with its end, until its oldest
+ * row leaves it; when the asked start is still to come, until the window starts there.
+ */
+export async function windowLastsUntil(
+  input: Pick<PageInput, 'store' | 'org' | 'cache'>,
+  w: { start: number; end: number; asked: number | undefined },
+): Promise<number> {
+  const { store, org } = input;
+  // Only a cache that keeps a page needs to know until when it holds.
+  if (!input.cache.keeps) return Number.POSITIVE_INFINITY;
+  const startMoves = w.asked === undefined || w.asked > w.end;
+  const [next, oldest] = await Promise.all([
+    store.firstDeploymentFrom(org.id, w.end, true),
+    startMoves ? store.firstDeploymentFrom(org.id, w.start, false) : null,
+  ]);
+  return Math.min(next ?? Infinity, oldest === null ? Infinity : oldest + defaultWindowSeconds, w.asked !== undefined && w.asked > w.end ? w.asked : Infinity);
 }
 
 /**

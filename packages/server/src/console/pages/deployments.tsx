@@ -6,10 +6,10 @@
  */
 import { defaultWindowSeconds } from '../../operations/list-deployments.ts';
 import { DeploymentsPerDayChart } from '../charts.tsx';
-import { DeploymentTable, readDeployments } from '../components/deployment-list.tsx';
+import { DeploymentTable, readDeployments, windowLastsUntil } from '../components/deployment-list.tsx';
 import { Empty } from '../components/empty.tsx';
 import { Pager } from '../components/table.tsx';
-import { utc } from '../components/time.tsx';
+import { utc, utcLastsUntil } from '../components/time.tsx';
 import { orgHref, queryNumber } from '../links.ts';
 import { definePage, type PageInput } from '../page.ts';
 
@@ -44,6 +44,8 @@ function perDay(input: PageInput, filter: { envName?: string; repoName?: string;
 
 export const deploymentsPage = definePage({
   path: '/:org/deployments',
+  // Its HTML is remembered until the next commit or until anything it shows of the time moves (`until`).
+  remembered: true,
   async render(input) {
     const { query, now, url } = input;
     const end = queryTime(query.get('end_ts')) ?? now;
@@ -55,9 +57,11 @@ export const deploymentsPage = definePage({
     const perPage = queryNumber(query, 'per_page', 20, 1, 100);
     const page = queryNumber(query, 'page', 1, 1, 100_000);
     const compliant = compliance === undefined ? undefined : compliance === 'compliant';
-    const [{ rows, total }, days] = await Promise.all([
+    const endsNow = queryTime(query.get('end_ts')) === undefined;
+    const [{ rows, total }, days, windowUntil] = await Promise.all([
       readDeployments(input, { start, end, envName, repoName, compliant, offset: (page - 1) * perPage, limit: perPage }),
       perDay(input, { envName, repoName, firstDay: Math.floor(start / secondsPerDay), lastDay: Math.floor(end / secondsPerDay) }),
+      endsNow ? windowLastsUntil(input, { start, end, asked }) : Infinity,
     ]);
     const approvals = await input.store.approvalsOfFingerprints(
       input.org.id,
@@ -65,7 +69,10 @@ export const deploymentsPage = definePage({
     );
     const chartDescribed = [envName && `to ${envName}`, repoName && `from ${repoName}`].filter(Boolean).join(' ');
     const described = [compliance && `${compliance} when deployed`, chartDescribed].filter(Boolean).join(' ');
+    // What it shows of the time, besides each row's "3 min ago" (noted as it is written): the window's edges to the minute (and so its days) when it ends now.
+    const until = endsNow ? Math.min(windowUntil, utcLastsUntil(now)) : Infinity;
     return {
+      until,
       title: `Deployments · ${input.org.name}`,
       content: (
         <>

@@ -13,7 +13,7 @@ import { requireEnvironment } from '../../operations/lookup.ts';
 import { defaultWindowSeconds } from '../../operations/list-deployments.ts';
 import type { ArtifactApproval, Store } from '../../store/index.ts';
 import { Compliance, complianceMarkup } from '../components/compliance.tsx';
-import { DeploymentTable, readDeployments, snapshotPageHref } from '../components/deployment-list.tsx';
+import { DeploymentTable, readDeployments, snapshotPageHref, windowLastsUntil } from '../components/deployment-list.tsx';
 import { Empty } from '../components/empty.tsx';
 import { LinkList } from '../components/link-list.tsx';
 import { Pager } from '../components/table.tsx';
@@ -77,15 +77,19 @@ function runningLabel(evidence: { trail: ArtifactMatch | undefined; compliant: b
 
 export const environmentPage = definePage({
   path: '/:org/environments/:env',
+  // Its HTML is remembered until the next commit, until a "how long ago" it writes moves or until its latest deployments' window gains or loses one.
+  remembered: true,
   async render(input) {
     const { store, params, query, now, url } = input;
     const asked = queryNumber(query, 'snapshot', 0, 1, Number.MAX_SAFE_INTEGER);
     const page = queryNumber(query, 'page', 1, 1, 100_000);
-    const [{ environment, latest, snapshot, isLatest, trails, approvals, events }, deployments] = await Promise.all([
+    const start = now - defaultWindowSeconds;
+    const [{ environment, latest, snapshot, isLatest, trails, approvals, events }, deployments, until] = await Promise.all([
       input.cache.read('environment', { org: input.org.id, env: params.env!, snapshot: asked, page }, () =>
         readEnvironment(store, input.org.name, input.org.id, params.env!, asked, page),
       ),
-      readDeployments(input, { start: now - defaultWindowSeconds, end: now, envName: params.env!, offset: 0, limit: latestDeployments }),
+      readDeployments(input, { start, end: now, envName: params.env!, offset: 0, limit: latestDeployments }),
+      windowLastsUntil(input, { start, end: now, asked: undefined }),
     ]);
     const running = snapshot?.artifacts ?? [];
     const attested = running.filter((a) => trails.get(a.fingerprint)?.compliant).length;
@@ -93,6 +97,7 @@ export const environmentPage = definePage({
     const approvalOf = (fingerprint: string): ArtifactApproval | undefined =>
       approvals.find((a) => a.fingerprint === fingerprint && (a.environment === null || a.environment === environment.name));
     return {
+      until,
       title: `${environment.name} · environment`,
       content: (
         <>

@@ -90,6 +90,8 @@ function EnvironmentRows({ input, lines }: { input: PageInput; lines: readonly E
 
 export const environmentsPage = definePage({
   path: '/:org/environments',
+  // Its HTML is remembered until the next commit or until a "how long ago" it writes moves: nothing else it shows moves with the time.
+  remembered: true,
   async render(input) {
     const { store, org } = input;
     const order = askedOrder(input.query);
@@ -141,6 +143,6 @@ export const environmentsPage = definePage({
         )}
       </>
     );
-    return { title: `Environments · ${org.name}`, content };
+    return { title: `Environments · ${org.name}`, content, until: Number.POSITIVE_INFINITY };
   },
 });

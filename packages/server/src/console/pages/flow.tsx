@@ -60,6 +60,8 @@ async function readFlow(store: Store, organizationId: number, orgName: string, f
 
 export const flowPage = definePage({
   path: '/:org/flows/:flow',
+  // Its HTML is remembered until the next commit or until a "how long ago" it writes moves: nothing else it shows moves with the time.
+  remembered: true,
   async render(input) {
     const { store, org, now, query, params } = input;
     const page = queryNumber(query, 'page', 1, 1, 1_000_000);
@@ -71,6 +73,7 @@ export const flowPage = definePage({
     const { record, template, trails, compliant, counts } = data;
 
     return {
+      until: Number.POSITIVE_INFINITY,
       title: `${record.name} · flow`,
       content: (
         <>

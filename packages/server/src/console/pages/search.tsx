@@ -113,6 +113,8 @@ function ArtifactTable({
 
 export const searchPage = definePage({
   path: '/:org/search',
+  // Its HTML is remembered until the next commit or until a "how long ago" it writes moves: nothing else it shows moves with the time (a single match answers a redirect, never kept).
+  remembered: true,
   async render(input) {
     const { store, org } = input;
     const asked = input.query.get('q') ?? '';
@@ -123,6 +125,7 @@ export const searchPage = definePage({
       const [trails, named] = await Promise.all([trailMatches(store, org.id, asked.trim()), store.artifactsNamed(org.id, asked.trim(), maxArtifactsRead)]);
       const states = await artifactStates(store, input.now, named);
       return {
+        until: Number.POSITIVE_INFINITY,
         title: `Search ${asked.trim()}`,
         content: (
           <>
@@ -149,6 +152,7 @@ export const searchPage = definePage({
     }
     if (!searchable.test(value)) {
       return {
+        until: Number.POSITIVE_INFINITY,
         title: 'Search',
         status: value === '' ? 200 : 400,
         content: (
@@ -176,6 +180,7 @@ export const searchPage = definePage({
     const states = await artifactStates(store, input.now, rows);
     const cut = byFingerprint.length >= maxArtifactsRead || byCommit.length >= maxArtifactsRead || deployed.length >= maxArtifactsRead;
     return {
+      until: Number.POSITIVE_INFINITY,
       title: `Search ${value}`,
       content: (
         <>

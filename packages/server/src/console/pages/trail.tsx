@@ -30,6 +30,8 @@ const noLeaves = { trail: null, attestations: new Map<number, number>() };
 
 export const trailPage = definePage({
   path: '/:org/flows/:flow/trails/:trail',
+  // Its HTML is remembered until the next commit or until a "how long ago" it writes moves: nothing else it shows moves with the time.
+  remembered: true,
   async render(input) {
     const { store, org, now, query, params } = input;
     const { trail } = await requireTrail(store, org.name, params.flow!, params.trail!);
@@ -61,6 +63,7 @@ export const trailPage = definePage({
     );
 
     return {
+      until: Number.POSITIVE_INFINITY,
       title: `${trail.name} · ${trail.flowName}`,
       content: (
         <>

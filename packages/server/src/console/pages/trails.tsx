@@ -176,6 +176,8 @@ function TrailRows({ input, lines }: { input: PageInput; lines: readonly TrailLi
 
 export const trailsPage = definePage({
   path: '/:org/trails',
+  // Its HTML is remembered until the next commit or until a "how long ago" it writes moves: nothing else it shows moves with the time.
+  remembered: true,
   async render(input) {
     const asked = askedView(input.query);
     const view = await readView(input, asked);
@@ -236,6 +238,6 @@ export const trailsPage = definePage({
         )}
       </>
     );
-    return { title: `Trails · ${input.org.name}`, status: view === null ? 404 : 200, content };
+    return { title: `Trails · ${input.org.name}`, status: view === null ? 404 : 200, content, until: Number.POSITIVE_INFINITY };
   },
 });

@@ -223,6 +223,23 @@ export async function listDeployments(db: Db, organizationId: number, f: Deploym
   return { total, rows: (rows as StoredListRow[]).map(listRow) };
 }
 
+/**
+ * The time of the organisation's first deployment at or after `from` (after it, when `after`),
+ * whatever its environment or repository; null when none. The console's deployments page tells
+ * by it until when its window ending now keeps the rows it holds (`deployments_org_time`: one seek).
+ */
+export async function firstDeploymentFrom(db: Db, organizationId: number, from: number, after: boolean): Promise<number | null> {
+  const row = await db
+    .selectFrom('deployments')
+    .select('deployed_at')
+    .where('organization_id', '=', organizationId)
+    .where('deployed_at', after ? '>' : '>=', from)
+    .orderBy('deployed_at')
+    .limit(1)
+    .executeTakeFirst();
+  return row === undefined ? null : Number(row.deployed_at);
+}
+
 /** The name an artifact last ran under in an environment of the organisation. */
 export async function deployedNameOf(db: Db, organizationId: number, fingerprint: string): Promise<string | undefined> {
   const row = await db
@@ -273,5 +290,5 @@ export async function deploymentsOfFingerprints(db: Db, organizationId: number, 
   }));
 }
 
-export const reads = { listDeployments, deployedNameOf, deploymentsOfFingerprints };
+export const reads = { listDeployments, firstDeploymentFrom, deployedNameOf, deploymentsOfFingerprints };
 export const writes = { insertDeployments };
