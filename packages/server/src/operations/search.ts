@@ -15,22 +15,20 @@ const distinct = (values: readonly string[]) => [...new Set(values)];
  */
 export const searchPlugin = definePlugin({
   operation: search,
-  store: [...requireOrganizationUses, 'searchArtifactRows', 'deployedFingerprints', ...artifactFactsUses],
+  store: [...requireOrganizationUses, 'searchWithFacts', ...artifactFactsUses],
   async handler({ params, store, now, apiBase }) {
     const { id: organizationId } = await requireOrganization(store, params.org);
     const value = params.search_value;
-    const [{ byFingerprint, byCommit }, deployed] = await Promise.all([
-      store.searchArtifactRows(organizationId, value, maxArtifactsRead),
-      store.deployedFingerprints(organizationId, value, maxArtifactsRead),
-    ]);
+    // The matches and what their answer adds to them, in one read.
+    const found = await store.searchWithFacts(organizationId, value, maxArtifactsRead);
+    const { byFingerprint, byCommit, deployed, rows, unreported } = found;
     const fingerprints = distinct([...byFingerprint.map((r) => r.fingerprint), ...deployed.map((d) => d.fingerprint)]);
     const commits = distinct(byCommit.map((r) => r.gitCommit ?? ''));
     if (!fingerprints.length && !commits.length) throw notFound(`No matches for '${value}'.`);
-    const rows = [...new Map([...byFingerprint, ...byCommit].sort((a, b) => b.id - a.id).map((r) => [r.id, r])).values()];
-    const unreported = deployed.filter((d) => !rows.some((r) => r.fingerprint === d.fingerprint));
     const { states, where } = await artifactFacts(store, now, organizationId, rows, {
-      fingerprints: distinct([...rows.map((r) => r.fingerprint), ...unreported.map((d) => d.fingerprint)]),
+      fingerprints: found.fingerprints,
       withLogIndexes: false,
+      read: found.facts ?? undefined,
     });
     const at = { org: params.org, apiBase };
     const artifacts = [

@@ -13,6 +13,7 @@ const overridden: Record<Store['dialect'], string[]> = {
   sqlite: [
     'appendArtifact',
     'appendAttestation',
+    'artifactReadFacts',
     'attestationFactsOfTrails',
     'backup',
     'checkDatabase',
@@ -24,6 +25,7 @@ const overridden: Record<Store['dialect'], string[]> = {
     'findConsoleSession',
     'findIdentitySession',
     'findToken',
+    'flowArtifactsWithFacts',
     'inclusionProofOf',
     'junitResultsOf',
     'listApprovals',
@@ -35,6 +37,7 @@ const overridden: Record<Store['dialect'], string[]> = {
     'logSize',
     'makeCheckpoints',
     'onWriteBatch',
+    'searchWithFacts',
     'verifyChain',
   ],
   postgres: [

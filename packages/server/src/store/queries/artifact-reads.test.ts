@@ -12,7 +12,17 @@ import { openTestStore } from '@trailproof/server/testing';
 import type { Store } from '@trailproof/server';
 import type { Db } from '../database.ts';
 import { explainedDb, type ExplainedDb } from './explained-db-fixture.ts';
-import { deployedFingerprints, findFlowArtifacts, fingerprintWhereabouts, listArtifactPage, searchArtifactRows } from './artifact-reads.ts';
+import {
+  artifactReadFacts,
+  deployedFingerprints,
+  findFlowArtifacts,
+  fingerprintWhereabouts,
+  flowArtifactsWithFacts,
+  listArtifactPage,
+  readFactsOf,
+  searchArtifactRows,
+  searchWithFacts,
+} from './artifact-reads.ts';
 
 describe('artifact reads: every statement on an index', function () {
   this.timeout(60_000);
@@ -21,6 +31,9 @@ describe('artifact reads: every statement on an index', function () {
   let db: Db;
   let plansOf: ExplainedDb['plansOf'];
   let close: () => Promise<void>;
+  /** A fingerprint and a commit of the seeded artifacts; the fingerprint runs in an environment. */
+  const fingerprint = createHash('sha256').update('105').digest('hex');
+  const commit = createHash('sha1').update('105').digest('hex');
 
   before(async () => {
     const opened = await openTestStore();
@@ -103,5 +116,28 @@ describe('artifact reads: every statement on an index', function () {
     expect(events).to.contain('environment_events_fingerprint');
     for (const filter of [{}, { flowId: 1 }, { repoName: 'acme/shop' }])
       for (const plan of await plansOf(() => listArtifactPage(db, 1, filter, 0, 15))) noScan(plan);
+  });
+
+  // Their parts' statements are checked above and in attestation-facts.test.ts (this one trail holds every artifact).
+  it("a get's and a search's one read answer what their parts answer", async () => {
+    const match = { key: 'fingerprint' as const, prefix: fingerprint.slice(0, 12) };
+    const rows = await findFlowArtifacts(db, 1, 'app', match, 100);
+    expect(rows).to.have.length(1);
+    const facts = await artifactReadFacts(db, 1, readFactsOf(rows));
+    expect(facts.whereabouts.events).to.have.length(1);
+    expect(await flowArtifactsWithFacts(db, 1, 'app', match, 100, 'newest of one fingerprint')).to.deep.equal({ rows, facts });
+    expect(await flowArtifactsWithFacts(db, 1, 'app', { key: 'git_commit', prefix: commit }, 100, 'all')).to.deep.equal({ rows, facts });
+    // Nothing found, or a prefix of several fingerprints (refused by the get): no facts read.
+    expect(await flowArtifactsWithFacts(db, 1, 'app', { key: 'fingerprint', prefix: 'fffffff0' }, 100, 'all')).to.deep.equal({ rows: [], facts: null });
+    const several = await flowArtifactsWithFacts(db, 1, 'app', { key: 'fingerprint', prefix: 'a' }, 100, 'newest of one fingerprint');
+    expect(new Set(several.rows.map((r) => r.fingerprint)).size).to.be.greaterThan(1);
+    expect(several.facts).to.equal(null);
+
+    const search = await searchWithFacts(db, 1, commit, 100);
+    expect(search.byCommit).to.deep.equal(rows);
+    expect(search.rows).to.deep.equal(rows);
+    expect(search.unreported).to.deep.equal([]);
+    expect(search.facts).to.deep.equal({ ...facts, logIndexes: new Map() });
+    expect((await searchWithFacts(db, 1, 'fffffff0', 100)).facts).to.equal(null);
   });
 });

@@ -303,8 +303,31 @@ export async function flowArtifactsWithFacts(
   return { rows, facts: of.length ? await artifactReadFacts(db, organizationId, readFactsOf(of)) : null };
 }
 
+/**
+ * What `search` reads, in one read (on SQLite one message to a reader thread): the artifacts whose
+ * fingerprint or commit starts with `prefix`, the fingerprints seen running that start with it,
+ * the artifacts' rows once each (newest first), the fingerprints seen running that no artifact
+ * reports (`unreported`), and `artifactReadFacts` of all of them without log indexes (null when
+ * nothing matched).
+ */
+export async function searchWithFacts(db: Db, organizationId: number, prefix: string, limit: number) {
+  const [{ byFingerprint, byCommit }, deployed] = await Promise.all([
+    searchArtifactRows(db, organizationId, prefix, limit),
+    deployedFingerprints(db, organizationId, prefix, limit),
+  ]);
+  const rows = [...new Map([...byFingerprint, ...byCommit].sort((a, b) => b.id - a.id).map((r) => [r.id, r])).values()];
+  const reported = new Set(rows.map((r) => r.fingerprint));
+  const unreported = deployed.filter((d) => !reported.has(d.fingerprint));
+  const fingerprints = [...new Set([...rows.map((r) => r.fingerprint), ...unreported.map((d) => d.fingerprint)])];
+  const facts = fingerprints.length
+    ? await artifactReadFacts(db, organizationId, { trailIds: [...new Set(rows.map((r) => r.trailId))], artifactIds: [], fingerprints })
+    : null;
+  return { byFingerprint, byCommit, deployed, rows, unreported, fingerprints, facts };
+}
+
 export const reads = {
   flowArtifactsWithFacts,
+  searchWithFacts,
   findFlowArtifacts,
   searchArtifactRows,
   artifactsNamed,

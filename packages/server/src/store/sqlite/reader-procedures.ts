@@ -12,7 +12,7 @@ import { listDeployments } from '../queries/deployments.ts';
 import { listEnvironments } from '../queries/environment-list.ts';
 import { attestationFactsOfTrails, complianceFactsOfTrails, junitResultsOf } from '../queries/attestation-facts.ts';
 import { listAttestations } from '../queries/attestations.ts';
-import { artifactReadFacts, flowArtifactsWithFacts } from '../queries/artifact-reads.ts';
+import { artifactReadFacts, flowArtifactsWithFacts, searchWithFacts } from '../queries/artifact-reads.ts';
 
 export const readerProcedures = {
   listDeployments,
@@ -25,6 +25,7 @@ export const readerProcedures = {
   junitResultsOf,
   artifactReadFacts,
   flowArtifactsWithFacts,
+  searchWithFacts,
 };
 
 export type ReaderProcedures = typeof readerProcedures;

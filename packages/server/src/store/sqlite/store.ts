@@ -75,6 +75,7 @@ export async function openSqliteStore(file: string, options: SqliteOptions & { l
     junitResultsOf: onThread('junitResultsOf'),
     artifactReadFacts: onThread('artifactReadFacts'),
     flowArtifactsWithFacts: onThread('flowArtifactsWithFacts'),
+    searchWithFacts: onThread('searchWithFacts'),
     logSize: logReads.logSize,
     logLeaves: logReads.logLeaves,
     inclusionProofOf: logReads.inclusionProofOf,
