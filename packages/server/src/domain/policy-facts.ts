@@ -96,10 +96,10 @@ function scopeOf(a: AttestationFacts, artifact: PolicyArtifactRow): 'artifact' |
   return 'trail';
 }
 
-/** The attestations of the trail that count for the artifact: the latest of each name, on it or on the trail, oldest first. */
+/** The attestations of the trail that count for the artifact: the latest of each name, on it or on the trail, oldest first (as `facts` come). */
 function countedFor(artifact: PolicyArtifactRow, facts: readonly AttestationFacts[]): AttestationFacts[] {
   const latest = new Map<string, AttestationFacts>();
-  for (const a of [...facts].sort((x, y) => x.id - y.id)) if (scopeOf(a, artifact)) latest.set(a.name, a);
+  for (const a of facts) if (scopeOf(a, artifact)) latest.set(a.name, a);
   return [...latest.values()].sort((x, y) => x.id - y.id);
 }
 

@@ -24,15 +24,20 @@ export interface PolicyArtifactRow extends ArtifactMatchRow {
 /** Every report of `fingerprints` in the organisation (in the flow named `flow` if given), newest first. */
 export async function policyArtifactRows(db: Db, organizationId: number, fingerprints: readonly string[], flow?: string): Promise<PolicyArtifactRow[]> {
   const out: PolicyArtifactRow[] = [];
+  // The tags of each flow parsed once (a snapshot's hundreds of reports come from a few flows); the rows share them, and nothing changes them.
+  const tagsOf = new Map<string, Record<string, string>>();
   for (const chunk of inListChunks([...new Set(fingerprints)])) {
-    for (const r of await reportsOf(db, { organizationId, fingerprints: chunk, flow }))
+    for (const r of await reportsOf(db, { organizationId, fingerprints: chunk, flow })) {
+      let flowTags = tagsOf.get(r.flow_tags);
+      if (flowTags === undefined) tagsOf.set(r.flow_tags, (flowTags = stringTags(fromJson(r.flow_tags, {}))));
       out.push({
         ...matchRowOf(r),
         filename: r.filename,
         templateReferenceName: r.template_reference_name,
         effectiveTemplateSha256: r.trail_template_sha256 ?? r.flow_template_sha256,
-        flowTags: stringTags(fromJson(r.flow_tags, {})),
+        flowTags,
       });
+    }
   }
   return out.sort((x, y) => y.id - x.id);
 }
