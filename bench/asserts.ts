@@ -94,7 +94,7 @@ export async function prepared(file: string, trails: number, perTrail: number): 
 }
 
 /** The environment that has the server profile itself (support/cpu-profile.mjs), when TRAILPROOF_BENCH_CPU_PROF names a folder. */
-function profiled(): NodeJS.ProcessEnv {
+export function profiled(): NodeJS.ProcessEnv {
   if (!process.env.TRAILPROOF_BENCH_CPU_PROF) return {};
   const profiler = fileURLToPath(new URL('./support/cpu-profile.mjs', import.meta.url));
   return { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import=${profiler}` };

@@ -4,10 +4,12 @@
  * (judged by provenance alone, as before policies): same server, same database, same pods, in
  * turns. Target: at most twice the cost, so at least 0.5 of the throughput. The fleet is
  * bench/snapshots.ts's: 600 images, 550 reported as artifacts of 50 trails.
+ * TRAILPROOF_BENCH_CPU_PROF=DIR has the server write a V8 CPU profile there as it stops.
  */
 import { mkdtempSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { profiled } from './asserts.ts';
 import { load } from './support/load.ts';
 import { log, runCli, startServer } from './support/processes.ts';
 import { round, type Figure } from './support/report.ts';
@@ -31,7 +33,7 @@ export async function snapshotJudgement(o: { quick: boolean }): Promise<Figure[]
     const rounds = o.quick ? 2 : 8;
     const location = join(dir, 'judgement.db');
     const token = (await runCli(['token', 'create', '--org', 'bench', '--database', location])).trim();
-    const server = await startServer(location);
+    const server = await startServer(location, profiled());
     stop = () => server.stop();
     await seed(server, location, token);
     const call = async (method: string, path: string, body: BodyInit, json = true) => {

@@ -20,11 +20,9 @@ const list = (n: number) => Array(n).fill('?').join(', ');
 
 // The server's statements as Kysely compiles them (seen through better-sqlite3's prepare).
 const environmentOf = `select * from "environments" where "organization_id" = ? and "name" = ?`;
-const reports = `select "r"."id", "r"."organization_id", "r"."flow_id", "f"."name" as "flow_name", "r"."trail_id", "t"."name" as "trail_name", "r"."fingerprint",
-  "r"."filename", "r"."template_reference_name", "r"."git_commit", "r"."git_commit_info", "r"."repo_info", "r"."repo_name", "r"."build_url", "r"."commit_url",
-  "r"."repo_url", "r"."external_urls", "r"."annotations", "r"."created_by_token", "k"."description" as "token_description", "r"."created_at",
-  "t"."template_sha256" as "trail_template_sha256", "f"."template_sha256" as "flow_template_sha256", "f"."tags" as "flow_tags" from "artifacts" as "r"
-  inner join "flows" as "f" on "f"."id" = "r"."flow_id" inner join "trails" as "t" on "t"."id" = "r"."trail_id" left join "tokens" as "k" on "k"."id" = "r"."created_by_token"
+const reports = `select "r"."id", "r"."fingerprint", "r"."trail_id", "t"."name" as "trail_name", "f"."name" as "flow_name", "r"."repo_name", "r"."git_commit",
+  "r"."commit_url", "r"."filename", "r"."template_reference_name", "t"."template_sha256" as "trail_template_sha256", "f"."template_sha256" as "flow_template_sha256",
+  "f"."tags" as "flow_tags" from "artifacts" as "r" inner join "trails" as "t" on "t"."id" = "r"."trail_id" inner join "flows" as "f" on "f"."id" = "r"."flow_id"
   where "r"."organization_id" = ? and "r"."fingerprint" in (?)`;
 const versions = (n: number) => `select "v"."id", "p"."name", "v"."version", "v"."policy_yaml", "v"."sha256" from "policy_versions" as "v"
   inner join "policies" as "p" on "p"."id" = "v"."policy_id" where "p"."organization_id" = ? and "p"."name" in (${list(n)})

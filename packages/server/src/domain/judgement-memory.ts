@@ -61,9 +61,20 @@ export function policiesKey(policies: readonly { id: number; name: string; versi
   return JSON.stringify(policies.map((p) => [p.id, p.name, p.version, p.sha256]));
 }
 
-/** The part of the key that a fingerprint's facts make, the same under each of its names. */
+/** Each trail fact's JSON, written once per fact (policy-facts.ts shares one among the reports of a trail). */
+const factTexts = new WeakMap<object, string>();
+const factText = (t: object): string => {
+  let text = factTexts.get(t);
+  if (text === undefined) factTexts.set(t, (text = JSON.stringify(t)));
+  return text;
+};
+
+/**
+ * The part of the key that a fingerprint's facts make, the same under each of its names: each
+ * trail fact's JSON on a line (JSON has no raw line break), then the records' ids.
+ */
 export function factsKey(gathered: GatheredPolicyFacts): string {
-  return JSON.stringify([gathered.facts.trails, gathered.reports.map((r) => [r.artifact.id, r.attestationIds])]);
+  return `${gathered.facts.trails.map(factText).join('\n')}\n${JSON.stringify(gathered.reports.map((r) => [r.artifact.id, r.attestationIds]))}`;
 }
 
 /** What was worked out under `key`, the most recently used kept longest. */

@@ -65,7 +65,10 @@ export async function gatherPolicyFacts(
   for (const row of rows) {
     const { compliance, facts } = byTrail.get(row.trailId)!;
     const counted = countedFor(row, facts);
-    reportsOf.set(row.fingerprint, [...(reportsOf.get(row.fingerprint) ?? []), { artifact: row, compliance, attestationIds: counted.map((a) => a.id) }]);
+    const report = { artifact: row, compliance, attestationIds: counted.map((a) => a.id) };
+    const known = reportsOf.get(row.fingerprint);
+    if (known) known.push(report);
+    else reportsOf.set(row.fingerprint, [report]);
   }
   const attestations = new Map([...byTrail.values()].flatMap((e) => e.facts.map((f) => [f.id, f] as const)));
   const counted = [...reportsOf.values()].flatMap((reports) => reports.flatMap((r) => r.attestationIds));
@@ -73,18 +76,28 @@ export async function gatherPolicyFacts(
     ? await store.pullRequestsOf(counted.filter((id) => attestations.get(id)!.type === 'pull_request'))
     : new Map<number, unknown>();
   const out = new Map<string, GatheredPolicyFacts>();
+  // One `TrailFact` for the reports of a trail that count the same attestations on the same commit
+  // (a snapshot's artifacts of one build): made once, shared (nothing changes a fact once made).
+  const shared = new Map<string, TrailFact>();
+  const trailFactOf = (r: ReportFacts): TrailFact => {
+    const key = `${r.artifact.trailId}\n${r.artifact.flowName}\n${r.artifact.gitCommit}\n${r.attestationIds.join(',')}`;
+    let fact = shared.get(key);
+    if (fact === undefined)
+      shared.set(
+        key,
+        (fact = {
+          flow: { name: r.artifact.flowName, tags: r.artifact.flowTags },
+          trail: { name: r.artifact.trailName, compliant: r.compliance.is_compliant },
+          commit: r.artifact.gitCommit,
+          attestations: r.attestationIds.map((id) => factOf(attestations.get(id)!, controls.get(id), pullRequests.get(id))),
+        }),
+      );
+    return fact;
+  };
   for (const fingerprint of new Set(fingerprints)) {
     const reports = reportsOf.get(fingerprint) ?? [];
     const name = options.names?.get(fingerprint) ?? reports[0]?.artifact.filename ?? '';
-    const trailFacts = reports.map(
-      (r): TrailFact => ({
-        flow: { name: r.artifact.flowName, tags: r.artifact.flowTags },
-        trail: { name: r.artifact.trailName, compliant: r.compliance.is_compliant },
-        commit: r.artifact.gitCommit,
-        attestations: r.attestationIds.map((id) => factOf(attestations.get(id)!, controls.get(id), pullRequests.get(id))),
-      }),
-    );
-    out.set(fingerprint, { facts: { artifact: { name, fingerprint }, trails: trailFacts }, reports });
+    out.set(fingerprint, { facts: { artifact: { name, fingerprint }, trails: reports.map(trailFactOf) }, reports });
   }
   return out;
 }
@@ -96,10 +109,10 @@ function scopeOf(a: AttestationFacts, artifact: PolicyArtifactRow): 'artifact' |
   return 'trail';
 }
 
-/** The attestations of the trail that count for the artifact: the latest of each name, on it or on the trail, oldest first. */
+/** The attestations of the trail that count for the artifact: the latest of each name, on it or on the trail, oldest first (as `facts` come). */
 function countedFor(artifact: PolicyArtifactRow, facts: readonly AttestationFacts[]): AttestationFacts[] {
   const latest = new Map<string, AttestationFacts>();
-  for (const a of [...facts].sort((x, y) => x.id - y.id)) if (scopeOf(a, artifact)) latest.set(a.name, a);
+  for (const a of facts) if (scopeOf(a, artifact)) latest.set(a.name, a);
   return [...latest.values()].sort((x, y) => x.id - y.id);
 }
 

@@ -65,9 +65,14 @@ export interface JudgementInput {
   /** Judged as well (what exited since the previous snapshot), without counting for the snapshot. */
   others?: readonly { name: string; fingerprint: string }[];
   now: number;
-  /** Whether `store` reads committed records only (not a transaction's): the verdicts built are then remembered (judgement-memory.ts). */
-  committed?: boolean;
 }
+
+/**
+ * Whether `store` reads committed records only: a store that can begin a transaction is not one
+ * (a transaction's queries have none), and a transaction's reads may roll back. The verdicts built
+ * from committed records are remembered (judgement-memory.ts).
+ */
+const readsCommitted = (store: object): boolean => 'transaction' in store;
 
 /** Judges `running` (and `others`) by the environment's rule: see the module's comment. */
 export async function judgeRunning(store: StoreUses<typeof judgeRunningUses>, evaluator: TrailEvaluator, j: JudgementInput): Promise<Judgement> {
@@ -94,7 +99,7 @@ export async function judgeRunning(store: StoreUses<typeof judgeRunningUses>, ev
     fresh.map((i) => judged[i]!),
   );
   const made = new Map(fresh.map((i, k) => [i, built[k]!]));
-  if (j.committed) for (const [i, verdict] of made) keepVerdict(worked[i]!, store, verdict);
+  if (readsCommitted(store)) for (const [i, verdict] of made) keepVerdict(worked[i]!, store, verdict);
   const verdicts = judged.map((_, i) => made.get(i) ?? verdictIn(worked[i]!, store)!);
   return { evidence, compliant, applied: latest.map((p) => ({ name: p.name, version: p.version, sha256: p.sha256 })), verdicts };
 }

@@ -35,7 +35,6 @@ export const getSnapshotByExpressionPlugin = definePlugin({
       running: snapshot.artifacts,
       others: previous?.artifacts ?? [],
       now,
-      committed: true,
     });
     const verdictLeaves = await keptVerdictLeaves(store, organization.id, judged.verdicts, principal.tokenId, now);
     const nextAt = summary.items[0]?.to ?? null;

@@ -7,25 +7,55 @@
 import { compiledOnce } from '../compiled-once.ts';
 import { inListChunks, jsonTextOf, type Db } from '../database.ts';
 import { fromJson } from '../json.ts';
-import { readRowOf, readRowsQuery, type ReadArtifactRow } from './artifact-reads.ts';
+import { matchColumns, matchRowOf, type ArtifactMatchRow } from './artifact-matches.ts';
 
-/** A report of a fingerprint, with the tags of its flow. */
-export type PolicyArtifactRow = ReadArtifactRow & { flowTags: Record<string, string> };
+/**
+ * A report of a fingerprint as policies judge it and a snapshot shows its match: the columns
+ * used, with its trail's template (else its flow's) and its flow's tags, and none of the JSON
+ * fields or token of an `ArtifactRow` (a 1,000-pod snapshot reads hundreds).
+ */
+export interface PolicyArtifactRow extends ArtifactMatchRow {
+  filename: string;
+  templateReferenceName: string;
+  effectiveTemplateSha256: string | null;
+  flowTags: Record<string, string>;
+}
 
 /** Every report of `fingerprints` in the organisation (in the flow named `flow` if given), newest first. */
 export async function policyArtifactRows(db: Db, organizationId: number, fingerprints: readonly string[], flow?: string): Promise<PolicyArtifactRow[]> {
   const out: PolicyArtifactRow[] = [];
+  // The tags of each flow parsed once (a snapshot's hundreds of reports come from a few flows); the rows share them, and nothing changes them.
+  const tagsOf = new Map<string, Record<string, string>>();
   for (const chunk of inListChunks([...new Set(fingerprints)])) {
-    for (const r of await reportsOf(db, { organizationId, fingerprints: chunk, flow }))
-      out.push({ ...readRowOf(r), flowTags: stringTags(fromJson(r.flow_tags, {})) });
+    for (const r of await reportsOf(db, { organizationId, fingerprints: chunk, flow })) {
+      let flowTags = tagsOf.get(r.flow_tags);
+      if (flowTags === undefined) tagsOf.set(r.flow_tags, (flowTags = stringTags(fromJson(r.flow_tags, {}))));
+      out.push({
+        ...matchRowOf(r),
+        filename: r.filename,
+        templateReferenceName: r.template_reference_name,
+        effectiveTemplateSha256: r.trail_template_sha256 ?? r.flow_template_sha256,
+        flowTags,
+      });
+    }
   }
   return out.sort((x, y) => y.id - x.id);
 }
 
 // Compiled once per number of fingerprints and whether a flow is named: every assert asks it, and building it cost more than its statement.
 const reportsOf = compiledOnce((db, v: { organizationId: number; fingerprints: string[]; flow?: string }) =>
-  readRowsQuery(db)
-    .select('f.tags as flow_tags')
+  db
+    .selectFrom('artifacts as r')
+    .innerJoin('trails as t', 't.id', 'r.trail_id')
+    .innerJoin('flows as f', 'f.id', 'r.flow_id')
+    .select(matchColumns)
+    .select([
+      'r.filename',
+      'r.template_reference_name',
+      't.template_sha256 as trail_template_sha256',
+      'f.template_sha256 as flow_template_sha256',
+      'f.tags as flow_tags',
+    ])
     .where('r.organization_id', '=', v.organizationId)
     .where('r.fingerprint', 'in', v.fingerprints)
     .$if(v.flow !== undefined, (q) => q.where('f.name', '=', v.flow!)),
