@@ -211,6 +211,9 @@ describe('custom types: the jq subset judged in JavaScript', function () {
     expect(runSubset(program, 1), 'a number: jq prints 1.0 and 1E+2 its own way').to.equal(undefined);
     expect(runSubset(program, 'x')).to.equal(undefined);
     expect(runSubset(program, true)).to.deep.equal([true]);
+    for (const rule of ['.[1e20] == null', '.[1e10] == null', 'has(1e20)', '.[0.5] == 1', 'has(0.5)'])
+      expect(runSubset(compileSubset(rule)!, [1]), rule).to.equal(undefined);
+    expect(runSubset(compileSubset('.[2147483647] == null')!, [1])).to.deep.equal([true]);
     // Outside the subset: jq compiles and judges them.
     for (const rule of [
       '$x',

@@ -522,6 +522,9 @@ function compareStrings(a: string, b: string): number {
   return a.length - b.length;
 }
 
+/** The largest index judged here: jq converts an index to a C int. */
+const maxIndex = 2 ** 31 - 1;
+
 /** An array-index-like key: JavaScript objects list them first, jq keeps the document's order. */
 const indexLike = /^(?:0|[1-9][0-9]*)$/;
 
@@ -578,8 +581,8 @@ class Evaluation {
       if (typeof key === 'string' || typeof key === 'number' || (key !== null && typeof key === 'object' && !Array.isArray(key))) return null;
     } else if (Array.isArray(t)) {
       if (typeof key === 'number') {
-        // jq truncates a fractional index and answers `.[[...]]` with indices: left to jq.
-        if (!Number.isInteger(key)) throw new Unsupported('fractional index');
+        // jq truncates a fractional index to a C int (an index past an int's range is undefined there): left to jq.
+        if (!Number.isInteger(key) || Math.abs(key) > maxIndex) throw new Unsupported('fractional or huge index');
         const i = key < 0 ? t.length + key : key;
         return i >= 0 && i < t.length ? t[i]! : null;
       }
@@ -621,7 +624,7 @@ class Evaluation {
 
   has(v: Json, key: Json): boolean {
     if (Array.isArray(v) && typeof key === 'number') {
-      if (!Number.isInteger(key)) throw new Unsupported('fractional key');
+      if (!Number.isInteger(key) || Math.abs(key) > maxIndex) throw new Unsupported('fractional or huge key');
       return key >= 0 && key < v.length;
     }
     if (v !== null && typeof v === 'object' && !Array.isArray(v) && typeof key === 'string') return Object.hasOwn(v, key);
