@@ -7,6 +7,7 @@
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { BetterSqlite3 } from '@trailproof/server/testing';
 import { load } from './support/load.ts';
 import { log, runCli, startServer } from './support/processes.ts';
@@ -33,6 +34,13 @@ const schema = {
   properties: { critical: { type: 'integer' }, findings: { type: 'array', items: { type: 'object', required: ['id'] } } },
 };
 
+/** TRAILPROOF_BENCH_CPU_PROF=DIR: the server (each of its threads) writes a V8 CPU profile there when it stops (support/cpu-profile.mjs). */
+function profiled(): NodeJS.ProcessEnv {
+  if (!process.env.TRAILPROOF_BENCH_CPU_PROF) return {};
+  const profiler = fileURLToPath(new URL('./support/cpu-profile.mjs', import.meta.url));
+  return { NODE_OPTIONS: `${process.env.NODE_OPTIONS ?? ''} --import=${profiler}` };
+}
+
 function bodyFile(dir: string, name: string, data: unknown): string {
   const file = join(dir, `${name}.body`);
   writeFileSync(file, `--${boundary}\r\nContent-Disposition: form-data; name="data_json"\r\n\r\n${JSON.stringify(data)}\r\n--${boundary}--\r\n`);
@@ -46,7 +54,7 @@ export async function customTypes(o: { quick: boolean }): Promise<Figure[]> {
   const connections = 16;
   try {
     const token = (await runCli(['token', 'create', '--org', 'bench', '--database', location])).trim();
-    const server = await startServer(location);
+    const server = await startServer(location, profiled());
     try {
       const auth = { authorization: `Bearer ${token}` };
       const form = (data: unknown, file?: [string, string]) => {

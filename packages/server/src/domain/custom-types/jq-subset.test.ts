@@ -200,6 +200,10 @@ describe('custom types: the jq subset judged in JavaScript', function () {
     for (const text of ['['.repeat(257) + ']'.repeat(257), '"\\ud800"'])
       expect(await runJq('$d', ['-c', '--argjson', 'd', text]).catch(() => 'refused')).to.equal('refused');
     expect(await runJq('$d == 100000000000000000000', ['-c', '--argjson', 'd', '100000000000000000001'])).to.equal('false');
+    // Inside strings nothing counts: brackets, digits, escaped quotes and backslashes.
+    const inStrings = JSON.stringify({ 'a"[': '['.repeat(300), b: '\\', c: ['12345678901234567890', '\\"', '1e999'], d: 1 });
+    expect(jqReadsAlike(inStrings), inStrings).to.equal(true);
+    expect(jqReadsAlike(`${inStrings.slice(0, -1)},"e":1e999}`)).to.equal(false);
     for (const text of ['['.repeat(256) + ']'.repeat(256), '"😀"', '123456789012345', '1e250', '-0', '0.000000000000000000000000000000000000000000000001']) {
       expect(jqReadsAlike(text), text.slice(0, 20)).to.equal(true);
     }
@@ -207,6 +211,9 @@ describe('custom types: the jq subset judged in JavaScript', function () {
     expect(runSubset(program, 1), 'a number: jq prints 1.0 and 1E+2 its own way').to.equal(undefined);
     expect(runSubset(program, 'x')).to.equal(undefined);
     expect(runSubset(program, true)).to.deep.equal([true]);
+    for (const rule of ['.[1e20] == null', '.[1e10] == null', 'has(1e20)', '.[0.5] == 1', 'has(0.5)'])
+      expect(runSubset(compileSubset(rule)!, [1]), rule).to.equal(undefined);
+    expect(runSubset(compileSubset('.[2147483647] == null')!, [1])).to.deep.equal([true]);
     // Outside the subset: jq compiles and judges them.
     for (const rule of [
       '$x',

@@ -57,44 +57,44 @@ const jqMaxDepth = 256;
  * in decimal: 15 digits are the most a double keeps distinct, in order).
  */
 export function jqReadsAlike(text: string): boolean {
+  // A surrogate escape anywhere (conservatively: an escaped backslash before `ud800` too) or a lone surrogate: jq's to read.
+  if (surrogateEscape.test(text) || !(text as { isWellFormed(): boolean } & string).isWellFormed()) return false;
   let depth = 0;
   const n = text.length;
   for (let i = 0; i < n; i++) {
     const c = text.charCodeAt(i);
     if (c === 34) {
-      for (i++; i < n; i++) {
-        const d = text.charCodeAt(i);
-        if (d === 34) break;
-        if (d === 92) {
-          i++;
-          // \uD800-\uDFFF: the second hex digit is 8-9 or a-f (`| 0x20` lowers A-F; digits keep that bit).
-          if (text.charCodeAt(i) === 117 && (text.charCodeAt(i + 1) | 0x20) === 100) {
-            const x = text.charCodeAt(i + 2) | 0x20;
-            if (x === 56 || x === 57 || (x >= 97 && x <= 102)) return false;
-          }
-        } else if (d >= 0xd800 && d <= 0xdfff) {
-          const next = text.charCodeAt(i + 1);
-          if (d > 0xdbff || !(next >= 0xdc00 && next <= 0xdfff)) return false;
-          i++;
-        }
+      // To the closing quote: the next one not escaped (after an even run of backslashes).
+      let j = text.indexOf('"', i + 1);
+      for (;;) {
+        if (j < 0) return false;
+        let k = j - 1;
+        while (text.charCodeAt(k) === 92) k--;
+        if ((j - 1 - k) % 2 === 0) break;
+        j = text.indexOf('"', j + 1);
       }
+      i = j;
     } else if (c === 91 || c === 123) {
       if (++depth > jqMaxDepth) return false;
     } else if (c === 93 || c === 125) {
       depth--;
     } else if (c === 45 || (c >= 48 && c <= 57)) {
-      let j = i;
-      while (j < n) {
+      let j = i + 1;
+      let exponent = false;
+      for (; j < n; j++) {
         const d = text.charCodeAt(j);
-        if ((d >= 48 && d <= 57) || d === 45 || d === 43 || d === 46 || d === 101 || d === 69) j++;
-        else break;
+        if (d === 101 || d === 69) exponent = true;
+        else if (!((d >= 48 && d <= 57) || d === 45 || d === 43 || d === 46)) break;
       }
-      if (!plainNumber(text.slice(i, j))) return false;
+      // At most 15 characters and no exponent: at most 15 digits, a plain number.
+      if ((exponent || j - i > 15) && !plainNumber(text.slice(i, j))) return false;
       i = j - 1;
     }
   }
   return true;
 }
+
+const surrogateEscape = /\\u[dD][89a-fA-F]/;
 
 /** At most 15 significant digits, at most 50 digits in all and an exponent within ±250: a double holds it, distinct and in order. */
 function plainNumber(text: string): boolean {
@@ -522,6 +522,9 @@ function compareStrings(a: string, b: string): number {
   return a.length - b.length;
 }
 
+/** The largest index judged here: jq converts an index to a C int. */
+const maxIndex = 2 ** 31 - 1;
+
 /** An array-index-like key: JavaScript objects list them first, jq keeps the document's order. */
 const indexLike = /^(?:0|[1-9][0-9]*)$/;
 
@@ -578,8 +581,8 @@ class Evaluation {
       if (typeof key === 'string' || typeof key === 'number' || (key !== null && typeof key === 'object' && !Array.isArray(key))) return null;
     } else if (Array.isArray(t)) {
       if (typeof key === 'number') {
-        // jq truncates a fractional index and answers `.[[...]]` with indices: left to jq.
-        if (!Number.isInteger(key)) throw new Unsupported('fractional index');
+        // jq truncates a fractional index to a C int (an index past an int's range is undefined there): left to jq.
+        if (!Number.isInteger(key) || Math.abs(key) > maxIndex) throw new Unsupported('fractional or huge index');
         const i = key < 0 ? t.length + key : key;
         return i >= 0 && i < t.length ? t[i]! : null;
       }
@@ -621,7 +624,7 @@ class Evaluation {
 
   has(v: Json, key: Json): boolean {
     if (Array.isArray(v) && typeof key === 'number') {
-      if (!Number.isInteger(key)) throw new Unsupported('fractional key');
+      if (!Number.isInteger(key) || Math.abs(key) > maxIndex) throw new Unsupported('fractional or huge key');
       return key >= 0 && key < v.length;
     }
     if (v !== null && typeof v === 'object' && !Array.isArray(v) && typeof key === 'string') return Object.hasOwn(v, key);

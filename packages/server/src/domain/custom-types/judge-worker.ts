@@ -123,7 +123,6 @@ async function handle(job: ToJudge): Promise<void> {
       for (const e of (validate.errors ?? []).slice(0, 20)) schemaErrors.push(cut(`${e.instancePath || '/'} ${e.message ?? 'is not valid'}`, 300));
     }
   }
-  post({ kind: 'validated', id: job.id, schemaErrors });
   const alike = programs.some(Boolean) && jqReadsAlike(job.data);
   /** A rule's result from the subset, or undefined: jq judges it. */
   const bySubset = (i: number): RuleResult | undefined => {
@@ -131,10 +130,12 @@ async function handle(job: ToJudge): Promise<void> {
     const outputs = program && alike ? runSubset(program, parsed) : undefined;
     return outputs && verdictOf(outputs.map(String));
   };
-  if (!job.each && job.rules.length) {
-    const results = job.rules.map((_, i) => bySubset(i));
-    const left = job.rules.filter((_, i) => !results[i]);
-    if (!left.length) return finish({ kind: 'judged', id: job.id, schemaErrors, rules: results as RuleResult[] });
+  const results = job.each ? [] : job.rules.map((_, i) => bySubset(i));
+  const left = job.rules.filter((_, i) => !results[i]);
+  // Judged without jq (the job's first bound covers the subset, bounded by its steps): one message, not one a step.
+  if (!job.each && !left.length) return finish({ kind: 'judged', id: job.id, schemaErrors, rules: results as RuleResult[] });
+  post({ kind: 'validated', id: job.id, schemaErrors });
+  if (!job.each) {
     post({ kind: 'together', id: job.id });
     const together = await runTogether(job.data, left);
     if (together) return finish({ kind: 'judged', id: job.id, schemaErrors, rules: results.map((r) => r ?? together.shift()!) });
