@@ -75,13 +75,18 @@ describe('policy facts', function () {
       at: 3,
     });
 
-  it("gives each trail of the fingerprint its flow's tags, its compliance and the latest attestation of each name on the artifact or the trail", async () => {
+  /** fp('a') reported in two flows' trails (b1 of backend, tagged, and r1 of release), fp('b') beside it in b1. */
+  const reportedTwice = async () => {
     await trail(acme, 'backend', 'b1');
     await trail(acme, 'release', 'r1');
     await store.changeFlowTags(acme, 'backend', { set: { team: 'core' }, remove: [] }, 2);
     await artifact(acme, 'backend', 'b1', fp('a'), 'api');
     await artifact(acme, 'backend', 'b1', fp('b'), 'web');
     await artifact(acme, 'release', 'r1', fp('a'), 'api');
+  };
+
+  it("gives each trail of the fingerprint its flow's tags, its compliance and the latest attestation of each name on the artifact or the trail", async () => {
+    await reportedTwice();
     await attest(acme, 'backend', 'b1', 'unit', { data: { target_artifacts: ['api'] }, compliant: false });
     await attest(acme, 'backend', 'b1', 'unit', { data: { target_artifacts: ['api'] } });
     await attest(acme, 'backend', 'b1', 'lint', { fingerprint: fp('a') });
@@ -127,5 +132,62 @@ describe('policy facts', function () {
     const gathered = await gatherPolicyFacts(store, 10, acme, many);
     expect(gathered.size).to.equal(1200);
     expect([...gathered.values()].filter((g) => g.facts.trails.length).length).to.equal(3);
+  });
+  // The assert's one read (on SQLite one message to a reader thread) against its parts, each asked of the store on its own.
+  it("an assert's one read answers what its parts answer, and the facts gathered from it are the same", async () => {
+    await reportedTwice();
+    await attest(acme, 'backend', 'b1', 'unit', { data: { target_artifacts: ['api'] }, compliant: false });
+    await attest(acme, 'backend', 'b1', 'lint', { fingerprint: fp('a') });
+    await attest(acme, 'release', 'r1', 'approval', { type: 'decision', data: { control: 'CTL-1' }, compliant: false });
+    const yaml = '_schema: https://kosli.com/schemas/policy/environment/v1\nartifacts:\n  provenance:\n    required: true\n';
+    for (const [name, at] of [
+      ['p1', 2],
+      ['p2', 3],
+      ['p1', 4],
+    ] as const)
+      await store.putPolicyVersion({ organizationId: acme, name, description: null, type: 'env', comment: '', yaml: `${yaml}# ${at}\n`, createdBy: null, at });
+    const env = await store.upsertEnvironment(acme, { name: 'prod', type: 'K8S' }, 5);
+    await store.setEnvironmentPolicies(env.id, ['p1', 'p2'], 6);
+
+    const parts = async (flow: string | undefined, names: readonly string[] | undefined, fingerprint = fp('a')) => {
+      const rows = await store.policyArtifactRows(acme, [fingerprint], flow);
+      const compliance = await store.complianceFactsOfTrails([...new Set(rows.map((r) => r.trailId))]);
+      const deciding = [...new Set(compliance.facts.filter((f) => f.type === 'decision').map((f) => f.trailId))];
+      return {
+        rows,
+        versions: names?.length ? await store.latestPolicyVersions(acme, names) : [],
+        compliance,
+        controls: deciding.length ? await store.decisionControlsOf(deciding) : new Map<number, string>(),
+      };
+    };
+    const environment = (await store.findEnvironment(acme, 'acme', 'prod'))!;
+    const inProd = await store.assertReads(acme, 'acme', { fingerprint: fp('a'), environment: 'prod' });
+    expect(inProd).to.deep.equal({ environment, ...(await parts(undefined, ['p1', 'p2'])) });
+    expect(inProd.versions.map((v) => [v.name, v.version]).sort()).to.deep.equal([
+      ['p1', 2],
+      ['p2', 1],
+    ]);
+    expect(inProd.controls.size).to.equal(1);
+    const named = await store.assertReads(acme, 'acme', { fingerprint: fp('a'), flow: 'backend', policies: ['p2'] });
+    expect(named).to.deep.equal({ environment: undefined, ...(await parts('backend', ['p2'])) });
+    expect(named.controls.size).to.equal(0);
+    // No such environment: nothing else read.
+    expect(await store.assertReads(acme, 'acme', { fingerprint: fp('a'), environment: 'staging' })).to.deep.equal({
+      environment: null,
+      rows: [],
+      versions: [],
+      compliance: { facts: [], artifacts: [] },
+      controls: new Map(),
+    });
+    // A fingerprint nobody reported, by flow's templates (no policies).
+    expect(await store.assertReads(acme, 'acme', { fingerprint: fp('c') })).to.deep.equal({
+      environment: undefined,
+      ...(await parts(undefined, undefined, fp('c'))),
+    });
+    for (const [flow, read] of [
+      [undefined, inProd],
+      ['backend', named],
+    ] as const)
+      expect(await gatherPolicyFacts(store, 10, acme, [fp('a')], { flow, read })).to.deep.equal(await gatherPolicyFacts(store, 10, acme, [fp('a')], { flow }));
   });
 });

@@ -4,7 +4,7 @@
  * of the fingerprints, the facts of their trails' attestations (with the trails' compliance, one
  * evaluation per trail), and the controls of their `decision` attestations.
  */
-import type { PolicyArtifactRow, StoreUses } from '../store/types.ts';
+import type { PolicyArtifactRow, Queries, StoreUses } from '../store/types.ts';
 import type { AttestationFacts, ComplianceStatus } from './compliance.ts';
 import { TrailEvaluator, trailEvaluatorUses } from './evaluate.ts';
 import type { AttestationFact, PolicyFacts, TrailFact } from './policy-evaluate.ts';
@@ -30,6 +30,12 @@ export interface GatheredPolicyFacts {
 }
 
 /**
+ * What `gatherPolicyFacts` reads, read already by the caller (`assertReads`, one read of the
+ * fingerprints' reports, their trails' compliance facts and their decisions' controls).
+ */
+export type PolicyFactsRead = Pick<Awaited<ReturnType<Queries['assertReads']>>, 'rows' | 'compliance' | 'controls'>;
+
+/**
  * The `PolicyFacts` of each of `fingerprints` in the organisation, keyed by fingerprint; every
  * fingerprint asked for has an entry, with no trails when no flow reported it (no provenance).
  *
@@ -46,20 +52,22 @@ export interface GatheredPolicyFacts {
  *
  * The reads are batched (a few queries for any number of fingerprints, each bound list chunked
  * below SQLite's variable limit), on both databases. `now` is the time compliance is judged at.
+ * `options.read`: those reads made already for `fingerprints` (and `options.flow`), none made here.
  */
 export async function gatherPolicyFacts(
   store: StoreUses<typeof policyFactsUses>,
   now: number,
   organizationId: number,
   fingerprints: readonly string[],
-  options: { flow?: string; names?: ReadonlyMap<string, string> } = {},
+  options: { flow?: string; names?: ReadonlyMap<string, string>; read?: PolicyFactsRead } = {},
 ): Promise<Map<string, GatheredPolicyFacts>> {
-  const rows = fingerprints.length ? await store.policyArtifactRows(organizationId, fingerprints, options.flow) : [];
+  const { read } = options;
+  const rows = read ? read.rows : fingerprints.length ? await store.policyArtifactRows(organizationId, fingerprints, options.flow) : [];
   const trails = [...new Map(rows.map((r) => [r.trailId, { id: r.trailId, effectiveTemplateSha256: r.effectiveTemplateSha256 }])).values()];
-  const evaluated = await new TrailEvaluator(store, now).complianceOf(trails);
+  const evaluated = await new TrailEvaluator(store, now).complianceOf(trails, read && Promise.resolve(read.compliance));
   // Controls are read only for trails that hold a decision (their facts list every attestation): most hold none, and the read is then one statement less.
   const deciding = trails.filter((_, i) => evaluated[i]!.facts.some((f) => f.type === 'decision'));
-  const controls = deciding.length ? await store.decisionControlsOf(deciding.map((t) => t.id)) : new Map<number, string>();
+  const controls = read ? read.controls : deciding.length ? await store.decisionControlsOf(deciding.map((t) => t.id)) : new Map<number, string>();
   const byTrail = new Map(trails.map((t, i) => [t.id, evaluated[i]!]));
   const reportsOf = new Map<string, ReportFacts[]>();
   for (const row of rows) {

@@ -11,21 +11,29 @@ import { requireOrganization, requireOrganizationUses } from './lookup.ts';
  */
 export const assertArtifactPlugin = definePlugin({
   operation: assertArtifact,
-  store: [...requireOrganizationUses, 'findEnvironment', 'findVerdictLeaves', ...assertArtifactUses],
+  store: [...requireOrganizationUses, 'findVerdictLeaves', ...assertArtifactUses],
   transaction: ['recordVerdict'],
   async handler({ params, query, principal, store, now, apiBase }) {
     if (query.environment_name !== undefined && query.policy_name?.length)
       throw badRequest('environment_name and policy_name are mutually exclusive', { environment_name: 'give environment_name or policy_name, not both' });
     const org = await requireOrganization(store, params.org);
-    const found = query.environment_name === undefined ? undefined : await store.findEnvironment(org.id, params.org, query.environment_name);
-    if (query.environment_name !== undefined && !found)
-      throw notFound(`Environment named '${query.environment_name}' does not exist for organization '${params.org}'`);
+    const policies = query.policy_name?.length ? query.policy_name : undefined;
+    // The environment and everything the judgement reads, in one read (on SQLite one message to a reader thread).
+    const read = await store.assertReads(org.id, params.org, {
+      fingerprint: params.fingerprint,
+      flow: query.flow_name,
+      environment: query.environment_name,
+      policies,
+    });
+    const found = read.environment;
+    if (found === null) throw notFound(`Environment named '${query.environment_name}' does not exist for organization '${params.org}'`);
     const request = {
       org,
       fingerprint: params.fingerprint,
       flow: query.flow_name,
       environment: found && { name: found.name, policies: found.policies },
-      policies: query.policy_name?.length ? query.policy_name : undefined,
+      policies,
+      read,
     };
     // Once per distinct verdict: the same judgement of the same evidence reads its record instead of writing another.
     const record = async (verdict: { compliant: boolean }, text: string, sha256: string) =>

@@ -7,7 +7,7 @@
 import { badRequest, notFound } from '../http/errors.ts';
 import type { ViewContext } from '../http/links.ts';
 import { artifactPageHref } from '../http/views/artifacts.ts';
-import type { LatestPolicyVersion, StoreUses } from '../store/types.ts';
+import type { LatestPolicyVersion, Queries, StoreUses } from '../store/types.ts';
 import type { AttestationStatus } from '../domain/compliance.ts';
 import { artifactStateOf } from '../domain/artifact-state.ts';
 import { parsePolicy, PolicyError, type PolicyModel } from '../domain/policy.ts';
@@ -19,7 +19,7 @@ import { verdictEvidenceUses, verdictsOf } from '../domain/verdict-evidence.ts';
 import { factsKey, judgementKey, keep, keepLeaf, keepVerdict, leafIn, policiesKey, recall, verdictIn } from '../domain/judgement-memory.ts';
 import { verdictText } from '../domain/snapshot-judgement.ts';
 
-export const assertArtifactUses = [...policyFactsUses, ...verdictEvidenceUses, 'latestPolicyVersions', 'fingerprintWhereabouts'] as const;
+export const assertArtifactUses = [...policyFactsUses, ...verdictEvidenceUses, 'assertReads', 'fingerprintWhereabouts'] as const;
 
 export interface AssertRequest {
   org: { id: number; name: string };
@@ -29,6 +29,8 @@ export interface AssertRequest {
   environment?: { name: string; policies: readonly string[] };
   /** Named policies (policy scope). */
   policies?: readonly string[];
+  /** What the judgement reads, read already with the environment (`assertReads`); else read here. */
+  read?: Awaited<ReturnType<Queries['assertReads']>>;
 }
 
 /** How a verdict is kept: its leaf in the log, the existing record's when the same verdict was recorded before (null: not recorded). */
@@ -63,11 +65,10 @@ function flowOf(report: ReportFacts) {
 /** Judges the artifact as `assert artifact` asks; `record` keeps a verdict against policies. */
 export async function assertArtifact(store: StoreUses<typeof assertArtifactUses>, now: number, at: ViewContext, r: AssertRequest, record: RecordVerdict) {
   const names = r.environment ? [...r.environment.policies] : r.policies ? [...new Set(r.policies)] : undefined;
-  const [reported, versions] = await Promise.all([
-    gatherPolicyFacts(store, now, r.org.id, [r.fingerprint], { flow: r.flow }).then((m) => m.get(r.fingerprint)!),
-    names?.length ? store.latestPolicyVersions(r.org.id, names) : Promise.resolve([]),
-  ]);
-  const byName = new Map(versions.map((v) => [v.name, v]));
+  // Every statement before the judging in one read (on SQLite one message to a reader thread).
+  const read = r.read ?? (await store.assertReads(r.org.id, r.org.name, { fingerprint: r.fingerprint, flow: r.flow, policies: names }));
+  const reported = (await gatherPolicyFacts(store, now, r.org.id, [r.fingerprint], { flow: r.flow, read })).get(r.fingerprint)!;
+  const byName = new Map(read.versions.map((v) => [v.name, v]));
   const missing = names?.find((n) => !byName.has(n));
   if (missing) throw notFound(`Policy '${missing}' does not exist in organization '${r.org.name}'`);
   const gathered = await namedAsItRuns(store, r, reported, names !== undefined);

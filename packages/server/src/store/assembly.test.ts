@@ -14,6 +14,7 @@ const overridden: Record<Store['dialect'], string[]> = {
     'appendArtifact',
     'appendAttestation',
     'artifactReadFacts',
+    'assertReads',
     'attestationFactsOfTrails',
     'backup',
     'checkDatabase',

@@ -8,6 +8,8 @@ import { compiledOnce } from '../compiled-once.ts';
 import { inListChunks, jsonTextOf, type Db } from '../database.ts';
 import { fromJson } from '../json.ts';
 import { matchColumns, matchRowOf, type ArtifactMatchRow } from './artifact-matches.ts';
+import { complianceFactsOfTrails } from './attestation-facts.ts';
+import { findEnvironment } from './environments.ts';
 
 /**
  * A report of a fingerprint as policies judge it and a snapshot shows its match: the columns
@@ -134,5 +136,37 @@ const latestOf = compiledOnce((db, v: { organizationId: number; names: string[] 
     ),
 );
 
-export const reads = { policyArtifactRows, decisionControlsOf, pullRequestsOf, latestPolicyVersions };
+/** What `assertReads` is asked: the fingerprint (in one flow), judged against an environment's policies or named ones. */
+export interface AssertAsked {
+  fingerprint: string;
+  flow?: string;
+  /** The environment whose attached policies judge it (read first; its policies are the names). */
+  environment?: string;
+  /** Named policies, when no environment is asked. */
+  policies?: readonly string[];
+}
+
+/**
+ * What `assert artifact` reads before it judges, in one read: the environment asked about (null
+ * when it does not exist: nothing more is read), the fingerprint's reports (`policyArtifactRows`),
+ * the latest versions of the policies (the environment's, else those named), their trails'
+ * compliance facts (`complianceFactsOfTrails`) and the controls of the decisions among them
+ * (`decisionControlsOf`, only for trails that hold one). On SQLite one message to a reader thread
+ * runs every statement, where five calls left four of them on the event loop.
+ */
+export async function assertReads(db: Db, organizationId: number, orgName: string, ask: AssertAsked) {
+  const environment = ask.environment === undefined ? undefined : ((await findEnvironment(db, organizationId, orgName, ask.environment)) ?? null);
+  if (environment === null) return { environment, rows: [], versions: [], compliance: { facts: [], artifacts: [] }, controls: new Map<number, string>() };
+  const names = environment ? environment.policies : ask.policies;
+  const [rows, versions] = await Promise.all([
+    policyArtifactRows(db, organizationId, [ask.fingerprint], ask.flow),
+    names?.length ? latestPolicyVersions(db, organizationId, names) : Promise.resolve([]),
+  ]);
+  const compliance = await complianceFactsOfTrails(db, [...new Set(rows.map((r) => r.trailId))]);
+  const deciding = [...new Set(compliance.facts.filter((f) => f.type === 'decision').map((f) => f.trailId))];
+  const controls = deciding.length ? await decisionControlsOf(db, deciding) : new Map<number, string>();
+  return { environment, rows, versions, compliance, controls };
+}
+
+export const reads = { policyArtifactRows, decisionControlsOf, pullRequestsOf, latestPolicyVersions, assertReads };
 export const writes = {};

@@ -3,7 +3,8 @@
  * with the rows they scan and count (a trail's attestations, and the compliance facts and JUnit
  * totals of a page of trails, included), the per-day counts the deployments page reads
  * beside its list, and an artifact read's rows with what it adds to them (its trails' compliance
- * facts, log indexes and environments' events: several statements, one message). Point lookups (a token, an organisation, a trail) stay on the event loop's
+ * facts, log indexes and environments' events: several statements, one message), and what an
+ * assert reads before it judges (`assertReads`, the same). Point lookups (a token, an organisation, a trail) stay on the event loop's
  * own read connection, where they cost less than a message to another thread.
  */
 import { listApprovals } from '../queries/approvals.ts';
@@ -13,6 +14,7 @@ import { listEnvironments } from '../queries/environment-list.ts';
 import { attestationFactsOfTrails, complianceFactsOfTrails, junitResultsOf } from '../queries/attestation-facts.ts';
 import { listAttestations } from '../queries/attestations.ts';
 import { artifactReadFacts, flowArtifactsWithFacts, searchWithFacts } from '../queries/artifact-reads.ts';
+import { assertReads } from '../queries/policy-facts.ts';
 
 export const readerProcedures = {
   listDeployments,
@@ -26,6 +28,7 @@ export const readerProcedures = {
   artifactReadFacts,
   flowArtifactsWithFacts,
   searchWithFacts,
+  assertReads,
 };
 
 export type ReaderProcedures = typeof readerProcedures;

@@ -76,6 +76,7 @@ export async function openSqliteStore(file: string, options: SqliteOptions & { l
     artifactReadFacts: onThread('artifactReadFacts'),
     flowArtifactsWithFacts: onThread('flowArtifactsWithFacts'),
     searchWithFacts: onThread('searchWithFacts'),
+    assertReads: onThread('assertReads'),
     logSize: logReads.logSize,
     logLeaves: logReads.logLeaves,
     inclusionProofOf: logReads.inclusionProofOf,
