@@ -284,28 +284,35 @@ class Parser {
   }
 
   private comma(): Node {
-    let l = this.or();
-    while (this.isP(',')) {
-      this.at++;
-      l = this.node({ k: 'comma', l, r: this.or() });
-    }
-    return l;
+    return this.leftAssociative(
+      'comma',
+      () => this.isP(','),
+      () => this.or(),
+    );
   }
 
   private or(): Node {
-    let l = this.and();
-    while (this.isIdent('or')) {
-      this.at++;
-      l = this.node({ k: 'or', l, r: this.and() });
-    }
-    return l;
+    return this.leftAssociative(
+      'or',
+      () => this.isIdent('or'),
+      () => this.and(),
+    );
   }
 
   private and(): Node {
-    let l = this.comparison();
-    while (this.isIdent('and')) {
+    return this.leftAssociative(
+      'and',
+      () => this.isIdent('and'),
+      () => this.comparison(),
+    );
+  }
+
+  /** `a op b op c` read as `(a op b) op c`, each operand by `operand`, while `atOperator` holds. */
+  private leftAssociative(k: 'comma' | 'or' | 'and', atOperator: () => boolean, operand: () => Node): Node {
+    let l = operand();
+    while (atOperator()) {
       this.at++;
-      l = this.node({ k: 'and', l, r: this.comparison() });
+      l = this.node({ k, l, r: operand() });
     }
     return l;
   }
