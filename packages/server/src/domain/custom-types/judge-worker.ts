@@ -143,7 +143,8 @@ async function handle(job: ToJudge): Promise<void> {
   const rules = [];
   for (const [i, rule] of job.rules.entries()) {
     post({ kind: 'rule', id: job.id, index: i });
-    const result = bySubset(i) ?? (({ aborted: _, ...jqs }) => jqs)(await runRule(job.data, rule));
+    // The subset's verdict when it was reached before the rules together failed; judged once either way.
+    const result = results[i] ?? bySubset(i) ?? (({ aborted: _, ...jqs }) => jqs)(await runRule(job.data, rule));
     post({ kind: 'ruled', id: job.id, index: i, result });
     rules.push(result);
   }
