@@ -10,7 +10,19 @@ import { canonicalJsonOfPlain, sha256 } from '../store/queries/chain.ts';
 import type { LatestPolicyVersion, StorePart, StoreUses } from '../store/types.ts';
 import { nextTurn } from '../support/turns.ts';
 import type { TrailEvaluator } from './evaluate.ts';
-import { factsKey, judgementKey, keep, keepVerdict, policiesKey, recall, verdictIn, type Worked } from './judgement-memory.ts';
+import {
+  factsKey,
+  judgementKey,
+  keep,
+  keepLeaf,
+  keepVerdict,
+  leafIn,
+  policiesKey,
+  readsCommitted,
+  recall,
+  verdictIn,
+  type Worked,
+} from './judgement-memory.ts';
 import { evaluatePolicy } from './policy-evaluate.ts';
 import { PolicyExpressionError } from './policy-expression.ts';
 import { gatherPolicyFacts, policyFactsUses } from './policy-facts.ts';
@@ -66,13 +78,6 @@ export interface JudgementInput {
   others?: readonly { name: string; fingerprint: string }[];
   now: number;
 }
-
-/**
- * Whether `store` reads committed records only: a store that can begin a transaction is not one
- * (a transaction's queries have none), and a transaction's reads may roll back. The verdicts built
- * from committed records are remembered (judgement-memory.ts).
- */
-const readsCommitted = (store: object): boolean => 'transaction' in store;
 
 /** Judges `running` (and `others`) by the environment's rule: see the module's comment. */
 export async function judgeRunning(store: StoreUses<typeof judgeRunningUses>, evaluator: TrailEvaluator, j: JudgementInput): Promise<Judgement> {
@@ -147,7 +152,9 @@ export const keptVerdictLeavesUses = { store: ['findVerdictLeaves'], transaction
 
 /**
  * Each judged artifact's verdict leaf, by `artifactKey`, recording the verdicts not recorded yet:
- * read first, so that a snapshot read again as it was judged before writes nothing.
+ * read first, so that a snapshot read again as it was judged before writes nothing. A verdict
+ * whose leaf this store found or recorded before (judgement-memory.ts: the same verdict object,
+ * remembered with what it judged) is neither serialised, hashed nor looked up again.
  */
 export async function keptVerdictLeaves(
   store: StorePart<'findVerdictLeaves', 'recordVerdicts'>,
@@ -156,14 +163,18 @@ export async function keptVerdictLeaves(
   createdBy: string | null,
   at: number,
 ): Promise<Map<string, number>> {
-  if (!verdicts.length) return new Map();
-  const inputs = await verdictInputs(verdicts, createdBy, at);
-  const found = await store.findVerdictLeaves(
-    organizationId,
-    inputs.map((v) => v.sha256),
-  );
-  const leaves = found.every((leaf) => leaf !== undefined) ? (found as number[]) : await store.transaction((tx) => tx.recordVerdicts(organizationId, inputs));
-  return new Map(verdicts.map((v, i) => [artifactKey(v.artifact), leaves[i]!]));
+  const leaves = verdicts.map((v) => leafIn(v, store));
+  const unknown = verdicts.filter((_, i) => leaves[i] === undefined);
+  if (unknown.length) {
+    const inputs = await verdictInputs(unknown, createdBy, at);
+    const found = await store.findVerdictLeaves(
+      organizationId,
+      inputs.map((v) => v.sha256),
+    );
+    const kept = found.every((leaf) => leaf !== undefined) ? (found as number[]) : await store.transaction((tx) => tx.recordVerdicts(organizationId, inputs));
+    unknown.forEach((v, k) => keepLeaf(v, store, kept[k]!));
+  }
+  return new Map(verdicts.map((v) => [artifactKey(v.artifact), leafIn(v, store)!]));
 }
 
 /**
@@ -195,7 +206,7 @@ async function judgedByPolicies(
   for (const fingerprint of fingerprints) {
     const facts = gathered.get(fingerprint)!;
     const shown = facts.reports.find((r) => isCompliant(r.compliance, r.artifact.id)) ?? facts.reports[0];
-    const ofFacts = factsKey(facts);
+    const ofFacts = factsKey(store, facts);
     let compliant = true;
     for (const name of names.get(fingerprint)!) {
       const artifact = { name, fingerprint };
