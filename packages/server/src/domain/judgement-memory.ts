@@ -53,19 +53,26 @@ const entryCharacters = 2_000;
  */
 export const readsCommitted = (store: object): boolean => 'transaction' in store;
 
+/** What was asked, numbered: a snapshot's hundreds of keys share it, and each holds its number rather than its text. */
+const askedNumbers = new Map<string, number>();
+let askedNumbered = 0;
+/** How many texts keep their number; past it the table starts again with new numbers (the keys of the old ones are then never matched, and age out). */
+const askedKept = 10_000;
+
+/** The part of the key that what is asked makes: the organisation, scope, environment, flow and policy versions (`policiesKey`). */
+export function askedKey(o: { organizationId: number; scope: string; environment: string | null; flow: string | null; policies: string }): string {
+  const text = `${o.organizationId}\n${o.scope}\n${o.environment ?? ''}\n${o.flow ?? ''}\n${o.policies}`;
+  let n = askedNumbers.get(text);
+  if (n === undefined) {
+    if (askedNumbers.size >= askedKept) askedNumbers.clear();
+    askedNumbers.set(text, (n = ++askedNumbered));
+  }
+  return `@${n}`;
+}
+
 /** The key of what is judged: every input of the evaluations and of the verdict but the leaves, which follow from the record ids. */
-export function judgementKey(
-  o: {
-    organizationId: number;
-    scope: string;
-    environment: string | null;
-    flow: string | null;
-    policies: string;
-    artifact: { name: string; fingerprint: string };
-  },
-  facts: string,
-): string {
-  return `${o.organizationId}\n${o.scope}\n${o.environment ?? ''}\n${o.flow ?? ''}\n${o.policies}\n${o.artifact.name}\n${o.artifact.fingerprint}\n${facts}`;
+export function judgementKey(asked: string, artifact: { name: string; fingerprint: string }, facts: string): string {
+  return `${asked}\n${artifact.name}\n${artifact.fingerprint}\n${facts}`;
 }
 
 /** The part of the key that the policy versions make, in the order they are evaluated. */

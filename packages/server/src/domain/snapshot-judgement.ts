@@ -11,6 +11,7 @@ import type { LatestPolicyVersion, StorePart, StoreUses } from '../store/types.t
 import { nextTurn } from '../support/turns.ts';
 import type { TrailEvaluator } from './evaluate.ts';
 import {
+  askedKey,
   factsKey,
   judgementKey,
   keep,
@@ -97,7 +98,7 @@ export async function judgeRunning(store: StoreUses<typeof judgeRunningUses>, ev
     : { evidence: await fingerprintEvidence(store, evaluator, j.organizationId, fingerprints), judged: [], worked: [] };
   for (const fingerprint of allowed) evidence.set(fingerprint, { ...evidence.get(fingerprint)!, compliant: true });
   const compliant = j.running.every((a) => evidence.get(a.fingerprint)?.compliant === true);
-  const fresh = judged.flatMap((_, i) => (verdictIn(worked[i]!, store) ? [] : [i]));
+  const fresh = judged.flatMap((one, i) => (one ? [i] : []));
   const built = await verdictsOf(
     store,
     j.organizationId,
@@ -189,7 +190,7 @@ async function judgedByPolicies(
   fingerprints: readonly string[],
   all: readonly { name: string; fingerprint: string }[],
   policies: readonly (LatestPolicyVersion & { model: PolicyModel | null })[],
-): Promise<{ evidence: Map<string, FingerprintEvidence>; judged: Judged[]; worked: Worked[] }> {
+): Promise<{ evidence: Map<string, FingerprintEvidence>; judged: (Judged | undefined)[]; worked: Worked[] }> {
   const gathered = await gatherPolicyFacts(store, j.now, j.organizationId, fingerprints);
   const unreported = fingerprints.filter((f) => !gathered.get(f)!.reports.length);
   const attested = new Map<string, ArtifactMatch>();
@@ -200,9 +201,15 @@ async function judgedByPolicies(
   for (const a of all) names.set(a.fingerprint, (names.get(a.fingerprint) ?? new Set()).add(a.name));
   const running = new Set(j.running.map(artifactKey));
   const out = new Map<string, FingerprintEvidence>();
-  const judged: Judged[] = [];
+  const judged: (Judged | undefined)[] = [];
   const worked: Worked[] = [];
-  const ofPolicies = policiesKey(policies);
+  const asked = askedKey({
+    organizationId: j.organizationId,
+    scope: 'environment',
+    environment: j.environment.name,
+    flow: null,
+    policies: policiesKey(policies),
+  });
   for (const fingerprint of fingerprints) {
     const facts = gathered.get(fingerprint)!;
     const shown = facts.reports.find((r) => isCompliant(r.compliance, r.artifact.id)) ?? facts.reports[0];
@@ -210,26 +217,28 @@ async function judgedByPolicies(
     let compliant = true;
     for (const name of names.get(fingerprint)!) {
       const artifact = { name, fingerprint };
-      const key = judgementKey(
-        { organizationId: j.organizationId, scope: 'environment', environment: j.environment.name, flow: null, policies: ofPolicies, artifact },
-        ofFacts,
-      );
-      const known = recall(key) ?? { evaluations: policies.map((p) => evaluationOf(p, { ...facts.facts, artifact })) };
-      keep(key, known);
+      const key = judgementKey(asked, artifact, ofFacts);
+      let known = recall(key);
+      if (known === undefined) keep(key, (known = { evaluations: policies.map((p) => evaluationOf(p, { ...facts.facts, artifact })) }));
       const evaluations = known.evaluations;
       compliant &&= evaluations.every((e) => e?.compliant === true);
       if (running.has(artifactKey(artifact)) && evaluations.every((e) => e !== undefined)) {
         worked.push(known);
-        judged.push({
-          fingerprint,
-          scope: 'environment',
-          environment: j.environment.name,
-          flow: null,
-          policies,
-          gathered: facts,
-          artifact,
-          policy_evaluations: evaluations as VerdictEvaluation[],
-        });
+        // What a verdict is built from, only where none is kept for this store (most of a snapshot read again).
+        judged.push(
+          verdictIn(known, store)
+            ? undefined
+            : {
+                fingerprint,
+                scope: 'environment',
+                environment: j.environment.name,
+                flow: null,
+                policies,
+                gathered: facts,
+                artifact,
+                policy_evaluations: evaluations as VerdictEvaluation[],
+              },
+        );
       }
     }
     out.set(fingerprint, { match: shown ? fromArtifact(shown.artifact) : attested.get(fingerprint), compliant });
