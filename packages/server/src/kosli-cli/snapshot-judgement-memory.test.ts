@@ -9,8 +9,8 @@
  */
 import { expect } from 'chai';
 import { startTestServer, type TestServer } from '@trailproof/server/testing';
-import { registryImage, registryPod, sha256Of } from '../../../../test/support/fleet.ts';
-import { sendAsCli, type CliCall } from './go-wire.ts';
+import { registryArtifact, registryImage, registryPod, sha256Of } from '../../../../test/support/fleet.ts';
+import { cliSucceeds, sendAsCli, type CliCall } from './go-wire.ts';
 
 const schema = '_schema: https://kosli.com/schemas/policy/environment/v1\n\nartifacts:\n';
 const gate = `${schema}  provenance:\n    required: true\n  trail-compliance:\n    required: true\n  attestations:\n    - name: scan\n      type: generic\n    - name: review\n      type: generic\n      if: \${{ flow.tags.risk == "high" }}\n`;
@@ -27,11 +27,12 @@ describe('A judged snapshot read remembers its verdicts by record ids, and judge
   const servers: TestServer[] = [];
   after(() => Promise.all(servers.map((s) => s.close())));
 
-  const ok = async (server: TestServer, call: Omit<CliCall, 'token'>) => {
+  /** The call as the CLI sends it, which must succeed. */
+  async function ok(server: TestServer, call: Omit<CliCall, 'token'>) {
     const answer = await sendAsCli(server.url, { token: server.token, ...call });
-    expect(answer.status, `${call.method} ${call.path}: ${answer.text}`).to.be.oneOf([200, 201]);
+    if (!cliSucceeds(answer.status)) throw new Error(`${call.method} ${call.path} answered ${answer.status}: ${answer.text}`);
     return answer;
-  };
+  }
   const attest = (server: TestServer, content: Record<string, unknown>) =>
     ok(server, { method: 'POST', path: '/api/v2/attestations/acme/shop/trail/b1/generic', form: [{ type: 'field', name: 'data_json', content }] });
   const putPolicy = (server: TestServer, yaml: string) =>
@@ -54,15 +55,7 @@ describe('A judged snapshot read remembers its verdicts by record ids, and judge
     await ok(server, {
       method: 'POST',
       path: '/api/v2/artifacts/acme/shop',
-      payload: {
-        fingerprint: sha256Of('shop:1'),
-        filename: registryImage('shop:1'),
-        git_commit: 'c'.repeat(40),
-        build_url: 'https://ci.example/1',
-        commit_url: '',
-        template_reference_name: 'app',
-        trail_name: 'b1',
-      },
+      payload: registryArtifact('shop:1', 'b1'),
     });
     await attest(server, { artifact_fingerprint: sha256Of('shop:1'), attestation_name: name, is_compliant: scan });
     await putPolicy(server, gate);
