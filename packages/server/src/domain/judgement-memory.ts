@@ -14,7 +14,8 @@ export interface Worked {
   evaluations: (VerdictEvaluation | undefined)[];
   /**
    * The verdict by the store it was built from committed records of (what a transaction read may
-   * roll back): its records' leaves are that database's, where the evaluations hold anywhere.
+   * roll back): its records' leaves are that database's, where the evaluations hold wherever
+   * the key's ids name the same records (`factsKey`).
    */
   verdicts?: WeakMap<object, Verdict>;
 }
