@@ -43,3 +43,14 @@ export const registryPod = (podName: string, name: string) => ({
   digests: { [registryImage(name)]: sha256Of(name) },
   creationTimestamp: 1_763_000_000,
 });
+
+/** The body `kosli attest artifact` sends for that image, reported in trail `trail` as template artifact `app`. */
+export const registryArtifact = (name: string, trail: string) => ({
+  fingerprint: sha256Of(name),
+  filename: registryImage(name),
+  git_commit: 'c'.repeat(40),
+  build_url: 'https://ci.example/1',
+  commit_url: '',
+  template_reference_name: 'app',
+  trail_name: trail,
+});

@@ -1,11 +1,12 @@
 /** What judging worked out is kept by key, the least recently used dropped first once the keys' characters pass the bound. */
 import { expect } from 'chai';
-import { judgementKey, keep, recall } from './judgement-memory.ts';
+import { askedKey, judgementKey, keep, recall } from './judgement-memory.ts';
 
 describe('judgement memory', () => {
   const keyOf = (name: string) =>
     judgementKey(
-      { organizationId: 1, scope: 'environment', environment: 'prod', flow: null, policies: '[]', artifact: { name, fingerprint: 'f'.repeat(64) } },
+      askedKey({ organizationId: 1, scope: 'environment', environment: 'prod', flow: null, policies: '[]' }),
+      { name, fingerprint: 'f'.repeat(64) },
       'x'.repeat(1_400_000),
     );
 
@@ -22,25 +23,22 @@ describe('judgement memory', () => {
     expect(recall(keyOf('c'))).to.equal(undefined);
   });
 
-  it('keys differ by organisation, scope, environment, flow, policies, name and facts', () => {
-    const base = {
-      organizationId: 1,
-      scope: 'environment',
-      environment: 'prod',
-      flow: null,
-      policies: '[[1,"p",1,"s"]]',
-      artifact: { name: 'a', fingerprint: 'f' },
-    };
+  it('keys differ by organisation, scope, environment, flow, policies, name, fingerprint and facts', () => {
+    const base = { organizationId: 1, scope: 'environment', environment: 'prod', flow: null, policies: '[[1,"p",1,"s"]]' };
+    const artifact = { name: 'a', fingerprint: 'f' };
     const keys = [
-      judgementKey(base, '[]'),
-      judgementKey({ ...base, organizationId: 2 }, '[]'),
-      judgementKey({ ...base, environment: 'staging' }, '[]'),
-      judgementKey({ ...base, scope: 'policy' }, '[]'),
-      judgementKey({ ...base, flow: 'app' }, '[]'),
-      judgementKey({ ...base, policies: '[[1,"p",2,"t"]]' }, '[]'),
-      judgementKey({ ...base, artifact: { name: 'b', fingerprint: 'f' } }, '[]'),
-      judgementKey(base, '[1]'),
+      judgementKey(askedKey(base), artifact, '[]'),
+      judgementKey(askedKey({ ...base, organizationId: 2 }), artifact, '[]'),
+      judgementKey(askedKey({ ...base, environment: 'staging' }), artifact, '[]'),
+      judgementKey(askedKey({ ...base, scope: 'policy' }), artifact, '[]'),
+      judgementKey(askedKey({ ...base, flow: 'app' }), artifact, '[]'),
+      judgementKey(askedKey({ ...base, policies: '[[1,"p",2,"t"]]' }), artifact, '[]'),
+      judgementKey(askedKey(base), { name: 'b', fingerprint: 'f' }, '[]'),
+      judgementKey(askedKey(base), { name: 'a', fingerprint: 'g' }, '[]'),
+      judgementKey(askedKey(base), artifact, '[1]'),
     ];
     expect(new Set(keys).size).to.equal(keys.length);
+    // What is asked keeps its number.
+    expect(judgementKey(askedKey({ ...base }), artifact, '[]')).to.equal(keys[0]);
   });
 });

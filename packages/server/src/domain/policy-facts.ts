@@ -24,7 +24,8 @@ export interface ReportFacts {
 
 /** What the policies of one fingerprint are judged on, and the evidence it came from. */
 export interface GatheredPolicyFacts {
-  facts: PolicyFacts;
+  /** Built when first read (the same object each time). */
+  readonly facts: PolicyFacts;
   /** Every report of the fingerprint read, newest first (`facts.trails` in the same order); empty: no provenance. */
   reports: ReportFacts[];
 }
@@ -70,19 +71,20 @@ export async function gatherPolicyFacts(
   const controls = read ? read.controls : deciding.length ? await store.decisionControlsOf(deciding.map((t) => t.id)) : new Map<number, string>();
   const byTrail = new Map(trails.map((t, i) => [t.id, evaluated[i]!]));
   const reportsOf = new Map<string, ReportFacts[]>();
+  // The attestations that count for each report, for its `TrailFact` (built when first read).
+  const countedOf = new Map<ReportFacts, AttestationFacts[]>();
+  const pullRequestIds: number[] = [];
   for (const row of rows) {
     const { compliance, facts } = byTrail.get(row.trailId)!;
     const counted = countedFor(row, facts);
     const report = { artifact: row, compliance, attestationIds: counted.map((a) => a.id) };
+    countedOf.set(report, counted);
+    for (const a of counted) if (a.type === 'pull_request') pullRequestIds.push(a.id);
     const known = reportsOf.get(row.fingerprint);
     if (known) known.push(report);
     else reportsOf.set(row.fingerprint, [report]);
   }
-  const attestations = new Map([...byTrail.values()].flatMap((e) => e.facts.map((f) => [f.id, f] as const)));
-  const counted = [...reportsOf.values()].flatMap((reports) => reports.flatMap((r) => r.attestationIds));
-  const pullRequests = counted.some((id) => attestations.get(id)!.type === 'pull_request')
-    ? await store.pullRequestsOf(counted.filter((id) => attestations.get(id)!.type === 'pull_request'))
-    : new Map<number, unknown>();
+  const pullRequests = pullRequestIds.length ? await store.pullRequestsOf(pullRequestIds) : new Map<number, unknown>();
   const out = new Map<string, GatheredPolicyFacts>();
   // One `TrailFact` for the reports of a trail that count the same attestations on the same commit
   // (a snapshot's artifacts of one build): made once, shared (nothing changes a fact once made).
@@ -97,7 +99,7 @@ export async function gatherPolicyFacts(
           flow: { name: r.artifact.flowName, tags: r.artifact.flowTags },
           trail: { name: r.artifact.trailName, compliant: r.compliance.is_compliant },
           commit: r.artifact.gitCommit,
-          attestations: r.attestationIds.map((id) => factOf(attestations.get(id)!, controls.get(id), pullRequests.get(id))),
+          attestations: countedOf.get(r)!.map((a) => factOf(a, controls.get(a.id), pullRequests.get(a.id))),
         }),
       );
     return fact;
@@ -105,7 +107,14 @@ export async function gatherPolicyFacts(
   for (const fingerprint of new Set(fingerprints)) {
     const reports = reportsOf.get(fingerprint) ?? [];
     const name = options.names?.get(fingerprint) ?? reports[0]?.artifact.filename ?? '';
-    out.set(fingerprint, { facts: { artifact: { name, fingerprint }, trails: reports.map(trailFactOf) }, reports });
+    // Built when first read: a judgement remembered by its reports' ids (judgement-memory.ts) reads none.
+    let facts: PolicyFacts | undefined;
+    out.set(fingerprint, {
+      get facts() {
+        return (facts ??= { artifact: { name, fingerprint }, trails: reports.map(trailFactOf) });
+      },
+      reports,
+    });
   }
   return out;
 }

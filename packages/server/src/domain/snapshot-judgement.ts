@@ -10,7 +10,20 @@ import { canonicalJsonOfPlain, sha256 } from '../store/queries/chain.ts';
 import type { LatestPolicyVersion, StorePart, StoreUses } from '../store/types.ts';
 import { nextTurn } from '../support/turns.ts';
 import type { TrailEvaluator } from './evaluate.ts';
-import { factsKey, judgementKey, keep, keepVerdict, policiesKey, recall, verdictIn, type Worked } from './judgement-memory.ts';
+import {
+  askedKey,
+  factsKey,
+  judgementKey,
+  keep,
+  keepLeaf,
+  keepVerdict,
+  leafIn,
+  policiesKey,
+  readsCommitted,
+  recall,
+  verdictIn,
+  type Worked,
+} from './judgement-memory.ts';
 import { evaluatePolicy } from './policy-evaluate.ts';
 import { PolicyExpressionError } from './policy-expression.ts';
 import { gatherPolicyFacts, policyFactsUses } from './policy-facts.ts';
@@ -67,13 +80,6 @@ export interface JudgementInput {
   now: number;
 }
 
-/**
- * Whether `store` reads committed records only: a store that can begin a transaction is not one
- * (a transaction's queries have none), and a transaction's reads may roll back. The verdicts built
- * from committed records are remembered (judgement-memory.ts).
- */
-const readsCommitted = (store: object): boolean => 'transaction' in store;
-
 /** Judges `running` (and `others`) by the environment's rule: see the module's comment. */
 export async function judgeRunning(store: StoreUses<typeof judgeRunningUses>, evaluator: TrailEvaluator, j: JudgementInput): Promise<Judgement> {
   const all = [...j.running, ...(j.others ?? [])];
@@ -92,7 +98,7 @@ export async function judgeRunning(store: StoreUses<typeof judgeRunningUses>, ev
     : { evidence: await fingerprintEvidence(store, evaluator, j.organizationId, fingerprints), judged: [], worked: [] };
   for (const fingerprint of allowed) evidence.set(fingerprint, { ...evidence.get(fingerprint)!, compliant: true });
   const compliant = j.running.every((a) => evidence.get(a.fingerprint)?.compliant === true);
-  const fresh = judged.flatMap((_, i) => (verdictIn(worked[i]!, store) ? [] : [i]));
+  const fresh = judged.flatMap((one, i) => (one ? [i] : []));
   const built = await verdictsOf(
     store,
     j.organizationId,
@@ -147,7 +153,9 @@ export const keptVerdictLeavesUses = { store: ['findVerdictLeaves'], transaction
 
 /**
  * Each judged artifact's verdict leaf, by `artifactKey`, recording the verdicts not recorded yet:
- * read first, so that a snapshot read again as it was judged before writes nothing.
+ * read first, so that a snapshot read again as it was judged before writes nothing. A verdict
+ * whose leaf this store found or recorded before (judgement-memory.ts: the same verdict object,
+ * remembered with what it judged) is neither serialised, hashed nor looked up again.
  */
 export async function keptVerdictLeaves(
   store: StorePart<'findVerdictLeaves', 'recordVerdicts'>,
@@ -156,14 +164,18 @@ export async function keptVerdictLeaves(
   createdBy: string | null,
   at: number,
 ): Promise<Map<string, number>> {
-  if (!verdicts.length) return new Map();
-  const inputs = await verdictInputs(verdicts, createdBy, at);
-  const found = await store.findVerdictLeaves(
-    organizationId,
-    inputs.map((v) => v.sha256),
-  );
-  const leaves = found.every((leaf) => leaf !== undefined) ? (found as number[]) : await store.transaction((tx) => tx.recordVerdicts(organizationId, inputs));
-  return new Map(verdicts.map((v, i) => [artifactKey(v.artifact), leaves[i]!]));
+  const leaves = verdicts.map((v) => leafIn(v, store));
+  const unknown = verdicts.filter((_, i) => leaves[i] === undefined);
+  if (unknown.length) {
+    const inputs = await verdictInputs(unknown, createdBy, at);
+    const found = await store.findVerdictLeaves(
+      organizationId,
+      inputs.map((v) => v.sha256),
+    );
+    const kept = found.every((leaf) => leaf !== undefined) ? (found as number[]) : await store.transaction((tx) => tx.recordVerdicts(organizationId, inputs));
+    unknown.forEach((v, k) => keepLeaf(v, store, kept[k]!));
+  }
+  return new Map(verdicts.map((v) => [artifactKey(v.artifact), leafIn(v, store)!]));
 }
 
 /**
@@ -178,7 +190,7 @@ async function judgedByPolicies(
   fingerprints: readonly string[],
   all: readonly { name: string; fingerprint: string }[],
   policies: readonly (LatestPolicyVersion & { model: PolicyModel | null })[],
-): Promise<{ evidence: Map<string, FingerprintEvidence>; judged: Judged[]; worked: Worked[] }> {
+): Promise<{ evidence: Map<string, FingerprintEvidence>; judged: (Judged | undefined)[]; worked: Worked[] }> {
   const gathered = await gatherPolicyFacts(store, j.now, j.organizationId, fingerprints);
   const unreported = fingerprints.filter((f) => !gathered.get(f)!.reports.length);
   const attested = new Map<string, ArtifactMatch>();
@@ -189,36 +201,44 @@ async function judgedByPolicies(
   for (const a of all) names.set(a.fingerprint, (names.get(a.fingerprint) ?? new Set()).add(a.name));
   const running = new Set(j.running.map(artifactKey));
   const out = new Map<string, FingerprintEvidence>();
-  const judged: Judged[] = [];
+  const judged: (Judged | undefined)[] = [];
   const worked: Worked[] = [];
-  const ofPolicies = policiesKey(policies);
+  const asked = askedKey({
+    organizationId: j.organizationId,
+    scope: 'environment',
+    environment: j.environment.name,
+    flow: null,
+    policies: policiesKey(policies),
+  });
   for (const fingerprint of fingerprints) {
     const facts = gathered.get(fingerprint)!;
     const shown = facts.reports.find((r) => isCompliant(r.compliance, r.artifact.id)) ?? facts.reports[0];
-    const ofFacts = factsKey(facts);
+    const ofFacts = factsKey(store, facts);
     let compliant = true;
     for (const name of names.get(fingerprint)!) {
       const artifact = { name, fingerprint };
-      const key = judgementKey(
-        { organizationId: j.organizationId, scope: 'environment', environment: j.environment.name, flow: null, policies: ofPolicies, artifact },
-        ofFacts,
-      );
-      const known = recall(key) ?? { evaluations: policies.map((p) => evaluationOf(p, { ...facts.facts, artifact })) };
-      keep(key, known);
+      const key = judgementKey(asked, artifact, ofFacts);
+      let known = recall(key);
+      if (known === undefined) keep(key, (known = { evaluations: policies.map((p) => evaluationOf(p, { ...facts.facts, artifact })) }));
       const evaluations = known.evaluations;
       compliant &&= evaluations.every((e) => e?.compliant === true);
       if (running.has(artifactKey(artifact)) && evaluations.every((e) => e !== undefined)) {
         worked.push(known);
-        judged.push({
-          fingerprint,
-          scope: 'environment',
-          environment: j.environment.name,
-          flow: null,
-          policies,
-          gathered: facts,
-          artifact,
-          policy_evaluations: evaluations as VerdictEvaluation[],
-        });
+        // What a verdict is built from, only where none is kept for this store (most of a snapshot read again).
+        judged.push(
+          verdictIn(known, store)
+            ? undefined
+            : {
+                fingerprint,
+                scope: 'environment',
+                environment: j.environment.name,
+                flow: null,
+                policies,
+                gathered: facts,
+                artifact,
+                policy_evaluations: evaluations as VerdictEvaluation[],
+              },
+        );
       }
     }
     out.set(fingerprint, { match: shown ? fromArtifact(shown.artifact) : attested.get(fingerprint), compliant });

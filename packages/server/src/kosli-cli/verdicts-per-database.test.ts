@@ -8,7 +8,7 @@
 import { expect } from 'chai';
 import { startTestServer, type TestServer } from '@trailproof/server/testing';
 import { outcome } from '../audit/package-fixture.ts';
-import { registryImage, sha256Of } from '../../../../test/support/fleet.ts';
+import { registryArtifact, sha256Of } from '../../../../test/support/fleet.ts';
 import { sendAsCli, type CliCall } from './go-wire.ts';
 
 const policy =
@@ -35,15 +35,7 @@ describe('Verdicts remembered by a process are each database’s own', function 
     await ok(server, {
       method: 'POST',
       path: '/api/v2/artifacts/acme/shop',
-      payload: {
-        fingerprint: sha256Of('shop:1'),
-        filename: registryImage('shop:1'),
-        git_commit: 'c'.repeat(40),
-        build_url: 'https://ci.example/1',
-        commit_url: '',
-        template_reference_name: 'app',
-        trail_name: 'b1',
-      },
+      payload: registryArtifact('shop:1', 'b1'),
     });
     await ok(server, {
       method: 'POST',

@@ -16,7 +16,7 @@ import { evaluatePolicy } from '../domain/policy-evaluate.ts';
 import { gatherPolicyFacts, policyFactsUses, type GatheredPolicyFacts, type ReportFacts } from '../domain/policy-facts.ts';
 import type { Verdict, VerdictEvaluation } from '../domain/verdict.ts';
 import { verdictEvidenceUses, verdictsOf } from '../domain/verdict-evidence.ts';
-import { factsKey, judgementKey, keep, keepLeaf, keepVerdict, leafIn, policiesKey, recall, verdictIn } from '../domain/judgement-memory.ts';
+import { askedKey, factsKey, judgementKey, keep, keepLeaf, keepVerdict, leafIn, policiesKey, recall, verdictIn } from '../domain/judgement-memory.ts';
 import { verdictText } from '../domain/snapshot-judgement.ts';
 
 export const assertArtifactUses = [...policyFactsUses, ...verdictEvidenceUses, 'assertReads', 'fingerprintWhereabouts'] as const;
@@ -94,7 +94,7 @@ export async function assertArtifact(store: StoreUses<typeof assertArtifactUses>
     artifact: gathered.facts.artifact,
   } as const;
   // Remembered as a snapshot read remembers its artifacts' (judgement-memory.ts): the same judgement of the same evidence is neither evaluated, built nor hashed again.
-  const key = judgementKey({ organizationId: r.org.id, ...judged, policies: policiesKey(policies) }, factsKey(gathered));
+  const key = judgementKey(askedKey({ organizationId: r.org.id, ...judged, policies: policiesKey(policies) }), judged.artifact, factsKey(store, gathered));
   const known = recall(key);
   const policy_evaluations: VerdictEvaluation[] = known?.evaluations.every((e) => e !== undefined)
     ? (known.evaluations as VerdictEvaluation[])
@@ -105,11 +105,11 @@ export async function assertArtifact(store: StoreUses<typeof assertArtifactUses>
   keepVerdict(worked, store, verdict);
   keep(key, worked);
   // A verdict recorded (or found) once in this store's log keeps its leaf: asking again would find the same.
-  let log_index = leafIn(worked, store) ?? null;
+  let log_index = leafIn(verdict, store) ?? null;
   if (log_index === null) {
     const { text, sha256 } = verdictText(verdict);
     log_index = await record(verdict, text, sha256);
-    if (log_index !== null) keepLeaf(worked, store, log_index);
+    if (log_index !== null) keepLeaf(verdict, store, log_index);
   }
   return { compliant, ...base, policy_evaluations, log_index };
 }
