@@ -81,19 +81,14 @@ export function policiesKey(policies: readonly { id: number; name: string; versi
   return JSON.stringify(policies.map((p) => [p.id, p.name, p.version, p.sha256]));
 }
 
-/** Each trail fact's JSON, written once per fact (policy-facts.ts shares one among the reports of a trail). */
-const factTexts = new WeakMap<object, string>();
-const factText = (t: object): string => {
-  let text = factTexts.get(t);
-  if (text === undefined) factTexts.set(t, (text = JSON.stringify(t)));
-  return text;
-};
-
-/** Each flow's tags as JSON, written once per tags object (policy-facts.ts's rows of a flow share one). */
-const tagTexts = new WeakMap<object, string>();
-const tagsText = (tags: object): string => {
-  let text = tagTexts.get(tags);
-  if (text === undefined) tagTexts.set(tags, (text = JSON.stringify(tags)));
+/**
+ * An object's JSON, written once per object: policy-facts.ts shares one trail fact among the
+ * reports of a trail, and one tags object among the rows of a flow.
+ */
+const jsonTexts = new WeakMap<object, string>();
+const jsonOnce = (o: object): string => {
+  let text = jsonTexts.get(o);
+  if (text === undefined) jsonTexts.set(o, (text = JSON.stringify(o)));
   return text;
 };
 
@@ -124,10 +119,10 @@ const storeNumber = (store: object): number => {
  */
 export function factsKey(store: object, gathered: GatheredPolicyFacts): string {
   if (!readsCommitted(store))
-    return `=${gathered.facts.trails.map(factText).join('\n')}\n${JSON.stringify(gathered.reports.map((r) => [r.artifact.id, r.attestationIds]))}`;
+    return `=${gathered.facts.trails.map(jsonOnce).join('\n')}\n${JSON.stringify(gathered.reports.map((r) => [r.artifact.id, r.attestationIds]))}`;
   let key = `#${storeNumber(store)}\n`;
   for (const r of gathered.reports)
-    key += `${r.artifact.id} ${r.compliance.is_compliant ? 1 : 0} ${r.attestationIds.join(',')} ${tagsText(r.artifact.flowTags)}\n`;
+    key += `${r.artifact.id} ${r.compliance.is_compliant ? 1 : 0} ${r.attestationIds.join(',')} ${jsonOnce(r.artifact.flowTags)}\n`;
   return key;
 }
 

@@ -32,8 +32,8 @@ export async function policyArtifactRows(db: Db, organizationId: number, fingerp
     for (const r of await reportsOf(db, { organizationId, fingerprints: chunk, flow })) {
       let flowTags = tagsOf.get(r.flow_tags);
       if (flowTags === undefined) tagsOf.set(r.flow_tags, (flowTags = stringTags(fromJson(r.flow_tags, {}))));
-      // The match's object given the other columns, not spread into a new one with them: in a node
-      // loop over this statement's 500 rows, 0.1 ms against 2.7-2.9 ms for the spread.
+      // The match's object given the other columns, not spread into a new one with them: the spread
+      // was most of this loop's time (bench/results/snapjudge-2026-12-07.md).
       const row = matchRowOf(r) as PolicyArtifactRow;
       row.filename = r.filename;
       row.templateReferenceName = r.template_reference_name;
